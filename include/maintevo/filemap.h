@@ -1,0 +1,68 @@
+/* The per-file table of one release: path, size and covering sections. */
+#ifndef MAINTEVO_FILEMAP_H
+#define MAINTEVO_FILEMAP_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "maintevo/repo.h"
+#include "maintevo/maintainers.h"
+
+/* What the graph and the store need to know of a section. */
+typedef struct {
+	const char *title;        /* unique display title (UTF-8) */
+	const char *status;       /* S: text as written ("" when none) */
+	uint32_t n_maintainers, n_reviewers, n_lists, n_trees, n_patterns;
+	uint8_t is_rest;          /* THE REST */
+} mev_section_info;
+
+typedef struct {
+	const char *path;
+	uint32_t path_len;
+	uint8_t kind;             /* MEV_KIND_FILE or MEV_KIND_LINK */
+	uint64_t lines, bytes;    /* '\n' count and size of the blob */
+	uint32_t set;             /* section set id (0 = no section) */
+} mev_file_row;
+
+typedef struct mev_filemap mev_filemap;
+
+/* Supplies line and byte counts of blobs known from earlier work. */
+typedef struct {
+	/* Return 1 and fill lines/bytes when known, else 0. */
+	int (*lookup)(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t *bytes);
+	/* Called for every blob measured here (may be NULL). */
+	int (*store)(void *ctx, const mev_oid *oid, uint64_t lines, uint64_t bytes);
+	void *ctx;
+} mev_blob_sizes;
+
+typedef struct {
+	int jobs;                 /* reader threads; 0 = one per core */
+	volatile int *stop;       /* polled; non-zero interrupts with MEV_EINTR */
+	const mev_blob_sizes *sizes; /* may be NULL */
+} mev_filemap_options;
+
+/*
+ * Read every blob of `tree` (symbolic links included, submodules skipped),
+ * count its lines and match its path against `maint`.  Errors: MEV_EGIT,
+ * MEV_ENOMEM, MEV_EINTR.
+ */
+int mev_filemap_build(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
+		      mev_maint *maint, const mev_filemap_options *opt);
+void mev_filemap_free(mev_filemap *fm);
+
+size_t mev_filemap_count(const mev_filemap *fm);
+const mev_file_row *mev_filemap_rows(const mev_filemap *fm);
+size_t mev_filemap_section_count(const mev_filemap *fm);
+const mev_section_info *mev_filemap_sections(const mev_filemap *fm);
+size_t mev_filemap_set_count(const mev_filemap *fm);
+/* The sorted section indices of set `set`; returns their number. */
+size_t mev_filemap_set(const mev_filemap *fm, uint32_t set, const uint32_t **ids);
+
+/*
+ * CSV "path,lines,bytes,sections": one row per file in path order; sections
+ * are the titles sorted bytewise and joined with " | ".  THE REST is left
+ * out unless keep_rest.  Errors: MEV_EIO.
+ */
+int mev_filemap_write_csv(const mev_filemap *fm, FILE *out, int keep_rest);
+
+#endif

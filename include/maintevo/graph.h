@@ -1,0 +1,47 @@
+/* The overlap graph of one release: sections linked by the code they share. */
+#ifndef MAINTEVO_GRAPH_H
+#define MAINTEVO_GRAPH_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "maintevo/filemap.h"
+
+/* An edge between sections a and b (a == b: the section's own size). */
+typedef struct {
+	uint32_t a, b;            /* section indices; title(a) <= title(b) bytewise */
+	uint64_t lines, bytes, files;
+} mev_edge;
+
+typedef struct mev_graph mev_graph;
+
+typedef struct {
+	int keep_rest;            /* keep THE REST (left out by default) */
+} mev_graph_options;
+
+/*
+ * Sum, for every pair of sections, the lines, bytes and files both cover;
+ * and for every section what it covers alone (a self edge, also for
+ * sections that cover nothing).  Errors: MEV_ENOMEM.
+ */
+int mev_graph_build(mev_graph **out, const mev_filemap *fm, const mev_graph_options *opt);
+void mev_graph_free(mev_graph *g);
+
+/* Edges sorted by (title(a), title(b)); self edges included. */
+size_t mev_graph_edge_count(const mev_graph *g);
+const mev_edge *mev_graph_edges(const mev_graph *g);
+const mev_filemap *mev_graph_filemap(const mev_graph *g);
+/* 1 when the section is a vertex of the graph (not THE REST, unless kept). */
+int mev_graph_has_section(const mev_graph *g, uint32_t section);
+
+typedef enum { MEV_GRAPH_CSV, MEV_GRAPH_GRAPHML, MEV_GRAPH_JSON } mev_graph_format;
+int mev_graph_format_parse(const char *name); /* -1 when unknown */
+
+/*
+ * Write the graph: CSV "from,to,lines,bytes,files" (self rows included),
+ * GraphML (vertex and edge attributes, no self loops) or JSON
+ * {"nodes":[...],"links":[...]} (networkx node-link).  Errors: MEV_EIO.
+ */
+int mev_graph_write(const mev_graph *g, FILE *out, mev_graph_format fmt);
+
+#endif

@@ -1,0 +1,140 @@
+/* MAINTAINERS files: finding them in a tree, reading them, their sections. */
+#ifndef MAINTEVO_MAINTAINERS_H
+#define MAINTEVO_MAINTAINERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "maintevo/repo.h"
+
+/* Project conventions (release tags, where MAINTAINERS lives). */
+typedef enum {
+	MEV_DIALECT_AUTO = 0,
+	MEV_DIALECT_LINUX,
+	MEV_DIALECT_UBOOT,
+	MEV_DIALECT_XEN,
+	MEV_DIALECT_QEMU
+} mev_dialect;
+
+/* "linux", "uboot", ... ; mev_dialect_parse returns -1 for an unknown name. */
+const char *mev_dialect_name(mev_dialect d);
+int mev_dialect_parse(const char *name);
+
+/* How MAINTAINERS files are found, one mode per generation of the script. */
+enum {
+	MEV_DISCOVER_TOP = 1,    /* only ./MAINTAINERS (Xen, old Linux) */
+	MEV_DISCOVER_BOARD,      /* ./MAINTAINERS + board/ files named MAINTAINERS* (U-Boot 2014-2017) */
+	MEV_DISCOVER_DIR_FMF,    /* ./MAINTAINERS file or directory, --find-maintainer-files (2017-2021) */
+	MEV_DISCOVER_PATH        /* --maintainer-path, file or directory (current) */
+};
+
+/*
+ * The reading and matching rules of one tree's scripts/get_maintainer.pl.
+ * They change between script versions, so they are detected from the
+ * script text of each release (see docs/matching.md).
+ */
+typedef struct {
+	mev_dialect dialect;
+	int discover;             /* MEV_DISCOVER_* */
+	unsigned has_script : 1;  /* the tree has scripts/get_maintainer.pl */
+	unsigned any_type : 1;    /* field lines are ^(\C): (any byte), not ^([A-Z]): */
+	unsigned drop_comments : 1; /* lines matching ^\s*# are skipped */
+	unsigned utf8 : 1;        /* the script decodes MAINTAINERS as UTF-8 */
+	unsigned braces : 1;      /* Xen: {a,b} in F:/X: becomes (a|b) */
+	unsigned find_files : 1;  /* --find-maintainer-files in effect */
+	char mpath[256];          /* --maintainer-path in effect ("" = ./MAINTAINERS) */
+} mev_rules;
+
+/* User choices that override what the tree says. */
+typedef struct {
+	mev_dialect dialect;      /* MEV_DIALECT_AUTO: detect */
+	int top_level_only;       /* read only the top-level MAINTAINERS file */
+} mev_rules_options;
+
+/*
+ * Detect the rules of the tree: the dialect (unless forced), the script's
+ * generation and its .get_maintainer.conf.  Never fails for a readable tree.
+ */
+int mev_rules_detect(mev_rules *out, mev_repo *repo, const mev_tree *tree,
+		     const mev_rules_options *opt);
+
+/* The rules of the newest known script of a dialect (for trees without one). */
+void mev_rules_default(mev_rules *out, mev_dialect dialect);
+
+/* One field line "X:\tvalue" of a section. */
+typedef struct {
+	char type;           /* 'F', 'X', 'N', 'K', 'M', 'R', 'L', 'S', 'T', ... */
+	const char *value;   /* the value as read (after ":" and white space) */
+	const char *regex;   /* F/X: the regex get_maintainer.pl derives; N: the value; else NULL */
+	uint32_t file;       /* index into mev_maint_file() */
+	uint32_t line;       /* 1-based */
+} mev_field;
+
+/* Normalised status of a section. */
+typedef enum {
+	MEV_STATUS_NONE = 0, MEV_STATUS_SUPPORTED, MEV_STATUS_MAINTAINED,
+	MEV_STATUS_ODD_FIXES, MEV_STATUS_ORPHAN, MEV_STATUS_OBSOLETE,
+	MEV_STATUS_BURIED, MEV_STATUS_OTHER
+} mev_status;
+
+const char *mev_status_name(mev_status s);
+
+typedef struct {
+	const char *title;       /* unique display title: UTF-8, trimmed, "NAME #2" for repeats */
+	const char *raw_title;   /* the title line as read; "" for a headless section */
+	uint32_t file, line;     /* where the section starts (its title, or first field) */
+	const char *status_text; /* first S: value, UTF-8; "" when none */
+	mev_status status;
+	uint32_t field_begin, field_count; /* into mev_maint_fields() */
+	uint32_t n_maintainers, n_reviewers, n_lists, n_trees;
+	uint32_t n_patterns;     /* F + X + N */
+	uint8_t is_rest;         /* "THE REST": covers everything, left out of graphs */
+} mev_section;
+
+/* A message about MAINTAINERS content: "file:line: message". */
+typedef struct {
+	uint32_t file;   /* index into mev_maint_file(), or UINT32_MAX */
+	uint32_t line;   /* 0 when not about one line */
+	const char *message;
+} mev_diag;
+
+typedef struct mev_maint mev_maint;
+
+/* One file to read: its path in the tree and its bytes. */
+typedef struct {
+	const char *path;
+	const char *data;
+	size_t len;
+} mev_maint_input;
+
+/*
+ * Parse MAINTAINERS content read in this order, as get_maintainer.pl does
+ * (the files are concatenated).  `tree` (may be NULL) answers the script's
+ * "is this pattern a directory" test.  Never fails on content: every oddity
+ * becomes a diagnostic.  Errors: MEV_ENOMEM.
+ */
+int mev_maint_parse(mev_maint **out, const mev_rules *rules,
+		    const mev_maint_input *files, size_t nfiles, const mev_tree *tree);
+
+/*
+ * Find and parse the MAINTAINERS files of `tree` following `rules`.  A tree
+ * without any gives zero sections and a diagnostic, not an error.
+ */
+int mev_maint_load(mev_maint **out, const mev_rules *rules, mev_repo *repo,
+		   const mev_tree *tree);
+
+void mev_maint_free(mev_maint *m);
+
+size_t mev_maint_section_count(const mev_maint *m);
+const mev_section *mev_maint_sections(const mev_maint *m);
+size_t mev_maint_field_count(const mev_maint *m);
+const mev_field *mev_maint_fields(const mev_maint *m);
+size_t mev_maint_file_count(const mev_maint *m);
+const char *mev_maint_file(const mev_maint *m, uint32_t i);
+const mev_rules *mev_maint_rules(const mev_maint *m);
+
+size_t mev_maint_diag_count(const mev_maint *m);
+const mev_diag *mev_maint_diags(const mev_maint *m);
+/* Format a diagnostic as "file:line: message" into buf (always NUL-terminated). */
+void mev_maint_diag_format(const mev_maint *m, const mev_diag *d, char *buf, size_t size);
+
+#endif

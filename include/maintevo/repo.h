@@ -1,0 +1,92 @@
+/* Read-only access to a git repository: revisions, trees, blobs. */
+#ifndef MAINTEVO_REPO_H
+#define MAINTEVO_REPO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A SHA-1 object id. */
+typedef struct {
+	unsigned char id[20];
+} mev_oid;
+
+/* Write the 40 hex digits and a NUL into out. */
+void mev_oid_fmt(char out[41], const mev_oid *oid);
+/* Parse 40 hex digits; returns 0 or MEV_EINVAL. */
+int mev_oid_parse(mev_oid *out, const char *hex);
+int mev_oid_equal(const mev_oid *a, const mev_oid *b);
+int mev_oid_is_zero(const mev_oid *oid);
+
+typedef struct mev_repo mev_repo;
+
+/*
+ * Open the repository at `path` (a work tree, a .git directory or a bare
+ * repository).  Errors: MEV_ENOTFOUND when `path` is not a repository.
+ */
+int mev_repo_open(mev_repo **out, const char *path);
+void mev_repo_free(mev_repo *repo);
+/* The path the repository was opened with. */
+const char *mev_repo_path(const mev_repo *repo);
+
+/*
+ * Resolve `rev` (tag, branch, commit id, any git revision expression) to a
+ * commit.  `time` (may be NULL) gets the committer time in seconds since the
+ * epoch.  Errors: MEV_ENOTFOUND for an unknown revision, MEV_EINVAL when it
+ * does not lead to a commit.
+ */
+int mev_repo_resolve(mev_oid *out, int64_t *time, mev_repo *repo, const char *rev);
+
+/* Read a blob; *data is malloc'ed (NUL-terminated) and the caller's. */
+int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid);
+
+/*
+ * Count bytes and '\n' of n blobs with `jobs` threads (0 = one per core).
+ * Each thread opens its own handle on the repository.  `stop`, when not NULL,
+ * is polled: a non-zero value makes the call return MEV_EINTR.
+ */
+int mev_repo_measure_blobs(mev_repo *repo, const mev_oid *oids, size_t n,
+			   uint64_t *lines, uint64_t *bytes, int jobs,
+			   volatile int *stop);
+
+/* What a tree entry is. */
+enum {
+	MEV_KIND_FILE = 1,   /* regular or executable blob */
+	MEV_KIND_LINK = 2,   /* symbolic link (blob holding the target) */
+	MEV_KIND_DIR = 3,
+	MEV_KIND_GITLINK = 4 /* submodule commit */
+};
+
+/* One blob of a tree (files and symbolic links; never trees or submodules). */
+typedef struct {
+	const char *path;   /* relative to the root, no leading or trailing '/' */
+	uint32_t path_len;
+	uint8_t kind;       /* MEV_KIND_FILE or MEV_KIND_LINK */
+	uint8_t link_dir;   /* a link that resolves to a directory in this tree */
+	uint8_t link_file;  /* a link that resolves to a file in this tree */
+	mev_oid oid;
+} mev_tree_file;
+
+typedef struct mev_tree mev_tree;
+
+/* List the tree of `commit`: every blob, sorted bytewise by path. */
+int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit);
+void mev_tree_free(mev_tree *tree);
+size_t mev_tree_count(const mev_tree *tree);
+/* The files, sorted by path; valid as long as the tree. */
+const mev_tree_file *mev_tree_files(const mev_tree *tree);
+/* Index of the file at `path`, or -1. */
+int64_t mev_tree_find(const mev_tree *tree, const char *path, size_t len);
+
+/*
+ * What `path` names in the tree once symbolic links are followed, as stat(2)
+ * would see it in a checkout: MEV_KIND_FILE, MEV_KIND_DIR (submodules and the
+ * root count as directories) or 0 when it does not exist, leaves the tree, or
+ * loops.  Handles "", ".", ".." and repeated '/' like the kernel does.
+ */
+int mev_tree_stat(const mev_tree *tree, const char *path, size_t len);
+
+/* Like mev_tree_stat(); when `real` is not NULL it gets the path reached
+ * (malloc'ed; NULL when the result is 0). */
+int mev_tree_resolve(const mev_tree *tree, const char *path, size_t len, char **real);
+
+#endif

@@ -1,0 +1,77 @@
+/* Shared pieces of the maintevo commands. */
+#ifndef MEV_CLI_H
+#define MEV_CLI_H
+
+#include <stdio.h>
+#include "maintevo/repo.h"
+#include "maintevo/maintainers.h"
+#include "maintevo/filemap.h"
+
+/* Exit codes. */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* "maintevo: error: <last error>" and its hint on stderr; returns EXIT_FAIL. */
+int cli_fail(void);
+/* A usage error for command `cmd`; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A note on stderr ("maintevo: ..."), unless quiet. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int cli_quiet;
+
+/* Options shared by the commands that read one release from git. */
+typedef struct {
+	const char *repo;
+	const char *rev;
+	mev_rules_options rules;
+	int warnings;  /* print each MAINTAINERS diagnostic */
+	int jobs;
+} cli_release_opts;
+
+/* One release read from git: repository, tree, rules and sections. */
+typedef struct {
+	mev_repo *repo;
+	mev_oid commit;
+	mev_tree *tree;
+	mev_rules rules;
+	mev_maint *maint;
+} cli_release;
+
+/* Parse a shared option; returns 1 when `opt` was one, 0 when not, or
+ * EXIT_USAGE after printing an error. */
+int cli_release_option(cli_release_opts *o, const char *cmd, int opt, const char *arg);
+/* Open, resolve, load and parse.  Prints the error and returns EXIT_FAIL. */
+int cli_release_load(cli_release *r, const cli_release_opts *o, const char *cmd);
+/* Print (with --warnings) or count the MAINTAINERS diagnostics. */
+void cli_report_diags(const mev_maint *m, int print);
+void cli_release_free(cli_release *r);
+
+/* Open --out (or stdout for NULL / "-"); NULL after printing an error. */
+FILE *cli_open_out(const char *path);
+/* Flush and close; prints an error and returns EXIT_FAIL on failure. */
+int cli_close_out(FILE *f, const char *path);
+
+int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
+
+/* The option letters of the shared release options (for getopt_long). */
+#define CLI_RELEASE_LONGOPTS \
+	{ "repo", required_argument, NULL, 'r' }, \
+	{ "rev", required_argument, NULL, 'v' }, \
+	{ "dialect", required_argument, NULL, 'D' }, \
+	{ "top-level-only", no_argument, NULL, 'T' }, \
+	{ "warnings", no_argument, NULL, 'W' }, \
+	{ "jobs", required_argument, NULL, 'j' }
+
+#define CLI_RELEASE_HELP \
+	"  --repo PATH        the git repository (work tree or bare)\n" \
+	"  --rev REV          the release: a tag, branch or commit id\n" \
+	"  --dialect D        auto (default), linux, uboot, xen or qemu\n" \
+	"  --top-level-only   read only the top-level MAINTAINERS file, even where the\n" \
+	"                     tree's .get_maintainer.conf asks for all of them (U-Boot)\n" \
+	"  --warnings         print every note about MAINTAINERS content as file:line\n" \
+	"  -j, --jobs N       reader threads (default: one per core)\n"
+
+int cmd_filemap(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
+int cmd_sections(int argc, char **argv);
+
+#endif

@@ -1,0 +1,159 @@
+/* Option handling, release loading and messages shared by the commands. */
+#include "cli.h"
+#include "maintevo/error.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_quiet;
+
+int cli_fail(void)
+{
+	const char *hint = mev_error_hint_text();
+	fprintf(stderr, "maintevo: error: %s\n", mev_error_message());
+	if (hint && hint[0])
+		fprintf(stderr, "hint: %s\n", hint);
+	return EXIT_FAIL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("maintevo: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nhint: see 'maintevo %s --help'\n", cmd);
+	return EXIT_USAGE;
+}
+
+void cli_note(const char *fmt, ...)
+{
+	va_list ap;
+	if (cli_quiet)
+		return;
+	fputs("maintevo: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out)
+{
+	char *end;
+	long v = 0;
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || !*arg || *end || v < min || v > max)
+		return cli_usage_error(cmd, "%s takes a whole number from %ld to %ld, not '%s'", opt, min,
+				       max, arg);
+	*out = v;
+	return 0;
+}
+
+int cli_release_option(cli_release_opts *o, const char *cmd, int opt, const char *arg)
+{
+	long v = 0;
+	int d;
+	switch (opt) {
+	case 'r': o->repo = arg; return 1;
+	case 'v': o->rev = arg; return 1;
+	case 'W': o->warnings = 1; return 1;
+	case 'T': o->rules.top_level_only = 1; return 1;
+	case 'D':
+		d = mev_dialect_parse(arg);
+		if (d < 0)
+			return cli_usage_error(cmd, "unknown dialect '%s' (use auto, linux, uboot, xen or qemu)", arg);
+		o->rules.dialect = (mev_dialect)d;
+		return 1;
+	case 'j':
+		if (cli_parse_int(cmd, "--jobs", arg, 0, 64, &v))
+			return EXIT_USAGE;
+		o->jobs = (int)v;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void cli_report_diags(const mev_maint *m, int print)
+{
+	size_t n = mev_maint_diag_count(m);
+	const mev_diag *d = mev_maint_diags(m);
+	char buf[1024];
+	if (print) {
+		for (size_t i = 0; i < n; i++) {
+			mev_maint_diag_format(m, &d[i], buf, sizeof buf);
+			fprintf(stderr, "warning: %s\n", buf);
+		}
+	} else if (n) {
+		cli_note("%zu note%s about MAINTAINERS content (see them with --warnings)", n,
+			 n == 1 ? "" : "s");
+	}
+}
+
+int cli_release_load(cli_release *r, const cli_release_opts *o, const char *cmd)
+{
+	memset(r, 0, sizeof *r);
+	if (!o->repo)
+		return cli_usage_error(cmd, "--repo is required");
+	if (!o->rev)
+		return cli_usage_error(cmd, "--rev is required");
+	if (mev_repo_open(&r->repo, o->repo) || mev_repo_resolve(&r->commit, NULL, r->repo, o->rev) ||
+	    mev_tree_load(&r->tree, r->repo, &r->commit) ||
+	    mev_rules_detect(&r->rules, r->repo, r->tree, &o->rules) ||
+	    mev_maint_load(&r->maint, &r->rules, r->repo, r->tree)) {
+		cli_fail();
+		cli_release_free(r);
+		return EXIT_FAIL;
+	}
+	if (mev_maint_section_count(r->maint) == 0) {
+		mev_error_set(MEV_ENOTFOUND, "no MAINTAINERS sections at '%s' in '%s'", o->rev, o->repo);
+		mev_error_hint("check that this release has a kernel-style MAINTAINERS file; "
+			       "--warnings shows what was read");
+		cli_report_diags(r->maint, 1);
+		cli_fail();
+		cli_release_free(r);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+void cli_release_free(cli_release *r)
+{
+	mev_maint_free(r->maint);
+	mev_tree_free(r->tree);
+	mev_repo_free(r->repo);
+	memset(r, 0, sizeof *r);
+}
+
+FILE *cli_open_out(const char *path)
+{
+	FILE *f;
+	if (!path || strcmp(path, "-") == 0)
+		return stdout;
+	f = fopen(path, "w");
+	if (!f) {
+		mev_error_set(MEV_EIO, "cannot write '%s': %s", path, strerror(errno));
+		mev_error_hint("check that the directory exists and is writable");
+		cli_fail();
+	}
+	return f;
+}
+
+int cli_close_out(FILE *f, const char *path)
+{
+	int bad = fflush(f) != 0 || ferror(f);
+	if (f != stdout)
+		bad |= fclose(f) != 0;
+	if (bad) {
+		mev_error_set(MEV_EIO, "cannot write '%s': %s", path ? path : "standard output",
+			      strerror(errno));
+		return cli_fail();
+	}
+	return EXIT_OK;
+}

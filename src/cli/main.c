@@ -1,0 +1,52 @@
+/* The maintevo command line: a table of commands, one file each. */
+#include "cli.h"
+#include "maintevo/version.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} command;
+
+static const command commands[] = {
+	{ "filemap", cmd_filemap, "which sections cover each file of a release (CSV)" },
+	{ "graph", cmd_graph, "the section overlap graph of a release (CSV, GraphML, JSON)" },
+	{ "sections", cmd_sections, "the sections of a release and their patterns (CSV)" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: maintevo <command> [options]\n\n"
+		     "maintevo charts how the subsystems of a project with a kernel-style\n"
+		     "MAINTAINERS file form, grow, split and merge across its releases.\n\n"
+		     "commands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nSee 'maintevo <command> --help' for the options of a command,\n"
+		     "and 'man maintevo' for the whole manual.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : NULL;
+	if (!name) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+		printf("maintevo %s\n", mev_version());
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "maintevo: '%s' is not a maintevo command. See 'maintevo --help'.\n", name);
+	return EXIT_USAGE;
+}

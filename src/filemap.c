@@ -1,0 +1,263 @@
+/* Building the per-file table of a release: read, count, match. */
+#include "maintevo/filemap.h"
+#include "maintevo/match.h"
+#include "maintevo/error.h"
+#include "maintevo/csv.h"
+#include "util/buf.h"
+#include "util/strmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct mev_filemap {
+	mev_arena arena;
+	MEV_VEC(mev_file_row) rows;
+	MEV_VEC(mev_section_info) sections;
+	MEV_VEC(uint32_t) set_off; /* set i = set_ids[set_off[i] .. set_off[i+1]) */
+	MEV_VEC(uint32_t) set_ids;
+	mev_strmap set_index;      /* bytes of the id array -> set id */
+};
+
+static mev_filemap *filemap_new(void)
+{
+	mev_filemap *fm = calloc(1, sizeof *fm);
+	if (!fm)
+		return NULL;
+	/* set 0 is the empty set */
+	if (MEV_VEC_PUSH(&fm->set_off, 0) || MEV_VEC_PUSH(&fm->set_off, 0) ||
+	    mev_strmap_put(&fm->set_index, "", 0, 0)) {
+		mev_filemap_free(fm);
+		return NULL;
+	}
+	return fm;
+}
+
+static int intern_set(mev_filemap *fm, const uint32_t *ids, size_t n, uint32_t *out)
+{
+	uint32_t id = (uint32_t)fm->set_off.n - 1;
+	int added;
+	if (mev_strmap_intern(&fm->set_index, (const char *)ids, n * sizeof *ids, id, out, &added))
+		return MEV_ENOMEM;
+	if (!added)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (MEV_VEC_PUSH(&fm->set_ids, ids[i]))
+			return mev_error_oom();
+	if (MEV_VEC_PUSH(&fm->set_off, (uint32_t)fm->set_ids.n))
+		return mev_error_oom();
+	return 0;
+}
+
+static int copy_sections(mev_filemap *fm, const mev_maint *maint)
+{
+	const mev_section *s = mev_maint_sections(maint);
+	size_t n = mev_maint_section_count(maint);
+	for (size_t i = 0; i < n; i++) {
+		mev_section_info si = { 0 };
+		si.title = mev_arena_strndup(&fm->arena, s[i].title, strlen(s[i].title));
+		si.status = mev_arena_strndup(&fm->arena, s[i].status_text, strlen(s[i].status_text));
+		if (!si.title || !si.status)
+			return MEV_ENOMEM;
+		si.n_maintainers = s[i].n_maintainers;
+		si.n_reviewers = s[i].n_reviewers;
+		si.n_lists = s[i].n_lists;
+		si.n_trees = s[i].n_trees;
+		si.n_patterns = s[i].n_patterns;
+		si.is_rest = s[i].is_rest;
+		if (MEV_VEC_PUSH(&fm->sections, si))
+			return mev_error_oom();
+	}
+	return 0;
+}
+
+/* Count lines and bytes of every distinct blob once. */
+static int measure(mev_filemap *fm, mev_repo *repo, const mev_tree *tree,
+		   const mev_filemap_options *opt)
+{
+	const mev_tree_file *files = mev_tree_files(tree);
+	size_t n = mev_tree_count(tree), nu = 0, nm = 0;
+	mev_strmap uniq = MEV_STRMAP_INIT;
+	uint32_t *which = malloc((n ? n : 1) * sizeof *which);
+	mev_oid *oids = malloc((n ? n : 1) * sizeof *oids);
+	uint64_t *lines = malloc((n ? n : 1) * sizeof *lines);
+	uint64_t *bytes = malloc((n ? n : 1) * sizeof *bytes);
+	uint32_t *todo = malloc((n ? n : 1) * sizeof *todo);
+	mev_oid *todo_oids = malloc((n ? n : 1) * sizeof *todo_oids);
+	uint64_t *tl = malloc((n ? n : 1) * sizeof *tl), *tb = malloc((n ? n : 1) * sizeof *tb);
+	const mev_blob_sizes *sz = opt ? opt->sizes : NULL;
+	int rc = 0;
+
+	if (!which || !oids || !lines || !bytes || !todo || !todo_oids || !tl || !tb) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t u;
+		int added;
+		if ((rc = mev_strmap_intern(&uniq, (const char *)files[i].oid.id, 20, (uint32_t)nu, &u, &added)))
+			goto done;
+		which[i] = u;
+		if (!added)
+			continue;
+		oids[nu] = files[i].oid;
+		if (sz && sz->lookup && sz->lookup(sz->ctx, &files[i].oid, &lines[nu], &bytes[nu])) {
+			nu++;
+			continue;
+		}
+		todo[nm] = (uint32_t)nu;
+		todo_oids[nm++] = files[i].oid;
+		nu++;
+	}
+	if ((rc = mev_repo_measure_blobs(repo, todo_oids, nm, tl, tb, opt ? opt->jobs : 0,
+					 opt ? opt->stop : NULL)))
+		goto done;
+	for (size_t k = 0; k < nm; k++) {
+		lines[todo[k]] = tl[k];
+		bytes[todo[k]] = tb[k];
+		if (sz && sz->store && (rc = sz->store(sz->ctx, &todo_oids[k], tl[k], tb[k])))
+			goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		fm->rows.v[i].lines = lines[which[i]];
+		fm->rows.v[i].bytes = bytes[which[i]];
+	}
+done:
+	mev_strmap_free(&uniq);
+	free(which);
+	free(oids);
+	free(lines);
+	free(bytes);
+	free(todo);
+	free(todo_oids);
+	free(tl);
+	free(tb);
+	return rc;
+}
+
+int mev_filemap_build(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
+		      mev_maint *maint, const mev_filemap_options *opt)
+{
+	mev_filemap *fm = filemap_new();
+	mev_matcher *mt = NULL;
+	const mev_tree_file *files = mev_tree_files(tree);
+	size_t n = mev_tree_count(tree);
+	int rc = 0;
+
+	*out = NULL;
+	if (!fm)
+		return mev_error_oom();
+	if ((rc = copy_sections(fm, maint)))
+		goto done;
+	if ((rc = MEV_VEC_RESERVE(&fm->rows, n)))
+		goto done;
+	if ((rc = mev_matcher_new(&mt, maint, 0)))
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		mev_file_row r = { 0 };
+		const uint32_t *ids;
+		size_t nid;
+		r.path = mev_arena_strndup(&fm->arena, files[i].path, files[i].path_len);
+		if (!r.path) {
+			rc = MEV_ENOMEM;
+			goto done;
+		}
+		r.path_len = files[i].path_len;
+		r.kind = files[i].kind;
+		if ((rc = mev_matcher_match(mt, files[i].path, files[i].path_len, files[i].link_dir,
+					    &ids, &nid)))
+			goto done;
+		if ((rc = intern_set(fm, ids, nid, &r.set)))
+			goto done;
+		fm->rows.v[fm->rows.n++] = r;
+	}
+	rc = measure(fm, repo, tree, opt);
+done:
+	mev_matcher_free(mt);
+	if (rc)
+		mev_filemap_free(fm);
+	else
+		*out = fm;
+	return rc;
+}
+
+void mev_filemap_free(mev_filemap *fm)
+{
+	if (!fm)
+		return;
+	MEV_VEC_FREE(&fm->rows);
+	MEV_VEC_FREE(&fm->sections);
+	MEV_VEC_FREE(&fm->set_off);
+	MEV_VEC_FREE(&fm->set_ids);
+	mev_strmap_free(&fm->set_index);
+	mev_arena_free(&fm->arena);
+	free(fm);
+}
+
+size_t mev_filemap_count(const mev_filemap *fm) { return fm->rows.n; }
+const mev_file_row *mev_filemap_rows(const mev_filemap *fm) { return fm->rows.v; }
+size_t mev_filemap_section_count(const mev_filemap *fm) { return fm->sections.n; }
+const mev_section_info *mev_filemap_sections(const mev_filemap *fm) { return fm->sections.v; }
+size_t mev_filemap_set_count(const mev_filemap *fm) { return fm->set_off.n - 1; }
+
+size_t mev_filemap_set(const mev_filemap *fm, uint32_t set, const uint32_t **ids)
+{
+	if (set + 1 >= fm->set_off.n) {
+		*ids = NULL;
+		return 0;
+	}
+	*ids = fm->set_ids.v + fm->set_off.v[set];
+	return fm->set_off.v[set + 1] - fm->set_off.v[set];
+}
+
+static int title_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int mev_filemap_write_csv(const mev_filemap *fm, FILE *out, int keep_rest)
+{
+	size_t nsets = mev_filemap_set_count(fm);
+	char **joined = calloc(nsets ? nsets : 1, sizeof *joined);
+	const char **titles = malloc((fm->sections.n + 1) * sizeof *titles);
+	int rc = 0;
+
+	if (!joined || !titles) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	fputs("path,lines,bytes,sections\n", out);
+	for (size_t i = 0; i < fm->rows.n; i++) {
+		const mev_file_row *r = &fm->rows.v[i];
+		if (!joined[r->set]) {
+			const uint32_t *ids;
+			size_t k = mev_filemap_set(fm, r->set, &ids), nt = 0;
+			mev_buf b = MEV_BUF_INIT;
+			for (size_t j = 0; j < k; j++)
+				if (keep_rest || !fm->sections.v[ids[j]].is_rest)
+					titles[nt++] = fm->sections.v[ids[j]].title;
+			qsort(titles, nt, sizeof *titles, title_cmp);
+			for (size_t j = 0; j < nt; j++)
+				if ((j && mev_buf_puts(&b, " | ")) || mev_buf_puts(&b, titles[j])) {
+					rc = MEV_ENOMEM;
+					goto done;
+				}
+			joined[r->set] = mev_buf_detach(&b);
+			if (!joined[r->set]) {
+				rc = MEV_ENOMEM;
+				goto done;
+			}
+		}
+		mev_csv_field(out, r->path, r->path_len);
+		fprintf(out, ",%llu,%llu,", (unsigned long long)r->lines, (unsigned long long)r->bytes);
+		mev_csv_str(out, joined[r->set]);
+		putc('\n', out);
+	}
+	if (ferror(out))
+		rc = mev_error_set(MEV_EIO, "cannot write the file map");
+done:
+	for (size_t i = 0; joined && i < nsets; i++)
+		free(joined[i]);
+	free(joined);
+	free(titles);
+	return rc;
+}

@@ -1,0 +1,374 @@
+/*
+ * Matching paths to sections.  get_maintainer.pl tries every pattern of
+ * every section on every file; we index F:/X: patterns by the directory
+ * part of their literal prefix, so a path only meets the patterns filed
+ * under one of its ancestor directories, and prefilter N: regexes by a
+ * literal they require (looked up by the byte pairs of the path).
+ *
+ * Per path: X: first (a hit excludes the section, N: included), then F:,
+ * then N:, exactly the order of the script's get_maintainers().
+ */
+#include "maintevo/match.h"
+#include "maintevo/error.h"
+#include "maint_internal.h"
+#include "pattern.h"
+#include "util/buf.h"
+#include "util/strmap.h"
+#include "util/text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef MEV_VEC(uint32_t) u32vec;
+
+struct mev_matcher {
+	mev_maint *maint;
+	unsigned flags;
+	mev_pattern *pats;
+	size_t npats;
+	uint32_t nsections;
+	/* index: directory prefix -> bucket with X: and F: pattern lists */
+	mev_strmap keys;
+	MEV_VEC(u32vec) bucket_x;
+	MEV_VEC(u32vec) bucket_f;
+	/* N: patterns: always tried, or filed under the first two bytes of
+	 * their required literal (pair index 0..65535) */
+	u32vec n_always;
+	uint32_t *pair_head;  /* 65536 + 1 offsets into pair_pats */
+	uint32_t *pair_pats;
+	/* scratch */
+	uint32_t *stamp_x, *stamp_in, *stamp_n, gen;
+	u32vec result, cand_x, cand_f;
+	mev_buf path, upath;
+	pcre2_match_data *md;
+	pcre2_match_context *mc;
+	uint64_t limit_hits;
+};
+
+static int add_to_bucket(mev_matcher *m, const char *key, size_t klen, uint32_t pat, int is_x)
+{
+	uint32_t b;
+	int added;
+	u32vec empty = { 0 };
+	if (mev_strmap_intern(&m->keys, key, klen, (uint32_t)m->bucket_x.n, &b, &added))
+		return MEV_ENOMEM;
+	if (added && (MEV_VEC_PUSH(&m->bucket_x, empty) || MEV_VEC_PUSH(&m->bucket_f, empty)))
+		return mev_error_oom();
+	return MEV_VEC_PUSH(is_x ? &m->bucket_x.v[b] : &m->bucket_f.v[b], pat) ? mev_error_oom() : 0;
+}
+
+static int build_index(mev_matcher *m)
+{
+	uint32_t *count;
+	size_t total = 0;
+	for (size_t i = 0; i < m->npats; i++) {
+		mev_pattern *p = &m->pats[i];
+		if (p->kind == MEV_PAT_NEVER || p->type == 'N')
+			continue;
+		{
+			/* file under the directory part of the literal prefix */
+			size_t k = p->prefix_len;
+			while (k && p->prefix[k - 1] != '/')
+				k--;
+			if (add_to_bucket(m, p->prefix, k, (uint32_t)i, p->type == 'X'))
+				return MEV_ENOMEM;
+		}
+	}
+	count = calloc(65537, sizeof *count);
+	m->pair_head = calloc(65537, sizeof *m->pair_head);
+	if (!count || !m->pair_head) {
+		free(count);
+		return mev_error_oom();
+	}
+	for (size_t i = 0; i < m->npats; i++) {
+		mev_pattern *p = &m->pats[i];
+		if (p->type != 'N' || p->kind == MEV_PAT_NEVER)
+			continue;
+		if (p->must_len >= 2) {
+			count[(unsigned char)p->must[0] << 8 | (unsigned char)p->must[1]]++;
+			total++;
+		} else if (MEV_VEC_PUSH(&m->n_always, (uint32_t)i)) {
+			free(count);
+			return mev_error_oom();
+		}
+	}
+	for (size_t k = 0; k < 65536; k++)
+		m->pair_head[k + 1] = m->pair_head[k] + count[k];
+	m->pair_pats = malloc((total ? total : 1) * sizeof *m->pair_pats);
+	if (!m->pair_pats) {
+		free(count);
+		return mev_error_oom();
+	}
+	memset(count, 0, 65537 * sizeof *count);
+	for (size_t i = 0; i < m->npats; i++) {
+		mev_pattern *p = &m->pats[i];
+		unsigned k;
+		if (p->type != 'N' || p->kind == MEV_PAT_NEVER || p->must_len < 2)
+			continue;
+		k = (unsigned char)p->must[0] << 8 | (unsigned char)p->must[1];
+		m->pair_pats[m->pair_head[k] + count[k]++] = (uint32_t)i;
+	}
+	free(count);
+	return 0;
+}
+
+int mev_matcher_new(mev_matcher **out, mev_maint *maint, unsigned flags)
+{
+	mev_matcher *m = calloc(1, sizeof *m);
+	const mev_section *secs = mev_maint_sections(maint);
+	const mev_field *fields = mev_maint_fields(maint);
+	int utf8 = mev_maint_rules(maint)->utf8;
+	size_t nsec = mev_maint_section_count(maint), np = 0;
+	char errbuf[256];
+	int rc = 0;
+
+	*out = NULL;
+	if (!m)
+		return mev_error_oom();
+	m->maint = maint;
+	m->flags = flags;
+	m->nsections = (uint32_t)nsec;
+	for (size_t s = 0; s < nsec; s++)
+		np += secs[s].n_patterns;
+	m->pats = calloc(np ? np : 1, sizeof *m->pats);
+	m->stamp_x = calloc(nsec + 1, sizeof *m->stamp_x);
+	m->stamp_in = calloc(nsec + 1, sizeof *m->stamp_in);
+	m->stamp_n = calloc(np + 1, sizeof *m->stamp_n);
+	m->md = pcre2_match_data_create(1, NULL);
+	m->mc = pcre2_match_context_create(NULL);
+	if (!m->pats || !m->stamp_x || !m->stamp_in || !m->stamp_n || !m->md || !m->mc) {
+		rc = mev_error_oom();
+		goto fail;
+	}
+	/* Hostile patterns must not hang a walk: Perl has no such limit, so a
+	 * match that hits it is reported and treated as no match. */
+	pcre2_set_match_limit(m->mc, 1000000);
+	pcre2_set_depth_limit(m->mc, 10000);
+	for (size_t s = 0; s < nsec; s++) {
+		for (uint32_t k = 0; k < secs[s].field_count; k++) {
+			uint32_t fi = secs[s].field_begin + k;
+			const mev_field *f = &fields[fi];
+			const char *err;
+			size_t off;
+			mev_pattern *p;
+			if (f->type != 'F' && f->type != 'X' && f->type != 'N')
+				continue;
+			p = &m->pats[m->npats++];
+			if ((rc = mev_pattern_compile(p, f->type, f->regex, utf8, &err, &off, errbuf,
+						      sizeof errbuf)))
+				goto fail;
+			p->section = (uint32_t)s;
+			p->field = fi;
+			if (err)
+				mev_maint_diag_add(maint, f->file, f->line,
+					"invalid %c: pattern '%s' (%s at offset %zu); it matches nothing here, get_maintainer.pl would stop",
+					f->type, f->value, err, off);
+		}
+	}
+	if (!(flags & MEV_MATCH_BRUTE) && (rc = build_index(m)))
+		goto fail;
+	*out = m;
+	return 0;
+fail:
+	mev_matcher_free(m);
+	return rc;
+}
+
+void mev_matcher_free(mev_matcher *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->npats; i++)
+		mev_pattern_free(&m->pats[i]);
+	free(m->pats);
+	mev_strmap_free(&m->keys);
+	for (size_t i = 0; i < m->bucket_x.n; i++) {
+		MEV_VEC_FREE(&m->bucket_x.v[i]);
+		MEV_VEC_FREE(&m->bucket_f.v[i]);
+	}
+	MEV_VEC_FREE(&m->bucket_x);
+	MEV_VEC_FREE(&m->bucket_f);
+	MEV_VEC_FREE(&m->n_always);
+	free(m->pair_head);
+	free(m->pair_pats);
+	free(m->stamp_x);
+	free(m->stamp_in);
+	free(m->stamp_n);
+	MEV_VEC_FREE(&m->result);
+	MEV_VEC_FREE(&m->cand_x);
+	MEV_VEC_FREE(&m->cand_f);
+	mev_buf_free(&m->path);
+	mev_buf_free(&m->upath);
+	pcre2_match_data_free(m->md);
+	pcre2_match_context_free(m->mc);
+	free(m);
+}
+
+uint64_t mev_matcher_limit_hits(const mev_matcher *m) { return m->limit_hits; }
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+typedef struct {
+	const char *s;
+	size_t len;
+	uint32_t slashes;
+	int ascii, has_nl;
+	const char *u;
+	size_t ulen;
+} subject;
+
+static int run(mev_matcher *m, mev_pattern *p, const subject *sj)
+{
+	int r = (m->flags & MEV_MATCH_BRUTE)
+		? mev_pattern_match_pcre(p, m->md, m->mc, sj->s, sj->len, sj->slashes, sj->ascii, sj->u, sj->ulen)
+		: mev_pattern_match(p, m->md, m->mc, sj->s, sj->len, sj->slashes, sj->ascii, sj->has_nl, sj->u, sj->ulen);
+	if (r < 0) {
+		m->limit_hits++;
+		if (!p->limit_hit) {
+			const mev_field *f = &mev_maint_fields(m->maint)[p->field];
+			p->limit_hit = 1;
+			mev_maint_diag_add(m->maint, f->file, f->line,
+				"%c: pattern '%s' hit the regex match limit on '%.*s'; treated as no match",
+				f->type, f->value, (int)sj->len, sj->s);
+		}
+		return 0;
+	}
+	return r;
+}
+
+static int include(mev_matcher *m, uint32_t sec)
+{
+	if (m->stamp_x[sec] == m->gen || m->stamp_in[sec] == m->gen)
+		return 0;
+	m->stamp_in[sec] = m->gen;
+	return MEV_VEC_PUSH(&m->result, sec) ? mev_error_oom() : 0;
+}
+
+static int match_brute(mev_matcher *m, const subject *sj)
+{
+	for (size_t i = 0; i < m->npats; i++)
+		if (m->pats[i].type == 'X' && m->stamp_x[m->pats[i].section] != m->gen &&
+		    run(m, &m->pats[i], sj))
+			m->stamp_x[m->pats[i].section] = m->gen;
+	for (size_t i = 0; i < m->npats; i++) {
+		mev_pattern *p = &m->pats[i];
+		if (p->type == 'X' || m->stamp_x[p->section] == m->gen || m->stamp_in[p->section] == m->gen)
+			continue;
+		if (run(m, p, sj) && include(m, p->section))
+			return MEV_ENOMEM;
+	}
+	return 0;
+}
+
+static int match_indexed(mev_matcher *m, const subject *sj)
+{
+	const char *s = sj->s;
+	size_t len = sj->len;
+	uint64_t h;
+
+	m->cand_x.n = m->cand_f.n = 0;
+	/* ancestors: "", "a/", "a/b/", ... (and "path/" itself for directories) */
+	for (size_t k = 0; k <= len; k++) {
+		int64_t b;
+		if (k && s[k - 1] != '/')
+			continue;
+		h = mev_hash_bytes(s, k);
+		b = mev_strmap_get_h(&m->keys, s, k, h);
+		if (b < 0)
+			continue;
+		{
+			u32vec *bx = &m->bucket_x.v[b], *bf = &m->bucket_f.v[b];
+			for (size_t i = 0; i < bx->n; i++)
+				if (MEV_VEC_PUSH(&m->cand_x, bx->v[i]))
+					return mev_error_oom();
+			for (size_t i = 0; i < bf->n; i++)
+				if (MEV_VEC_PUSH(&m->cand_f, bf->v[i]))
+					return mev_error_oom();
+		}
+	}
+	for (size_t i = 0; i < m->cand_x.n; i++) {
+		mev_pattern *p = &m->pats[m->cand_x.v[i]];
+		if (m->stamp_x[p->section] != m->gen && run(m, p, sj))
+			m->stamp_x[p->section] = m->gen;
+	}
+	for (size_t i = 0; i < m->cand_f.n; i++) {
+		mev_pattern *p = &m->pats[m->cand_f.v[i]];
+		if (m->stamp_x[p->section] == m->gen || m->stamp_in[p->section] == m->gen)
+			continue;
+		if (run(m, p, sj) && include(m, p->section))
+			return MEV_ENOMEM;
+	}
+	/* N: the ones whose literal starts at some byte pair of the path */
+	for (size_t i = 0; i + 1 < len; i++) {
+		unsigned k = (unsigned char)s[i] << 8 | (unsigned char)s[i + 1];
+		for (uint32_t j = m->pair_head[k]; j < m->pair_head[k + 1]; j++) {
+			uint32_t pi = m->pair_pats[j];
+			mev_pattern *p = &m->pats[pi];
+			if (m->stamp_n[pi] == m->gen)
+				continue;
+			if (p->must_len > len - i || memcmp(s + i, p->must, p->must_len))
+				continue;
+			m->stamp_n[pi] = m->gen;
+			if (m->stamp_x[p->section] == m->gen || m->stamp_in[p->section] == m->gen)
+				continue;
+			if (run(m, p, sj) && include(m, p->section))
+				return MEV_ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < m->n_always.n; i++) {
+		mev_pattern *p = &m->pats[m->n_always.v[i]];
+		if (m->stamp_x[p->section] == m->gen || m->stamp_in[p->section] == m->gen)
+			continue;
+		if (run(m, p, sj) && include(m, p->section))
+			return MEV_ENOMEM;
+	}
+	return 0;
+}
+
+int mev_matcher_match(mev_matcher *m, const char *path, size_t len, int is_dir,
+		      const uint32_t **ids, size_t *n)
+{
+	subject sj = { 0 };
+	int rc;
+
+	mev_buf_clear(&m->path);
+	if (mev_buf_put(&m->path, path, len) || (is_dir && mev_buf_putc(&m->path, '/')))
+		return MEV_ENOMEM;
+	sj.s = m->path.ptr;
+	sj.len = m->path.len;
+	sj.ascii = 1;
+	for (size_t i = 0; i < sj.len; i++) {
+		unsigned char c = (unsigned char)sj.s[i];
+		sj.slashes += c == '/';
+		sj.has_nl |= c == '\n';
+		if (c >= 0x80)
+			sj.ascii = 0;
+	}
+	if (!sj.ascii) {
+		mev_buf_clear(&m->upath);
+		if (mev_latin1_to_utf8(&m->upath, sj.s, sj.len))
+			return mev_error_oom();
+		sj.u = m->upath.ptr;
+		sj.ulen = m->upath.len;
+	}
+	if (++m->gen == 0) { /* wrapped: reset the stamps */
+		size_t nsec = m->nsections;
+		memset(m->stamp_x, 0, (nsec + 1) * sizeof *m->stamp_x);
+		memset(m->stamp_in, 0, (nsec + 1) * sizeof *m->stamp_in);
+		memset(m->stamp_n, 0, (m->npats + 1) * sizeof *m->stamp_n);
+		m->gen = 1;
+	}
+	m->result.n = 0;
+	rc = (m->flags & MEV_MATCH_BRUTE) ? match_brute(m, &sj) : match_indexed(m, &sj);
+	if (rc)
+		return rc;
+	if (m->result.n > 1)
+		qsort(m->result.v, m->result.n, sizeof *m->result.v, u32_cmp);
+	*ids = m->result.v;
+	*n = m->result.n;
+	return 0;
+}

@@ -1,0 +1,502 @@
+/* The only place that talks to libgit2: revisions, trees and blob reading. */
+#include "maintevo/repo.h"
+#include "maintevo/error.h"
+#include "util/buf.h"
+#include "util/strmap.h"
+#include "util/text.h"
+
+#include <git2.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct mev_repo {
+	git_repository *git;
+	char *path;
+};
+
+static int git_fail(int code, const char *what)
+{
+	const git_error *e = git_error_last();
+	return mev_error_set(code, "%s: %s", what, e && e->message ? e->message : "libgit2 error");
+}
+
+void mev_oid_fmt(char out[41], const mev_oid *oid)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (int i = 0; i < 20; i++) {
+		out[2 * i] = hex[oid->id[i] >> 4];
+		out[2 * i + 1] = hex[oid->id[i] & 15];
+	}
+	out[40] = '\0';
+}
+
+int mev_oid_parse(mev_oid *out, const char *hex)
+{
+	for (int i = 0; i < 40; i++) {
+		char c = hex[i];
+		int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+			: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (v < 0)
+			return mev_error_set(MEV_EINVAL, "'%.40s' is not an object id", hex);
+		if (i & 1)
+			out->id[i / 2] |= (unsigned char)v;
+		else
+			out->id[i / 2] = (unsigned char)(v << 4);
+	}
+	return 0;
+}
+
+int mev_oid_equal(const mev_oid *a, const mev_oid *b) { return memcmp(a->id, b->id, 20) == 0; }
+
+int mev_oid_is_zero(const mev_oid *oid)
+{
+	static const mev_oid zero;
+	return mev_oid_equal(oid, &zero);
+}
+
+int mev_repo_open(mev_repo **out, const char *path)
+{
+	mev_repo *r;
+	git_libgit2_init();
+	*out = NULL;
+	r = calloc(1, sizeof *r);
+	if (!r || !(r->path = strdup(path))) {
+		free(r);
+		git_libgit2_shutdown();
+		return mev_error_oom();
+	}
+	if (git_repository_open_ext(&r->git, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
+		free(r->path);
+		free(r);
+		git_libgit2_shutdown();
+		mev_error_set(MEV_ENOTFOUND, "cannot open repository '%s': not a git repository", path);
+		mev_error_hint("pass the directory of a git clone (or its .git directory) with --repo");
+		return MEV_ENOTFOUND;
+	}
+	*out = r;
+	return 0;
+}
+
+void mev_repo_free(mev_repo *repo)
+{
+	if (!repo)
+		return;
+	git_repository_free(repo->git);
+	free(repo->path);
+	free(repo);
+	git_libgit2_shutdown();
+}
+
+const char *mev_repo_path(const mev_repo *repo) { return repo->path; }
+
+int mev_repo_resolve(mev_oid *out, int64_t *time, mev_repo *repo, const char *rev)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	int rc = 0;
+	if (git_revparse_single(&obj, repo->git, rev) < 0) {
+		mev_error_set(MEV_ENOTFOUND, "unknown revision '%s' in '%s'", rev, repo->path);
+		mev_error_hint("list the tags with 'git -C %s tag' or pass a commit id", repo->path);
+		return MEV_ENOTFOUND;
+	}
+	if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+		rc = mev_error_set(MEV_EINVAL, "revision '%s' does not point at a commit", rev);
+		mev_error_hint("pass a tag or commit, not a tree or blob");
+		goto done;
+	}
+	memcpy(out->id, git_object_id(peeled)->id, 20);
+	if (time)
+		*time = (int64_t)git_commit_time((git_commit *)peeled);
+done:
+	git_object_free(peeled);
+	git_object_free(obj);
+	return rc;
+}
+
+static int read_blob_git(char **data, size_t *len, git_odb *odb, const mev_oid *oid)
+{
+	git_odb_object *o = NULL;
+	git_oid id;
+	char hex[41];
+	memcpy(id.id, oid->id, 20);
+	if (git_odb_read(&o, odb, &id) < 0) {
+		mev_oid_fmt(hex, oid);
+		return git_fail(MEV_EGIT, hex);
+	}
+	*len = git_odb_object_size(o);
+	*data = malloc(*len + 1);
+	if (!*data) {
+		git_odb_object_free(o);
+		return mev_error_oom();
+	}
+	memcpy(*data, git_odb_object_data(o), *len);
+	(*data)[*len] = '\0';
+	git_odb_object_free(o);
+	return 0;
+}
+
+int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid)
+{
+	git_odb *odb = NULL;
+	int rc;
+	if (git_repository_odb(&odb, repo->git) < 0)
+		return git_fail(MEV_EGIT, "cannot open object database");
+	rc = read_blob_git(data, len, odb, oid);
+	git_odb_free(odb);
+	return rc;
+}
+
+/* --- parallel blob measuring ------------------------------------------ */
+
+typedef struct {
+	const char *path;
+	const mev_oid *oids;
+	size_t n;
+	uint64_t *lines, *bytes;
+	atomic_size_t next;
+	atomic_int failed;
+	volatile int *stop;
+	int rc;
+	pthread_mutex_t lock;
+	char msg[512];
+} measure_job;
+
+enum { CHUNK = 32 };
+
+static void *measure_worker(void *arg)
+{
+	measure_job *job = arg;
+	git_repository *git = NULL;
+	git_odb *odb = NULL;
+	int rc = 0;
+	if (git_repository_open_ext(&git, job->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    git_repository_odb(&odb, git) < 0) {
+		rc = git_fail(MEV_EGIT, "cannot open repository");
+		goto done;
+	}
+	for (;;) {
+		size_t i = atomic_fetch_add(&job->next, CHUNK), end;
+		if (i >= job->n || atomic_load(&job->failed))
+			break;
+		if (job->stop && *job->stop) {
+			rc = mev_error_set(MEV_EINTR, "interrupted");
+			break;
+		}
+		end = i + CHUNK < job->n ? i + CHUNK : job->n;
+		for (; i < end; i++) {
+			git_odb_object *o = NULL;
+			git_oid id;
+			memcpy(id.id, job->oids[i].id, 20);
+			if (git_odb_read(&o, odb, &id) < 0) {
+				char hex[41];
+				mev_oid_fmt(hex, &job->oids[i]);
+				rc = git_fail(MEV_EGIT, hex);
+				goto done;
+			}
+			job->bytes[i] = git_odb_object_size(o);
+			job->lines[i] = mev_count_newlines(git_odb_object_data(o), git_odb_object_size(o));
+			git_odb_object_free(o);
+		}
+	}
+done:
+	if (rc) {
+		pthread_mutex_lock(&job->lock);
+		if (!atomic_exchange(&job->failed, 1)) {
+			job->rc = rc;
+			snprintf(job->msg, sizeof job->msg, "%s", mev_error_message());
+		}
+		pthread_mutex_unlock(&job->lock);
+	}
+	git_odb_free(odb);
+	git_repository_free(git);
+	return NULL;
+}
+
+int mev_repo_measure_blobs(mev_repo *repo, const mev_oid *oids, size_t n,
+			   uint64_t *lines, uint64_t *bytes, int jobs, volatile int *stop)
+{
+	measure_job job = { .path = git_repository_path(repo->git), .oids = oids, .n = n,
+			    .lines = lines, .bytes = bytes, .stop = stop };
+	pthread_t th[64];
+	int started = 0;
+	if (jobs <= 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = c > 0 ? (int)c : 1;
+	}
+	if (jobs > 64)
+		jobs = 64;
+	if ((size_t)jobs > n / CHUNK + 1)
+		jobs = (int)(n / CHUNK + 1);
+	atomic_init(&job.next, 0);
+	atomic_init(&job.failed, 0);
+	pthread_mutex_init(&job.lock, NULL);
+	for (int t = 1; t < jobs; t++)
+		if (pthread_create(&th[started], NULL, measure_worker, &job) == 0)
+			started++;
+	measure_worker(&job); /* the calling thread works too */
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	pthread_mutex_destroy(&job.lock);
+	if (job.rc)
+		return mev_error_set(job.rc, "%s", job.msg);
+	return 0;
+}
+
+/* --- trees -------------------------------------------------------------- */
+
+enum { NODE_DIR = 0xffffffffu, NODE_GITLINK = 0xfffffffeu };
+
+struct mev_tree {
+	mev_arena arena;
+	MEV_VEC(mev_tree_file) files;
+	const char **targets; /* link target per file (NULL for regular files) */
+	mev_strmap nodes;     /* path -> file index, NODE_DIR or NODE_GITLINK */
+	mev_buf scratch;
+};
+
+typedef struct {
+	mev_tree *t;
+	mev_buf path;
+	int rc;
+} walk_ctx;
+
+static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
+{
+	walk_ctx *w = payload;
+	mev_tree *t = w->t;
+	const char *name = git_tree_entry_name(e);
+	git_object_t type = git_tree_entry_type(e);
+	mev_buf_clear(&w->path);
+	if (mev_buf_puts(&w->path, root) || mev_buf_puts(&w->path, name))
+		goto oom;
+	if (type == GIT_OBJECT_TREE) {
+		if (mev_strmap_put(&t->nodes, w->path.ptr, w->path.len, NODE_DIR))
+			goto oom;
+	} else if (type == GIT_OBJECT_COMMIT) {
+		if (mev_strmap_put(&t->nodes, w->path.ptr, w->path.len, NODE_GITLINK))
+			goto oom;
+	} else if (type == GIT_OBJECT_BLOB) {
+		mev_tree_file f = { 0 };
+		f.path = mev_arena_strndup(&t->arena, w->path.ptr, w->path.len);
+		if (!f.path)
+			goto oom;
+		f.path_len = (uint32_t)w->path.len;
+		f.kind = git_tree_entry_filemode(e) == GIT_FILEMODE_LINK ? MEV_KIND_LINK : MEV_KIND_FILE;
+		memcpy(f.oid.id, git_tree_entry_id(e)->id, 20);
+		if (MEV_VEC_PUSH(&t->files, f))
+			goto oom;
+	}
+	return 0;
+oom:
+	w->rc = MEV_ENOMEM;
+	return -1;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	const mev_tree_file *x = a, *y = b;
+	size_t n = x->path_len < y->path_len ? x->path_len : y->path_len;
+	int c = memcmp(x->path, y->path, n);
+	if (c)
+		return c;
+	return x->path_len < y->path_len ? -1 : x->path_len > y->path_len;
+}
+
+int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit)
+{
+	git_commit *c = NULL;
+	git_tree *gt = NULL;
+	git_oid id;
+	walk_ctx w = { 0 };
+	mev_tree *t;
+	int rc = 0;
+	size_t i;
+
+	*out = NULL;
+	t = calloc(1, sizeof *t);
+	if (!t)
+		return mev_error_oom();
+	memcpy(id.id, commit->id, 20);
+	if (git_commit_lookup(&c, repo->git, &id) < 0 || git_commit_tree(&gt, c) < 0) {
+		rc = git_fail(MEV_EGIT, "cannot read the tree of the commit");
+		goto done;
+	}
+	w.t = t;
+	if (git_tree_walk(gt, GIT_TREEWALK_PRE, walk_cb, &w) < 0) {
+		rc = w.rc ? w.rc : git_fail(MEV_EGIT, "cannot walk the tree");
+		goto done;
+	}
+	for (i = 1; i < t->files.n; i++)
+		if (path_cmp(&t->files.v[i - 1], &t->files.v[i]) > 0)
+			break;
+	if (i < t->files.n)
+		qsort(t->files.v, t->files.n, sizeof *t->files.v, path_cmp);
+	t->targets = calloc(t->files.n ? t->files.n : 1, sizeof *t->targets);
+	if (!t->targets) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	for (i = 0; i < t->files.n; i++) {
+		mev_tree_file *f = &t->files.v[i];
+		if ((rc = mev_strmap_put(&t->nodes, f->path, f->path_len, (uint32_t)i)))
+			goto done;
+		if (f->kind == MEV_KIND_LINK) {
+			char *data;
+			size_t len;
+			if ((rc = mev_repo_read_blob(&data, &len, repo, &f->oid)))
+				goto done;
+			t->targets[i] = mev_arena_strndup(&t->arena, data, strnlen(data, len));
+			free(data);
+			if (!t->targets[i]) {
+				rc = MEV_ENOMEM;
+				goto done;
+			}
+		}
+	}
+	for (i = 0; i < t->files.n; i++) {
+		mev_tree_file *f = &t->files.v[i];
+		if (f->kind == MEV_KIND_LINK) {
+			int k = mev_tree_stat(t, f->path, f->path_len);
+			f->link_dir = k == MEV_KIND_DIR;
+			f->link_file = k == MEV_KIND_FILE;
+		}
+	}
+done:
+	mev_buf_free(&w.path);
+	git_tree_free(gt);
+	git_commit_free(c);
+	if (rc)
+		mev_tree_free(t);
+	else
+		*out = t;
+	return rc;
+}
+
+void mev_tree_free(mev_tree *t)
+{
+	if (!t)
+		return;
+	MEV_VEC_FREE(&t->files);
+	free(t->targets);
+	mev_strmap_free(&t->nodes);
+	mev_buf_free(&t->scratch);
+	mev_arena_free(&t->arena);
+	free(t);
+}
+
+size_t mev_tree_count(const mev_tree *t) { return t->files.n; }
+const mev_tree_file *mev_tree_files(const mev_tree *t) { return t->files.v; }
+
+int64_t mev_tree_find(const mev_tree *t, const char *path, size_t len)
+{
+	int64_t v = mev_strmap_get(&t->nodes, path, len);
+	return v >= 0 && (uint32_t)v < t->files.n ? v : -1;
+}
+
+/*
+ * Path resolution as the kernel does it for stat(2), inside the tree: the
+ * remaining path is a string that link targets get spliced into; `cur` is the
+ * directory reached so far.  ".." goes to the physical parent; leaving the
+ * root, absolute targets and more than 40 links give 0.
+ */
+int mev_tree_stat(const mev_tree *t, const char *path, size_t len)
+{
+	return mev_tree_resolve(t, path, len, NULL);
+}
+
+int mev_tree_resolve(const mev_tree *t, const char *path, size_t len, char **real)
+{
+	mev_buf rem = MEV_BUF_INIT, cur = MEV_BUF_INIT, next = MEV_BUF_INIT;
+	int links = 0, kind = 0, cur_kind = MEV_KIND_DIR;
+	size_t pos = 0;
+
+	if (mev_buf_put(&rem, path, len) || mev_buf_put(&cur, "", 0))
+		goto done;
+	if (len == 0 || path[0] == '/')
+		goto done; /* stat("") fails; absolute paths leave the tree */
+	for (;;) {
+		size_t s, e;
+		int64_t v;
+		while (pos < rem.len && rem.ptr[pos] == '/')
+			pos++;
+		if (pos >= rem.len) {
+			kind = cur_kind;
+			break;
+		}
+		if (cur_kind == MEV_KIND_GITLINK)
+			goto done; /* an empty directory: nothing below it */
+		s = pos;
+		e = s;
+		while (e < rem.len && rem.ptr[e] != '/')
+			e++;
+		pos = e;
+		if (e - s == 1 && rem.ptr[s] == '.')
+			continue;
+		if (e - s == 2 && rem.ptr[s] == '.' && rem.ptr[s + 1] == '.') {
+			char *slash;
+			if (cur.len == 0)
+				goto done; /* above the root */
+			slash = memrchr(cur.ptr, '/', cur.len);
+			cur.len = slash ? (size_t)(slash - cur.ptr) : 0;
+			cur.ptr[cur.len] = '\0';
+			cur_kind = MEV_KIND_DIR;
+			continue;
+		}
+		{
+			size_t keep = cur.len;
+			if (cur.len && mev_buf_putc(&cur, '/'))
+				goto done;
+			if (mev_buf_put(&cur, rem.ptr + s, e - s))
+				goto done;
+			v = mev_strmap_get(&t->nodes, cur.ptr, cur.len);
+			if (v < 0)
+				goto done;
+			if ((uint32_t)v == NODE_DIR) {
+				cur_kind = MEV_KIND_DIR;
+				continue;
+			}
+			if ((uint32_t)v == NODE_GITLINK) {
+				cur_kind = MEV_KIND_GITLINK;
+				continue;
+			}
+			if (t->files.v[v].kind == MEV_KIND_FILE) {
+				/* a file must be the last component, with no '/' after it */
+				if (pos < rem.len)
+					goto done;
+				kind = MEV_KIND_FILE;
+				break;
+			}
+			/* a symbolic link: continue from its directory with the target */
+			if (++links > 40)
+				goto done;
+			{
+				const char *tg = t->targets[v];
+				if (!tg || tg[0] == '/')
+					goto done;
+				mev_buf_clear(&next);
+				if (mev_buf_puts(&next, tg) ||
+				    mev_buf_put(&next, rem.ptr + pos, rem.len - pos))
+					goto done;
+				mev_buf_clear(&rem);
+				if (mev_buf_put(&rem, next.ptr, next.len))
+					goto done;
+				pos = 0;
+				cur.len = keep;
+				cur.ptr[keep] = '\0';
+				cur_kind = MEV_KIND_DIR;
+			}
+		}
+	}
+done:
+	if (real)
+		*real = kind ? mev_buf_detach(&cur) : NULL;
+	mev_buf_free(&rem);
+	mev_buf_free(&cur);
+	mev_buf_free(&next);
+	if (kind == MEV_KIND_GITLINK)
+		kind = MEV_KIND_DIR;
+	return kind;
+}

@@ -1,0 +1,37 @@
+/* A hash map from byte strings to 32-bit values (internal). */
+#ifndef MEV_UTIL_STRMAP_H
+#define MEV_UTIL_STRMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "util/buf.h"
+
+typedef struct {
+	uint64_t hash;
+	const char *key; /* copied into the map's arena, NUL-terminated */
+	uint32_t len;
+	uint32_t value;
+} mev_strmap_slot;
+
+typedef struct {
+	mev_strmap_slot *slots;
+	size_t cap, count;
+	mev_arena keys;
+} mev_strmap;
+
+#define MEV_STRMAP_INIT { NULL, 0, 0, MEV_ARENA_INIT }
+
+uint64_t mev_hash_bytes(const void *data, size_t len);
+
+/* Value for `key`, or -1 when absent. */
+int64_t mev_strmap_get(const mev_strmap *m, const char *key, size_t len);
+/* Same, with a precomputed mev_hash_bytes(key, len). */
+int64_t mev_strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint64_t h);
+/* Insert or overwrite.  The key is copied. */
+int mev_strmap_put(mev_strmap *m, const char *key, size_t len, uint32_t value);
+/* Insert when absent; *out gets the value stored (old or new), *added 1/0. */
+int mev_strmap_intern(mev_strmap *m, const char *key, size_t len, uint32_t value,
+		      uint32_t *out, int *added);
+void mev_strmap_free(mev_strmap *m);
+
+#endif

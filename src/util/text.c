@@ -1,0 +1,92 @@
+/* UTF-8 checks, ISO-8859-1 conversion and fast newline counting. */
+#include "util/text.h"
+
+#include <string.h>
+
+int mev_utf8_valid(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *e = s + len;
+	while (s < e) {
+		unsigned c = *s;
+		size_t n;
+		uint32_t cp;
+		if (c < 0x80) {
+			s++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return 0;
+		}
+		if ((size_t)(e - s) <= n)
+			return 0;
+		for (size_t i = 1; i <= n; i++) {
+			if ((s[i] & 0xc0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (s[i] & 0x3f);
+		}
+		if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		s += n + 1;
+	}
+	return 1;
+}
+
+int mev_latin1_to_utf8(mev_buf *out, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	if (mev_buf_grow(out, len * 2))
+		return -4;
+	for (size_t i = 0; i < len; i++) {
+		unsigned c = s[i];
+		if (c < 0x80) {
+			out->ptr[out->len++] = (char)c;
+		} else {
+			out->ptr[out->len++] = (char)(0xc0 | (c >> 6));
+			out->ptr[out->len++] = (char)(0x80 | (c & 0x3f));
+		}
+	}
+	out->ptr[out->len] = '\0';
+	return 0;
+}
+
+int mev_to_utf8(mev_buf *out, const char *s, size_t len)
+{
+	if (mev_utf8_valid(s, len))
+		return mev_buf_put(out, s, len);
+	return mev_latin1_to_utf8(out, s, len);
+}
+
+/*
+ * Count '\n' eight bytes at a time: a byte equal to 0x0a becomes 0x80 in the
+ * classic "has zero byte" trick applied to (word ^ 0x0a0a...); exact because
+ * we use the variant without false positives.
+ */
+uint64_t mev_count_newlines(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t n = 0;
+	size_t i = 0;
+	const uint64_t ones = 0x0101010101010101ULL, nl = ones * '\n';
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, x, t;
+		memcpy(&w, p + i, 8);
+		x = w ^ nl;
+		/* high bit set exactly in the zero bytes of x */
+		t = ~(((x & low7) + low7) | x | low7);
+		n += (uint64_t)__builtin_popcountll(t);
+	}
+	for (; i < len; i++)
+		n += p[i] == '\n';
+	return n;
+}
