@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Compare maintevo's file -> sections map with the tree's own
+# scripts/get_maintainer.pl on every file of one commit.
+#
+# usage: scripts/check-getmaintainer.sh [-j N] [--keep] REPO REV
+#
+# The commit is checked out into a temporary directory (symbolic links
+# kept), and the tree's get_maintainer.pl runs there from the tree root,
+# with its own .get_maintainer.conf, an empty $HOME (no personal
+# configuration) and keywords off.  To finish in minutes instead of hours,
+# one small block is put in place of the script's main output step: for
+# each file named on the command line it calls the script's own
+# get_maintainers() and prints the sections it selects (add_categories()
+# is what receives them).  Everything that decides a match (reading
+# MAINTAINERS, the pattern conversion, the directory test, file_match_pattern,
+# X:/F:/N: handling, argument canonicalisation) is the script's own code.
+# Files are fed in batches through xargs, on all cores.
+#
+# Sections are compared by title and by their F:/X:/N: lines, so repeated
+# titles are told apart.  Exit status 0 when every file agrees.
+set -euo pipefail
+
+jobs=$(nproc)
+keep=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-j) jobs=$2; shift 2 ;;
+	--keep) keep=1; shift ;;
+	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 2 ] || { echo "usage: $0 [-j N] [--keep] REPO REV" >&2; exit 2; }
+repo=$1
+rev=$2
+here=$(cd "$(dirname "$0")/.." && pwd)
+mev=${MAINTEVO:-}
+if [ -z "$mev" ]; then
+	for b in "$here/build/maintevo" "$here/build-release/maintevo"; do
+		[ -x "$b" ] && mev=$b && break
+	done
+fi
+[ -n "$mev" ] && [ -x "$mev" ] || { echo "check: build maintevo first (or set MAINTEVO=path)" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mev-check.XXXXXX")
+cleanup() { [ "$keep" = 1 ] && echo "check: kept $work" >&2 || rm -rf "$work"; }
+trap cleanup EXIT
+tree=$work/tree
+mkdir -p "$tree" "$work/home"
+
+git -C "$repo" rev-parse --verify -q "$rev^{commit}" >/dev/null ||
+	{ echo "check: unknown revision '$rev' in '$repo'" >&2; exit 2; }
+echo "check: checking out $rev into $tree" >&2
+gitdir=$(cd "$repo" && cd "$(git rev-parse --git-dir)" && pwd)
+GIT_INDEX_FILE=$work/index git --git-dir="$gitdir" --work-tree="$tree" -c core.autocrlf=false \
+	read-tree "$rev"
+GIT_INDEX_FILE=$work/index git --git-dir="$gitdir" --work-tree="$tree" -c core.autocrlf=false \
+	-c core.symlinks=true checkout-index -a -f
+
+script=$tree/scripts/get_maintainer.pl
+[ -f "$script" ] || { echo "check: $rev has no scripts/get_maintainer.pl" >&2; exit 2; }
+
+# The driver replaces the main call; it runs inside the script, so it sees
+# the script's own variables and functions.
+perl -e '
+	my ($in, $out) = @ARGV;
+	open(my $f, "<", $in) or die "$in: $!";
+	local $/; my $s = <$f>; close $f;
+	my $driver = q{
+{
+    no warnings "redefine";
+    my @mev_hits;
+    *add_categories = sub { push(@mev_hits, $_[0]); };
+    *maintainers_in_file = sub { };
+    my @mev_all = @files;
+    open(my $mev_out, ">", "$ENV{MEV_OUT}.$$") or die "$ENV{MEV_OUT}.$$: $!";
+    foreach my $mev_file (@mev_all) {
+        @files = ($mev_file);
+        @mev_hits = ();
+        get_maintainers();
+        my @keys;
+        foreach my $tvi (@mev_hits) {
+            my $start = find_starting_index($tvi);
+            my $end = find_ending_index($tvi);
+            my $title = $typevalue[$start];
+            $title = "" if ($title =~ m/^([A-Z]):/);
+            my @pats = grep { /^[FXN]:/ } @typevalue[$start .. $end - 1];
+            push(@keys, join("\x1f", $title, @pats));
+        }
+        print $mev_out ($mev_file, "\t", join("\x1e", @keys), "\n");
+    }
+    close($mev_out) or die "$ENV{MEV_OUT}.$$: $!";
+    exit(0);
+}
+my @maintainers;
+};
+	my $n = ($s =~ s/^my \@maintainers = get_maintainers\(\);$/$driver/m);
+	die "check: this get_maintainer.pl has no main get_maintainers() call I know\n" unless $n == 1;
+	open(my $o, ">", $out) or die "$out: $!"; print $o $s; close $o;
+' "$script" "$work/driver.pl"
+
+# Every blob of the tree but links that lead nowhere (the script refuses
+# them) and names with a newline (they cannot pass through xargs lines).
+git -C "$repo" ls-tree -r -z --full-tree "$rev" |
+	perl -0 -ne 'chomp; my ($meta, $path) = split(/\t/, $_, 2);
+		next if $meta =~ / commit /; print "$path\0";' > "$work/all.z"
+(cd "$tree" && perl -0 -ne 'chomp; if ($_ =~ /\n/ || !(-e $_)) { print STDERR "$_\n" } else { print "$_\0" }' \
+	< "$work/all.z" > "$work/files.z" 2> "$work/skipped.txt")
+total=$(tr -cd '\0' < "$work/all.z" | wc -c)
+skipped=$(wc -l < "$work/skipped.txt")
+echo "check: $total files, $skipped skipped (dangling links); running get_maintainer.pl on $jobs cores" >&2
+
+start=$(date +%s)
+mkdir "$work/out"
+(cd "$tree" && HOME=$work/home MEV_OUT=$work/out/part xargs -0 -P "$jobs" -n 1500 \
+	perl "$work/driver.pl" --noemail --subsystem --nokeywords --nogit --nogit-fallback --notree -f -- \
+	< "$work/files.z")
+cat "$work"/out/part.* > "$work/script.txt"
+echo "check: get_maintainer.pl took $(( $(date +%s) - start )) s" >&2
+
+start=$(date +%s)
+"$mev" filemap --repo "$repo" --rev "$rev" --keep-rest -o "$work/mev.csv" 2>/dev/null
+"$mev" sections --repo "$repo" --rev "$rev" --patterns -o "$work/patterns.csv" 2>/dev/null
+"$mev" sections --repo "$repo" --rev "$rev" -o "$work/sections.csv" 2>/dev/null
+echo "check: maintevo took $(( $(date +%s) - start )) s" >&2
+
+python3 - "$work" "$rev" <<'PY'
+import csv, re, sys
+from collections import Counter
+work, rev = sys.argv[1], sys.argv[2]
+csv.field_size_limit(1 << 30)
+
+def text(b):
+    try:
+        s = b.decode("utf-8")
+    except UnicodeDecodeError:
+        s = b.decode("latin-1")
+    return s
+
+def norm_title(b):
+    # maintevo's display form: trailing white space and CR dropped,
+    # ISO-8859-1 when not UTF-8, at most 200 bytes
+    b = b.rstrip(b" \t\r\f\v")
+    if len(b) > 200:
+        b = b[:200]
+        return text(b) + "..."
+    return text(b) or "(untitled)"
+
+# sections: display title -> key (base title, F/X/N lines as typevalue holds them)
+pats = {}
+for r in csv.DictReader(open(f"{work}/patterns.csv", newline="", encoding="utf-8")):
+    if r["type"] in "FXN":
+        pats.setdefault(r["section"], []).append(f'{r["type"]}:{r["regex"]}')
+titles = [r["section"] for r in csv.DictReader(open(f"{work}/sections.csv", newline="", encoding="utf-8"))]
+base = {}
+tset = set()
+for t in titles:
+    m = re.match(r"^(.*) #(\d+)$", t)
+    base[t] = m.group(1) if m and m.group(1) in tset else t
+    tset.add(t)
+def our_key(t):
+    return base[t] + "\x1f" + "\x1f".join(pats.get(t, []))
+
+ours = {}
+for r in csv.DictReader(open(f"{work}/mev.csv", newline="", encoding="utf-8")):
+    ts = r["sections"].split(" | ") if r["sections"] else []
+    ours[r["path"]] = Counter(our_key(t) for t in ts)
+
+theirs = {}
+with open(f"{work}/script.txt", "rb") as f:
+    for line in f:
+        line = line.rstrip(b"\n")
+        path, _, rest = line.partition(b"\t")
+        keys = Counter()
+        for k in rest.split(b"\x1e") if rest else []:
+            parts = k.split(b"\x1f")
+            keys[norm_title(parts[0]) + "\x1f" + "\x1f".join(text(p) for p in parts[1:])] += 1
+        p = text(path)
+        if p.endswith("/"):
+            p = p[:-1]   # links to directories: the script adds the '/'
+        theirs[p] = keys
+
+agree = sum(1 for p in theirs if ours.get(p) == theirs[p])
+missing = [p for p in theirs if p not in ours]
+diff = [p for p in theirs if p in ours and ours[p] != theirs[p]]
+print(f"{rev}: {len(theirs)} files compared, {agree} agree, {len(diff)} differ, "
+      f"{len(missing)} missing from maintevo, {len(ours) - len(theirs)} files only in maintevo's list")
+show = lambda c: sorted(k.split("\x1f")[0] for k in c.elements())
+for p in diff[:20]:
+    print(f"  {p}\n    get_maintainer.pl: {show(theirs[p])}\n    maintevo:          {show(ours[p])}")
+for p in missing[:5]:
+    print(f"  {p}: not in maintevo's file map")
+sys.exit(0 if not diff and not missing else 1)
+PY
