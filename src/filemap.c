@@ -8,6 +8,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 struct mev_filemap {
 	mev_arena arena;
@@ -111,6 +119,12 @@ static int measure(mev_filemap *fm, mev_repo *repo, const mev_tree *tree,
 	if ((rc = mev_repo_measure_blobs(repo, todo_oids, nm, tl, tb, opt ? opt->jobs : 0,
 					 opt ? opt->stop : NULL)))
 		goto done;
+	if (opt && opt->stats) {
+		opt->stats->blobs = nu;
+		opt->stats->blobs_read = nm;
+		for (size_t k = 0; k < nm; k++)
+			opt->stats->bytes_read += tb[k];
+	}
 	for (size_t k = 0; k < nm; k++) {
 		lines[todo[k]] = tl[k];
 		bytes[todo[k]] = tb[k];
@@ -142,6 +156,7 @@ int mev_filemap_build(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
 	const mev_tree_file *files = mev_tree_files(tree);
 	size_t n = mev_tree_count(tree);
 	int rc = 0;
+	double t0 = now(), t1;
 
 	*out = NULL;
 	if (!fm)
@@ -170,7 +185,13 @@ int mev_filemap_build(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
 			goto done;
 		fm->rows.v[fm->rows.n++] = r;
 	}
+	t1 = now();
 	rc = measure(fm, repo, tree, opt);
+	if (opt && opt->stats) {
+		opt->stats->match_seconds = t1 - t0;
+		opt->stats->read_seconds = now() - t1;
+		opt->stats->paths = n;
+	}
 done:
 	mev_matcher_free(mt);
 	if (rc)

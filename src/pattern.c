@@ -195,9 +195,17 @@ static size_t regex_must(const char *re, size_t len, char *best)
 	return bl;
 }
 
-static pcre2_code *compile(const char *re, size_t len, uint32_t opts, int *errcode, PCRE2_SIZE *off)
+/* Compile p->src (and its Unicode form under the utf8 rules); 0 on error. */
+static int compile_re(mev_pattern *p, int *errcode, PCRE2_SIZE *off)
 {
-	return pcre2_compile((PCRE2_SPTR)re, len, opts, errcode, off, NULL);
+	size_t len = strlen(p->src);
+	if (!p->re)
+		p->re = pcre2_compile((PCRE2_SPTR)p->src, len, p->opts, errcode, off, NULL);
+	if (p->re && p->utf8 && !p->re_uni)
+		p->re_uni = pcre2_compile((PCRE2_SPTR)p->src, len,
+					  p->opts | PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF,
+					  errcode, off, NULL);
+	return p->re && (!p->utf8 || p->re_uni);
 }
 
 int mev_pattern_compile(mev_pattern *p, char type, const char *regex, int utf8,
@@ -219,7 +227,6 @@ int mev_pattern_compile(mev_pattern *p, char type, const char *regex, int utf8,
 	}
 	if ((type == 'F' || type == 'X') && (rc = to_glob(p, regex, len, utf8)) < 0)
 		return rc;
-	/* PCRE2 forms are always compiled: the reference matcher uses them */
 	if (type == 'N') {
 		anch = strdup(regex);
 		opts = PCRE2_EXTENDED;
@@ -233,24 +240,27 @@ int mev_pattern_compile(mev_pattern *p, char type, const char *regex, int utf8,
 	}
 	if (!anch)
 		return mev_error_oom();
-	p->re = compile(anch, strlen(anch), opts, &errcode, &off);
-	if (p->re && utf8)
-		p->re_uni = compile(anch, strlen(anch),
-				    opts | PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF, &errcode, &off);
-	free(anch);
-	if (!p->re || (utf8 && !p->re_uni)) {
-		pcre2_get_error_message(errcode, (PCRE2_UCHAR *)errbuf, errbuf_size);
-		*err = errbuf;
-		*erroff = off > 0 && type != 'N' ? off - 1 : off;
-		mev_pattern_free(p);
-		p->kind = MEV_PAT_NEVER;
-		p->type = (uint8_t)type;
-		return 0;
-	}
-	if (pcre2_jit_compile(p->re, PCRE2_JIT_COMPLETE) == 0)
-		p->jit = 1;
-	if (!p->kind)
+	p->src = anch;
+	p->opts = opts;
+	p->utf8 = (uint8_t)utf8;
+	/* A glob is a valid regex by construction: its PCRE2 form (used by the
+	 * reference matcher and for paths with a newline) is compiled lazily.
+	 * Anything else is compiled now, to report an invalid one. */
+	if (p->kind != MEV_PAT_GLOB) {
+		if (!compile_re(p, &errcode, &off)) {
+			pcre2_get_error_message(errcode, (PCRE2_UCHAR *)errbuf, errbuf_size);
+			*err = errbuf;
+			*erroff = off > 0 && type != 'N' ? off - 1 : off;
+			mev_pattern_free(p);
+			p->kind = MEV_PAT_NEVER;
+			p->type = (uint8_t)type;
+			return 0;
+		}
+		/* N: patterns run on many paths: worth a JIT compile */
+		if (type == 'N' && pcre2_jit_compile(p->re, PCRE2_JIT_COMPLETE) == 0)
+			p->jit = 1;
 		p->kind = MEV_PAT_PCRE;
+	}
 
 	if (type == 'N') {
 		char *buf = malloc(len + 1);
@@ -282,6 +292,8 @@ void mev_pattern_free(mev_pattern *p)
 	free(p->ops);
 	free(p->prefix);
 	free(p->must);
+	free(p->src);
+	p->src = NULL;
 	pcre2_code_free(p->re);
 	pcre2_code_free(p->re_uni);
 	p->ops = NULL;
@@ -338,10 +350,13 @@ static int glob_match(const mev_pattern *p, const unsigned char *s, size_t len)
 	return 1;
 }
 
-static int pcre_run(const mev_pattern *p, pcre2_match_data *md, pcre2_match_context *mc,
+static int pcre_run(mev_pattern *p, pcre2_match_data *md, pcre2_match_context *mc,
 		    const char *path, size_t len, int ascii, const char *upath, size_t ulen)
 {
-	int r;
+	int r, errcode;
+	PCRE2_SIZE off;
+	if (!p->re && !compile_re(p, &errcode, &off))
+		return 0; /* cannot happen for a glob; be safe */
 	if (!ascii && p->re_uni)
 		r = pcre2_match(p->re_uni, (PCRE2_SPTR)upath, ulen, 0, 0, md, mc);
 	else if (p->jit)

@@ -23,7 +23,10 @@ typedef struct {
 	uint32_t field;        /* index of the field line (for messages) */
 	uint16_t *ops;         /* MEV_PAT_GLOB program */
 	size_t nops;
-	pcre2_code *re;        /* byte semantics */
+	char *src;             /* the PCRE2 pattern text (F/X: "^" + regex) */
+	uint32_t opts;         /* its PCRE2 options */
+	uint8_t utf8;
+	pcre2_code *re;        /* byte semantics (compiled lazily for globs) */
 	pcre2_code *re_uni;    /* Unicode semantics, for non-ASCII paths (utf8 rules) */
 	int jit;
 	char *prefix;          /* literal every match starts with (F/X), for the index */

@@ -35,8 +35,19 @@ typedef struct {
 	void *ctx;
 } mev_blob_sizes;
 
+/* Where the time of mev_filemap_build() went. */
+typedef struct {
+	double match_seconds;     /* compiling patterns and matching every path */
+	double read_seconds;      /* reading and measuring blobs */
+	uint64_t paths;           /* files matched */
+	uint64_t blobs;           /* distinct blobs */
+	uint64_t blobs_read;      /* of which read from git (the rest were known) */
+	uint64_t bytes_read;
+} mev_filemap_stats;
+
 typedef struct {
 	int jobs;                 /* reader threads; 0 = one per core */
+	mev_filemap_stats *stats; /* filled when not NULL */
 	volatile int *stop;       /* polled; non-zero interrupts with MEV_EINTR */
 	const mev_blob_sizes *sizes; /* may be NULL */
 } mev_filemap_options;

@@ -24,6 +24,7 @@ typedef struct {
 	const char *rev;
 	mev_rules_options rules;
 	int warnings;  /* print each MAINTAINERS diagnostic */
+	int stats;     /* print where the time went */
 	int jobs;
 } cli_release_opts;
 
@@ -34,6 +35,7 @@ typedef struct {
 	mev_tree *tree;
 	mev_rules rules;
 	mev_maint *maint;
+	double t_start, t_tree, t_parse; /* seconds, for --stats */
 } cli_release;
 
 /* Parse a shared option; returns 1 when `opt` was one, 0 when not, or
@@ -44,6 +46,9 @@ int cli_release_load(cli_release *r, const cli_release_opts *o, const char *cmd)
 /* Print (with --warnings) or count the MAINTAINERS diagnostics. */
 void cli_report_diags(const mev_maint *m, int print);
 void cli_release_free(cli_release *r);
+/* With --stats: one line on stderr with the timings of a filemap build. */
+void cli_print_stats(const cli_release *r, const mev_filemap_stats *st);
+double cli_now(void);
 
 /* Open --out (or stdout for NULL / "-"); NULL after printing an error. */
 FILE *cli_open_out(const char *path);
@@ -59,7 +64,8 @@ int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, l
 	{ "dialect", required_argument, NULL, 'D' }, \
 	{ "top-level-only", no_argument, NULL, 'T' }, \
 	{ "warnings", no_argument, NULL, 'W' }, \
-	{ "jobs", required_argument, NULL, 'j' }
+	{ "jobs", required_argument, NULL, 'j' }, \
+	{ "stats", no_argument, NULL, 'S' }
 
 #define CLI_RELEASE_HELP \
 	"  --repo PATH        the git repository (work tree or bare)\n" \
@@ -68,7 +74,8 @@ int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, l
 	"  --top-level-only   read only the top-level MAINTAINERS file, even where the\n" \
 	"                     tree's .get_maintainer.conf asks for all of them (U-Boot)\n" \
 	"  --warnings         print every note about MAINTAINERS content as file:line\n" \
-	"  -j, --jobs N       reader threads (default: one per core)\n"
+	"  -j, --jobs N       reader threads (default: one per core)\n" \
+	"  --stats            print where the time went on standard error\n"
 
 int cmd_filemap(int argc, char **argv);
 int cmd_graph(int argc, char **argv);

@@ -35,6 +35,7 @@ int cmd_filemap(int argc, char **argv)
 	cli_release r;
 	mev_filemap *fm = NULL;
 	mev_filemap_options fo = { 0 };
+	mev_filemap_stats st = { 0 };
 	FILE *out;
 
 	optind = 0;
@@ -56,11 +57,14 @@ int cmd_filemap(int argc, char **argv)
 	if ((rc = cli_release_load(&r, &o, "filemap")))
 		return rc;
 	fo.jobs = o.jobs;
+	fo.stats = &st;
 	if (mev_filemap_build(&fm, r.repo, r.tree, r.maint, &fo)) {
 		rc = cli_fail();
 		goto done;
 	}
 	cli_report_diags(r.maint, o.warnings);
+	if (o.stats)
+		cli_print_stats(&r, &st);
 	if (!(out = cli_open_out(out_path))) {
 		rc = EXIT_FAIL;
 		goto done;

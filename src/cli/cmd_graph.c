@@ -42,6 +42,7 @@ int cmd_graph(int argc, char **argv)
 	int fmt = MEV_GRAPH_CSV, c, rc;
 	mev_graph_options go = { 0 };
 	mev_filemap_options fo = { 0 };
+	mev_filemap_stats st = { 0 };
 	cli_release r;
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
@@ -72,11 +73,14 @@ int cmd_graph(int argc, char **argv)
 	if ((rc = cli_release_load(&r, &o, "graph")))
 		return rc;
 	fo.jobs = o.jobs;
+	fo.stats = &st;
 	if (mev_filemap_build(&fm, r.repo, r.tree, r.maint, &fo) || mev_graph_build(&g, fm, &go)) {
 		rc = cli_fail();
 		goto done;
 	}
 	cli_report_diags(r.maint, o.warnings);
+	if (o.stats)
+		cli_print_stats(&r, &st);
 	if (!(out = cli_open_out(out_path))) {
 		rc = EXIT_FAIL;
 		goto done;

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int cli_quiet;
 
@@ -63,6 +64,7 @@ int cli_release_option(cli_release_opts *o, const char *cmd, int opt, const char
 	case 'r': o->repo = arg; return 1;
 	case 'v': o->rev = arg; return 1;
 	case 'W': o->warnings = 1; return 1;
+	case 'S': o->stats = 1; return 1;
 	case 'T': o->rules.top_level_only = 1; return 1;
 	case 'D':
 		d = mev_dialect_parse(arg);
@@ -99,18 +101,20 @@ void cli_report_diags(const mev_maint *m, int print)
 int cli_release_load(cli_release *r, const cli_release_opts *o, const char *cmd)
 {
 	memset(r, 0, sizeof *r);
+	r->t_start = cli_now();
 	if (!o->repo)
 		return cli_usage_error(cmd, "--repo is required");
 	if (!o->rev)
 		return cli_usage_error(cmd, "--rev is required");
 	if (mev_repo_open(&r->repo, o->repo) || mev_repo_resolve(&r->commit, NULL, r->repo, o->rev) ||
-	    mev_tree_load(&r->tree, r->repo, &r->commit) ||
+	    mev_tree_load(&r->tree, r->repo, &r->commit) || ((r->t_tree = cli_now()), 0) ||
 	    mev_rules_detect(&r->rules, r->repo, r->tree, &o->rules) ||
 	    mev_maint_load(&r->maint, &r->rules, r->repo, r->tree)) {
 		cli_fail();
 		cli_release_free(r);
 		return EXIT_FAIL;
 	}
+	r->t_parse = cli_now();
 	if (mev_maint_section_count(r->maint) == 0) {
 		mev_error_set(MEV_ENOTFOUND, "no MAINTAINERS sections at '%s' in '%s'", o->rev, o->repo);
 		mev_error_hint("check that this release has a kernel-style MAINTAINERS file; "
@@ -156,4 +160,22 @@ int cli_close_out(FILE *f, const char *path)
 		return cli_fail();
 	}
 	return EXIT_OK;
+}
+
+double cli_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void cli_print_stats(const cli_release *r, const mev_filemap_stats *st)
+{
+	fprintf(stderr,
+		"stats: tree %.3f s, MAINTAINERS %.3f s (%zu files, %zu sections), "
+		"match %.3f s (%llu paths), read %.3f s (%llu of %llu blobs, %.1f MB), total %.3f s\n",
+		r->t_tree - r->t_start, r->t_parse - r->t_tree, mev_maint_file_count(r->maint),
+		mev_maint_section_count(r->maint), st->match_seconds, (unsigned long long)st->paths,
+		st->read_seconds, (unsigned long long)st->blobs_read, (unsigned long long)st->blobs,
+		st->bytes_read / 1e6, cli_now() - r->t_start);
 }
