@@ -269,6 +269,15 @@ static int read_file(mev_maint *m, uint32_t fi, const char *data, size_t len,
 					goto oom;
 			} else if (f.type == 'N') {
 				f.regex = f.value;
+				/* Perl: an empty pattern in m/$value/x means "the last
+				 * successful pattern", which in get_maintainers() is the
+				 * field-line regex just matched on this very line. */
+				if (!f.value[0]) {
+					f.regex = r->any_type ? "^([\\s\\S]):\\s*(.*)" : "^([A-Z]):\\s*(.*)";
+					mev_maint_diag_add(m, fi, lineno,
+						"empty N: pattern (get_maintainer.pl reuses its last successful regex, /%s/: it matches only paths like 'A:...')",
+						f.regex);
+				}
 			}
 			e.is_field = 1;
 			e.field = (uint32_t)m->fields.n;
@@ -349,7 +358,12 @@ static int build_sections(mev_maint *m, const tv_entry *tv, size_t n)
 			continue;
 		}
 		for (j = i; j < n && tv[j].is_field; j++)
-			;
+			/* the script concatenates the files: a file that starts
+			 * with field lines extends the section read before it */
+			if (j > i && tv[j].file != tv[j - 1].file)
+				mev_maint_diag_add(m, tv[j].file, tv[j].line,
+					"file starts with field lines; get_maintainer.pl adds them to the last section of '%s'",
+					m->files.v[tv[j - 1].file]);
 		s.field_begin = tv[i].field;
 		s.field_count = (uint32_t)(j - i);
 		if (i > 0) {
@@ -703,6 +717,72 @@ done:
 	}
 	*out = m;
 	return 0;
+}
+
+int mev_maint_sources(const mev_rules *rules, const mev_tree *tree, mev_maint_source **out,
+		      size_t *n)
+{
+	mev_maint *m = maint_new(rules);
+	path_list paths = { 0 };
+	mev_maint_source *src = NULL;
+	size_t k = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	if (!m)
+		return mev_error_oom();
+	if ((rc = discover(m, tree, &paths)))
+		goto done;
+	src = calloc(paths.n + 1, sizeof *src);
+	if (!src) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	for (size_t i = 0; i < paths.n; i++) {
+		char *real = NULL;
+		int64_t idx;
+		if (mev_tree_resolve(tree, paths.v[i], strlen(paths.v[i]), &real) == MEV_KIND_FILE &&
+		    (idx = mev_tree_find(tree, real, strlen(real))) >= 0) {
+			src[k].path = paths.v[i];
+			src[k].oid = mev_tree_files(tree)[idx].oid;
+			paths.v[i] = NULL;
+			k++;
+		}
+		free(real);
+	}
+	*out = src;
+	*n = k;
+done:
+	for (size_t i = 0; i < paths.n; i++)
+		free(paths.v[i]);
+	MEV_VEC_FREE(&paths);
+	mev_maint_free(m);
+	return rc;
+}
+
+void mev_maint_sources_free(mev_maint_source *s, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++)
+		free(s[i].path);
+	free(s);
+}
+
+int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree)
+{
+	mev_buf conv = MEV_BUF_INIT;
+	int changed = 0;
+	for (size_t i = 0; i < m->fields.n && !changed; i++) {
+		const mev_field *f = &m->fields.v[i];
+		if (f->type != 'F' && f->type != 'X')
+			continue;
+		if (convert_pattern(&conv, f->value, strlen(f->value), &m->rules, tree)) {
+			changed = 1;
+			break;
+		}
+		changed = strcmp(conv.ptr ? conv.ptr : "", f->regex) != 0;
+	}
+	mev_buf_free(&conv);
+	return changed;
 }
 
 void mev_maint_free(mev_maint *m)

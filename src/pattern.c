@@ -77,7 +77,8 @@ static size_t regex_prefix(const char *re, size_t len, char *out)
 /*
  * A literal that every match of an N: regex (Perl /x) must contain, or ""
  * when the regex is too clever for this scan: alternation, groups other
- * than lookarounds, \Q, inline flags.  White space and #-comments are
+ * than lookarounds, \Q, inline flags, escapes with arguments, POSIX
+ * classes.  White space and #-comments are
  * skipped as /x does; quantified atoms end a run.
  */
 static size_t regex_must(const char *re, size_t len, char *best)
@@ -86,12 +87,28 @@ static size_t regex_must(const char *re, size_t len, char *best)
 	size_t rl = 0, bl = 0, i = 0;
 	int depth = 0;
 #define END_RUN() do { if (rl > bl) { memcpy(best, run, rl); bl = rl; } rl = 0; } while (0)
+	/* The scans below take every escape for two bytes.  Give up on those
+	 * with arguments (\x41, \101, \1, \c!, \o{..}, \p{L}, \g{1}, \k<n>,
+	 * \N{..}), in classes too: their arguments are not the literals they
+	 * look like ("41" is not required by \x41) and can hide a ']', '#' or
+	 * ')' ("[\c]#]|x").  POSIX classes ("[[:alpha:])]") likewise end a
+	 * class later than the scans think. */
+	if (memmem(re, len, "[:", 2) || memmem(re, len, "[.", 2) || memmem(re, len, "[=", 2))
+		return 0;
+	for (size_t k = 0; k + 1 < len; k++) {
+		if (re[k] != '\\')
+			continue;
+		if (re[k + 1] && (strchr("QxocNpPgk", re[k + 1]) || isdigit((unsigned char)re[k + 1])))
+			return 0;
+		/* PCRE2 ignores a lone \E: in "b\E*" the '*' applies to 'b' */
+		if (re[k + 1] == 'E')
+			return 0;
+		k++;
+	}
 	/* no top-level alternation or group we cannot see through */
 	for (size_t k = 0; k < len; k++) {
 		char c = re[k];
 		if (c == '\\') {
-			if (k + 1 < len && re[k + 1] == 'Q')
-				return 0;
 			k++;
 		} else if (c == '[') {
 			k++;
@@ -112,7 +129,8 @@ static size_t regex_must(const char *re, size_t len, char *best)
 					return 0;
 			depth++;
 		} else if (c == ')') {
-			depth--;
+			if (--depth < 0)
+				return 0; /* unbalanced: we misread something */
 		} else if (c == '|' && depth == 0) {
 			return 0;
 		} else if (c == '#' && depth == 0) {
@@ -157,6 +175,21 @@ static size_t regex_must(const char *re, size_t len, char *best)
 					j++;
 					continue;
 				}
+				if (re[j] == '[') {
+					/* a ')' in a class does not close the lookaround:
+					 * "(?![)]xyz)abc" does not require "xyz" */
+					j++;
+					if (j < len && re[j] == '^')
+						j++;
+					if (j < len && re[j] == ']')
+						j++;
+					while (j < len && re[j] != ']') {
+						if (re[j] == '\\')
+							j++;
+						j++;
+					}
+					continue;
+				}
 				if (re[j] == '(')
 					d++;
 				else if (re[j] == ')' && --d == 0)
@@ -176,6 +209,12 @@ static size_t regex_must(const char *re, size_t len, char *best)
 			j++;
 		if (j < len && strchr("?*{", re[j])) {
 			END_RUN();
+			/* skip a {n,m} quantifier whole: its digits are not
+			 * literals of the match ("x{2}" does not require "2") */
+			if (re[j] == '{') {
+				const char *close = memchr(re + j, '}', len - j);
+				i = close ? (size_t)(close - re) + 1 : len;
+			}
 			continue;
 		}
 		if (j < len && re[j] == '+') {
@@ -199,8 +238,19 @@ static size_t regex_must(const char *re, size_t len, char *best)
 static int compile_re(mev_pattern *p, int *errcode, PCRE2_SIZE *off)
 {
 	size_t len = strlen(p->src);
+	uint32_t opts = p->opts;
+	/* Under the utf8 rules the script matches the decoded pattern, so a
+	 * non-ASCII one has Unicode semantics on ASCII paths too: "fooé?"
+	 * covers "foo" (checked with Linux 6.12's script).  Its "byte" form
+	 * is then the Unicode one, which gives the same answers on ASCII. */
+	if (p->utf8)
+		for (size_t i = 0; i < len; i++)
+			if ((unsigned char)p->src[i] >= 0x80) {
+				opts |= PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
+				break;
+			}
 	if (!p->re)
-		p->re = pcre2_compile((PCRE2_SPTR)p->src, len, p->opts, errcode, off, NULL);
+		p->re = pcre2_compile((PCRE2_SPTR)p->src, len, opts, errcode, off, NULL);
 	if (p->re && p->utf8 && !p->re_uni)
 		p->re_uni = pcre2_compile((PCRE2_SPTR)p->src, len,
 					  p->opts | PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF,

@@ -124,6 +124,22 @@ int mev_maint_load(mev_maint **out, const mev_rules *rules, mev_repo *repo,
 
 void mev_maint_free(mev_maint *m);
 
+/* A MAINTAINERS file the rules select in a tree, and the blob it reads. */
+typedef struct {
+	char *path;
+	mev_oid oid;
+} mev_maint_source;
+
+/* The files mev_maint_load() would read, in order.  Free with
+ * mev_maint_sources_free(). */
+int mev_maint_sources(const mev_rules *rules, const mev_tree *tree, mev_maint_source **out,
+		      size_t *n);
+void mev_maint_sources_free(mev_maint_source *s, size_t n);
+
+/* 1 when some F:/X: regex of `m` would differ in `tree` (the script's
+ * directory test answers differently there). */
+int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree);
+
 size_t mev_maint_section_count(const mev_maint *m);
 const mev_section *mev_maint_sections(const mev_maint *m);
 size_t mev_maint_field_count(const mev_maint *m);

@@ -28,7 +28,8 @@ static mev_strmap_slot *find(const mev_strmap *m, const char *key, size_t len, u
 		mev_strmap_slot *s = &m->slots[i];
 		if (!s->key)
 			return s;
-		if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0)
+		/* len 0: key may be NULL (an empty id set), memcmp must not see it */
+		if (s->hash == h && s->len == len && (len == 0 || memcmp(s->key, key, len) == 0))
 			return s;
 		i = (i + 1) & mask;
 	}

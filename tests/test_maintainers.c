@@ -1,0 +1,917 @@
+/* Unit tests of the MAINTAINERS reader: every quirk of get_maintainer.pl's reading. */
+#include "test.h"
+#include "maintevo/error.h"
+#include "maintevo/maintainers.h"
+#include "maintevo/repo.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <unistd.h>
+
+/* --- helpers ------------------------------------------------------------ */
+
+static mev_rules linux_rules(void)
+{
+	mev_rules r;
+	mev_rules_default(&r, MEV_DIALECT_LINUX);
+	return r;
+}
+
+static mev_maint *parse_files(const mev_rules *r, const mev_maint_input *in, size_t n,
+			      const mev_tree *tree)
+{
+	mev_maint *m = NULL;
+	int rc = mev_maint_parse(&m, r, in, n, tree);
+	CHECK_INT(rc, 0);
+	CHECK(m != NULL);
+	return m;
+}
+
+static mev_maint *parse_text(const mev_rules *r, const char *text)
+{
+	mev_maint_input in = { "MAINTAINERS", text, strlen(text) };
+	return parse_files(r, &in, 1, NULL);
+}
+
+/* Rotating static buffers so several results can sit in one CHECK_STR. */
+static char *scratch(void)
+{
+	static char bufs[8][4096];
+	static int k;
+	k = (k + 1) % 8;
+	bufs[k][0] = '\0';
+	return bufs[k];
+}
+
+static void cat(char *b, const char *s)
+{
+	size_t n = strlen(b);
+	snprintf(b + n, 4096 - n, "%s", s);
+}
+
+/* The display titles of all sections: "A|B|C". */
+static const char *titles(const mev_maint *m)
+{
+	char *b = scratch();
+	for (size_t i = 0; i < mev_maint_section_count(m); i++) {
+		if (i)
+			cat(b, "|");
+		cat(b, mev_maint_sections(m)[i].title);
+	}
+	return b;
+}
+
+/* The fields of section i: "M=x;F=y" (values as read). */
+static const char *fields(const mev_maint *m, size_t i)
+{
+	char *b = scratch();
+	const mev_section *s;
+	if (i >= mev_maint_section_count(m))
+		return "(no such section)";
+	s = &mev_maint_sections(m)[i];
+	for (uint32_t k = 0; k < s->field_count; k++) {
+		const mev_field *f = &mev_maint_fields(m)[s->field_begin + k];
+		char t[3] = { f->type, '=', 0 };
+		if (k)
+			cat(b, ";");
+		cat(b, t);
+		cat(b, f->value);
+	}
+	return b;
+}
+
+/* The F/X/N regexes of section i: "F=x;X=y". */
+static const char *regexes(const mev_maint *m, size_t i)
+{
+	char *b = scratch();
+	const mev_section *s;
+	int first = 1;
+	if (i >= mev_maint_section_count(m))
+		return "(no such section)";
+	s = &mev_maint_sections(m)[i];
+	for (uint32_t k = 0; k < s->field_count; k++) {
+		const mev_field *f = &mev_maint_fields(m)[s->field_begin + k];
+		char t[3] = { f->type, '=', 0 };
+		if (!f->regex)
+			continue;
+		if (!first)
+			cat(b, ";");
+		first = 0;
+		cat(b, t);
+		cat(b, f->regex);
+	}
+	return b;
+}
+
+static const mev_section *section(const mev_maint *m, size_t i)
+{
+	static const mev_section none = { .title = "(none)", .raw_title = "(none)", .status_text = "" };
+	CHECK(i < mev_maint_section_count(m));
+	return i < mev_maint_section_count(m) ? &mev_maint_sections(m)[i] : &none;
+}
+
+/* Number of diagnostics whose formatted text starts with `where` ("file:line:"
+ * or "" for any) and contains `what`. */
+static int diags(const mev_maint *m, const char *where, const char *what)
+{
+	int n = 0;
+	for (size_t i = 0; i < mev_maint_diag_count(m); i++) {
+		char buf[1024];
+		mev_maint_diag_format(m, &mev_maint_diags(m)[i], buf, sizeof buf);
+		if (strncmp(buf, where, strlen(where)) == 0 && strstr(buf, what))
+			n++;
+	}
+	return n;
+}
+
+static void dump_diags(const mev_maint *m);
+#define CHECK_DIAG(m, where, what, n) do { int n_ = diags((m), (where), (what)); \
+	CHECK_INT(n_, (n)); if (n_ != (n)) dump_diags(m); } while (0)
+
+static void dump_diags(const mev_maint *m)
+{
+	for (size_t i = 0; i < mev_maint_diag_count(m); i++) {
+		char buf[1024];
+		mev_maint_diag_format(m, &mev_maint_diags(m)[i], buf, sizeof buf);
+		fprintf(stderr, "  diag: %s\n", buf);
+	}
+}
+
+/* --- a tiny git repository (for the directory test) ---------------------- */
+
+static char repo_dir[64];
+
+static int run_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run_sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	int st;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return st == 0 ? 0 : -1;
+}
+
+#define GIT_ENV "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=/nonexistent " \
+	"GIT_AUTHOR_NAME='A U Thor' GIT_AUTHOR_EMAIL=author@example.com " \
+	"GIT_AUTHOR_DATE='2005-04-07T22:13:13 +0000' " \
+	"GIT_COMMITTER_NAME='C O Mitter' GIT_COMMITTER_EMAIL=committer@example.com " \
+	"GIT_COMMITTER_DATE='2005-04-07T22:13:13 +0000' "
+
+static int have_git(void)
+{
+	return system("git --version >/dev/null 2>&1") == 0;
+}
+
+static int make_dir_repo(void)
+{
+	snprintf(repo_dir, sizeof repo_dir, "/tmp/mev-test-maint-XXXXXX");
+	if (!mkdtemp(repo_dir))
+		return -1;
+	return run_sh("cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		      "mkdir -p drivers/net drivers/net.d arch/arm && "
+		      "echo a > drivers/net/a.c && echo x > drivers/net.d/x && "
+		      "echo k > arch/arm/Kconfig && "
+		      "ln -s drivers lnk && ln -s arch/arm/Kconfig flink && "
+		      "git add -A && " GIT_ENV "git commit -q -m init", repo_dir);
+}
+
+/* --- the tests ------------------------------------------------------------ */
+
+static void test_preamble(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m = parse_text(&r,
+		"List of maintainers and how to submit kernel changes\n"
+		"====================================================\n"
+		"\n"
+		"Descriptions of section entries and preferred order\n"
+		"---------------------------------------------------\n"
+		"\n"
+		"\tM: *Mail* patches to: FullName <address@domain>\n"
+		"\tF: *Files* and directories wildcard patterns (with trailing slash)\n"
+		"\t   F:\tdrivers/net/\tall files in and below drivers/net\n"
+		"\n"
+		"Maintainers List\n"
+		"----------------\n"
+		"\n"
+		"3C59X NETWORK DRIVER\n"
+		"M:\tSteffen Klassert <klassert@kernel.org>\n"
+		"L:\tnetdev@vger.kernel.org\n"
+		"S:\tOdd Fixes\n"
+		"F:\tDocumentation/networking/device_drivers/ethernet/3com/vortex.rst\n"
+		"F:\tdrivers/net/ethernet/3com/3c59x.c\n");
+	if (!m)
+		return;
+	CHECK_INT(mev_maint_section_count(m), 1);
+	CHECK_STR(titles(m), "3C59X NETWORK DRIVER");
+	CHECK_INT(mev_maint_field_count(m), 5);
+	CHECK_STR(fields(m, 0), "M=Steffen Klassert <klassert@kernel.org>;L=netdev@vger.kernel.org;"
+		  "S=Odd Fixes;F=Documentation/networking/device_drivers/ethernet/3com/vortex.rst;"
+		  "F=drivers/net/ethernet/3com/3c59x.c");
+	CHECK_INT(section(m, 0)->line, 14);
+	CHECK_INT(section(m, 0)->file, 0);
+	CHECK_INT(section(m, 0)->n_maintainers, 1);
+	CHECK_INT(section(m, 0)->n_lists, 1);
+	CHECK_INT(section(m, 0)->n_patterns, 2);
+	CHECK_INT(section(m, 0)->status, MEV_STATUS_ODD_FIXES);
+	CHECK_INT(section(m, 0)->is_rest, 0);
+	CHECK_INT(mev_maint_fields(m)[0].line, 15);
+	CHECK_INT(mev_maint_fields(m)[4].line, 19);
+	/* the indented preamble lines are not fields and raise nothing */
+	CHECK_INT(mev_maint_diag_count(m), 0);
+	CHECK_INT(mev_maint_file_count(m), 1);
+	CHECK_STR(mev_maint_file(m, 0), "MAINTAINERS");
+	mev_maint_free(m);
+}
+
+static void test_blank_and_comment_lines(void)
+{
+	mev_rules r = linux_rules();
+	const char *text =
+		"ALPHA\n"
+		"M:\tA <a@x>\n"
+		"\n"
+		"   \t \n"
+		"# a comment\n"
+		"  # an indented comment\n"
+		"F:\talpha/\n"
+		"\n"
+		"BETA\n"
+		"F:\tbeta/\n";
+	mev_maint *m = parse_text(&r, text);
+	if (!m)
+		return;
+	/* blank and comment lines are dropped: they do not end ALPHA */
+	CHECK_STR(titles(m), "ALPHA|BETA");
+	CHECK_STR(fields(m, 0), "M=A <a@x>;F=alpha/");
+	CHECK_INT(mev_maint_diag_count(m), 0);
+	mev_maint_free(m);
+
+	/* a script that does not skip comments (Xen, old Linux): the comment
+	 * line is a non-field line, so it ends ALPHA and titles a new section */
+	r.drop_comments = 0;
+	m = parse_text(&r, text);
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "ALPHA|  # an indented comment|BETA");
+	CHECK_STR(fields(m, 0), "M=A <a@x>");
+	CHECK_STR(fields(m, 1), "F=alpha/");
+	CHECK_STR(section(m, 1)->raw_title, "  # an indented comment");
+	CHECK_INT(section(m, 1)->line, 6);
+	/* the first comment is followed by a title line: the second wins */
+	CHECK_DIAG(m, "MAINTAINERS:5:", "not followed by fields", 1);
+	CHECK_DIAG(m, "MAINTAINERS:6:", "comment line kept", 1);
+	mev_maint_free(m);
+}
+
+static void test_two_titles(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m = parse_text(&r,
+		"FIRST\n"
+		"F:\tfirst/\n"
+		"\n"
+		"SECOND (old name)\n"
+		"SECOND\n"
+		"F:\tsecond/\n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "FIRST|SECOND");
+	CHECK_INT(section(m, 1)->line, 5);
+	CHECK_DIAG(m, "MAINTAINERS:4:", "the next title line wins", 1);
+	CHECK_INT(mev_maint_diag_count(m), 1);
+	mev_maint_free(m);
+
+	/* before the first section (the preamble) this is normal: no diagnostic */
+	m = parse_text(&r, "intro\nmore intro\nTITLE\nF:\tx\n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "TITLE");
+	CHECK_INT(mev_maint_diag_count(m), 0);
+	mev_maint_free(m);
+}
+
+static void test_fields_before_title(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m = parse_text(&r,
+		"F:\tearly/\n"
+		"M:\tE <e@x>\n"
+		"\n"
+		"TITLE\n"
+		"F:\tlate/\n");
+	if (!m)
+		return;
+	CHECK_INT(mev_maint_section_count(m), 2);
+	CHECK_STR(titles(m), "(untitled)|TITLE");
+	CHECK_STR(section(m, 0)->raw_title, "");
+	CHECK_INT(section(m, 0)->line, 1);
+	CHECK_STR(fields(m, 0), "F=early/;M=E <e@x>");
+	CHECK_STR(fields(m, 1), "F=late/");
+	CHECK_DIAG(m, "MAINTAINERS:1:", "fields before any section title", 1);
+	mev_maint_free(m);
+}
+
+static void test_file_starts_with_fields(void)
+{
+	mev_rules r = linux_rules();
+	const char *a = "SECTION A\nM:\tA <a@x>\nF:\ta/\n";
+	const char *b = "F:\tb/\nX:\tb/skip/\n\nSECTION B\nF:\tc/\n";
+	mev_maint_input in[] = {
+		{ "a/MAINTAINERS", a, strlen(a) },
+		{ "b/MAINTAINERS", b, strlen(b) },
+	};
+	mev_maint *m = parse_files(&r, in, 2, NULL);
+	if (!m)
+		return;
+	/* the script concatenates the files: b's leading fields join SECTION A */
+	CHECK_STR(titles(m), "SECTION A|SECTION B");
+	CHECK_STR(fields(m, 0), "M=A <a@x>;F=a/;F=b/;X=b/skip/");
+	CHECK_INT(section(m, 0)->field_count, 4);
+	CHECK_INT(section(m, 0)->n_patterns, 3);
+	CHECK_INT(mev_maint_fields(m)[section(m, 0)->field_begin + 2].file, 1);
+	CHECK_INT(mev_maint_fields(m)[section(m, 0)->field_begin + 2].line, 1);
+	CHECK_INT(section(m, 1)->file, 1);
+	CHECK_INT(section(m, 1)->line, 4);
+	CHECK_DIAG(m, "b/MAINTAINERS:1:", "file starts with field lines", 1);
+	CHECK_DIAG(m, "b/MAINTAINERS:1:", "'a/MAINTAINERS'", 1);
+	CHECK_INT(mev_maint_file_count(m), 2);
+	CHECK_STR(mev_maint_file(m, 1), "b/MAINTAINERS");
+	CHECK_STR(mev_maint_file(m, 7), "");
+	mev_maint_free(m);
+}
+
+static void test_duplicate_titles(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m = parse_text(&r,
+		"DUP\nF:\ta\n\n"
+		"OTHER\nF:\to\n\n"
+		"DUP\nF:\tb\n\n"
+		"DUP\nF:\tc\n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "DUP|OTHER|DUP #2|DUP #3");
+	CHECK_STR(section(m, 2)->raw_title, "DUP");
+	CHECK_STR(fields(m, 2), "F=b");
+	CHECK_STR(fields(m, 3), "F=c");
+	CHECK_DIAG(m, "MAINTAINERS:7:", "duplicate section title 'DUP' (first at MAINTAINERS:1); kept apart as 'DUP #2'", 1);
+	CHECK_DIAG(m, "MAINTAINERS:10:", "kept apart as 'DUP #3'", 1);
+	mev_maint_free(m);
+
+	/* a literal "T #2" already in the file does not clash (before or after) */
+	m = parse_text(&r, "T\nF:\ta\n\nT #2\nF:\tb\n\nT\nF:\tc\n\nT\nF:\td\n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "T|T #2|T #3|T #4");
+	CHECK_STR(fields(m, 1), "F=b");
+	CHECK_STR(section(m, 2)->raw_title, "T");
+	mev_maint_free(m);
+	m = parse_text(&r, "T\nF:\ta\n\nT\nF:\tb\n\nT #2\nF:\tc\n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "T|T #3|T #2");
+	CHECK_STR(fields(m, 2), "F=c");
+	mev_maint_free(m);
+
+	/* trailing white space does not make a title different */
+	m = parse_text(&r, "SAME\nF:\ta\n\nSAME  \t\nF:\tb\n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "SAME|SAME #2");
+	CHECK_STR(section(m, 1)->raw_title, "SAME  \t");
+	mev_maint_free(m);
+}
+
+static void test_crlf(void)
+{
+	mev_rules r = linux_rules();
+	const char *a = "TITLE\r\nM:\tA <a@x>\r\nF:\tdrivers/foo/\r\nS:\tMaintained\r\n";
+	const char *b = "OTHER\nF:\tok/\n";
+	const char *c = "THIRD\r\nF:\tc\r\n";
+	mev_maint_input in[] = { { "one", a, strlen(a) }, { "two", b, strlen(b) }, { "three", c, strlen(c) } };
+	mev_maint *m = parse_files(&r, in, 3, NULL);
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "TITLE|OTHER|THIRD");
+	CHECK_STR(section(m, 0)->raw_title, "TITLE\r");
+	/* the value keeps the CR, so the pattern has no trailing '/' */
+	CHECK_STR(fields(m, 0), "M=A <a@x>\r;F=drivers/foo/\r;S=Maintained\r");
+	CHECK_STR(regexes(m, 0), "F=drivers/foo/\r");
+	/* the status is recognised, shown without the CR */
+	CHECK_INT(section(m, 0)->status, MEV_STATUS_MAINTAINED);
+	CHECK_STR(section(m, 0)->status_text, "Maintained");
+	/* one diagnostic per file, at its first CR line */
+	CHECK_DIAG(m, "", "CR", 2);
+	CHECK_DIAG(m, "one:1:", "4 line(s) end with CR", 1);
+	CHECK_DIAG(m, "three:1:", "2 line(s) end with CR", 1);
+	CHECK_DIAG(m, "two", "", 0);
+	mev_maint_free(m);
+}
+
+static void test_spaces_after_colon(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m = parse_text(&r,
+		"TITLE\n"
+		"F:   spaced/\n"
+		"F:\t \t mixed/\n"
+		"F:nospace\n"
+		"L:\ttrailing  \t\n"
+		"M:  \n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "TITLE");
+	CHECK_STR(fields(m, 0), "F=spaced/;F=mixed/;F=nospace;L=trailing  \t;M=");
+	CHECK_DIAG(m, "MAINTAINERS:2:", "space instead of tab after 'F:'", 1);
+	CHECK_DIAG(m, "MAINTAINERS:6:", "space instead of tab after 'M:'", 1);
+	CHECK_DIAG(m, "", "space instead of tab", 2);
+	mev_maint_free(m);
+}
+
+static void test_not_fields(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m = parse_text(&r,
+		"BOARD A\n"
+		"M:\tA <a@x>\n"
+		"F\tboard/a/\n"        /* tab instead of colon (U-Boot) */
+		"S:\tMaintained\n"
+		"\n"
+		"BOARD B\n"
+		"M:\tB <b@x>\n"
+		"F.\tboard/b/\n"       /* 'F.' typo (U-Boot) */
+		"F:\tboard/bb/\n"
+		"\n"
+		"BOARD C\n"
+		"M:\tC <c@x>\n"
+		"f:\tboard/c/\n"       /* lowercase */
+		"N:\tcc\n"
+		"\n"
+		"BOARD D\n"
+		"M:\tD <d@x>\n"
+		" F:\tboard/d/\n"      /* indented */
+		"K:\tdd\n");
+	if (!m)
+		return;
+	/* each non-field line ends the section and titles the next run */
+	CHECK_STR(titles(m), "BOARD A|F\tboard/a/|BOARD B|F.\tboard/b/|BOARD C|f:\tboard/c/|BOARD D| F:\tboard/d/");
+	CHECK_STR(fields(m, 0), "M=A <a@x>");
+	CHECK_STR(fields(m, 1), "S=Maintained");
+	CHECK_STR(fields(m, 3), "F=board/bb/");
+	CHECK_STR(fields(m, 5), "N=cc");
+	CHECK_STR(fields(m, 7), "K=dd");
+	CHECK_DIAG(m, "MAINTAINERS:3:", "'F' followed by white space instead of ':'", 1);
+	CHECK_DIAG(m, "MAINTAINERS:8:", "'F.' is not a field (did you mean 'F:'?)", 1);
+	CHECK_DIAG(m, "MAINTAINERS:13:", "lowercase field 'f:' is not a field", 1);
+	CHECK_DIAG(m, "MAINTAINERS:18:", "indented field 'F:' is not a field", 1);
+	CHECK_INT(mev_maint_diag_count(m), 4);
+	mev_maint_free(m);
+
+	/* old scripts' m/^(\C):/ : any byte before ':' starts a field */
+	r.any_type = 1;
+	m = parse_text(&r, "BOARD C\nM:\tC <c@x>\nf:\tboard/c/\n N:\tx\nN:\tcc\n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "BOARD C| N:\tx");
+	CHECK_STR(fields(m, 0), "M=C <c@x>;f=board/c/");
+	CHECK_STR(fields(m, 1), "N=cc");
+	/* 'f' is not 'F': no pattern, and it is reported */
+	CHECK_STR(regexes(m, 0), "");
+	CHECK_DIAG(m, "MAINTAINERS:3:", "unknown field type 'f:'", 1);
+	mev_maint_free(m);
+}
+
+static void test_status(void)
+{
+	static const struct { const char *text; mev_status st; } cases[] = {
+		{ "Supported", MEV_STATUS_SUPPORTED },
+		{ "Maintained", MEV_STATUS_MAINTAINED },
+		{ "maintained", MEV_STATUS_MAINTAINED },
+		{ "Odd Fixes", MEV_STATUS_ODD_FIXES },
+		{ "Odd Fixes (e.g., new signatures)", MEV_STATUS_ODD_FIXES },
+		{ "Odd fixes", MEV_STATUS_ODD_FIXES },
+		{ "Orphan", MEV_STATUS_ORPHAN },
+		{ "Orphan / Obsolete", MEV_STATUS_ORPHAN },
+		{ "Obsolete", MEV_STATUS_OBSOLETE },
+		{ "Buried alive in reporters", MEV_STATUS_BURIED },
+		{ "Bogus", MEV_STATUS_OTHER },
+	};
+	mev_rules r = linux_rules();
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[256];
+		mev_maint *m;
+		snprintf(text, sizeof text, "SEC\nM:\tx <x@y>\nS:\t%s\nS:\tSupported\nF:\tx/\n", cases[i].text);
+		m = parse_text(&r, text);
+		if (!m)
+			continue;
+		CHECK_INT(section(m, 0)->status, cases[i].st);
+		CHECK_STR(section(m, 0)->status_text, cases[i].text); /* the first S: wins */
+		CHECK_DIAG(m, "MAINTAINERS:3:", "unknown status", cases[i].st == MEV_STATUS_OTHER);
+		mev_maint_free(m);
+	}
+	{
+		mev_maint *m = parse_text(&r, "SEC\nM:\tx <x@y>\nF:\tx/\n");
+		if (m) {
+			CHECK_INT(section(m, 0)->status, MEV_STATUS_NONE);
+			CHECK_STR(section(m, 0)->status_text, "");
+			mev_maint_free(m);
+		}
+	}
+	CHECK_STR(mev_status_name(MEV_STATUS_BURIED), "Buried alive in reporters");
+	CHECK_STR(mev_status_name(MEV_STATUS_ODD_FIXES), "Odd Fixes");
+	CHECK_STR(mev_status_name(MEV_STATUS_NONE), "");
+	CHECK_STR(mev_status_name((mev_status)99), "Other");
+}
+
+static void test_encodings(void)
+{
+	mev_rules r = linux_rules();
+	/* ISO-8859-1 title (old kernels): shown as UTF-8; raw bytes kept */
+	mev_maint *m = parse_text(&r, "CAF\xc9 DRIVER\nM:\tJ\xf6rg <j@x>\nF:\tcafe/\n\nNEXT \xe2\x82\xac\nF:\tn/\n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "CAF\xc3\x89 DRIVER|NEXT \xe2\x82\xac");
+	CHECK_STR(section(m, 0)->raw_title, "CAF\xc9 DRIVER");
+	CHECK_STR(fields(m, 0), "M=J\xf6rg <j@x>;F=cafe/");
+	/* the utf8 rules report it, once per file */
+	CHECK_DIAG(m, "MAINTAINERS:1:", "not valid UTF-8", 1);
+	CHECK_DIAG(m, "", "not valid UTF-8", 1);
+	mev_maint_free(m);
+
+	/* a byte script (U-Boot) says nothing, but still shows UTF-8 */
+	r.utf8 = 0;
+	m = parse_text(&r, "CAF\xc9 DRIVER\nF:\tcafe/\n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "CAF\xc3\x89 DRIVER");
+	CHECK_DIAG(m, "", "UTF-8", 0);
+	mev_maint_free(m);
+
+	/* overlong and surrogate sequences are invalid UTF-8 too */
+	r.utf8 = 1;
+	m = parse_text(&r, "T\nF:\tok/\nM:\t\xc0\xaf\nM:\t\xed\xa0\x80\n");
+	if (!m)
+		return;
+	CHECK_DIAG(m, "MAINTAINERS:3:", "not valid UTF-8", 1);
+	CHECK_DIAG(m, "", "not valid UTF-8", 1);
+	mev_maint_free(m);
+
+	/* under the utf8 rules Unicode white space after ':' is skipped too */
+	m = parse_text(&r, "T\nF:\xc2\xa0\xe2\x80\x83x/\n");
+	if (!m)
+		return;
+	CHECK_STR(fields(m, 0), "F=x/");
+	mev_maint_free(m);
+	r.utf8 = 0;
+	m = parse_text(&r, "T\nF:\xc2\xa0x/\n");
+	if (!m)
+		return;
+	CHECK_STR(fields(m, 0), "F=\xc2\xa0x/");
+	mev_maint_free(m);
+}
+
+static void test_the_rest(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m = parse_text(&r,
+		"ZZZ\nF:\tz/\n\n"
+		"THE REST\n"
+		"M:\tLinus Torvalds <torvalds@linux-foundation.org>\n"
+		"L:\tlinux-kernel@vger.kernel.org\n"
+		"S:\tBuried alive in reporters\n"
+		"T:\tgit git://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git\n"
+		"F:\t*\n"
+		"F:\t*/\n\n"
+		"THE REST OF IT\nF:\tq/\n");
+	if (!m)
+		return;
+	CHECK_STR(titles(m), "ZZZ|THE REST|THE REST OF IT");
+	CHECK_INT(section(m, 0)->is_rest, 0);
+	CHECK_INT(section(m, 1)->is_rest, 1);
+	CHECK_INT(section(m, 2)->is_rest, 0);
+	CHECK_INT(section(m, 1)->status, MEV_STATUS_BURIED);
+	CHECK_INT(section(m, 1)->n_trees, 1);
+	CHECK_STR(regexes(m, 1), "F=.*;F=.*/");
+	mev_maint_free(m);
+
+	/* trailing white space on the title does not hide it */
+	m = parse_text(&r, "THE REST \t\nF:\t*\n");
+	if (!m)
+		return;
+	CHECK_INT(section(m, 0)->is_rest, 1);
+	mev_maint_free(m);
+}
+
+static void test_regex_conversion(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m = parse_text(&r,
+		"T\n"
+		"F:\tdrivers/net/*.c\n"
+		"X:\tfoo?bar\n"
+		"F:\tinclude/[ab]*.h\n"
+		"F:\ta.b.c\n"
+		"F:\tx/**/y\n"
+		"F:\tp+q(r|s)\\.t\n"
+		"N:\tfoo.*bar?\n"
+		"K:\tkey.word*\n"
+		"M:\tm.*\n");
+	if (!m)
+		return;
+	CHECK_STR(regexes(m, 0), "F=drivers/net/.*\\.c;X=foo.bar;F=include/[ab].*\\.h;F=a\\.b\\.c;"
+		  "F=x/.*.*/y;F=p+q(r|s)\\\\.t;N=foo.*bar?");
+	/* values are kept as read */
+	CHECK_STR(fields(m, 0), "F=drivers/net/*.c;X=foo?bar;F=include/[ab]*.h;F=a.b.c;F=x/**/y;"
+		  "F=p+q(r|s)\\.t;N=foo.*bar?;K=key.word*;M=m.*");
+	CHECK_INT(section(m, 0)->n_patterns, 7);
+	{
+		const mev_field *f = mev_maint_fields(m);
+		CHECK(f[7].regex == NULL); /* K: is not a file pattern */
+		CHECK(f[8].regex == NULL);
+		CHECK(f[6].regex == f[6].value || strcmp(f[6].regex, f[6].value) == 0);
+	}
+	mev_maint_free(m);
+}
+
+static void test_directory_test(void)
+{
+	mev_rules r = linux_rules();
+	const char *text =
+		"T\n"
+		"F:\tdrivers/net\n"       /* a directory: '/' added */
+		"F:\tdrivers/net/\n"      /* already has it */
+		"X:\tdrivers/net\n"       /* X: too */
+		"F:\tdrivers/net.d\n"     /* converted to 'drivers/net\.d': not a directory */
+		"F:\tdrivers/?\n"         /* 'drivers/.' is a directory: 'drivers/./' */
+		"F:\t?\n"                 /* '.' : the root */
+		"F:\tdrivers//net\n"      /* '//' is fine for stat(2) */
+		"F:\tlnk\n"               /* link to a directory: followed */
+		"F:\tlnk/net\n"
+		"F:\tflink\n"             /* link to a file */
+		"F:\tarch/arm/Kconfig\n"  /* a file */
+		"F:\tarch/ar?\n"          /* 'arch/ar.': no such entry */
+		"F:\tmissing\n"
+		"F:\tdriver*\n";          /* 'driver.*': not a directory */
+	mev_repo *repo = NULL;
+	mev_tree *tree = NULL;
+	mev_oid head;
+	mev_maint *m;
+
+	if (!have_git() || make_dir_repo() != 0) {
+		fprintf(stderr, "skipping test_directory_test: cannot build a git repository\n");
+		return;
+	}
+	CHECK_INT(mev_repo_open(&repo, repo_dir), 0);
+	if (!repo)
+		goto done;
+	CHECK_INT(mev_repo_resolve(&head, NULL, repo, "HEAD"), 0);
+	CHECK_INT(mev_tree_load(&tree, repo, &head), 0);
+	if (!tree)
+		goto done;
+	{
+		mev_maint_input in = { "MAINTAINERS", text, strlen(text) };
+		m = parse_files(&r, &in, 1, tree);
+	}
+	if (m) {
+		CHECK_STR(regexes(m, 0),
+			  "F=drivers/net/;F=drivers/net/;X=drivers/net/;F=drivers/net\\.d;"
+			  "F=drivers/./;F=./;F=drivers//net/;F=lnk/;F=lnk/net/;F=flink;"
+			  "F=arch/arm/Kconfig;F=arch/ar.;F=missing;F=driver.*");
+		/* the values are untouched */
+		CHECK_STR(mev_maint_fields(m)[0].value, "drivers/net");
+		mev_maint_free(m);
+	}
+	/* without a tree nothing is a directory */
+	m = parse_text(&r, text);
+	if (m) {
+		CHECK_STR(regexes(m, 0),
+			  "F=drivers/net;F=drivers/net/;X=drivers/net;F=drivers/net\\.d;"
+			  "F=drivers/.;F=.;F=drivers//net;F=lnk;F=lnk/net;F=flink;"
+			  "F=arch/arm/Kconfig;F=arch/ar.;F=missing;F=driver.*");
+		mev_maint_free(m);
+	}
+done:
+	mev_tree_free(tree);
+	mev_repo_free(repo);
+	run_sh("rm -rf '%s'", repo_dir);
+}
+
+static void test_empty_pattern(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m = parse_text(&r, "T\nF:\t\nX:   \nF:\tok/\nN:\t\n");
+	if (!m)
+		return;
+	CHECK_STR(fields(m, 0), "F=;X=;F=ok/;N=");
+	CHECK_DIAG(m, "MAINTAINERS:2:", "empty F: pattern", 1);
+	CHECK_DIAG(m, "MAINTAINERS:3:", "empty X: pattern", 1);
+	CHECK_DIAG(m, "MAINTAINERS:5:", "empty N: pattern", 1);
+	CHECK_STR(mev_maint_fields(m)[0].regex, "");
+	mev_maint_free(m);
+}
+
+static void test_huge_line(void)
+{
+	mev_rules r = linux_rules();
+	const size_t big = 50u << 20, pat = 8u << 20;
+	const char *tail = "\nF:\thuge/\nF:\t";
+	size_t tl = strlen(tail);
+	char *text = malloc(big + tl + pat + 1);
+	mev_maint_input in;
+	mev_maint *m;
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	/* a 50 MB ISO-8859-1 title line, then an 8 MB pattern without '\n' */
+	memset(text, 0xe9, big);
+	memcpy(text + big, tail, tl);
+	memset(text + big + tl, 'a', pat);
+	text[big + tl + pat] = '\0';
+	in.path = "MAINTAINERS";
+	in.data = text;
+	in.len = big + tl + pat;
+	m = parse_files(&r, &in, 1, NULL);
+	if (m) {
+		const mev_section *s = section(m, 0);
+		CHECK_INT(mev_maint_section_count(m), 1);
+		CHECK_INT(mev_maint_field_count(m), 2);
+		/* 200 bytes, each 2 in UTF-8, then "..." */
+		CHECK_INT(strlen(s->title), 403);
+		CHECK(strncmp(s->title, "\xc3\xa9\xc3\xa9", 4) == 0);
+		CHECK_STR(s->title + 400, "...");
+		CHECK_INT(strlen(s->raw_title), big);
+		CHECK_INT(strlen(mev_maint_fields(m)[1].value), pat);
+		CHECK_INT(strlen(mev_maint_fields(m)[1].regex), pat);
+		CHECK_DIAG(m, "MAINTAINERS:1:", "section title longer than 200 bytes", 1);
+		CHECK_DIAG(m, "MAINTAINERS:1:", "not valid UTF-8", 1);
+		mev_maint_free(m);
+	}
+	free(text);
+}
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static void test_binary_garbage(void)
+{
+	size_t len = 1u << 20;
+	unsigned char *data = malloc(len);
+	CHECK(data != NULL);
+	if (!data)
+		return;
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		mev_rules r = linux_rules();
+		mev_maint_input in = { "garbage", (const char *)data, len };
+		mev_maint *m;
+		size_t nf = 0;
+		rng_state = seed * 0x9e3779b97f4a7c15ULL;
+		for (size_t i = 0; i < len; i++) {
+			uint64_t x = rng();
+			/* half uniform bytes; half MAINTAINERS-ish shapes */
+			if (seed % 2 || x % 4)
+				data[i] = (unsigned char)(x >> 8);
+			else
+				data[i] = (unsigned char)"F:\n\r\t #X.N*?[\0 a/"[(x >> 8) % 18];
+		}
+		r.utf8 = seed % 3 != 0;
+		r.drop_comments = seed % 2;
+		r.any_type = seed == 5;
+		m = parse_files(&r, &in, 1, NULL);
+		if (!m)
+			continue;
+		CHECK(mev_maint_diag_count(m) > 0);
+		CHECK_DIAG(m, "garbage: ", "contain NUL bytes", 1);
+		for (size_t i = 0; i < mev_maint_section_count(m); i++) {
+			const mev_section *s = &mev_maint_sections(m)[i];
+			CHECK(s->title && s->raw_title && s->status_text);
+			CHECK(s->field_begin + s->field_count <= mev_maint_field_count(m));
+			CHECK(s->field_count > 0);
+			nf += s->field_count;
+			if (s->title) /* 200 bytes as UTF-8, "...", maybe " #n" */
+				CHECK(strlen(s->title) <= 2 * 200 + 3 + 12);
+		}
+		/* every field belongs to exactly one section */
+		CHECK_INT(nf, mev_maint_field_count(m));
+		mev_maint_free(m);
+	}
+	free(data);
+}
+
+static void test_xen_braces(void)
+{
+	/* expected values computed by running the two substitutions of Xen's
+	 * get_maintainer.pl and the glob conversion in perl */
+	static const struct { const char *value, *regex; } cases[] = {
+		{ "xen/{arch,common}/foo", "xen/(arch|common)/foo" },
+		{ "xen/{a,b,c}/x.c", "xen/(a|b|c)/x\\.c" },
+		{ "x{a,b}y{c,d}", "x(a|b)y(c|d)" },
+		{ "tools/{libs,include}/*.h", "tools/(libs|include)/.*\\.h" },
+		{ "xen/\\{a,b}/x", "xen/\\{a,b}/x" },   /* escaped: untouched */
+		{ "{a,b}/x", "{a,b}/x" },               /* needs a character before '{' */
+		{ "x/{,a}", "x/(|a)" },
+		{ "x/{a,}", "x/(a|)" },
+		{ "x/{a}", "x/{a}" },
+		{ "x/{a,b", "x/{a,b" },
+		{ "x{,,}", "x(||)" },
+		{ "x{a,{b,c}}", "x(a|{b|c})" },
+	};
+	mev_rules r;
+	mev_rules_default(&r, MEV_DIALECT_XEN);
+	CHECK_INT(r.braces, 1);
+	CHECK_INT(r.drop_comments, 0);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[256];
+		mev_maint *m;
+		snprintf(text, sizeof text, "XEN\nF:\t%s\nX:\t%s\n", cases[i].value, cases[i].value);
+		m = parse_text(&r, text);
+		if (!m)
+			continue;
+		CHECK_STR(mev_maint_fields(m)[0].regex, cases[i].regex);
+		CHECK_STR(mev_maint_fields(m)[1].regex, cases[i].regex);
+		CHECK_STR(mev_maint_fields(m)[0].value, cases[i].value);
+		mev_maint_free(m);
+	}
+	/* without the brace rule the braces stay */
+	{
+		mev_rules l = linux_rules();
+		mev_maint *m = parse_text(&l, "T\nF:\txen/{arch,common}/foo\n");
+		if (m) {
+			CHECK_STR(mev_maint_fields(m)[0].regex, "xen/{arch,common}/foo");
+			mev_maint_free(m);
+		}
+	}
+}
+
+static void test_rules_default_and_dialects(void)
+{
+	mev_rules r;
+	mev_rules_default(&r, MEV_DIALECT_UBOOT);
+	CHECK_INT(r.dialect, MEV_DIALECT_UBOOT);
+	CHECK_INT(r.find_files, 1);
+	CHECK_STR(r.mpath, ".");
+	CHECK_INT(r.discover, MEV_DISCOVER_PATH);
+	CHECK_INT(r.utf8, 0);
+	mev_rules_default(&r, MEV_DIALECT_AUTO);
+	CHECK_INT(r.dialect, MEV_DIALECT_LINUX);
+	CHECK_INT(r.utf8, 1);
+	CHECK_INT(r.drop_comments, 1);
+	CHECK_INT(mev_dialect_parse("u-boot"), MEV_DIALECT_UBOOT);
+	CHECK_INT(mev_dialect_parse("xen"), MEV_DIALECT_XEN);
+	CHECK_INT(mev_dialect_parse("bsd"), -1);
+	CHECK_STR(mev_dialect_name(MEV_DIALECT_QEMU), "qemu");
+	/* NULL rules: the Linux defaults */
+	{
+		mev_maint *m = NULL;
+		mev_maint_input in = { "M", "T\nF:\tx\n", 7 };
+		CHECK_INT(mev_maint_parse(&m, NULL, &in, 1, NULL), 0);
+		if (m) {
+			CHECK_INT(mev_maint_rules(m)->dialect, MEV_DIALECT_LINUX);
+			CHECK_INT(mev_maint_section_count(m), 1);
+			mev_maint_free(m);
+		}
+		mev_maint_free(NULL);
+	}
+	/* no files at all */
+	{
+		mev_maint *m = NULL;
+		CHECK_INT(mev_maint_parse(&m, NULL, NULL, 0, NULL), 0);
+		if (m) {
+			CHECK_INT(mev_maint_section_count(m), 0);
+			mev_maint_free(m);
+		}
+	}
+}
+
+int main(void)
+{
+	RUN(test_preamble);
+	RUN(test_blank_and_comment_lines);
+	RUN(test_two_titles);
+	RUN(test_fields_before_title);
+	RUN(test_file_starts_with_fields);
+	RUN(test_duplicate_titles);
+	RUN(test_crlf);
+	RUN(test_spaces_after_colon);
+	RUN(test_not_fields);
+	RUN(test_status);
+	RUN(test_encodings);
+	RUN(test_the_rest);
+	RUN(test_regex_conversion);
+	RUN(test_directory_test);
+	RUN(test_empty_pattern);
+	RUN(test_huge_line);
+	RUN(test_binary_garbage);
+	RUN(test_xen_braces);
+	RUN(test_rules_default_and_dialects);
+	return test_summary();
+}

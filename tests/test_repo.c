@@ -1,0 +1,774 @@
+/*
+ * Unit tests of the git layer and of MAINTAINERS discovery, on small
+ * repositories built here with fixed identities and dates.  Skipped (77)
+ * without git.
+ */
+#include "test.h"
+#include "maintevo/error.h"
+#include "maintevo/maintainers.h"
+#include "maintevo/repo.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char tmp_root[64];
+
+#define GIT_ENV "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=/nonexistent " \
+	"GIT_AUTHOR_NAME='A U Thor' GIT_AUTHOR_EMAIL=author@example.com " \
+	"GIT_COMMITTER_NAME='C O Mitter' GIT_COMMITTER_EMAIL=committer@example.com "
+#define DATE1 "GIT_AUTHOR_DATE='2005-04-07T22:13:13 +0000' GIT_COMMITTER_DATE='2005-04-07T22:13:13 +0000' "
+#define DATE2 "GIT_AUTHOR_DATE='2005-04-08T10:00:00 +0000' GIT_COMMITTER_DATE='2005-04-08T10:00:00 +0000' "
+#define TIME1 1112911993
+#define TIME2 1112954400
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	char cmd[16384];
+	va_list ap;
+	int st;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	if (st != 0)
+		fprintf(stderr, "command failed (%d): %s\n", st, cmd);
+	return st == 0 ? 0 : -1;
+}
+
+/* First line of a command's output (the 40 hex digits of rev-parse). */
+static int sh_line(char *out, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int sh_line(char *out, size_t size, const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	FILE *p;
+	int ok;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	out[0] = '\0';
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	ok = fgets(out, (int)size, p) != NULL;
+	pclose(p);
+	out[strcspn(out, "\n")] = '\0';
+	return ok ? 0 : -1;
+}
+
+static const char *repo_path(const char *name)
+{
+	static char buf[4][256];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", tmp_root, name);
+	return buf[k];
+}
+
+/* --- the main fixture ------------------------------------------------------- */
+
+/*
+ * main/:
+ *   README "hello\n"; MAINTAINERS; dir/file "a\nb\nc\n"; dir/empty.txt "";
+ *   dir/noeol "x\ny"; dir/sub/deep.c; dir.c; many/f000..f099 (i lines each);
+ *   link-to-dir -> dir; link-to-file -> README; dir/sub/up -> ../file;
+ *   dir/uplink -> ../dir/sub; dangling -> nowhere; loop1 <-> loop2;
+ *   self -> self; abs -> /etc; escape -> ../outside
+ * commit 1 tagged v1 (annotated) and v1-light; commit 2 adds NEW on main.
+ */
+static int build_main(void)
+{
+	const char *d = repo_path("main");
+	return sh("mkdir -p '%s' && cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		  "printf 'hello\\n' > README && "
+		  "printf 'TOP\\nM:\\tA <a@x>\\nF:\\tdir/\\n' > MAINTAINERS && "
+		  "mkdir -p dir/sub many && printf 'a\\nb\\nc\\n' > dir/file && : > dir/empty.txt && "
+		  "printf 'x\\ny' > dir/noeol && printf 'int x;\\n\\n' > dir/sub/deep.c && "
+		  "printf 'c\\n' > dir.c && "
+		  "i=0; while [ $i -lt 100 ]; do f=$(printf 'many/f%%03d' $i); : > $f; "
+		  "  j=0; while [ $j -lt $i ]; do echo line$j >> $f; j=$((j+1)); done; i=$((i+1)); done && "
+		  "ln -s dir link-to-dir && ln -s README link-to-file && ln -s ../file dir/sub/up && "
+		  "ln -s ../dir/sub dir/uplink && ln -s nowhere dangling && ln -s loop2 loop1 && "
+		  "ln -s loop1 loop2 && ln -s self self && ln -s /etc abs && ln -s ../outside escape && "
+		  "git add -A && " GIT_ENV DATE1 "git commit -q -m one && "
+		  GIT_ENV DATE1 "git tag -a -m 'version 1' v1 && git tag v1-light && "
+		  "printf 'new\\n' > NEW && git add NEW && " GIT_ENV DATE2 "git commit -q -m two",
+		  d, d);
+}
+
+static void test_oid(void)
+{
+	mev_oid a, b;
+	char hex[41];
+	memset(&a, 0, sizeof a);
+	CHECK(mev_oid_is_zero(&a));
+	CHECK_INT(mev_oid_parse(&a, "0123456789abcdefABCDEF0123456789abcdef01"), 0);
+	mev_oid_fmt(hex, &a);
+	CHECK_STR(hex, "0123456789abcdefabcdef0123456789abcdef01");
+	CHECK(!mev_oid_is_zero(&a));
+	CHECK_INT(mev_oid_parse(&b, hex), 0);
+	CHECK(mev_oid_equal(&a, &b));
+	b.id[19] ^= 1;
+	CHECK(!mev_oid_equal(&a, &b));
+	CHECK_INT(mev_oid_parse(&b, "0123456789abcdefABCDEF0123456789abcdef0g"), MEV_EINVAL);
+	CHECK(strstr(mev_error_message(), "is not an object id") != NULL);
+	CHECK_INT(mev_oid_parse(&b, "0123"), MEV_EINVAL); /* short: stops at the NUL */
+}
+
+static void test_open_errors(void)
+{
+	mev_repo *r = (mev_repo *)1;
+	const char *empty = repo_path("not-a-repo");
+	const char *missing = repo_path("does-not-exist");
+	CHECK_INT(sh("mkdir -p '%s'", empty), 0);
+	CHECK_INT(mev_repo_open(&r, empty), MEV_ENOTFOUND);
+	CHECK(r == NULL);
+	CHECK_INT(mev_error_code(), MEV_ENOTFOUND);
+	CHECK(strstr(mev_error_message(), empty) != NULL);
+	CHECK(strstr(mev_error_message(), "not a git repository") != NULL);
+	CHECK(mev_error_hint_text()[0] != '\0');
+	r = (mev_repo *)1;
+	CHECK_INT(mev_repo_open(&r, missing), MEV_ENOTFOUND);
+	CHECK(r == NULL);
+	CHECK(strstr(mev_error_message(), missing) != NULL);
+	/* a subdirectory of a work tree is not a repository either (no search) */
+	CHECK_INT(mev_repo_open(&r, repo_path("main/dir")), MEV_ENOTFOUND);
+	mev_repo_free(NULL);
+}
+
+static void test_resolve(void)
+{
+	mev_repo *r = NULL;
+	mev_oid c1, c2, o;
+	char h1[64], h2[64], hex[41];
+	int64_t t = 0;
+
+	CHECK_INT(sh_line(h1, sizeof h1, "git -C '%s' rev-parse 'v1^{commit}'", repo_path("main")), 0);
+	CHECK_INT(sh_line(h2, sizeof h2, "git -C '%s' rev-parse HEAD", repo_path("main")), 0);
+	CHECK_INT(strlen(h1), 40);
+	CHECK(strcmp(h1, h2) != 0);
+	CHECK_INT(mev_oid_parse(&c1, h1), 0);
+	CHECK_INT(mev_oid_parse(&c2, h2), 0);
+
+	CHECK_INT(mev_repo_open(&r, repo_path("main")), 0);
+	if (!r)
+		return;
+	CHECK_STR(mev_repo_path(r), repo_path("main"));
+	CHECK_INT(mev_repo_resolve(&o, &t, r, "v1"), 0); /* annotated tag: peeled */
+	CHECK(mev_oid_equal(&o, &c1));
+	CHECK_INT(t, TIME1);
+	CHECK_INT(mev_repo_resolve(&o, NULL, r, "v1-light"), 0);
+	CHECK(mev_oid_equal(&o, &c1));
+	CHECK_INT(mev_repo_resolve(&o, &t, r, "HEAD"), 0);
+	CHECK(mev_oid_equal(&o, &c2));
+	CHECK_INT(t, TIME2);
+	CHECK_INT(mev_repo_resolve(&o, NULL, r, "main"), 0);
+	CHECK(mev_oid_equal(&o, &c2));
+	CHECK_INT(mev_repo_resolve(&o, NULL, r, "HEAD~1"), 0);
+	CHECK(mev_oid_equal(&o, &c1));
+	CHECK_INT(mev_repo_resolve(&o, NULL, r, h1), 0);
+	CHECK(mev_oid_equal(&o, &c1));
+	CHECK_INT(mev_repo_resolve(&o, NULL, r, "refs/tags/v1"), 0);
+	CHECK(mev_oid_equal(&o, &c1));
+	mev_oid_fmt(hex, &o);
+	CHECK_STR(hex, h1);
+
+	CHECK_INT(mev_repo_resolve(&o, NULL, r, "nope"), MEV_ENOTFOUND);
+	CHECK(strstr(mev_error_message(), "unknown revision 'nope'") != NULL);
+	CHECK(strstr(mev_error_message(), repo_path("main")) != NULL);
+	CHECK_INT(mev_repo_resolve(&o, NULL, r, "v2"), MEV_ENOTFOUND);
+	CHECK_INT(mev_repo_resolve(&o, NULL, r, "0000000000000000000000000000000000000000"), MEV_ENOTFOUND);
+	/* a tree or a blob is not a commit */
+	CHECK_INT(mev_repo_resolve(&o, NULL, r, "HEAD^{tree}"), MEV_EINVAL);
+	CHECK_INT(mev_repo_resolve(&o, NULL, r, "HEAD:README"), MEV_EINVAL);
+	CHECK(strstr(mev_error_message(), "does not point at a commit") != NULL);
+	mev_repo_free(r);
+
+	/* the .git directory opens too */
+	CHECK_INT(mev_repo_open(&r, repo_path("main/.git")), 0);
+	if (r) {
+		CHECK_INT(mev_repo_resolve(&o, NULL, r, "v1"), 0);
+		CHECK(mev_oid_equal(&o, &c1));
+		mev_repo_free(r);
+	}
+}
+
+static const mev_tree_file *find_file(const mev_tree *t, const char *path)
+{
+	int64_t i = mev_tree_find(t, path, strlen(path));
+	return i >= 0 ? &mev_tree_files(t)[i] : NULL;
+}
+
+static void test_tree_load(void)
+{
+	static const struct { const char *path; int kind, link_dir, link_file; } expect[] = {
+		{ "MAINTAINERS", MEV_KIND_FILE, 0, 0 },
+		{ "README", MEV_KIND_FILE, 0, 0 },
+		{ "abs", MEV_KIND_LINK, 0, 0 },
+		{ "dangling", MEV_KIND_LINK, 0, 0 },
+		{ "dir.c", MEV_KIND_FILE, 0, 0 },
+		{ "dir/empty.txt", MEV_KIND_FILE, 0, 0 },
+		{ "dir/file", MEV_KIND_FILE, 0, 0 },
+		{ "dir/noeol", MEV_KIND_FILE, 0, 0 },
+		{ "dir/sub/deep.c", MEV_KIND_FILE, 0, 0 },
+		{ "dir/sub/up", MEV_KIND_LINK, 0, 1 },
+		{ "dir/uplink", MEV_KIND_LINK, 1, 0 },
+		{ "escape", MEV_KIND_LINK, 0, 0 },
+		{ "link-to-dir", MEV_KIND_LINK, 1, 0 },
+		{ "link-to-file", MEV_KIND_LINK, 0, 1 },
+		{ "loop1", MEV_KIND_LINK, 0, 0 },
+		{ "loop2", MEV_KIND_LINK, 0, 0 },
+	};
+	mev_repo *r = NULL;
+	mev_tree *t1 = NULL, *t2 = NULL;
+	mev_oid c;
+	size_t n;
+	const mev_tree_file *fs;
+
+	CHECK_INT(mev_repo_open(&r, repo_path("main")), 0);
+	if (!r)
+		return;
+	CHECK_INT(mev_repo_resolve(&c, NULL, r, "v1"), 0);
+	CHECK_INT(mev_tree_load(&t1, r, &c), 0);
+	if (!t1)
+		goto done;
+	n = mev_tree_count(t1);
+	fs = mev_tree_files(t1);
+	/* 16 listed above, 100 under many/, and 'self' */
+	CHECK_INT(n, 117);
+	for (size_t i = 1; i < n; i++) {
+		size_t l = fs[i].path_len < fs[i - 1].path_len ? fs[i].path_len : fs[i - 1].path_len;
+		int cmp = memcmp(fs[i - 1].path, fs[i].path, l);
+		CHECK(cmp < 0 || (cmp == 0 && fs[i - 1].path_len < fs[i].path_len));
+	}
+	for (size_t i = 0; i < n; i++) {
+		CHECK_INT(strlen(fs[i].path), fs[i].path_len);
+		CHECK(fs[i].path[0] != '/' && fs[i].path[fs[i].path_len - 1] != '/');
+		CHECK_INT(mev_tree_find(t1, fs[i].path, fs[i].path_len), (int64_t)i);
+	}
+	for (size_t i = 0; i < sizeof expect / sizeof *expect; i++) {
+		const mev_tree_file *f = find_file(t1, expect[i].path);
+		CHECK(f != NULL);
+		if (!f) {
+			fprintf(stderr, "missing %s\n", expect[i].path);
+			continue;
+		}
+		CHECK_INT(f->kind, expect[i].kind);
+		CHECK_INT(f->link_dir, expect[i].link_dir);
+		CHECK_INT(f->link_file, expect[i].link_file);
+	}
+	/* the first entries, in bytewise order ("dir.c" < "dir/...") */
+	CHECK_STR(fs[0].path, "MAINTAINERS");
+	CHECK_STR(fs[1].path, "README");
+	CHECK_STR(fs[4].path, "dir.c");
+	CHECK_STR(fs[5].path, "dir/empty.txt");
+	CHECK_STR(fs[n - 1].path, "self");
+	/* directories are not listed; unknown paths are not found */
+	CHECK_INT(mev_tree_find(t1, "dir", 3), -1);
+	CHECK_INT(mev_tree_find(t1, "dir/sub", 7), -1);
+	CHECK_INT(mev_tree_find(t1, "NEW", 3), -1);
+	CHECK_INT(mev_tree_find(t1, "READM", 5), -1);
+
+	/* the second commit has NEW */
+	CHECK_INT(mev_repo_resolve(&c, NULL, r, "HEAD"), 0);
+	CHECK_INT(mev_tree_load(&t2, r, &c), 0);
+	if (t2) {
+		CHECK_INT(mev_tree_count(t2), 118);
+		CHECK(find_file(t2, "NEW") != NULL);
+	}
+	/* the oid of a blob is the one git has */
+	{
+		char h[64], hex[41];
+		const mev_tree_file *f = find_file(t1, "dir/file");
+		CHECK_INT(sh_line(h, sizeof h, "git -C '%s' rev-parse v1:dir/file", repo_path("main")), 0);
+		if (f) {
+			mev_oid_fmt(hex, &f->oid);
+			CHECK_STR(hex, h);
+		}
+	}
+done:
+	mev_tree_free(t1);
+	mev_tree_free(t2);
+	mev_tree_free(NULL);
+	mev_repo_free(r);
+}
+
+/* The kind stat(2) reports in the checked-out work tree. */
+static int fs_kind(const char *path)
+{
+	struct stat st;
+	char full[512];
+	snprintf(full, sizeof full, "%s/%s", repo_path("main"), path);
+	if (stat(full, &st) != 0)
+		return 0;
+	return S_ISDIR(st.st_mode) ? MEV_KIND_DIR : S_ISREG(st.st_mode) ? MEV_KIND_FILE : -1;
+}
+
+static void test_tree_stat(void)
+{
+	static const struct { const char *path; int kind; const char *real; int like_fs; } cases[] = {
+		{ "", 0, NULL, 0 },                        /* stat("") fails */
+		{ ".", MEV_KIND_DIR, "", 1 },
+		{ "./", MEV_KIND_DIR, "", 1 },
+		{ "dir", MEV_KIND_DIR, "dir", 1 },
+		{ "dir/", MEV_KIND_DIR, "dir", 1 },
+		{ "dir//sub", MEV_KIND_DIR, "dir/sub", 1 },
+		{ "dir/./sub", MEV_KIND_DIR, "dir/sub", 1 },
+		{ "dir/sub/..", MEV_KIND_DIR, "dir", 1 },
+		{ "dir/..", MEV_KIND_DIR, "", 1 },
+		{ "dir/../README", MEV_KIND_FILE, "README", 1 },
+		{ "..", 0, NULL, 0 },                      /* leaves the tree */
+		{ "../main/README", 0, NULL, 0 },
+		{ "dir/../..", 0, NULL, 0 },
+		{ "README", MEV_KIND_FILE, "README", 1 },
+		{ "./README", MEV_KIND_FILE, "README", 1 },
+		{ "README/", 0, NULL, 1 },                 /* ENOTDIR */
+		{ "README/.", 0, NULL, 1 },
+		{ "dir/file/", 0, NULL, 1 },
+		{ "dir/file/x", 0, NULL, 1 },
+		{ "dir/missing", 0, NULL, 1 },
+		{ "missing", 0, NULL, 1 },
+		{ "link-to-dir", MEV_KIND_DIR, "dir", 1 },
+		{ "link-to-dir/", MEV_KIND_DIR, "dir", 1 },
+		{ "link-to-dir/file", MEV_KIND_FILE, "dir/file", 1 },
+		{ "link-to-dir/sub/deep.c", MEV_KIND_FILE, "dir/sub/deep.c", 1 },
+		{ "link-to-dir/..", MEV_KIND_DIR, "", 1 },   /* '..' of the target */
+		{ "link-to-file", MEV_KIND_FILE, "README", 1 },
+		{ "link-to-file/", 0, NULL, 1 },
+		{ "dir/sub/up", MEV_KIND_FILE, "dir/file", 1 }, /* '..' in the target */
+		{ "dir/uplink", MEV_KIND_DIR, "dir/sub", 1 },
+		{ "dir/uplink/deep.c", MEV_KIND_FILE, "dir/sub/deep.c", 1 },
+		{ "dir/uplink/up", MEV_KIND_FILE, "dir/file", 1 },
+		{ "dir/uplink/../file", MEV_KIND_FILE, "dir/file", 1 },
+		{ "link-to-dir/uplink/up", MEV_KIND_FILE, "dir/file", 1 },
+		{ "dangling", 0, NULL, 1 },
+		{ "dangling/", 0, NULL, 1 },
+		{ "loop1", 0, NULL, 1 },                   /* ELOOP */
+		{ "loop2/x", 0, NULL, 1 },
+		{ "self", 0, NULL, 1 },
+		{ "/etc", 0, NULL, 0 },                    /* absolute: outside */
+		{ "/", 0, NULL, 0 },
+		{ "abs", 0, NULL, 0 },                     /* link to an absolute path */
+		{ "escape", 0, NULL, 1 },                  /* link leaving the tree */
+		{ "many", MEV_KIND_DIR, "many", 1 },
+		{ "many/f042", MEV_KIND_FILE, "many/f042", 1 },
+	};
+	mev_repo *r = NULL;
+	mev_tree *t = NULL;
+	mev_oid c;
+
+	CHECK_INT(mev_repo_open(&r, repo_path("main")), 0);
+	if (!r)
+		return;
+	CHECK_INT(mev_repo_resolve(&c, NULL, r, "v1"), 0);
+	CHECK_INT(mev_tree_load(&t, r, &c), 0);
+	if (!t) {
+		mev_repo_free(r);
+		return;
+	}
+	CHECK_INT(sh("cd '%s' && git checkout -q v1 2>/dev/null", repo_path("main")), 0);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const char *p = cases[i].path;
+		char *real = (char *)1;
+		int k = mev_tree_stat(t, p, strlen(p));
+		int k2 = mev_tree_resolve(t, p, strlen(p), &real);
+		if (k != cases[i].kind)
+			fprintf(stderr, "stat '%s': %d, expected %d\n", p, k, cases[i].kind);
+		CHECK_INT(k, cases[i].kind);
+		CHECK_INT(k2, k);
+		if (cases[i].real) {
+			CHECK_STR(real, cases[i].real);
+		} else {
+			CHECK(real == NULL);
+		}
+		free(real == (char *)1 ? NULL : real);
+		/* the same answer as stat(2) in a checkout, where that is meaningful */
+		if (cases[i].like_fs) {
+			int fk = fs_kind(p);
+			if (fk != cases[i].kind)
+				fprintf(stderr, "stat(2) '%s': %d\n", p, fk);
+			CHECK_INT(fk, cases[i].kind);
+		}
+	}
+	/* the length is respected */
+	CHECK_INT(mev_tree_stat(t, "dir/filexyz", 8), MEV_KIND_FILE);
+	CHECK_INT(mev_tree_stat(t, "link-to-dir/file", 11), MEV_KIND_DIR);
+	CHECK_INT(sh("cd '%s' && git checkout -q main 2>/dev/null", repo_path("main")), 0);
+	mev_tree_free(t);
+	mev_repo_free(r);
+}
+
+static void test_measure_blobs(void)
+{
+	mev_repo *r = NULL;
+	mev_tree *t = NULL;
+	mev_oid c;
+	size_t n;
+	mev_oid *oids;
+	uint64_t *lines, *bytes;
+
+	CHECK_INT(mev_repo_open(&r, repo_path("main")), 0);
+	if (!r)
+		return;
+	CHECK_INT(mev_repo_resolve(&c, NULL, r, "v1"), 0);
+	CHECK_INT(mev_tree_load(&t, r, &c), 0);
+	if (!t) {
+		mev_repo_free(r);
+		return;
+	}
+	n = mev_tree_count(t);
+	oids = calloc(n, sizeof *oids);
+	lines = calloc(n, sizeof *lines);
+	bytes = calloc(n, sizeof *bytes);
+	for (size_t i = 0; i < n; i++)
+		oids[i] = mev_tree_files(t)[i].oid;
+	for (int jobs = 0; jobs <= 3; jobs++) {
+		int bad = 0;
+		memset(lines, 0xff, n * sizeof *lines);
+		memset(bytes, 0xff, n * sizeof *bytes);
+		CHECK_INT(mev_repo_measure_blobs(r, oids, n, lines, bytes, jobs, NULL), 0);
+		for (size_t i = 0; i < n; i++) {
+			const mev_tree_file *f = &mev_tree_files(t)[i];
+			uint64_t el = UINT64_MAX, eb = UINT64_MAX;
+			unsigned k;
+			if (strcmp(f->path, "README") == 0)
+				el = 1, eb = 6;
+			else if (strcmp(f->path, "dir/file") == 0)
+				el = 3, eb = 6;
+			else if (strcmp(f->path, "dir/empty.txt") == 0)
+				el = 0, eb = 0;
+			else if (strcmp(f->path, "dir/noeol") == 0)
+				el = 1, eb = 3;
+			else if (strcmp(f->path, "dir/sub/deep.c") == 0)
+				el = 2, eb = 8;
+			else if (strcmp(f->path, "link-to-dir") == 0)
+				el = 0, eb = 3; /* a link's blob is its target */
+			else if (strcmp(f->path, "abs") == 0)
+				el = 0, eb = 4;
+			else if (sscanf(f->path, "many/f%u", &k) == 1) {
+				/* "line0\n".."line<k-1>\n" */
+				el = k;
+				eb = 0;
+				for (unsigned j = 0; j < k; j++)
+					eb += (uint64_t)snprintf(NULL, 0, "line%u\n", j);
+			}
+			if (el == UINT64_MAX)
+				continue;
+			if (lines[i] != el || bytes[i] != eb) {
+				if (bad++ < 5)
+					fprintf(stderr, "jobs %d: %s: %llu lines %llu bytes, expected %llu %llu\n",
+						jobs, f->path, (unsigned long long)lines[i],
+						(unsigned long long)bytes[i], (unsigned long long)el,
+						(unsigned long long)eb);
+			}
+		}
+		CHECK_INT(bad, 0);
+	}
+	/* reading one blob gives the same bytes */
+	{
+		char *data = NULL;
+		size_t len = 0;
+		const mev_tree_file *f = find_file(t, "dir/noeol");
+		if (f) {
+			CHECK_INT(mev_repo_read_blob(&data, &len, r, &f->oid), 0);
+			CHECK_INT(len, 3);
+			CHECK_STR(data, "x\ny");
+			free(data);
+		}
+		f = find_file(t, "dir/sub/up");
+		if (f) {
+			CHECK_INT(mev_repo_read_blob(&data, &len, r, &f->oid), 0);
+			CHECK_STR(data, "../file");
+			free(data);
+		}
+	}
+	/* nothing to do */
+	CHECK_INT(mev_repo_measure_blobs(r, oids, 0, lines, bytes, 2, NULL), 0);
+	/* a stop request */
+	{
+		volatile int stop = 1;
+		CHECK_INT(mev_repo_measure_blobs(r, oids, n, lines, bytes, 2, &stop), MEV_EINTR);
+	}
+	/* an object that is not there */
+	{
+		mev_oid bad[40];
+		for (int i = 0; i < 40; i++)
+			bad[i] = oids[i];
+		memset(&bad[35], 0x42, sizeof bad[35]);
+		CHECK_INT(mev_repo_measure_blobs(r, bad, 40, lines, bytes, 2, NULL), MEV_EGIT);
+		CHECK(strstr(mev_error_message(), "4242424242") != NULL);
+		CHECK_INT(mev_repo_measure_blobs(r, bad, 40, lines, bytes, 1, NULL), MEV_EGIT);
+		{
+			char *data = NULL;
+			size_t len;
+			CHECK_INT(mev_repo_read_blob(&data, &len, r, &bad[35]), MEV_EGIT);
+			CHECK(data == NULL);
+		}
+	}
+	free(oids);
+	free(lines);
+	free(bytes);
+	mev_tree_free(t);
+	mev_repo_free(r);
+}
+
+/* --- discovery: which MAINTAINERS files a tree's script reads ----------------- */
+
+/* Script texts with the markers mev_rules_detect() looks for; written with
+ * printf '%s' so that the shell (dash or bash) leaves them alone. */
+static const char *const script_current =
+	"#!/usr/bin/env perl\n"
+	"my $conf = which_conf(\".get_maintainer.conf\");\n"
+	"sub read_all_maintainer_files {\n"
+	"    my $path = \"${lk_path}MAINTAINERS\";\n"
+	"    if ($find_maintainer_files) { find_maintainer_files(); }\n"
+	"}\n"
+	"\t} elsif (!(/^\\s*$/ || /^\\s*\\#/)) {\n";
+
+static const char *const script_board =
+	"#!/usr/bin/env perl\n"
+	"my $conf = which_conf(\".get_maintainer.conf\");\n"
+	"find( { wanted => \\&find_is_maintainer_file }, \"${lk_path}board\");\n";
+
+/*
+ * uboot/: a U-Boot-like tree (board/, include/configs/) whose script takes
+ * --find-maintainer-files --maintainer-path=. from .get_maintainer.conf:
+ * every file named MAINTAINERS, a link to one included, a link to a
+ * directory not followed, a directory named MAINTAINERS not read.
+ */
+static int build_uboot(void)
+{
+	const char *d = repo_path("uboot");
+	return sh("mkdir -p '%s' && cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		  "mkdir -p scripts board/a board/b board/c board/f include/configs drivers doc/MAINTAINERS && "
+		  "printf '%%s' '%s' > scripts/get_maintainer.pl && "
+		  "printf '# options for this tree\\n--find-maintainer-files\\n--maintainer-path=.\\n' > .get_maintainer.conf && "
+		  "printf 'TOP\\nM:\\tT <t@x>\\nF:\\t*\\n' > MAINTAINERS && "
+		  "printf 'BOARD A\\nM:\\tA <a@x>\\nF:\\tboard/a/\\n' > board/a/MAINTAINERS && "
+		  "printf 'BOARD B\\nM:\\tB <b@x>\\nF:\\tboard/b/\\n' > board/b/MAINTAINERS && "
+		  "ln -s ../a/MAINTAINERS board/c/MAINTAINERS && "
+		  "ln -s a board/e && "
+		  "ln -s ../nowhere board/f/MAINTAINERS && "
+		  "printf 'OLD\\nF:\\tx\\n' > board/b/MAINTAINERS.old && "
+		  "printf 'DRIVERS\\nM:\\tD <d@x>\\nF:\\tdrivers/\\n' > drivers/MAINTAINERS && "
+		  "printf 'NOT READ\\nF:\\tdoc/\\n' > doc/MAINTAINERS/x && "
+		  "echo c > include/configs/board.h && "
+		  "git add -A && " GIT_ENV DATE1 "git commit -q -m current && git tag current && "
+		  "printf '%%s' '%s' > scripts/get_maintainer.pl && git add -A && "
+		  GIT_ENV DATE2 "git commit -q -m board && git tag board",
+		  d, d, script_current, script_board);
+}
+
+/* linux/: a MAINTAINERS/ directory (read: its non-dot entries). */
+static int build_linux(void)
+{
+	const char *d = repo_path("linux");
+	return sh("mkdir -p '%s' && cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		  "mkdir -p scripts MAINTAINERS/sub kernel && "
+		  "printf '%%s' '%s' > scripts/get_maintainer.pl && "
+		  "printf 'SEC B\\nF:\\tb/\\n' > MAINTAINERS/b && "
+		  "printf 'SEC A\\nF:\\ta/\\n' > MAINTAINERS/a && "
+		  "printf 'HIDDEN\\nF:\\th/\\n' > MAINTAINERS/.hidden && "
+		  "printf 'SUB\\nF:\\ts/\\n' > MAINTAINERS/sub/c && "
+		  "ln -s a MAINTAINERS/l && "
+		  "echo k > kernel/x.c && "
+		  "git add -A && " GIT_ENV DATE1 "git commit -q -m dir && git tag dir && "
+		  "git rm -q -r MAINTAINERS && " GIT_ENV DATE2 "git commit -q -m none && git tag none",
+		  d, d, script_current);
+}
+
+static mev_maint *load_at(mev_repo *r, const char *rev, const mev_rules_options *opt, mev_rules *rules_out)
+{
+	mev_oid c;
+	mev_tree *t = NULL;
+	mev_rules rules;
+	mev_maint *m = NULL;
+	CHECK_INT(mev_repo_resolve(&c, NULL, r, rev), 0);
+	CHECK_INT(mev_tree_load(&t, r, &c), 0);
+	if (!t)
+		return NULL;
+	CHECK_INT(mev_rules_detect(&rules, r, t, opt), 0);
+	CHECK_INT(mev_maint_load(&m, &rules, r, t), 0);
+	if (rules_out)
+		*rules_out = rules;
+	mev_tree_free(t);
+	return m;
+}
+
+static const char *file_list(const mev_maint *m)
+{
+	static char b[2048];
+	b[0] = '\0';
+	for (uint32_t i = 0; i < mev_maint_file_count(m); i++) {
+		size_t l = strlen(b);
+		snprintf(b + l, sizeof b - l, "%s%s", i ? "," : "", mev_maint_file(m, i));
+	}
+	return b;
+}
+
+static const char *title_list(const mev_maint *m)
+{
+	static char b[2048];
+	b[0] = '\0';
+	for (size_t i = 0; i < mev_maint_section_count(m); i++) {
+		size_t l = strlen(b);
+		snprintf(b + l, sizeof b - l, "%s%s", i ? "|" : "", mev_maint_sections(m)[i].title);
+	}
+	return b;
+}
+
+static int has_diag(const mev_maint *m, const char *what)
+{
+	for (size_t i = 0; i < mev_maint_diag_count(m); i++) {
+		char buf[1024];
+		mev_maint_diag_format(m, &mev_maint_diags(m)[i], buf, sizeof buf);
+		if (strstr(buf, what))
+			return 1;
+	}
+	return 0;
+}
+
+static void test_discover_uboot(void)
+{
+	mev_repo *r = NULL;
+	mev_rules rules;
+	mev_rules_options opt = { MEV_DIALECT_AUTO, 0 };
+	mev_maint *m;
+
+	CHECK_INT(build_uboot(), 0);
+	CHECK_INT(mev_repo_open(&r, repo_path("uboot")), 0);
+	if (!r)
+		return;
+	m = load_at(r, "current", &opt, &rules);
+	CHECK_INT(rules.dialect, MEV_DIALECT_UBOOT);
+	CHECK_INT(rules.has_script, 1);
+	CHECK_INT(rules.discover, MEV_DISCOVER_PATH);
+	CHECK_INT(rules.find_files, 1);
+	CHECK_STR(rules.mpath, ".");
+	CHECK_INT(rules.drop_comments, 1);
+	CHECK_INT(rules.utf8, 0);
+	CHECK_INT(rules.any_type, 0);
+	if (m) {
+		CHECK_STR(file_list(m), "MAINTAINERS,board/a/MAINTAINERS,board/b/MAINTAINERS,"
+			  "board/c/MAINTAINERS,drivers/MAINTAINERS");
+		CHECK_STR(title_list(m), "TOP|BOARD A|BOARD B|BOARD A #2|DRIVERS");
+		if (mev_maint_section_count(m) > 3)
+			CHECK_INT(mev_maint_sections(m)[3].file, 3);
+		mev_maint_free(m);
+	}
+
+	/* --top-level-only */
+	opt.top_level_only = 1;
+	m = load_at(r, "current", &opt, &rules);
+	CHECK_INT(rules.find_files, 0);
+	CHECK_STR(rules.mpath, "");
+	if (m) {
+		CHECK_STR(file_list(m), "MAINTAINERS");
+		CHECK_STR(title_list(m), "TOP");
+		mev_maint_free(m);
+	}
+
+	/* the 2014-2017 script: ./MAINTAINERS plus board/ files named MAINTAINERS* */
+	opt.top_level_only = 0;
+	m = load_at(r, "board", &opt, &rules);
+	CHECK_INT(rules.discover, MEV_DISCOVER_BOARD);
+	CHECK_INT(rules.find_files, 0);
+	if (m) {
+		CHECK_STR(file_list(m), "MAINTAINERS,board/a/MAINTAINERS,board/b/MAINTAINERS,"
+			  "board/b/MAINTAINERS.old,board/c/MAINTAINERS");
+		CHECK(has_diag(m, "board/f/MAINTAINERS"));
+		mev_maint_free(m);
+	}
+
+	/* forcing a dialect does not change what the script says */
+	opt.dialect = MEV_DIALECT_LINUX;
+	m = load_at(r, "current", &opt, &rules);
+	CHECK_INT(rules.dialect, MEV_DIALECT_LINUX);
+	CHECK_INT(rules.find_files, 1);
+	mev_maint_free(m);
+	mev_repo_free(r);
+}
+
+static void test_discover_linux(void)
+{
+	mev_repo *r = NULL;
+	mev_rules rules;
+	mev_rules_options opt = { MEV_DIALECT_AUTO, 0 };
+	mev_maint *m;
+
+	CHECK_INT(build_linux(), 0);
+	CHECK_INT(mev_repo_open(&r, repo_path("linux")), 0);
+	if (!r)
+		return;
+	m = load_at(r, "dir", &opt, &rules);
+	CHECK_INT(rules.dialect, MEV_DIALECT_LINUX);
+	CHECK_INT(rules.discover, MEV_DISCOVER_PATH);
+	CHECK_INT(rules.find_files, 0);
+	if (m) {
+		/* readdir minus dot files; a link to a file is read, 'sub' is not */
+		CHECK_STR(file_list(m), "MAINTAINERS/a,MAINTAINERS/b,MAINTAINERS/l");
+		CHECK_STR(title_list(m), "SEC A|SEC B|SEC A #2");
+		mev_maint_free(m);
+	}
+	/* no MAINTAINERS at all: zero sections and a diagnostic, not an error */
+	m = load_at(r, "none", &opt, &rules);
+	if (m) {
+		CHECK_INT(mev_maint_section_count(m), 0);
+		CHECK_INT(mev_maint_file_count(m), 0);
+		CHECK(mev_maint_diag_count(m) >= 1);
+		CHECK(has_diag(m, "MAINTAINERS file not found"));
+		mev_maint_free(m);
+	}
+	/* the same with the old top-level-only rules */
+	{
+		mev_oid c;
+		mev_tree *t = NULL;
+		CHECK_INT(mev_repo_resolve(&c, NULL, r, "none"), 0);
+		CHECK_INT(mev_tree_load(&t, r, &c), 0);
+		if (t) {
+			mev_rules_default(&rules, MEV_DIALECT_XEN);
+			m = NULL;
+			CHECK_INT(mev_maint_load(&m, &rules, r, t), 0);
+			if (m) {
+				CHECK_INT(mev_maint_section_count(m), 0);
+				CHECK(has_diag(m, "no MAINTAINERS file at the top of the tree"));
+				mev_maint_free(m);
+			}
+			mev_tree_free(t);
+		}
+	}
+	mev_repo_free(r);
+}
+
+int main(void)
+{
+	int rc;
+	if (system("git --version >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "git not found: skipping\n");
+		return TEST_SKIP;
+	}
+	snprintf(tmp_root, sizeof tmp_root, "/tmp/mev-test-repo-XXXXXX");
+	if (!mkdtemp(tmp_root)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	if (build_main() != 0) {
+		fprintf(stderr, "cannot build the test repository\n");
+		sh("rm -rf '%s'", tmp_root);
+		return 1;
+	}
+	RUN(test_oid);
+	RUN(test_open_errors);
+	RUN(test_resolve);
+	RUN(test_tree_load);
+	RUN(test_tree_stat);
+	RUN(test_measure_blobs);
+	RUN(test_discover_uboot);
+	RUN(test_discover_linux);
+	rc = test_summary();
+	sh("rm -rf '%s'", tmp_root);
+	return rc;
+}
