@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# install-deps.sh [--fuzz]: install the Debian/Ubuntu packages needed to build
+# and test maintevo; with --fuzz also clang for the libFuzzer targets (CI).
+# Does nothing when every package is already installed.
+set -euo pipefail
+
+build=(cmake gcc make pkg-config git libgit2-dev liblmdb-dev libzstd-dev
+	libigraph-dev libpcre2-dev)
+test=(python3 perl lmdb-utils)
+fuzz=(clang libclang-rt-14-dev)
+
+want=("${build[@]}" "${test[@]}")
+case "${1:-}" in
+--fuzz) want+=("${fuzz[@]}") ;;
+"") ;;
+*) echo "usage: scripts/install-deps.sh [--fuzz]" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null; then
+	echo "install-deps.sh: error: missing packages: ${missing[*]}" >&2
+	echo "hint: this script knows Debian and Ubuntu only; install them by hand" >&2
+	exit 1
+fi
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+echo "install-deps.sh: installing ${missing[*]}" >&2
+$sudo apt-get update
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
