@@ -12,8 +12,10 @@
 # each file named on the command line it calls the script's own
 # get_maintainers() and prints the sections it selects (add_categories()
 # is what receives them).  Everything that decides a match (reading
-# MAINTAINERS, the pattern conversion, the directory test, file_match_pattern,
-# X:/F:/N: handling, argument canonicalisation) is the script's own code.
+# MAINTAINERS, the pattern conversion, the directory test, X:/F:/N:
+# handling, argument canonicalisation) is the script's own code; only
+# file_match_pattern() is swapped for a copy that caches its compiled
+# regex, and only when the script's own is byte-identical to the known one.
 # Files are fed in batches through xargs, on all cores.
 #
 # Sections are compared by title and by their F:/X:/N: lines, so repeated
@@ -72,6 +74,25 @@ perl -e '
     my @mev_hits;
     *add_categories = sub { push(@mev_hits, $_[0]); };
     *maintainers_in_file = sub { };
+    if ($ENV{MEV_FAST_FMP}) {
+        # the script recompiles m@^$pattern@ for every pattern and file; this
+        # copy of file_match_pattern() differs only in caching the regex
+        my %mev_re;
+        *file_match_pattern = sub {
+            my ($file, $pattern) = @_;
+            my $re = ($mev_re{$pattern} //= qr/^$pattern/);
+            if (substr($pattern, -1) eq "/") {
+                return 1 if ($file =~ $re);
+            } else {
+                if ($file =~ $re) {
+                    my $s1 = ($file =~ tr@/@@);
+                    my $s2 = ($pattern =~ tr@/@@);
+                    return 1 if ($s1 == $s2);
+                }
+            }
+            return 0;
+        };
+    }
     my @mev_all = @files;
     open(my $mev_out, ">", "$ENV{MEV_OUT}.$$") or die "$ENV{MEV_OUT}.$$: $!";
     foreach my $mev_file (@mev_all) {
@@ -99,6 +120,15 @@ my @maintainers;
 	open(my $o, ">", $out) or die "$out: $!"; print $o $s; close $o;
 ' "$script" "$work/driver.pl"
 
+# The cached copy of file_match_pattern() is used only when the script's own
+# is the one every known version has (Linux 2.6.x .. 6.12, U-Boot, Xen).
+fast=0
+if [ "$(sed -n '/^sub file_match_pattern/,/^}/p' "$script" | md5sum | cut -c1-32)" = be12c7a923f97badd3d6fe5b3aed669c ]; then
+	fast=1
+else
+	echo "check: file_match_pattern() differs from the known one; running it unchanged (slow)" >&2
+fi
+
 # Every blob of the tree but links that lead nowhere (the script refuses
 # them) and names with a newline (they cannot pass through xargs lines).
 git -C "$repo" ls-tree -r -z --full-tree "$rev" |
@@ -112,7 +142,7 @@ echo "check: $total files, $skipped skipped (dangling links); running get_mainta
 
 start=$(date +%s)
 mkdir "$work/out"
-(cd "$tree" && HOME=$work/home MEV_OUT=$work/out/part xargs -0 -P "$jobs" -n 1500 \
+(cd "$tree" && HOME=$work/home MEV_OUT=$work/out/part MEV_FAST_FMP=$fast xargs -0 -P "$jobs" -n 1500 \
 	perl "$work/driver.pl" --noemail --subsystem --nokeywords --nogit --nogit-fallback --notree -f -- \
 	< "$work/files.z")
 cat "$work"/out/part.* > "$work/script.txt"
