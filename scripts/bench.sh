@@ -2,7 +2,8 @@
 # maintevo benchmarks: medians of repeated runs, as ratios against the floor
 # measured in the same run.
 #
-# usage: scripts/bench.sh [--runs N] [--linux REPO] [--rev REV] [BENCH...]
+# usage: scripts/bench.sh [--runs N] [--linux REPO] [--rev REV] [--uboot REPO]
+#                         [--xen REPO] [BENCH...]
 #
 # BENCH (default: all that have their input):
 #   graph   `maintevo graph` of one Linux release (default v6.12 of the
@@ -10,14 +11,27 @@
 #           against the floor: every blob of that tree read once with
 #           `git ls-tree -r | git cat-file --batch`, newlines counted
 #   match   the matching step alone on that release (from --stats)
+#   walk    `maintevo walk` of U-Boot's release tags v2014.10 .. newest into
+#           an empty store, against the floor: the first release's whole tree
+#           plus every blob added or changed between consecutive releases
+#           (`git diff-tree -r` | `git cat-file --batch`), each blob once;
+#           and against recomputing every release cold (`maintevo graph` per
+#           tag, as the study's tool does); then a re-run with nothing new,
+#           one new tag on top of the rest, peak memory and store size
+#   xen     the same walk figures for Xen's RELEASE-x.y.z tags (one run)
+#   linux2  the same walk figures for the two-release Linux repository
 #
-# Inputs: --linux (default $MEV_LINUX_REPO or /work/data/linux).
+# Inputs: --linux (default $MEV_LINUX_REPO or /work/data/linux), --uboot
+# (default $MEV_UBOOT_REPO or /work/.mirror/u-boot+u-boot/repo), --xen
+# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo).
 # Timings are wall-clock medians; the page cache is warmed first.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=5
 linux=${MEV_LINUX_REPO:-/work/data/linux}
+uboot=${MEV_UBOOT_REPO:-/work/.mirror/u-boot+u-boot/repo}
+xen=${MEV_XEN_REPO:-/work/.mirror/xen-project+xen/repo}
 rev=v6.12
 benches=()
 while [ $# -gt 0 ]; do
@@ -25,12 +39,14 @@ while [ $# -gt 0 ]; do
 	--runs) runs=$2; shift 2 ;;
 	--linux) linux=$2; shift 2 ;;
 	--rev) rev=$2; shift 2 ;;
+	--uboot) uboot=$2; shift 2 ;;
+	--xen) xen=$2; shift 2 ;;
 	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
 	-*) echo "bench: unknown option '$1'" >&2; exit 2 ;;
 	*) benches+=("$1"); shift ;;
 	esac
 done
-[ ${#benches[@]} -gt 0 ] || benches=(graph match)
+[ ${#benches[@]} -gt 0 ] || benches=(graph match walk xen linux2)
 
 mev=${MAINTEVO:-$here/build/maintevo}
 if [ ! -x "$mev" ]; then
@@ -57,6 +73,86 @@ floor_tree() { # every distinct blob of the tree once, newlines counted
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
+# floor_walk REPO TAG...: the first tree whole, then what each release adds
+floor_walk() {
+	local repo=$1 prev= t
+	shift
+	{
+		for t in "$@"; do
+			if [ -z "$prev" ]; then
+				git -C "$repo" ls-tree -r "$t" | awk '$2 == "blob" { print $3 }'
+			else
+				git -C "$repo" diff-tree -r --no-renames "$prev" "$t" |
+					awk '$2 != "160000" && $5 != "D" { print $4 }'
+			fi
+			prev=$t
+		done
+	} | awk '!seen[$0]++' | git -C "$repo" cat-file --batch | wc -l
+}
+
+cold_all() { # every release from scratch, one process each, like the study
+	local repo=$1 t
+	shift
+	for t in "$@"; do "$mev" graph --repo "$repo" --rev "$t" -o /dev/null 2>/dev/null; done
+}
+
+walk_fresh() { # walk_fresh REPO STORE ARGS...: into an empty store
+	local repo=$1 store=$2
+	shift 2
+	rm -rf "$store"
+	"$mev" walk --repo "$repo" --store "$store" -q "$@"
+}
+
+# walk_figures NAME REPO COLD_RUNS WALK-ARGS... -- TAGS...: the walk figures
+# of one repository (COLD_RUNS 0: skip the all-cold comparison)
+walk_figures() {
+	local name=$1 repo=$2 n=$3 tmpd store f w c r mem size last i
+	shift 3
+	local args=() tags=() one=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	tags=("$@")
+	last=${tags[-1]}
+	tmpd=$(mktemp -d "${TMPDIR:-/tmp}/mev-bench.XXXXXX")
+	store=$tmpd/store
+	floor_walk "$repo" "${tags[@]}" >/dev/null
+	f=$(median floor_walk "$repo" "${tags[@]}")
+	w=$(median walk_fresh "$repo" "$store" "${args[@]}")
+	echo "walk $name (${#tags[@]} releases ${tags[0]}..$last): maintevo ${w}s, floor ${f}s, ratio $(ratio "$w" "$f") (target <= 1.5; median of $runs, $(nproc) cores)"
+	if [ "$n" -gt 0 ]; then
+		local save=$runs
+		runs=$n
+		c=$(median cold_all "$repo" "${tags[@]}")
+		runs=$save
+		echo "walk $name: every release cold (maintevo graph per tag) ${c}s; walk/cold $(ratio "$w" "$c") (median of $n)"
+	fi
+	r=$(median "$mev" walk --repo "$repo" --store "$store" -q "${args[@]}")
+	echo "walk $name: re-run with nothing new ${r}s (target < 1 s)"
+	size=$(du -sk "$store" | cut -f1)
+	# one new tag on top: a clone sharing the objects, without the newest tag
+	git clone -q --mirror --shared "$repo" "$tmpd/clone.git"
+	local ref
+	ref=$(git -C "$repo" rev-parse "refs/tags/$last")
+	git -C "$tmpd/clone.git" update-ref -d "refs/tags/$last"
+	walk_fresh "$tmpd/clone.git" "$tmpd/base" "${args[@]}"
+	git -C "$tmpd/clone.git" update-ref "refs/tags/$last" "$ref"
+	for ((i = 0; i < runs; i++)); do
+		rm -rf "$tmpd/one"
+		cp -r "$tmpd/base" "$tmpd/one"
+		local t0 t1
+		t0=$(date +%s.%N)
+		"$mev" walk --repo "$tmpd/clone.git" --store "$tmpd/one" -q "${args[@]}"
+		t1=$(date +%s.%N)
+		one+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')")
+	done
+	echo "walk $name: one new tag ($last) on top of the rest $(printf '%s\n' "${one[@]}" | sort -g |
+		awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f", m}')s"
+	rm -rf "$tmpd/mem"
+	mem=$( { /usr/bin/time -f '%M' "$mev" walk --repo "$repo" --store "$tmpd/mem" -q "${args[@]}" >/dev/null; } 2>&1 | tail -1)
+	echo "walk $name: peak memory $((mem / 1024)) MB; store $((size / 1024)) MB on disk, $((size / ${#tags[@]})) kB per release"
+	rm -rf "$tmpd"
+}
+
 for b in "${benches[@]}"; do
 	case "$b" in
 	graph)
@@ -82,6 +178,35 @@ for b in "${benches[@]}"; do
 		printf '%s\n' "${ms[@]}" | sort -g | awk -v rev="$rev" -v n="$runs" \
 			'{a[NR]=$1; p=$2} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2;
 			printf "match %s: %.3f s for %d paths on one core (compile + match, median of %d)\n", rev, m, p, n}'
+		;;
+	walk)
+		if ! git -C "$uboot" rev-parse -q --verify "v2014.10^{commit}" >/dev/null 2>&1; then
+			echo "walk: skipped, no U-Boot repository at '$uboot'"
+			continue
+		fi
+		mapfile -t ts < <(git -C "$uboot" tag | grep -E '^v20[0-9]{2}\.[0-9]{2}$' | sort -V |
+			awk '$0 >= "v2014.10"')
+		walk_figures u-boot "$uboot" 1 --tags 'v201[4-9].[01][0-9]' --tags 'v20[2-9][0-9].[01][0-9]' \
+			--exclude 'v2014.0[1-7]' -- "${ts[@]}"
+		;;
+	xen)
+		if ! git -C "$xen" rev-parse -q --verify "RELEASE-4.0.0^{commit}" >/dev/null 2>&1; then
+			echo "xen: skipped, no Xen repository at '$xen'"
+			continue
+		fi
+		mapfile -t ts < <(git -C "$xen" tag | grep -E '^RELEASE-[0-9]+\.[0-9]+\.[0-9]+$' | sort -V)
+		save=$runs; runs=1
+		walk_figures xen "$xen" 0 --dialect xen -- "${ts[@]}"
+		runs=$save
+		;;
+	linux2)
+		if ! git -C "$linux" rev-parse -q --verify "v6.1^{commit}" >/dev/null 2>&1; then
+			echo "linux2: skipped, no v6.1 in '$linux'"
+			continue
+		fi
+		save=$runs; runs=1
+		walk_figures linux "$linux" 1 -- v6.1 v6.12
+		runs=$save
 		;;
 	*) echo "bench: unknown benchmark '$b'" >&2; exit 2 ;;
 	esac

@@ -6,6 +6,7 @@
 #include "util/buf.h"
 #include "util/strmap.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -79,7 +80,7 @@ static int copy_sections(mev_filemap *fm, const mev_maint *maint)
 }
 
 /* Count lines and bytes of every distinct blob once. */
-static int measure(mev_filemap *fm, mev_repo *repo, const mev_tree *tree,
+static int measure(mev_filemap *fm, mev_repo *repo, const mev_tree *tree, const uint8_t *need,
 		   const mev_filemap_options *opt)
 {
 	const mev_tree_file *files = mev_tree_files(tree);
@@ -102,6 +103,10 @@ static int measure(mev_filemap *fm, mev_repo *repo, const mev_tree *tree,
 	for (size_t i = 0; i < n; i++) {
 		uint32_t u;
 		int added;
+		if (need && !need[i]) {
+			which[i] = UINT32_MAX;
+			continue;
+		}
 		if ((rc = mev_strmap_intern(&uniq, (const char *)files[i].oid.id, 20, (uint32_t)nu, &u, &added)))
 			goto done;
 		which[i] = u;
@@ -123,17 +128,28 @@ static int measure(mev_filemap *fm, mev_repo *repo, const mev_tree *tree,
 		opt->stats->blobs = nu;
 		opt->stats->blobs_read = nm;
 		for (size_t k = 0; k < nm; k++)
-			opt->stats->bytes_read += tb[k];
+			if (tb[k] != UINT64_MAX)
+				opt->stats->bytes_read += tb[k];
 	}
 	for (size_t k = 0; k < nm; k++) {
 		lines[todo[k]] = tl[k];
 		bytes[todo[k]] = tb[k];
+		if (tl[k] == UINT64_MAX)
+			continue; /* missing: not remembered */
 		if (sz && sz->store && (rc = sz->store(sz->ctx, &todo_oids[k], tl[k], tb[k])))
 			goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
+		if (which[i] == UINT32_MAX)
+			continue;
 		fm->rows.v[i].lines = lines[which[i]];
 		fm->rows.v[i].bytes = bytes[which[i]];
+		if (lines[which[i]] == UINT64_MAX) {
+			fm->rows.v[i].lines = fm->rows.v[i].bytes = 0;
+			if (opt && opt->stats && !opt->stats->missing++)
+				snprintf(opt->stats->missing_path, sizeof opt->stats->missing_path, "%s",
+					 fm->rows.v[i].path);
+		}
 	}
 done:
 	mev_strmap_free(&uniq);
@@ -148,27 +164,50 @@ done:
 	return rc;
 }
 
-int mev_filemap_build(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
-		      mev_maint *maint, const mev_filemap_options *opt)
+static int path_cmp(const char *a, size_t al, const char *b, size_t bl)
+{
+	int c = memcmp(a, b, al < bl ? al : bl);
+	return c ? c : (al < bl ? -1 : al > bl);
+}
+
+int mev_filemap_build_ex(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
+			 mev_maint *maint, mev_matcher *matcher, const mev_filemap_base *base,
+			 const mev_filemap_options *opt)
 {
 	mev_filemap *fm = filemap_new();
-	mev_matcher *mt = NULL;
+	mev_matcher *own = NULL;
 	const mev_tree_file *files = mev_tree_files(tree);
-	size_t n = mev_tree_count(tree);
+	const mev_tree_file *ofiles = base ? mev_tree_files(base->tree) : NULL;
+	size_t n = mev_tree_count(tree), on = base ? mev_tree_count(base->tree) : 0, oi = 0;
+	const mev_file_row *orows = base ? mev_filemap_rows(base->fm) : NULL;
+	uint8_t *need = calloc(n + 1, 1);
+	uint32_t *ids2 = NULL;
+	size_t ids2_cap = 0;
+	uint64_t matched = 0;
 	int rc = 0;
 	double t0 = now(), t1;
 
 	*out = NULL;
-	if (!fm)
-		return mev_error_oom();
+	if (!fm || !need) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	if (base && mev_filemap_count(base->fm) != on) {
+		rc = mev_error_set(MEV_EINVAL, "the previous file map does not fit its tree");
+		goto done;
+	}
 	if ((rc = copy_sections(fm, maint)))
 		goto done;
 	if ((rc = MEV_VEC_RESERVE(&fm->rows, n)))
 		goto done;
-	if ((rc = mev_matcher_new(&mt, maint, 0)))
-		goto done;
+	if (!matcher) {
+		if ((rc = mev_matcher_new(&own, maint, 0)))
+			goto done;
+		matcher = own;
+	}
 	for (size_t i = 0; i < n; i++) {
 		mev_file_row r = { 0 };
+		const mev_file_row *old = NULL;
 		const uint32_t *ids;
 		size_t nid;
 		r.path = mev_arena_strndup(&fm->arena, files[i].path, files[i].path_len);
@@ -178,7 +217,54 @@ int mev_filemap_build(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
 		}
 		r.path_len = files[i].path_len;
 		r.kind = files[i].kind;
-		if ((rc = mev_matcher_match(mt, files[i].path, files[i].path_len, files[i].link_dir,
+		/* the same path in the previous release, unless it changed */
+		while (base && oi < on &&
+		       path_cmp(ofiles[oi].path, ofiles[oi].path_len, files[i].path, files[i].path_len) < 0)
+			oi++;
+		if (base && oi < on && !base->changed[i] &&
+		    path_cmp(ofiles[oi].path, ofiles[oi].path_len, files[i].path, files[i].path_len) == 0 &&
+		    ofiles[oi].link_dir == files[i].link_dir)
+			old = &orows[oi];
+		if (old) {
+			r.lines = old->lines;
+			r.bytes = old->bytes;
+		} else {
+			need[i] = 1;
+		}
+		if (old && (!base->rematch ||
+			    !mev_rematch_needed(base->rematch, files[i].path, files[i].path_len, files[i].link_dir))) {
+			/* keep the sections, renumbered */
+			size_t k = mev_filemap_set(base->fm, old->set, &ids), j;
+			if (k > ids2_cap) {
+				uint32_t *p = realloc(ids2, k * sizeof *p);
+				if (!p) {
+					rc = mev_error_oom();
+					goto done;
+				}
+				ids2 = p;
+				ids2_cap = k;
+			}
+			for (j = 0; j < k; j++) {
+				ids2[j] = base->rematch ? mev_rematch_map(base->rematch, ids[j]) : ids[j];
+				if (ids2[j] == UINT32_MAX)
+					break;
+			}
+			if (j == k) {
+				for (size_t a = 1; a < k; a++)
+					for (size_t z = a; z > 0 && ids2[z - 1] > ids2[z]; z--) {
+						uint32_t t = ids2[z];
+						ids2[z] = ids2[z - 1];
+						ids2[z - 1] = t;
+					}
+				if ((rc = intern_set(fm, ids2, k, &r.set)))
+					goto done;
+				fm->rows.v[fm->rows.n++] = r;
+				continue;
+			}
+			/* a section it had changed after all: match it */
+		}
+		matched++;
+		if ((rc = mev_matcher_match(matcher, files[i].path, files[i].path_len, files[i].link_dir,
 					    &ids, &nid)))
 			goto done;
 		if ((rc = intern_set(fm, ids, nid, &r.set)))
@@ -186,19 +272,28 @@ int mev_filemap_build(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
 		fm->rows.v[fm->rows.n++] = r;
 	}
 	t1 = now();
-	rc = measure(fm, repo, tree, opt);
+	rc = measure(fm, repo, tree, base ? need : NULL, opt);
 	if (opt && opt->stats) {
 		opt->stats->match_seconds = t1 - t0;
 		opt->stats->read_seconds = now() - t1;
 		opt->stats->paths = n;
+		opt->stats->matched = matched;
 	}
 done:
-	mev_matcher_free(mt);
+	mev_matcher_free(own);
+	free(need);
+	free(ids2);
 	if (rc)
 		mev_filemap_free(fm);
 	else
 		*out = fm;
 	return rc;
+}
+
+int mev_filemap_build(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
+		      mev_maint *maint, const mev_filemap_options *opt)
+{
+	return mev_filemap_build_ex(out, repo, tree, maint, NULL, NULL, opt);
 }
 
 void mev_filemap_free(mev_filemap *fm)
@@ -281,4 +376,53 @@ done:
 	free(joined);
 	free(titles);
 	return rc;
+}
+
+int mev_filemap_new(mev_filemap **out)
+{
+	*out = filemap_new();
+	return *out ? 0 : mev_error_oom();
+}
+
+int mev_filemap_add_section(mev_filemap *fm, const mev_section_info *si)
+{
+	mev_section_info c = *si;
+	c.title = mev_arena_strndup(&fm->arena, si->title, strlen(si->title));
+	c.status = mev_arena_strndup(&fm->arena, si->status ? si->status : "",
+				     si->status ? strlen(si->status) : 0);
+	if (!c.title || !c.status || MEV_VEC_PUSH(&fm->sections, c))
+		return mev_error_oom();
+	return 0;
+}
+
+int mev_filemap_intern_set(mev_filemap *fm, const uint32_t *ids, size_t n, uint32_t *set)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] >= fm->sections.n || (i && ids[i] <= ids[i - 1]))
+			return mev_error_set(MEV_EINVAL, "bad section set");
+	return intern_set(fm, ids, n, set);
+}
+
+int mev_filemap_add_row(mev_filemap *fm, const char *path, size_t len, uint8_t kind,
+			uint64_t lines, uint64_t bytes, uint32_t set)
+{
+	mev_file_row r = { 0 };
+	if (set + 1 >= fm->set_off.n)
+		return mev_error_set(MEV_EINVAL, "bad section set id %u", set);
+	if (fm->rows.n) {
+		const mev_file_row *p = &fm->rows.v[fm->rows.n - 1];
+		size_t m = p->path_len < len ? p->path_len : len;
+		int c = memcmp(p->path, path, m);
+		if (c > 0 || (c == 0 && p->path_len >= len))
+			return mev_error_set(MEV_EINVAL, "file rows out of order at '%.*s'", (int)len, path);
+	}
+	r.path = mev_arena_strndup(&fm->arena, path, len);
+	if (!r.path)
+		return MEV_ENOMEM;
+	r.path_len = (uint32_t)len;
+	r.kind = kind;
+	r.lines = lines;
+	r.bytes = bytes;
+	r.set = set;
+	return MEV_VEC_PUSH(&fm->rows, r) ? mev_error_oom() : 0;
 }

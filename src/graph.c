@@ -120,6 +120,41 @@ done:
 	return rc;
 }
 
+int mev_graph_from_edges(mev_graph **out, const mev_filemap *fm, const mev_edge *edges,
+			 size_t n, const mev_graph_options *opt)
+{
+	mev_graph *g = calloc(1, sizeof *g);
+	const mev_section_info *secs = mev_filemap_sections(fm);
+	size_t nsec = mev_filemap_section_count(fm);
+	*out = NULL;
+	if (!g)
+		return mev_error_oom();
+	g->fm = fm;
+	g->keep_rest = opt && opt->keep_rest;
+	for (size_t i = 0; i < n; i++) {
+		mev_edge e = edges[i];
+		if (e.a >= nsec || e.b >= nsec) {
+			mev_graph_free(g);
+			return mev_error_set(MEV_EINVAL, "edge between unknown sections %u and %u", e.a, e.b);
+		}
+		if (!mev_graph_has_section(g, e.a) || !mev_graph_has_section(g, e.b))
+			continue;
+		if (strcmp(secs[e.a].title, secs[e.b].title) > 0) {
+			uint32_t t = e.a;
+			e.a = e.b;
+			e.b = t;
+		}
+		if (MEV_VEC_PUSH(&g->edges, e)) {
+			mev_graph_free(g);
+			return mev_error_oom();
+		}
+	}
+	sort_fm = fm;
+	qsort(g->edges.v, g->edges.n, sizeof *g->edges.v, edge_cmp);
+	*out = g;
+	return 0;
+}
+
 void mev_graph_free(mev_graph *g)
 {
 	if (!g)

@@ -19,6 +19,9 @@
 
 enum { TITLE_MAX = 200 };
 
+/* The regex given to a pattern that can match no path (a NUL in it). */
+static const char never_regex[] = "(*FAIL)";
+
 struct mev_maint {
 	mev_rules rules;
 	mev_arena arena;
@@ -256,7 +259,14 @@ static int read_file(mev_maint *m, uint32_t fi, const char *data, size_t len,
 				mev_maint_diag_add(m, fi, lineno, "unknown field type '%c:'", f.type);
 			if (ll > 2 && p[2] == ' ' && f.type != ' ')
 				mev_maint_diag_add(m, fi, lineno, "space instead of tab after '%c:'", f.type);
-			if (f.type == 'F' || f.type == 'X') {
+			if ((f.type == 'F' || f.type == 'X' || f.type == 'N') &&
+			    memchr(v, '\0', (size_t)(le - v))) {
+				/* the script's regex would need a NUL, which no git path
+				 * holds: it matches nothing (values here end at a NUL) */
+				f.regex = never_regex;
+				mev_maint_diag_add(m, fi, lineno,
+					"%c: pattern with a NUL byte; it can match no path", f.type);
+			} else if (f.type == 'F' || f.type == 'X') {
 				size_t vl = strlen(f.value);
 				if (vl == 0)
 					mev_maint_diag_add(m, fi, lineno,
@@ -773,7 +783,7 @@ int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree)
 	int changed = 0;
 	for (size_t i = 0; i < m->fields.n && !changed; i++) {
 		const mev_field *f = &m->fields.v[i];
-		if (f->type != 'F' && f->type != 'X')
+		if ((f->type != 'F' && f->type != 'X') || f->regex == never_regex)
 			continue;
 		if (convert_pattern(&conv, f->value, strlen(f->value), &m->rules, tree)) {
 			changed = 1;

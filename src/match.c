@@ -372,3 +372,189 @@ int mev_matcher_match(mev_matcher *m, const char *path, size_t len, int is_dir,
 	*n = m->result.n;
 	return 0;
 }
+
+/* --- incremental matching ------------------------------------------------- */
+
+struct mev_rematch {
+	uint32_t *map;          /* old section -> new section or UINT32_MAX */
+	size_t nold;
+	int identical, all;
+	size_t changed;
+	mev_strmap keys;        /* directory prefixes of dirty F:/X: patterns */
+	MEV_VEC(char *) musts;  /* literals of dirty N: patterns */
+};
+
+/* title NUL type regex NUL type regex NUL ... */
+static int signature(mev_buf *b, const mev_maint *m, const mev_section *s)
+{
+	const mev_field *f = mev_maint_fields(m);
+	mev_buf_clear(b);
+	if (mev_buf_put(b, s->title, strlen(s->title) + 1))
+		return MEV_ENOMEM;
+	for (uint32_t k = 0; k < s->field_count; k++) {
+		const mev_field *fl = &f[s->field_begin + k];
+		if (fl->type != 'F' && fl->type != 'X' && fl->type != 'N')
+			continue;
+		if (mev_buf_putc(b, fl->type) || mev_buf_put(b, fl->regex, strlen(fl->regex) + 1))
+			return MEV_ENOMEM;
+	}
+	return 0;
+}
+
+/* File the patterns of a changed section under what they can reach. */
+static int add_dirty(mev_rematch *rm, const mev_maint *m, const mev_section *s)
+{
+	const mev_field *f = mev_maint_fields(m);
+	int utf8 = mev_maint_rules(m)->utf8;
+	char errbuf[128];
+	rm->changed++;
+	for (uint32_t k = 0; k < s->field_count && !rm->all; k++) {
+		const mev_field *fl = &f[s->field_begin + k];
+		mev_pattern p;
+		const char *err;
+		size_t off;
+		if (fl->type != 'F' && fl->type != 'X' && fl->type != 'N')
+			continue;
+		if (mev_pattern_compile(&p, fl->type, fl->regex, utf8, &err, &off, errbuf, sizeof errbuf))
+			return MEV_ENOMEM;
+		if (p.kind != MEV_PAT_NEVER) {
+			if (fl->type == 'N') {
+				if (p.must_len < 1) {
+					rm->all = 1;
+				} else {
+					char *lit = strndup(p.must, p.must_len);
+					if (!lit || MEV_VEC_PUSH(&rm->musts, lit)) {
+						free(lit);
+						mev_pattern_free(&p);
+						return mev_error_oom();
+					}
+				}
+			} else {
+				size_t kl = p.prefix_len;
+				while (kl && p.prefix[kl - 1] != '/')
+					kl--;
+				if (mev_strmap_put(&rm->keys, p.prefix, kl, 1)) {
+					mev_pattern_free(&p);
+					return MEV_ENOMEM;
+				}
+				if (kl == 0)
+					rm->all = 1;
+			}
+		}
+		mev_pattern_free(&p);
+	}
+	return 0;
+}
+
+static int same_rules(const mev_rules *a, const mev_rules *b)
+{
+	return a->any_type == b->any_type && a->utf8 == b->utf8 && a->braces == b->braces &&
+	       a->drop_comments == b->drop_comments;
+}
+
+int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_maint *new_maint)
+{
+	mev_rematch *rm = calloc(1, sizeof *rm);
+	const mev_section *os = mev_maint_sections(old_maint), *ns = mev_maint_sections(new_maint);
+	size_t no = mev_maint_section_count(old_maint), nn = mev_maint_section_count(new_maint);
+	mev_strmap sig = MEV_STRMAP_INIT;
+	mev_buf b = MEV_BUF_INIT;
+	uint8_t *used = calloc(nn + 1, 1);
+	int rc = 0;
+
+	*out = NULL;
+	if (!rm || !used || !(rm->map = malloc((no + 1) * sizeof *rm->map))) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	rm->nold = no;
+	if (!same_rules(mev_maint_rules(old_maint), mev_maint_rules(new_maint)))
+		rm->all = 1;
+	for (size_t j = 0; j < nn; j++)
+		if ((rc = signature(&b, new_maint, &ns[j])) ||
+		    (rc = mev_strmap_put(&sig, b.ptr, b.len, (uint32_t)j)))
+			goto done;
+	rm->identical = no == nn && !rm->all;
+	for (size_t i = 0; i < no; i++) {
+		int64_t j;
+		if ((rc = signature(&b, old_maint, &os[i])))
+			goto done;
+		j = mev_strmap_get(&sig, b.ptr, b.len);
+		if (j >= 0 && !used[j]) {
+			rm->map[i] = (uint32_t)j;
+			used[j] = 1;
+			if ((size_t)j != i)
+				rm->identical = 0;
+		} else {
+			rm->map[i] = UINT32_MAX;
+			rm->identical = 0;
+			if ((rc = add_dirty(rm, old_maint, &os[i])))
+				goto done;
+		}
+	}
+	for (size_t j = 0; j < nn; j++)
+		if (!used[j]) {
+			rm->identical = 0;
+			if ((rc = add_dirty(rm, new_maint, &ns[j])))
+				goto done;
+		}
+done:
+	mev_strmap_free(&sig);
+	mev_buf_free(&b);
+	free(used);
+	if (rc) {
+		mev_rematch_free(rm);
+		return rc;
+	}
+	*out = rm;
+	return 0;
+}
+
+void mev_rematch_free(mev_rematch *rm)
+{
+	if (!rm)
+		return;
+	free(rm->map);
+	mev_strmap_free(&rm->keys);
+	for (size_t i = 0; i < rm->musts.n; i++)
+		free(rm->musts.v[i]);
+	MEV_VEC_FREE(&rm->musts);
+	free(rm);
+}
+
+int mev_rematch_identical(const mev_rematch *rm) { return rm->identical; }
+size_t mev_rematch_changed(const mev_rematch *rm) { return rm->changed; }
+
+uint32_t mev_rematch_map(const mev_rematch *rm, uint32_t old_section)
+{
+	return old_section < rm->nold ? rm->map[old_section] : UINT32_MAX;
+}
+
+int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int is_dir)
+{
+	if (rm->all)
+		return 1;
+	if (rm->keys.count) {
+		/* the ancestors of path (and "path/" itself for a directory) */
+		for (size_t k = 1; k <= len; k++)
+			if (path[k - 1] == '/' && mev_strmap_get(&rm->keys, path, k) >= 0)
+				return 1;
+		if (is_dir) {
+			int hit;
+			char *p = malloc(len + 2);
+			if (!p)
+				return 1;
+			memcpy(p, path, len);
+			p[len] = '/';
+			hit = mev_strmap_get(&rm->keys, p, len + 1) >= 0;
+			free(p);
+			if (hit)
+				return 1;
+		}
+	}
+	for (size_t i = 0; i < rm->musts.n; i++)
+		if (memmem(path, len, rm->musts.v[i], strlen(rm->musts.v[i])) ||
+		    (is_dir && strlen(rm->musts.v[i]) && rm->musts.v[i][strlen(rm->musts.v[i]) - 1] == '/'))
+			return 1;
+	return 0;
+}

@@ -116,6 +116,97 @@ done:
 	return rc;
 }
 
+typedef struct {
+	mev_repo *repo;
+	MEV_VEC(mev_tag) list;
+	size_t skipped;
+	int rc;
+} tags_ctx;
+
+static int tag_cb(const char *name, git_oid *oid, void *payload)
+{
+	tags_ctx *tc = payload;
+	git_object *obj = NULL, *peeled = NULL;
+	mev_tag t = { 0 };
+	if (strncmp(name, "refs/tags/", 10) == 0)
+		name += 10;
+	if (git_object_lookup(&obj, tc->repo->git, oid, GIT_OBJECT_ANY) < 0 ||
+	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+		git_error_clear();
+		tc->skipped++;
+		goto done;
+	}
+	t.name = strdup(name);
+	memcpy(t.commit.id, git_object_id(peeled)->id, 20);
+	t.time = (int64_t)git_commit_time((git_commit *)peeled);
+	if (!t.name || MEV_VEC_PUSH(&tc->list, t)) {
+		free(t.name);
+		tc->rc = mev_error_oom();
+	}
+done:
+	git_object_free(peeled);
+	git_object_free(obj);
+	return tc->rc;
+}
+
+int mev_repo_tags(mev_repo *repo, mev_tag **out, size_t *n, size_t *skipped)
+{
+	tags_ctx tc = { repo, { 0 }, 0, 0 };
+	int rc = git_tag_foreach(repo->git, tag_cb, &tc);
+	if (rc < 0 && !tc.rc)
+		tc.rc = git_fail(MEV_EGIT, "cannot list the tags");
+	if (tc.rc) {
+		mev_tag_list_free(tc.list.v, tc.list.n);
+		return tc.rc;
+	}
+	*out = tc.list.v;
+	*n = tc.list.n;
+	if (skipped)
+		*skipped = tc.skipped;
+	return 0;
+}
+
+void mev_tag_list_free(mev_tag *tags, size_t n)
+{
+	for (size_t i = 0; tags && i < n; i++)
+		free(tags[i].name);
+	free(tags);
+}
+
+int mev_repo_root(mev_oid *out, mev_repo *repo, const mev_oid *commit)
+{
+	git_commit *c = NULL;
+	git_oid id;
+	memcpy(id.id, commit->id, 20);
+	if (git_commit_lookup(&c, repo->git, &id) < 0)
+		return git_fail(MEV_EGIT, "cannot read a commit");
+	while (git_commit_parentcount(c) > 0) {
+		git_commit *p = NULL;
+		if (git_commit_parent(&p, c, 0) < 0) {
+			git_commit_free(c);
+			return git_fail(MEV_EGIT, "cannot read a parent commit");
+		}
+		git_commit_free(c);
+		c = p;
+	}
+	memcpy(out->id, git_commit_id(c)->id, 20);
+	git_commit_free(c);
+	return 0;
+}
+
+int mev_repo_has_commit(mev_repo *repo, const mev_oid *commit)
+{
+	git_commit *c = NULL;
+	git_oid id;
+	memcpy(id.id, commit->id, 20);
+	if (git_commit_lookup(&c, repo->git, &id) < 0) {
+		git_error_clear();
+		return 0;
+	}
+	git_commit_free(c);
+	return 1;
+}
+
 static int read_blob_git(char **data, size_t *len, git_odb *odb, const mev_oid *oid)
 {
 	git_odb_object *o = NULL;
@@ -190,7 +281,14 @@ static void *measure_worker(void *arg)
 			git_odb_object *o = NULL;
 			git_oid id;
 			memcpy(id.id, job->oids[i].id, 20);
-			if (git_odb_read(&o, odb, &id) < 0) {
+			int r = git_odb_read(&o, odb, &id);
+			if (r == GIT_ENOTFOUND) {
+				/* a partial or damaged clone: say so, do not stop */
+				git_error_clear();
+				job->lines[i] = job->bytes[i] = UINT64_MAX;
+				continue;
+			}
+			if (r < 0) {
 				char hex[41];
 				mev_oid_fmt(hex, &job->oids[i]);
 				rc = git_fail(MEV_EGIT, hex);
@@ -250,7 +348,10 @@ int mev_repo_measure_blobs(mev_repo *repo, const mev_oid *oids, size_t n,
 enum { NODE_DIR = 0xffffffffu, NODE_GITLINK = 0xfffffffeu };
 
 struct mev_tree {
+	mev_oid commit;
+	mev_oid tree_id;
 	mev_arena arena;
+	MEV_VEC(const char *) gitlinks;
 	MEV_VEC(mev_tree_file) files;
 	const char **targets; /* link target per file (NULL for regular files) */
 	mev_strmap nodes;     /* path -> file index, NODE_DIR or NODE_GITLINK */
@@ -269,16 +370,16 @@ static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
 	mev_tree *t = w->t;
 	const char *name = git_tree_entry_name(e);
 	git_object_t type = git_tree_entry_type(e);
+	if (type != GIT_OBJECT_COMMIT && type != GIT_OBJECT_BLOB)
+		return 0;
 	mev_buf_clear(&w->path);
 	if (mev_buf_puts(&w->path, root) || mev_buf_puts(&w->path, name))
 		goto oom;
-	if (type == GIT_OBJECT_TREE) {
-		if (mev_strmap_put(&t->nodes, w->path.ptr, w->path.len, NODE_DIR))
+	if (type == GIT_OBJECT_COMMIT) {
+		const char *g = mev_arena_strndup(&t->arena, w->path.ptr, w->path.len);
+		if (!g || MEV_VEC_PUSH(&t->gitlinks, g))
 			goto oom;
-	} else if (type == GIT_OBJECT_COMMIT) {
-		if (mev_strmap_put(&t->nodes, w->path.ptr, w->path.len, NODE_GITLINK))
-			goto oom;
-	} else if (type == GIT_OBJECT_BLOB) {
+	} else {
 		mev_tree_file f = { 0 };
 		f.path = mev_arena_strndup(&t->arena, w->path.ptr, w->path.len);
 		if (!f.path)
@@ -305,6 +406,69 @@ static int path_cmp(const void *a, const void *b)
 	return x->path_len < y->path_len ? -1 : x->path_len > y->path_len;
 }
 
+/* Mark `path` and its ancestors as directories (stop at a known one). */
+static int add_dirs(mev_tree *t, const char *path, size_t len)
+{
+	while (len) {
+		const char *slash = memrchr(path, '/', len);
+		size_t dl = slash ? (size_t)(slash - path) : 0;
+		if (!dl)
+			return 0;
+		if (mev_strmap_get(&t->nodes, path, dl) >= 0)
+			return 0;
+		if (mev_strmap_put(&t->nodes, path, dl, NODE_DIR))
+			return MEV_ENOMEM;
+		len = dl;
+	}
+	return 0;
+}
+
+/*
+ * The lookup structures of a tree whose file list (sorted) and gitlinks are
+ * set: path -> node, directories (the ancestors of files and gitlinks, as in
+ * a checkout), link targets not known yet, and the link flags.
+ */
+static int tree_finish(mev_tree *t, mev_repo *repo)
+{
+	size_t i;
+	int rc;
+	if (!t->targets) {
+		t->targets = calloc(t->files.n ? t->files.n : 1, sizeof *t->targets);
+		if (!t->targets)
+			return mev_error_oom();
+	}
+	for (i = 0; i < t->gitlinks.n; i++) {
+		const char *g = t->gitlinks.v[i];
+		if (mev_strmap_put(&t->nodes, g, strlen(g), NODE_GITLINK) || add_dirs(t, g, strlen(g)))
+			return mev_error_oom();
+	}
+	for (i = 0; i < t->files.n; i++) {
+		mev_tree_file *f = &t->files.v[i];
+		if (mev_strmap_put(&t->nodes, f->path, f->path_len, (uint32_t)i) ||
+		    add_dirs(t, f->path, f->path_len))
+			return mev_error_oom();
+		if (f->kind == MEV_KIND_LINK && !t->targets[i]) {
+			char *data;
+			size_t len;
+			if ((rc = mev_repo_read_blob(&data, &len, repo, &f->oid)))
+				return rc;
+			t->targets[i] = mev_arena_strndup(&t->arena, data, strnlen(data, len));
+			free(data);
+			if (!t->targets[i])
+				return MEV_ENOMEM;
+		}
+	}
+	for (i = 0; i < t->files.n; i++) {
+		mev_tree_file *f = &t->files.v[i];
+		if (f->kind == MEV_KIND_LINK) {
+			int k = mev_tree_stat(t, f->path, f->path_len);
+			f->link_dir = k == MEV_KIND_DIR;
+			f->link_file = k == MEV_KIND_FILE;
+		}
+	}
+	return 0;
+}
+
 int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit)
 {
 	git_commit *c = NULL;
@@ -324,6 +488,8 @@ int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit)
 		rc = git_fail(MEV_EGIT, "cannot read the tree of the commit");
 		goto done;
 	}
+	t->commit = *commit;
+	memcpy(t->tree_id.id, git_tree_id(gt)->id, 20);
 	w.t = t;
 	if (git_tree_walk(gt, GIT_TREEWALK_PRE, walk_cb, &w) < 0) {
 		rc = w.rc ? w.rc : git_fail(MEV_EGIT, "cannot walk the tree");
@@ -334,36 +500,7 @@ int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit)
 			break;
 	if (i < t->files.n)
 		qsort(t->files.v, t->files.n, sizeof *t->files.v, path_cmp);
-	t->targets = calloc(t->files.n ? t->files.n : 1, sizeof *t->targets);
-	if (!t->targets) {
-		rc = mev_error_oom();
-		goto done;
-	}
-	for (i = 0; i < t->files.n; i++) {
-		mev_tree_file *f = &t->files.v[i];
-		if ((rc = mev_strmap_put(&t->nodes, f->path, f->path_len, (uint32_t)i)))
-			goto done;
-		if (f->kind == MEV_KIND_LINK) {
-			char *data;
-			size_t len;
-			if ((rc = mev_repo_read_blob(&data, &len, repo, &f->oid)))
-				goto done;
-			t->targets[i] = mev_arena_strndup(&t->arena, data, strnlen(data, len));
-			free(data);
-			if (!t->targets[i]) {
-				rc = MEV_ENOMEM;
-				goto done;
-			}
-		}
-	}
-	for (i = 0; i < t->files.n; i++) {
-		mev_tree_file *f = &t->files.v[i];
-		if (f->kind == MEV_KIND_LINK) {
-			int k = mev_tree_stat(t, f->path, f->path_len);
-			f->link_dir = k == MEV_KIND_DIR;
-			f->link_file = k == MEV_KIND_FILE;
-		}
-	}
+	rc = tree_finish(t, repo);
 done:
 	mev_buf_free(&w.path);
 	git_tree_free(gt);
@@ -375,11 +512,168 @@ done:
 	return rc;
 }
 
+typedef struct {
+	mev_tree *t;          /* the new tree */
+	mev_strmap removed;   /* paths of old files and gitlinks that go */
+	MEV_VEC(mev_tree_file) added;
+	int rc;
+} diff_ctx;
+
+static int diff_file_cb(const git_diff_delta *d, float progress, void *payload)
+{
+	diff_ctx *dc = payload;
+	(void)progress;
+	if (d->old_file.mode) {
+		const char *p = d->old_file.path;
+		if (mev_strmap_put(&dc->removed, p, strlen(p), 1))
+			goto oom;
+	}
+	if (d->new_file.mode == GIT_FILEMODE_COMMIT) {
+		const char *g = mev_arena_strndup(&dc->t->arena, d->new_file.path, strlen(d->new_file.path));
+		if (!g || MEV_VEC_PUSH(&dc->t->gitlinks, g))
+			goto oom;
+	} else if (d->new_file.mode) {
+		mev_tree_file f = { 0 };
+		f.path_len = (uint32_t)strlen(d->new_file.path);
+		f.path = mev_arena_strndup(&dc->t->arena, d->new_file.path, f.path_len);
+		if (!f.path)
+			goto oom;
+		f.kind = d->new_file.mode == GIT_FILEMODE_LINK ? MEV_KIND_LINK : MEV_KIND_FILE;
+		memcpy(f.oid.id, d->new_file.id.id, 20);
+		if (MEV_VEC_PUSH(&dc->added, f))
+			goto oom;
+	}
+	return 0;
+oom:
+	dc->rc = MEV_ENOMEM;
+	return -1;
+}
+
+int mev_tree_update(mev_tree **out, mev_repo *repo, const mev_tree *old, const mev_oid *commit,
+		    uint8_t **changed, size_t *deleted)
+{
+	git_commit *c = NULL;
+	git_tree *ot = NULL, *nt = NULL;
+	git_diff *diff = NULL;
+	git_diff_options opts;
+	git_oid id;
+	diff_ctx dc = { 0 };
+	mev_tree *t = calloc(1, sizeof *t);
+	uint8_t *flags = NULL;
+	size_t i, j, ndel = 0;
+	int rc = 0;
+
+	*out = NULL;
+	if (changed)
+		*changed = NULL;
+	if (!t)
+		return mev_error_oom();
+	dc.t = t;
+	memcpy(id.id, commit->id, 20);
+	if (git_commit_lookup(&c, repo->git, &id) < 0 || git_commit_tree(&nt, c) < 0) {
+		rc = git_fail(MEV_EGIT, "cannot read the tree of the commit");
+		goto done;
+	}
+	memcpy(id.id, old->tree_id.id, 20);
+	if (git_tree_lookup(&ot, repo->git, &id) < 0) {
+		rc = git_fail(MEV_EGIT, "cannot read the previous tree");
+		goto done;
+	}
+	t->commit = *commit;
+	memcpy(t->tree_id.id, git_tree_id(nt)->id, 20);
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
+	if (git_diff_tree_to_tree(&diff, repo->git, ot, nt, &opts) < 0) {
+		rc = git_fail(MEV_EGIT, "cannot diff the trees");
+		goto done;
+	}
+	/* the deltas alone: git_diff_foreach() would read blobs to tell
+	 * binary from text, which we do not need */
+	for (i = 0; i < git_diff_num_deltas(diff); i++)
+		if (diff_file_cb(git_diff_get_delta(diff, i), 0, &dc) < 0) {
+			rc = dc.rc;
+			goto done;
+		}
+	if (dc.added.n > 1)
+		qsort(dc.added.v, dc.added.n, sizeof *dc.added.v, path_cmp);
+	/* old gitlinks that stay */
+	for (i = 0; i < old->gitlinks.n; i++) {
+		const char *g = old->gitlinks.v[i];
+		if (mev_strmap_get(&dc.removed, g, strlen(g)) < 0) {
+			const char *cp = mev_arena_strndup(&t->arena, g, strlen(g));
+			if (!cp || MEV_VEC_PUSH(&t->gitlinks, cp)) {
+				rc = mev_error_oom();
+				goto done;
+			}
+		}
+	}
+	/* merge the old files that stay with the added ones */
+	if ((rc = MEV_VEC_RESERVE(&t->files, old->files.n + dc.added.n + 1)))
+		goto done;
+	t->targets = calloc(old->files.n + dc.added.n + 1, sizeof *t->targets);
+	flags = calloc(old->files.n + dc.added.n + 1, 1);
+	if (!t->targets || !flags) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	i = j = 0;
+	while (i < old->files.n || j < dc.added.n) {
+		const mev_tree_file *of = i < old->files.n ? &old->files.v[i] : NULL;
+		if (of && mev_strmap_get(&dc.removed, of->path, of->path_len) >= 0) {
+			i++;
+			ndel++;
+			continue;
+		}
+		if (of && (j >= dc.added.n || path_cmp(of, &dc.added.v[j]) < 0)) {
+			mev_tree_file f = *of;
+			f.path = mev_arena_strndup(&t->arena, of->path, of->path_len);
+			if (!f.path) {
+				rc = MEV_ENOMEM;
+				goto done;
+			}
+			t->targets[t->files.n] = old->targets[i] ?
+				mev_arena_strndup(&t->arena, old->targets[i], strlen(old->targets[i])) : NULL;
+			t->files.v[t->files.n++] = f;
+			i++;
+		} else {
+			flags[t->files.n] = 1;
+			t->files.v[t->files.n++] = dc.added.v[j++];
+		}
+	}
+	/* a modified file is both removed and added: not a deletion */
+	for (j = 0; j < dc.added.n; j++)
+		if (mev_strmap_get(&dc.removed, dc.added.v[j].path, dc.added.v[j].path_len) >= 0 && ndel)
+			ndel--;
+	if ((rc = tree_finish(t, repo)))
+		goto done;
+done:
+	mev_strmap_free(&dc.removed);
+	MEV_VEC_FREE(&dc.added);
+	git_diff_free(diff);
+	git_tree_free(ot);
+	git_tree_free(nt);
+	git_commit_free(c);
+	if (rc) {
+		free(flags);
+		mev_tree_free(t);
+		return rc;
+	}
+	if (deleted)
+		*deleted = ndel;
+	if (changed)
+		*changed = flags;
+	else
+		free(flags);
+	*out = t;
+	return 0;
+}
+
 void mev_tree_free(mev_tree *t)
 {
 	if (!t)
 		return;
 	MEV_VEC_FREE(&t->files);
+	MEV_VEC_FREE(&t->gitlinks);
 	free(t->targets);
 	mev_strmap_free(&t->nodes);
 	mev_buf_free(&t->scratch);
@@ -388,6 +682,7 @@ void mev_tree_free(mev_tree *t)
 }
 
 size_t mev_tree_count(const mev_tree *t) { return t->files.n; }
+const mev_oid *mev_tree_commit(const mev_tree *t) { return &t->commit; }
 const mev_tree_file *mev_tree_files(const mev_tree *t) { return t->files.v; }
 
 int64_t mev_tree_find(const mev_tree *t, const char *path, size_t len)

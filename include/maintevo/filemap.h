@@ -37,12 +37,15 @@ typedef struct {
 
 /* Where the time of mev_filemap_build() went. */
 typedef struct {
-	double match_seconds;     /* compiling patterns and matching every path */
+	double match_seconds;     /* compiling patterns and matching paths */
+	uint64_t matched;         /* paths matched (the rest kept their sections) */
 	double read_seconds;      /* reading and measuring blobs */
 	uint64_t paths;           /* files matched */
 	uint64_t blobs;           /* distinct blobs */
 	uint64_t blobs_read;      /* of which read from git (the rest were known) */
 	uint64_t bytes_read;
+	uint64_t missing;         /* blobs the repository lacks: counted as 0 */
+	char missing_path[256];   /* the first file with such a blob */
 } mev_filemap_stats;
 
 typedef struct {
@@ -59,7 +62,39 @@ typedef struct {
  */
 int mev_filemap_build(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
 		      mev_maint *maint, const mev_filemap_options *opt);
+
+/* The previous release, for building a file map incrementally. */
+struct mev_matcher;
+struct mev_rematch;
+typedef struct {
+	const mev_filemap *fm;        /* its file map (rows in the order of `tree`) */
+	const mev_tree *tree;         /* its tree */
+	const uint8_t *changed;       /* per file of the new tree: added or modified */
+	const struct mev_rematch *rematch; /* how its sections map to the new ones */
+} mev_filemap_base;
+
+/*
+ * Like mev_filemap_build(), reusing `matcher` (built on `maint`; NULL: make
+ * one) and, with `base`, the previous release: unchanged files keep their
+ * sizes, and their sections unless the rematch plan says otherwise; only
+ * changed files are read.  The result equals a cold build.
+ */
+int mev_filemap_build_ex(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
+			 mev_maint *maint, struct mev_matcher *matcher,
+			 const mev_filemap_base *base, const mev_filemap_options *opt);
 void mev_filemap_free(mev_filemap *fm);
+
+/*
+ * Building a file map from stored parts: sections first, then rows in path
+ * order, each with a set interned by mev_filemap_intern_set() (ids sorted,
+ * each < the number of sections).  Strings are copied.  Errors: MEV_ENOMEM,
+ * MEV_EINVAL for an id out of range or rows out of order.
+ */
+int mev_filemap_new(mev_filemap **out);
+int mev_filemap_add_section(mev_filemap *fm, const mev_section_info *si);
+int mev_filemap_intern_set(mev_filemap *fm, const uint32_t *ids, size_t n, uint32_t *set);
+int mev_filemap_add_row(mev_filemap *fm, const char *path, size_t len, uint8_t kind,
+			uint64_t lines, uint64_t bytes, uint32_t set);
 
 size_t mev_filemap_count(const mev_filemap *fm);
 const mev_file_row *mev_filemap_rows(const mev_filemap *fm);

@@ -27,6 +27,14 @@ typedef struct {
 int mev_graph_build(mev_graph **out, const mev_filemap *fm, const mev_graph_options *opt);
 void mev_graph_free(mev_graph *g);
 
+/*
+ * A graph from stored edges (self edges included) over the sections of
+ * `fm` (which may have no rows).  THE REST's edges are dropped unless
+ * opt->keep_rest.  Errors: MEV_ENOMEM, MEV_EINVAL for an id out of range.
+ */
+int mev_graph_from_edges(mev_graph **out, const mev_filemap *fm, const mev_edge *edges,
+			 size_t n, const mev_graph_options *opt);
+
 /* Edges sorted by (title(a), title(b)); self edges included. */
 size_t mev_graph_edge_count(const mev_graph *g);
 const mev_edge *mev_graph_edges(const mev_graph *g);

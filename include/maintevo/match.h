@@ -32,4 +32,26 @@ int mev_matcher_match(mev_matcher *m, const char *path, size_t len, int is_dir,
 /* Number of matches given up because PCRE2 hit its limits. */
 uint64_t mev_matcher_limit_hits(const mev_matcher *m);
 
+/*
+ * What changed between the sections of two releases, for matching only the
+ * paths a change can affect.  A section is unchanged when its title and its
+ * F:/X:/N: regexes are identical; every pattern of a changed, added or
+ * removed section is "dirty", and a path must be matched again when a dirty
+ * pattern could match it (it lies under the directory part of the
+ * pattern's literal prefix, or holds the literal an N: regex requires).
+ * Every other path keeps its sections, renumbered.
+ */
+typedef struct mev_rematch mev_rematch;
+
+int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_maint *new_maint);
+void mev_rematch_free(mev_rematch *rm);
+/* 1 when nothing changed at all (same sections, same numbering). */
+int mev_rematch_identical(const mev_rematch *rm);
+/* 1 when `path` (matched as "path/" when is_dir) must be matched again. */
+int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int is_dir);
+/* The new index of an unchanged old section, or UINT32_MAX. */
+uint32_t mev_rematch_map(const mev_rematch *rm, uint32_t old_section);
+/* Number of changed (old + new) sections. */
+size_t mev_rematch_changed(const mev_rematch *rm);
+
 #endif

@@ -36,13 +36,34 @@ const char *mev_repo_path(const mev_repo *repo);
  */
 int mev_repo_resolve(mev_oid *out, int64_t *time, mev_repo *repo, const char *rev);
 
+/* A tag and the commit it leads to. */
+typedef struct {
+	char *name;          /* without "refs/tags/" */
+	mev_oid commit;
+	int64_t time;        /* committer time of the commit */
+} mev_tag;
+
+/*
+ * Every tag (lightweight or annotated) peeled to its commit.  Tags that do
+ * not lead to a commit are left out and counted in *skipped (may be NULL).
+ * Free with mev_tag_list_free().
+ */
+int mev_repo_tags(mev_repo *repo, mev_tag **out, size_t *n, size_t *skipped);
+void mev_tag_list_free(mev_tag *tags, size_t n);
+
+/* The root commit reached by following first parents from `commit`. */
+int mev_repo_root(mev_oid *out, mev_repo *repo, const mev_oid *commit);
+/* 1 when the repository holds the commit. */
+int mev_repo_has_commit(mev_repo *repo, const mev_oid *commit);
+
 /* Read a blob; *data is malloc'ed (NUL-terminated) and the caller's. */
 int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid);
 
 /*
  * Count bytes and '\n' of n blobs with `jobs` threads (0 = one per core).
  * Each thread opens its own handle on the repository.  `stop`, when not NULL,
- * is polled: a non-zero value makes the call return MEV_EINTR.
+ * is polled: a non-zero value makes the call return MEV_EINTR.  A blob the
+ * repository lacks (a partial clone) gets UINT64_MAX in both counts.
  */
 int mev_repo_measure_blobs(mev_repo *repo, const mev_oid *oids, size_t n,
 			   uint64_t *lines, uint64_t *bytes, int jobs,
@@ -70,6 +91,17 @@ typedef struct mev_tree mev_tree;
 
 /* List the tree of `commit`: every blob, sorted bytewise by path. */
 int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit);
+
+/*
+ * The tree of `commit` built from `old` and a tree-to-tree diff (unchanged
+ * subtrees are skipped by id).  *changed (malloc'ed, one flag per file of
+ * the new tree, may be NULL) marks files added or modified since `old`;
+ * *deleted gets the number of files removed.
+ */
+int mev_tree_update(mev_tree **out, mev_repo *repo, const mev_tree *old, const mev_oid *commit,
+		    uint8_t **changed, size_t *deleted);
+/* The commit the tree was loaded from. */
+const mev_oid *mev_tree_commit(const mev_tree *tree);
 void mev_tree_free(mev_tree *tree);
 size_t mev_tree_count(const mev_tree *tree);
 /* The files, sorted by path; valid as long as the tree. */

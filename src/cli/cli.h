@@ -14,6 +14,9 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 int cli_fail(void);
 /* A usage error for command `cmd`; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error for what getopt_long() rejected: c is ':' for a missing
+ * value (optstrings start with ':'), '?' for an unknown option. */
+int cli_bad_option(const char *cmd, int c, int argc, char **argv);
 /* A note on stderr ("maintevo: ..."), unless quiet. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int cli_quiet;
@@ -80,5 +83,8 @@ int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, l
 int cmd_filemap(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_sections(int argc, char **argv);
+int cmd_walk(int argc, char **argv);
+int cmd_releases(int argc, char **argv);
+int cmd_store(int argc, char **argv);
 
 #endif

@@ -37,7 +37,8 @@ int cmd_sections(int argc, char **argv)
 	FILE *out;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "ho:j:", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:j:", longopts, NULL)) != -1) {
 		if ((rc = cli_release_option(&o, "sections", c, optarg)))
 			if (rc == EXIT_USAGE)
 				return rc;
@@ -47,7 +48,7 @@ int cmd_sections(int argc, char **argv)
 		case 'p': patterns = 1; break;
 		case 'o': out_path = optarg; break;
 		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: return cli_usage_error("sections", "unknown option");
+		default: return cli_bad_option("sections", c, argc, argv);
 		}
 	}
 	if (optind < argc)

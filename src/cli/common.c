@@ -31,6 +31,16 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_bad_option(const char *cmd, int c, int argc, char **argv)
+{
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+	if (c == ':')
+		return cli_usage_error(cmd, "option '%s' needs a value", arg);
+	if (optopt)
+		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+	return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
 void cli_note(const char *fmt, ...)
 {
 	va_list ap;
@@ -157,6 +167,7 @@ int cli_close_out(FILE *f, const char *path)
 	if (bad) {
 		mev_error_set(MEV_EIO, "cannot write '%s': %s", path ? path : "standard output",
 			      strerror(errno));
+		mev_error_hint("check the free space and that the file can be written");
 		return cli_fail();
 	}
 	return EXIT_OK;

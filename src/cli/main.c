@@ -15,6 +15,9 @@ static const command commands[] = {
 	{ "filemap", cmd_filemap, "which sections cover each file of a release (CSV)" },
 	{ "graph", cmd_graph, "the section overlap graph of a release (CSV, GraphML, JSON)" },
 	{ "sections", cmd_sections, "the sections of a release and their patterns (CSV)" },
+	{ "walk", cmd_walk, "walk every release of a repository into a store" },
+	{ "releases", cmd_releases, "the releases of a store and their numbers (CSV)" },
+	{ "store", cmd_store, "'store info': what a store holds and its size" },
 };
 
 static void usage(FILE *out)
@@ -47,6 +50,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (strcmp(name, commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "maintevo: '%s' is not a maintevo command. See 'maintevo --help'.\n", name);
+	fprintf(stderr, "maintevo: error: '%s' is not a maintevo command\n"
+			"hint: see 'maintevo --help' for the list of commands\n", name);
 	return EXIT_USAGE;
 }

@@ -1,0 +1,61 @@
+/* The release walker: every release tag, in version order, into a store. */
+#ifndef MAINTEVO_WALK_H
+#define MAINTEVO_WALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "maintevo/maintainers.h"
+
+typedef struct {
+	size_t index, total;     /* release being processed (1-based) of those to do */
+	const char *tag;
+	double files_per_second; /* files of the releases done so far / time */
+	double eta_seconds;      /* for the rest, at the pace so far */
+} mev_walk_progress;
+
+typedef struct {
+	const char *repo;        /* repository path */
+	const char *store;       /* store directory */
+	const char *const *tags; /* globs choosing the tags (NULL: the dialect's releases) */
+	size_t ntags;
+	const char *const *exclude;
+	size_t nexclude;
+	int rc;                  /* include -rc tags */
+	int jobs;                /* reader threads (0 = cores) */
+	int rebuild;             /* forget what the store holds and start over */
+	int verify;              /* also build every release cold and compare (slow) */
+	mev_rules_options rules;
+	volatile int *stop;      /* non-zero: stop after the current release */
+	volatile int *abort_now; /* non-zero: stop at once (nothing half-written) */
+	void (*progress)(void *ctx, const mev_walk_progress *p);
+	void (*note)(void *ctx, const char *message); /* one line, no newline */
+	void *ctx;
+} mev_walk_options;
+
+typedef struct {
+	size_t tags;             /* tags in the repository */
+	size_t candidates;       /* release tags chosen by the filters */
+	size_t stored_before;    /* already in the store */
+	size_t walked;           /* processed now */
+	size_t inserted;         /* processed now, older than a stored release */
+	size_t reencoded;        /* successors whose delta was redone */
+	size_t verified;
+	int stopped;             /* stopped early by *stop */
+	uint64_t files;          /* files of the releases processed */
+	uint64_t blobs_read, bytes_read, blobs_cached;
+	uint64_t reparsed, rematched_paths;
+	double seconds;
+} mev_walk_result;
+
+/*
+ * Walk the release tags of `opt->repo` into `opt->store`: only tags not
+ * stored yet, each computed against the previous release (only changed
+ * files are read and matched again).  Each release is committed to the
+ * store on its own, so an interrupted walk resumes where it stopped.
+ * Errors: as the repository and the store report them; MEV_EINTR when
+ * stopped by *abort_now; MEV_ESTORE when the store belongs to another
+ * repository or filter.
+ */
+int mev_walk(const mev_walk_options *opt, mev_walk_result *res);
+
+#endif

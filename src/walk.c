@@ -1,0 +1,683 @@
+/*
+ * The release walker.  Tags are chosen and put in version order; each
+ * release not in the store yet is computed from the previous one: the tree
+ * comes from a tree-to-tree diff, MAINTAINERS is parsed again only when its
+ * files (or the script's rules, or the directories its patterns name)
+ * changed, only added or modified files are read, and only paths a changed
+ * section can reach are matched again.  Every release is one store
+ * transaction: a walk killed at any moment leaves whole releases only.
+ */
+#include "maintevo/walk.h"
+#include "maintevo/error.h"
+#include "maintevo/filemap.h"
+#include "maintevo/graph.h"
+#include "maintevo/match.h"
+#include "maintevo/repo.h"
+#include "maintevo/store.h"
+#include "maintevo/tags.h"
+#include "maintevo/version.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What is kept of the previous release while walking. */
+typedef struct {
+	char *tag;
+	mev_tree *tree;
+	mev_rules rules;
+	mev_maint *maint;
+	mev_matcher *matcher;
+	mev_maint_source *src;
+	size_t nsrc;
+	mev_filemap *fm;
+	char missing[512];   /* a note about blobs the repository lacks */
+} state;
+
+/* Blob sizes measured for a release, written with it. */
+typedef struct {
+	mev_oid oid;
+	uint64_t lines, bytes;
+} blob_size;
+
+typedef struct {
+	const mev_walk_options *opt;
+	mev_walk_result *res;
+	MEV_VEC(blob_size) blobs;
+	mev_repo *repo;
+	mev_store *store;
+	mev_store_identity id;
+	int have_id;
+	mev_dialect dialect;
+} walker;
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void note(const walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(const walker *w, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	if (!w->opt->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	w->opt->note(w->opt->ctx, buf);
+}
+
+static void state_clear(state *s)
+{
+	free(s->tag);
+	mev_tree_free(s->tree);
+	mev_maint_free(s->maint);
+	mev_matcher_free(s->matcher);
+	mev_maint_sources_free(s->src, s->nsrc);
+	mev_filemap_free(s->fm);
+	memset(s, 0, sizeof *s);
+}
+
+/* --- choosing tags ------------------------------------------------------ */
+
+static void join_globs(char *out, size_t size, const char *const *g, size_t n)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%s", i ? "\n" : "", g[i]);
+}
+
+static int glob_any(const char *list, const char *tag)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", list);
+	for (char *save = NULL, *g = strtok_r(buf, "\n", &save); g; g = strtok_r(NULL, "\n", &save))
+		if (fnmatch(g, tag, 0) == 0)
+			return 1;
+	return 0;
+}
+
+static int chosen(const walker *w, const char *tag)
+{
+	if (w->id.tags[0] ? !glob_any(w->id.tags, tag) : !mev_tag_is_release(w->dialect, tag, w->id.rc))
+		return 0;
+	return !(w->id.exclude[0] && glob_any(w->id.exclude, tag));
+}
+
+static int tag_cmp(const void *a, const void *b)
+{
+	return mev_tag_cmp(((const mev_tag *)a)->name, ((const mev_tag *)b)->name);
+}
+
+/* The dialect of a repository without a store: that of HEAD's tree (or of
+ * its newest tag). */
+static int detect_dialect(walker *w, const mev_tag *tags, size_t n)
+{
+	mev_oid head;
+	mev_tree *t = NULL;
+	mev_rules r;
+	mev_rules_options ro = { MEV_DIALECT_AUTO, 0 };
+	int rc;
+	if (mev_repo_resolve(&head, NULL, w->repo, "HEAD") != 0) {
+		size_t best = 0;
+		if (!n) {
+			w->dialect = MEV_DIALECT_LINUX;
+			mev_error_clear();
+			return 0;
+		}
+		for (size_t i = 1; i < n; i++)
+			if (tags[i].time > tags[best].time)
+				best = i;
+		head = tags[best].commit;
+	}
+	if ((rc = mev_tree_load(&t, w->repo, &head)))
+		return rc;
+	mev_rules_detect(&r, w->repo, t, &ro);
+	w->dialect = r.dialect;
+	mev_tree_free(t);
+	return 0;
+}
+
+/* --- identity ------------------------------------------------------------ */
+
+static int check_identity(walker *w)
+{
+	const mev_walk_options *o = w->opt;
+	char tags[512], exclude[512];
+	join_globs(tags, sizeof tags, o->tags, o->ntags);
+	join_globs(exclude, sizeof exclude, o->exclude, o->nexclude);
+	if (!w->have_id) {
+		memset(&w->id, 0, sizeof w->id);
+		w->id.schema = MEV_STORE_SCHEMA;
+		snprintf(w->id.repo, sizeof w->id.repo, "%s", o->repo);
+		memcpy(w->id.tags, tags, sizeof tags);
+		memcpy(w->id.exclude, exclude, sizeof exclude);
+		w->id.rc = o->rc;
+		w->id.top_level_only = o->rules.top_level_only;
+		if (o->rules.dialect != MEV_DIALECT_AUTO)
+			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(o->rules.dialect));
+		return 0;
+	}
+	if (!mev_repo_has_commit(w->repo, &w->id.root)) {
+		char hex[41];
+		mev_oid_fmt(hex, &w->id.root);
+		mev_error_set(MEV_ESTORE, "store '%s' holds the history of another repository ('%s'): "
+			      "'%s' has no commit %.12s", o->store, w->id.repo, o->repo, hex);
+		mev_error_hint("walk this repository into a new store, or pass the store's own repository");
+		return MEV_ESTORE;
+	}
+#define DIFFERS(cond, what, stored) \
+	if (cond) { \
+		mev_error_set(MEV_ESTORE, "store '%s' was walked with %s '%s'; this walk asks for another", \
+			      o->store, what, stored); \
+		mev_error_hint("leave the option out to use the store's, use another store, or --rebuild"); \
+		return MEV_ESTORE; \
+	}
+	DIFFERS(o->ntags && strcmp(tags, w->id.tags), "--tags", w->id.tags);
+	DIFFERS(o->nexclude && strcmp(exclude, w->id.exclude), "--exclude", w->id.exclude);
+	DIFFERS(o->rc && !w->id.rc, "rc tags", "left out");
+	DIFFERS(o->rules.dialect != MEV_DIALECT_AUTO && w->id.dialect[0] &&
+		strcmp(mev_dialect_name(o->rules.dialect), w->id.dialect), "--dialect", w->id.dialect);
+	DIFFERS(o->rules.top_level_only && !w->id.top_level_only, "all MAINTAINERS files", "read");
+#undef DIFFERS
+	return 0;
+}
+
+/* --- one release --------------------------------------------------------- */
+
+static int sources_equal(const mev_maint_source *a, size_t na, const mev_maint_source *b, size_t nb)
+{
+	if (na != nb)
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i].path, b[i].path) || !mev_oid_equal(&a[i].oid, &b[i].oid))
+			return 0;
+	return 1;
+}
+
+static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t *bytes)
+{
+	walker *w = ctx;
+	if (mev_store_blob_get(w->store, oid, lines, bytes)) {
+		w->res->blobs_cached++;
+		return 1;
+	}
+	return 0;
+}
+
+static int blob_store(void *ctx, const mev_oid *oid, uint64_t lines, uint64_t bytes)
+{
+	walker *w = ctx;
+	blob_size b = { *oid, lines, bytes };
+	return MEV_VEC_PUSH(&w->blobs, b) ? mev_error_oom() : 0;
+}
+
+static int diag_texts(const mev_maint *m, const char *extra, char ***out, size_t *n)
+{
+	size_t k = mev_maint_diag_count(m);
+	char buf[1024];
+	*out = calloc(k + 2, sizeof **out);
+	*n = 0;
+	if (!*out)
+		return mev_error_oom();
+	for (size_t i = 0; i < k; i++) {
+		mev_maint_diag_format(m, &mev_maint_diags(m)[i], buf, sizeof buf);
+		if (!((*out)[i] = strdup(buf)))
+			return mev_error_oom();
+		*n = i + 1;
+	}
+	if (extra && extra[0]) {
+		if (!((*out)[k] = strdup(extra)))
+			return mev_error_oom();
+		*n = k + 1;
+	}
+	return 0;
+}
+
+/* Build everything for `tag` from `prev` (or cold when prev->tree is NULL). */
+static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
+{
+	const mev_walk_options *o = w->opt;
+	mev_rules_options ro = o->rules;
+	uint8_t *changed = NULL;
+	mev_rematch *rm = NULL;
+	mev_filemap_stats st = { 0 };
+	mev_blob_sizes sizes = { blob_lookup, blob_store, w };
+	mev_filemap_options fo = { o->jobs, &st, o->abort_now, &sizes };
+	mev_filemap_base base;
+	int rc, reuse = 0;
+
+	memset(cur, 0, sizeof *cur);
+	ro.dialect = w->dialect;
+	ro.top_level_only = w->id.top_level_only;
+	if (!(cur->tag = strdup(tag->name)))
+		return mev_error_oom();
+	if (prev->tree)
+		rc = mev_tree_update(&cur->tree, w->repo, prev->tree, &tag->commit, &changed, NULL);
+	else
+		rc = mev_tree_load(&cur->tree, w->repo, &tag->commit);
+	if (rc)
+		goto done;
+	if ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
+	    (rc = mev_maint_sources(&cur->rules, cur->tree, &cur->src, &cur->nsrc)))
+		goto done;
+	if (prev->maint && memcmp(&prev->rules, &cur->rules, sizeof cur->rules) == 0 &&
+	    sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
+	    !mev_maint_dirs_changed(prev->maint, cur->tree)) {
+		/* MAINTAINERS as before: keep the sections and the matcher */
+		cur->maint = prev->maint;
+		cur->matcher = prev->matcher;
+		prev->maint = NULL;
+		prev->matcher = NULL;
+		reuse = 1;
+	} else {
+		w->res->reparsed++;
+		if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
+		    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)))
+			goto done;
+		if (prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
+			goto done;
+	}
+	if (prev->tree) {
+		base.fm = prev->fm;
+		base.tree = prev->tree;
+		base.changed = changed;
+		base.rematch = reuse || (rm && mev_rematch_identical(rm)) ? NULL : rm;
+	}
+	rc = mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher,
+				  prev->tree ? &base : NULL, &fo);
+	if (!rc && st.missing)
+		snprintf(cur->missing, sizeof cur->missing,
+			 "%s: %llu blob%s missing from the repository (a partial clone?), counted as "
+			 "0 lines: '%s'%s", tag->name, (unsigned long long)st.missing,
+			 st.missing == 1 ? "" : "s", st.missing_path, st.missing > 1 ? " and others" : "");
+	if (!rc) {
+		w->res->files += st.paths;
+		w->res->blobs_read += st.blobs_read;
+		w->res->bytes_read += st.bytes_read;
+		w->res->rematched_paths += st.matched;
+	}
+done:
+	free(changed);
+	mev_rematch_free(rm);
+	if (rc)
+		state_clear(cur);
+	return rc;
+}
+
+/* Compare a walked release with a cold build of the same commit. */
+static int verify(walker *w, const mev_tag *tag, const state *cur)
+{
+	mev_tree *t = NULL;
+	mev_rules r;
+	mev_rules_options ro = w->opt->rules;
+	mev_maint *m = NULL;
+	mev_filemap *fm = NULL;
+	mev_filemap_options fo = { w->opt->jobs, NULL, w->opt->abort_now, NULL };
+	int rc;
+	ro.dialect = w->dialect;
+	ro.top_level_only = w->id.top_level_only;
+	if ((rc = mev_tree_load(&t, w->repo, &tag->commit)) ||
+	    (rc = mev_rules_detect(&r, w->repo, t, &ro)) ||
+	    (rc = mev_maint_load(&m, &r, w->repo, t)) ||
+	    (rc = mev_filemap_build(&fm, w->repo, t, m, &fo)))
+		goto done;
+	{
+		const mev_file_row *a = mev_filemap_rows(fm), *b = mev_filemap_rows(cur->fm);
+		size_t n = mev_filemap_count(fm);
+		const mev_section_info *sa = mev_filemap_sections(fm), *sb = mev_filemap_sections(cur->fm);
+		if (n != mev_filemap_count(cur->fm) ||
+		    mev_filemap_section_count(fm) != mev_filemap_section_count(cur->fm)) {
+			rc = mev_error_set(MEV_ERROR, "verify %s: %zu files / %zu sections cold, %zu / %zu walked",
+					   tag->name, n, mev_filemap_section_count(fm),
+					   mev_filemap_count(cur->fm), mev_filemap_section_count(cur->fm));
+			goto done;
+		}
+		for (size_t i = 0; i < mev_filemap_section_count(fm); i++)
+			if (strcmp(sa[i].title, sb[i].title)) {
+				rc = mev_error_set(MEV_ERROR, "verify %s: section %zu is '%s' cold, '%s' walked",
+						   tag->name, i, sa[i].title, sb[i].title);
+				goto done;
+			}
+		for (size_t i = 0; i < n; i++) {
+			const uint32_t *ia, *ib;
+			size_t ka = mev_filemap_set(fm, a[i].set, &ia), kb = mev_filemap_set(cur->fm, b[i].set, &ib);
+			if (a[i].path_len != b[i].path_len || memcmp(a[i].path, b[i].path, a[i].path_len) ||
+			    a[i].lines != b[i].lines || a[i].bytes != b[i].bytes || a[i].kind != b[i].kind ||
+			    ka != kb || (ka && memcmp(ia, ib, ka * sizeof *ia))) {
+				rc = mev_error_set(MEV_ERROR, "verify %s: '%s' differs between the walk and a cold build",
+						   tag->name, a[i].path);
+				goto done;
+			}
+		}
+	}
+	w->res->verified++;
+done:
+	mev_filemap_free(fm);
+	mev_maint_free(m);
+	mev_tree_free(t);
+	return rc;
+}
+
+/* Load the state of a stored release (to continue from it). */
+static int load_state(walker *w, const char *tag, const mev_oid *commit, state *s)
+{
+	mev_rules_options ro = w->opt->rules;
+	int rc;
+	memset(s, 0, sizeof *s);
+	ro.dialect = w->dialect;
+	ro.top_level_only = w->id.top_level_only;
+	if (!(s->tag = strdup(tag)))
+		return mev_error_oom();
+	if ((rc = mev_store_load_filemap(w->store, tag, &s->fm)) ||
+	    (rc = mev_tree_load(&s->tree, w->repo, commit)) ||
+	    (rc = mev_rules_detect(&s->rules, w->repo, s->tree, &ro)) ||
+	    (rc = mev_maint_sources(&s->rules, s->tree, &s->src, &s->nsrc)) ||
+	    (rc = mev_maint_load(&s->maint, &s->rules, w->repo, s->tree)) ||
+	    (rc = mev_matcher_new(&s->matcher, s->maint, 0))) {
+		state_clear(s);
+		return rc;
+	}
+	if (mev_filemap_count(s->fm) != mev_tree_count(s->tree)) {
+		state_clear(s);
+		return mev_error_set(MEV_ECORRUPT, "stored release '%s' does not match its commit", tag);
+	}
+	return 0;
+}
+
+/* Put the release (and re-encode its stored successor) in one transaction. */
+static int store_release(walker *w, const mev_tag *tag, state *prev, state *cur, const char *succ)
+{
+	mev_graph *g = NULL, *sg = NULL;
+	mev_graph_options go = { 1 };
+	mev_filemap *sfm = NULL, *ssec = NULL;
+	char **diags = NULL, **sdiags = NULL;
+	size_t nd = 0, snd = 0;
+	mev_release_input in = { 0 };
+	int rc;
+
+	if ((rc = mev_graph_build(&g, cur->fm, &go)) || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
+		goto done;
+	for (size_t i = 0; i < w->blobs.n; i++)
+		if ((rc = mev_store_blob_put(w->store, &w->blobs.v[i].oid, w->blobs.v[i].lines,
+					     w->blobs.v[i].bytes)))
+			goto done;
+	in.tag = tag->name;
+	in.commit = tag->commit;
+	in.time = tag->time;
+	in.maintainer_files = mev_maint_file_count(cur->maint);
+	in.diags = (const char *const *)diags;
+	in.ndiags = nd;
+	if (!w->have_id) {
+		if ((rc = mev_repo_root(&w->id.root, w->repo, &tag->commit)))
+			goto done;
+		if (!w->id.dialect[0])
+			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(w->dialect));
+		if ((rc = mev_store_set_identity(w->store, &w->id)))
+			goto done;
+	}
+	if (succ) {
+		mev_oid sc;
+		mev_release_input sin = { 0 };
+		mev_store_has_release(w->store, succ, &sc);
+		if ((rc = mev_store_load_filemap(w->store, succ, &sfm)) ||
+		    (rc = mev_store_load_graph(w->store, succ, 1, &ssec, &sg)) ||
+		    (rc = mev_store_load_diags(w->store, succ, &sdiags, &snd)))
+			goto done;
+		{
+			mev_release *list;
+			size_t n;
+			if ((rc = mev_store_releases(w->store, &list, &n)))
+				goto done;
+			for (size_t i = 0; i < n; i++)
+				if (strcmp(list[i].tag, succ) == 0) {
+					sin.time = list[i].time;
+					sin.maintainer_files = list[i].maintainer_files;
+				}
+			mev_release_list_free(list, n);
+		}
+		sin.tag = succ;
+		sin.commit = sc;
+		sin.diags = (const char *const *)sdiags;
+		sin.ndiags = snd;
+		{
+			/* the stored graph is over the stored sections: rebuild on the table */
+			mev_graph *g2 = NULL;
+			if ((rc = mev_graph_build(&g2, sfm, &go)))
+				goto done;
+			rc = mev_store_put_release(w->store, &sin, sfm, g2, cur->fm, tag->name);
+			mev_graph_free(g2);
+			if (rc)
+				goto done;
+		}
+		w->res->reencoded++;
+	}
+	rc = mev_store_put_release(w->store, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL);
+done:
+	mev_graph_free(g);
+	mev_graph_free(sg);
+	mev_filemap_free(sfm);
+	mev_filemap_free(ssec);
+	mev_strings_free(diags, nd);
+	mev_strings_free(sdiags, snd);
+	return rc;
+}
+
+static int take_lock(const char *dir, int *fd)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/walk.lock", dir);
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (*fd < 0)
+		return mev_error_set(MEV_EIO, "cannot create '%s': %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+		close(*fd);
+		*fd = -1;
+		mev_error_set(MEV_ESTORE, "another walk is writing to store '%s'", dir);
+		mev_error_hint("wait for it to finish; readers can use the store meanwhile");
+		return MEV_ESTORE;
+	}
+	return 0;
+}
+
+int mev_walk(const mev_walk_options *o, mev_walk_result *res)
+{
+	walker w = { 0 };
+	mev_tag *tags = NULL;
+	size_t ntags = 0, skipped = 0, nwork = 0;
+	mev_release *stored = NULL;
+	size_t nstored = 0;
+	mev_tag **work = NULL;
+	state prev = { 0 }, cur;
+	int lockfd = -1, rc;
+	double t0 = now(), tw;
+	uint64_t files_done = 0;
+
+	memset(res, 0, sizeof *res);
+	w.opt = o;
+	w.res = res;
+	if ((rc = mev_repo_open(&w.repo, o->repo)))
+		return rc;
+	if ((rc = mev_store_open(&w.store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)))
+		goto done;
+	if ((rc = take_lock(o->store, &lockfd)))
+		goto done;
+	rc = mev_store_get_identity(w.store, &w.id);
+	if (rc && rc != MEV_ENOTFOUND)
+		goto done;
+	w.have_id = rc == 0;
+	if (o->rebuild && w.have_id) {
+		mev_release *list;
+		size_t n;
+		if ((rc = mev_store_releases(w.store, &list, &n)))
+			goto done;
+		if ((rc = mev_store_begin(w.store)))
+			goto done;
+		for (size_t i = 0; i < n && !rc; i++)
+			rc = mev_store_delete_release(w.store, list[i].tag);
+		mev_release_list_free(list, n);
+		if (rc || (rc = mev_store_commit(w.store))) {
+			mev_store_abort(w.store);
+			goto done;
+		}
+		w.have_id = 0;
+		note(&w, "--rebuild: forgot the %zu stored releases", n);
+	}
+	if ((rc = check_identity(&w)))
+		goto done;
+	if ((rc = mev_repo_tags(w.repo, &tags, &ntags, &skipped)))
+		goto done;
+	res->tags = ntags + skipped;
+	if (skipped)
+		note(&w, "%zu tag%s that do%s not point at a commit left out", skipped,
+		     skipped == 1 ? "" : "s", skipped == 1 ? "es" : "");
+	if (o->rules.dialect != MEV_DIALECT_AUTO)
+		w.dialect = o->rules.dialect;
+	else if (w.id.dialect[0] && mev_dialect_parse(w.id.dialect) > 0)
+		w.dialect = (mev_dialect)mev_dialect_parse(w.id.dialect);
+	else if ((rc = detect_dialect(&w, tags, ntags)))
+		goto done;
+
+	qsort(tags, ntags, sizeof *tags, tag_cmp);
+	if ((rc = mev_store_releases(w.store, &stored, &nstored)))
+		goto done;
+	res->stored_before = nstored;
+	work = calloc(ntags + 1, sizeof *work);
+	if (!work) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	for (size_t i = 0; i < ntags; i++) {
+		mev_oid c;
+		if (!chosen(&w, tags[i].name))
+			continue;
+		res->candidates++;
+		if (mev_store_has_release(w.store, tags[i].name, &c)) {
+			if (mev_oid_equal(&c, &tags[i].commit))
+				continue;
+			note(&w, "tag %s moved since it was stored; walking it again", tags[i].name);
+		}
+		work[nwork++] = &tags[i];
+	}
+	if (!res->candidates)
+		note(&w, "no release tags chosen in '%s' (dialect %s%s); see --tags", o->repo,
+		     mev_dialect_name(w.dialect), w.id.tags[0] ? ", --tags given" : "");
+
+	tw = now();
+	for (size_t k = 0; k < nwork; k++) {
+		const mev_tag *t = work[k];
+		const char *pred = NULL, *succ = NULL;
+		mev_oid pred_commit;
+		mev_release *list = NULL;
+		size_t n = 0;
+
+		if (o->abort_now && *o->abort_now) {
+			rc = mev_error_set(MEV_EINTR, "interrupted");
+			goto done;
+		}
+		if (o->stop && *o->stop) {
+			res->stopped = 1;
+			break;
+		}
+		if (o->progress) {
+			double el = now() - tw;
+			mev_walk_progress p = { k + 1, nwork, t->name,
+						el > 0 ? files_done / el : 0,
+						k ? el / k * (nwork - k) : 0 };
+			o->progress(o->ctx, &p);
+		}
+		/* the releases around it in the store, in version order */
+		if ((rc = mev_store_releases(w.store, &list, &n)))
+			goto done;
+		for (size_t i = 0; i < n; i++) {
+			int c = mev_tag_cmp(list[i].tag, t->name);
+			if (c < 0 && list[i].has_files && chosen(&w, list[i].tag)) {
+				pred = list[i].tag;
+				pred_commit = list[i].commit;
+			} else if (c > 0 && !succ && list[i].has_files && chosen(&w, list[i].tag)) {
+				succ = list[i].tag;
+			}
+		}
+		if (succ && !(succ = strdup(succ))) {
+			mev_release_list_free(list, n);
+			rc = mev_error_oom();
+			goto done;
+		}
+		if (pred && (!prev.tag || strcmp(prev.tag, pred))) {
+			state_clear(&prev);
+			if ((rc = load_state(&w, pred, &pred_commit, &prev))) {
+				note(&w, "cannot continue from stored %s (%s); computing %s from scratch", pred,
+				     mev_error_message(), t->name);
+				state_clear(&prev);
+			}
+		} else if (!pred) {
+			state_clear(&prev);
+		}
+		mev_release_list_free(list, n);
+		if (succ)
+			res->inserted++;
+
+		w.blobs.n = 0;
+		rc = compute(&w, t, &prev, &cur);
+		for (int attempt = 0; !rc && attempt < 3; attempt++) {
+			if ((rc = mev_store_begin(w.store)))
+				break;
+			rc = store_release(&w, t, &prev, &cur, succ);
+			if (!rc) {
+				rc = mev_store_commit(w.store);
+				break;
+			}
+			mev_store_abort(w.store);
+			if (rc != MEV_ELIMIT)
+				break;
+			/* the map filled up: grow it and do the transaction again */
+			if ((rc = mev_store_grow(w.store)))
+				break;
+			rc = MEV_ELIMIT;
+		}
+		free((char *)succ);
+		if (rc) {
+			state_clear(&cur);
+			goto done;
+		}
+		if (!w.have_id)
+			w.have_id = 1;
+		if (mev_maint_section_count(cur.maint) == 0)
+			note(&w, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
+		if (cur.missing[0])
+			note(&w, "%s", cur.missing);
+		if (o->verify && (rc = verify(&w, t, &cur))) {
+			state_clear(&cur);
+			goto done;
+		}
+		files_done += mev_filemap_count(cur.fm);
+		res->walked++;
+		state_clear(&prev);
+		prev = cur;
+	}
+done:
+	res->seconds = now() - t0;
+	state_clear(&prev);
+	free(work);
+	MEV_VEC_FREE(&w.blobs);
+	mev_release_list_free(stored, nstored);
+	mev_tag_list_free(tags, ntags);
+	if (lockfd >= 0)
+		close(lockfd);
+	mev_store_close(w.store);
+	mev_repo_free(w.repo);
+	return rc;
+}
