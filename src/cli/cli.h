@@ -86,5 +86,7 @@ int cmd_sections(int argc, char **argv);
 int cmd_walk(int argc, char **argv);
 int cmd_releases(int argc, char **argv);
 int cmd_store(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

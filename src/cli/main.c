@@ -18,6 +18,8 @@ static const command commands[] = {
 	{ "walk", cmd_walk, "walk every release of a repository into a store" },
 	{ "releases", cmd_releases, "the releases of a store and their numbers (CSV)" },
 	{ "store", cmd_store, "'store info': what a store holds and its size" },
+	{ "report", cmd_report, "what changed between two releases (Markdown or HTML)" },
+	{ "export", cmd_export, "tidy tables (CSV, JSON) and graphs (GraphML, DOT) of a store" },
 };
 
 static void usage(FILE *out)

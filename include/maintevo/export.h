@@ -1,0 +1,97 @@
+/* Tidy tables and graphs read back from a store, for pandas, R, Gephi and igraph. */
+#ifndef MAINTEVO_EXPORT_H
+#define MAINTEVO_EXPORT_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "maintevo/store.h"
+
+/*
+ * The tables of 'maintevo export'.  Every table is in long form (one row per
+ * release and entity), has a fixed column order (mev_table_column()) and a
+ * deterministic row order; docs/schemas.md describes every column.
+ */
+typedef enum {
+	MEV_TABLE_RELEASES = 0, /* one row per release: headline numbers */
+	MEV_TABLE_SECTIONS,     /* one row per release and section */
+	MEV_TABLE_EDGES,        /* one row per release and pair of sections sharing files */
+	MEV_TABLE_CLUSTERS,     /* one row per release, cluster and section */
+	MEV_TABLE_EVENTS,       /* one row per link between clusters of consecutive releases */
+	MEV_TABLE_LINEAGES,     /* one row per lineage */
+	MEV_TABLE_FILES,        /* one row per release, file and covering section */
+	MEV_TABLE_COUNT
+} mev_table;
+
+/* "releases", "sections", ...; mev_table_parse returns -1 for an unknown name. */
+const char *mev_table_name(mev_table t);
+int mev_table_parse(const char *name);
+
+/* Name and type ("string", "integer", "number", "date") of column i of a
+ * table, or NULL past the last column.  Static strings. */
+const char *mev_table_column(mev_table t, size_t i, const char **type);
+
+typedef enum {
+	MEV_EXPORT_CSV = 0,  /* RFC 4180, UTF-8, a header line, CRLF never used */
+	MEV_EXPORT_JSON,     /* one JSON array of objects (keys = the CSV columns) */
+	MEV_EXPORT_JSONL     /* JSON Lines: one object per line */
+} mev_export_format;
+
+/* "csv", "json", "jsonl"; -1 for an unknown name. */
+int mev_export_format_parse(const char *name);
+
+typedef struct {
+	mev_export_format format;
+	const char *release;  /* sections, edges, clusters: only this release (NULL: all);
+			       * files: the release to list */
+	const char *path;     /* files: the history of this path over all releases */
+	const char *method;   /* clustering parameter set (NULL: the default one) */
+	int keep_rest;        /* keep THE REST in sections, edges and files */
+} mev_export_options;
+
+/*
+ * Write table `t` of store `s` to `out`.  The files table needs exactly one
+ * of opt->release and opt->path.  Errors: MEV_EINVAL for options that do not
+ * fit the table, MEV_ENOTFOUND for an unknown release (with a hint), the
+ * store's errors, MEV_EIO when writing fails.
+ */
+int mev_export_table(mev_store *s, mev_table t, const mev_export_options *opt, FILE *out);
+
+typedef enum {
+	MEV_EXPORT_GRAPHML = 0, /* GraphML: Gephi, igraph, networkx */
+	MEV_EXPORT_GRAPH_JSON,  /* networkx node-link JSON */
+	MEV_EXPORT_DOT          /* Graphviz */
+} mev_export_graph_format;
+
+/* "graphml", "json", "dot"; -1 for an unknown name. */
+int mev_export_graph_format_parse(const char *name);
+
+typedef struct {
+	mev_export_graph_format format;
+	const char *release;  /* required */
+	const char *method;   /* clustering parameter set (NULL: the default one) */
+	int meta;             /* the cluster-level graph instead of the section graph */
+	int keep_rest;        /* keep THE REST (section graph only) */
+} mev_export_graph_options;
+
+/*
+ * Write the overlap graph of one release with the cluster and lineage of
+ * every section as vertex attributes (empty when the release is not
+ * clustered), or with opt->meta the graph of its clusters: a vertex per
+ * cluster, an edge weighted by the lines shared by sections of two
+ * different clusters.  Errors: MEV_ENOTFOUND (unknown release, or --meta on
+ * a release without clusters), the store's errors, MEV_EIO.
+ */
+int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *out);
+
+/* Sections of one release counted by who looks after them. */
+typedef struct {
+	uint64_t sections;        /* without THE REST */
+	uint64_t no_maintainer;   /* without any M: line */
+	uint64_t orphan;          /* status starting with "Orphan" (any case) */
+} mev_section_census;
+
+/* Count the sections of release `tag`.  Errors: as mev_store_load_graph(). */
+int mev_export_census(mev_store *s, const char *tag, mev_section_census *out);
+
+#endif

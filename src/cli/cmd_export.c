@@ -1,0 +1,145 @@
+/* maintevo export: tidy tables and graphs of a store for pandas, R and Gephi. */
+#include "cli.h"
+#include "maintevo/error.h"
+#include "maintevo/export.h"
+#include "maintevo/store.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: maintevo export TABLE --store DIR [--format csv|json|jsonl] [-o FILE]\n"
+	"                       [--release TAG] [--path PATH] [--method M] [--keep-rest]\n"
+	"       maintevo export graph --store DIR --release TAG [--format graphml|json|dot]\n"
+	"                       [--meta] [--method M] [-o FILE]\n"
+	"\n"
+	"Write a table of the store in long form (one row per release and entity),\n"
+	"columns in a fixed order, rows in a fixed order (releases in version order,\n"
+	"then names bytewise).  docs/schemas.md describes every column.\n"
+	"\n"
+	"tables:\n"
+	"  releases   one row per release: files, lines, sections, uncovered code,\n"
+	"             sections without maintainer or orphaned, clusters\n"
+	"  sections   one row per release and section: status, people, size, cluster\n"
+	"  edges      one row per release and pair of sections that share files\n"
+	"  clusters   one row per release, cluster and section\n"
+	"  events     one row per link between clusters of consecutive releases\n"
+	"  lineages   one row per lineage (a subsystem followed over releases)\n"
+	"  files      one row per file and covering section: every file of --release\n"
+	"             TAG, or one file's history with --path PATH\n"
+	"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
+	"             vertex attributes; --meta: the graph of its clusters\n"
+	"\n"
+	"formats: csv (RFC 4180, UTF-8; default), json (one array of objects),\n"
+	"jsonl (JSON Lines, one object a line); for graph: graphml (default), json\n"
+	"(networkx node-link) or dot (Graphviz).  Empty CSV fields are JSON nulls.\n"
+	"\n"
+	"options:\n"
+	"  --store DIR        the store (default: ./maintevo.store)\n"
+	"  -f, --format F     output format (see above)\n"
+	"  --release TAG      only this release (files and graph: the release to write)\n"
+	"  --path PATH        files: follow this path over all releases\n"
+	"  --method M         the clustering to read (default: the default of\n"
+	"                     'maintevo cluster')\n"
+	"  --meta             graph: vertices are clusters, edges the lines their\n"
+	"                     sections share\n"
+	"  --keep-rest        keep THE REST (left out by default)\n"
+	"  -o, --out FILE     write to FILE instead of standard output\n"
+	"  -h, --help         show this help\n";
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "store", required_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "release", required_argument, NULL, 'L' },
+		{ "path", required_argument, NULL, 'p' },
+		{ "method", required_argument, NULL, 'm' },
+		{ "meta", no_argument, NULL, 'M' },
+		{ "keep-rest", no_argument, NULL, 'k' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dir = "maintevo.store", *out_path = NULL, *format = NULL, *what;
+	mev_export_options eo = { 0 };
+	mev_export_graph_options go = { 0 };
+	mev_store *s = NULL;
+	FILE *out;
+	int c, rc, table = -1, meta = 0;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hf:o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': dir = optarg; break;
+		case 'f': format = optarg; break;
+		case 'L': eo.release = optarg; break;
+		case 'p': eo.path = optarg; break;
+		case 'm': eo.method = optarg; break;
+		case 'M': meta = 1; break;
+		case 'k': eo.keep_rest = 1; break;
+		case 'o': out_path = optarg; break;
+		case 'h': fputs(usage, stdout); return EXIT_OK;
+		default: return cli_bad_option("export", c, argc, argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
+				       "clusters, events, lineages, files or graph)");
+	what = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
+	if (strcmp(what, "graph") == 0) {
+		int f = format ? mev_export_graph_format_parse(format) : MEV_EXPORT_GRAPHML;
+		if (f < 0)
+			return cli_usage_error("export", "unknown graph format '%s' (use graphml, json or dot)",
+					       format);
+		if (!eo.release)
+			return cli_usage_error("export", "export graph needs --release TAG");
+		if (eo.path)
+			return cli_usage_error("export", "--path goes with the files table only");
+		go.format = (mev_export_graph_format)f;
+		go.release = eo.release;
+		go.method = eo.method;
+		go.meta = meta;
+		go.keep_rest = eo.keep_rest;
+	} else {
+		int f = format ? mev_export_format_parse(format) : MEV_EXPORT_CSV;
+		table = mev_table_parse(what);
+		if (table < 0)
+			return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
+					       "clusters, events, lineages, files or graph)", what);
+		if (f < 0)
+			return cli_usage_error("export", "unknown format '%s' (use csv, json or jsonl)", format);
+		if (meta)
+			return cli_usage_error("export", "--meta goes with 'export graph' only");
+		if (eo.path && table != MEV_TABLE_FILES)
+			return cli_usage_error("export", "--path goes with the files table only");
+		if (table == MEV_TABLE_FILES && !eo.release == !eo.path)
+			return cli_usage_error("export", "the files table needs --release TAG (every file "
+					       "of a release) or --path PATH (one file's history)");
+		eo.format = (mev_export_format)f;
+	}
+	if (mev_store_open(&s, dir, MEV_STORE_READ))
+		return cli_fail();
+	if (!(out = cli_open_out(out_path))) {
+		mev_store_close(s);
+		return EXIT_FAIL;
+	}
+	if (table < 0)
+		rc = mev_export_graph(s, &go, out);
+	else
+		rc = mev_export_table(s, (mev_table)table, &eo, out);
+	if (rc) {
+		cli_fail();
+		cli_close_out(out, out_path);
+		if (out != stdout)
+			remove(out_path); /* no half-written table left behind */
+		mev_store_close(s);
+		return EXIT_FAIL;
+	}
+	rc = cli_close_out(out, out_path);
+	mev_store_close(s);
+	return rc;
+}
