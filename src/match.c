@@ -66,11 +66,14 @@ static int build_index(mev_matcher *m)
 		if (p->kind == MEV_PAT_NEVER || p->type == 'N')
 			continue;
 		{
-			/* file under the directory part of the literal prefix */
-			size_t k = p->prefix_len;
+			/* file under the directory part of the literal prefix and
+			 * up to two more literal bytes (thousands of patterns can
+			 * share one directory: configs/ in U-Boot) */
+			size_t k = p->prefix_len, r;
 			while (k && p->prefix[k - 1] != '/')
 				k--;
-			if (add_to_bucket(m, p->prefix, k, (uint32_t)i, p->type == 'X'))
+			r = p->prefix_len - k;
+			if (add_to_bucket(m, p->prefix, k + (r < 2 ? r : 2), (uint32_t)i, p->type == 'X'))
 				return MEV_ENOMEM;
 		}
 	}
@@ -271,17 +274,22 @@ static int match_indexed(mev_matcher *m, const subject *sj)
 	uint64_t h;
 
 	m->cand_x.n = m->cand_f.n = 0;
-	/* ancestors: "", "a/", "a/b/", ... (and "path/" itself for directories) */
+	/* ancestors "", "a/", "a/b/", ... (and "path/" itself for directories),
+	 * each alone and with the next one and two bytes of the path */
 	for (size_t k = 0; k <= len; k++) {
-		int64_t b;
 		if (k && s[k - 1] != '/')
 			continue;
-		h = mev_hash_bytes(s, k);
-		b = mev_strmap_get_h(&m->keys, s, k, h);
-		if (b < 0)
-			continue;
-		{
-			u32vec *bx = &m->bucket_x.v[b], *bf = &m->bucket_f.v[b];
+		for (size_t e = k; e <= k + 2 && e <= len; e++) {
+			int64_t b;
+			u32vec *bx, *bf;
+			if (e > k && s[e - 1] == '/')
+				break;
+			h = mev_hash_bytes(s, e);
+			b = mev_strmap_get_h(&m->keys, s, e, h);
+			if (b < 0)
+				continue;
+			bx = &m->bucket_x.v[b];
+			bf = &m->bucket_f.v[b];
 			for (size_t i = 0; i < bx->n; i++)
 				if (MEV_VEC_PUSH(&m->cand_x, bx->v[i]))
 					return mev_error_oom();
@@ -384,16 +392,19 @@ struct mev_rematch {
 	MEV_VEC(char *) musts;  /* literals of dirty N: patterns */
 };
 
-/* title NUL type regex NUL type regex NUL ... */
-static int signature(mev_buf *b, const mev_maint *m, const mev_section *s)
+/* [title NUL] type regex NUL type regex NUL ... of the given types */
+static int signature(mev_buf *b, const mev_maint *m, const mev_section *s, int with_title,
+		     const char *types)
 {
 	const mev_field *f = mev_maint_fields(m);
 	mev_buf_clear(b);
-	if (mev_buf_put(b, s->title, strlen(s->title) + 1))
+	if (with_title && mev_buf_put(b, s->title, strlen(s->title) + 1))
+		return MEV_ENOMEM;
+	if (!b->ptr && mev_buf_grow(b, 1))
 		return MEV_ENOMEM;
 	for (uint32_t k = 0; k < s->field_count; k++) {
 		const mev_field *fl = &f[s->field_begin + k];
-		if (fl->type != 'F' && fl->type != 'X' && fl->type != 'N')
+		if (!strchr(types, fl->type) || !fl->type)
 			continue;
 		if (mev_buf_putc(b, fl->type) || mev_buf_put(b, fl->regex, strlen(fl->regex) + 1))
 			return MEV_ENOMEM;
@@ -401,49 +412,135 @@ static int signature(mev_buf *b, const mev_maint *m, const mev_section *s)
 	return 0;
 }
 
-/* File the patterns of a changed section under what they can reach. */
+/* File one changed pattern under what it can reach. */
+static int add_dirty_field(mev_rematch *rm, const mev_field *fl, int utf8)
+{
+	char errbuf[128];
+	mev_pattern p;
+	const char *err;
+	size_t off;
+	if (rm->all)
+		return 0;
+	if (mev_pattern_compile(&p, fl->type, fl->regex, utf8, &err, &off, errbuf, sizeof errbuf))
+		return MEV_ENOMEM;
+	if (p.kind != MEV_PAT_NEVER) {
+		if (fl->type == 'N') {
+			if (p.must_len < 1) {
+				rm->all = 1;
+			} else {
+				char *lit = strndup(p.must, p.must_len);
+				if (!lit || MEV_VEC_PUSH(&rm->musts, lit)) {
+					free(lit);
+					mev_pattern_free(&p);
+					return mev_error_oom();
+				}
+			}
+		} else {
+			size_t kl = p.prefix_len;
+			while (kl && p.prefix[kl - 1] != '/')
+				kl--;
+			if (mev_strmap_put(&rm->keys, p.prefix, kl, 1)) {
+				mev_pattern_free(&p);
+				return MEV_ENOMEM;
+			}
+			if (kl == 0)
+				rm->all = 1;
+		}
+	}
+	mev_pattern_free(&p);
+	return 0;
+}
+
+/* Every pattern of a changed, added or removed section is dirty. */
 static int add_dirty(mev_rematch *rm, const mev_maint *m, const mev_section *s)
 {
 	const mev_field *f = mev_maint_fields(m);
-	int utf8 = mev_maint_rules(m)->utf8;
-	char errbuf[128];
+	int utf8 = mev_maint_rules(m)->utf8, rc = 0;
 	rm->changed++;
-	for (uint32_t k = 0; k < s->field_count && !rm->all; k++) {
+	for (uint32_t k = 0; k < s->field_count && !rc; k++) {
 		const mev_field *fl = &f[s->field_begin + k];
-		mev_pattern p;
-		const char *err;
-		size_t off;
-		if (fl->type != 'F' && fl->type != 'X' && fl->type != 'N')
-			continue;
-		if (mev_pattern_compile(&p, fl->type, fl->regex, utf8, &err, &off, errbuf, sizeof errbuf))
-			return MEV_ENOMEM;
-		if (p.kind != MEV_PAT_NEVER) {
-			if (fl->type == 'N') {
-				if (p.must_len < 1) {
-					rm->all = 1;
-				} else {
-					char *lit = strndup(p.must, p.must_len);
-					if (!lit || MEV_VEC_PUSH(&rm->musts, lit)) {
-						free(lit);
-						mev_pattern_free(&p);
-						return mev_error_oom();
-					}
-				}
-			} else {
-				size_t kl = p.prefix_len;
-				while (kl && p.prefix[kl - 1] != '/')
-					kl--;
-				if (mev_strmap_put(&rm->keys, p.prefix, kl, 1)) {
-					mev_pattern_free(&p);
-					return MEV_ENOMEM;
-				}
-				if (kl == 0)
-					rm->all = 1;
-			}
-		}
-		mev_pattern_free(&p);
+		if (fl->type == 'F' || fl->type == 'X' || fl->type == 'N')
+			rc = add_dirty_field(rm, fl, utf8);
 	}
-	return 0;
+	return rc;
+}
+
+static int regex_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const mev_field *const *)a)->regex, (*(const mev_field *const *)b)->regex);
+}
+
+/* The fields of type t of a section, sorted by regex (caller frees). */
+static const mev_field **sorted_fields(const mev_maint *m, const mev_section *s, char t, size_t *n)
+{
+	const mev_field *f = mev_maint_fields(m);
+	const mev_field **v = malloc((s->field_count + 1) * sizeof *v);
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (uint32_t k = 0; k < s->field_count; k++)
+		if (f[s->field_begin + k].type == t)
+			v[(*n)++] = &f[s->field_begin + k];
+	qsort(v, *n, sizeof *v, regex_cmp);
+	return v;
+}
+
+/*
+ * A section kept its title but its patterns changed.  When its X: and N:
+ * lines are the same, only the F: lines that came or went are dirty and the
+ * section keeps its files elsewhere; otherwise all of it is dirty.
+ * Returns 1 when the section can be mapped, 0 when not, < 0 on error.
+ */
+static int diff_fields(mev_rematch *rm, const mev_maint *om, const mev_section *os,
+		       const mev_maint *nm, const mev_section *ns)
+{
+	size_t no[3], nn[3], i, j;
+	const mev_field **o[3], **n[3];
+	static const char types[3] = { 'X', 'N', 'F' };
+	int utf8 = mev_maint_rules(nm)->utf8, rc = 1;
+	for (int t = 0; t < 3; t++) {
+		o[t] = sorted_fields(om, os, types[t], &no[t]);
+		n[t] = sorted_fields(nm, ns, types[t], &nn[t]);
+	}
+	for (int t = 0; t < 3; t++)
+		if (!o[t] || !n[t]) {
+			rc = mev_error_oom();
+			goto done;
+		}
+	for (int t = 0; t < 2; t++) {
+		if (no[t] != nn[t]) {
+			rc = 0;
+			goto done;
+		}
+		for (i = 0; i < no[t]; i++)
+			if (strcmp(o[t][i]->regex, n[t][i]->regex)) {
+				rc = 0;
+				goto done;
+			}
+	}
+	/* F: symmetric difference of the two sorted lists */
+	rm->changed++;
+	i = j = 0;
+	while (i < no[2] || j < nn[2]) {
+		int c = i >= no[2] ? 1 : j >= nn[2] ? -1 : strcmp(o[2][i]->regex, n[2][j]->regex);
+		int r = 0;
+		if (c < 0)
+			r = add_dirty_field(rm, o[2][i++], utf8);
+		else if (c > 0)
+			r = add_dirty_field(rm, n[2][j++], utf8);
+		else
+			i++, j++;
+		if (r) {
+			rc = r;
+			goto done;
+		}
+	}
+done:
+	for (int t = 0; t < 3; t++) {
+		free(o[t]);
+		free(n[t]);
+	}
+	return rc;
 }
 
 static int same_rules(const mev_rules *a, const mev_rules *b)
@@ -452,12 +549,17 @@ static int same_rules(const mev_rules *a, const mev_rules *b)
 	       a->drop_comments == b->drop_comments;
 }
 
+/*
+ * Old and new sections are paired in three passes: same title and same
+ * patterns (unchanged); same title (patterns changed: see diff_fields());
+ * same patterns (renamed).  What is left was removed or added.
+ */
 int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_maint *new_maint)
 {
 	mev_rematch *rm = calloc(1, sizeof *rm);
 	const mev_section *os = mev_maint_sections(old_maint), *ns = mev_maint_sections(new_maint);
 	size_t no = mev_maint_section_count(old_maint), nn = mev_maint_section_count(new_maint);
-	mev_strmap sig = MEV_STRMAP_INIT;
+	mev_strmap full = MEV_STRMAP_INIT, titles = MEV_STRMAP_INIT, pats = MEV_STRMAP_INIT;
 	mev_buf b = MEV_BUF_INIT;
 	uint8_t *used = calloc(nn + 1, 1);
 	int rc = 0;
@@ -468,38 +570,84 @@ int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_mai
 		goto done;
 	}
 	rm->nold = no;
+	for (size_t i = 0; i < no; i++)
+		rm->map[i] = UINT32_MAX;
 	if (!same_rules(mev_maint_rules(old_maint), mev_maint_rules(new_maint)))
 		rm->all = 1;
-	for (size_t j = 0; j < nn; j++)
-		if ((rc = signature(&b, new_maint, &ns[j])) ||
-		    (rc = mev_strmap_put(&sig, b.ptr, b.len, (uint32_t)j)))
+	for (size_t j = 0; j < nn; j++) {
+		if ((rc = signature(&b, new_maint, &ns[j], 1, "FXN")) ||
+		    (rc = mev_strmap_put(&full, b.ptr, b.len, (uint32_t)j)) ||
+		    (rc = mev_strmap_put(&titles, ns[j].title, strlen(ns[j].title), (uint32_t)j)) ||
+		    (rc = signature(&b, new_maint, &ns[j], 0, "FXN")) ||
+		    (rc = mev_strmap_intern(&pats, b.ptr, b.len, (uint32_t)j, NULL, NULL)))
 			goto done;
+	}
 	rm->identical = no == nn && !rm->all;
+	/* pass 1: unchanged */
 	for (size_t i = 0; i < no; i++) {
 		int64_t j;
-		if ((rc = signature(&b, old_maint, &os[i])))
+		if ((rc = signature(&b, old_maint, &os[i], 1, "FXN")))
 			goto done;
-		j = mev_strmap_get(&sig, b.ptr, b.len);
+		j = mev_strmap_get(&full, b.ptr, b.len);
 		if (j >= 0 && !used[j]) {
 			rm->map[i] = (uint32_t)j;
 			used[j] = 1;
 			if ((size_t)j != i)
 				rm->identical = 0;
 		} else {
-			rm->map[i] = UINT32_MAX;
 			rm->identical = 0;
+		}
+	}
+	/* pass 2: same title, other patterns */
+	for (size_t i = 0; i < no; i++) {
+		int64_t j;
+		if (rm->map[i] != UINT32_MAX)
+			continue;
+		j = mev_strmap_get(&titles, os[i].title, strlen(os[i].title));
+		if (j < 0 || used[j])
+			continue;
+		used[j] = 1;
+		rc = diff_fields(rm, old_maint, &os[i], new_maint, &ns[j]);
+		if (rc < 0)
+			goto done;
+		if (rc == 1) {
+			rm->map[i] = (uint32_t)j;
+		} else if ((rc = add_dirty(rm, old_maint, &os[i])) ||
+			   (rc = add_dirty(rm, new_maint, &ns[j]))) {
+			goto done;
+		}
+		rc = 0;
+	}
+	/* pass 3: renamed */
+	for (size_t i = 0; i < no; i++) {
+		int64_t j;
+		if (rm->map[i] != UINT32_MAX)
+			continue;
+		if ((rc = signature(&b, old_maint, &os[i], 0, "FXN")))
+			goto done;
+		j = mev_strmap_get(&pats, b.ptr, b.len);
+		if (j >= 0 && !used[j] && strcmp(ns[j].title, os[i].title) != 0 &&
+		    mev_strmap_get(&titles, os[i].title, strlen(os[i].title)) < 0) {
+			rm->map[i] = (uint32_t)j;
+			used[j] = 1;
+		}
+	}
+	for (size_t i = 0; i < no; i++)
+		if (rm->map[i] == UINT32_MAX) {
+			/* removed, unless pass 2 already made it dirty */
+			int64_t j = mev_strmap_get(&titles, os[i].title, strlen(os[i].title));
+			if (j >= 0 && used[j])
+				continue;
 			if ((rc = add_dirty(rm, old_maint, &os[i])))
 				goto done;
 		}
-	}
 	for (size_t j = 0; j < nn; j++)
-		if (!used[j]) {
-			rm->identical = 0;
-			if ((rc = add_dirty(rm, new_maint, &ns[j])))
-				goto done;
-		}
+		if (!used[j] && (rc = add_dirty(rm, new_maint, &ns[j])))
+			goto done;
 done:
-	mev_strmap_free(&sig);
+	mev_strmap_free(&full);
+	mev_strmap_free(&titles);
+	mev_strmap_free(&pats);
 	mev_buf_free(&b);
 	free(used);
 	if (rc) {
