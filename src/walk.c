@@ -11,6 +11,7 @@
 #include "maintevo/error.h"
 #include "maintevo/filemap.h"
 #include "maintevo/graph.h"
+#include "maintevo/import.h"
 #include "maintevo/match.h"
 #include "maintevo/repo.h"
 #include "maintevo/store.h"
@@ -519,6 +520,12 @@ int mev_walk(const mev_walk_options *o, mev_walk_result *res)
 	if (rc && rc != MEV_ENOTFOUND)
 		goto done;
 	w.have_id = rc == 0;
+	if (w.have_id && strcmp(w.id.dialect, MEV_IMPORT_DIALECT) == 0) {
+		rc = mev_error_set(MEV_ESTORE, "store '%s' holds imported graphs (%s), not the walk of a "
+				   "repository", o->store, w.id.repo);
+		mev_error_hint("walk into a new store (--store NEWDIR)");
+		goto done;
+	}
 	if (o->rebuild && w.have_id) {
 		mev_release *list;
 		size_t n;

@@ -86,6 +86,9 @@ int cmd_sections(int argc, char **argv);
 int cmd_walk(int argc, char **argv);
 int cmd_releases(int argc, char **argv);
 int cmd_store(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);
+int cmd_clusters(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 

@@ -18,6 +18,9 @@ static const command commands[] = {
 	{ "walk", cmd_walk, "walk every release of a repository into a store" },
 	{ "releases", cmd_releases, "the releases of a store and their numbers (CSV)" },
 	{ "store", cmd_store, "'store info': what a store holds and its size" },
+	{ "import-pasta", cmd_import, "import the study's published section graphs into a store" },
+	{ "cluster", cmd_cluster, "cluster the sections of every stored release (subsystems)" },
+	{ "clusters", cmd_clusters, "the clusters of a stored release (CSV)" },
 	{ "report", cmd_report, "what changed between two releases (Markdown or HTML)" },
 	{ "export", cmd_export, "tidy tables (CSV, JSON) and graphs (GraphML, DOT) of a store" },
 };
@@ -29,7 +32,7 @@ static void usage(FILE *out)
 		     "MAINTAINERS file form, grow, split and merge across its releases.\n\n"
 		     "commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-16s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nSee 'maintevo <command> --help' for the options of a command,\n"
 		     "and 'man maintevo' for the whole manual.\n");
 }

@@ -1,0 +1,137 @@
+/* Clusters of sections: the subsystems of each release, found in its overlap graph. */
+#ifndef MAINTEVO_CLUSTER_H
+#define MAINTEVO_CLUSTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "maintevo/graph.h"
+#include "maintevo/store.h"
+
+typedef enum {
+	MEV_CLUSTER_WALKTRAP = 0, /* Pons & Latapy, cut at maximum modularity (the study's) */
+	MEV_CLUSTER_LOUVAIN,      /* multilevel modularity optimisation */
+	MEV_CLUSTER_LEIDEN,       /* Leiden, modularity objective */
+	MEV_CLUSTER_COMPONENTS    /* connected components */
+} mev_cluster_method;
+
+/* "walktrap", "louvain", "leiden", "components"; parse returns -1 when unknown. */
+const char *mev_cluster_method_name(mev_cluster_method m);
+int mev_cluster_method_parse(const char *name);
+
+/* Everything a clustering depends on.  Start from mev_cluster_params_init(). */
+typedef struct {
+	mev_cluster_method method;
+	int steps;            /* walktrap: length of the random walks (default 4) */
+	double resolution;    /* louvain, leiden: modularity resolution (default 1) */
+	uint64_t seed;        /* louvain, leiden: seed of igraph's RNG (default 1) */
+	double top_fraction;  /* in (0, 1]: cluster only the largest sections (default 1) */
+	int smooth;           /* leiden only: start from the previous release's clusters */
+} mev_cluster_params;
+
+void mev_cluster_params_init(mev_cluster_params *p);
+
+/* MEV_EINVAL with a message and hint when a value is out of range or
+ * --smooth is asked of another method than leiden. */
+int mev_cluster_params_check(const mev_cluster_params *p);
+
+/*
+ * The canonical name of a parameter set, used as the key of everything
+ * stored for it: "walktrap:steps=4:top=1", "louvain:res=1:seed=1:top=1",
+ * "leiden:res=1:seed=1:top=0.2:smooth", "components:top=1".  Parameters a
+ * method does not use are left out.  Returns the length written (the key is
+ * cut when it does not fit `size`, which 128 bytes always does).
+ */
+size_t mev_cluster_key(const mev_cluster_params *p, char *out, size_t size);
+
+/*
+ * Read a parameter set from text: a method name ("leiden": its defaults) or
+ * a key as mev_cluster_key() writes it ("walktrap:steps=4:top=0.2"); fields
+ * may come in any order, missing ones keep their defaults.  Errors:
+ * MEV_EINVAL with a message naming the bad part.
+ */
+int mev_cluster_params_parse(mev_cluster_params *out, const char *text);
+
+/* The cluster of a section left out of the clustering (THE REST, or a section
+ * below the --top-fraction cut). */
+#define MEV_CLUSTER_NONE UINT32_MAX
+
+/*
+ * One release's clusters.  Clusters are numbered 0..count-1 by decreasing
+ * lines (the sum of their sections' own lines), ties by representative
+ * title; the representative of a cluster is its largest section by lines,
+ * ties by bytewise smallest title.
+ */
+typedef struct mev_clustering mev_clustering;
+
+/*
+ * Cluster the graph `g` (THE REST and self loops removed, weights = shared
+ * lines, edges of zero lines dropped).  Vertices are all other sections in
+ * bytewise title order, isolated ones included: each becomes a cluster of its
+ * own.  With p->top_fraction < 1 only the sections whose lines exceed the
+ * (1 - top_fraction) quantile (R's type 7, as the study's script) are kept.
+ * With p->smooth, `prev` (the previous release's clustering, may be NULL)
+ * gives Leiden its start: every section keeps the cluster of the section of
+ * the same title there, new sections start alone.  igraph's RNG is seeded
+ * with p->seed first, so the result depends on the inputs only.
+ * Errors: MEV_EINVAL (bad parameters), MEV_ERROR (igraph failed; the
+ * message is igraph's), MEV_ENOMEM.
+ */
+int mev_cluster_graph(mev_clustering **out, const mev_graph *g, const mev_cluster_params *p,
+		      const mev_clustering *prev);
+void mev_clustering_free(mev_clustering *c);
+
+/* Sections of the release (THE REST included), in the release's order. */
+size_t mev_clustering_section_count(const mev_clustering *c);
+const char *mev_clustering_title(const mev_clustering *c, uint32_t section);
+uint64_t mev_clustering_section_lines(const mev_clustering *c, uint32_t section);
+/* The cluster of a section, or MEV_CLUSTER_NONE. */
+uint32_t mev_clustering_of(const mev_clustering *c, uint32_t section);
+
+size_t mev_clustering_count(const mev_clustering *c);
+/* Section index of the representative of cluster k. */
+uint32_t mev_clustering_representative(const mev_clustering *c, uint32_t k);
+/* Sum of the lines of the sections of cluster k, and their number. */
+uint64_t mev_clustering_lines(const mev_clustering *c, uint32_t k);
+uint32_t mev_clustering_size(const mev_clustering *c, uint32_t k);
+/* Newman's modularity of the partition over the clustered graph (weights =
+ * lines; louvain and leiden at their resolution); NaN without edges. */
+double mev_clustering_modularity(const mev_clustering *c);
+/* A hash of the membership and of the graph it was computed on: equal
+ * fingerprints mean equal clusterings of equal graphs. */
+uint64_t mev_clustering_fingerprint(const mev_clustering *c);
+
+typedef struct {
+	size_t releases;         /* releases in the store */
+	size_t clustered;        /* clustered now */
+	size_t kept;             /* already clustered with these parameters */
+	double seconds;
+} mev_cluster_result;
+
+typedef struct {
+	int jobs;                /* processes (0 = one per core); smooth runs use one */
+	volatile int *stop;      /* non-zero: stop after the current release (MEV_EINTR) */
+	void (*progress)(void *ctx, size_t index, size_t total, const char *tag);
+	void *ctx;
+} mev_cluster_options;
+
+/*
+ * Cluster every release of the store that has no up-to-date clustering for
+ * these parameters (none stored, or its release was walked again), and
+ * store membership, representatives and modularity per release (table
+ * "clusters", key "<parameter key>\0<tag>").  With p->smooth a release
+ * depends on the one before, so everything after the first release that
+ * needs clustering is clustered again, in order.  The store must be open
+ * for writing.  Errors: those of the store and of mev_cluster_graph().
+ */
+int mev_cluster_store(mev_store *s, const mev_cluster_params *p, const mev_cluster_options *opt,
+		      mev_cluster_result *res);
+
+/*
+ * Read back the clustering of release `tag`.  Errors: MEV_ENOTFOUND when the
+ * release was not clustered with these parameters, or was walked again
+ * since (the hint says to run 'maintevo cluster'); MEV_ECORRUPT.
+ */
+int mev_cluster_load(mev_clustering **out, mev_store *s, const mev_cluster_params *p,
+		     const char *tag);
+
+#endif

@@ -1,0 +1,105 @@
+/* Options naming a clustering parameter set (--method, --steps, ...). */
+#include "cli.h"
+#include "cluster_opts.h"
+#include "maintevo/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_cluster_init(cli_cluster_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->steps = -1;
+	o->resolution = -1;
+	o->top = -1;
+	o->seed = -1;
+	mev_cluster_params_init(&o->p);
+}
+
+static int parse_real(const char *cmd, const char *opt, const char *arg, double min, double max,
+		      double *out)
+{
+	char *end;
+	double v;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || !*arg || *end || !(v >= min) || v > max)
+		return cli_usage_error(cmd, "%s takes a number from %g to %g, not '%s'", opt, min, max, arg);
+	*out = v;
+	return 0;
+}
+
+int cli_cluster_option(cli_cluster_opts *o, const char *cmd, int opt, const char *arg)
+{
+	long v;
+	switch (opt) {
+	case 'm':
+		o->method = arg;
+		return 1;
+	case OPT_STEPS:
+		if (cli_parse_int(cmd, "--steps", arg, 1, 1000, &v))
+			return EXIT_USAGE;
+		o->steps = v;
+		return 1;
+	case OPT_RESOLUTION:
+		if (parse_real(cmd, "--resolution", arg, 1e-9, 1e6, &o->resolution))
+			return EXIT_USAGE;
+		return 1;
+	case OPT_SEED:
+		if (cli_parse_int(cmd, "--seed", arg, 0, 2147483647L, &v))
+			return EXIT_USAGE;
+		o->seed = v;
+		return 1;
+	case OPT_TOP:
+		if (parse_real(cmd, "--top-fraction", arg, 1e-9, 1, &o->top))
+			return EXIT_USAGE;
+		return 1;
+	case OPT_SMOOTH:
+		o->smooth = 1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int cli_cluster_finish(cli_cluster_opts *o, const char *cmd)
+{
+	if (o->method) {
+		if (mev_cluster_params_parse(&o->p, o->method)) {
+			fprintf(stderr, "maintevo: error: %s\nhint: see 'maintevo %s --help'\n",
+				mev_error_message(), cmd);
+			return EXIT_USAGE;
+		}
+	} else if (o->smooth) {
+		o->p.method = MEV_CLUSTER_LEIDEN;
+	}
+	if (o->steps >= 0) {
+		if (o->p.method != MEV_CLUSTER_WALKTRAP)
+			return cli_usage_error(cmd, "--steps is for walktrap, not %s",
+					       mev_cluster_method_name(o->p.method));
+		o->p.steps = (int)o->steps;
+	}
+	if (o->resolution >= 0 || o->seed >= 0) {
+		if (o->p.method != MEV_CLUSTER_LOUVAIN && o->p.method != MEV_CLUSTER_LEIDEN)
+			return cli_usage_error(cmd, "%s is for louvain and leiden, not %s",
+					       o->resolution >= 0 ? "--resolution" : "--seed",
+					       mev_cluster_method_name(o->p.method));
+		if (o->resolution >= 0)
+			o->p.resolution = o->resolution;
+		if (o->seed >= 0)
+			o->p.seed = (uint64_t)o->seed;
+	}
+	if (o->top >= 0)
+		o->p.top_fraction = o->top;
+	if (o->smooth)
+		o->p.smooth = 1;
+	if (mev_cluster_params_check(&o->p)) {
+		fprintf(stderr, "maintevo: error: %s\n", mev_error_message());
+		if (mev_error_hint_text()[0])
+			fprintf(stderr, "hint: %s\n", mev_error_hint_text());
+		return EXIT_USAGE;
+	}
+	mev_cluster_key(&o->p, o->key, sizeof o->key);
+	return 0;
+}
