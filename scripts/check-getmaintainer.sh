@@ -2,7 +2,10 @@
 # Compare maintevo's file -> sections map with the tree's own
 # scripts/get_maintainer.pl on every file of one commit.
 #
-# usage: scripts/check-getmaintainer.sh [-j N] [--keep] REPO REV
+# usage: scripts/check-getmaintainer.sh [-j N] [--keep] [--cache DIR] REPO REV
+#
+# --cache DIR keeps the script's answers in DIR/<commit>-<script hash>.txt,
+# so checking a newer maintevo against the same commit takes seconds.
 #
 # The commit is checked out into a temporary directory (symbolic links
 # kept), and the tree's get_maintainer.pl runs there from the tree root,
@@ -24,15 +27,17 @@ set -euo pipefail
 
 jobs=$(nproc)
 keep=0
+cache=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-j) jobs=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
-	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+	--cache) cache=$2; shift 2 ;;
+	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 2 ] || { echo "usage: $0 [-j N] [--keep] REPO REV" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 [-j N] [--keep] [--cache DIR] REPO REV" >&2; exit 2; }
 repo=$1
 rev=$2
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -140,13 +145,24 @@ total=$(tr -cd '\0' < "$work/all.z" | wc -c)
 skipped=$(wc -l < "$work/skipped.txt")
 echo "check: $total files, $skipped skipped (dangling links); running get_maintainer.pl on $jobs cores" >&2
 
+cached=
+if [ -n "$cache" ]; then
+	mkdir -p "$cache"
+	cached=$cache/$(git -C "$repo" rev-parse "$rev^{commit}")-$(md5sum < "$script" | cut -c1-12).txt
+fi
 start=$(date +%s)
+if [ -n "$cached" ] && [ -s "$cached" ]; then
+	echo "check: using the script's answers cached in $cached" >&2
+	cp "$cached" "$work/script.txt"
+else
 mkdir "$work/out"
 (cd "$tree" && HOME=$work/home MEV_OUT=$work/out/part MEV_FAST_FMP=$fast xargs -0 -P "$jobs" -n 1500 \
 	perl "$work/driver.pl" --noemail --subsystem --nokeywords --nogit --nogit-fallback --notree -f -- \
 	< "$work/files.z")
 cat "$work"/out/part.* > "$work/script.txt"
 echo "check: get_maintainer.pl took $(( $(date +%s) - start )) s" >&2
+[ -z "$cached" ] || cp "$work/script.txt" "$cached"
+fi
 
 start=$(date +%s)
 "$mev" filemap --repo "$repo" --rev "$rev" --keep-rest -o "$work/mev.csv" 2>/dev/null

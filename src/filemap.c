@@ -321,7 +321,8 @@ size_t mev_filemap_set(const mev_filemap *fm, uint32_t set, const uint32_t **ids
 		*ids = NULL;
 		return 0;
 	}
-	*ids = fm->set_ids.v + fm->set_off.v[set];
+	/* no pointer arithmetic on NULL: the empty set has no storage */
+	*ids = fm->set_ids.v ? fm->set_ids.v + fm->set_off.v[set] : NULL;
 	return fm->set_off.v[set + 1] - fm->set_off.v[set];
 }
 

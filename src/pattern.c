@@ -100,7 +100,8 @@ static size_t regex_must(const char *re, size_t len, char *best)
 			continue;
 		if (re[k + 1] && (strchr("QxocNpPgk", re[k + 1]) || isdigit((unsigned char)re[k + 1])))
 			return 0;
-		/* PCRE2 ignores a lone \E: in "b\E*" the '*' applies to 'b' */
+		/* a lone \E: PCRE2 would ignore it, but it is compiled as
+		 * Perl does (see perl_letter_escapes); giving up stays safe */
 		if (re[k + 1] == 'E')
 			return 0;
 		k++;
@@ -258,6 +259,28 @@ static int compile_re(mev_pattern *p, int *errcode, PCRE2_SIZE *off)
 	return p->re && (!p->utf8 || p->re_uni);
 }
 
+/*
+ * Perl compiles the interpolated pattern of m@^$pattern@ and m/$value/x
+ * without the string-level escapes \Q \E \L \U \l \u \F, and passes an
+ * escaped letter it does not know through as that letter: "\Qa.b\E" is
+ * "Qa.bE", "ab/\E{0}" is "ab/E{0}", "\i" is "i" (perl 5.36).  PCRE2 would
+ * quote with \Q..\E, ignore a lone \E and reject the others, so those
+ * backslashes are dropped (in place; an escaped backslash stays).  The
+ * prefix and required-literal scans still see the backslash and stop.
+ */
+static void perl_letter_escapes(char *re)
+{
+	char *w = re;
+	for (const char *r = re; *r; r++) {
+		if (r[0] == '\\' && r[1] && strchr("EFIJLMOQTUYijlmquy", r[1]))
+			continue; /* drop the backslash, the letter follows */
+		*w++ = *r;
+		if (r[0] == '\\' && r[1])
+			*w++ = *++r;
+	}
+	*w = '\0';
+}
+
 int mev_pattern_compile(mev_pattern *p, char type, const char *regex, int utf8,
 			const char **err, size_t *erroff, char *errbuf, size_t errbuf_size)
 {
@@ -290,6 +313,7 @@ int mev_pattern_compile(mev_pattern *p, char type, const char *regex, int utf8,
 	}
 	if (!anch)
 		return mev_error_oom();
+	perl_letter_escapes(anch);
 	p->src = anch;
 	p->opts = opts;
 	p->utf8 = (uint8_t)utf8;
