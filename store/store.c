@@ -226,7 +226,9 @@ int mev_store_open(mev_store **out, const char *dir, unsigned flags)
 	/* map: twice the file, at least 256 MiB; it grows before it fills */
 	snprintf(path, sizeof path, "%s/data.mdb", dir);
 	{
-		size_t map = (size_t)256 << 20;
+		/* MEV_STORE_MAP_BYTES: a smaller start, for testing the growth */
+		const char *env = getenv("MEV_STORE_MAP_BYTES");
+		size_t map = env && atol(env) > 0 ? (size_t)atol(env) : (size_t)256 << 20;
 		if (stat(path, &sb) == 0)
 			while (map < (size_t)sb.st_size * 2)
 				map *= 2;

@@ -132,6 +132,11 @@ expect_exit 0 "$MEV" walk --repo demo --store K
 dump K > K.txt
 same_files A.txt K.txt
 
+step "a map that starts tiny grows as needed"
+expect_exit 0 env MEV_STORE_MAP_BYTES=65536 "$MEV" walk --repo demo --store G -q
+dump G > G.txt
+same_files A.txt G.txt
+
 step "--rebuild starts over"
 expect_exit 0 "$MEV" walk --repo demo --store A --rebuild
 expect_stderr_contains "$ntags releases walked"
