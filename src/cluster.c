@@ -29,7 +29,12 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { REC_VERSION = 1, LEIDEN_MAX_ITERATIONS = 64 };
+/*
+ * REC_VERSION is the record format; ALGORITHM is bumped whenever a change
+ * of this file gives other clusters for the same input, so that stored
+ * clusterings of an older build count as out of date.
+ */
+enum { REC_VERSION = 1, ALGORITHM = 1, LEIDEN_MAX_ITERATIONS = 64 };
 
 struct mev_clustering {
 	size_t nsec;
@@ -214,6 +219,43 @@ static int ig_fail(igraph_error_t err, const char *what)
 		return mev_error_oom();
 	return mev_error_set(MEV_ERROR, "igraph: %s failed: %s", what,
 			     ig_message[0] ? ig_message : igraph_strerror(err));
+}
+
+int mev__cluster_provoke_igraph_error(void)
+{
+	ig_handlers h;
+	igraph_t g;
+	igraph_vector_int_t e, m;
+	igraph_vector_t w;
+	igraph_matrix_int_t merges;
+	igraph_vector_t q;
+	igraph_integer_t odd[3] = { 0, 1, 2 }, ok[4] = { 0, 1, 1, 2 };
+	igraph_error_t err;
+	int rc = 0;
+
+	ig_enter(&h, 1);
+	igraph_vector_int_view(&e, odd, 3);
+	if ((err = igraph_create(&g, &e, 3, IGRAPH_UNDIRECTED)) != IGRAPH_SUCCESS)
+		rc = ig_fail(err, "creating a graph from 3 numbers");
+	else
+		igraph_destroy(&g);
+	ig_message[0] = '\0';
+	igraph_vector_int_view(&e, ok, 4);
+	if (igraph_create(&g, &e, 3, IGRAPH_UNDIRECTED) == IGRAPH_SUCCESS) {
+		igraph_vector_init(&w, 5); /* two edges, five weights */
+		igraph_vector_int_init(&m, 0);
+		igraph_matrix_int_init(&merges, 0, 0);
+		igraph_vector_init(&q, 0);
+		if ((err = igraph_community_walktrap(&g, &w, 4, &merges, &q, &m)) != IGRAPH_SUCCESS)
+			rc = ig_fail(err, "walktrap with a bad weight vector");
+		igraph_vector_destroy(&q);
+		igraph_matrix_int_destroy(&merges);
+		igraph_vector_int_destroy(&m);
+		igraph_vector_destroy(&w);
+		igraph_destroy(&g);
+	}
+	ig_leave(&h);
+	return rc;
 }
 
 /* --- the clustering object ---------------------------------------------- */
@@ -507,6 +549,55 @@ static igraph_error_t leiden(const igraph_t *graph, const igraph_vector_t *w, do
 	return IGRAPH_SUCCESS;
 }
 
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+/*
+ * Cut every cluster of the start partition into its connected pieces in
+ * the current graph, and renumber the labels densely.  Leiden never makes
+ * a disconnected cluster, but igraph's (0.10) keeps one it is given: a
+ * subsystem that split since the previous release would stay one cluster.
+ */
+static int split_disconnected(igraph_vector_int_t *m, const vgraph *v)
+{
+	size_t n = v->n, ne = (size_t)igraph_vector_int_size(&v->edges) / 2;
+	uint32_t *up = malloc((n + 1) * sizeof *up);
+	int64_t *label = malloc((n + 1) * sizeof *label);
+	igraph_integer_t next = 0;
+	if (!up || !label) {
+		free(up);
+		free(label);
+		return mev_error_oom();
+	}
+	for (size_t i = 0; i < n; i++) {
+		up[i] = (uint32_t)i;
+		label[i] = -1;
+	}
+	for (size_t e = 0; e < ne; e++) {
+		uint32_t a = (uint32_t)VECTOR(v->edges)[2 * e], b = (uint32_t)VECTOR(v->edges)[2 * e + 1];
+		if (VECTOR(*m)[a] == VECTOR(*m)[b]) {
+			a = uf_find(up, a);
+			b = uf_find(up, b);
+			if (a != b)
+				up[a > b ? a : b] = a < b ? a : b;
+		}
+	}
+	/* a piece is named by its smallest vertex; labels in order of appearance */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = uf_find(up, (uint32_t)i);
+		if (label[r] < 0)
+			label[r] = next++;
+		VECTOR(*m)[i] = (igraph_integer_t)label[r];
+	}
+	free(up);
+	free(label);
+	return 0;
+}
+
 /* Start of a smoothed run: each vertex in the cluster its title had before. */
 static int start_membership(igraph_vector_int_t *m, const vgraph *v, const mev_clustering *c,
 			    const mev_clustering *prev)
@@ -526,9 +617,7 @@ static int start_membership(igraph_vector_int_t *m, const vgraph *v, const mev_c
 		int64_t k = prev ? mev_strmap_get(&titles, t, strlen(t)) : -1;
 		VECTOR(*m)[i] = k >= 0 ? (igraph_integer_t)k : (igraph_integer_t)next++;
 	}
-	/* labels must stay below the number of vertices: renumber densely */
-	if (igraph_reindex_membership(m, NULL, NULL) != IGRAPH_SUCCESS)
-		rc = ig_fail(IGRAPH_FAILURE, "renumbering the start partition");
+	rc = split_disconnected(m, v);
 done:
 	mev_strmap_free(&titles);
 	return rc;
@@ -545,8 +634,11 @@ uint64_t mev__graph_fingerprint(const mev_graph *g)
 		uint64_t x[2] = { h, mev_hash_bytes(secs[i].title, strlen(secs[i].title) + 1) ^ secs[i].is_rest };
 		h = mev_hash_bytes(x, sizeof x);
 	}
+	/* THE REST is left out, so that a graph read with or without it agrees */
 	for (size_t i = 0; i < ne; i++) {
 		uint64_t x[4] = { h, ((uint64_t)e[i].a << 32) | e[i].b, e[i].lines, e[i].bytes };
+		if (secs[e[i].a].is_rest || secs[e[i].b].is_rest)
+			continue;
 		h = mev_hash_bytes(x, sizeof x);
 	}
 	return h;
@@ -683,6 +775,7 @@ static int encode(mev_buf *b, const mev_clustering *c)
 	int rc = 0;
 	memcpy(&bits, &c->modularity, sizeof bits);
 	rc |= mev_put_uv(b, REC_VERSION);
+	rc |= mev_put_uv(b, ALGORITHM);
 	rc |= mev_put_uv(b, c->graph_fp);
 	rc |= mev_put_uv(b, c->nsec);
 	rc |= mev_put_uv(b, bits);
@@ -699,7 +792,7 @@ static uint64_t record_fp(const void *data, size_t len)
 {
 	mev_rd r;
 	mev_rd_init(&r, data, len);
-	if (mev_get_uv(&r) != REC_VERSION)
+	if (mev_get_uv(&r) != REC_VERSION || mev_get_uv(&r) != ALGORITHM)
 		return 0;
 	{
 		uint64_t fp = mev_get_uv(&r);
@@ -716,6 +809,7 @@ static int decode(mev_clustering *c, const void *data, size_t len, const char *t
 	mev_rd_init(&r, data, len);
 	if (mev_get_uv(&r) != REC_VERSION)
 		return mev_error_set(MEV_ECORRUPT, "clustering of '%s' has an unknown version", tag);
+	(void)mev_get_uv(&r);
 	(void)mev_get_uv(&r);
 	ns = mev_get_uv(&r);
 	bits = mev_get_uv(&r);

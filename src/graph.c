@@ -106,7 +106,8 @@ int mev_graph_build(mev_graph **out, const mev_filemap *fm, const mev_graph_opti
 			}
 	}
 	sort_fm = fm;
-	qsort(g->edges.v, g->edges.n, sizeof *g->edges.v, edge_cmp);
+	if (g->edges.n > 1) /* qsort(NULL, 0, ...) is undefined: no sections at all */
+		qsort(g->edges.v, g->edges.n, sizeof *g->edges.v, edge_cmp);
 done:
 	mev_strmap_free(&idx);
 	free(sl);
@@ -150,7 +151,8 @@ int mev_graph_from_edges(mev_graph **out, const mev_filemap *fm, const mev_edge 
 		}
 	}
 	sort_fm = fm;
-	qsort(g->edges.v, g->edges.n, sizeof *g->edges.v, edge_cmp);
+	if (g->edges.n > 1) /* qsort(NULL, 0, ...) is undefined: no sections at all */
+		qsort(g->edges.v, g->edges.n, sizeof *g->edges.v, edge_cmp);
 	*out = g;
 	return 0;
 }

@@ -184,6 +184,39 @@ static void test_releases(void)
 	}
 }
 
+/* A release without sections (U-Boot before v2014.10): an empty graph,
+ * stored and read back. */
+static void test_no_sections(void)
+{
+	mev_store *s = NULL;
+	mev_filemap *fm = NULL, *secs = NULL, *back = NULL;
+	mev_graph *g = NULL, *gb = NULL;
+	mev_release_input in = { 0 };
+	char empty[300];
+	uint32_t set = 1;
+	snprintf(empty, sizeof empty, "%s-empty", dir);
+	CHECK_INT(mev_filemap_new(&fm), 0);
+	CHECK_INT(mev_filemap_intern_set(fm, NULL, 0, &set), 0);
+	CHECK_INT(mev_filemap_add_row(fm, "Makefile", 8, MEV_KIND_FILE, 10, 100, set), 0);
+	CHECK_INT(mev_graph_build(&g, fm, NULL), 0);
+	CHECK_INT(mev_graph_edge_count(g), 0);
+	CHECK_INT(mev_store_open(&s, empty, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	in.tag = "v2008.10";
+	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev_store_put_release(s, &in, fm, g, NULL, NULL), 0);
+	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev_store_load_graph(s, "v2008.10", 0, &secs, &gb), 0);
+	CHECK(gb && mev_graph_edge_count(gb) == 0);
+	CHECK_INT(mev_store_load_filemap(s, "v2008.10", &back), 0);
+	CHECK(back && mev_filemap_count(back) == 1);
+	mev_filemap_free(back);
+	mev_graph_free(gb);
+	mev_filemap_free(secs);
+	mev_store_close(s);
+	mev_graph_free(g);
+	mev_filemap_free(fm);
+}
+
 static void test_refusals(void)
 {
 	mev_store *s = NULL;
@@ -215,14 +248,15 @@ static void test_refusals(void)
 
 int main(void)
 {
-	char cmd[300];
+	char cmd[700];
 	snprintf(dir, sizeof dir, "%s/mev-test-store.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(test_codec);
 	RUN(test_releases);
 	RUN(test_refusals);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	RUN(test_no_sections);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s-empty'", dir, dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
 	return test_summary();

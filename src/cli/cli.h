@@ -89,6 +89,10 @@ int cmd_store(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_cluster(int argc, char **argv);
 int cmd_clusters(int argc, char **argv);
+int cmd_track(int argc, char **argv);
+int cmd_events(int argc, char **argv);
+int cmd_lineages(int argc, char **argv);
+int cmd_section_changes(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 

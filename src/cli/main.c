@@ -21,6 +21,10 @@ static const command commands[] = {
 	{ "import-pasta", cmd_import, "import the study's published section graphs into a store" },
 	{ "cluster", cmd_cluster, "cluster the sections of every stored release (subsystems)" },
 	{ "clusters", cmd_clusters, "the clusters of a stored release (CSV)" },
+	{ "track", cmd_track, "link clusters across releases: splits, merges, lineages" },
+	{ "events", cmd_events, "births, deaths, splits, merges ... between releases (CSV)" },
+	{ "lineages", cmd_lineages, "the lineages of clusters over the whole history (CSV)" },
+	{ "section-changes", cmd_section_changes, "sections added, removed, renamed (CSV)" },
 	{ "report", cmd_report, "what changed between two releases (Markdown or HTML)" },
 	{ "export", cmd_export, "tidy tables (CSV, JSON) and graphs (GraphML, DOT) of a store" },
 };

@@ -1,0 +1,156 @@
+/* Following clusters from release to release: events, lineages, section changes. */
+#ifndef MAINTEVO_TRACK_H
+#define MAINTEVO_TRACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "maintevo/cluster.h"
+#include "maintevo/store.h"
+
+/*
+ * Thresholds of the tracker (docs/tracking.md explains each and its
+ * default against the published methods).  Start from mev_track_params_init().
+ */
+typedef struct {
+	double link;     /* minimum Jaccard similarity of a link (default 0.1, Greene 2010) */
+	double match;    /* share of a cluster's code that makes the other side its main
+			    heir or origin (default 0.5, Asur 2007) */
+	double growth;   /* relative change in lines that makes a continuation a growth
+			    or a contraction (default 0.1) */
+	double rename;   /* share of a vanished section's code a new title must cover to
+			    count as its new name (default 0.8) */
+} mev_track_params;
+
+void mev_track_params_init(mev_track_params *p);
+/* MEV_EINVAL with a message when a threshold is outside (0, 1] (growth: > 0). */
+int mev_track_params_check(const mev_track_params *p);
+
+typedef enum {
+	MEV_EVENT_BIRTH = 0,
+	MEV_EVENT_DEATH,
+	MEV_EVENT_CONTINUATION,
+	MEV_EVENT_GROWTH,
+	MEV_EVENT_CONTRACTION,
+	MEV_EVENT_SPLIT,
+	MEV_EVENT_MERGE,
+	MEV_EVENT_KINDS
+} mev_event_kind;
+
+/* "birth", "death", ...; parse returns -1 when unknown. */
+const char *mev_event_name(mev_event_kind k);
+int mev_event_parse(const char *name);
+
+/*
+ * One link between a cluster of from_release and one of to_release (or a
+ * birth or death: one side only).  A split into two is two events, one per
+ * successor; a merge of two is two events, one per predecessor.
+ */
+typedef struct {
+	const char *from_release, *to_release;
+	mev_event_kind kind;
+	uint32_t lineage;          /* of the to_cluster; of the from_cluster for a death */
+	const char *from_cluster;  /* representative; "" for a birth */
+	const char *to_cluster;    /* representative; "" for a death */
+	double similarity;         /* Jaccard on common code (or titles); NaN for birth, death */
+	int64_t from_lines, to_lines; /* cluster sizes; -1 for the missing side */
+} mev_event;
+
+typedef struct {
+	mev_event *v;
+	size_t n;
+	void *mem_;                /* owns the strings */
+} mev_event_list;
+
+/* A chain of clusters linked by continuations, splits kept by it, merges into it. */
+typedef struct {
+	uint32_t id;               /* 1, 2, ... in order of birth */
+	const char *name;          /* representative of its cluster in its last release */
+	const char *first_release, *last_release;
+	uint32_t parent;           /* lineage it split from (0: none) */
+	uint64_t peak_lines;       /* largest cluster size over its releases */
+	uint32_t releases;         /* releases in which it has a cluster */
+} mev_lineage;
+
+typedef struct {
+	mev_lineage *v;
+	size_t n;
+	void *mem_;
+} mev_lineage_list;
+
+typedef enum {
+	MEV_SECTION_ADDED = 0,
+	MEV_SECTION_REMOVED,
+	MEV_SECTION_RENAMED
+} mev_section_change_kind;
+
+const char *mev_section_change_name(mev_section_change_kind k);
+
+typedef struct {
+	const char *from_release, *to_release;
+	mev_section_change_kind kind;
+	const char *section;       /* the title in from_release (added: in to_release) */
+	const char *new_section;   /* renamed: the new title; else "" */
+	uint64_t lines;            /* the section's lines (added: in to_release, else from_release) */
+	double coverage;           /* renamed: share of the old code the new title covers; else NaN */
+} mev_section_change;
+
+typedef struct {
+	mev_section_change *v;
+	size_t n;
+	void *mem_;
+} mev_section_change_list;
+
+void mev_event_list_free(mev_event_list *l);
+void mev_lineage_list_free(mev_lineage_list *l);
+void mev_section_change_list_free(mev_section_change_list *l);
+
+typedef struct {
+	size_t releases;           /* releases with sections, tracked in order */
+	size_t tracked;            /* release pairs computed now */
+	size_t kept;               /* pairs whose stored results were still valid */
+	size_t by_code, by_title;  /* pairs compared on files / on section titles */
+	size_t events[MEV_EVENT_KINDS]; /* over the whole history */
+	size_t lineages;
+	size_t section_changes[3];
+	double cluster_seconds, seconds;
+	mev_cluster_result cluster;
+} mev_track_result;
+
+typedef struct {
+	int jobs;                  /* for clustering (see mev_cluster_options) */
+	volatile int *stop;
+	void (*progress)(void *ctx, size_t index, size_t total, const char *tag);
+	void *ctx;
+} mev_track_options;
+
+/*
+ * Cluster what is not clustered yet (mev_cluster_store()), then link the
+ * clusters of every release with sections to those of the next one, and
+ * store the events and the lineages (tables "events" and "lineages",
+ * keyed by the parameter key; docs/store-format.md) and the section-level
+ * changes.  Two consecutive releases are compared on the lines of the files
+ * present in both (by path) when both have file tables, else on section
+ * titles weighted by their lines.  Only pairs whose stored result no longer
+ * fits (new or re-walked releases, other clusters or thresholds) are
+ * computed again; lineage ids stay stable.  Errors: those of the store and
+ * of the clustering; MEV_EINVAL for bad thresholds.
+ */
+int mev_track_store(mev_store *s, const mev_cluster_params *cp, const mev_track_params *tp,
+		    const mev_track_options *opt, mev_track_result *res);
+
+/*
+ * Read back the events of a parameter set, in release order, limited to
+ * from_release >= from and to_release <= to (version order; NULL: no
+ * limit).  Errors: MEV_ENOTFOUND when 'maintevo track' was not run for
+ * these parameters or its results are out of date.
+ */
+int mev_track_events(mev_store *s, const mev_cluster_params *cp, const char *from, const char *to,
+		     mev_event_list *out);
+/* The lineages of a parameter set, by id.  Errors: as mev_track_events(). */
+int mev_track_lineages(mev_store *s, const mev_cluster_params *cp, mev_lineage_list *out);
+/* Sections added, removed and renamed between consecutive releases (they do
+ * not depend on the clustering).  Errors: as mev_track_events(). */
+int mev_track_section_changes(mev_store *s, const char *from, const char *to,
+			      mev_section_change_list *out);
+
+#endif

@@ -1,0 +1,182 @@
+# maintevo cluster, clusters, track, events, lineages, section-changes and
+# import-pasta end to end: a planted history (scripts/make-planted-repo.py)
+# whose events the tracker must find, identical releases that must give
+# only continuations, nightly runs that compute only the new pair, imported
+# graphs, refusals and usage errors.
+. "$(dirname "$0")/lib.sh" "$@"
+
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+step "a planted history"
+python3 "$SRC/scripts/make-planted-repo.py" --seed 1 --releases 6 --groups 8 --events 3 \
+	--identical-last --truth truth.csv planted >/dev/null
+expect_exit 0 "$MEV" walk --repo planted --store S -q
+
+step "cluster: every release once, then nothing"
+expect_exit 0 "$MEV" cluster --store S
+expect_stderr_contains "6 releases clustered, 0 already clustered, with walktrap:steps=4:top=1"
+expect_exit 0 "$MEV" cluster --store S -j 1
+expect_stderr_contains "0 releases clustered, 6 already clustered"
+
+step "clusters: the CSV of one release"
+expect_exit 0 "$MEV" clusters --store S --release v1.0
+head -n 1 "$OUT" | grep -qx 'release,method,cluster,representative,section,section_lines' ||
+	fail "clusters header"
+# every cluster starts with its representative, clusters are numbered from 1
+awk -F, 'NR > 1 && $3 != prev { if ($4 != $5) exit 1; prev = $3 }' "$OUT" || fail "a cluster does not start with its representative"
+awk -F, 'NR == 2 { exit !($3 == 1) }' "$OUT" || fail "clusters are not numbered from 1"
+! grep -qF ',THE REST' "$OUT" || fail "THE REST is clustered"
+"$MEV" clusters --store S --release v1.0 > again.csv
+same_files "$OUT" again.csv
+expect_exit 1 "$MEV" clusters --store S --release v1.0 --method leiden
+expect_error "is not clustered with leiden:res=1:seed=1:top=1"
+expect_exit 1 "$MEV" clusters --store S --release v9.9
+expect_error "release 'v9.9' is not in store"
+
+step "track finds the planted events"
+expect_exit 0 "$MEV" track --store S
+expect_stderr_contains "6 releases tracked (6 computed: 5 pairs on code"
+"$MEV" events --store S > events.csv
+"$MEV" section-changes --store S > sections.csv
+python3 "$SRC/scripts/planted-score.py" truth.csv events.csv sections.csv > score.csv 2> misses.txt
+cat score.csv
+awk -F, 'NR > 1 && ($5 < 0.95 || $6 < 0.95) { bad = 1 } END { exit bad }' score.csv ||
+	{ cat misses.txt >&2; fail "precision or recall below 0.95"; }
+grep -q '^structural,' score.csv || fail "no structural score"
+
+step "identical releases: only continuations"
+awk -F, '$1 == "v1.4" && $2 == "v1.5" { n++; if ($3 != "continuation") bad = 1 } END { exit bad || !n }' events.csv ||
+	fail "the identical pair v1.4 -> v1.5 has other events than continuations"
+
+step "events, lineages, section-changes: headers and filters"
+head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines' ||
+	fail "events header"
+expect_exit 0 "$MEV" events --store S --from v1.2 --to v1.3
+awk -F, 'NR > 1 && !($1 == "v1.2" && $2 == "v1.3") { exit 1 }' "$OUT" || fail "--from/--to"
+[ "$(wc -l < "$OUT")" -gt 1 ] || fail "--from/--to kept nothing"
+expect_exit 0 "$MEV" lineages --store S
+head -n 1 "$OUT" | grep -qx 'lineage,name,first_release,last_release,parent,peak_lines,releases' ||
+	fail "lineages header"
+awk -F, 'NR > 1 && $5 != "" { n++ } END { exit !n }' "$OUT" || fail "no lineage has a parent (splits were planted)"
+head -n 1 sections.csv | grep -qx 'from_release,to_release,change,section,new_section,lines,coverage' ||
+	fail "section-changes header"
+grep -q ',renamed,' sections.csv || fail "no renamed section"
+expect_exit 1 "$MEV" events --store S --from v7.0
+expect_error "release 'v7.0' is not in store"
+expect_exit 1 "$MEV" events --store S --method louvain
+expect_error "has no events for louvain"
+
+step "nothing new: nothing computed, same output"
+expect_exit 0 "$MEV" track --store S
+expect_stderr_contains "(0 computed"
+"$MEV" events --store S > events2.csv
+same_files events.csv events2.csv
+
+step "nightly: a new release is the only pair computed; lineage ids stay"
+git clone -q --mirror planted late.git
+git -C late.git tag -d v1.5 >/dev/null
+expect_exit 0 "$MEV" walk --repo late.git --store N -q
+expect_exit 0 "$MEV" track --store N -q
+git -C late.git fetch -q ../planted "refs/tags/v1.5:refs/tags/v1.5"
+expect_exit 0 "$MEV" walk --repo late.git --store N -q
+expect_exit 0 "$MEV" track --store N
+expect_stderr_contains "(1 computed: 1 pair on code"
+"$MEV" events --store N > events3.csv
+same_files events.csv events3.csv
+
+step "other methods and smoothing"
+for m in louvain leiden components; do
+	expect_exit 0 "$MEV" track --store S -q --method $m
+	expect_exit 0 "$MEV" events --store S --method $m
+done
+expect_exit 0 "$MEV" track --store S --smooth
+expect_exit 0 "$MEV" events --store S --smooth
+awk -F, '$1 == "v1.4" && $3 != "continuation" { exit 1 }' "$OUT" || fail "smoothed: identical pair not all continuations"
+expect_exit 0 "$MEV" clusters --store S --release v1.3 --method leiden:res=1:seed=1:top=1:smooth
+expect_stdout_contains ",leiden:res=1:seed=1:top=1:smooth,"
+expect_exit 0 "$MEV" track --store S -q --top-fraction 0.5
+expect_exit 0 "$MEV" clusters --store S --release v1.0 --top-fraction 0.5
+[ "$(wc -l < "$OUT")" -lt "$(wc -l < again.csv)" ] || fail "--top-fraction 0.5 kept every section"
+
+step "import-pasta: graphs without file tables"
+mkdir csvs
+cat > csvs/v1.0.csv <<'CSV'
+from,to,lines,size
+ALPHA,ALPHA,100,1000
+ALPHA,BETA,60,600
+ALPHA,THE REST,100,1000
+"BETA",BETA,80,800
+BETA,THE REST,80,800
+"GAMMA, THE THIRD",GAMMA, THE THIRD,0,0
+THE REST,THE REST,500,5000
+CSV
+# the odd row above has an unquoted comma: it must be refused
+expect_exit 1 "$MEV" import-pasta --store I csvs
+expect_error "csvs/v1.0.csv:7:"
+cat > csvs/v1.0.csv <<'CSV'
+from,to,lines,size
+ALPHA,ALPHA,100,1000
+ALPHA,BETA,60,600
+ALPHA,THE REST,100,1000
+BETA,BETA,80,800
+BETA,THE REST,80,800
+"GAMMA, ""THE THIRD""","GAMMA, ""THE THIRD""",0,0
+THE REST,THE REST,500,5000
+CSV
+sed 's/^ALPHA,BETA,60/ALPHA,BETA,70/' csvs/v1.0.csv > csvs/v1.10.csv
+cp csvs/v1.10.csv csvs/v1.2.csv
+if command -v zstd >/dev/null; then
+	zstd -q --rm csvs/v1.2.csv
+fi
+expect_exit 0 "$MEV" import-pasta --store I csvs
+expect_stderr_contains "3 releases imported (0 replaced)"
+expect_exit 0 "$MEV" releases --store I
+awk -F, 'NR > 1 { printf "%s ", $1 } END { print "" }' "$OUT" | grep -qx 'v1.0 v1.2 v1.10 ' || fail "imported releases not in version order"
+expect_stdout_contains "v1.0,0000000000000000000000000000000000000000,1970-01-01T00:00:00Z,0,500,5000,3,"
+expect_exit 0 "$MEV" import-pasta --store I csvs
+expect_stderr_contains "3 releases imported (3 replaced)"
+expect_exit 0 "$MEV" track --store I
+expect_stderr_contains "(3 computed: 0 pairs on code, 2 on titles"
+expect_exit 0 "$MEV" events --store I
+expect_stdout_contains 'v1.0,v1.2,continuation,1,ALPHA,ALPHA,1.0000,180,180'
+expect_stdout_contains '"GAMMA, ""THE THIRD"""'
+expect_exit 0 "$MEV" graph --store I --release v1.10
+expect_stdout_contains "ALPHA,BETA,70,600,0"
+
+step "imported and walked stores do not mix"
+expect_exit 1 "$MEV" walk --repo planted --store I
+expect_error "holds imported graphs"
+expect_exit 1 "$MEV" import-pasta --store S csvs
+expect_error "holds releases walked from repository"
+expect_exit 1 "$MEV" import-pasta --store J nowhere
+expect_error "cannot open directory 'nowhere'"
+mkdir empty
+expect_exit 1 "$MEV" import-pasta --store J empty
+expect_error "no TAG.csv or TAG.csv.zst files in 'empty'"
+
+step "usage errors"
+expect_exit 2 "$MEV" cluster --store S --method walktrap --smooth
+expect_error "smoothing needs the leiden method"
+expect_exit 2 "$MEV" cluster --store S --method spectral
+expect_error "unknown clustering method"
+expect_exit 2 "$MEV" cluster --store S --steps 0
+expect_error "--steps takes a whole number"
+expect_exit 2 "$MEV" cluster --store S --method louvain --steps 5
+expect_error "--steps is for walktrap"
+expect_exit 2 "$MEV" cluster --store S --top-fraction 1.5
+expect_error "--top-fraction takes a number"
+expect_exit 2 "$MEV" track --store S --link 2
+expect_error "--link takes a number above 0 and at most 1"
+expect_exit 2 "$MEV" clusters --store S
+expect_error "--release is required"
+expect_exit 2 "$MEV" events --store S --frobnicate
+expect_error "unknown option '--frobnicate'"
+expect_exit 2 "$MEV" import-pasta --store S
+expect_error "say which directory to import"
+expect_exit 1 "$MEV" track --store missing-store
+expect_error "no maintevo store at 'missing-store'"
+for c in cluster clusters track events lineages section-changes import-pasta; do
+	expect_exit 0 "$MEV" $c --help
+	expect_stdout_contains "usage: maintevo $c"
+done
+echo "PASS"

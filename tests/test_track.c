@@ -1,0 +1,454 @@
+/* Tests of the tracker: linking two releases, events, lineages, section changes, the store. */
+#include "test.h"
+#include "track_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/store.h"
+#include "maintevo/track.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <unistd.h>
+
+static char dir[256];
+static mev_track_params tp;
+
+/* --- mev__track_pair on made-up overlaps ------------------------------------ */
+
+typedef struct {
+	size_t na, nb;
+	double ca[8], cb[8], ta[8], tb[8];
+	uint64_t la[8], lb[8];
+	const char *ra[8], *rb[8];
+	mev__overlap ov[16], tov[16];
+	size_t nov, ntov;
+	uint32_t lin[8];
+} pair;
+
+static mev__pair_out run(pair *p)
+{
+	mev__pair_in in = { 0 };
+	mev__pair_out out;
+	static const char *const names[] = { "C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7" };
+	for (size_t i = 0; i < 8; i++) {
+		if (!p->ra[i])
+			p->ra[i] = names[i];
+		if (!p->rb[i])
+			p->rb[i] = names[i];
+		if (!p->lin[i])
+			p->lin[i] = (uint32_t)i + 1;
+	}
+	in.na = p->na;
+	in.nb = p->nb;
+	in.ca = p->ca;
+	in.cb = p->cb;
+	in.la = p->la;
+	in.lb = p->lb;
+	in.rep_a = p->ra;
+	in.rep_b = p->rb;
+	in.ov = p->ov;
+	in.nov = p->nov;
+	in.ta = p->ta;
+	in.tb = p->tb;
+	in.tov = p->tov;
+	in.ntov = p->ntov;
+	in.lin_a = p->lin;
+	in.next_lineage = 100;
+	CHECK_INT(mev__track_pair(&in, &tp, &out), 0);
+	return out;
+}
+
+/* The kind of the link a -> b (-1: none). */
+static int kind(const mev__pair_out *o, uint32_t a, uint32_t b)
+{
+	for (size_t i = 0; i < o->nlinks; i++)
+		if (o->links[i].a == a && o->links[i].b == b)
+			return (int)o->links[i].kind;
+	return -1;
+}
+
+static void test_identical(void)
+{
+	/* cluster 2's files are also covered by cluster 0: the cross overlaps
+	 * must not turn into links */
+	pair p = { .na = 3, .nb = 3, .ca = { 100, 50, 10 }, .cb = { 100, 50, 10 }, .la = { 100, 50, 10 },
+		   .lb = { 100, 50, 10 },
+		   .ov = { { 0, 0, 100 }, { 1, 1, 50 }, { 2, 2, 10 }, { 0, 2, 10 }, { 2, 0, 10 } }, .nov = 5 };
+	mev__pair_out o = run(&p);
+	CHECK_INT(o.nlinks, 3);
+	for (uint32_t i = 0; i < 3; i++) {
+		CHECK_INT(kind(&o, i, i), MEV_EVENT_CONTINUATION);
+		CHECK_INT(o.lin_b[i], i + 1);
+		CHECK_INT(o.par_b[i], 0);
+	}
+	CHECK_INT(o.next_lineage, 100);
+	mev__pair_out_free(&o);
+}
+
+static void test_split_merge(void)
+{
+	/* 0 splits into 0 (60%) and 1 (40%); 1 and 2 merge into 2 */
+	pair p = { .na = 3, .nb = 3, .ca = { 100, 70, 30 }, .cb = { 60, 40, 100 }, .la = { 100, 70, 30 },
+		   .lb = { 80, 40, 100 },
+		   .ov = { { 0, 0, 60 }, { 0, 1, 40 }, { 1, 2, 70 }, { 2, 2, 30 } }, .nov = 4,
+		   .lin = { 7, 8, 9 } };
+	mev__pair_out o = run(&p);
+	CHECK_INT(o.nlinks, 4);
+	CHECK_INT(kind(&o, 0, 0), MEV_EVENT_SPLIT);
+	CHECK_INT(kind(&o, 0, 1), MEV_EVENT_SPLIT);
+	CHECK_INT(kind(&o, 1, 2), MEV_EVENT_MERGE);
+	CHECK_INT(kind(&o, 2, 2), MEV_EVENT_MERGE);
+	/* the split's largest successor keeps the id, the other gets a new one */
+	CHECK_INT(o.lin_b[0], 7);
+	CHECK_INT(o.lin_b[1], 100);
+	CHECK_INT(o.par_b[1], 7);
+	/* the merge continues its largest predecessor */
+	CHECK_INT(o.lin_b[2], 8);
+	CHECK_INT(o.par_b[2], 0);
+	CHECK_INT(o.next_lineage, 101);
+	/* rows come by (from, to) */
+	CHECK(o.links[0].a == 0 && o.links[0].b == 0 && o.links[3].a == 2);
+	CHECK(fabs(o.links[0].sim - 0.6) < 1e-9);
+	mev__pair_out_free(&o);
+}
+
+static void test_birth_death_growth(void)
+{
+	/* 0 grows, 1 shrinks, 2 stays, 3 dies; 3 is born (new code only) */
+	pair p = { .na = 4, .nb = 4, .ca = { 100, 100, 100, 0 }, .cb = { 100, 100, 100, 0 },
+		   .la = { 100, 100, 100, 40 }, .lb = { 120, 85, 95, 60 },
+		   .ov = { { 0, 0, 100 }, { 1, 1, 100 }, { 2, 2, 100 } }, .nov = 3 };
+	mev__pair_out o = run(&p);
+	CHECK_INT(kind(&o, 0, 0), MEV_EVENT_GROWTH);
+	CHECK_INT(kind(&o, 1, 1), MEV_EVENT_CONTRACTION);
+	CHECK_INT(kind(&o, 2, 2), MEV_EVENT_CONTINUATION);
+	CHECK_INT(kind(&o, 3, MEV_CLUSTER_NONE), MEV_EVENT_DEATH);
+	CHECK_INT(kind(&o, MEV_CLUSTER_NONE, 3), MEV_EVENT_BIRTH);
+	CHECK_INT(o.lin_b[3], 100);
+	CHECK_INT(o.par_b[3], 0);
+	CHECK(isnan(o.links[o.nlinks - 1].sim));
+	mev__pair_out_free(&o);
+}
+
+static void test_thresholds(void)
+{
+	/* a sliver (2% of 0) becomes cluster 1: below the Jaccard threshold it
+	 * is a birth, with a low threshold a split */
+	pair p = { .na = 1, .nb = 2, .ca = { 100 }, .cb = { 98, 2 }, .la = { 100 }, .lb = { 98, 2 },
+		   .ov = { { 0, 0, 98 }, { 0, 1, 2 } }, .nov = 2 };
+	mev__pair_out o = run(&p);
+	CHECK_INT(kind(&o, 0, 0), MEV_EVENT_CONTINUATION);
+	CHECK_INT(kind(&o, MEV_CLUSTER_NONE, 1), MEV_EVENT_BIRTH);
+	mev__pair_out_free(&o);
+	tp.link = 0.01;
+	o = run(&p);
+	CHECK_INT(kind(&o, 0, 1), MEV_EVENT_SPLIT);
+	mev__pair_out_free(&o);
+	mev_track_params_init(&tp);
+	/* a weak overlap both ways (30% of each): no link under match 0.5 */
+	{
+		pair q = { .na = 1, .nb = 1, .ca = { 100 }, .cb = { 100 }, .la = { 100 }, .lb = { 100 },
+			   .ov = { { 0, 0, 30 } }, .nov = 1 };
+		o = run(&q);
+		CHECK_INT(kind(&o, 0, 0), -1);
+		CHECK_INT(o.nlinks, 2);
+		mev__pair_out_free(&o);
+		tp.match = 0.3;
+		o = run(&q);
+		CHECK_INT(kind(&o, 0, 0), MEV_EVENT_CONTINUATION);
+		mev__pair_out_free(&o);
+		mev_track_params_init(&tp);
+	}
+}
+
+static void test_second_chance(void)
+{
+	/* cluster 1 covers no code (a section matching no file): titles link it;
+	 * cluster 0 moved all its files: titles link it too */
+	pair p = { .na = 2, .nb = 2, .ca = { 100, 0 }, .cb = { 100, 0 }, .la = { 100, 0 }, .lb = { 100, 0 },
+		   .nov = 0, .ta = { 3, 1 }, .tb = { 3, 1 }, .tov = { { 0, 0, 3 }, { 1, 1, 1 } }, .ntov = 2 };
+	mev__pair_out o = run(&p);
+	CHECK_INT(kind(&o, 0, 0), MEV_EVENT_CONTINUATION);
+	CHECK_INT(kind(&o, 1, 1), MEV_EVENT_CONTINUATION);
+	CHECK_INT(o.nlinks, 2);
+	mev__pair_out_free(&o);
+}
+
+/* --- through the store ------------------------------------------------------ */
+
+static int str_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	/* compare the paths only (up to '=') */
+	size_t lx = strcspn(x, "="), ly = strcspn(y, "=");
+	int c = memcmp(x, y, lx < ly ? lx : ly);
+	return c ? c : (lx > ly) - (lx < ly);
+}
+
+/* Sections: "TITLE:prefix,prefix"; files: "path=lines".  A section covers
+ * the files under its prefixes.  THE REST covers everything. */
+static mev_filemap *make_fm(const char *const *secs, const char *const *files)
+{
+	mev_filemap *fm;
+	size_t ns = 0;
+	mev_filemap_new(&fm);
+	for (; secs[ns]; ns++) {
+		char title[128];
+		const char *colon = strchr(secs[ns], ':');
+		mev_section_info si = { 0 };
+		snprintf(title, sizeof title, "%.*s", (int)(colon - secs[ns]), secs[ns]);
+		si.title = title;
+		si.status = "Maintained";
+		mev_filemap_add_section(fm, &si);
+	}
+	{
+		mev_section_info si = { 0 };
+		si.title = "THE REST";
+		si.status = "";
+		si.is_rest = 1;
+		mev_filemap_add_section(fm, &si);
+	}
+	/* rows go in path order */
+	const char *sorted[64];
+	size_t nf = 0;
+	for (; files[nf]; nf++)
+		sorted[nf] = files[nf];
+	qsort(sorted, nf, sizeof *sorted, str_cmp);
+	for (size_t f = 0; f < nf; f++) {
+		char path[128];
+		const char *eq = strchr(sorted[f], '=');
+		uint32_t ids[16], n = 0, set;
+		snprintf(path, sizeof path, "%.*s", (int)(eq - sorted[f]), sorted[f]);
+		for (size_t s = 0; s < ns; s++) {
+			char pats[256], *save = NULL;
+			snprintf(pats, sizeof pats, "%s", strchr(secs[s], ':') + 1);
+			for (char *q = strtok_r(pats, ",", &save); q; q = strtok_r(NULL, ",", &save))
+				if (strncmp(path, q, strlen(q)) == 0) {
+					ids[n++] = (uint32_t)s;
+					break;
+				}
+		}
+		ids[n++] = (uint32_t)ns;
+		CHECK_INT(mev_filemap_intern_set(fm, ids, n, &set), 0);
+		CHECK_INT(mev_filemap_add_row(fm, path, strlen(path), 1, strtoull(eq + 1, NULL, 10), 100, set), 0);
+	}
+	return fm;
+}
+
+static void put_release(mev_store *s, const char *tag, mev_filemap *fm, int files)
+{
+	mev_graph *g = NULL;
+	mev_graph_options go = { 1 };
+	mev_release_input in = { 0 };
+	in.tag = tag;
+	in.commit.id[0] = (unsigned char)tag[strlen(tag) - 1];
+	CHECK_INT(mev_graph_build(&g, fm, &go), 0);
+	CHECK_INT(mev_store_begin(s), 0);
+	if (files)
+		CHECK_INT(mev_store_put_release(s, &in, fm, g, NULL, NULL), 0);
+	else
+		CHECK_INT(mev_store_put_graph_release(s, &in, fm, g), 0);
+	CHECK_INT(mev_store_commit(s), 0);
+	mev_graph_free(g);
+}
+
+static const char *const files1[] = {
+	"net/core/a.c=500", "net/core/b.c=500", "net/drv/x.c=300", "net/drv/y.c=300",
+	"sound/core.c=400", "sound/codec/c.c=200", "sound/codec/d.c=200",
+	"old/thing.c=150", "old/other.c=150", "misc/readme=10", NULL
+};
+static const char *const secs1[] = {
+	"NETWORKING:net/", "NETWORK DRIVERS:net/drv/,net/core/b.c", "SOUND:sound/", "SOUND CODECS:sound/codec/",
+	"OLD DRIVER:old/", "NOTHING:nowhere/", NULL
+};
+/* v2: OLD DRIVER is renamed, a section is added, sound splits (codecs
+ * stop sharing with SOUND and get their own core) */
+static const char *const files2[] = {
+	"net/core/a.c=510", "net/core/b.c=500", "net/drv/x.c=300", "net/drv/y.c=300", "net/drv/z.c=100",
+	"sound/core.c=400", "sound/codec/c.c=200", "sound/codec/d.c=200", "sound/codec/e.c=50",
+	"codec-core/k.c=300", "old/thing.c=150", "old/other.c=150", "misc/readme=10", NULL
+};
+static const char *const secs2[] = {
+	"NETWORKING:net/", "NETWORK DRIVERS:net/drv/,net/core/b.c", "SOUND:sound/core.c",
+	"SOUND CODECS:sound/codec/,codec-core/", "CODEC CORE:codec-core/", "LEGACY DRIVER (RENAMED):old/",
+	"NOTHING:nowhere/", NULL
+};
+
+static int count_events(const mev_event_list *l, const char *from, mev_event_kind k)
+{
+	int n = 0;
+	for (size_t i = 0; i < l->n; i++)
+		n += strcmp(l->v[i].from_release, from) == 0 && l->v[i].kind == k;
+	return n;
+}
+
+static void test_store_code(void)
+{
+	mev_store *s = NULL;
+	mev_filemap *f1 = make_fm(secs1, files1), *f2 = make_fm(secs2, files2);
+	mev_cluster_params cp;
+	mev_track_result res;
+	mev_event_list ev = { 0 };
+	mev_lineage_list ls = { 0 };
+	mev_section_change_list sc = { 0 };
+	char sub[300];
+
+	snprintf(sub, sizeof sub, "%s/code", dir);
+	mev_cluster_params_init(&cp);
+	CHECK_INT(mev_store_open(&s, sub, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	if (!s)
+		return;
+	put_release(s, "v1", f1, 1);
+	put_release(s, "v2", f2, 1);
+	put_release(s, "v3", f2, 1); /* the same content again */
+	CHECK_INT(mev_track_events(s, &cp, NULL, NULL, &ev), MEV_ENOTFOUND);
+	CHECK(strstr(mev_error_hint_text(), "maintevo track") != NULL);
+	CHECK_INT(mev_track_store(s, &cp, &tp, NULL, &res), 0);
+	CHECK_INT(res.releases, 3);
+	CHECK_INT(res.tracked, 3);
+	CHECK_INT(res.by_code, 2);
+	CHECK_INT(mev_track_events(s, &cp, NULL, NULL, &ev), 0);
+	/* v1 -> v2: SOUND splits into SOUND and the codecs */
+	CHECK_INT(count_events(&ev, "v1", MEV_EVENT_SPLIT), 2);
+	for (size_t i = 0; i < ev.n; i++) {
+		const mev_event *e = &ev.v[i];
+		if (strcmp(e->from_release, "v2") == 0)
+			CHECK_INT(e->kind, MEV_EVENT_CONTINUATION); /* identical releases */
+		if (e->kind == MEV_EVENT_SPLIT) {
+			CHECK_STR(e->from_cluster, "SOUND");
+			CHECK(strcmp(e->to_cluster, "SOUND") == 0 || strcmp(e->to_cluster, "SOUND CODECS") == 0);
+		}
+		if (strcmp(e->from_cluster, "OLD DRIVER") == 0)
+			CHECK_STR(e->to_cluster, "LEGACY DRIVER (RENAMED)"); /* followed through the rename */
+	}
+	mev_event_list_free(&ev);
+	CHECK_INT(mev_track_events(s, &cp, "v2", NULL, &ev), 0);
+	CHECK_INT(count_events(&ev, "v1", MEV_EVENT_SPLIT), 0);
+	CHECK(ev.n > 0);
+	mev_event_list_free(&ev);
+	/* lineages: the split leaves the id on the larger successor (the
+	 * codecs, with their new core), SOUND starts a lineage of its own */
+	CHECK_INT(mev_track_lineages(s, &cp, &ls), 0);
+	{
+		uint32_t sound = 0, codecs = 0;
+		for (size_t i = 0; i < ls.n; i++) {
+			if (strcmp(ls.v[i].name, "SOUND CODECS") == 0) {
+				codecs = ls.v[i].id;
+				CHECK_STR(ls.v[i].first_release, "v1");
+				CHECK_INT(ls.v[i].releases, 3);
+				CHECK_INT(ls.v[i].parent, 0);
+				CHECK_INT(ls.v[i].peak_lines, 800);
+			}
+			if (strcmp(ls.v[i].name, "SOUND") == 0) {
+				sound = ls.v[i].id;
+				CHECK_STR(ls.v[i].first_release, "v2");
+				CHECK_STR(ls.v[i].last_release, "v3");
+				CHECK_INT(ls.v[i].releases, 2);
+			}
+		}
+		CHECK(sound && codecs);
+		for (size_t i = 0; i < ls.n; i++)
+			if (ls.v[i].id == sound)
+				CHECK_INT(ls.v[i].parent, codecs);
+	}
+	mev_lineage_list_free(&ls);
+	/* sections: one added, one renamed, nothing between the identical ones */
+	CHECK_INT(mev_track_section_changes(s, NULL, NULL, &sc), 0);
+	CHECK_INT(sc.n, 2);
+	if (sc.n == 2) {
+		CHECK_INT(sc.v[0].kind, MEV_SECTION_ADDED);
+		CHECK_STR(sc.v[0].section, "CODEC CORE");
+		CHECK_STR(sc.v[0].from_release, "v1");
+		CHECK_INT(sc.v[1].kind, MEV_SECTION_RENAMED);
+		CHECK_STR(sc.v[1].section, "OLD DRIVER");
+		CHECK_STR(sc.v[1].new_section, "LEGACY DRIVER (RENAMED)");
+		CHECK(fabs(sc.v[1].coverage - 1) < 1e-9);
+		CHECK_INT(sc.v[1].lines, 300);
+	}
+	mev_section_change_list_free(&sc);
+	/* nothing new: everything kept */
+	CHECK_INT(mev_track_store(s, &cp, &tp, NULL, &res), 0);
+	CHECK_INT(res.tracked, 0);
+	CHECK_INT(res.kept, 3);
+	/* a release re-stored with other content: from there on */
+	put_release(s, "v3", f1, 1);
+	CHECK_INT(mev_track_store(s, &cp, &tp, NULL, &res), 0);
+	CHECK_INT(res.tracked, 1);
+	CHECK_INT(res.kept, 2);
+	/* other thresholds: all again */
+	tp.growth = 0.5;
+	CHECK_INT(mev_track_store(s, &cp, &tp, NULL, &res), 0);
+	CHECK_INT(res.tracked, 3);
+	mev_track_params_init(&tp);
+	mev_store_close(s);
+	mev_filemap_free(f1);
+	mev_filemap_free(f2);
+}
+
+static void test_store_titles(void)
+{
+	mev_store *s = NULL;
+	mev_filemap *f1 = make_fm(secs1, files1), *f2 = make_fm(secs2, files2);
+	mev_cluster_params cp;
+	mev_track_result res;
+	mev_event_list ev = { 0 };
+	char sub[300];
+
+	snprintf(sub, sizeof sub, "%s/titles", dir);
+	mev_cluster_params_init(&cp);
+	CHECK_INT(mev_store_open(&s, sub, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	if (!s)
+		return;
+	put_release(s, "v1", f1, 0);
+	put_release(s, "v2", f1, 0);
+	CHECK_INT(mev_track_store(s, &cp, &tp, NULL, &res), 0);
+	CHECK_INT(res.by_title, 1);
+	CHECK_INT(mev_track_events(s, &cp, NULL, NULL, &ev), 0);
+	for (size_t i = 0; i < ev.n; i++)
+		CHECK_INT(ev.v[i].kind, MEV_EVENT_CONTINUATION);
+	CHECK(ev.n >= 4);
+	mev_event_list_free(&ev);
+	mev_store_close(s);
+	mev_filemap_free(f1);
+	mev_filemap_free(f2);
+}
+
+static void test_params(void)
+{
+	mev_track_params p;
+	mev_track_params_init(&p);
+	CHECK_INT(mev_track_params_check(&p), 0);
+	p.link = 0;
+	CHECK_INT(mev_track_params_check(&p), MEV_EINVAL);
+	p.link = 0.1;
+	p.match = 1.5;
+	CHECK_INT(mev_track_params_check(&p), MEV_EINVAL);
+	CHECK_STR(mev_event_name(MEV_EVENT_SPLIT), "split");
+	CHECK_INT(mev_event_parse("contraction"), MEV_EVENT_CONTRACTION);
+	CHECK_INT(mev_event_parse("explosion"), -1);
+	CHECK_STR(mev_section_change_name(MEV_SECTION_RENAMED), "renamed");
+}
+
+int main(void)
+{
+	char cmd[300];
+	mev_track_params_init(&tp);
+	snprintf(dir, sizeof dir, "%s/mev-test-track.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir))
+		return 1;
+	RUN(test_params);
+	RUN(test_identical);
+	RUN(test_split_merge);
+	RUN(test_birth_death_growth);
+	RUN(test_thresholds);
+	RUN(test_second_chance);
+	RUN(test_store_code);
+	RUN(test_store_titles);
+	if (getenv("MEV_TEST_KEEP")) { /* look at the stores with the maintevo command */
+		fprintf(stderr, "kept %s\n", dir);
+		return test_summary();
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return test_summary();
+}
