@@ -75,7 +75,7 @@ perl -e '
 	local $/; my $s = <$f>; close $f;
 	my $driver = q{
 {
-    no warnings "redefine";
+    no warnings qw(redefine once);
     my @mev_hits;
     *add_categories = sub { push(@mev_hits, $_[0]); };
     *maintainers_in_file = sub { };
@@ -145,6 +145,12 @@ total=$(tr -cd '\0' < "$work/all.z" | wc -c)
 skipped=$(wc -l < "$work/skipped.txt")
 echo "check: $total files, $skipped skipped (dangling links); running get_maintainer.pl on $jobs cores" >&2
 
+# keywords off, no e-mail, no git; options older scripts lack are left out
+opts=(--noemail --subsystem --nokeywords)
+for o in git git-fallback tree; do
+	grep -q "'$o!'" "$script" && opts+=("--no$o")
+done
+
 cached=
 if [ -n "$cache" ]; then
 	mkdir -p "$cache"
@@ -157,7 +163,7 @@ if [ -n "$cached" ] && [ -s "$cached" ]; then
 else
 mkdir "$work/out"
 (cd "$tree" && HOME=$work/home MEV_OUT=$work/out/part MEV_FAST_FMP=$fast xargs -0 -P "$jobs" -n 1500 \
-	perl "$work/driver.pl" --noemail --subsystem --nokeywords --nogit --nogit-fallback --notree -f -- \
+	perl "$work/driver.pl" "${opts[@]}" -f -- \
 	< "$work/files.z")
 cat "$work"/out/part.* > "$work/script.txt"
 echo "check: get_maintainer.pl took $(( $(date +%s) - start )) s" >&2
