@@ -8,13 +8,14 @@
 #include "maintevo/csv.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const palette[] = {
 	"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
-	"#ff9da7", "#9c755f", "#86bcb6", "#d37295", "#8cd17d", "#499894", "#bab0ac",
-	"#f1ce63", "#a0cbe8", "#ffbe7d", "#d4a6c8",
+	"#ff9da7", "#9c755f", "#bab0ac", "#2f4b7c", "#8cd17d", "#d37295", "#a0cbe8",
+	"#b6992d", "#499894", "#ffbe7d", "#6b6ecf",
 };
 enum { NPALETTE = sizeof palette / sizeof *palette };
 
@@ -232,42 +233,75 @@ void chart_alluvial(FILE *out, const char *caption, const char *const *column_ti
 		    const chart_flow *flows, size_t nflows)
 {
 	const int W = 960;
-	const double mt = 34, mb = 12, nw = 14, gap = 10, minh = 16, lw = 250, rw = 250;
+	const double mt = 34, mb = 12, nw = 14, gap = 10, minh = 16, lw = 280, rw = 280;
 	double *y = calloc(nnodes + 1, sizeof *y), *h = calloc(nnodes + 1, sizeof *h);
 	double *out_off = calloc(nnodes + 1, sizeof *out_off), *in_off = calloc(nnodes + 1, sizeof *in_off);
-	double *colx = calloc(ncolumns + 1, sizeof *colx), ph = 0, k = 0, maxtot = 0;
-	size_t maxcount = 0;
+	double *colx = calloc(ncolumns + 1, sizeof *colx), ph = 0, maxtot = 0;
+	double *kn = calloc(nnodes + 1, sizeof *kn), *gtot = NULL;
+	size_t ngroups = 0;
 	int H;
-	if (!y || !h || !out_off || !in_off || !colx)
+	if (!y || !h || !out_off || !in_off || !colx || !kn)
 		goto done;
-	/* the scale: the fullest column fills 360 units besides its gaps */
-	for (size_t c = 0; c < ncolumns; c++) {
-		double tot = 0;
-		size_t cnt = 0;
-		for (size_t i = 0; i < nnodes; i++)
-			if (nodes[i].column == c) {
-				tot += nodes[i].value;
-				cnt++;
-			}
-		if (tot > maxtot)
-			maxtot = tot;
-		if (cnt > maxcount)
-			maxcount = cnt;
+	/*
+	 * The scales: within a group heights are to scale; one group fills
+	 * 360 units, several get 40 + 160 sqrt(size / largest size) each, so
+	 * that a small split next to a huge one stays readable.
+	 */
+	for (size_t i = 0; i < nnodes; i++)
+		if (nodes[i].group + 1 > ngroups)
+			ngroups = nodes[i].group + 1;
+	if (!(gtot = calloc(ngroups * (ncolumns + 1) + 1, sizeof *gtot)))
+		goto done;
+	for (size_t i = 0; i < nnodes; i++)
+		if (nodes[i].column < ncolumns)
+			gtot[nodes[i].group * (ncolumns + 1) + nodes[i].column] += nodes[i].value;
+	for (size_t g = 0; g < ngroups; g++) {
+		double *row = &gtot[g * (ncolumns + 1)];
+		for (size_t c = 0; c < ncolumns; c++)
+			if (row[c] > row[ncolumns])
+				row[ncolumns] = row[c]; /* the group's size: its fullest column */
+		if (row[ncolumns] > maxtot)
+			maxtot = row[ncolumns];
 	}
-	k = maxtot > 0 ? 360.0 / maxtot : 0;
-	for (size_t c = 0; c < ncolumns; c++) {
-		double at = mt;
+	for (size_t i = 0; i < nnodes; i++) {
+		double size = gtot[nodes[i].group * (ncolumns + 1) + ncolumns];
+		double target = ngroups <= 1 ? 360 : 40 + 160 * sqrt(maxtot > 0 ? size / maxtot : 0);
+		kn[i] = size > 0 ? target / size : 0;
+	}
+	for (size_t c = 0; c < ncolumns; c++)
 		colx[c] = ncolumns > 1 ? lw + (W - lw - rw - nw) * (double)c / (double)(ncolumns - 1)
 				       : (W - nw) / 2.0;
-		for (size_t i = 0; i < nnodes; i++) {
-			if (nodes[i].column != c)
-				continue;
-			h[i] = nodes[i].value * k < 3 ? 3 : nodes[i].value * k;
-			y[i] = at;
-			at += (h[i] < minh ? minh : h[i]) + gap;
+	/* group by group: every column starts the group at the same height */
+	{
+		double top = mt;
+		size_t g = 0;
+		while (1) {
+			size_t next = SIZE_MAX;
+			double end = top;
+			for (size_t i = 0; i < nnodes; i++)
+				if (nodes[i].group > g && nodes[i].group < next)
+					next = nodes[i].group;
+			for (size_t c = 0; c < ncolumns; c++) {
+				double at = top;
+				for (size_t i = 0; i < nnodes; i++) {
+					if (nodes[i].column != c || nodes[i].group != g)
+						continue;
+					h[i] = nodes[i].value * kn[i] < 3 ? 3 : nodes[i].value * kn[i];
+					y[i] = at;
+					at += (h[i] < minh ? minh : h[i]) + gap;
+				}
+				if (at > end)
+					end = at;
+			}
+			if (end > top)
+				top = end + gap; /* groups are further apart than nodes */
+			if (next == SIZE_MAX)
+				break;
+			g = next;
 		}
-		if (at - mt > ph)
-			ph = at - mt;
+		ph = top - mt - 2 * gap;
+		if (ph < 0)
+			ph = 0;
 	}
 	H = (int)(mt + ph + mb);
 	figure_open(out, caption, W, H);
@@ -280,10 +314,11 @@ void chart_alluvial(FILE *out, const char *caption, const char *const *column_ti
 	/* flows first, so the bars are drawn over their ends */
 	for (size_t f = 0; f < nflows; f++) {
 		size_t a = flows[f].from, b = flows[f].to;
-		double w = flows[f].value * k, x1, x2, xm, y1, y2;
+		double w, x1, x2, xm, y1, y2;
 		const char *col;
 		if (a >= nnodes || b >= nnodes)
 			continue;
+		w = flows[f].value * kn[a];
 		if (w < 1)
 			w = 1;
 		x1 = colx[nodes[a].column] + nw;
@@ -315,7 +350,7 @@ void chart_alluvial(FILE *out, const char *caption, const char *const *column_ti
 		fprintf(out, "<text class=\"nl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
 			left ? x - 6 : x + nw + 6, y[i] + (h[i] < minh ? minh : h[i]) / 2 + 4,
 			left ? "end" : "start");
-		text_cut(out, nodes[i].name, 30);
+		text_cut(out, nodes[i].name, 28);
 		fprintf(out, " <tspan class=\"num\">%s</tspan></text>\n", buf);
 	}
 	figure_close(out, caption);
@@ -325,4 +360,6 @@ done:
 	free(out_off);
 	free(in_off);
 	free(colx);
+	free(kn);
+	free(gtot);
 }

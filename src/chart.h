@@ -40,6 +40,8 @@ typedef struct {
 	size_t column;
 	double value;           /* height */
 	int color;              /* palette index, -1 for grey */
+	size_t group;           /* nodes of a group are drawn side by side, below the
+				 * groups before it (0 for all: one block) */
 } chart_node;
 
 /* A flow from node `from` (a column) to node `to` (the next column). */
@@ -49,9 +51,12 @@ typedef struct {
 } chart_flow;
 
 /*
- * Columns of nodes (titled column_titles[c]) joined by flows; node heights
- * and flow widths are on one scale.  Node names are written beside the bars
- * (left column: on the left, others: on the right).
+ * Columns of nodes (titled column_titles[c]) joined by flows.  Node heights
+ * and flow widths are on one scale within a group; a group's height grows
+ * with the square root of its size.  Nodes are stacked in their column in
+ * array order, group after group (groups in increasing order, each starting
+ * below the end of the previous one in every column).  Node names are
+ * written beside the bars (left column: on the left, others: on the right).
  */
 void chart_alluvial(FILE *out, const char *caption, const char *const *column_titles,
 		    size_t ncolumns, const chart_node *nodes, size_t nnodes,

@@ -9,12 +9,22 @@
 #include "maintevo/tags.h"
 #include "util/buf.h"
 #include "util/strmap.h"
+#include "history.h"
+
+#include <math.h>
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+/* qsort() that accepts an empty (possibly NULL) array. */
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 /* --- tables and their columns ----------------------------------------------- */
 
@@ -30,40 +40,46 @@ static const column releases_cols[] = {
 	{ "sections_without_maintainer", "integer" }, { "sections_orphan", "integer" },
 	{ "uncovered_files", "integer" }, { "uncovered_lines", "integer" },
 	{ "edges", "integer" }, { "notes", "integer" }, { "maintainers_files", "integer" },
-	{ "clusters", "integer" }, { NULL, NULL }
+	{ "clusters", "integer" }, { "modularity", "number" }, { NULL, NULL }
 };
 static const column sections_cols[] = {
 	{ "release", "string" }, { "section", "string" }, { "status", "string" },
 	{ "maintainers", "integer" }, { "reviewers", "integer" }, { "lists", "integer" },
 	{ "trees", "integer" }, { "patterns", "integer" }, { "files", "integer" },
-	{ "lines", "integer" }, { "bytes", "integer" }, { "cluster", "string" },
-	{ "lineage", "integer" }, { NULL, NULL }
+	{ "lines", "integer" }, { "bytes", "integer" }, { "cluster", "integer" },
+	{ "representative", "string" }, { "lineage", "integer" }, { NULL, NULL }
 };
 static const column edges_cols[] = {
 	{ "release", "string" }, { "from", "string" }, { "to", "string" },
 	{ "lines", "integer" }, { "bytes", "integer" }, { "files", "integer" }, { NULL, NULL }
 };
 static const column clusters_cols[] = {
-	{ "release", "string" }, { "method", "string" }, { "cluster", "string" },
-	{ "lineage", "integer" }, { "cluster_sections", "integer" },
-	{ "cluster_lines", "integer" }, { "section", "string" }, { "section_lines", "integer" },
-	{ NULL, NULL }
+	{ "release", "string" }, { "method", "string" }, { "cluster", "integer" },
+	{ "representative", "string" }, { "section", "string" }, { "section_lines", "integer" },
+	{ "cluster_sections", "integer" }, { "cluster_lines", "integer" },
+	{ "code_lines", "integer" }, { "lineage", "integer" }, { NULL, NULL }
 };
 static const column events_cols[] = {
-	{ "method", "string" }, { "from_release", "string" }, { "to_release", "string" },
-	{ "event", "string" }, { "lineage", "integer" }, { "from_cluster", "string" },
-	{ "to_cluster", "string" }, { "similarity", "number" }, { "from_lines", "integer" },
-	{ "to_lines", "integer" }, { NULL, NULL }
+	{ "from_release", "string" }, { "to_release", "string" }, { "event", "string" },
+	{ "lineage", "integer" }, { "from_cluster", "string" }, { "to_cluster", "string" },
+	{ "similarity", "number" }, { "from_lines", "integer" }, { "to_lines", "integer" },
+	{ "method", "string" }, { NULL, NULL }
 };
 static const column lineages_cols[] = {
-	{ "method", "string" }, { "lineage", "integer" }, { "name", "string" },
-	{ "first_release", "string" }, { "last_release", "string" }, { "parent", "integer" },
-	{ "peak_lines", "integer" }, { "releases", "integer" }, { NULL, NULL }
+	{ "lineage", "integer" }, { "name", "string" }, { "first_release", "string" },
+	{ "last_release", "string" }, { "parent", "integer" }, { "peak_lines", "integer" },
+	{ "releases", "integer" }, { "method", "string" }, { NULL, NULL }
 };
 static const column files_cols[] = {
 	{ "release", "string" }, { "path", "string" }, { "kind", "string" },
 	{ "lines", "integer" }, { "bytes", "integer" }, { "section", "string" },
-	{ "cluster", "string" }, { "lineage", "integer" }, { NULL, NULL }
+	{ "cluster", "integer" }, { "representative", "string" }, { "lineage", "integer" },
+	{ NULL, NULL }
+};
+static const column changes_cols[] = {
+	{ "from_release", "string" }, { "to_release", "string" }, { "change", "string" },
+	{ "section", "string" }, { "new_section", "string" }, { "lines", "integer" },
+	{ "coverage", "number" }, { NULL, NULL }
 };
 
 static const struct {
@@ -77,6 +93,7 @@ static const struct {
 	[MEV_TABLE_EVENTS] = { "events", events_cols },
 	[MEV_TABLE_LINEAGES] = { "lineages", lineages_cols },
 	[MEV_TABLE_FILES] = { "files", files_cols },
+	[MEV_TABLE_SECTION_CHANGES] = { "section_changes", changes_cols },
 };
 
 const char *mev_table_name(mev_table t)
@@ -89,6 +106,8 @@ int mev_table_parse(const char *name)
 	for (int i = 0; i < MEV_TABLE_COUNT; i++)
 		if (strcmp(name, tables[i].name) == 0)
 			return i;
+	if (strcmp(name, "section-changes") == 0)
+		return MEV_TABLE_SECTION_CHANGES;
 	return -1;
 }
 
@@ -213,6 +232,17 @@ static void rw_i64_or_null(row_writer *w, int64_t v)
 	fprintf(w->out, "%" PRId64, v);
 }
 
+/* A number, or null (empty) when it is not one (NaN). */
+static void rw_num(row_writer *w, double v)
+{
+	if (isnan(v)) {
+		rw_null(w);
+		return;
+	}
+	rw_field(w);
+	fprintf(w->out, "%.6g", v);
+}
+
 static void rw_end_row(row_writer *w)
 {
 	if (w->fmt == MEV_EXPORT_CSV)
@@ -232,50 +262,35 @@ static int rw_finish(row_writer *w)
 	return 0;
 }
 
-/* --- clusters of a release --------------------------------------------------- */
+/* --- clusters of a section ------------------------------------------------------- */
 
-/*
- * What the clustering says about the sections of one release: cluster
- * (its representative's title) and lineage per section title.  Empty when
- * the release has no clustering for the method.
- */
+/* Cluster (1-based), representative and lineage of a section of release r:
+ * NULL / -1 when the release is not clustered, not tracked or the section
+ * is left out of the clustering. */
 typedef struct {
-	mev_strmap index;              /* section title -> entry */
-	MEV_VEC(const char *) cluster; /* per entry; borrowed from `data` */
-	MEV_VEC(int64_t) lineage;      /* per entry, -1 when unknown */
-	size_t nclusters;
-	int clustered;
-	void *data;                    /* whatever owns the strings */
-} membership;
+	int64_t cluster;
+	const char *representative;
+	int64_t lineage;
+} member;
 
-static void membership_free(membership *m)
+static member member_of(const history *h, int64_t r, const char *title)
 {
-	mev_strmap_free(&m->index);
-	MEV_VEC_FREE(&m->cluster);
-	MEV_VEC_FREE(&m->lineage);
-	free(m->data);
-	memset(m, 0, sizeof *m);
+	member m = { -1, NULL, -1 };
+	int64_t k = r >= 0 && title ? history_cluster_of(h, (size_t)r, title) : -1;
+	if (k >= 0) {
+		const mev_clustering *c = h->rel[r].c;
+		m.cluster = k + 1;
+		m.representative = mev_clustering_title(c, mev_clustering_representative(c, (uint32_t)k));
+		m.lineage = h->rel[r].lineage[k];
+	}
+	return m;
 }
 
-static int membership_load(mev_store *s, const char *tag, const char *method, membership *m)
+static void rw_member(row_writer *w, const member *m)
 {
-	(void)s;
-	(void)tag;
-	(void)method;
-	memset(m, 0, sizeof *m);
-	return 0;
-}
-
-static const char *member_cluster(const membership *m, const char *title)
-{
-	int64_t k = m->clustered ? mev_strmap_get(&m->index, title, strlen(title)) : -1;
-	return k < 0 ? NULL : m->cluster.v[k];
-}
-
-static int64_t member_lineage(const membership *m, const char *title)
-{
-	int64_t k = m->clustered ? mev_strmap_get(&m->index, title, strlen(title)) : -1;
-	return k < 0 ? -1 : m->lineage.v[k];
+	rw_i64_or_null(w, m->cluster);
+	rw_str_or_null(w, m->representative);
+	rw_i64_or_null(w, m->lineage);
 }
 
 /* --- helpers ------------------------------------------------------------------ */
@@ -319,31 +334,12 @@ int mev_export_census(mev_store *s, const char *tag, mev_section_census *out)
 	return rc;
 }
 
-/* The releases to export: all, or the one named (an error when unknown). */
-static int pick_releases(mev_store *s, const char *only, mev_release **list, size_t *n,
-			 size_t *first, size_t *end)
+/* The range of h's releases to export: all, or only `tag`. */
+static void release_range(const history *h, const char *tag, size_t *first, size_t *end)
 {
-	int rc = mev_store_releases(s, list, n);
-	if (rc)
-		return rc;
-	*first = 0;
-	*end = *n;
-	if (!only)
-		return 0;
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp((*list)[i].tag, only) == 0) {
-			*first = i;
-			*end = i + 1;
-			return 0;
-		}
-	rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", only,
-			   mev_store_dir(s));
-	mev_error_hint("list the stored releases with 'maintevo releases --store %s'",
-		       mev_store_dir(s));
-	mev_release_list_free(*list, *n);
-	*list = NULL;
-	*n = 0;
-	return rc;
+	int64_t r = history_find(h, tag);
+	*first = r >= 0 ? (size_t)r : 0;
+	*end = r >= 0 ? (size_t)r + 1 : h->n;
 }
 
 /* Own sizes of the sections (self edges), by section index. */
@@ -380,7 +376,7 @@ static int sorted_sections(const mev_filemap *fm, int keep_rest, uint32_t **out,
 		if (keep_rest || !si[i].is_rest)
 			v[k++] = (uint32_t)i;
 	title_sort_fm = fm;
-	qsort(v, k, sizeof *v, title_index_cmp);
+	sort(v, k, sizeof *v, title_index_cmp);
 	*out = v;
 	*n = k;
 	return 0;
@@ -388,18 +384,18 @@ static int sorted_sections(const mev_filemap *fm, int keep_rest, uint32_t **out,
 
 /* --- releases ------------------------------------------------------------------ */
 
-static int export_releases(mev_store *s, const mev_export_options *opt, row_writer *w)
+static int export_releases(mev_store *s, const history *h, const mev_export_options *opt,
+			   row_writer *w)
 {
-	mev_release *list = NULL;
-	size_t n = 0, first, end;
-	int rc = pick_releases(s, opt->release, &list, &n, &first, &end);
+	size_t first, end;
+	int rc = 0;
+	release_range(h, opt->release, &first, &end);
 	for (size_t i = first; !rc && i < end; i++) {
-		const mev_release *r = &list[i];
-		mev_section_census c;
-		membership m;
+		const mev_release *r = &h->list[i];
+		const mev_clustering *c = h->rel[i].c;
+		mev_section_census cs;
 		char hex[41], date[32];
-		if ((rc = mev_export_census(s, r->tag, &c)) ||
-		    (rc = membership_load(s, r->tag, opt->method, &m)))
+		if ((rc = mev_export_census(s, r->tag, &cs)))
 			break;
 		mev_oid_fmt(hex, &r->commit);
 		fmt_date(date, r->time);
@@ -412,44 +408,42 @@ static int export_releases(mev_store *s, const mev_export_options *opt, row_writ
 		rw_u64(w, r->bytes);
 		rw_u64(w, r->sections);
 		rw_u64(w, r->sections_with_files);
-		rw_u64(w, c.no_maintainer);
-		rw_u64(w, c.orphan);
+		rw_u64(w, cs.no_maintainer);
+		rw_u64(w, cs.orphan);
 		rw_u64(w, r->uncovered_files);
 		rw_u64(w, r->uncovered_lines);
 		rw_u64(w, r->edges);
 		rw_u64(w, r->diags);
 		rw_u64(w, r->maintainer_files);
-		rw_i64_or_null(w, m.clustered ? (int64_t)m.nclusters : -1);
+		rw_i64_or_null(w, c ? (int64_t)mev_clustering_count(c) : -1);
+		rw_num(w, c ? mev_clustering_modularity(c) : NAN);
 		rw_end_row(w);
-		membership_free(&m);
 	}
-	mev_release_list_free(list, n);
 	return rc;
 }
 
 /* --- sections and edges ---------------------------------------------------------- */
 
-static int export_sections(mev_store *s, const mev_export_options *opt, row_writer *w)
+static int export_sections(mev_store *s, const history *h, const mev_export_options *opt,
+			   row_writer *w)
 {
-	mev_release *list = NULL;
-	size_t n = 0, first, end;
-	int rc = pick_releases(s, opt->release, &list, &n, &first, &end);
+	size_t first, end;
+	int rc = 0;
+	release_range(h, opt->release, &first, &end);
 	for (size_t i = first; !rc && i < end; i++) {
 		mev_filemap *fm = NULL;
 		mev_graph *g = NULL;
 		mev_edge *sz = NULL;
 		uint32_t *order = NULL;
 		size_t k = 0;
-		membership m = { 0 };
-		if (!(rc = mev_store_load_graph(s, list[i].tag, opt->keep_rest, &fm, &g)) &&
+		if (!(rc = mev_store_load_graph(s, h->list[i].tag, opt->keep_rest, &fm, &g)) &&
 		    !(rc = self_sizes(g, mev_filemap_section_count(fm), &sz)) &&
-		    !(rc = sorted_sections(fm, opt->keep_rest, &order, &k)) &&
-		    !(rc = membership_load(s, list[i].tag, opt->method, &m))) {
+		    !(rc = sorted_sections(fm, opt->keep_rest, &order, &k))) {
 			const mev_section_info *si = mev_filemap_sections(fm);
 			for (size_t j = 0; j < k; j++) {
 				const mev_section_info *x = &si[order[j]];
-				const char *cl = member_cluster(&m, x->title);
-				rw_str(w, list[i].tag);
+				member m = member_of(h, (int64_t)i, x->title);
+				rw_str(w, h->list[i].tag);
 				rw_str(w, x->title);
 				rw_str_or_null(w, x->status);
 				rw_u64(w, x->n_maintainers);
@@ -460,36 +454,34 @@ static int export_sections(mev_store *s, const mev_export_options *opt, row_writ
 				rw_u64(w, sz[order[j]].files);
 				rw_u64(w, sz[order[j]].lines);
 				rw_u64(w, sz[order[j]].bytes);
-				rw_str_or_null(w, cl);
-				rw_i64_or_null(w, member_lineage(&m, x->title));
+				rw_member(w, &m);
 				rw_end_row(w);
 			}
 		}
-		membership_free(&m);
 		free(order);
 		free(sz);
 		mev_graph_free(g);
 		mev_filemap_free(fm);
 	}
-	mev_release_list_free(list, n);
 	return rc;
 }
 
-static int export_edges(mev_store *s, const mev_export_options *opt, row_writer *w)
+static int export_edges(mev_store *s, const history *h, const mev_export_options *opt,
+			row_writer *w)
 {
-	mev_release *list = NULL;
-	size_t n = 0, first, end;
-	int rc = pick_releases(s, opt->release, &list, &n, &first, &end);
+	size_t first, end;
+	int rc = 0;
+	release_range(h, opt->release, &first, &end);
 	for (size_t i = first; !rc && i < end; i++) {
 		mev_filemap *fm = NULL;
 		mev_graph *g = NULL;
-		if (!(rc = mev_store_load_graph(s, list[i].tag, opt->keep_rest, &fm, &g))) {
+		if (!(rc = mev_store_load_graph(s, h->list[i].tag, opt->keep_rest, &fm, &g))) {
 			const mev_section_info *si = mev_filemap_sections(fm);
 			const mev_edge *e = mev_graph_edges(g);
 			for (size_t j = 0; j < mev_graph_edge_count(g); j++) {
 				if (e[j].a == e[j].b)
 					continue;
-				rw_str(w, list[i].tag);
+				rw_str(w, h->list[i].tag);
 				rw_str(w, si[e[j].a].title);
 				rw_str(w, si[e[j].b].title);
 				rw_u64(w, e[j].lines);
@@ -501,7 +493,6 @@ static int export_edges(mev_store *s, const mev_export_options *opt, row_writer 
 		mev_graph_free(g);
 		mev_filemap_free(fm);
 	}
-	mev_release_list_free(list, n);
 	return rc;
 }
 
@@ -509,15 +500,14 @@ static int export_edges(mev_store *s, const mev_export_options *opt, row_writer 
 
 /* The rows of one file: one per covering section (by title), or one with an
  * empty section when none covers it. */
-static void file_rows(row_writer *w, const char *tag, const mev_filemap *fm, const mev_file_row *r,
-		      const membership *m, int keep_rest)
+static void file_rows(row_writer *w, const history *h, size_t r, const mev_filemap *fm,
+		      const mev_file_row *row, int keep_rest)
 {
 	const mev_section_info *si = mev_filemap_sections(fm);
 	const uint32_t *ids;
-	size_t n = mev_filemap_set(fm, r->set, &ids), shown = 0;
+	size_t n = mev_filemap_set(fm, row->set, &ids), shown = 0, k = 0;
 	uint32_t sorted[64], *v = n <= 64 ? sorted : malloc(n * sizeof *v);
-	size_t k = 0;
-	if (!v) {
+	if (!v) { /* out of memory: the first 64 sections only */
 		v = sorted;
 		n = 64;
 	}
@@ -525,17 +515,17 @@ static void file_rows(row_writer *w, const char *tag, const mev_filemap *fm, con
 		if (keep_rest || !si[ids[i]].is_rest)
 			v[k++] = ids[i];
 	title_sort_fm = fm;
-	qsort(v, k, sizeof *v, title_index_cmp);
+	sort(v, k, sizeof *v, title_index_cmp);
 	do {
 		const char *title = shown < k ? si[v[shown]].title : NULL;
-		rw_str(w, tag);
-		rw_strn(w, r->path, r->path_len);
-		rw_str(w, r->kind == MEV_KIND_LINK ? "link" : "file");
-		rw_u64(w, r->lines);
-		rw_u64(w, r->bytes);
+		member m = member_of(h, (int64_t)r, title);
+		rw_str(w, h->list[r].tag);
+		rw_strn(w, row->path, row->path_len);
+		rw_str(w, row->kind == MEV_KIND_LINK ? "link" : "file");
+		rw_u64(w, row->lines);
+		rw_u64(w, row->bytes);
 		rw_str_or_null(w, title);
-		rw_str_or_null(w, title ? member_cluster(m, title) : NULL);
-		rw_i64_or_null(w, title ? member_lineage(m, title) : -1);
+		rw_member(w, &m);
 		rw_end_row(w);
 	} while (++shown < k);
 	if (v != sorted)
@@ -561,84 +551,176 @@ static const mev_file_row *find_row(const mev_filemap *fm, const char *path)
 	return NULL;
 }
 
-static int export_files(mev_store *s, const mev_export_options *opt, row_writer *w)
+static int export_files(mev_store *s, const history *h, const mev_export_options *opt,
+			row_writer *w)
 {
-	mev_release *list = NULL;
-	size_t n = 0, first, end;
-	int rc;
-	if (!opt->release == !opt->path) {
-		rc = mev_error_set(MEV_EINVAL, "the files table needs --release TAG or --path PATH");
-		mev_error_hint("--release lists every file of one release, --path follows one file "
-			       "over all releases");
-		return rc;
-	}
-	rc = pick_releases(s, opt->release, &list, &n, &first, &end);
+	size_t first, end;
+	int rc = 0;
+	release_range(h, opt->release, &first, &end);
 	for (size_t i = first; !rc && i < end; i++) {
 		mev_filemap *fm = NULL;
-		membership m = { 0 };
-		if (!list[i].has_files) {
+		if (!h->list[i].has_files) {
 			if (opt->release) {
 				rc = mev_error_set(MEV_ENOTFOUND, "release '%s' has no file table "
-						   "(it was imported as a graph)", list[i].tag);
+						   "(it was imported as a graph)", h->list[i].tag);
 				mev_error_hint("walk the repository with 'maintevo walk' to get file tables");
 			}
 			continue;
 		}
-		if (!(rc = mev_store_load_filemap(s, list[i].tag, &fm)) &&
-		    !(rc = membership_load(s, list[i].tag, opt->method, &m))) {
-			if (opt->path) {
-				const mev_file_row *r = find_row(fm, opt->path);
-				if (r)
-					file_rows(w, list[i].tag, fm, r, &m, opt->keep_rest);
-			} else {
-				const mev_file_row *rows = mev_filemap_rows(fm);
-				for (size_t j = 0; j < mev_filemap_count(fm); j++)
-					file_rows(w, list[i].tag, fm, &rows[j], &m, opt->keep_rest);
-			}
+		if ((rc = mev_store_load_filemap(s, h->list[i].tag, &fm)))
+			break;
+		if (opt->path) {
+			const mev_file_row *row = find_row(fm, opt->path);
+			if (row)
+				file_rows(w, h, i, fm, row, opt->keep_rest);
+		} else {
+			const mev_file_row *rows = mev_filemap_rows(fm);
+			for (size_t j = 0; j < mev_filemap_count(fm); j++)
+				file_rows(w, h, i, fm, &rows[j], opt->keep_rest);
 		}
-		membership_free(&m);
 		mev_filemap_free(fm);
 	}
-	mev_release_list_free(list, n);
 	return rc;
 }
 
-/* --- clusters, events, lineages ------------------------------------------------------ */
+/* --- clusters, events, lineages, section changes ----------------------------------- */
 
-static int not_tracked(const char *what)
+typedef struct {
+	uint32_t section;
+	uint64_t lines;
+	const char *title;
+} cl_row;
+
+static int cl_row_cmp(const void *x, const void *y)
 {
-	int rc = mev_error_set(MEV_ENOTFOUND, "this build cannot read %s yet", what);
-	mev_error_hint("clustering and tracking come with 'maintevo cluster' and 'maintevo track'");
+	const cl_row *a = x, *b = y;
+	if (a->lines != b->lines)
+		return a->lines < b->lines ? 1 : -1;
+	return strcmp(a->title, b->title);
+}
+
+static int not_clustered(const history *h)
+{
+	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not clustered with %s", h->key);
+	mev_error_hint("run 'maintevo cluster' (with the same --method and options) first");
 	return rc;
 }
 
-static int export_clusters(mev_store *s, const mev_export_options *opt, row_writer *w)
+static int not_tracked(const history *h)
 {
-	(void)s;
-	(void)opt;
-	(void)w;
-	return not_tracked("clusters");
+	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s", h->key);
+	mev_error_hint("run 'maintevo track' (with the same --method and options) first");
+	return rc;
 }
 
-static int export_events(mev_store *s, const mev_export_options *opt, row_writer *w)
+/* Rows by cluster number, then section lines (largest first), then title. */
+static int export_clusters(const history *h, const mev_export_options *opt, row_writer *w)
 {
-	(void)s;
-	(void)opt;
-	(void)w;
-	return not_tracked("events");
+	size_t first, end;
+	release_range(h, opt->release, &first, &end);
+	for (size_t i = first; i < end; i++) {
+		const mev_clustering *c = h->rel[i].c;
+		size_t ns, n = 0;
+		cl_row *rows;
+		if (!c)
+			continue;
+		ns = mev_clustering_section_count(c);
+		if (!(rows = malloc((ns + 1) * sizeof *rows)))
+			return mev_error_oom();
+		for (uint32_t k = 0; k < mev_clustering_count(c); k++) {
+			n = 0;
+			for (uint32_t j = 0; j < ns; j++)
+				if (mev_clustering_of(c, j) == k) {
+					cl_row x = { j, mev_clustering_section_lines(c, j), mev_clustering_title(c, j) };
+					rows[n++] = x;
+				}
+			sort(rows, n, sizeof *rows, cl_row_cmp);
+			for (size_t j = 0; j < n; j++) {
+				rw_str(w, h->list[i].tag);
+				rw_str(w, h->key);
+				rw_u64(w, k + 1);
+				rw_str(w, mev_clustering_title(c, mev_clustering_representative(c, k)));
+				rw_str(w, rows[j].title);
+				rw_u64(w, rows[j].lines);
+				rw_u64(w, mev_clustering_size(c, k));
+				rw_u64(w, mev_clustering_lines(c, k));
+				rw_i64_or_null(w, h->rel[i].code[k]);
+				rw_i64_or_null(w, h->rel[i].lineage[k]);
+				rw_end_row(w);
+			}
+		}
+		free(rows);
+	}
+	return 0;
 }
 
-static int export_lineages(mev_store *s, const mev_export_options *opt, row_writer *w)
+static void export_events(const history *h, const mev_export_options *opt, row_writer *w)
 {
-	(void)s;
-	(void)opt;
-	(void)w;
-	return not_tracked("lineages");
+	for (size_t i = 0; i < h->events.n; i++) {
+		const mev_event *e = &h->events.v[i];
+		if (opt->release && strcmp(e->to_release, opt->release) != 0)
+			continue;
+		rw_str(w, e->from_release);
+		rw_str(w, e->to_release);
+		rw_str(w, mev_event_name(e->kind));
+		rw_u64(w, e->lineage);
+		rw_str_or_null(w, e->from_cluster);
+		rw_str_or_null(w, e->to_cluster);
+		rw_num(w, e->similarity);
+		rw_i64_or_null(w, e->from_lines);
+		rw_i64_or_null(w, e->to_lines);
+		rw_str(w, h->key);
+		rw_end_row(w);
+	}
+}
+
+static void export_lineages(const history *h, row_writer *w)
+{
+	for (size_t i = 0; i < h->lineages.n; i++) {
+		const mev_lineage *l = &h->lineages.v[i];
+		rw_u64(w, l->id);
+		rw_str(w, l->name);
+		rw_str(w, l->first_release);
+		rw_str(w, l->last_release);
+		rw_i64_or_null(w, l->parent ? (int64_t)l->parent : -1);
+		rw_u64(w, l->peak_lines);
+		rw_u64(w, l->releases);
+		rw_str(w, h->key);
+		rw_end_row(w);
+	}
+}
+
+static void export_section_changes(const mev_section_change_list *l, const mev_export_options *opt,
+				   row_writer *w)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const mev_section_change *c = &l->v[i];
+		if (opt->release && strcmp(c->to_release, opt->release) != 0)
+			continue;
+		rw_str(w, c->from_release);
+		rw_str(w, c->to_release);
+		rw_str(w, mev_section_change_name(c->kind));
+		rw_str(w, c->section);
+		rw_str_or_null(w, c->new_section);
+		rw_u64(w, c->lines);
+		rw_num(w, c->coverage);
+		rw_end_row(w);
+	}
 }
 
 int mev_export_table(mev_store *s, mev_table t, const mev_export_options *opt, FILE *out)
 {
 	static const mev_export_options defaults = { 0 };
+	static const unsigned need[MEV_TABLE_COUNT] = {
+		[MEV_TABLE_RELEASES] = HISTORY_CLUSTERS,
+		[MEV_TABLE_SECTIONS] = HISTORY_CLUSTERS | HISTORY_TRACKS,
+		[MEV_TABLE_CLUSTERS] = HISTORY_CLUSTERS | HISTORY_TRACKS,
+		[MEV_TABLE_EVENTS] = HISTORY_TRACKS,
+		[MEV_TABLE_LINEAGES] = HISTORY_TRACKS,
+		[MEV_TABLE_FILES] = HISTORY_CLUSTERS | HISTORY_TRACKS,
+	};
+	mev_section_change_list changes = { 0 };
+	history h;
 	row_writer w;
 	int rc;
 	if (!opt)
@@ -647,19 +729,45 @@ int mev_export_table(mev_store *s, mev_table t, const mev_export_options *opt, F
 		return mev_error_set(MEV_EINVAL, "unknown table %d", (int)t);
 	if (opt->path && t != MEV_TABLE_FILES)
 		return mev_error_set(MEV_EINVAL, "--path goes with the files table only");
+	if (t == MEV_TABLE_FILES && !opt->release == !opt->path) {
+		rc = mev_error_set(MEV_EINVAL, "the files table needs --release TAG or --path PATH");
+		mev_error_hint("--release lists every file of one release, --path follows one file "
+			       "over all releases");
+		return rc;
+	}
+	/* every table reads the releases (and clusters where they exist) */
+	if ((rc = history_load(&h, s, opt->method, t == MEV_TABLE_EVENTS ? NULL : opt->release,
+			       need[t])))
+		goto done;
+	/* what is missing is said before the header is written */
+	if (t == MEV_TABLE_CLUSTERS && !h.clustered) {
+		rc = not_clustered(&h);
+		goto done;
+	}
+	if ((t == MEV_TABLE_EVENTS || t == MEV_TABLE_LINEAGES) && !h.tracked) {
+		rc = not_tracked(&h);
+		goto done;
+	}
+	if (t == MEV_TABLE_SECTION_CHANGES &&
+	    (rc = mev_track_section_changes(s, NULL, opt->release, &changes)))
+		goto done;
 	rw_begin(&w, out, opt->format, tables[t].cols);
 	switch (t) {
-	case MEV_TABLE_RELEASES: rc = export_releases(s, opt, &w); break;
-	case MEV_TABLE_SECTIONS: rc = export_sections(s, opt, &w); break;
-	case MEV_TABLE_EDGES: rc = export_edges(s, opt, &w); break;
-	case MEV_TABLE_CLUSTERS: rc = export_clusters(s, opt, &w); break;
-	case MEV_TABLE_EVENTS: rc = export_events(s, opt, &w); break;
-	case MEV_TABLE_LINEAGES: rc = export_lineages(s, opt, &w); break;
-	default: rc = export_files(s, opt, &w); break;
+	case MEV_TABLE_RELEASES: rc = export_releases(s, &h, opt, &w); break;
+	case MEV_TABLE_SECTIONS: rc = export_sections(s, &h, opt, &w); break;
+	case MEV_TABLE_EDGES: rc = export_edges(s, &h, opt, &w); break;
+	case MEV_TABLE_CLUSTERS: rc = export_clusters(&h, opt, &w); break;
+	case MEV_TABLE_EVENTS: export_events(&h, opt, &w); break;
+	case MEV_TABLE_LINEAGES: export_lineages(&h, &w); break;
+	case MEV_TABLE_SECTION_CHANGES: export_section_changes(&changes, opt, &w); break;
+	default: rc = export_files(s, &h, opt, &w); break;
 	}
-	if (rc)
-		return rc;
-	return rw_finish(&w);
+	if (!rc)
+		rc = rw_finish(&w);
+done:
+	mev_section_change_list_free(&changes);
+	history_free(&h);
+	return rc;
 }
 
 /* --- graphs ------------------------------------------------------------------------ */
@@ -678,10 +786,10 @@ int mev_export_graph_format_parse(const char *name)
 /* A vertex or an edge of an exported graph, whatever its level. */
 typedef struct {
 	const char *name;
-	const char *status;       /* sections only ("" for clusters) */
-	const char *cluster;      /* NULL when not clustered */
-	int64_t lineage;          /* -1 when unknown */
+	const char *status;       /* sections only */
+	member m;                 /* cluster, representative, lineage */
 	uint64_t lines, bytes, files, maintainers, sections;
+	int64_t code;             /* clusters: lines of their files, each once (-1: unknown) */
 } gvertex;
 
 typedef struct {
@@ -695,10 +803,10 @@ typedef struct {
 	int meta;
 } xgraph;
 
-/* DOT quoted string: escape '"' and '\', newlines as \n. */
+/* DOT quoted string: '"' and '\' escaped, newlines as \n, other control
+ * bytes dropped (titles are UTF-8 already). */
 static void dot_str(FILE *out, const char *s)
 {
-	/* titles are UTF-8 already; DOT has no escape for control bytes */
 	putc('"', out);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p == '"' || *p == '\\')
@@ -711,9 +819,15 @@ static void dot_str(FILE *out, const char *s)
 	putc('"', out);
 }
 
+static void xml_data(FILE *out, const char *key, const char *value)
+{
+	fprintf(out, "      <data key=\"%s\">", key);
+	mev_xml_str(out, value, strlen(value));
+	fputs("</data>\n", out);
+}
+
 static void write_graphml(const xgraph *g, FILE *out)
 {
-	const char *kind = g->meta ? "cluster" : "section";
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	      "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\"\n"
 	      "    xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"\n"
@@ -725,42 +839,44 @@ static void write_graphml(const xgraph *g, FILE *out)
 	      "  <key id=\"v_files\" for=\"node\" attr.name=\"files\" attr.type=\"long\"/>\n",
 	      out);
 	if (g->meta)
-		fputs("  <key id=\"v_sections\" for=\"node\" attr.name=\"sections\" attr.type=\"long\"/>\n",
+		fputs("  <key id=\"v_sections\" for=\"node\" attr.name=\"sections\" attr.type=\"long\"/>\n"
+		      "  <key id=\"v_code_lines\" for=\"node\" attr.name=\"code_lines\" attr.type=\"long\"/>\n",
 		      out);
 	else
 		fputs("  <key id=\"v_status\" for=\"node\" attr.name=\"status\" attr.type=\"string\"/>\n"
 		      "  <key id=\"v_maintainers\" for=\"node\" attr.name=\"maintainers\" attr.type=\"int\"/>\n",
 		      out);
-	fputs("  <key id=\"v_cluster\" for=\"node\" attr.name=\"cluster\" attr.type=\"string\"/>\n"
+	fputs("  <key id=\"v_cluster\" for=\"node\" attr.name=\"cluster\" attr.type=\"long\"/>\n"
+	      "  <key id=\"v_representative\" for=\"node\" attr.name=\"representative\" "
+	      "attr.type=\"string\"/>\n"
 	      "  <key id=\"v_lineage\" for=\"node\" attr.name=\"lineage\" attr.type=\"long\"/>\n"
 	      "  <key id=\"e_lines\" for=\"edge\" attr.name=\"lines\" attr.type=\"long\"/>\n"
 	      "  <key id=\"e_bytes\" for=\"edge\" attr.name=\"bytes\" attr.type=\"long\"/>\n"
 	      "  <key id=\"e_files\" for=\"edge\" attr.name=\"files\" attr.type=\"long\"/>\n"
 	      "  <key id=\"e_weight\" for=\"edge\" attr.name=\"weight\" attr.type=\"double\"/>\n",
 	      out);
-	fprintf(out, "  <graph id=\"%ss\" edgedefault=\"undirected\">\n", kind);
+	fprintf(out, "  <graph id=\"%s\" edgedefault=\"undirected\">\n", g->meta ? "clusters" : "sections");
 	for (size_t i = 0; i < g->v.n; i++) {
 		const gvertex *v = &g->v.v[i];
-		fprintf(out, "    <node id=\"n%zu\">\n      <data key=\"v_name\">", i);
-		mev_xml_str(out, v->name, strlen(v->name));
-		fprintf(out, "</data>\n      <data key=\"v_lines\">%" PRIu64 "</data>\n"
+		fprintf(out, "    <node id=\"n%zu\">\n", i);
+		xml_data(out, "v_name", v->name);
+		fprintf(out, "      <data key=\"v_lines\">%" PRIu64 "</data>\n"
 			"      <data key=\"v_bytes\">%" PRIu64 "</data>\n"
 			"      <data key=\"v_files\">%" PRIu64 "</data>\n", v->lines, v->bytes, v->files);
 		if (g->meta) {
 			fprintf(out, "      <data key=\"v_sections\">%" PRIu64 "</data>\n", v->sections);
+			if (v->code >= 0)
+				fprintf(out, "      <data key=\"v_code_lines\">%" PRId64 "</data>\n", v->code);
 		} else {
-			fputs("      <data key=\"v_status\">", out);
-			mev_xml_str(out, v->status, strlen(v->status));
-			fprintf(out, "</data>\n      <data key=\"v_maintainers\">%" PRIu64 "</data>\n",
-				v->maintainers);
+			xml_data(out, "v_status", v->status);
+			fprintf(out, "      <data key=\"v_maintainers\">%" PRIu64 "</data>\n", v->maintainers);
 		}
-		if (v->cluster) {
-			fputs("      <data key=\"v_cluster\">", out);
-			mev_xml_str(out, v->cluster, strlen(v->cluster));
-			fputs("</data>\n", out);
-		}
-		if (v->lineage >= 0)
-			fprintf(out, "      <data key=\"v_lineage\">%" PRId64 "</data>\n", v->lineage);
+		if (v->m.cluster >= 0)
+			fprintf(out, "      <data key=\"v_cluster\">%" PRId64 "</data>\n", v->m.cluster);
+		if (v->m.representative)
+			xml_data(out, "v_representative", v->m.representative);
+		if (v->m.lineage >= 0)
+			fprintf(out, "      <data key=\"v_lineage\">%" PRId64 "</data>\n", v->m.lineage);
 		fputs("    </node>\n", out);
 	}
 	for (size_t i = 0; i < g->e.n; i++) {
@@ -775,11 +891,18 @@ static void write_graphml(const xgraph *g, FILE *out)
 	fputs("  </graph>\n</graphml>\n", out);
 }
 
+static void json_int_or_null(FILE *out, const char *key, int64_t v)
+{
+	if (v >= 0)
+		fprintf(out, ", \"%s\": %" PRId64, key, v);
+	else
+		fprintf(out, ", \"%s\": null", key);
+}
+
 static void write_json(const xgraph *g, FILE *out)
 {
-	fputs("{\"directed\": false, \"multigraph\": false, \"graph\": {\"level\": ", out);
-	fputs(g->meta ? "\"clusters\"" : "\"sections\"", out);
-	fputs("},\n \"nodes\": [", out);
+	fprintf(out, "{\"directed\": false, \"multigraph\": false, \"graph\": {\"level\": \"%s\"},\n"
+		" \"nodes\": [", g->meta ? "clusters" : "sections");
 	for (size_t i = 0; i < g->v.n; i++) {
 		const gvertex *v = &g->v.v[i];
 		fputs(i ? ",\n  {\"id\": " : "\n  {\"id\": ", out);
@@ -788,20 +911,20 @@ static void write_json(const xgraph *g, FILE *out)
 			v->lines, v->bytes, v->files);
 		if (g->meta) {
 			fprintf(out, ", \"sections\": %" PRIu64, v->sections);
+			json_int_or_null(out, "code_lines", v->code);
 		} else {
 			fputs(", \"status\": ", out);
 			mev_json_str(out, v->status, strlen(v->status));
 			fprintf(out, ", \"maintainers\": %" PRIu64, v->maintainers);
 		}
-		fputs(", \"cluster\": ", out);
-		if (v->cluster)
-			mev_json_str(out, v->cluster, strlen(v->cluster));
+		json_int_or_null(out, "cluster", v->m.cluster);
+		fputs(", \"representative\": ", out);
+		if (v->m.representative)
+			mev_json_str(out, v->m.representative, strlen(v->m.representative));
 		else
 			fputs("null", out);
-		if (v->lineage >= 0)
-			fprintf(out, ", \"lineage\": %" PRId64 "}", v->lineage);
-		else
-			fputs(", \"lineage\": null}", out);
+		json_int_or_null(out, "lineage", v->m.lineage);
+		fputs("}", out);
 	}
 	fputs("\n ],\n \"links\": [", out);
 	for (size_t i = 0; i < g->e.n; i++) {
@@ -829,17 +952,21 @@ static void write_dot(const xgraph *g, const char *tag, FILE *out)
 			v->bytes, v->files);
 		if (g->meta) {
 			fprintf(out, ", sections=%" PRIu64, v->sections);
+			if (v->code >= 0)
+				fprintf(out, ", code_lines=%" PRId64, v->code);
 		} else {
 			fputs(", status=", out);
 			dot_str(out, v->status);
 			fprintf(out, ", maintainers=%" PRIu64, v->maintainers);
 		}
-		if (v->cluster) {
-			fputs(", cluster=", out);
-			dot_str(out, v->cluster);
+		if (v->m.cluster >= 0)
+			fprintf(out, ", cluster=%" PRId64, v->m.cluster);
+		if (v->m.representative) {
+			fputs(", representative=", out);
+			dot_str(out, v->m.representative);
 		}
-		if (v->lineage >= 0)
-			fprintf(out, ", lineage=%" PRId64, v->lineage);
+		if (v->m.lineage >= 0)
+			fprintf(out, ", lineage=%" PRId64, v->m.lineage);
 		fputs("];\n", out);
 	}
 	for (size_t i = 0; i < g->e.n; i++) {
@@ -851,7 +978,7 @@ static void write_dot(const xgraph *g, const char *tag, FILE *out)
 }
 
 /* The section graph with cluster attributes; vertices in title order. */
-static int section_graph(const mev_filemap *fm, const mev_graph *g, const membership *m,
+static int section_graph(const mev_filemap *fm, const mev_graph *g, const history *h, int64_t r,
 			 int keep_rest, xgraph *x)
 {
 	const mev_section_info *si = mev_filemap_sections(fm);
@@ -866,9 +993,8 @@ static int section_graph(const mev_filemap *fm, const mev_graph *g, const member
 		goto done;
 	for (size_t i = 0; i < k; i++) {
 		const mev_section_info *s = &si[order[i]];
-		gvertex v = { s->title, s->status, member_cluster(m, s->title),
-			      member_lineage(m, s->title), sz[order[i]].lines, sz[order[i]].bytes,
-			      sz[order[i]].files, s->n_maintainers, 1 };
+		gvertex v = { s->title, s->status, member_of(h, r, s->title), sz[order[i]].lines,
+			      sz[order[i]].bytes, sz[order[i]].files, s->n_maintainers, 1, -1 };
 		vid[order[i]] = (uint32_t)i;
 		if (MEV_VEC_PUSH(&x->v, v)) {
 			rc = mev_error_oom();
@@ -891,32 +1017,104 @@ done:
 	return rc;
 }
 
-static int meta_graph(const mev_filemap *fm, const mev_graph *g, const membership *m, xgraph *x)
+static int gedge_cmp(const void *x, const void *y)
 {
-	(void)fm;
-	(void)g;
-	(void)m;
-	(void)x;
-	return not_tracked("clusters");
+	const gedge *a = x, *b = y;
+	return a->a != b->a ? (a->a < b->a ? -1 : 1) : a->b != b->b ? (a->b < b->b ? -1 : 1) : 0;
+}
+
+/*
+ * The cluster graph: a vertex per cluster (in cluster order, largest
+ * first) with the sums of its sections' own sizes, an edge per pair of
+ * clusters whose sections share files, summing those section edges.
+ */
+static int meta_graph(const mev_filemap *fm, const mev_graph *g, const history *h, int64_t r,
+		      xgraph *x)
+{
+	const mev_clustering *c = r >= 0 ? h->rel[r].c : NULL;
+	const mev_section_info *si = mev_filemap_sections(fm);
+	const mev_edge *e = mev_graph_edges(g);
+	size_t nc, nsec = mev_filemap_section_count(fm);
+	int64_t *cl = malloc((nsec + 1) * sizeof *cl);
+	mev_strmap pairs = MEV_STRMAP_INIT;
+	int rc = 0;
+	if (!cl)
+		return mev_error_oom();
+	if (!c) {
+		rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not clustered with %s", h->list[r].tag,
+				   h->key);
+		mev_error_hint("run 'maintevo cluster' (with the same --method and options) first");
+		goto done;
+	}
+	nc = mev_clustering_count(c);
+	for (uint32_t k = 0; k < nc; k++) {
+		const char *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
+		gvertex v = { rep, "", { k + 1, rep, h->rel[r].lineage[k] }, mev_clustering_lines(c, k),
+			      0, 0, 0, mev_clustering_size(c, k), h->rel[r].code[k] };
+		if (MEV_VEC_PUSH(&x->v, v)) {
+			rc = mev_error_oom();
+			goto done;
+		}
+	}
+	for (size_t i = 0; i < nsec; i++)
+		cl[i] = history_cluster_of(h, (size_t)r, si[i].title);
+	for (size_t i = 0; i < mev_graph_edge_count(g); i++) {
+		int64_t a = cl[e[i].a], b = cl[e[i].b];
+		uint32_t key[2], at;
+		int fresh;
+		if (a < 0 || b < 0)
+			continue;
+		if (e[i].a == e[i].b) {
+			x->v.v[a].bytes += e[i].bytes;
+			x->v.v[a].files += e[i].files;
+			continue;
+		}
+		if (a == b)
+			continue;
+		key[0] = (uint32_t)(a < b ? a : b);
+		key[1] = (uint32_t)(a < b ? b : a);
+		if (mev_strmap_intern(&pairs, (const char *)key, sizeof key, (uint32_t)x->e.n, &at,
+				      &fresh)) {
+			rc = MEV_ENOMEM;
+			goto done;
+		}
+		if (fresh) {
+			gedge ge = { key[0], key[1], 0, 0, 0 };
+			if (MEV_VEC_PUSH(&x->e, ge)) {
+				rc = mev_error_oom();
+				goto done;
+			}
+		}
+		x->e.v[at].lines += e[i].lines;
+		x->e.v[at].bytes += e[i].bytes;
+		x->e.v[at].files += e[i].files;
+	}
+	sort(x->e.v, x->e.n, sizeof *x->e.v, gedge_cmp);
+done:
+	mev_strmap_free(&pairs);
+	free(cl);
+	return rc;
 }
 
 int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *out)
 {
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
-	membership m = { 0 };
+	history h;
 	xgraph x = { { 0 }, { 0 }, opt->meta };
+	int64_t r;
 	int rc;
 
 	if (!opt->release)
 		return mev_error_set(MEV_EINVAL, "a graph is of one release: name it");
-	if ((rc = mev_store_load_graph(s, opt->release, opt->keep_rest && !opt->meta, &fm, &g)) ||
-	    (rc = membership_load(s, opt->release, opt->method, &m)))
+	if ((rc = history_load(&h, s, opt->method, opt->release, HISTORY_CLUSTERS | HISTORY_TRACKS)) ||
+	    (rc = mev_store_load_graph(s, opt->release, opt->keep_rest && !opt->meta, &fm, &g)))
 		goto done;
+	r = history_find(&h, opt->release);
 	if (opt->meta)
-		rc = meta_graph(fm, g, &m, &x);
+		rc = meta_graph(fm, g, &h, r, &x);
 	else
-		rc = section_graph(fm, g, &m, opt->keep_rest, &x);
+		rc = section_graph(fm, g, &h, r, opt->keep_rest, &x);
 	if (rc)
 		goto done;
 	switch (opt->format) {
@@ -929,7 +1127,7 @@ int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *ou
 done:
 	MEV_VEC_FREE(&x.v);
 	MEV_VEC_FREE(&x.e);
-	membership_free(&m);
+	history_free(&h);
 	mev_graph_free(g);
 	mev_filemap_free(fm);
 	return rc;

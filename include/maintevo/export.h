@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "maintevo/store.h"
+#include "maintevo/cluster.h"
 
 /*
  * The tables of 'maintevo export'.  Every table is in long form (one row per
@@ -20,10 +21,12 @@ typedef enum {
 	MEV_TABLE_EVENTS,       /* one row per link between clusters of consecutive releases */
 	MEV_TABLE_LINEAGES,     /* one row per lineage */
 	MEV_TABLE_FILES,        /* one row per release, file and covering section */
+	MEV_TABLE_SECTION_CHANGES, /* one row per section added, removed or renamed */
 	MEV_TABLE_COUNT
 } mev_table;
 
-/* "releases", "sections", ...; mev_table_parse returns -1 for an unknown name. */
+/* "releases", "sections", ..., "section_changes"; mev_table_parse returns -1
+ * for an unknown name (and accepts "section-changes" too). */
 const char *mev_table_name(mev_table t);
 int mev_table_parse(const char *name);
 
@@ -42,10 +45,10 @@ int mev_export_format_parse(const char *name);
 
 typedef struct {
 	mev_export_format format;
-	const char *release;  /* sections, edges, clusters: only this release (NULL: all);
-			       * files: the release to list */
+	const char *release;  /* only this release (NULL: all); events and section
+			       * changes: those leading to it; files: the release to list */
 	const char *path;     /* files: the history of this path over all releases */
-	const char *method;   /* clustering parameter set (NULL: the default one) */
+	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
 	int keep_rest;        /* keep THE REST in sections, edges and files */
 } mev_export_options;
 
@@ -53,7 +56,10 @@ typedef struct {
  * Write table `t` of store `s` to `out`.  The files table needs exactly one
  * of opt->release and opt->path.  Errors: MEV_EINVAL for options that do not
  * fit the table, MEV_ENOTFOUND for an unknown release (with a hint), the
- * store's errors, MEV_EIO when writing fails.
+ * store's errors, MEV_EIO when writing fails.  Clusters, events, lineages
+ * and section changes need 'maintevo cluster' / 'maintevo track' first
+ * (MEV_ENOTFOUND with a hint otherwise); in the other tables the cluster
+ * columns are simply empty then.
  */
 int mev_export_table(mev_store *s, mev_table t, const mev_export_options *opt, FILE *out);
 
@@ -69,7 +75,7 @@ int mev_export_graph_format_parse(const char *name);
 typedef struct {
 	mev_export_graph_format format;
 	const char *release;  /* required */
-	const char *method;   /* clustering parameter set (NULL: the default one) */
+	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
 	int meta;             /* the cluster-level graph instead of the section graph */
 	int keep_rest;        /* keep THE REST (section graph only) */
 } mev_export_graph_options;

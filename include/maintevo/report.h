@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include "maintevo/store.h"
+#include "maintevo/cluster.h"
 
 typedef enum {
 	MEV_REPORT_MD = 0,  /* Markdown tables, for a mailing list post */
@@ -17,7 +18,7 @@ typedef struct {
 	mev_report_format format;
 	const char *from;     /* the older release (NULL: the one before `to`) */
 	const char *to;       /* the newer release (NULL: the newest stored) */
-	const char *method;   /* clustering parameter set (NULL: the default one) */
+	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
 	const char *title;    /* project name in the heading (NULL: from the store) */
 } mev_report_options;
 

@@ -1,5 +1,6 @@
 /* maintevo export: tidy tables and graphs of a store for pandas, R and Gephi. */
 #include "cli.h"
+#include "cluster_opts.h"
 #include "maintevo/error.h"
 #include "maintevo/export.h"
 #include "maintevo/store.h"
@@ -9,9 +10,9 @@
 
 static const char usage[] =
 	"usage: maintevo export TABLE --store DIR [--format csv|json|jsonl] [-o FILE]\n"
-	"                       [--release TAG] [--path PATH] [--method M] [--keep-rest]\n"
+	"                       [--release TAG] [--path PATH] [--keep-rest] [--method M ...]\n"
 	"       maintevo export graph --store DIR --release TAG [--format graphml|json|dot]\n"
-	"                       [--meta] [--method M] [-o FILE]\n"
+	"                       [--meta] [--method M ...] [-o FILE]\n"
 	"\n"
 	"Write a table of the store in long form (one row per release and entity),\n"
 	"columns in a fixed order, rows in a fixed order (releases in version order,\n"
@@ -25,6 +26,9 @@ static const char usage[] =
 	"  clusters   one row per release, cluster and section\n"
 	"  events     one row per link between clusters of consecutive releases\n"
 	"  lineages   one row per lineage (a subsystem followed over releases)\n"
+	"  section_changes\n"
+	"             one row per section added, removed or renamed between\n"
+	"             consecutive releases\n"
 	"  files      one row per file and covering section: every file of --release\n"
 	"             TAG, or one file's history with --path PATH\n"
 	"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
@@ -37,15 +41,15 @@ static const char usage[] =
 	"options:\n"
 	"  --store DIR        the store (default: ./maintevo.store)\n"
 	"  -f, --format F     output format (see above)\n"
-	"  --release TAG      only this release (files and graph: the release to write)\n"
+	"  --release TAG      only this release (events, section_changes: those that\n"
+	"                     lead to it; files and graph: the release to write)\n"
 	"  --path PATH        files: follow this path over all releases\n"
-	"  --method M         the clustering to read (default: the default of\n"
-	"                     'maintevo cluster')\n"
 	"  --meta             graph: vertices are clusters, edges the lines their\n"
 	"                     sections share\n"
 	"  --keep-rest        keep THE REST (left out by default)\n"
 	"  -o, --out FILE     write to FILE instead of standard output\n"
-	"  -h, --help         show this help\n";
+	"  -h, --help         show this help\n"
+	"the clustering to read (as given to 'maintevo cluster'):\n" CLI_CLUSTER_HELP;
 
 int cmd_export(int argc, char **argv)
 {
@@ -54,7 +58,7 @@ int cmd_export(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "release", required_argument, NULL, 'L' },
 		{ "path", required_argument, NULL, 'p' },
-		{ "method", required_argument, NULL, 'm' },
+		CLI_CLUSTER_LONGOPTS,
 		{ "meta", no_argument, NULL, 'M' },
 		{ "keep-rest", no_argument, NULL, 'k' },
 		{ "out", required_argument, NULL, 'o' },
@@ -64,19 +68,25 @@ int cmd_export(int argc, char **argv)
 	const char *dir = "maintevo.store", *out_path = NULL, *format = NULL, *what;
 	mev_export_options eo = { 0 };
 	mev_export_graph_options go = { 0 };
+	cli_cluster_opts co;
 	mev_store *s = NULL;
 	FILE *out;
 	int c, rc, table = -1, meta = 0;
 
+	cli_cluster_init(&co);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hf:o:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hf:o:m:", longopts, NULL)) != -1) {
+		if ((rc = cli_cluster_option(&co, "export", c, optarg)))
+			if (rc == EXIT_USAGE)
+				return rc;
+		if (rc)
+			continue;
 		switch (c) {
 		case 's': dir = optarg; break;
 		case 'f': format = optarg; break;
 		case 'L': eo.release = optarg; break;
 		case 'p': eo.path = optarg; break;
-		case 'm': eo.method = optarg; break;
 		case 'M': meta = 1; break;
 		case 'k': eo.keep_rest = 1; break;
 		case 'o': out_path = optarg; break;
@@ -86,10 +96,13 @@ int cmd_export(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
-				       "clusters, events, lineages, files or graph)");
+				       "clusters, events, lineages, section_changes, files or graph)");
 	what = argv[optind++];
 	if (optind < argc)
 		return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
+	if ((rc = cli_cluster_finish(&co, "export")))
+		return rc;
+	eo.method = &co.p;
 	if (strcmp(what, "graph") == 0) {
 		int f = format ? mev_export_graph_format_parse(format) : MEV_EXPORT_GRAPHML;
 		if (f < 0)
@@ -101,7 +114,7 @@ int cmd_export(int argc, char **argv)
 			return cli_usage_error("export", "--path goes with the files table only");
 		go.format = (mev_export_graph_format)f;
 		go.release = eo.release;
-		go.method = eo.method;
+		go.method = &co.p;
 		go.meta = meta;
 		go.keep_rest = eo.keep_rest;
 	} else {
@@ -109,7 +122,8 @@ int cmd_export(int argc, char **argv)
 		table = mev_table_parse(what);
 		if (table < 0)
 			return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
-					       "clusters, events, lineages, files or graph)", what);
+					       "clusters, events, lineages, section_changes, files or graph)",
+					       what);
 		if (f < 0)
 			return cli_usage_error("export", "unknown format '%s' (use csv, json or jsonl)", format);
 		if (meta)

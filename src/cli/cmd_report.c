@@ -1,5 +1,6 @@
 /* maintevo report: what changed between two releases, in Markdown or HTML. */
 #include "cli.h"
+#include "cluster_opts.h"
 #include "maintevo/error.h"
 #include "maintevo/report.h"
 #include "maintevo/store.h"
@@ -9,7 +10,7 @@
 
 static const char usage[] =
 	"usage: maintevo report --store DIR [--from TAG] [--to TAG] [--format md|html]\n"
-	"                       [--method M] [--title NAME] [-o FILE]\n"
+	"                       [--title NAME] [-o FILE] [--method M ...]\n"
 	"\n"
 	"Compare two stored releases (default: the two newest): headline numbers of\n"
 	"both and their change (sections, files, lines, code no section covers,\n"
@@ -31,12 +32,11 @@ static const char usage[] =
 	"  --from TAG         the older release (default: the one before --to)\n"
 	"  --to TAG           the newer release (default: the newest stored)\n"
 	"  -f, --format F     md (default) or html\n"
-	"  --method M         the clustering to read (default: the default of\n"
-	"                     'maintevo cluster')\n"
 	"  --title NAME       the project's name in the heading (default: from the\n"
 	"                     store's dialect: Linux, U-Boot, Xen, QEMU)\n"
 	"  -o, --out FILE     write to FILE instead of standard output\n"
-	"  -h, --help         show this help\n";
+	"  -h, --help         show this help\n"
+	"the clustering to read (as given to 'maintevo cluster'):\n" CLI_CLUSTER_HELP;
 
 int cmd_report(int argc, char **argv)
 {
@@ -45,7 +45,7 @@ int cmd_report(int argc, char **argv)
 		{ "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "method", required_argument, NULL, 'm' },
+		CLI_CLUSTER_LONGOPTS,
 		{ "title", required_argument, NULL, 'T' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -53,13 +53,20 @@ int cmd_report(int argc, char **argv)
 	};
 	const char *dir = "maintevo.store", *out_path = NULL;
 	mev_report_options ro = { 0 };
+	cli_cluster_opts co;
 	mev_store *s = NULL;
 	FILE *out;
 	int c, rc, f;
 
+	cli_cluster_init(&co);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hf:o:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hf:o:m:", longopts, NULL)) != -1) {
+		if ((rc = cli_cluster_option(&co, "report", c, optarg)))
+			if (rc == EXIT_USAGE)
+				return rc;
+		if (rc)
+			continue;
 		switch (c) {
 		case 's': dir = optarg; break;
 		case 'F': ro.from = optarg; break;
@@ -69,7 +76,6 @@ int cmd_report(int argc, char **argv)
 				return cli_usage_error("report", "unknown format '%s' (use md or html)", optarg);
 			ro.format = (mev_report_format)f;
 			break;
-		case 'm': ro.method = optarg; break;
 		case 'T': ro.title = optarg; break;
 		case 'o': out_path = optarg; break;
 		case 'h': fputs(usage, stdout); return EXIT_OK;
@@ -78,6 +84,9 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+	if ((rc = cli_cluster_finish(&co, "report")))
+		return rc;
+	ro.method = &co.p;
 	if (mev_store_open(&s, dir, MEV_STORE_READ))
 		return cli_fail();
 	if (!(out = cli_open_out(out_path))) {

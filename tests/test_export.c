@@ -1,0 +1,260 @@
+/* Tests of export and report on a small store built through the public API. */
+#include "test.h"
+#include "maintevo/error.h"
+#include "maintevo/export.h"
+#include "maintevo/report.h"
+#include "maintevo/store.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char dir[256];
+
+/* Titles that need quoting in CSV, escaping in JSON, HTML and Markdown. */
+static const char *const titles[] = {
+	"A, \"QUOTED\" <b>&amp;</b>",
+	"PLAIN",
+	"THE REST",
+	"TWO\nLINES",
+};
+
+/* Release r: section 1 exists from the start, section 0 grows. */
+static mev_filemap *make_release(int r)
+{
+	mev_filemap *fm = NULL;
+	uint32_t ids01[2] = { 0, 1 }, id1 = 1, rest = 2, s01, s1, sr;
+	mev_filemap_new(&fm);
+	for (size_t i = 0; i < sizeof titles / sizeof *titles; i++) {
+		mev_section_info si = { titles[i], i == 1 ? "Orphan" : "Maintained", i == 1 ? 0 : 1,
+					0, 0, 0, 1, i == 2 };
+		mev_filemap_add_section(fm, &si);
+	}
+	mev_filemap_intern_set(fm, ids01, 2, &s01);
+	mev_filemap_intern_set(fm, &id1, 1, &s1);
+	mev_filemap_intern_set(fm, &rest, 1, &sr);
+	mev_filemap_add_row(fm, "a/x.c", 5, MEV_KIND_FILE, 10 + (uint64_t)r, 100, s01);
+	mev_filemap_add_row(fm, "b/y,z.c", 7, MEV_KIND_FILE, 3, 30, s1);
+	mev_filemap_add_row(fm, "c/rest.txt", 10, MEV_KIND_FILE, 7, 70, sr);
+	return fm;
+}
+
+/* Write table/graph/report to a memory buffer; returns it (malloc'ed). */
+static char *run_table(mev_store *s, mev_table t, const mev_export_options *o, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	*rc = mev_export_table(s, t, o, f);
+	fclose(f);
+	return buf;
+}
+
+static char *run_report(mev_store *s, const mev_report_options *o, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	*rc = mev_report_write(s, o, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_names(void)
+{
+	const char *type = NULL;
+	CHECK_INT(mev_table_parse("sections"), MEV_TABLE_SECTIONS);
+	CHECK_INT(mev_table_parse("section-changes"), MEV_TABLE_SECTION_CHANGES);
+	CHECK_INT(mev_table_parse("graph"), -1);
+	CHECK_INT(mev_export_format_parse("jsonl"), MEV_EXPORT_JSONL);
+	CHECK_INT(mev_export_format_parse("xml"), -1);
+	CHECK_INT(mev_export_graph_format_parse("dot"), MEV_EXPORT_DOT);
+	CHECK_INT(mev_report_format_parse("markdown"), MEV_REPORT_MD);
+	CHECK_STR(mev_table_column(MEV_TABLE_EDGES, 0, &type), "release");
+	CHECK_STR(type, "string");
+	CHECK_STR(mev_table_column(MEV_TABLE_EDGES, 5, &type), "files");
+	CHECK(mev_table_column(MEV_TABLE_EDGES, 6, NULL) == NULL);
+	/* every table has columns, each with a known type */
+	for (int t = 0; t < MEV_TABLE_COUNT; t++) {
+		size_t i = 0;
+		while (mev_table_column((mev_table)t, i, &type)) {
+			CHECK(!strcmp(type, "string") || !strcmp(type, "integer") || !strcmp(type, "number") ||
+			      !strcmp(type, "date"));
+			i++;
+		}
+		CHECK(i >= 6);
+		CHECK(mev_table_name((mev_table)t)[0] != '\0');
+	}
+}
+
+static void test_tables(void)
+{
+	mev_store *s = NULL;
+	mev_filemap *fm[2];
+	mev_graph *g[2];
+	mev_graph_options go = { 1 };
+	mev_export_options o = { 0 };
+	mev_section_census c;
+	char *out;
+	int rc;
+
+	CHECK_INT(mev_store_open(&s, dir, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	for (int r = 0; r < 2; r++) {
+		mev_release_input in = { 0 };
+		fm[r] = make_release(r);
+		mev_graph_build(&g[r], fm[r], &go);
+		in.tag = r ? "v1.1" : "v1.0";
+		in.time = 86400 * (r + 1);
+		CHECK_INT(mev_store_begin(s), 0);
+		CHECK_INT(mev_store_put_release(s, &in, fm[r], g[r], r ? fm[0] : NULL, r ? "v1.0" : NULL), 0);
+		CHECK_INT(mev_store_commit(s), 0);
+	}
+
+	CHECK_INT(mev_export_census(s, "v1.1", &c), 0);
+	CHECK_INT(c.sections, 3);
+	CHECK_INT(c.no_maintainer, 1);
+	CHECK_INT(c.orphan, 1);
+
+	/* sections: titles by bytewise order, THE REST left out, cluster columns empty */
+	o.release = "v1.1";
+	out = run_table(s, MEV_TABLE_SECTIONS, &o, &rc);
+	CHECK_INT(rc, 0);
+	CHECK_STR(out,
+		  "release,section,status,maintainers,reviewers,lists,trees,patterns,files,lines,bytes,"
+		  "cluster,representative,lineage\n"
+		  "v1.1,\"A, \"\"QUOTED\"\" <b>&amp;</b>\",Maintained,1,0,0,0,1,1,11,100,,,\n"
+		  "v1.1,PLAIN,Orphan,0,0,0,0,1,2,14,130,,,\n"
+		  "v1.1,\"TWO\nLINES\",Maintained,1,0,0,0,1,0,0,0,,,\n");
+	free(out);
+
+	/* edges in JSON Lines: one object per line, nulls for nothing */
+	o.format = MEV_EXPORT_JSONL;
+	out = run_table(s, MEV_TABLE_EDGES, &o, &rc);
+	CHECK_INT(rc, 0);
+	CHECK_STR(out, "{\"release\": \"v1.1\", \"from\": \"A, \\\"QUOTED\\\" <b>&amp;</b>\", "
+		       "\"to\": \"PLAIN\", \"lines\": 11, \"bytes\": 100, \"files\": 1}\n");
+	free(out);
+
+	/* files of one path over all releases, as one JSON array */
+	o.format = MEV_EXPORT_JSON;
+	o.release = NULL;
+	o.path = "a/x.c";
+	out = run_table(s, MEV_TABLE_FILES, &o, &rc);
+	CHECK_INT(rc, 0);
+	CHECK(out && out[0] == '[' && strstr(out, "\"lines\": 10,") && strstr(out, "\"lines\": 11,"));
+	CHECK(out && strstr(out, "\"section\": \"PLAIN\", \"cluster\": null"));
+	free(out);
+
+	/* a file no section covers has one row with an empty section */
+	o.format = MEV_EXPORT_CSV;
+	o.path = "c/rest.txt";
+	out = run_table(s, MEV_TABLE_FILES, &o, &rc);
+	CHECK_INT(rc, 0);
+	CHECK(out && strstr(out, "\nv1.0,c/rest.txt,file,7,70,,,,\n"));
+	free(out);
+
+	/* errors: no --release nor --path for files, an unknown release, not clustered */
+	o.path = NULL;
+	out = run_table(s, MEV_TABLE_FILES, &o, &rc);
+	CHECK_INT(rc, MEV_EINVAL);
+	free(out);
+	o.release = "v9";
+	out = run_table(s, MEV_TABLE_SECTIONS, &o, &rc);
+	CHECK_INT(rc, MEV_ENOTFOUND);
+	CHECK(strstr(mev_error_hint_text(), "maintevo releases") != NULL);
+	free(out);
+	o.release = NULL;
+	out = run_table(s, MEV_TABLE_CLUSTERS, &o, &rc);
+	CHECK_INT(rc, MEV_ENOTFOUND);
+	CHECK(out && out[0] == '\0'); /* nothing written before the error */
+	free(out);
+
+	/* the same bytes twice */
+	{
+		char *a = run_table(s, MEV_TABLE_RELEASES, &o, &rc), *b = run_table(s, MEV_TABLE_RELEASES, &o, &rc);
+		CHECK(a && b && strcmp(a, b) == 0);
+		CHECK(a && strstr(a, "\nv1.0,1,0000000000000000000000000000000000000000,1970-01-02T00:00:00Z,3,20,"));
+		free(a);
+		free(b);
+	}
+	mev_store_close(s);
+	for (int r = 0; r < 2; r++) {
+		mev_graph_free(g[r]);
+		mev_filemap_free(fm[r]);
+	}
+}
+
+static void test_graph(void)
+{
+	mev_store *s = NULL;
+	mev_export_graph_options go = { MEV_EXPORT_DOT, "v1.0", NULL, 0, 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	CHECK_INT(mev_store_open(&s, dir, MEV_STORE_READ), 0);
+	f = open_memstream(&buf, &len);
+	CHECK_INT(mev_export_graph(s, &go, f), 0);
+	fclose(f);
+	CHECK(buf && strstr(buf, "label=\"A, \\\"QUOTED\\\" <b>&amp;</b>\""));
+	CHECK(buf && strstr(buf, "label=\"TWO\\nLINES\""));
+	CHECK(buf && strstr(buf, "n0 -- n1 [lines=10,"));
+	free(buf);
+	buf = NULL;
+	go.meta = 1;
+	f = open_memstream(&buf, &len);
+	CHECK_INT(mev_export_graph(s, &go, f), MEV_ENOTFOUND); /* not clustered */
+	fclose(f);
+	free(buf);
+	mev_store_close(s);
+}
+
+static void test_report(void)
+{
+	mev_store *s = NULL;
+	mev_report_options ro = { 0 };
+	const char *want_title = "# t\\<e\\>st: v1.0 \xe2\x86\x92 v1.1\n";
+	char *out;
+	int rc;
+	CHECK_INT(mev_store_open(&s, dir, MEV_STORE_READ), 0);
+	ro.title = "t<e>st";
+	out = run_report(s, &ro, &rc);
+	CHECK_INT(rc, 0);
+	CHECK(out && strncmp(out, want_title, strlen(want_title)) == 0);
+	CHECK(out && strstr(out, "| A, \"QUOTED\" \\<b\\>\\&amp;\\</b\\> | 10 | 11 | +1 (+10.0%) |"));
+	CHECK(out && strstr(out, "| Orphaned sections (S: Orphan) | 1 | 1 | 0 |"));
+	free(out);
+	ro.format = MEV_REPORT_HTML;
+	out = run_report(s, &ro, &rc);
+	CHECK_INT(rc, 0);
+	CHECK(out && strstr(out, "<title>t&lt;e&gt;st: v1.0"));
+	CHECK(out && strstr(out, "A, &quot;QUOTED&quot; &lt;b&gt;&amp;amp;&lt;/b&gt;"));
+	CHECK(out && !strstr(out, "<b>"));
+	CHECK(out && strstr(out, "@media print"));
+	free(out);
+	ro.from = "v1.1";
+	ro.to = "v1.0";
+	out = run_report(s, &ro, &rc);
+	CHECK_INT(rc, MEV_EINVAL);
+	free(out);
+	ro.from = "v0";
+	out = run_report(s, &ro, &rc);
+	CHECK_INT(rc, MEV_ENOTFOUND);
+	free(out);
+	mev_store_close(s);
+}
+
+int main(void)
+{
+	char cmd[300];
+	snprintf(dir, sizeof dir, "%s/mev-test-export.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir))
+		return 1;
+	RUN(test_names);
+	RUN(test_tables);
+	RUN(test_graph);
+	RUN(test_report);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return test_summary();
+}
