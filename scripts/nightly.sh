@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# nightly.sh --repo R --store S --out DIR: the nightly job.  Fetch new tags
+# (when the repository has a remote), walk them into the store, cluster and
+# track, then write into DIR/<newest release>/ every table of 'maintevo
+# export' (csv/), the graphs (GraphML) and the report of the newest release
+# against the previous one (report.md, report.html); DIR/latest points at
+# that folder.  A file whose content did not change is not rewritten, so a
+# run with nothing new changes nothing.  One run at a time per DIR (flock on
+# DIR/.nightly/lock; the scratch space is in DIR/.nightly/ too).  Exit status 0 on success, 1 with a one-line reason on
+# standard error on failure, 2 for usage errors.
+set -euo pipefail
+
+me=nightly.sh
+usage() {
+	cat <<'EOF'
+usage: scripts/nightly.sh --repo R --store S --out DIR [options]
+
+  --repo R          the git repository (its remote is fetched when it has one)
+  --store S         the maintevo store (created on the first run)
+  --out DIR         where the tables, graphs and reports go
+  --title NAME      project name in the report heading (default: from the store)
+  --method M        clustering method or parameter key (default: maintevo's)
+  --no-fetch        do not run 'git fetch --tags'
+  --maintevo BIN    the maintevo binary (default: $MAINTEVO, then build/maintevo
+                    next to this script, then 'maintevo' on the PATH)
+  -q, --quiet       print nothing on success
+  -h, --help        show this help
+EOF
+}
+die() { echo "$me: error: $*" >&2; exit 1; }
+usage_error() { echo "$me: error: $*" >&2; echo "hint: see '$0 --help'" >&2; exit 2; }
+say() { [ -n "$quiet" ] || echo "$me: $*" >&2; }
+
+repo= store= out= title= method= fetch=1 quiet= mev=${MAINTEVO:-}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--repo) [ $# -ge 2 ] || usage_error "--repo needs a value"; repo=$2; shift 2 ;;
+	--store) [ $# -ge 2 ] || usage_error "--store needs a value"; store=$2; shift 2 ;;
+	--out) [ $# -ge 2 ] || usage_error "--out needs a value"; out=$2; shift 2 ;;
+	--title) [ $# -ge 2 ] || usage_error "--title needs a value"; title=$2; shift 2 ;;
+	--method) [ $# -ge 2 ] || usage_error "--method needs a value"; method=$2; shift 2 ;;
+	--maintevo) [ $# -ge 2 ] || usage_error "--maintevo needs a value"; mev=$2; shift 2 ;;
+	--no-fetch) fetch=; shift ;;
+	-q | --quiet) quiet=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage_error "unknown argument '$1'" ;;
+	esac
+done
+[ -n "$repo" ] || usage_error "--repo is required"
+[ -n "$store" ] || usage_error "--store is required"
+[ -n "$out" ] || usage_error "--out is required"
+if [ -z "$mev" ]; then
+	here=$(cd "$(dirname "$0")/.." && pwd)
+	if [ -x "$here/build/maintevo" ]; then mev=$here/build/maintevo
+	else mev=$(command -v maintevo) || die "no maintevo binary: build it or pass --maintevo BIN"
+	fi
+fi
+[ -x "$mev" ] || die "'$mev' is not an executable"
+git -C "$repo" rev-parse --git-dir >/dev/null 2>&1 || die "'$repo' is not a git repository"
+command -v flock >/dev/null || die "flock is not installed (util-linux)"
+
+mkdir -p "$out/.nightly" || die "cannot create '$out/.nightly'"
+exec 9>"$out/.nightly/lock" || die "cannot write the lock '$out/.nightly/lock'"
+flock -n 9 || die "another nightly run holds '$out/.nightly/lock'"
+
+start=$(date +%s.%N)
+work=$(mktemp -d "$out/.nightly/run.XXXXXX") || die "cannot create a scratch folder in '$out/.nightly'"
+trap 'rm -rf "$work"' EXIT
+errlog=$work/stderr
+
+# run STEP CMD...: run a step; on failure die with its first error line.
+run() {
+	local step=$1
+	shift
+	if ! "$@" 2>"$errlog"; then
+		local why
+		why=$(grep -m1 -E '^(maintevo: )?error: |^fatal: ' "$errlog" || tail -n 1 "$errlog" || true)
+		why=${why#maintevo: }
+		die "$step failed: ${why#error: }"
+	fi
+	[ -n "$quiet" ] || grep -v '^$' "$errlog" | sed "s/^/  /" >&2 || true
+}
+
+# 1. new tags
+if [ -n "$fetch" ] && [ -n "$(git -C "$repo" remote)" ]; then
+	if GIT_TERMINAL_PROMPT=0 timeout 600 git -C "$repo" fetch --quiet --tags 2>"$errlog"; then
+		say "fetched tags"
+	else
+		echo "$me: warning: 'git fetch --tags' failed ($(head -n 1 "$errlog")); going on with the tags at hand" >&2
+	fi
+fi
+
+# 2. walk, cluster, track
+method_args=()
+[ -z "$method" ] || method_args=(--method "$method")
+run walk "$mev" walk --repo "$repo" --store "$store" -q
+run cluster "$mev" cluster --store "$store" "${method_args[@]}" -q
+run track "$mev" track --store "$store" "${method_args[@]}" -q
+
+# 3. the two newest releases
+"$mev" releases --store "$store" >"$work/releases.csv" 2>"$errlog" ||
+	die "cannot list the releases: $(head -n 1 "$errlog")"
+newest=$(tail -n +2 "$work/releases.csv" | tail -n 1 | cut -d, -f1)
+previous=$(tail -n +2 "$work/releases.csv" | tail -n 2 | head -n 1 | cut -d, -f1)
+[ -n "$newest" ] || die "the store holds no release: does '$repo' have release tags?"
+case $newest in */* | .* | "") die "unexpected release name '$newest'" ;; esac
+
+# 4. everything into a scratch folder, then moved in place where it changed
+stage=$work/$newest
+mkdir -p "$stage/csv"
+for t in releases sections edges clusters events lineages section_changes; do
+	run "export $t" "$mev" export "$t" --store "$store" "${method_args[@]}" -o "$stage/csv/$t.csv"
+done
+run "export files" "$mev" export files --store "$store" --release "$newest" "${method_args[@]}" \
+	-o "$stage/csv/files.csv"
+run "export graph" "$mev" export graph --store "$store" --release "$newest" "${method_args[@]}" \
+	-o "$stage/graph.graphml"
+run "export graph --meta" "$mev" export graph --meta --store "$store" --release "$newest" \
+	"${method_args[@]}" -o "$stage/clusters.graphml"
+title_args=()
+[ -z "$title" ] || title_args=(--title "$title")
+if [ "$previous" != "$newest" ]; then
+	for f in md html; do
+		run "report ($f)" "$mev" report --store "$store" --from "$previous" --to "$newest" \
+			--format "$f" "${method_args[@]}" "${title_args[@]}" -o "$stage/report.$f"
+	done
+fi
+
+dest=$out/$newest
+changed=0 same=0
+while IFS= read -r -d '' f; do
+	rel=${f#"$stage"/}
+	if cmp -s "$f" "$dest/$rel"; then
+		same=$((same + 1))
+	else
+		mkdir -p "$(dirname "$dest/$rel")"
+		mv -f "$f" "$dest/$rel.new" && mv -f "$dest/$rel.new" "$dest/$rel" ||
+			die "cannot write '$dest/$rel'"
+		changed=$((changed + 1))
+	fi
+done < <(find "$stage" -type f -print0 | sort -z)
+
+# 5. the latest link, replaced atomically when it points elsewhere
+if [ "$(readlink "$out/latest" 2>/dev/null || true)" != "$newest" ]; then
+	ln -sfn "$newest" "$out/.latest.new" && mv -fT "$out/.latest.new" "$out/latest" ||
+		die "cannot update the link '$out/latest'"
+	changed=$((changed + 1))
+fi
+
+secs=$(echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}')
+say "$newest: $changed file(s) written, $same unchanged, in $secs s"
+if [ -z "$quiet" ]; then
+	echo "report: $out/latest/report.html"
+	echo "tables: $out/latest/csv/"
+fi

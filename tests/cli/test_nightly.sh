@@ -1,0 +1,75 @@
+# scripts/nightly.sh on the demo history: a first run writes every table, the
+# graphs and both reports and points 'latest' at the newest release; a new
+# tag fetched from the remote moves it; a run with nothing new rewrites
+# nothing; two runs never overlap; failures are one line and exit 1.
+. "$(dirname "$0")/lib.sh" "$@"
+command -v flock >/dev/null || skip "flock is not installed"
+NIGHTLY=$SRC/scripts/nightly.sh
+
+step "a remote without v1.7, and a clone of it"
+bash "$SRC/scripts/make-demo-repo.sh" origin >/dev/null
+v17=$(git -C origin rev-parse 'v1.7^{commit}')
+git -C origin tag -d v1.7 >/dev/null
+git clone -q origin repo
+
+step "first run: everything for v1.6"
+expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
+expect_stdout_contains "report: out/latest/report.html"
+expect_stdout_contains "tables: out/latest/csv/"
+[ "$(readlink out/latest)" = v1.6 ] || fail "latest -> $(readlink out/latest), expected v1.6"
+for f in report.md report.html graph.graphml clusters.graphml csv/releases.csv csv/sections.csv \
+	csv/edges.csv csv/clusters.csv csv/events.csv csv/lineages.csv csv/section_changes.csv \
+	csv/files.csv; do
+	[ -s "out/latest/$f" ] || fail "out/latest/$f is missing or empty"
+done
+grep -q '^# Linux: v1.5 → v1.6$' out/latest/report.md || fail "report.md: $(head -n 1 out/latest/report.md)"
+
+step "a new tag upstream: fetched, walked, reported; latest moves"
+git -C origin tag -a v1.7 -m "release v1.7" "$v17"
+expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
+expect_stderr_contains "fetched tags"
+[ "$(readlink out/latest)" = v1.7 ] || fail "latest -> $(readlink out/latest), expected v1.7"
+grep -q '^# Linux: v1.6 → v1.7$' out/latest/report.md || fail "report.md is not about v1.7"
+[ -s out/v1.6/report.md ] || fail "the v1.6 folder went away"
+
+step "nothing new: no file is rewritten, in seconds"
+sleep 1
+touch marker
+start=$(date +%s)
+expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
+took=$(($(date +%s) - start))
+expect_stderr_contains "0 file(s) written"
+changed=$(find out -newer marker -not -path 'out/.nightly*' || true)
+[ -z "$changed" ] || fail "a run with nothing new changed: $changed"
+[ "$took" -le 20 ] || fail "a run with nothing new took $took s"
+echo "# second run: $took s"
+
+step "two runs never overlap"
+# another holder of the lock, until a line arrives in the fifo
+mkfifo release
+flock out/.nightly/lock sh -c 'read line < release' &
+holder=$!
+for i in $(seq 50); do flock -n out/.nightly/lock true || break; sleep 0.1; done
+expect_exit 1 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
+expect_stderr_contains "another nightly run holds"
+echo go > release
+wait "$holder"
+
+step "no network: a warning, and the run goes on"
+git -C repo remote set-url origin "file://$TMP/no-such-remote"
+expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV" -q
+expect_stderr_contains "warning: 'git fetch --tags' failed"
+
+step "failures: exit 1 with one line; usage: exit 2"
+expect_exit 1 "$NIGHTLY" --repo nowhere --store S --out out --maintevo "$MEV"
+[ "$(wc -l < "$ERR")" -eq 1 ] || fail "more than one line on stderr"
+expect_stderr_contains "'nowhere' is not a git repository"
+mkdir notastore && echo x > notastore/file
+expect_exit 1 "$NIGHTLY" --repo repo --store notastore --out out2 --maintevo "$MEV" --no-fetch
+[ "$(wc -l < "$ERR")" -eq 1 ] || fail "more than one line on stderr"
+expect_stderr_contains "walk failed: "
+expect_exit 2 "$NIGHTLY" --repo repo --store S
+expect_stderr_contains "--out is required"
+expect_exit 0 "$NIGHTLY" --help
+expect_stdout_contains "usage: scripts/nightly.sh"
+echo "PASS"
