@@ -36,7 +36,7 @@
  * of this file gives other results for the same clusters, so that stored
  * results of an older build are computed again.
  */
-enum { REC_VERSION = 1, ALGORITHM = 1, MODE_FIRST = 0, MODE_CODE = 1, MODE_TITLES = 2 };
+enum { REC_VERSION = 1, ALGORITHM = 2, MODE_FIRST = 0, MODE_CODE = 1, MODE_TITLES = 2 };
 
 #define EPS 1e-12
 
@@ -628,13 +628,18 @@ typedef MEV_VEC(change) change_vec;
 typedef struct {
 	uint32_t r, n;     /* removed section (older), added section (newer) */
 	double cov;
+	uint64_t lines;    /* of r */
 } rename_cand;
 
+/* Best coverage first; among equals (two sections merged into a new one)
+ * the larger old section is the one renamed. */
 static int cand_cmp(const void *x, const void *y)
 {
 	const rename_cand *a = x, *b = y;
 	if (a->cov != b->cov)
 		return a->cov > b->cov ? -1 : 1;
+	if (a->lines != b->lines)
+		return a->lines > b->lines ? -1 : 1;
 	if (a->r != b->r)
 		return a->r < b->r ? -1 : 1;
 	return a->n < b->n ? -1 : a->n > b->n;
@@ -864,7 +869,7 @@ static int section_changes(const rel *ra, const rel *rb, const set_pair *sp, siz
 			cov = 1;
 		if (lines && cov >= p->rename - EPS &&
 		    (sp || share_rare_word(&words, sa[acc.v.v[k].a].title, sb[acc.v.v[k].b].title))) {
-			rename_cand c = { acc.v.v[k].a, acc.v.v[k].b, cov };
+			rename_cand c = { acc.v.v[k].a, acc.v.v[k].b, cov, lines };
 			if (MEV_VEC_PUSH(&cand, c)) {
 				rc = mev_error_oom();
 				goto done;
