@@ -20,10 +20,16 @@
 #           one new tag on top of the rest, peak memory and store size
 #   xen     the same walk figures for Xen's RELEASE-x.y.z tags (one run)
 #   linux2  the same walk figures for the two-release Linux repository
+#   cluster `maintevo track` (walktrap clustering of every release, then
+#           tracking) of the study's 68 Linux graphs v2.6.37..v6.3 imported
+#           into a fresh store, with one worker process and with one per
+#           core (target < 30 s); then a re-run with nothing new, and the
+#           import itself
 #
 # Inputs: --linux (default $MEV_LINUX_REPO or /work/data/linux), --uboot
 # (default $MEV_UBOOT_REPO or /work/.mirror/u-boot+u-boot/repo), --xen
-# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo).
+# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --pasta
+# (default $MEV_PASTA or ../shared/data/linux-pasta: its section_graph/).
 # Timings are wall-clock medians; the page cache is warmed first.
 set -euo pipefail
 
@@ -33,6 +39,7 @@ linux=${MEV_LINUX_REPO:-/work/data/linux}
 uboot=${MEV_UBOOT_REPO:-/work/.mirror/u-boot+u-boot/repo}
 xen=${MEV_XEN_REPO:-/work/.mirror/xen-project+xen/repo}
 rev=v6.12
+pasta=${MEV_PASTA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data/linux-pasta}
 benches=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -41,12 +48,13 @@ while [ $# -gt 0 ]; do
 	--rev) rev=$2; shift 2 ;;
 	--uboot) uboot=$2; shift 2 ;;
 	--xen) xen=$2; shift 2 ;;
-	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+	--pasta) pasta=$2; shift 2 ;;
+	-h|--help) sed -n '2,31p' "$0"; exit 0 ;;
 	-*) echo "bench: unknown option '$1'" >&2; exit 2 ;;
 	*) benches+=("$1"); shift ;;
 	esac
 done
-[ ${#benches[@]} -gt 0 ] || benches=(graph match walk xen linux2)
+[ ${#benches[@]} -gt 0 ] || benches=(graph match walk xen linux2 cluster)
 
 mev=${MAINTEVO:-$here/build/maintevo}
 if [ ! -x "$mev" ]; then
@@ -207,6 +215,26 @@ for b in "${benches[@]}"; do
 		save=$runs; runs=1
 		walk_figures linux "$linux" 1 -- v6.1 v6.12
 		runs=$save
+		;;
+	cluster)
+		if [ ! -d "$pasta/section_graph" ]; then
+			echo "cluster: skipped, no section graphs in '$pasta/section_graph'"
+			continue
+		fi
+		tmpd=$(mktemp -d "${TMPDIR:-/tmp}/mev-bench.XXXXXX")
+		"$mev" import-pasta -q --store "$tmpd/base" "$pasta/section_graph"
+		n=$(ls "$pasta/section_graph" | grep -c '\.csv')
+		i=$(median sh -c 'rm -rf "$1" && "$2" import-pasta -q --store "$1" "$3"' _ "$tmpd/imp" "$mev" \
+			"$pasta/section_graph")
+		for j in 1 0; do
+			t=$(median sh -c 'rm -rf "$1" && cp -r "$2" "$1" && "$3" track -q -j "$4" --store "$1"' _ \
+				"$tmpd/s" "$tmpd/base" "$mev" "$j")
+			echo "cluster: walktrap + track of $n Linux releases ${t}s with $([ "$j" = 1 ] && echo "1 process" ||
+				echo "$(nproc) processes") (target < 30 s; median of $runs)"
+		done
+		r=$(median "$mev" track -q --store "$tmpd/s")
+		echo "cluster: re-run with nothing new ${r}s; import-pasta of the $n graphs ${i}s"
+		rm -rf "$tmpd"
 		;;
 	*) echo "bench: unknown benchmark '$b'" >&2; exit 2 ;;
 	esac
