@@ -463,7 +463,7 @@ static int vgraph_build(vgraph *v, const mev_graph *g, const mev_clustering *c, 
 	const mev_filemap *fm = mev_graph_filemap(g);
 	const mev_section_info *secs = mev_filemap_sections(fm);
 	const mev_edge *e = mev_graph_edges(g);
-	size_t n = c->nsec, ne = mev_graph_edge_count(g), k = 0;
+	size_t n = c->nsec, ne = mev_graph_edge_count(g);
 	double cut = -1;
 	igraph_error_t err;
 
@@ -508,9 +508,7 @@ static int vgraph_build(vgraph *v, const mev_graph *g, const mev_clustering *c, 
 		    (err = igraph_vector_int_push_back(&v->edges, b)) != IGRAPH_SUCCESS ||
 		    (err = igraph_vector_push_back(&v->weights, (igraph_real_t)e[i].lines)) != IGRAPH_SUCCESS)
 			return ig_fail(err, "adding an edge");
-		k++;
 	}
-	(void)k;
 	return 0;
 }
 
