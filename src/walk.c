@@ -477,23 +477,6 @@ done:
 	return rc;
 }
 
-static int take_lock(const char *dir, int *fd)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/walk.lock", dir);
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (*fd < 0)
-		return mev_error_set(MEV_EIO, "cannot create '%s': %s", path, strerror(errno));
-	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
-		close(*fd);
-		*fd = -1;
-		mev_error_set(MEV_ESTORE, "another walk is writing to store '%s'", dir);
-		mev_error_hint("wait for it to finish; readers can use the store meanwhile");
-		return MEV_ESTORE;
-	}
-	return 0;
-}
-
 int mev_walk(const mev_walk_options *o, mev_walk_result *res)
 {
 	walker w = { 0 };
@@ -514,7 +497,7 @@ int mev_walk(const mev_walk_options *o, mev_walk_result *res)
 		return rc;
 	if ((rc = mev_store_open(&w.store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)))
 		goto done;
-	if ((rc = take_lock(o->store, &lockfd)))
+	if ((rc = mev_store_lock(o->store, &lockfd)))
 		goto done;
 	rc = mev_store_get_identity(w.store, &w.id);
 	if (rc && rc != MEV_ENOTFOUND)

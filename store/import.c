@@ -382,23 +382,6 @@ static int list_csvs(const char *dir, csv_file **out, size_t *n)
 	return 0;
 }
 
-static int take_lock(const char *dir, int *fd)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/walk.lock", dir);
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (*fd < 0)
-		return mev_error_set(MEV_EIO, "cannot create '%s': %s", path, strerror(errno));
-	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
-		close(*fd);
-		*fd = -1;
-		mev_error_set(MEV_ESTORE, "another walk or import is writing to store '%s'", dir);
-		mev_error_hint("wait for it to finish");
-		return MEV_ESTORE;
-	}
-	return 0;
-}
-
 /* A new store gets an identity saying it was imported; a walked one is refused. */
 static int check_identity(mev_store *s, const char *store_dir, const char *csv_dir)
 {
@@ -446,7 +429,7 @@ int mev_import_pasta(const char *store_dir, const char *csv_dir, const mev_impor
 		return rc;
 	res->files = n;
 	if ((rc = mev_store_open(&s, store_dir, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
-	    (rc = take_lock(store_dir, &lockfd)) || (rc = check_identity(s, store_dir, csv_dir)))
+	    (rc = mev_store_lock(store_dir, &lockfd)) || (rc = check_identity(s, store_dir, csv_dir)))
 		goto done;
 	for (size_t i = 0; i < n; i++) {
 		char path[4096];

@@ -9,6 +9,8 @@
 #include "codec.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -595,4 +597,21 @@ int mev_store_set_identity(mev_store *s, const mev_store_identity *id)
 	rc = mev_codec_pack(&s->scratch, 'I', b.ptr, b.len, 3);
 	mev_buf_free(&b);
 	return rc ? rc : mev_store_raw_put(s, "meta", "identity", 8, s->scratch.ptr, s->scratch.len);
+}
+
+int mev_store_lock(const char *dir, int *fd)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/walk.lock", dir);
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (*fd < 0)
+		return mev_error_set(MEV_EIO, "cannot create '%s': %s", path, strerror(errno));
+	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+		close(*fd);
+		*fd = -1;
+		mev_error_set(MEV_ESTORE, "another walk or import is writing to store '%s'", dir);
+		mev_error_hint("wait for it to finish; readers can use the store meanwhile");
+		return MEV_ESTORE;
+	}
+	return 0;
 }

@@ -26,6 +26,13 @@ enum {
  */
 int mev_store_open(mev_store **out, const char *dir, unsigned flags);
 void mev_store_close(mev_store *s);
+
+/*
+ * Take the writer's lock of the store in `dir` (walk.lock, flock): one
+ * writer at a time, readers are not affected.  *fd gets the lock's file
+ * (close it to let go).  MEV_ESTORE when another writer holds it.
+ */
+int mev_store_lock(const char *dir, int *fd);
 const char *mev_store_dir(const mev_store *s);
 
 /* Whose history a store holds; checked by every walk. */
