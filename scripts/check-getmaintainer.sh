@@ -110,6 +110,9 @@ perl -e '
             my $end = find_ending_index($tvi);
             my $title = $typevalue[$start];
             $title = "" if ($title =~ m/^([A-Z]):/);
+            # maintevo shows an underline title (QEMU) as the header above it
+            $title = $typevalue[$start - 1]
+                if ($title =~ m/^[-=]{3,}\s*$/ && $start > 0 && $typevalue[$start - 1] !~ m/^([A-Z]):/);
             my @pats = grep { /^[FXN]:/ } @typevalue[$start .. $end - 1];
             push(@keys, join("\x1f", $title, @pats));
         }

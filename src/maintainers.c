@@ -348,6 +348,18 @@ oom:
 	return mev_error_oom();
 }
 
+/* A line of only '-' or '=' (at least three), trailing white space aside. */
+static int is_underline(const char *s, size_t len)
+{
+	size_t n = 0;
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		len--;
+	for (; n < len; n++)
+		if (s[n] != '-' && s[n] != '=')
+			return 0;
+	return n >= 3;
+}
+
 /* Cut @typevalue into sections: each maximal run of field lines is a
  * section whose title is the non-field line just before it. */
 static int build_sections(mev_maint *m, const tv_entry *tv, size_t n)
@@ -379,7 +391,17 @@ static int build_sections(mev_maint *m, const tv_entry *tv, size_t n)
 		if (i > 0) {
 			const tv_entry *t = &tv[i - 1];
 			s.raw_title = mev_arena_strndup(&m->arena, t->text, t->text_len);
-			s.title = display_text(m, t->text, t->text_len, &trunc);
+			if (is_underline(t->text, t->text_len) && i > 1 && !tv[i - 2].is_field) {
+				/* QEMU: "Group header" then "------": the script's
+				 * title is the underline; show the header instead */
+				const tv_entry *h = &tv[i - 2];
+				s.title = display_text(m, h->text, h->text_len, &trunc);
+				if (s.title)
+					mev_maint_diag_add(m, t->file, t->line,
+						"section title is an underline; shown as '%s'", s.title);
+			} else {
+				s.title = display_text(m, t->text, t->text_len, &trunc);
+			}
 			s.file = t->file;
 			s.line = t->line;
 			if (!s.raw_title || !s.title)

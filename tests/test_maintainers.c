@@ -892,6 +892,25 @@ static void test_rules_default_and_dialects(void)
 	}
 }
 
+/* QEMU underlines group headers: the script's title is then the underline,
+ * shown as the header; a header followed by a title keeps that title. */
+static void test_qemu_underlines(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m = parse_text(&r,
+		"QEMU Maintainers\n================\n\nintro text\n\n"
+		"General Project Administration\n------------------------------\n"
+		"M: Peter <p@example.org>\n\n"
+		"All patches CC here\nL: list@example.org\nF: *\nF: */\n\n"
+		"Guest CPU cores (TCG)\n---------------------\nOverall TCG CPUs\n"
+		"M: Richard <r@example.org>\nF: accel/tcg/\n\n"
+		"Alpha Machines\n--------------\nM: Richard <r@example.org>\nF: hw/alpha/\n");
+	CHECK_STR(titles(m), "General Project Administration|All patches CC here|Overall TCG CPUs|Alpha Machines");
+	CHECK_STR(mev_maint_sections(m)[0].raw_title, "------------------------------");
+	CHECK(diags(m, "MAINTAINERS:7", "underline"));
+	mev_maint_free(m);
+}
+
 int main(void)
 {
 	RUN(test_preamble);
@@ -913,5 +932,6 @@ int main(void)
 	RUN(test_binary_garbage);
 	RUN(test_xen_braces);
 	RUN(test_rules_default_and_dialects);
+	RUN(test_qemu_underlines);
 	return test_summary();
 }
