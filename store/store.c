@@ -358,6 +358,26 @@ void mev_store_abort(mev_store *s)
 	s->npending = 0;
 }
 
+int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx)
+{
+	int rc = MEV_ELIMIT;
+	/* A full map aborts the transaction: grow it and do the work again
+	 * (three tries: each doubles the map). */
+	for (int attempt = 0; attempt < 3 && rc == MEV_ELIMIT; attempt++) {
+		if ((rc = mev_store_begin(s)))
+			return rc;
+		if (!(rc = fn(s, ctx)))
+			return mev_store_commit(s);
+		mev_store_abort(s);
+		if (rc == MEV_ELIMIT) {
+			int grc = mev_store_grow(s);
+			if (grc)
+				return grc;
+		}
+	}
+	return rc;
+}
+
 /* --- raw values ------------------------------------------------------- */
 
 int mev_store_raw_get(mev_store *s, const char *table, const void *key, size_t klen,

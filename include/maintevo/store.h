@@ -92,6 +92,15 @@ int mev_store_commit(mev_store *s);
 void mev_store_abort(mev_store *s);
 
 /*
+ * Run fn(s, ctx) in a write transaction of its own and commit it; on a
+ * full map (fn returned MEV_ELIMIT) abort, grow the map and run fn again
+ * (up to three times), so fn must only write what it computed before.
+ * Any other error aborts and is returned unchanged.  The one place where
+ * begin/commit/abort/grow are combined: modules above the store use this.
+ */
+int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx);
+
+/*
  * Store a release: headline numbers (computed here from fm and g), the
  * sections, the graph (built with keep_rest), the MAINTAINERS notes and the
  * file table, as a delta against `base` (the previous release, with its
