@@ -6,6 +6,7 @@
 #include "maintevo/repo.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/filemap.h"
+#include "options.h"
 
 /* Exit codes. */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
@@ -42,7 +43,8 @@ typedef struct {
 } cli_release;
 
 /* Parse a shared option; returns 1 when `opt` was one, 0 when not, or
- * EXIT_USAGE after printing an error. */
+ * EXIT_USAGE after printing an error.  (getopt commands; those on option
+ * tables include cli_release_options instead.) */
 int cli_release_option(cli_release_opts *o, const char *cmd, int opt, const char *arg);
 /* Open, resolve, load and parse.  Prints the error and returns EXIT_FAIL. */
 int cli_release_load(cli_release *r, const cli_release_opts *o, const char *cmd);
@@ -58,9 +60,13 @@ FILE *cli_open_out(const char *path);
 /* Flush and close; prints an error and returns EXIT_FAIL on failure. */
 int cli_close_out(FILE *f, const char *path);
 
+/* A value of option `opt` in [min, max]; 0, or EXIT_USAGE after printing the error. */
 int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
+int cli_parse_real(const char *cmd, const char *opt, const char *arg, double min, double max,
+		   double *out);
 
-/* The option letters of the shared release options (for getopt_long). */
+/* The option letters of the shared release options (for getopt_long), and
+ * their help: for the commands not yet on cli_release_options (options.h). */
 #define CLI_RELEASE_LONGOPTS \
 	{ "repo", required_argument, NULL, 'r' }, \
 	{ "rev", required_argument, NULL, 'v' }, \
@@ -95,5 +101,8 @@ int cmd_lineages(int argc, char **argv);
 int cmd_section_changes(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+
+/* The option tables of the commands converted to options.h, for 'maintevo help CMD'. */
+extern const cli_command cmd_report_spec;
 
 #endif

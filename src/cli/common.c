@@ -1,4 +1,4 @@
-/* Option handling, release loading and messages shared by the commands. */
+/* Option values, release loading and messages shared by the commands. */
 #include "cli.h"
 #include "maintevo/error.h"
 
@@ -62,6 +62,19 @@ int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, l
 	if (errno || !*arg || *end || v < min || v > max)
 		return cli_usage_error(cmd, "%s takes a whole number from %ld to %ld, not '%s'", opt, min,
 				       max, arg);
+	*out = v;
+	return 0;
+}
+
+int cli_parse_real(const char *cmd, const char *opt, const char *arg, double min, double max,
+		   double *out)
+{
+	char *end;
+	double v;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || !*arg || *end || !(v >= min) || v > max)
+		return cli_usage_error(cmd, "%s takes a number from %g to %g, not '%s'", opt, min, max, arg);
 	*out = v;
 	return 0;
 }
