@@ -6,6 +6,7 @@
 #include "maintevo/repo.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/filemap.h"
+#include "maintevo/progress.h"
 #include "options.h"
 
 /* Exit codes. */
@@ -64,6 +65,32 @@ int cli_close_out(FILE *f, const char *path);
 int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
 int cli_parse_real(const char *cmd, const char *opt, const char *arg, double min, double max,
 		   double *out);
+
+/*
+ * Ctrl-C during a long call.  cli_sigint_install() clears the flags and
+ * takes SIGINT over: the first Ctrl-C sets cli_stop (hand it to the call as
+ * its stop flag: it stops after the release in hand, everything before it
+ * committed) and prints "maintevo: <note>" when note is not NULL; the
+ * second sets cli_stop_now (for calls that can stop at once, such as
+ * mev_walk's abort_now).  cli_sigint_restore() puts back what was there.
+ * One at a time: the previous handler is kept in a static.
+ */
+extern volatile int cli_stop, cli_stop_now;
+void cli_sigint_install(const char *note);
+void cli_sigint_restore(void);
+
+/*
+ * The progress line of a long call on standard error: "[i/n] what",
+ * rewritten in place; only on a terminal and not with --quiet.
+ * cli_progress() and cli_progress_note() fit mev_progress (progress.h);
+ * cli_progress_init() fills one with them and &cli_stop.  Clear the line
+ * with cli_progress_end() before printing the summary.
+ */
+void cli_progress(void *ctx, size_t index, size_t total, const char *what);
+/* "maintevo: text" on a line of its own (the progress line cleared); not with --quiet. */
+void cli_progress_note(void *ctx, const char *text);
+void cli_progress_init(mev_progress *p);
+void cli_progress_end(void);
 
 /* The option letters of the shared release options (for getopt_long), and
  * their help: for the commands not yet on cli_release_options (options.h). */
