@@ -67,7 +67,8 @@ static int help(int argc, char **argv)
 	char name[64], opt[] = "--help";
 	char *args[] = { name, opt, NULL };
 
-	if (argc < 2 || strcmp(argv[1], "help") == 0) {
+	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0) {
 		usage(stdout);
 		return EXIT_OK;
 	}

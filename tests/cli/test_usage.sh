@@ -157,7 +157,7 @@ report_error "unexpected argument 'stray'" --store x stray
 step "maintevo help: the general usage, a command's help, or an error"
 expect_exit 0 "$MEV" --help
 cp "$OUT" "$TMP/.usage"
-for h in help "help help"; do
+for h in help "help help" "help --help"; do
 	expect_exit 0 "$MEV" $h
 	same_files "$TMP/.usage" "$OUT"
 done
