@@ -63,6 +63,12 @@
  *    CLI_OPT_GROUP includes a shared table (cli_release_options over a
  *    cli_release_opts, cli_cluster_options over a cli_cluster_opts); its
  *    heading, when not NULL, is a line of its own above its options.
+ *    CLI_OPT_QUIET sets cli_quiet; CLI_OPT_STRINGS collects a repeatable
+ *    option into a cli_strings (walk's --tags: "at most 64 --tags").
+ *    An option's help may differ between commands (walk's --store says
+ *    "created if needed"): write its CLI_OPT_STRING instead of the macro.
+ *    A name or letter listed twice (a command's own -j next to
+ *    cli_release_options' one) fails at once, on the first run.
  *
  * 3. Describe the command.  Not static: main.c's command table points at
  *    it so that 'maintevo help frob' works; declare it in cli.h.
