@@ -6,6 +6,8 @@
 #include "maintevo/repo.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/filemap.h"
+#include "maintevo/progress.h"
+#include "options.h"
 
 /* Exit codes. */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
@@ -42,7 +44,8 @@ typedef struct {
 } cli_release;
 
 /* Parse a shared option; returns 1 when `opt` was one, 0 when not, or
- * EXIT_USAGE after printing an error. */
+ * EXIT_USAGE after printing an error.  (getopt commands; those on option
+ * tables include cli_release_options instead.) */
 int cli_release_option(cli_release_opts *o, const char *cmd, int opt, const char *arg);
 /* Open, resolve, load and parse.  Prints the error and returns EXIT_FAIL. */
 int cli_release_load(cli_release *r, const cli_release_opts *o, const char *cmd);
@@ -58,9 +61,39 @@ FILE *cli_open_out(const char *path);
 /* Flush and close; prints an error and returns EXIT_FAIL on failure. */
 int cli_close_out(FILE *f, const char *path);
 
+/* A value of option `opt` in [min, max]; 0, or EXIT_USAGE after printing the error. */
 int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
+int cli_parse_real(const char *cmd, const char *opt, const char *arg, double min, double max,
+		   double *out);
 
-/* The option letters of the shared release options (for getopt_long). */
+/*
+ * Ctrl-C during a long call.  cli_sigint_install() clears the flags and
+ * takes SIGINT over: the first Ctrl-C sets cli_stop (hand it to the call as
+ * its stop flag: it stops after the release in hand, everything before it
+ * committed) and prints "maintevo: <note>" when note is not NULL; the
+ * second sets cli_stop_now (for calls that can stop at once, such as
+ * mev_walk's abort_now).  cli_sigint_restore() puts back what was there.
+ * One at a time: the previous handler is kept in a static.
+ */
+extern volatile int cli_stop, cli_stop_now;
+void cli_sigint_install(const char *note);
+void cli_sigint_restore(void);
+
+/*
+ * The progress line of a long call on standard error: "[i/n] what",
+ * rewritten in place; only on a terminal and not with --quiet.
+ * cli_progress() and cli_progress_note() fit mev_progress (progress.h);
+ * cli_progress_init() fills one with them and &cli_stop.  Clear the line
+ * with cli_progress_end() before printing the summary.
+ */
+void cli_progress(void *ctx, size_t index, size_t total, const char *what);
+/* "maintevo: text" on a line of its own (the progress line cleared); not with --quiet. */
+void cli_progress_note(void *ctx, const char *text);
+void cli_progress_init(mev_progress *p);
+void cli_progress_end(void);
+
+/* The option letters of the shared release options (for getopt_long), and
+ * their help: for the commands not yet on cli_release_options (options.h). */
 #define CLI_RELEASE_LONGOPTS \
 	{ "repo", required_argument, NULL, 'r' }, \
 	{ "rev", required_argument, NULL, 'v' }, \
@@ -95,5 +128,8 @@ int cmd_lineages(int argc, char **argv);
 int cmd_section_changes(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+
+/* The option tables of the commands converted to options.h, for 'maintevo help CMD'. */
+extern const cli_command cmd_report_spec;
 
 #endif

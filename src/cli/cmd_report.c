@@ -5,103 +5,92 @@
 #include "maintevo/report.h"
 #include "maintevo/store.h"
 
-#include <getopt.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: maintevo report --store DIR [--from TAG] [--to TAG] [--format md|html]\n"
-	"                       [--title NAME] [-o FILE] [--method M ...]\n"
-	"\n"
-	"Compare two stored releases (default: the two newest): headline numbers of\n"
-	"both and their change (sections, files, lines, code no section covers,\n"
-	"subsystems, sections without a maintainer or orphaned); sections added,\n"
-	"removed and renamed; subsystems born, died, split and merged; the largest\n"
-	"growers and shrinkers by lines.\n"
-	"\n"
-	"  md    Markdown tables, fit for a mailing list post (default)\n"
-	"  html  one self-contained page (inline CSS and SVG, no scripts, nothing\n"
-	"        fetched) with charts of the largest subsystems over all releases,\n"
-	"        of the splits and merges in the range and of the sections per\n"
-	"        release; prints well too\n"
-	"\n"
-	"Subsystems need 'maintevo cluster' and 'maintevo track' on the store first.\n"
-	"The same store gives the same bytes: the report holds no date of its own.\n"
-	"\n"
-	"options:\n"
-	"  --store DIR        the store (default: ./maintevo.store)\n"
-	"  --from TAG         the older release (default: the one before --to)\n"
-	"  --to TAG           the newer release (default: the newest stored)\n"
-	"  -f, --format F     md (default) or html\n"
-	"  --title NAME       the project's name in the heading (default: from the\n"
-	"                     store's dialect: Linux, U-Boot, Xen, QEMU)\n"
-	"  -o, --out FILE     write to FILE instead of standard output\n"
-	"  -h, --help         show this help\n"
-	"the clustering to read (as given to 'maintevo cluster'):\n" CLI_CLUSTER_HELP;
+typedef struct {
+	const char *store, *out;
+	mev_report_options ro;
+	cli_cluster_opts cluster;
+} report_args;
+
+static int parse_format(void *field, const char *value, const cli_option *opt, const char *cmd)
+{
+	int f = mev_report_format_parse(value);
+	(void)opt;
+	if (f < 0)
+		return cli_usage_error(cmd, "unknown format '%s' (use md or html)", value);
+	*(mev_report_format *)field = (mev_report_format)f;
+	return 0;
+}
+
+static const cli_option options[] = {
+	CLI_OPT_STORE(report_args, store),
+	CLI_OPT_STRING(report_args, ro.from, 0, "from", "TAG",
+		       "the older release (default: the one before --to)"),
+	CLI_OPT_STRING(report_args, ro.to, 0, "to", "TAG",
+		       "the newer release (default: the newest stored)"),
+	CLI_OPT_CALL(report_args, ro.format, 'f', "format", "F", parse_format, "md (default) or html"),
+	CLI_OPT_STRING(report_args, ro.title, 0, "title", "NAME",
+		       "the project's name in the heading (default: from the\n"
+		       "store's dialect: Linux, U-Boot, Xen, QEMU)"),
+	CLI_OPT_OUT(report_args, out),
+	CLI_OPT_HELP,
+	CLI_OPT_GROUP(report_args, cluster, cli_cluster_options,
+		      "the clustering to read (as given to 'maintevo cluster'):"),
+	CLI_OPT_END
+};
+
+const cli_command cmd_report_spec = {
+	.name = "report",
+	.usage = CLI_USAGE("--store DIR [--from TAG] [--to TAG] [--format md|html]\n"
+			   "[--title NAME] [-o FILE] [--method M ...]"),
+	.about =
+		"Compare two stored releases (default: the two newest): headline numbers of\n"
+		"both and their change (sections, files, lines, code no section covers,\n"
+		"subsystems, sections without a maintainer or orphaned); sections added,\n"
+		"removed and renamed; subsystems born, died, split and merged; the largest\n"
+		"growers and shrinkers by lines.\n"
+		"\n"
+		"  md    Markdown tables, fit for a mailing list post (default)\n"
+		"  html  one self-contained page (inline CSS and SVG, no scripts, nothing\n"
+		"        fetched) with charts of the largest subsystems over all releases,\n"
+		"        of the splits and merges in the range and of the sections per\n"
+		"        release; prints well too\n"
+		"\n"
+		"Subsystems need 'maintevo cluster' and 'maintevo track' on the store first.\n"
+		"The same store gives the same bytes: the report holds no date of its own.",
+	.options = options,
+	.operands = 0,
+};
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "store", required_argument, NULL, 's' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		CLI_CLUSTER_LONGOPTS,
-		{ "title", required_argument, NULL, 'T' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *dir = "maintevo.store", *out_path = NULL;
-	mev_report_options ro = { 0 };
-	cli_cluster_opts co;
+	report_args a = { .store = "maintevo.store" };
 	mev_store *s = NULL;
 	FILE *out;
-	int c, rc, f;
+	int argi, rc;
 
-	cli_cluster_init(&co);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hf:o:m:", longopts, NULL)) != -1) {
-		if ((rc = cli_cluster_option(&co, "report", c, optarg)))
-			if (rc == EXIT_USAGE)
-				return rc;
-		if (rc)
-			continue;
-		switch (c) {
-		case 's': dir = optarg; break;
-		case 'F': ro.from = optarg; break;
-		case 't': ro.to = optarg; break;
-		case 'f':
-			if ((f = mev_report_format_parse(optarg)) < 0)
-				return cli_usage_error("report", "unknown format '%s' (use md or html)", optarg);
-			ro.format = (mev_report_format)f;
-			break;
-		case 'T': ro.title = optarg; break;
-		case 'o': out_path = optarg; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: return cli_bad_option("report", c, argc, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
-	if ((rc = cli_cluster_finish(&co, "report")))
+	cli_cluster_init(&a.cluster);
+	if ((rc = cli_parse(&argi, &cmd_report_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
-	ro.method = &co.p;
-	if (mev_store_open(&s, dir, MEV_STORE_READ))
+	if ((rc = cli_cluster_finish(&a.cluster, "report")))
+		return rc;
+	a.ro.method = &a.cluster.p;
+	if (mev_store_open(&s, a.store, MEV_STORE_READ))
 		return cli_fail();
-	if (!(out = cli_open_out(out_path))) {
+	if (!(out = cli_open_out(a.out))) {
 		mev_store_close(s);
 		return EXIT_FAIL;
 	}
-	if ((rc = mev_report_write(s, &ro, out))) {
+	if ((rc = mev_report_write(s, &a.ro, out))) {
 		cli_fail();
-		cli_close_out(out, out_path);
+		cli_close_out(out, a.out);
 		if (out != stdout)
-			remove(out_path); /* no half-written report left behind */
+			remove(a.out); /* no half-written report left behind */
 		mev_store_close(s);
 		return EXIT_FAIL;
 	}
-	rc = cli_close_out(out, out_path);
+	rc = cli_close_out(out, a.out);
 	mev_store_close(s);
 	return rc;
 }

@@ -1,13 +1,15 @@
-/* Option handling, release loading and messages shared by the commands. */
+/* Option values, release loading, messages, Ctrl-C and progress lines shared by the commands. */
 #include "cli.h"
 #include "maintevo/error.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int cli_quiet;
 
@@ -62,6 +64,19 @@ int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, l
 	if (errno || !*arg || *end || v < min || v > max)
 		return cli_usage_error(cmd, "%s takes a whole number from %ld to %ld, not '%s'", opt, min,
 				       max, arg);
+	*out = v;
+	return 0;
+}
+
+int cli_parse_real(const char *cmd, const char *opt, const char *arg, double min, double max,
+		   double *out)
+{
+	char *end;
+	double v;
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || !*arg || *end || !(v >= min) || v > max)
+		return cli_usage_error(cmd, "%s takes a number from %g to %g, not '%s'", opt, min, max, arg);
 	*out = v;
 	return 0;
 }
@@ -189,4 +204,84 @@ void cli_print_stats(const cli_release *r, const mev_filemap_stats *st)
 		mev_maint_section_count(r->maint), st->match_seconds, (unsigned long long)st->paths,
 		st->read_seconds, (unsigned long long)st->blobs_read, (unsigned long long)st->blobs,
 		st->bytes_read / 1e6, cli_now() - r->t_start);
+}
+
+volatile int cli_stop, cli_stop_now;
+static struct sigaction sigint_old;
+static char sigint_note[256]; /* formatted beforehand: the handler may only write() */
+static size_t sigint_note_len;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (cli_stop) {
+		cli_stop_now = 1;
+		return;
+	}
+	cli_stop = 1;
+	if (sigint_note_len && write(STDERR_FILENO, sigint_note, sigint_note_len) < 0)
+		return;
+}
+
+void cli_sigint_install(const char *note)
+{
+	struct sigaction sa;
+	int n = 0;
+
+	cli_stop = cli_stop_now = 0;
+	if (note)
+		n = snprintf(sigint_note, sizeof sigint_note, "\nmaintevo: %s\n", note);
+	sigint_note_len = n < 0 ? 0 : (size_t)n < sizeof sigint_note ? (size_t)n : sizeof sigint_note - 1;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	/* Restart interrupted reads and writes (signal() did so for cluster,
+	 * track and import): the calls look at the flags between releases, they
+	 * need no EINTR to notice them. */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, &sigint_old);
+}
+
+void cli_sigint_restore(void)
+{
+	sigaction(SIGINT, &sigint_old, NULL);
+}
+
+/* Progress lines go to a terminal only: a log file gets the summary. */
+static int progress_shown(void)
+{
+	return !cli_quiet && isatty(STDERR_FILENO);
+}
+
+void cli_progress(void *ctx, size_t index, size_t total, const char *what)
+{
+	(void)ctx;
+	if (!progress_shown())
+		return;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s", index, total, what);
+	fflush(stderr);
+}
+
+void cli_progress_note(void *ctx, const char *text)
+{
+	(void)ctx;
+	if (cli_quiet)
+		return;
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	fprintf(stderr, "maintevo: %s\n", text);
+}
+
+void cli_progress_init(mev_progress *p)
+{
+	memset(p, 0, sizeof *p);
+	p->stop = &cli_stop;
+	p->progress = cli_progress;
+	p->note = cli_progress_note;
+}
+
+void cli_progress_end(void)
+{
+	if (progress_shown())
+		fputs("\r\033[K", stderr);
 }

@@ -9,24 +9,28 @@ typedef struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
+	/* Its options and help (options.h); NULL for a command still on
+	 * getopt, whose 'help' runs 'NAME --help'. */
+	const cli_command *spec;
 } command;
 
 static const command commands[] = {
-	{ "filemap", cmd_filemap, "which sections cover each file of a release (CSV)" },
-	{ "graph", cmd_graph, "the section overlap graph of a release (CSV, GraphML, JSON)" },
-	{ "sections", cmd_sections, "the sections of a release and their patterns (CSV)" },
-	{ "walk", cmd_walk, "walk every release of a repository into a store" },
-	{ "releases", cmd_releases, "the releases of a store and their numbers (CSV)" },
-	{ "store", cmd_store, "'store info': what a store holds and its size" },
-	{ "import-pasta", cmd_import, "import the study's published section graphs into a store" },
-	{ "cluster", cmd_cluster, "cluster the sections of every stored release (subsystems)" },
-	{ "clusters", cmd_clusters, "the clusters of a stored release (CSV)" },
-	{ "track", cmd_track, "link clusters across releases: splits, merges, lineages" },
-	{ "events", cmd_events, "births, deaths, splits, merges ... between releases (CSV)" },
-	{ "lineages", cmd_lineages, "the lineages of clusters over the whole history (CSV)" },
-	{ "section-changes", cmd_section_changes, "sections added, removed, renamed (CSV)" },
-	{ "report", cmd_report, "what changed between two releases (Markdown or HTML)" },
-	{ "export", cmd_export, "tidy tables (CSV, JSON) and graphs (GraphML, DOT) of a store" },
+	{ "filemap", cmd_filemap, "which sections cover each file of a release (CSV)", NULL },
+	{ "graph", cmd_graph, "the section overlap graph of a release (CSV, GraphML, JSON)", NULL },
+	{ "sections", cmd_sections, "the sections of a release and their patterns (CSV)", NULL },
+	{ "walk", cmd_walk, "walk every release of a repository into a store", NULL },
+	{ "releases", cmd_releases, "the releases of a store and their numbers (CSV)", NULL },
+	{ "store", cmd_store, "'store info': what a store holds and its size", NULL },
+	{ "import-pasta", cmd_import, "import the study's published section graphs into a store", NULL },
+	{ "cluster", cmd_cluster, "cluster the sections of every stored release (subsystems)", NULL },
+	{ "clusters", cmd_clusters, "the clusters of a stored release (CSV)", NULL },
+	{ "track", cmd_track, "link clusters across releases: splits, merges, lineages", NULL },
+	{ "events", cmd_events, "births, deaths, splits, merges ... between releases (CSV)", NULL },
+	{ "lineages", cmd_lineages, "the lineages of clusters over the whole history (CSV)", NULL },
+	{ "section-changes", cmd_section_changes, "sections added, removed, renamed (CSV)", NULL },
+	{ "report", cmd_report, "what changed between two releases (Markdown or HTML)",
+	  &cmd_report_spec },
+	{ "export", cmd_export, "tidy tables (CSV, JSON) and graphs (GraphML, DOT) of a store", NULL },
 };
 
 static void usage(FILE *out)
@@ -41,25 +45,68 @@ static void usage(FILE *out)
 		     "and 'man maintevo' for the whole manual.\n");
 }
 
+static const command *find(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int not_a_command(const char *name)
+{
+	fprintf(stderr, "maintevo: error: '%s' is not a maintevo command\n"
+			"hint: see 'maintevo --help' for the list of commands\n", name);
+	return EXIT_USAGE;
+}
+
+/* maintevo help [COMMAND]: the general usage, or the help of COMMAND. */
+static int help(int argc, char **argv)
+{
+	const command *c;
+	char name[64], opt[] = "--help";
+	char *args[] = { name, opt, NULL };
+
+	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "maintevo: error: help: unexpected argument '%s'\n"
+				"hint: 'maintevo help COMMAND' shows the help of one command\n", argv[2]);
+		return EXIT_USAGE;
+	}
+	if (!(c = find(argv[1])))
+		return not_a_command(argv[1]);
+	if (c->spec) {
+		cli_help_print(stdout, c->spec);
+		return EXIT_OK;
+	}
+	snprintf(name, sizeof name, "%s", c->name);
+	return c->run(2, args);
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
+	const command *c;
+
 	if (!name) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "help") == 0) {
+	if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
 		usage(stdout);
 		return EXIT_OK;
 	}
+	if (strcmp(name, "help") == 0)
+		return help(argc - 1, argv + 1);
 	if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
 		printf("maintevo %s\n", mev_version());
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-		if (strcmp(name, commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "maintevo: error: '%s' is not a maintevo command\n"
-			"hint: see 'maintevo --help' for the list of commands\n", name);
-	return EXIT_USAGE;
+	if ((c = find(name)))
+		return c->run(argc - 1, argv + 1);
+	return not_a_command(name);
 }

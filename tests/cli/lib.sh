@@ -93,8 +93,10 @@ expect_error() {
 	grep -q '^hint: ' "$ERR" || fail "no 'hint:' line on stderr"
 }
 
-# expect_stdout < EXPECTED / expect_file FILE < EXPECTED: exact bytes.
+# expect_stdout < EXPECTED / expect_stderr < EXPECTED / expect_file FILE <
+# EXPECTED: exact bytes.
 expect_stdout() { expect_file "$OUT"; }
+expect_stderr() { expect_file "$ERR"; }
 expect_file() {
 	local want=$TMP/.expected
 	cat >"$want"

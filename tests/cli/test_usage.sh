@@ -31,6 +31,145 @@ for c in $commands; do
 	done
 done
 
+# The long options of each command: its --help lists exactly these.
+release_opts="repo rev dialect top-level-only warnings jobs stats"
+cluster_opts="method steps resolution seed top-fraction smooth"
+options_of() {
+	case $1 in
+	filemap) echo "$release_opts store release keep-rest out help" ;;
+	graph) echo "$release_opts store release format keep-rest out help" ;;
+	sections) echo "$release_opts patterns out help" ;;
+	walk) echo "repo store tags exclude rc dialect top-level-only jobs rebuild verify quiet help" ;;
+	releases) echo "store out help" ;;
+	store) echo "store help" ;;
+	import-pasta) echo "store quiet help" ;;
+	cluster) echo "store $cluster_opts jobs quiet help" ;;
+	clusters) echo "store release $cluster_opts out help" ;;
+	track) echo "store $cluster_opts link match growth rename jobs quiet help" ;;
+	events) echo "store from to $cluster_opts out help" ;;
+	lineages) echo "store $cluster_opts out help" ;;
+	section-changes) echo "store from to out help" ;;
+	report) echo "store from to format title out help $cluster_opts" ;;
+	export) echo "store format release path meta keep-rest out help $cluster_opts" ;;
+	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
+	esac
+}
+
+step "every command: --help lists its options; 'help CMD' prints the same"
+for c in $all; do
+	expect_exit 0 "$MEV" "$c" --help
+	cp "$OUT" "$TMP/.help"
+	listed=$(sed -n 's/^  \(-[a-zA-Z0-9], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$OUT" | sort | tr '\n' ' ')
+	want=$(options_of "$c" | tr ' ' '\n' | sort | tr '\n' ' ')
+	[ "$listed" = "$want" ] || fail "'$c --help' lists '$listed', expected '$want'"
+	expect_exit 0 "$MEV" help "$c"
+	same_files "$TMP/.help" "$OUT"
+	[ ! -s "$ERR" ] || fail "stderr not empty"
+done
+
+step "every command: an unknown option and a missing value, exactly"
+for c in $all; do
+	pre=
+	[ "$c" != store ] || pre=info
+	expect_exit 2 "$MEV" "$c" $pre --bogus
+	printf "maintevo: error: unknown option '--bogus'\nhint: see 'maintevo %s --help'\n" "$c" |
+		expect_stderr
+	[ ! -s "$OUT" ] || fail "stdout not empty after a usage error"
+	opt=--store
+	case " $(options_of "$c") " in *" store "*) ;; *) opt=--out ;; esac
+	expect_exit 2 "$MEV" "$c" $pre $opt
+	printf "maintevo: error: option '%s' needs a value\nhint: see 'maintevo %s --help'\n" \
+		"$opt" "$c" | expect_stderr
+done
+
+step "report: its help, generated from its option table"
+expect_exit 0 "$MEV" report --help
+expect_stdout <<'EOF'
+usage: maintevo report --store DIR [--from TAG] [--to TAG] [--format md|html]
+                       [--title NAME] [-o FILE] [--method M ...]
+
+Compare two stored releases (default: the two newest): headline numbers of
+both and their change (sections, files, lines, code no section covers,
+subsystems, sections without a maintainer or orphaned); sections added,
+removed and renamed; subsystems born, died, split and merged; the largest
+growers and shrinkers by lines.
+
+  md    Markdown tables, fit for a mailing list post (default)
+  html  one self-contained page (inline CSS and SVG, no scripts, nothing
+        fetched) with charts of the largest subsystems over all releases,
+        of the splits and merges in the range and of the sections per
+        release; prints well too
+
+Subsystems need 'maintevo cluster' and 'maintevo track' on the store first.
+The same store gives the same bytes: the report holds no date of its own.
+
+options:
+  --store DIR        the store (default: ./maintevo.store)
+  --from TAG         the older release (default: the one before --to)
+  --to TAG           the newer release (default: the newest stored)
+  -f, --format F     md (default) or html
+  --title NAME       the project's name in the heading (default: from the
+                     store's dialect: Linux, U-Boot, Xen, QEMU)
+  -o, --out FILE     write to FILE instead of standard output
+  -h, --help         show this help
+the clustering to read (as given to 'maintevo cluster'):
+  -m, --method M     walktrap (default), louvain, leiden or components; or a
+                     whole parameter key as the CSVs show it
+                     (walktrap:steps=4:top=1)
+  --steps N          walktrap: length of the random walks (default 4)
+  --resolution R     louvain, leiden: modularity resolution (default 1)
+  --seed N           louvain, leiden: random seed (default 1)
+  --top-fraction F   cluster only the largest F of the sections by lines
+                     (default 1; the study's figures used 0.2)
+  --smooth           leiden started from the previous release's clusters
+                     (implies --method leiden)
+EOF
+cp "$OUT" "$TMP/.help"
+for h in -h "--help --bogus" "--store x -h"; do
+	expect_exit 0 "$MEV" report $h
+	same_files "$TMP/.help" "$OUT"
+done
+expect_exit 0 "$MEV" help report
+same_files "$TMP/.help" "$OUT"
+
+step "report: usage errors from its option table, exactly"
+report_error() {
+	local want=$1
+	shift
+	expect_exit 2 "$MEV" report "$@"
+	printf "maintevo: error: %s\nhint: see 'maintevo report --help'\n" "$want" | expect_stderr
+	[ ! -s "$OUT" ] || fail "stdout not empty after a usage error"
+}
+report_error "unknown option '--bogus'" --bogus
+report_error "unknown option '-x'" -x
+report_error "unknown option '--t'" --t v1 # --to or --title
+report_error "option '--from' needs a value" --from
+report_error "option '-o' needs a value" -o
+report_error "option '--help' takes no value" --help=yes
+report_error "unknown format 'xml' (use md or html)" --format=xml
+report_error "unknown format 'xml' (use md or html)" -fxml
+report_error "--steps takes a whole number from 1 to 1000, not '0'" --steps 0
+report_error "--seed takes a whole number from 0 to 2147483647, not 'x'" --seed x
+report_error "--top-fraction takes a number from 1e-09 to 1, not '1.5'" --top-fraction 1.5
+report_error "--steps is for walktrap, not louvain" --method louvain --steps 3
+report_error "unexpected argument 'stray'" --store x stray
+
+step "maintevo help: the general usage, a command's help, or an error"
+expect_exit 0 "$MEV" --help
+cp "$OUT" "$TMP/.usage"
+for h in help "help help" "help --help"; do
+	expect_exit 0 "$MEV" $h
+	same_files "$TMP/.usage" "$OUT"
+done
+expect_exit 2 "$MEV" help nosuch
+expect_stderr <<'EOF'
+maintevo: error: 'nosuch' is not a maintevo command
+hint: see 'maintevo --help' for the list of commands
+EOF
+[ ! -s "$OUT" ] || fail "stdout not empty after a usage error"
+expect_exit 2 "$MEV" help report walk
+expect_error "unexpected argument 'walk'"
+
 step "no command: the usage on stderr, exit 2"
 expect_exit 2 "$MEV"
 expect_stderr_contains "usage: maintevo <command>"
