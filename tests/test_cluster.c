@@ -487,11 +487,12 @@ static int no_children(void)
 
 static void test_workers(void)
 {
+	static const int workers[] = { 1, 2, 3, 7, 49, 64, 70 }; /* 70: clamped to 64 */
 	pool_ctx c;
 	int once = 1;
-	for (int workers = 1; workers <= 70; workers += 3) {
+	for (size_t i = 0; i < sizeof workers / sizeof *workers; i++) {
 		pool_init(&c);
-		CHECK_INT(run_pool(&c, workers), 0);
+		CHECK_INT(run_pool(&c, workers[i]), 0);
 		CHECK_INT(c.ndone, NJOBS);
 		CHECK_INT(c.bad, 0);
 		CHECK_INT(c.in_worker, 0); /* the workers' state stays theirs */

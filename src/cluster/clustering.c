@@ -153,7 +153,6 @@ done:
 	return rc;
 }
 
-
 uint64_t mev__graph_fingerprint(const mev_graph *g)
 {
 	const mev_filemap *fm = mev_graph_filemap(g);

@@ -153,7 +153,6 @@ int mev_cluster_load(mev_clustering **out, mev_store *s, const mev_cluster_param
 	return rc;
 }
 
-
 /* --- clustering a store ------------------------------------------------- */
 
 /* One run of mev_cluster_store(). */

@@ -42,7 +42,8 @@
  * fork() copies only the calling thread: a caller with other threads that
  * may hold locks (malloc's) must not use more than one worker.
  */
-enum { MAX_WORKERS = 64, WORKER_FAILED = UINT32_MAX };
+enum { MAX_WORKERS = 64 };
+#define WORKER_FAILED UINT32_MAX /* in place of a job number: a message follows */
 
 typedef struct {
 	pid_t pid;   /* 0: none (never started, or waited for) */
