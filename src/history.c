@@ -101,7 +101,7 @@ int history_load(history *h, mev_store *s, const mev_cluster_params *cp, const c
 		mev_cluster_params_init(&defaults);
 		cp = &defaults;
 	}
-	mev_cluster_key(cp, h->key, sizeof h->key);
+	mev_cluster_key(h->key, sizeof h->key, cp);
 	if ((rc = mev_store_releases(s, &h->list, &h->n)))
 		return rc;
 	if (only && history_find(h, only) < 0) {

@@ -19,7 +19,7 @@
 #include "maintevo/track.h"
 #include "maintevo/error.h"
 #include "maintevo/tags.h"
-#include "cluster_internal.h"
+#include "cluster/cluster_internal.h"
 #include "track_internal.h"
 #include "util/buf.h"
 #include "util/strmap.h"
@@ -945,7 +945,7 @@ static double bitsd(uint64_t u)
 static int events_key(mev_buf *k, const mev_cluster_params *cp, const char *tag)
 {
 	char pk[128];
-	size_t n = mev_cluster_key(cp, pk, sizeof pk);
+	size_t n = mev_cluster_key(pk, sizeof pk, cp);
 	mev_buf_clear(k);
 	return mev_buf_put(k, pk, n + 1) || (tag && mev_buf_puts(k, tag)) ? mev_error_oom() : 0;
 }
@@ -1432,9 +1432,9 @@ int mev_track_store(mev_store *s, const mev_cluster_params *cp, const mev_track_
 		return rc;
 	if (o) {
 		co.jobs = o->jobs;
-		co.stop = o->stop;
+		co.progress.stop = o->stop;
 	}
-	if ((rc = mev_cluster_store(s, cp, &co, &res->cluster)))
+	if ((rc = mev_cluster_store(&res->cluster, s, cp, &co)))
 		return rc;
 	res->cluster_seconds = now() - t0;
 	if ((rc = mev_store_releases(s, &list, &n)))
@@ -1672,7 +1672,7 @@ int mev_track_events(mev_store *s, const mev_cluster_params *cp, const char *fro
 	int rc, oom = 0;
 
 	memset(out, 0, sizeof *out);
-	mev_cluster_key(cp, pk, sizeof pk);
+	mev_cluster_key(pk, sizeof pk, cp);
 	if (!arena)
 		return mev_error_oom();
 	if ((rc = events_key(&prefix, cp, NULL)) || (rc = read_chain(s, &prefix, 3, "events", pk, &rc_)))
@@ -1756,7 +1756,7 @@ int mev_track_lineages(mev_store *s, const mev_cluster_params *cp, mev_lineage_l
 	int rc, oom = 0;
 
 	memset(out, 0, sizeof *out);
-	mev_cluster_key(cp, pk, sizeof pk);
+	mev_cluster_key(pk, sizeof pk, cp);
 	if (!arena)
 		return mev_error_oom();
 	if ((rc = events_key(&k, cp, NULL)))

@@ -1,15 +1,18 @@
-/* Tests of the clustering: parameters, methods, representatives, the store, igraph errors. */
+/* Tests of the clustering: parameters, methods, representatives, the store, igraph errors, workers. */
 #include "test.h"
-#include "cluster_internal.h"
+#include "cluster/cluster_internal.h"
 #include "maintevo/cluster.h"
 #include "maintevo/error.h"
 #include "maintevo/store.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[256];
+static const char *dir;
 
 /* A graph over named sections: self sizes and pair weights given as text. */
 typedef struct {
@@ -104,16 +107,16 @@ static void test_params(void)
 	mev_cluster_params p;
 	char key[128];
 	mev_cluster_params_init(&p);
-	mev_cluster_key(&p, key, sizeof key);
+	mev_cluster_key(key, sizeof key, &p);
 	CHECK_STR(key, "walktrap:steps=4:top=1");
 	p.method = MEV_CLUSTER_LEIDEN;
 	p.smooth = 1;
 	p.top_fraction = 0.2;
-	mev_cluster_key(&p, key, sizeof key);
+	mev_cluster_key(key, sizeof key, &p);
 	CHECK_STR(key, "leiden:res=1:seed=1:top=0.2:smooth");
 	p.method = MEV_CLUSTER_COMPONENTS;
 	p.smooth = 0;
-	mev_cluster_key(&p, key, sizeof key);
+	mev_cluster_key(key, sizeof key, &p);
 	CHECK_STR(key, "components:top=0.2");
 	/* parse: names, keys, round trips, errors */
 	CHECK_INT(mev_cluster_params_parse(&p, "louvain"), 0);
@@ -121,17 +124,22 @@ static void test_params(void)
 	CHECK_INT(mev_cluster_params_parse(&p, "leiden:res=2.5:seed=7:top=0.5:smooth"), 0);
 	CHECK(p.method == MEV_CLUSTER_LEIDEN && p.resolution == 2.5 && p.seed == 7 && p.top_fraction == 0.5 &&
 	      p.smooth);
-	mev_cluster_key(&p, key, sizeof key);
+	mev_cluster_key(key, sizeof key, &p);
 	CHECK_STR(key, "leiden:res=2.5:seed=7:top=0.5:smooth");
 	CHECK_INT(mev_cluster_params_parse(&p, "walktrap:steps=6"), 0);
 	CHECK_INT(p.steps, 6);
-	CHECK_INT(mev_cluster_params_parse(&p, "spectral"), MEV_EINVAL);
-	CHECK_INT(mev_cluster_params_parse(&p, "walktrap:steps=x"), MEV_EINVAL);
-	CHECK_INT(mev_cluster_params_parse(&p, "walktrap:colour=red"), MEV_EINVAL);
-	CHECK_INT(mev_cluster_params_parse(&p, "walktrap:smooth"), MEV_EINVAL); /* smoothing is Leiden's */
-	CHECK(strstr(mev_error_message(), "leiden") != NULL);
-	CHECK_INT(mev_cluster_params_parse(&p, "walktrap:top=0"), MEV_EINVAL);
-	CHECK_INT(mev_cluster_params_parse(&p, ""), MEV_EINVAL);
+	CHECK_ERR(mev_cluster_params_parse(&p, "spectral"), MEV_EINVAL,
+		  "unknown clustering method in 'spectral'");
+	CHECK_ERR(mev_cluster_params_parse(&p, "walktrap:steps=x"), MEV_EINVAL,
+		  "cannot read 'steps' in clustering parameters 'walktrap:steps=x'");
+	CHECK_ERR(mev_cluster_params_parse(&p, "walktrap:colour=red"), MEV_EINVAL,
+		  "cannot read 'colour' in clustering parameters");
+	/* smoothing is Leiden's */
+	CHECK_ERR(mev_cluster_params_parse(&p, "walktrap:smooth"), MEV_EINVAL,
+		  "smoothing needs the leiden method, not walktrap");
+	CHECK_ERR(mev_cluster_params_parse(&p, "walktrap:top=0"), MEV_EINVAL,
+		  "top fraction must be in (0, 1], not 0");
+	CHECK_ERR(mev_cluster_params_parse(&p, ""), MEV_EINVAL, "unknown clustering method in ''");
 	CHECK_INT(mev_cluster_method_parse("components"), MEV_CLUSTER_COMPONENTS);
 	CHECK_INT(mev_cluster_method_parse("nope"), -1);
 }
@@ -308,18 +316,30 @@ static void test_empty(void)
 static void test_igraph_errors(void)
 {
 	/* igraph's default handler would abort the process here */
-	CHECK_INT(mev__cluster_provoke_igraph_error(), MEV_ERROR);
-	CHECK(strstr(mev_error_message(), "igraph") != NULL);
-	CHECK(strstr(mev_error_message(), "weight") != NULL);
+	CHECK_ERR(mev__cluster_provoke_igraph_error(), MEV_ERROR,
+		  "igraph: walktrap with a bad weight vector failed: ");
+	/* then igraph's own words, from its first (innermost) report */
+	CHECK(strstr(mev_error_message(), "weight vector length") != NULL);
+	CHECK(strstr(mev_error_message(), " (at ") != NULL);
+}
+
+typedef struct {
+	const char *tag;
+	const tgraph *t;
+} put_ctx;
+
+static int put_fn(mev_store *s, void *ctx)
+{
+	const put_ctx *pc = ctx;
+	mev_release_input in = { 0 };
+	in.tag = pc->tag;
+	return mev_store_put_graph_release(s, &in, pc->t->fm, pc->t->g);
 }
 
 static void put(mev_store *s, const char *tag, const tgraph *t)
 {
-	mev_release_input in = { 0 };
-	in.tag = tag;
-	CHECK_INT(mev_store_begin(s), 0);
-	CHECK_INT(mev_store_put_graph_release(s, &in, t->fm, t->g), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	put_ctx pc = { tag, t };
+	CHECK_INT(mev_store_write(s, put_fn, &pc), 0);
 }
 
 static void test_store(void)
@@ -340,14 +360,15 @@ static void test_store(void)
 	put(s, "v1.0", &t);
 	put(s, "v1.1", &u);
 	put(s, "v1.10", &t);
-	CHECK_INT(mev_cluster_load(&c, s, &p, "v1.0"), MEV_ENOTFOUND);
+	CHECK_ERR(mev_cluster_load(&c, s, &p, "v1.0"), MEV_ENOTFOUND,
+		  "release 'v1.0' is not clustered with walktrap:steps=4:top=1");
 	CHECK(strstr(mev_error_hint_text(), "maintevo cluster") != NULL);
 	/* serial, then with worker processes: the same records */
 	o.jobs = 1;
-	CHECK_INT(mev_cluster_store(s, &p, &o, &res), 0);
+	CHECK_INT(mev_cluster_store(&res, s, &p, &o), 0);
 	CHECK_INT(res.clustered, 3);
 	CHECK_INT(res.kept, 0);
-	CHECK_INT(mev_cluster_store(s, &p, &o, &res), 0);
+	CHECK_INT(mev_cluster_store(&res, s, &p, &o), 0);
 	CHECK_INT(res.clustered, 0);
 	CHECK_INT(res.kept, 3);
 	CHECK_INT(mev_cluster_load(&c, s, &p, "v1.0"), 0);
@@ -363,7 +384,7 @@ static void test_store(void)
 	c = d = NULL;
 	p.method = MEV_CLUSTER_LOUVAIN;
 	o.jobs = 2;
-	CHECK_INT(mev_cluster_store(s, &p, &o, &res), 0);
+	CHECK_INT(mev_cluster_store(&res, s, &p, &o), 0);
 	CHECK_INT(res.clustered, 3);
 	CHECK_INT(mev_cluster_load(&c, s, &p, "v1.10"), 0);
 	CHECK_INT(mev_cluster_graph(&d, t.g, &p, NULL), 0);
@@ -374,18 +395,18 @@ static void test_store(void)
 	c = d = NULL;
 	/* a release stored again with another graph is out of date */
 	put(s, "v1.0", &u);
-	CHECK_INT(mev_cluster_load(&c, s, &p, "v1.0"), MEV_ENOTFOUND);
-	CHECK(strstr(mev_error_message(), "out of date") != NULL);
-	CHECK_INT(mev_cluster_store(s, &p, &o, &res), 0);
+	CHECK_ERR(mev_cluster_load(&c, s, &p, "v1.0"), MEV_ENOTFOUND,
+		  "the clustering of 'v1.0' (louvain:res=1:seed=1:top=1) is out of date");
+	CHECK_INT(mev_cluster_store(&res, s, &p, &o), 0);
 	CHECK_INT(res.clustered, 1);
 	CHECK_INT(res.kept, 2);
 	/* smoothing goes in order: a change redoes everything after it */
 	p.method = MEV_CLUSTER_LEIDEN;
 	p.smooth = 1;
-	CHECK_INT(mev_cluster_store(s, &p, &o, &res), 0);
+	CHECK_INT(mev_cluster_store(&res, s, &p, &o), 0);
 	CHECK_INT(res.clustered, 3);
 	put(s, "v1.1", &t);
-	CHECK_INT(mev_cluster_store(s, &p, &o, &res), 0);
+	CHECK_INT(mev_cluster_store(&res, s, &p, &o), 0);
 	CHECK_INT(res.clustered, 2);
 	CHECK_INT(res.kept, 1);
 	mev_store_close(s);
@@ -393,12 +414,151 @@ static void test_store(void)
 	drop(&u);
 }
 
+/* --- the worker pool ------------------------------------------------------ */
+
+enum { NJOBS = 50 };
+
+typedef struct {
+	int in_worker;        /* set by start(): only in the workers' copies */
+	size_t fail_at;       /* work() fails at this job (NJOBS: never) */
+	size_t refuse_at;     /* done() fails at this job (NJOBS: never) */
+	size_t stop_after;    /* done() sets the stop flag after this many (0: never) */
+	volatile int stop;
+	size_t ndone;
+	int seen[NJOBS];
+	int bad;
+} pool_ctx;
+
+static int pool_start(void *ctx)
+{
+	((pool_ctx *)ctx)->in_worker = 1;
+	return 0;
+}
+
+static int pool_work(mev_buf *out, size_t job, void *ctx)
+{
+	pool_ctx *c = ctx;
+	if (job == c->fail_at)
+		return mev_error_set(MEV_EINVAL, "job %zu cannot be done", job);
+	mev_buf_clear(out);
+	return mev_buf_printf(out, "job %zu in a worker: %d", job, c->in_worker) ? mev_error_oom() : 0;
+}
+
+static int pool_done(size_t job, const void *data, size_t len, void *ctx)
+{
+	pool_ctx *c = ctx;
+	char want[64];
+	snprintf(want, sizeof want, "job %zu in a worker: 1", job);
+	if (job >= NJOBS || len != strlen(want) || memcmp(data, want, len) != 0)
+		c->bad++;
+	else
+		c->seen[job]++;
+	if (job == c->refuse_at)
+		return mev_error_set(MEV_EIO, "cannot keep job %zu", job);
+	if (++c->ndone == c->stop_after)
+		c->stop = 1;
+	return 0;
+}
+
+static int run_pool(pool_ctx *c, int workers)
+{
+	mev__workers w = { 0 };
+	w.njobs = NJOBS;
+	w.workers = workers;
+	w.start = pool_start;
+	w.work = pool_work;
+	w.done = pool_done;
+	w.ctx = c;
+	w.stop = &c->stop;
+	return mev__workers_run(&w);
+}
+
+static void pool_init(pool_ctx *c)
+{
+	memset(c, 0, sizeof *c);
+	c->fail_at = c->refuse_at = NJOBS;
+}
+
+/* The pool waited for every worker it started: no child is left. */
+static int no_children(void)
+{
+	return waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
+}
+
+static void test_workers(void)
+{
+	static const int workers[] = { 1, 2, 3, 7, 49, 64, 70 }; /* 70: clamped to 64 */
+	pool_ctx c;
+	int once = 1;
+	for (size_t i = 0; i < sizeof workers / sizeof *workers; i++) {
+		pool_init(&c);
+		CHECK_INT(run_pool(&c, workers[i]), 0);
+		CHECK_INT(c.ndone, NJOBS);
+		CHECK_INT(c.bad, 0);
+		CHECK_INT(c.in_worker, 0); /* the workers' state stays theirs */
+		for (size_t k = 0; k < NJOBS; k++)
+			once &= c.seen[k] == 1;
+	}
+	CHECK(once);
+	CHECK(no_children());
+	/* the caller ignores SIGCHLD: the kernel reaps the workers, which is fine */
+	signal(SIGCHLD, SIG_IGN);
+	pool_init(&c);
+	CHECK_INT(run_pool(&c, 4), 0);
+	CHECK_INT(c.ndone, NJOBS);
+	signal(SIGCHLD, SIG_DFL);
+}
+
+static void test_workers_fail(void)
+{
+	pool_ctx c;
+	/* a worker's error comes back with its message */
+	pool_init(&c);
+	c.fail_at = 7;
+	CHECK_ERR(run_pool(&c, 3), MEV_ERROR, "job 7 cannot be done");
+	CHECK(no_children());
+	/* the caller refuses a result: the pool ends and says why */
+	pool_init(&c);
+	c.refuse_at = 20;
+	CHECK_ERR(run_pool(&c, 3), MEV_EIO, "cannot keep job 20");
+	CHECK(c.ndone < NJOBS);
+	CHECK(no_children());
+	/* stopped after the job in hand */
+	pool_init(&c);
+	c.stop_after = 5;
+	CHECK_ERR(run_pool(&c, 3), MEV_EINTR, "interrupted");
+	CHECK_INT(c.ndone, 5);
+	CHECK(no_children());
+}
+
+static void test_workers_own_only(void)
+{
+	pool_ctx c;
+	pid_t other = fork();
+	int st;
+	if (other == 0) {
+		pause();
+		_exit(0);
+	}
+	CHECK(other > 0);
+	if (other <= 0)
+		return;
+	/* a failed run ends and waits for its own workers only */
+	pool_init(&c);
+	c.fail_at = 3;
+	CHECK_ERR(run_pool(&c, 4), MEV_ERROR, "job 3 cannot be done");
+	pool_init(&c);
+	CHECK_INT(run_pool(&c, 4), 0);
+	CHECK_INT(waitpid(other, &st, WNOHANG), 0); /* still running, not reaped */
+	kill(other, SIGKILL);
+	CHECK_INT(waitpid(other, &st, 0), other);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	CHECK(no_children());
+}
+
 int main(void)
 {
-	char cmd[300];
-	snprintf(dir, sizeof dir, "%s/mev-test-cluster.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(dir))
-		return 1;
+	dir = test_tmpdir("cluster");
 	RUN(test_params);
 	RUN(test_walktrap);
 	RUN(test_ties_and_top);
@@ -407,8 +567,9 @@ int main(void)
 	RUN(test_empty);
 	RUN(test_igraph_errors);
 	RUN(test_store);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
+	RUN(test_workers);
+	RUN(test_workers_fail);
+	RUN(test_workers_own_only);
+	test_tmpdir_remove(dir);
 	return test_summary();
 }

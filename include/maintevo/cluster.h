@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "maintevo/graph.h"
+#include "maintevo/progress.h"
 #include "maintevo/store.h"
 
 typedef enum {
@@ -38,10 +39,11 @@ int mev_cluster_params_check(const mev_cluster_params *p);
  * The canonical name of a parameter set, used as the key of everything
  * stored for it: "walktrap:steps=4:top=1", "louvain:res=1:seed=1:top=1",
  * "leiden:res=1:seed=1:top=0.2:smooth", "components:top=1".  Parameters a
- * method does not use are left out.  Returns the length written (the key is
- * cut when it does not fit `size`, which 128 bytes always does).
+ * method does not use are left out.  Writes it NUL-terminated into out
+ * (`size` bytes) and returns its length (the key is cut when it does not
+ * fit, which 128 bytes always does).
  */
-size_t mev_cluster_key(const mev_cluster_params *p, char *out, size_t size);
+size_t mev_cluster_key(char *out, size_t size, const mev_cluster_params *p);
 
 /*
  * Read a parameter set from text: a method name ("leiden": its defaults) or
@@ -109,22 +111,26 @@ typedef struct {
 
 typedef struct {
 	int jobs;                /* processes (0 = one per core); smooth runs use one */
-	volatile int *stop;      /* non-zero: stop after the current release (MEV_EINTR) */
-	void (*progress)(void *ctx, size_t index, size_t total, const char *tag);
-	void *ctx;
+	/* progress.stop: stop after the release in hand (MEV_EINTR);
+	 * progress.progress: called per release with its tag; note: unused */
+	mev_progress progress;
 } mev_cluster_options;
 
 /*
  * Cluster every release of the store that has no up-to-date clustering for
  * these parameters (none stored, or its release was walked again), and
  * store membership, representatives and modularity per release (table
- * "clusters", key "<parameter key>\0<tag>").  With p->smooth a release
- * depends on the one before, so everything after the first release that
- * needs clustering is clustered again, in order.  The store must be open
- * for writing.  Errors: those of the store and of mev_cluster_graph().
+ * "clusters", key "<parameter key>\0<tag>"), one write transaction per
+ * release.  With p->smooth a release depends on the one before, so
+ * everything after the first release that needs clustering is clustered
+ * again, in order.  Else, with opt->jobs > 1, releases are clustered in
+ * worker processes (forked; this process writes the store), so a caller
+ * with other threads running must set opt->jobs to 1.  `opt` may be NULL.  The store
+ * must be open for writing.  Counts and time go to *res.  Errors: those of
+ * the store and of mev_cluster_graph(); MEV_EINTR when stopped.
  */
-int mev_cluster_store(mev_store *s, const mev_cluster_params *p, const mev_cluster_options *opt,
-		      mev_cluster_result *res);
+int mev_cluster_store(mev_cluster_result *res, mev_store *s, const mev_cluster_params *p,
+		      const mev_cluster_options *opt);
 
 /*
  * Read back the clustering of release `tag`.  Errors: MEV_ENOTFOUND when the

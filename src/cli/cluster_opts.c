@@ -100,6 +100,6 @@ int cli_cluster_finish(cli_cluster_opts *o, const char *cmd)
 			fprintf(stderr, "hint: %s\n", mev_error_hint_text());
 		return EXIT_USAGE;
 	}
-	mev_cluster_key(&o->p, o->key, sizeof o->key);
+	mev_cluster_key(o->key, sizeof o->key, &o->p);
 	return 0;
 }

@@ -1,0 +1,94 @@
+/* Inside the library: what the files of src/cluster/ share, and what the tracker needs of them. */
+#ifndef MEV_CLUSTER_INTERNAL_H
+#define MEV_CLUSTER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "maintevo/cluster.h"
+#include "maintevo/graph.h"
+#include "util/buf.h"
+
+/* --- for the tracker ------------------------------------------------------ */
+
+/* A hash of a graph's sections and edges (equal graphs, equal hashes). */
+uint64_t mev__graph_fingerprint(const mev_graph *g);
+
+/* --- the clustering object (clustering.c) ------------------------------- */
+
+/* Only src/cluster/ looks inside; everyone else uses the accessors. */
+struct mev_clustering {
+	size_t nsec;
+	const char **titles;  /* in the arena */
+	uint64_t *lines;      /* per section: its own lines */
+	uint32_t *member;     /* per section: cluster or MEV_CLUSTER_NONE */
+	size_t ncl;
+	uint32_t *rep;        /* per cluster */
+	uint64_t *cl_lines;
+	uint32_t *cl_size;
+	double modularity;
+	uint64_t graph_fp;
+	mev_arena arena;
+};
+
+/*
+ * A clustering over the sections of g, every section unclustered, its own
+ * lines taken from the self loops, modularity NaN, graph_fp set.
+ */
+int mev__clustering_new(mev_clustering **out, const mev_graph *g);
+
+/*
+ * From raw cluster labels in c->member (per section, MEV_CLUSTER_NONE for
+ * none, labels < nraw) to ranked clusters with representatives (the order
+ * cluster.h promises).  Only c->member, c->lines and c->titles are read.
+ * Errors: MEV_ECORRUPT for a label >= nraw, MEV_ENOMEM.
+ */
+int mev__clustering_rank(mev_clustering *c, size_t nraw);
+
+/* --- igraph (igraph.c) ----------------------------------------------------- */
+
+/*
+ * For the tests: make igraph fail on purpose (an odd edge list, then
+ * walktrap with weights of the wrong length) under maintevo's error
+ * handler.  Returns the error of the last failure (MEV_ERROR, with igraph's
+ * message), or 0 if igraph did not fail.  The process must survive.
+ */
+int mev__cluster_provoke_igraph_error(void);
+
+/* --- worker processes (workers.c) ------------------------------------------ */
+
+/*
+ * Jobs 0..njobs-1 computed in `workers` forked processes (job i in worker
+ * i mod workers) and handed back to the calling process, which consumes
+ * them one at a time, in the order they arrive.  The callbacks get `ctx`;
+ * each worker has its own copy of everything (fork), so the start and work
+ * callbacks may change their copy freely: the caller never sees it.
+ *
+ *   start(ctx)            in a worker, once, before its first job (open
+ *                         what it reads: an LMDB handle must not cross fork)
+ *   work(out, job, ctx)   in a worker: the bytes of job `job` into `out`
+ *   finish(ctx)           in a worker, after its last job (may be NULL)
+ *   done(job, data, len, ctx)  in the caller, per job: keep the bytes;
+ *                         non-zero stops the pool and is returned
+ *
+ * A failing start or work ends its worker; its error message is sent back
+ * and set in the caller (MEV_ERROR).  The stop flag ends the run after the
+ * job in hand with MEV_EINTR.  On any error the pool closes the workers'
+ * pipes (each ends at its next write) and waits for each worker it started:
+ * it signals no process and waits for no other.  Workers end with _exit()
+ * and never return into the caller's code.  Errors: those of the callbacks,
+ * MEV_ERROR (a worker failed), MEV_EIO (pipe, poll), MEV_EINTR.
+ */
+typedef struct {
+	size_t njobs;
+	int workers;               /* processes, 1 to 64 (more are clamped) */
+	int (*start)(void *ctx);
+	int (*work)(mev_buf *out, size_t job, void *ctx);
+	void (*finish)(void *ctx);
+	int (*done)(size_t job, const void *data, size_t len, void *ctx);
+	void *ctx;
+	volatile int *stop;        /* may be NULL */
+} mev__workers;
+
+int mev__workers_run(const mev__workers *w);
+
+#endif

@@ -1,0 +1,446 @@
+/*
+ * The igraph adapter: the overlap graph handed to igraph (THE REST and self
+ * loops removed, weights = shared lines), walktrap cut at maximum
+ * modularity as the study did, Louvain, Leiden or connected components.
+ *
+ * The only file that includes igraph.h.  igraph's default error handler
+ * aborts the process: every entry into igraph installs a handler that
+ * records the message and returns, and the code is turned into MEV_ERROR.
+ * igraph keeps that handler, its RNG and its error stack in globals (not
+ * built thread-safe), which is why several releases are clustered in
+ * worker processes (workers.c), not threads.
+ */
+#include "cluster_internal.h"
+#include "maintevo/error.h"
+#include "util/strmap.h"
+
+#include <igraph.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * A change of this file that gives other clusters for the same input must
+ * bump ALGORITHM in store.c, so that stored clusterings of an older build
+ * count as out of date.
+ */
+enum { LEIDEN_MAX_ITERATIONS = 64 };
+
+/* --- igraph errors -------------------------------------------------------- */
+
+static char ig_message[512];
+
+static void on_igraph_error(const char *reason, const char *file, int line, igraph_error_t err)
+{
+	/* called once per level while the error travels up: keep the first */
+	if (!ig_message[0])
+		snprintf(ig_message, sizeof ig_message, "%s%s%s (at %s:%d)", reason && reason[0] ? reason : "",
+			 reason && reason[0] ? ": " : "", igraph_strerror(err), file ? file : "?", line);
+	IGRAPH_FINALLY_FREE();
+}
+
+static void on_igraph_warning(const char *reason, const char *file, int line)
+{
+	/* warnings are not errors, and the library never prints */
+	(void)reason;
+	(void)file;
+	(void)line;
+}
+
+typedef struct {
+	igraph_error_handler_t *error;
+	igraph_warning_handler_t *warning;
+} ig_handlers;
+
+static void ig_enter(ig_handlers *h, uint64_t seed)
+{
+	ig_message[0] = '\0';
+	h->error = igraph_set_error_handler(on_igraph_error);
+	h->warning = igraph_set_warning_handler(on_igraph_warning);
+	igraph_rng_seed(igraph_rng_default(), (igraph_uint_t)seed);
+}
+
+static void ig_leave(const ig_handlers *h)
+{
+	igraph_set_error_handler(h->error);
+	igraph_set_warning_handler(h->warning);
+}
+
+static int ig_fail(igraph_error_t err, const char *what)
+{
+	if (err == IGRAPH_ENOMEM)
+		return mev_error_oom();
+	return mev_error_set(MEV_ERROR, "igraph: %s failed: %s", what,
+			     ig_message[0] ? ig_message : igraph_strerror(err));
+}
+
+int mev__cluster_provoke_igraph_error(void)
+{
+	ig_handlers h;
+	igraph_t g;
+	igraph_vector_int_t e, m;
+	igraph_vector_t w;
+	igraph_matrix_int_t merges;
+	igraph_vector_t q;
+	igraph_integer_t odd[3] = { 0, 1, 2 }, ok[4] = { 0, 1, 1, 2 };
+	igraph_error_t err;
+	int rc = 0;
+
+	ig_enter(&h, 1);
+	igraph_vector_int_view(&e, odd, 3);
+	if ((err = igraph_create(&g, &e, 3, IGRAPH_UNDIRECTED)) != IGRAPH_SUCCESS)
+		rc = ig_fail(err, "creating a graph from 3 numbers");
+	else
+		igraph_destroy(&g);
+	ig_message[0] = '\0';
+	igraph_vector_int_view(&e, ok, 4);
+	if (igraph_create(&g, &e, 3, IGRAPH_UNDIRECTED) == IGRAPH_SUCCESS) {
+		igraph_vector_init(&w, 5); /* two edges, five weights */
+		igraph_vector_int_init(&m, 0);
+		igraph_matrix_int_init(&merges, 0, 0);
+		igraph_vector_init(&q, 0);
+		if ((err = igraph_community_walktrap(&g, &w, 4, &merges, &q, &m)) != IGRAPH_SUCCESS)
+			rc = ig_fail(err, "walktrap with a bad weight vector");
+		igraph_vector_destroy(&q);
+		igraph_matrix_int_destroy(&merges);
+		igraph_vector_int_destroy(&m);
+		igraph_vector_destroy(&w);
+		igraph_destroy(&g);
+	}
+	ig_leave(&h);
+	return rc;
+}
+
+/* --- the graph handed to igraph ---------------------------------------- */
+
+static const char *const *sort_titles; /* qsort has no context argument */
+
+static int title_cmp(const void *x, const void *y)
+{
+	return strcmp(sort_titles[*(const uint32_t *)x], sort_titles[*(const uint32_t *)y]);
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* R's quantile(x, p, type = 7). */
+static double quantile7(uint64_t *x, size_t n, double p)
+{
+	double h, lo;
+	size_t i;
+	if (!n)
+		return 0;
+	qsort(x, n, sizeof *x, u64_cmp);
+	h = (double)(n - 1) * p;
+	i = (size_t)floor(h);
+	lo = (double)x[i];
+	return i + 1 < n ? lo + (h - (double)i) * ((double)x[i + 1] - lo) : lo;
+}
+
+/* Sections made vertices: the chosen ones in title order. */
+typedef struct {
+	uint32_t *sec;      /* vertex -> section */
+	int64_t *vid;       /* section -> vertex or -1 */
+	size_t n;
+	igraph_vector_int_t edges;
+	igraph_vector_t weights;
+	int have_vectors;
+} vgraph;
+
+static void vgraph_free(vgraph *v)
+{
+	free(v->sec);
+	free(v->vid);
+	if (v->have_vectors) {
+		igraph_vector_int_destroy(&v->edges);
+		igraph_vector_destroy(&v->weights);
+	}
+}
+
+static int vgraph_build(vgraph *v, const mev_graph *g, const mev_clustering *c, double top)
+{
+	const mev_filemap *fm = mev_graph_filemap(g);
+	const mev_section_info *secs = mev_filemap_sections(fm);
+	const mev_edge *e = mev_graph_edges(g);
+	size_t n = c->nsec, ne = mev_graph_edge_count(g);
+	double cut = -1;
+	igraph_error_t err;
+
+	memset(v, 0, sizeof *v);
+	v->sec = malloc((n + 1) * sizeof *v->sec);
+	v->vid = malloc((n + 1) * sizeof *v->vid);
+	if (!v->sec || !v->vid)
+		return mev_error_oom();
+	if (top < 1) {
+		uint64_t *x = malloc((n + 1) * sizeof *x);
+		size_t m = 0;
+		if (!x)
+			return mev_error_oom();
+		for (size_t i = 0; i < n; i++)
+			if (!secs[i].is_rest)
+				x[m++] = c->lines[i];
+		cut = quantile7(x, m, 1 - top);
+		free(x);
+	}
+	for (size_t i = 0; i < n; i++) {
+		v->vid[i] = -1;
+		if (!secs[i].is_rest && (cut < 0 || (double)c->lines[i] > cut))
+			v->sec[v->n++] = (uint32_t)i;
+	}
+	sort_titles = c->titles;
+	qsort(v->sec, v->n, sizeof *v->sec, title_cmp);
+	for (size_t i = 0; i < v->n; i++)
+		v->vid[v->sec[i]] = (int64_t)i;
+
+	if ((err = igraph_vector_int_init(&v->edges, 0)) != IGRAPH_SUCCESS)
+		return ig_fail(err, "allocating the edges");
+	if ((err = igraph_vector_init(&v->weights, 0)) != IGRAPH_SUCCESS) {
+		igraph_vector_int_destroy(&v->edges);
+		return ig_fail(err, "allocating the weights");
+	}
+	v->have_vectors = 1;
+	for (size_t i = 0; i < ne; i++) {
+		int64_t a = v->vid[e[i].a], b = v->vid[e[i].b];
+		if (e[i].a == e[i].b || !e[i].lines || a < 0 || b < 0)
+			continue;
+		if ((err = igraph_vector_int_push_back(&v->edges, a)) != IGRAPH_SUCCESS ||
+		    (err = igraph_vector_int_push_back(&v->edges, b)) != IGRAPH_SUCCESS ||
+		    (err = igraph_vector_push_back(&v->weights, (igraph_real_t)e[i].lines)) != IGRAPH_SUCCESS)
+			return ig_fail(err, "adding an edge");
+	}
+	return 0;
+}
+
+/* Leiden with the modularity objective, from `membership`, until stable. */
+static igraph_error_t leiden(const igraph_t *graph, const igraph_vector_t *w, double resolution,
+			     igraph_vector_int_t *membership)
+{
+	igraph_vector_t strength;
+	igraph_vector_int_t before;
+	igraph_real_t total = igraph_vector_sum(w);
+	igraph_error_t err;
+
+	IGRAPH_CHECK(igraph_vector_init(&strength, 0));
+	IGRAPH_FINALLY(igraph_vector_destroy, &strength);
+	IGRAPH_CHECK(igraph_vector_int_init(&before, 0));
+	IGRAPH_FINALLY(igraph_vector_int_destroy, &before);
+	IGRAPH_CHECK(igraph_strength(graph, &strength, igraph_vss_all(), IGRAPH_ALL, IGRAPH_LOOPS, w));
+	/*
+	 * igraph 0.10.2 stops a run with n_iterations < 0 after the first
+	 * iteration that changes something (fixed in 0.10.14): iterate here, one
+	 * at a time, until an iteration leaves the partition as it was.
+	 */
+	for (int it = 0; it < LEIDEN_MAX_ITERATIONS; it++) {
+		IGRAPH_CHECK(igraph_vector_int_update(&before, membership));
+		err = igraph_community_leiden(graph, w, &strength, resolution / (2 * total), 0.01, 1, 1,
+					      membership, NULL, NULL);
+		if (err != IGRAPH_SUCCESS)
+			IGRAPH_ERROR("Leiden failed", err);
+		IGRAPH_CHECK(igraph_reindex_membership(&before, NULL, NULL));
+		if (igraph_vector_int_all_e(&before, membership))
+			break;
+	}
+	igraph_vector_int_destroy(&before);
+	igraph_vector_destroy(&strength);
+	IGRAPH_FINALLY_CLEAN(2);
+	return IGRAPH_SUCCESS;
+}
+
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+/*
+ * Cut every cluster of the start partition into its connected pieces in
+ * the current graph, and renumber the labels densely.  Leiden never makes
+ * a disconnected cluster, but igraph's (0.10) keeps one it is given: a
+ * subsystem that split since the previous release would stay one cluster.
+ */
+static int split_disconnected(igraph_vector_int_t *m, const vgraph *v)
+{
+	size_t n = v->n, ne = (size_t)igraph_vector_int_size(&v->edges) / 2;
+	uint32_t *up = malloc((n + 1) * sizeof *up);
+	int64_t *label = malloc((n + 1) * sizeof *label);
+	igraph_integer_t next = 0;
+	if (!up || !label) {
+		free(up);
+		free(label);
+		return mev_error_oom();
+	}
+	for (size_t i = 0; i < n; i++) {
+		up[i] = (uint32_t)i;
+		label[i] = -1;
+	}
+	for (size_t e = 0; e < ne; e++) {
+		uint32_t a = (uint32_t)VECTOR(v->edges)[2 * e], b = (uint32_t)VECTOR(v->edges)[2 * e + 1];
+		if (VECTOR(*m)[a] == VECTOR(*m)[b]) {
+			a = uf_find(up, a);
+			b = uf_find(up, b);
+			if (a != b)
+				up[a > b ? a : b] = a < b ? a : b;
+		}
+	}
+	/* a piece is named by its smallest vertex; labels in order of appearance */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = uf_find(up, (uint32_t)i);
+		if (label[r] < 0)
+			label[r] = next++;
+		VECTOR(*m)[i] = (igraph_integer_t)label[r];
+	}
+	free(up);
+	free(label);
+	return 0;
+}
+
+/* Start of a smoothed run: each vertex in the cluster its title had before. */
+static int start_membership(igraph_vector_int_t *m, const vgraph *v, const mev_clustering *c,
+			    const mev_clustering *prev)
+{
+	mev_strmap titles = MEV_STRMAP_INIT;
+	size_t next = prev ? prev->ncl : 0;
+	int rc = 0;
+	if (prev)
+		for (uint32_t s = 0; s < prev->nsec; s++)
+			if (prev->member[s] != MEV_CLUSTER_NONE &&
+			    mev_strmap_put(&titles, prev->titles[s], strlen(prev->titles[s]), prev->member[s])) {
+				rc = mev_error_oom();
+				goto done;
+			}
+	for (size_t i = 0; i < v->n; i++) {
+		const char *t = c->titles[v->sec[i]];
+		int64_t k = prev ? mev_strmap_get(&titles, t, strlen(t)) : -1;
+		VECTOR(*m)[i] = k >= 0 ? (igraph_integer_t)k : (igraph_integer_t)next++;
+	}
+	rc = split_disconnected(m, v);
+done:
+	mev_strmap_free(&titles);
+	return rc;
+}
+
+/*
+ * The partition of the vertices of v by p's method into `membership`
+ * (sized v->n), and its modularity into *q.  Without edges every vertex is
+ * alone (igraph would say the same) and *q is left alone.
+ */
+static int partition(igraph_vector_int_t *membership, double *q, const igraph_t *graph,
+		     const vgraph *v, const mev_cluster_params *p, const mev_clustering *c,
+		     const mev_clustering *prev)
+{
+	igraph_matrix_int_t merges;
+	igraph_vector_t modularity;
+	igraph_error_t err = IGRAPH_SUCCESS;
+	const char *what = mev_cluster_method_name(p->method);
+	int rc;
+
+	if (igraph_vector_size(&v->weights) == 0) {
+		for (size_t i = 0; i < v->n; i++)
+			VECTOR(*membership)[i] = (igraph_integer_t)i;
+		return 0;
+	}
+	switch (p->method) {
+	case MEV_CLUSTER_WALKTRAP:
+		if ((err = igraph_matrix_int_init(&merges, 0, 0)))
+			break;
+		if ((err = igraph_vector_init(&modularity, 0)) == IGRAPH_SUCCESS) {
+			err = igraph_community_walktrap(graph, &v->weights, p->steps, &merges, &modularity,
+							membership);
+			igraph_vector_destroy(&modularity);
+		}
+		igraph_matrix_int_destroy(&merges);
+		break;
+	case MEV_CLUSTER_LOUVAIN:
+		err = igraph_community_multilevel(graph, &v->weights, p->resolution, membership, NULL, NULL);
+		break;
+	case MEV_CLUSTER_LEIDEN:
+		if (p->smooth) {
+			if ((rc = start_membership(membership, v, c, prev)))
+				return rc;
+		} else {
+			for (size_t i = 0; i < v->n; i++)
+				VECTOR(*membership)[i] = (igraph_integer_t)i;
+		}
+		err = leiden(graph, &v->weights, p->resolution, membership);
+		break;
+	default:
+		what = "connected components";
+		err = igraph_connected_components(graph, membership, NULL, NULL, IGRAPH_WEAK);
+		break;
+	}
+	if (err)
+		return ig_fail(err, what);
+	err = igraph_modularity(graph, membership, &v->weights,
+				p->method == MEV_CLUSTER_LOUVAIN || p->method == MEV_CLUSTER_LEIDEN
+					? p->resolution : 1.0,
+				0, q);
+	return err ? ig_fail(err, "modularity") : 0;
+}
+
+/* The vertices' clusters as c->member's raw labels (< v->n). */
+static int take_membership(mev_clustering *c, const igraph_vector_int_t *membership, const vgraph *v,
+			   const mev_cluster_params *p)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		igraph_integer_t k = VECTOR(*membership)[i];
+		if (k < 0 || (size_t)k >= v->n)
+			return mev_error_set(MEV_ERROR, "igraph: %s gave cluster %lld to vertex %zu of %zu",
+					     mev_cluster_method_name(p->method), (long long)k, i, v->n);
+		c->member[v->sec[i]] = (uint32_t)k;
+	}
+	return 0;
+}
+
+int mev_cluster_graph(mev_clustering **out, const mev_graph *g, const mev_cluster_params *p,
+		      const mev_clustering *prev)
+{
+	mev_clustering *c = NULL;
+	vgraph v;
+	igraph_t graph;
+	igraph_vector_int_t membership;
+	ig_handlers h;
+	int have_graph = 0, have_m = 0, rc;
+	igraph_error_t err;
+
+	*out = NULL;
+	memset(&v, 0, sizeof v);
+	if ((rc = mev_cluster_params_check(p)) || (rc = mev__clustering_new(&c, g)))
+		return rc;
+	ig_enter(&h, p->seed);
+	if ((rc = vgraph_build(&v, g, c, p->top_fraction)) || !v.n)
+		goto rank;
+	if ((err = igraph_create(&graph, &v.edges, (igraph_integer_t)v.n, IGRAPH_UNDIRECTED))) {
+		rc = ig_fail(err, "building the graph");
+		goto done;
+	}
+	have_graph = 1;
+	if ((err = igraph_vector_int_init(&membership, (igraph_integer_t)v.n))) {
+		rc = ig_fail(err, "building the graph");
+		goto done;
+	}
+	have_m = 1;
+	if ((rc = partition(&membership, &c->modularity, &graph, &v, p, c, prev)) ||
+	    (rc = take_membership(c, &membership, &v, p)))
+		goto done;
+rank:
+	if (!rc)
+		rc = mev__clustering_rank(c, v.n);
+done:
+	if (have_m)
+		igraph_vector_int_destroy(&membership);
+	if (have_graph)
+		igraph_destroy(&graph);
+	vgraph_free(&v);
+	ig_leave(&h);
+	if (rc)
+		mev_clustering_free(c);
+	else
+		*out = c;
+	return rc;
+}
