@@ -13,7 +13,7 @@
 #include "maintevo/version.h"
 #include "util/buf.h"
 #include "util/strmap.h"
-#include "chart.h"
+#include "report/chart.h"
 #include "history.h"
 
 #include <ctype.h>
@@ -815,8 +815,8 @@ static double shared_lines(const mev_event *e)
 static void moves_chart(doc *d, const report *r)
 {
 	enum { GROUPS = 12 };
-	MEV_VEC(chart_node) nodes = { 0 };
-	MEV_VEC(chart_flow) flows = { 0 };
+	MEV_VEC(mev__chart_node) nodes = { 0 };
+	MEV_VEC(mev__chart_flow) flows = { 0 };
 	MEV_VEC(int64_t) colors = { 0 }; /* lineage ids in order of first use */
 	const char *cols[2];
 	mev_buf cap = MEV_BUF_INIT, names = MEV_BUF_INIT;
@@ -836,7 +836,7 @@ static void moves_chart(doc *d, const report *r)
 			const char *name = left ? e->from_cluster : e->to_cluster;
 			const char *rel = left ? e->from_release : e->to_release;
 			int64_t ri = history_find(&r->h, rel), k, lin = -1, ci;
-			chart_node nd = { NULL, left ? 0 : 1, (double)(left ? e->from_lines : e->to_lines), -1,
+			mev__chart_node nd = { NULL, left ? 0 : 1, (double)(left ? e->from_lines : e->to_lines), -1,
 					  g };
 			if (ri >= 0 && (k = history_cluster_named(&r->h, (size_t)ri, name)) >= 0)
 				lin = r->h.rel[ri].lineage[k];
@@ -854,7 +854,7 @@ static void moves_chart(doc *d, const report *r)
 			bad |= mev_buf_putc(&names, 0);
 			bad |= MEV_VEC_PUSH(&nodes, nd);
 			if (i) {
-				chart_flow f = { left ? nodes.n - 1 : single, left ? single : nodes.n - 1,
+				mev__chart_flow f = { left ? nodes.n - 1 : single, left ? single : nodes.n - 1,
 						 shared_lines(e) };
 				bad |= MEV_VEC_PUSH(&flows, f);
 			}
@@ -877,7 +877,7 @@ static void moves_chart(doc *d, const report *r)
 			       "are drawn larger, by the square root of their size); a colour is a "
 			       "lineage", ngroups,
 			       multi_step(r) ? "in the range" : "between the two releases", r->groups.n);
-		chart_alluvial(d->out, cap.ptr ? cap.ptr : "", cols, 2, nodes.v, nodes.n, flows.v, flows.n);
+		mev__chart_alluvial(d->out, cap.ptr ? cap.ptr : "", cols, 2, nodes.v, nodes.n, flows.v, flows.n);
 	}
 	MEV_VEC_FREE(&nodes);
 	MEV_VEC_FREE(&flows);
@@ -1287,7 +1287,7 @@ static int lineage_chart(doc *d, const report *r)
 		}
 	}
 	if (d->fmt == MEV_REPORT_HTML) {
-		chart_series *s = malloc((top + 1) * sizeof *s);
+		mev__chart_series *s = malloc((top + 1) * sizeof *s);
 		const char **labels = malloc((n + 1) * sizeof *labels);
 		uint8_t *mark = calloc(n + 1, 1);
 		mev_buf cap = MEV_BUF_INIT, names = MEV_BUF_INIT;
@@ -1313,7 +1313,7 @@ static int lineage_chart(doc *d, const report *r)
 				       "release it has, [n] is its lineage id; dashed lines: the releases "
 				       "compared", top, r->h.list[first].tag, r->b.rel->tag);
 			if (!rc)
-				chart_stacked(d->out, cap.ptr ? cap.ptr : "", labels, n, s, top, mark);
+				mev__chart_stacked(d->out, cap.ptr ? cap.ptr : "", labels, n, s, top, mark);
 		} else {
 			rc = mev_error_oom();
 		}
@@ -1367,7 +1367,7 @@ static void sections_chart(doc *d, const report *r)
 			mev_buf_printf(&cap, "MAINTAINERS sections (THE REST left out) in every stored release "
 				       "up to %s; highlighted: the releases compared, %s (%s sections) and %s (%s)",
 				       r->b.rel->tag, r->a.rel->tag, ca, r->b.rel->tag, cb);
-			chart_bars(d->out, cap.ptr ? cap.ptr : "", labels, vals, hl, n);
+			mev__chart_bars(d->out, cap.ptr ? cap.ptr : "", labels, vals, hl, n);
 			mev_buf_free(&cap);
 		}
 		free(labels);
