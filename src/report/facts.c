@@ -300,6 +300,8 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 
 void mev__report_free(mev__report *r)
 {
+	if (!r)
+		return;
 	side_free(&r->a);
 	side_free(&r->b);
 	MEV_VEC_FREE(&r->kept);
@@ -541,6 +543,8 @@ int mev__top_lineages(mev__lineages *out, const mev__report *r, size_t max)
 
 void mev__lineages_free(mev__lineages *l)
 {
+	if (!l)
+		return;
 	for (size_t i = 0; l->v && i < l->n; i++)
 		free(l->v[i].lines);
 	free(l->v);

@@ -57,7 +57,8 @@ typedef struct {
  * Read what the report of `opt` says from store `s` into `r` (zeroed here):
  * the releases compared (opt->from, opt->to or the two newest), their
  * sections, the section changes and events between them, the history of
- * every release.  Free `r` with mev__report_free() whether it fails or not.
+ * every release.  Free `r` with mev__report_free() (NULL is a no-op)
+ * whether it fails or not.
  * Errors: MEV_ENOTFOUND (a release is not stored, fewer than two releases),
  * MEV_EINVAL (from is not older than to), the store's errors.
  */
@@ -118,7 +119,8 @@ typedef struct {
 } mev__lineages;
 
 /* Fill `out` (zeroed here) with at most `max` lineages; free it with
- * mev__lineages_free() whether it fails or not.  Errors: MEV_ENOMEM. */
+ * mev__lineages_free() (NULL is a no-op) whether it fails or not.
+ * Errors: MEV_ENOMEM. */
 int mev__top_lineages(mev__lineages *out, const mev__report *r, size_t max);
 void mev__lineages_free(mev__lineages *l);
 

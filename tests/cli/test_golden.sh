@@ -2,7 +2,8 @@
 # HTML, compared byte for byte with tests/golden/: any change to what a
 # report says or how it looks shows here, and is reviewed as a diff of the
 # golden files (regenerate them with scripts/update-golden.sh).
-# With MEV_UPDATE_GOLDEN=DIR the reports are written to DIR instead.
+# With MEV_UPDATE_GOLDEN=DIR (absolute) the reports are written to DIR
+# instead (scripts/update-golden.sh).
 . "$(dirname "$0")/lib.sh" "$@"
 GOLDEN=${MEV_UPDATE_GOLDEN:-$SRC/tests/golden}
 
