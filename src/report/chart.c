@@ -19,9 +19,9 @@ static const char *const palette[] = {
 };
 enum { NPALETTE = sizeof palette / sizeof *palette };
 
-const char *chart_color(size_t i) { return palette[i % NPALETTE]; }
+const char *mev__chart_color(size_t i) { return palette[i % NPALETTE]; }
 
-void chart_short(char out[16], double v)
+void mev__chart_short(char out[16], double v)
 {
 	double a = fabs(v);
 	if (a >= 1e9)
@@ -91,7 +91,7 @@ static void y_axis(FILE *out, double x0, double x1, double y0, double h, double 
 		double y = y0 + h - t / top * h;
 		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x0, y,
 			x1, y);
-		chart_short(buf, t);
+		mev__chart_short(buf, t);
 		fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			x0 - 6, y + 4, buf);
 	}
@@ -140,8 +140,8 @@ done:
 	free(pos);
 }
 
-void chart_bars(FILE *out, const char *caption, const char *const *labels, const double *values,
-		const uint8_t *highlight, size_t n)
+void mev__chart_bars(FILE *out, const char *caption, const char *const *labels,
+		     const double *values, const uint8_t *highlight, size_t n)
 {
 	const int W = 960, H = 300;
 	const double ml = 56, mr = 16, mt = 24, mb = 76, pw = W - ml - mr, ph = H - mt - mb;
@@ -167,8 +167,8 @@ void chart_bars(FILE *out, const char *caption, const char *const *labels, const
 	figure_close(out, caption);
 }
 
-void chart_stacked(FILE *out, const char *caption, const char *const *labels, size_t n,
-		   const chart_series *series, size_t nseries, const uint8_t *mark)
+void mev__chart_stacked(FILE *out, const char *caption, const char *const *labels, size_t n,
+			const mev__chart_series *series, size_t nseries, const uint8_t *mark)
 {
 	const int W = 960;
 	const double ml = 56, mt = 16, mb = 76, pw = 560, lx = ml + pw + 24, row = 21;
@@ -191,7 +191,7 @@ void chart_stacked(FILE *out, const char *caption, const char *const *labels, si
 	figure_open(out, caption, W, H);
 	y_axis(out, ml, ml + pw, mt, ph, top, step);
 	for (size_t s = 0; s < nseries; s++) {
-		fprintf(out, "<path fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.5\" d=\"", chart_color(s));
+		fprintf(out, "<path fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.5\" d=\"", mev__chart_color(s));
 		for (size_t i = 0; i < n; i++)
 			fprintf(out, "%s%.1f,%.1f", i ? " L" : "M", ml + slot * (i + 0.5),
 				mt + ph - (cum[i] + series[s].values[i]) / top * ph);
@@ -217,10 +217,10 @@ void chart_stacked(FILE *out, const char *caption, const char *const *labels, si
 		size_t s = nseries - 1 - k;
 		double y = mt + 16 + k * row;
 		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>", lx,
-			y, chart_color(s));
+			y, mev__chart_color(s));
 		fprintf(out, "<text class=\"lg\" x=\"%.1f\" y=\"%.1f\">", lx + 18, y + 10.5);
 		text_cut(out, series[s].name, 36);
-		chart_short(buf, n ? series[s].values[n - 1] : 0);
+		mev__chart_short(buf, n ? series[s].values[n - 1] : 0);
 		fprintf(out, "</text><text class=\"lg num\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			W - 4, y + 10.5, buf);
 	}
@@ -228,30 +228,25 @@ void chart_stacked(FILE *out, const char *caption, const char *const *labels, si
 	free(cum);
 }
 
-void chart_alluvial(FILE *out, const char *caption, const char *const *column_titles,
-		    size_t ncolumns, const chart_node *nodes, size_t nnodes,
-		    const chart_flow *flows, size_t nflows)
+/* Gaps of the alluvial diagram: between the nodes of a column, and the
+ * least height a node takes in its column (room for its label). */
+static const double node_gap = 10, node_room = 16;
+
+/*
+ * The scales: within a group heights are to scale; one group fills
+ * 360 units, several get 40 + 160 sqrt(size / largest size) each, so
+ * that a small split next to a huge one stays readable.  kn[i] gets the
+ * units per line of node i.  Returns -1 when out of memory.
+ */
+static int alluvial_scales(double *kn, const mev__chart_node *nodes, size_t nnodes, size_t ncolumns)
 {
-	const int W = 960;
-	const double mt = 34, mb = 12, nw = 14, gap = 10, minh = 16, lw = 280, rw = 280;
-	double *y = calloc(nnodes + 1, sizeof *y), *h = calloc(nnodes + 1, sizeof *h);
-	double *out_off = calloc(nnodes + 1, sizeof *out_off), *in_off = calloc(nnodes + 1, sizeof *in_off);
-	double *colx = calloc(ncolumns + 1, sizeof *colx), ph = 0, maxtot = 0;
-	double *kn = calloc(nnodes + 1, sizeof *kn), *gtot = NULL;
+	double *gtot, maxtot = 0;
 	size_t ngroups = 0;
-	int H;
-	if (!y || !h || !out_off || !in_off || !colx || !kn)
-		goto done;
-	/*
-	 * The scales: within a group heights are to scale; one group fills
-	 * 360 units, several get 40 + 160 sqrt(size / largest size) each, so
-	 * that a small split next to a huge one stays readable.
-	 */
 	for (size_t i = 0; i < nnodes; i++)
 		if (nodes[i].group + 1 > ngroups)
 			ngroups = nodes[i].group + 1;
 	if (!(gtot = calloc(ngroups * (ncolumns + 1) + 1, sizeof *gtot)))
-		goto done;
+		return -1;
 	for (size_t i = 0; i < nnodes; i++)
 		if (nodes[i].column < ncolumns)
 			gtot[nodes[i].group * (ncolumns + 1) + nodes[i].column] += nodes[i].value;
@@ -268,41 +263,66 @@ void chart_alluvial(FILE *out, const char *caption, const char *const *column_ti
 		double target = ngroups <= 1 ? 360 : 40 + 160 * sqrt(maxtot > 0 ? size / maxtot : 0);
 		kn[i] = size > 0 ? target / size : 0;
 	}
+	free(gtot);
+	return 0;
+}
+
+/*
+ * Where the nodes go, group by group: every column starts a group at the
+ * same height `top`, below the end of the previous group in all columns.
+ * y[i] and h[i] get node i's top and height; returns the plot's height.
+ */
+static double alluvial_stack(double *y, double *h, const double *kn, const mev__chart_node *nodes,
+			     size_t nnodes, size_t ncolumns, double top)
+{
+	const double mt = top;
+	double ph;
+	size_t g = 0;
+	while (1) {
+		size_t next = SIZE_MAX;
+		double end = top;
+		for (size_t i = 0; i < nnodes; i++)
+			if (nodes[i].group > g && nodes[i].group < next)
+				next = nodes[i].group;
+		for (size_t c = 0; c < ncolumns; c++) {
+			double at = top;
+			for (size_t i = 0; i < nnodes; i++) {
+				if (nodes[i].column != c || nodes[i].group != g)
+					continue;
+				h[i] = nodes[i].value * kn[i] < 3 ? 3 : nodes[i].value * kn[i];
+				y[i] = at;
+				at += (h[i] < node_room ? node_room : h[i]) + node_gap;
+			}
+			if (at > end)
+				end = at;
+		}
+		if (end > top)
+			top = end + node_gap; /* groups are further apart than nodes */
+		if (next == SIZE_MAX)
+			break;
+		g = next;
+	}
+	ph = top - mt - 2 * node_gap;
+	return ph < 0 ? 0 : ph;
+}
+
+void mev__chart_alluvial(FILE *out, const char *caption, const char *const *column_titles,
+			 size_t ncolumns, const mev__chart_node *nodes, size_t nnodes,
+			 const mev__chart_flow *flows, size_t nflows)
+{
+	const int W = 960;
+	const double mt = 34, mb = 12, nw = 14, lw = 280, rw = 280;
+	double *y = calloc(nnodes + 1, sizeof *y), *h = calloc(nnodes + 1, sizeof *h);
+	double *out_off = calloc(nnodes + 1, sizeof *out_off), *in_off = calloc(nnodes + 1, sizeof *in_off);
+	double *colx = calloc(ncolumns + 1, sizeof *colx), ph;
+	double *kn = calloc(nnodes + 1, sizeof *kn);
+	int H;
+	if (!y || !h || !out_off || !in_off || !colx || !kn || alluvial_scales(kn, nodes, nnodes, ncolumns))
+		goto done;
 	for (size_t c = 0; c < ncolumns; c++)
 		colx[c] = ncolumns > 1 ? lw + (W - lw - rw - nw) * (double)c / (double)(ncolumns - 1)
 				       : (W - nw) / 2.0;
-	/* group by group: every column starts the group at the same height */
-	{
-		double top = mt;
-		size_t g = 0;
-		while (1) {
-			size_t next = SIZE_MAX;
-			double end = top;
-			for (size_t i = 0; i < nnodes; i++)
-				if (nodes[i].group > g && nodes[i].group < next)
-					next = nodes[i].group;
-			for (size_t c = 0; c < ncolumns; c++) {
-				double at = top;
-				for (size_t i = 0; i < nnodes; i++) {
-					if (nodes[i].column != c || nodes[i].group != g)
-						continue;
-					h[i] = nodes[i].value * kn[i] < 3 ? 3 : nodes[i].value * kn[i];
-					y[i] = at;
-					at += (h[i] < minh ? minh : h[i]) + gap;
-				}
-				if (at > end)
-					end = at;
-			}
-			if (end > top)
-				top = end + gap; /* groups are further apart than nodes */
-			if (next == SIZE_MAX)
-				break;
-			g = next;
-		}
-		ph = top - mt - 2 * gap;
-		if (ph < 0)
-			ph = 0;
-	}
+	ph = alluvial_stack(y, h, kn, nodes, nnodes, ncolumns, mt);
 	H = (int)(mt + ph + mb);
 	figure_open(out, caption, W, H);
 	for (size_t c = 0; c < ncolumns; c++) {
@@ -328,7 +348,7 @@ void chart_alluvial(FILE *out, const char *caption, const char *const *column_ti
 		y2 = y[b] + in_off[b];
 		out_off[a] += w;
 		in_off[b] += w;
-		col = nodes[a].color >= 0 ? chart_color((size_t)nodes[a].color) : "#bbb";
+		col = nodes[a].color >= 0 ? mev__chart_color((size_t)nodes[a].color) : "#bbb";
 		fprintf(out, "<path class=\"flow\" fill=\"%s\" d=\"M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f "
 			"L%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f Z\"><title>", col, x1, y1, xm, y1, xm, y2,
 			x2, y2, x2, y2 + w, xm, y2 + w, xm, y1 + w, x1, y1 + w);
@@ -338,7 +358,7 @@ void chart_alluvial(FILE *out, const char *caption, const char *const *column_ti
 		fprintf(out, ": %.0f lines</title></path>\n", flows[f].value);
 	}
 	for (size_t i = 0; i < nnodes; i++) {
-		const char *col = nodes[i].color >= 0 ? chart_color((size_t)nodes[i].color) : "#999";
+		const char *col = nodes[i].color >= 0 ? mev__chart_color((size_t)nodes[i].color) : "#999";
 		double x = colx[nodes[i].column];
 		int left = nodes[i].column == 0 && ncolumns > 1;
 		char buf[16];
@@ -346,9 +366,9 @@ void chart_alluvial(FILE *out, const char *caption, const char *const *column_ti
 			x, y[i], nw, h[i], col);
 		text(out, nodes[i].name);
 		fprintf(out, ": %.0f lines</title></rect>\n", nodes[i].value);
-		chart_short(buf, nodes[i].value);
+		mev__chart_short(buf, nodes[i].value);
 		fprintf(out, "<text class=\"nl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-			left ? x - 6 : x + nw + 6, y[i] + (h[i] < minh ? minh : h[i]) / 2 + 4,
+			left ? x - 6 : x + nw + 6, y[i] + (h[i] < node_room ? node_room : h[i]) / 2 + 4,
 			left ? "end" : "start");
 		text_cut(out, nodes[i].name, 28);
 		fprintf(out, " <tspan class=\"num\">%s</tspan></text>\n", buf);
@@ -361,5 +381,4 @@ done:
 	free(in_off);
 	free(colx);
 	free(kn);
-	free(gtot);
 }

@@ -1,0 +1,188 @@
+/* Inside the report: its facts (facts.c) and document layer (document.c), shared with parts.c. */
+#ifndef MEV_REPORT_INTERNAL_H
+#define MEV_REPORT_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "maintevo/export.h"
+#include "maintevo/report.h"
+#include "maintevo/track.h"
+#include "util/buf.h"
+#include "util/strmap.h"
+#include "history.h"
+
+/* --- the facts (facts.c) ------------------------------------------------------------ */
+
+/* One of the two releases compared. */
+typedef struct {
+	size_t r;                  /* index in history */
+	const mev_release *rel;    /* borrowed from the history */
+	mev_filemap *secs;         /* its sections (no rows) */
+	mev_graph *g;
+	mev_edge *size;            /* own size per section index */
+	mev_section_census census;
+	int64_t clusters;          /* -1 when not clustered */
+	mev_strmap by_title;       /* title -> section index */
+} mev__side;
+
+/* A section in both releases (same title, or renamed on the way). */
+typedef struct {
+	uint32_t a, b;             /* index in the older / newer release */
+} mev__kept;
+
+/* A split (one cluster, several successors) or a merge (the other way). */
+typedef struct {
+	mev_event_kind kind;
+	size_t first, n;           /* its events in mev__report.moves */
+	int64_t lines;             /* the size of the single side */
+} mev__move;
+
+/* Everything the report says, gathered once for both formats. */
+typedef struct {
+	mev_store *store;
+	const mev_report_options *opt;
+	history h;
+	size_t ia, ib;             /* the releases compared, ia < ib */
+	mev__side a, b;
+	mev_section_change_list changes; /* between ia and ib, in release order */
+	int changes_known;         /* 'maintevo track' ran */
+	MEV_VEC(mev__kept) kept;
+	MEV_VEC(const mev_event *) births, deaths, moves; /* in the range */
+	MEV_VEC(mev__move) groups; /* splits and merges, largest first */
+	const char *project;
+	char project_buf[64];
+} mev__report;
+
+/*
+ * Read what the report of `opt` says from store `s` into `r` (zeroed here):
+ * the releases compared (opt->from, opt->to or the two newest), their
+ * sections, the section changes and events between them, the history of
+ * every release.  Free `r` with mev__report_free() (NULL is a no-op)
+ * whether it fails or not.
+ * Errors: MEV_ENOTFOUND (a release is not stored, fewer than two releases),
+ * MEV_EINVAL (from is not older than to), the store's errors.
+ */
+int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *opt);
+void mev__report_free(mev__report *r);
+
+/* qsort() that accepts an empty (possibly NULL) array. */
+void mev__sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/* More than one step between the releases: tables name the step. */
+int mev__multi_step(const mev__report *r);
+
+/* Lines of the subsystem an event is about: after a birth, before a death. */
+int64_t mev__event_size(const mev_event *e);
+
+/* The code two clusters of a split or merge share, estimated from the
+ * event's similarity: the width of its flow. */
+double mev__shared_lines(const mev_event *e);
+
+/* "A, B, C and 5 more": the largest sections of the cluster represented by
+ * `rep` in release `release` (empty when not found). */
+void mev__cluster_sections(mev_buf *out, const mev__report *r, const char *release, const char *rep);
+
+/* The section changes of one kind, largest first (added: size now;
+ * removed, renamed: size before); *out is the caller's to free.  Errors:
+ * MEV_ENOMEM. */
+int mev__changes_of_kind(const mev_section_change ***out, size_t *n, const mev__report *r,
+			 mev_section_change_kind kind);
+
+/* One row of a growers table: name (and its former name), before, after. */
+typedef struct {
+	const char *name, *was;
+	int64_t a, b;
+} mev__mover;
+
+/* Sections in both releases, by their change in lines, largest growth
+ * first; *out is the caller's to free.  Errors: MEV_ENOMEM. */
+int mev__section_movers(mev__mover **out, size_t *n, const mev__report *r);
+
+/* Subsystems in both releases (clusters of one lineage), sorted the same
+ * way; none when the releases are not clustered and tracked. */
+int mev__lineage_movers(mev__mover **out, size_t *n, const mev__report *r);
+
+/* The series of one of the largest lineages. */
+typedef struct {
+	int64_t id;
+	uint64_t peak;
+	double *lines;             /* per release from mev__lineages.first */
+	const char *name;          /* representative in its last release up to ib */
+} mev__lineage_series;
+
+/* The largest lineages (by their peak) over the releases up to the newer one. */
+typedef struct {
+	size_t first;              /* the first release with clusters */
+	size_t nrel;               /* releases from `first` to ib; 0: none is clustered */
+	mev__lineage_series *v;    /* the largest, largest first */
+	size_t n;
+} mev__lineages;
+
+/* Fill `out` (zeroed here) with at most `max` lineages; free it with
+ * mev__lineages_free() (NULL is a no-op) whether it fails or not.
+ * Errors: MEV_ENOMEM. */
+int mev__top_lineages(mev__lineages *out, const mev__report *r, size_t max);
+void mev__lineages_free(mev__lineages *l);
+
+/* --- the document layer (document.c) -------------------------------------------------- */
+
+/* A document being written: Markdown or HTML, and the open table. */
+typedef struct {
+	FILE *out;
+	mev_report_format fmt;
+	const char *align;         /* of the open table: a letter per column (mev__doc_table) */
+	size_t col;                /* the next cell's column */
+} mev__doc;
+
+/* The HTML page's head with `title` (nothing in Markdown) / the footer. */
+void mev__doc_begin(mev__doc *d, const char *title);
+void mev__doc_end(mev__doc *d);
+
+/* Text in the document's format, escaped (HTML entities; Markdown: markup
+ * characters backslash-escaped, line breaks made spaces). */
+void mev__doc_text(mev__doc *d, const char *s);
+
+/* Formatted text, escaped. */
+void mev__doc_printf(mev__doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A heading; HTML headings of level 2 get an anchor made of their text. */
+void mev__doc_heading(mev__doc *d, int level, const char *s);
+
+/* A paragraph (cls: its HTML class, or NULL; "note" is italic in Markdown). */
+void mev__doc_para_begin(mev__doc *d, const char *cls);
+void mev__doc_para_end(mev__doc *d, const char *cls);
+void mev__doc_para(mev__doc *d, const char *cls, const char *s);
+
+/* `code` inline. */
+void mev__doc_code(mev__doc *d, const char *s);
+
+/* A table: headers (escaped) and the kind of each column: 'l' text, 'r'
+ * numbers (right-aligned), 't' release tags (left, never wrapped).  Cells
+ * fill the rows left to right; `align` must outlive the table. */
+void mev__doc_table(mev__doc *d, const char *const *headers, const char *align);
+void mev__doc_table_end(mev__doc *d);
+
+/* Open the next cell (cls: an extra HTML class, or NULL) / close it. */
+void mev__doc_cell_begin(mev__doc *d, const char *cls);
+void mev__doc_cell_end(mev__doc *d);
+
+/* A cell of text (escaped), of a count ("1,234"), of a change ("+1,234
+ * (+2.1%)", coloured in HTML by `worse`: 1 up is worse, -1 down, 0 neither). */
+void mev__doc_cell(mev__doc *d, const char *s);
+void mev__doc_cell_count(mev__doc *d, int64_t v);
+void mev__doc_cell_change(mev__doc *d, int64_t from, int64_t to, int percent, int worse);
+
+/* "… and 12 more; all of them: `cmd`" below a cut list (nothing if 0). */
+void mev__doc_more(mev__doc *d, size_t more, const char *cmd);
+
+/* A note saying which command fills a part of the report that is empty. */
+void mev__doc_missing(mev__doc *d, const char *what, const char *cmd);
+
+/* The HTML class of a change: "good", "bad" or NULL (see mev__doc_cell_change). */
+const char *mev__change_class(int64_t dlt, int worse);
+
+/* "1,234,567" / "2024-01-31" (UTC) */
+void mev__fmt_count(char out[32], int64_t v);
+void mev__fmt_date(char out[16], int64_t t);
+
+#endif
