@@ -9,7 +9,7 @@
 #include "maintevo/report.h"
 #include "maintevo/error.h"
 #include "maintevo/export.h"
-#include "maintevo/csv.h"
+#include "maintevo/table.h"
 #include "maintevo/version.h"
 #include "util/buf.h"
 #include "util/strmap.h"
@@ -384,7 +384,7 @@ static void md_text(FILE *out, const char *s)
 static void doc_text(doc *d, const char *s)
 {
 	if (d->fmt == MEV_REPORT_HTML)
-		mev_xml_str(d->out, s, strlen(s));
+		mev_table_xml_str(d->out, s, strlen(s));
 	else
 		md_text(d->out, s);
 }
@@ -455,7 +455,7 @@ static void doc_code(doc *d, const char *s)
 {
 	if (d->fmt == MEV_REPORT_HTML) {
 		fputs("<code>", d->out);
-		mev_xml_str(d->out, s, strlen(s));
+		mev_table_xml_str(d->out, s, strlen(s));
 		fputs("</code>", d->out);
 	} else {
 		fprintf(d->out, "`%s`", s);
