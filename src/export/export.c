@@ -184,9 +184,11 @@ int mev__export_sorted_sections(uint32_t **out, size_t *n, const mev_filemap *fm
 
 /* --- one table -------------------------------------------------------------------- */
 
-static int not_clustered(const history *h)
+static int not_clustered(const history *h, const char *release)
 {
-	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not clustered with %s", h->key);
+	int rc = release ? mev_error_set(MEV_ENOTFOUND, "release '%s' is not clustered with %s",
+					 release, h->key)
+			 : mev_error_set(MEV_ENOTFOUND, "the store is not clustered with %s", h->key);
 	mev_error_hint("run 'maintevo cluster' (with the same --method and options) first");
 	return rc;
 }
@@ -233,7 +235,7 @@ static int check_needs(mev_store *s, mev_export_table_id t, const history *h,
 	if (opt->to && history_find(h, opt->to) < 0)
 		return not_stored(s, opt->to);
 	if (t == MEV_EXPORT_CLUSTERS && !h->clustered)
-		return not_clustered(h);
+		return not_clustered(h, opt->release);
 	if ((t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES) && !h->tracked)
 		return not_tracked(h);
 	return 0;
