@@ -2,7 +2,7 @@
 #include "maintevo/filemap.h"
 #include "maintevo/match.h"
 #include "maintevo/error.h"
-#include "maintevo/csv.h"
+#include "maintevo/table.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 
@@ -333,16 +333,22 @@ static int title_cmp(const void *a, const void *b)
 
 int mev_filemap_write_csv(const mev_filemap *fm, FILE *out, int keep_rest)
 {
+	static const mev_column cols[] = {
+		{ "path", MEV_COLUMN_STRING }, { "lines", MEV_COLUMN_INTEGER },
+		{ "bytes", MEV_COLUMN_INTEGER }, { "sections", MEV_COLUMN_STRING }, { NULL, 0 }
+	};
 	size_t nsets = mev_filemap_set_count(fm);
 	char **joined = calloc(nsets ? nsets : 1, sizeof *joined);
 	const char **titles = malloc((fm->sections.n + 1) * sizeof *titles);
+	mev_table *t = NULL;
 	int rc = 0;
 
 	if (!joined || !titles) {
 		rc = mev_error_oom();
 		goto done;
 	}
-	fputs("path,lines,bytes,sections\n", out);
+	if ((rc = mev_table_new(&t, out, MEV_TABLE_CSV, cols)))
+		goto done;
 	for (size_t i = 0; i < fm->rows.n; i++) {
 		const mev_file_row *r = &fm->rows.v[i];
 		if (!joined[r->set]) {
@@ -355,23 +361,26 @@ int mev_filemap_write_csv(const mev_filemap *fm, FILE *out, int keep_rest)
 			qsort(titles, nt, sizeof *titles, title_cmp);
 			for (size_t j = 0; j < nt; j++)
 				if ((j && mev_buf_puts(&b, " | ")) || mev_buf_puts(&b, titles[j])) {
-					rc = MEV_ENOMEM;
+					mev_buf_free(&b);
+					rc = mev_error_oom();
 					goto done;
 				}
 			joined[r->set] = mev_buf_detach(&b);
 			if (!joined[r->set]) {
-				rc = MEV_ENOMEM;
+				rc = mev_error_oom();
 				goto done;
 			}
 		}
-		mev_csv_field(out, r->path, r->path_len);
-		fprintf(out, ",%llu,%llu,", (unsigned long long)r->lines, (unsigned long long)r->bytes);
-		mev_csv_str(out, joined[r->set]);
-		putc('\n', out);
+		mev_table_strn(t, r->path, r->path_len);
+		mev_table_uint(t, r->lines);
+		mev_table_uint(t, r->bytes);
+		mev_table_str(t, joined[r->set]);
+		mev_table_end_row(t);
 	}
-	if (ferror(out))
+	if ((rc = mev_table_finish(t)) == MEV_EIO)
 		rc = mev_error_set(MEV_EIO, "cannot write the file map");
 done:
+	mev_table_free(t);
 	for (size_t i = 0; joined && i < nsets; i++)
 		free(joined[i]);
 	free(joined);

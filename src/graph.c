@@ -5,7 +5,7 @@
  */
 #include "maintevo/graph.h"
 #include "maintevo/error.h"
-#include "maintevo/csv.h"
+#include "maintevo/table.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 
@@ -180,18 +180,29 @@ int mev_graph_format_parse(const char *name)
 	return -1;
 }
 
-static void write_csv(const mev_graph *g, FILE *out)
+static int write_csv(const mev_graph *g, FILE *out)
 {
+	static const mev_column cols[] = {
+		{ "from", MEV_COLUMN_STRING }, { "to", MEV_COLUMN_STRING },
+		{ "lines", MEV_COLUMN_INTEGER }, { "bytes", MEV_COLUMN_INTEGER },
+		{ "files", MEV_COLUMN_INTEGER }, { NULL, 0 }
+	};
 	const mev_section_info *s = mev_filemap_sections(g->fm);
-	fputs("from,to,lines,bytes,files\n", out);
-	for (size_t i = 0; i < g->edges.n; i++) {
+	mev_table *t = NULL;
+	int rc = mev_table_new(&t, out, MEV_TABLE_CSV, cols);
+	for (size_t i = 0; !rc && i < g->edges.n; i++) {
 		const mev_edge *e = &g->edges.v[i];
-		mev_csv_str(out, s[e->a].title);
-		putc(',', out);
-		mev_csv_str(out, s[e->b].title);
-		fprintf(out, ",%llu,%llu,%llu\n", (unsigned long long)e->lines,
-			(unsigned long long)e->bytes, (unsigned long long)e->files);
+		mev_table_str(t, s[e->a].title);
+		mev_table_str(t, s[e->b].title);
+		mev_table_uint(t, e->lines);
+		mev_table_uint(t, e->bytes);
+		mev_table_uint(t, e->files);
+		mev_table_end_row(t);
 	}
+	if (!rc)
+		rc = mev_table_finish(t);
+	mev_table_free(t);
+	return rc;
 }
 
 /* Vertex order: sections in MAINTAINERS order; ids are "n<index>". */
@@ -229,13 +240,13 @@ static void write_graphml(const mev_graph *g, FILE *out)
 		if (!mev_graph_has_section(g, (uint32_t)i))
 			continue;
 		fprintf(out, "    <node id=\"n%zu\">\n      <data key=\"v_name\">", i);
-		mev_xml_str(out, s[i].title, strlen(s[i].title));
+		mev_table_xml_str(out, s[i].title, strlen(s[i].title));
 		fprintf(out, "</data>\n      <data key=\"v_lines\">%llu</data>\n"
 			"      <data key=\"v_bytes\">%llu</data>\n"
 			"      <data key=\"v_files\">%llu</data>\n      <data key=\"v_status\">",
 			(unsigned long long)(vl ? vl[i] : 0), (unsigned long long)(vb ? vb[i] : 0),
 			(unsigned long long)(vf ? vf[i] : 0));
-		mev_xml_str(out, s[i].status, strlen(s[i].status));
+		mev_table_xml_str(out, s[i].status, strlen(s[i].status));
 		fprintf(out, "</data>\n      <data key=\"v_maintainers\">%u</data>\n    </node>\n",
 			s[i].n_maintainers);
 	}
@@ -269,11 +280,11 @@ static void write_json(const mev_graph *g, FILE *out)
 			continue;
 		fputs(first ? "\n  {\"id\": " : ",\n  {\"id\": ", out);
 		first = 0;
-		mev_json_str(out, v->title, strlen(v->title));
+		mev_table_json_str(out, v->title, strlen(v->title));
 		fprintf(out, ", \"lines\": %llu, \"bytes\": %llu, \"files\": %llu, \"status\": ",
 			(unsigned long long)e->lines, (unsigned long long)e->bytes,
 			(unsigned long long)e->files);
-		mev_json_str(out, v->status, strlen(v->status));
+		mev_table_json_str(out, v->status, strlen(v->status));
 		fprintf(out, ", \"maintainers\": %u}", v->n_maintainers);
 	}
 	fputs("\n ],\n \"links\": [", out);
@@ -284,9 +295,9 @@ static void write_json(const mev_graph *g, FILE *out)
 			continue;
 		fputs(first ? "\n  {\"source\": " : ",\n  {\"source\": ", out);
 		first = 0;
-		mev_json_str(out, s[e->a].title, strlen(s[e->a].title));
+		mev_table_json_str(out, s[e->a].title, strlen(s[e->a].title));
 		fputs(", \"target\": ", out);
-		mev_json_str(out, s[e->b].title, strlen(s[e->b].title));
+		mev_table_json_str(out, s[e->b].title, strlen(s[e->b].title));
 		fprintf(out, ", \"lines\": %llu, \"bytes\": %llu, \"files\": %llu, \"weight\": %llu}",
 			(unsigned long long)e->lines, (unsigned long long)e->bytes,
 			(unsigned long long)e->files, (unsigned long long)e->lines);
@@ -296,12 +307,13 @@ static void write_json(const mev_graph *g, FILE *out)
 
 int mev_graph_write(const mev_graph *g, FILE *out, mev_graph_format fmt)
 {
+	int rc = 0;
 	switch (fmt) {
 	case MEV_GRAPH_GRAPHML: write_graphml(g, out); break;
 	case MEV_GRAPH_JSON: write_json(g, out); break;
-	default: write_csv(g, out); break;
+	default: rc = write_csv(g, out); break;
 	}
-	if (ferror(out))
+	if (rc == MEV_EIO || (!rc && ferror(out)))
 		return mev_error_set(MEV_EIO, "cannot write the graph");
-	return 0;
+	return rc;
 }

@@ -5,11 +5,12 @@
 #include "maintevo/report.h"
 #include "maintevo/store.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-static char dir[256];
+static const char *dir;
 
 /* Titles that need quoting in CSV, escaping in JSON, HTML and Markdown. */
 static const char *const titles[] = {
@@ -40,7 +41,7 @@ static mev_filemap *make_release(int r)
 }
 
 /* Write table/graph/report to a memory buffer; returns it (malloc'ed). */
-static char *run_table(mev_store *s, mev_table t, const mev_export_options *o, int *rc)
+static char *run_table(mev_store *s, mev_export_table_id t, const mev_export_options *o, int *rc)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -62,29 +63,133 @@ static char *run_report(mev_store *s, const mev_report_options *o, int *rc)
 
 static void test_names(void)
 {
-	const char *type = NULL;
-	CHECK_INT(mev_table_parse("sections"), MEV_TABLE_SECTIONS);
-	CHECK_INT(mev_table_parse("section-changes"), MEV_TABLE_SECTION_CHANGES);
-	CHECK_INT(mev_table_parse("graph"), -1);
-	CHECK_INT(mev_export_format_parse("jsonl"), MEV_EXPORT_JSONL);
-	CHECK_INT(mev_export_format_parse("xml"), -1);
+	const mev_column *c;
+	CHECK_INT(mev_export_table_parse("sections"), MEV_EXPORT_SECTIONS);
+	CHECK_INT(mev_export_table_parse("section-changes"), MEV_EXPORT_SECTION_CHANGES);
+	CHECK_INT(mev_export_table_parse("graph"), -1);
+	CHECK_INT(mev_table_format_parse("jsonl"), MEV_TABLE_JSONL);
+	CHECK_INT(mev_table_format_parse("xml"), -1);
 	CHECK_INT(mev_export_graph_format_parse("dot"), MEV_EXPORT_DOT);
 	CHECK_INT(mev_report_format_parse("markdown"), MEV_REPORT_MD);
-	CHECK_STR(mev_table_column(MEV_TABLE_EDGES, 0, &type), "release");
-	CHECK_STR(type, "string");
-	CHECK_STR(mev_table_column(MEV_TABLE_EDGES, 5, &type), "files");
-	CHECK(mev_table_column(MEV_TABLE_EDGES, 6, NULL) == NULL);
+	c = mev_export_columns(MEV_EXPORT_EDGES);
+	CHECK_STR(c[0].name, "release");
+	CHECK_STR(mev_table_type_name(c[0].type), "string");
+	CHECK_STR(c[5].name, "files");
+	CHECK_STR(mev_table_type_name(c[5].type), "integer");
+	CHECK(c[6].name == NULL);
+	CHECK(mev_export_columns(MEV_EXPORT_TABLE_COUNT) == NULL);
 	/* every table has columns, each with a known type */
-	for (int t = 0; t < MEV_TABLE_COUNT; t++) {
+	for (int t = 0; t < MEV_EXPORT_TABLE_COUNT; t++) {
 		size_t i = 0;
-		while (mev_table_column((mev_table)t, i, &type)) {
-			CHECK(!strcmp(type, "string") || !strcmp(type, "integer") || !strcmp(type, "number") ||
-			      !strcmp(type, "date"));
-			i++;
-		}
+		for (c = mev_export_columns((mev_export_table_id)t); c[i].name; i++)
+			CHECK(mev_table_type_name(c[i].type)[0] != '\0');
 		CHECK(i >= 6);
-		CHECK(mev_table_name((mev_table)t)[0] != '\0');
+		CHECK(mev_export_table_name((mev_export_table_id)t)[0] != '\0');
 	}
+}
+
+/* A table written to memory: the given rows through `fill`. */
+static char *write_table(mev_table_format fmt, const mev_column *cols,
+			 void (*fill)(mev_table *t), int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	mev_table *t = NULL;
+	*rc = mev_table_new(&t, f, fmt, cols);
+	if (!*rc) {
+		fill(t);
+		*rc = mev_table_finish(t);
+	}
+	mev_table_free(t);
+	fclose(f);
+	return buf;
+}
+
+static const mev_column demo_cols[] = {
+	{ "name", MEV_COLUMN_STRING }, { "n", MEV_COLUMN_INTEGER }, { "x", MEV_COLUMN_NUMBER },
+	{ "when", MEV_COLUMN_DATE }, { NULL, MEV_COLUMN_STRING }
+};
+
+static void fill_demo(mev_table *t)
+{
+	mev_table_str(t, "a, \"b\"");
+	mev_table_uint(t, 42);
+	mev_table_num(t, 1.0 / 3);
+	mev_table_date(t, 86400);
+	mev_table_end_row(t);
+	mev_table_str_or_null(t, "");
+	mev_table_int_or_null(t, -1);
+	mev_table_num(t, NAN);
+	mev_table_null(t);
+	mev_table_end_row(t);
+	mev_table_strn(t, "caf\xe9", 4); /* ISO-8859-1: read as such, written as UTF-8 */
+	mev_table_int_or_null(t, 7);
+	mev_table_num(t, 1e-7);
+	mev_table_date(t, 0);
+	mev_table_end_row(t);
+}
+
+static void fill_nothing(mev_table *t) { (void)t; }
+
+static void fill_wrong_type(mev_table *t)
+{
+	mev_table_str(t, "x");
+	mev_table_str(t, "not a number");
+	mev_table_num(t, 1);
+	mev_table_null(t);
+	mev_table_end_row(t);
+}
+
+static void fill_short_row(mev_table *t)
+{
+	mev_table_str(t, "x");
+	mev_table_end_row(t);
+}
+
+/* The one table writer: CSV quoting, JSON keys and nulls, number formats. */
+static void test_table_writer(void)
+{
+	char *out;
+	int rc;
+	out = write_table(MEV_TABLE_CSV, demo_cols, fill_demo, &rc);
+	CHECK_INT(rc, 0);
+	CHECK_STR(out, "name,n,x,when\n"
+		       "\"a, \"\"b\"\"\",42,0.333333,1970-01-02T00:00:00Z\n"
+		       ",,,\n"
+		       "caf\xc3\xa9,7,1e-07,1970-01-01T00:00:00Z\n");
+	free(out);
+	out = write_table(MEV_TABLE_JSON, demo_cols, fill_demo, &rc);
+	CHECK_INT(rc, 0);
+	CHECK_STR(out, "[\n{\"name\": \"a, \\\"b\\\"\", \"n\": 42, \"x\": 0.333333, "
+		       "\"when\": \"1970-01-02T00:00:00Z\"},\n"
+		       "{\"name\": null, \"n\": null, \"x\": null, \"when\": null},\n"
+		       "{\"name\": \"caf\xc3\xa9\", \"n\": 7, \"x\": 1e-07, "
+		       "\"when\": \"1970-01-01T00:00:00Z\"}\n]\n");
+	free(out);
+	out = write_table(MEV_TABLE_JSONL, demo_cols, fill_demo, &rc);
+	CHECK_INT(rc, 0);
+	CHECK_STR(out, "{\"name\": \"a, \\\"b\\\"\", \"n\": 42, \"x\": 0.333333, "
+		       "\"when\": \"1970-01-02T00:00:00Z\"}\n"
+		       "{\"name\": null, \"n\": null, \"x\": null, \"when\": null}\n"
+		       "{\"name\": \"caf\xc3\xa9\", \"n\": 7, \"x\": 1e-07, "
+		       "\"when\": \"1970-01-01T00:00:00Z\"}\n");
+	free(out);
+	/* no rows: a header, an empty array, nothing */
+	out = write_table(MEV_TABLE_CSV, demo_cols, fill_nothing, &rc);
+	CHECK_STR(out, "name,n,x,when\n");
+	free(out);
+	out = write_table(MEV_TABLE_JSON, demo_cols, fill_nothing, &rc);
+	CHECK_STR(out, "[]\n");
+	free(out);
+	out = write_table(MEV_TABLE_JSONL, demo_cols, fill_nothing, &rc);
+	CHECK_STR(out, "");
+	free(out);
+	/* a row that does not fit its columns is a bug the writer reports */
+	free(write_table(MEV_TABLE_CSV, demo_cols, fill_wrong_type, &rc));
+	CHECK_ERR(rc, MEV_EINVAL, "column 'n' of the table is integer, not string");
+	free(write_table(MEV_TABLE_JSON, demo_cols, fill_short_row, &rc));
+	CHECK_ERR(rc, MEV_EINVAL, "row 1 of the table does not have its 4 columns");
 }
 
 static void test_tables(void)
@@ -110,14 +215,14 @@ static void test_tables(void)
 		CHECK_INT(mev_store_commit(s), 0);
 	}
 
-	CHECK_INT(mev_export_census(s, "v1.1", &c), 0);
+	CHECK_INT(mev_export_census(&c, s, "v1.1"), 0);
 	CHECK_INT(c.sections, 3);
 	CHECK_INT(c.no_maintainer, 1);
 	CHECK_INT(c.orphan, 1);
 
 	/* sections: titles by bytewise order, THE REST left out, cluster columns empty */
 	o.release = "v1.1";
-	out = run_table(s, MEV_TABLE_SECTIONS, &o, &rc);
+	out = run_table(s, MEV_EXPORT_SECTIONS, &o, &rc);
 	CHECK_INT(rc, 0);
 	CHECK_STR(out,
 		  "release,section,status,maintainers,reviewers,lists,trees,patterns,files,lines,bytes,"
@@ -128,50 +233,67 @@ static void test_tables(void)
 	free(out);
 
 	/* edges in JSON Lines: one object per line, nulls for nothing */
-	o.format = MEV_EXPORT_JSONL;
-	out = run_table(s, MEV_TABLE_EDGES, &o, &rc);
+	o.format = MEV_TABLE_JSONL;
+	out = run_table(s, MEV_EXPORT_EDGES, &o, &rc);
 	CHECK_INT(rc, 0);
 	CHECK_STR(out, "{\"release\": \"v1.1\", \"from\": \"A, \\\"QUOTED\\\" <b>&amp;</b>\", "
 		       "\"to\": \"PLAIN\", \"lines\": 11, \"bytes\": 100, \"files\": 1}\n");
 	free(out);
 
 	/* files of one path over all releases, as one JSON array */
-	o.format = MEV_EXPORT_JSON;
+	o.format = MEV_TABLE_JSON;
 	o.release = NULL;
 	o.path = "a/x.c";
-	out = run_table(s, MEV_TABLE_FILES, &o, &rc);
+	out = run_table(s, MEV_EXPORT_FILES, &o, &rc);
 	CHECK_INT(rc, 0);
 	CHECK(out && out[0] == '[' && strstr(out, "\"lines\": 10,") && strstr(out, "\"lines\": 11,"));
 	CHECK(out && strstr(out, "\"section\": \"PLAIN\", \"cluster\": null"));
 	free(out);
 
 	/* a file no section covers has one row with an empty section */
-	o.format = MEV_EXPORT_CSV;
+	o.format = MEV_TABLE_CSV;
 	o.path = "c/rest.txt";
-	out = run_table(s, MEV_TABLE_FILES, &o, &rc);
+	out = run_table(s, MEV_EXPORT_FILES, &o, &rc);
 	CHECK_INT(rc, 0);
 	CHECK(out && strstr(out, "\nv1.0,c/rest.txt,file,7,70,,,,\n"));
 	free(out);
 
 	/* errors: no --release nor --path for files, an unknown release, not clustered */
 	o.path = NULL;
-	out = run_table(s, MEV_TABLE_FILES, &o, &rc);
-	CHECK_INT(rc, MEV_EINVAL);
+	out = run_table(s, MEV_EXPORT_FILES, &o, &rc);
+	CHECK_ERR(rc, MEV_EINVAL, "the files table needs --release TAG or --path PATH");
 	free(out);
 	o.release = "v9";
-	out = run_table(s, MEV_TABLE_SECTIONS, &o, &rc);
-	CHECK_INT(rc, MEV_ENOTFOUND);
+	out = run_table(s, MEV_EXPORT_SECTIONS, &o, &rc);
+	CHECK_ERR(rc, MEV_ENOTFOUND, "release 'v9' is not in store");
 	CHECK(strstr(mev_error_hint_text(), "maintevo releases") != NULL);
 	free(out);
 	o.release = NULL;
-	out = run_table(s, MEV_TABLE_CLUSTERS, &o, &rc);
-	CHECK_INT(rc, MEV_ENOTFOUND);
+	out = run_table(s, MEV_EXPORT_CLUSTERS, &o, &rc);
+	CHECK_ERR(rc, MEV_ENOTFOUND, "the store is not clustered with walktrap:steps=4:top=1");
 	CHECK(out && out[0] == '\0'); /* nothing written before the error */
 	free(out);
 
+	/* --from and --to: events and section changes only, stored releases only */
+	o.from = "v1.0";
+	out = run_table(s, MEV_EXPORT_SECTIONS, &o, &rc);
+	CHECK_ERR(rc, MEV_EINVAL, "--from and --to go with the events and section_changes tables");
+	free(out);
+	o.from = "v0.9";
+	out = run_table(s, MEV_EXPORT_SECTION_CHANGES, &o, &rc);
+	CHECK_ERR(rc, MEV_ENOTFOUND, "release 'v0.9' is not in store");
+	CHECK(out && out[0] == '\0');
+	free(out);
+	o.from = NULL;
+	o.to = "v2";
+	out = run_table(s, MEV_EXPORT_EVENTS, &o, &rc);
+	CHECK_ERR(rc, MEV_ENOTFOUND, "release 'v2' is not in store");
+	free(out);
+	o.to = NULL;
+
 	/* the same bytes twice */
 	{
-		char *a = run_table(s, MEV_TABLE_RELEASES, &o, &rc), *b = run_table(s, MEV_TABLE_RELEASES, &o, &rc);
+		char *a = run_table(s, MEV_EXPORT_RELEASES, &o, &rc), *b = run_table(s, MEV_EXPORT_RELEASES, &o, &rc);
 		CHECK(a && b && strcmp(a, b) == 0);
 		CHECK(a && strstr(a, "\nv1.0,1,0000000000000000000000000000000000000000,1970-01-02T00:00:00Z,3,20,"));
 		free(a);
@@ -202,7 +324,7 @@ static void test_graph(void)
 	buf = NULL;
 	go.meta = 1;
 	f = open_memstream(&buf, &len);
-	CHECK_INT(mev_export_graph(s, &go, f), MEV_ENOTFOUND); /* not clustered */
+	CHECK_ERR(mev_export_graph(s, &go, f), MEV_ENOTFOUND, "release 'v1.0' is not clustered with");
 	fclose(f);
 	free(buf);
 	mev_store_close(s);
@@ -234,27 +356,23 @@ static void test_report(void)
 	ro.from = "v1.1";
 	ro.to = "v1.0";
 	out = run_report(s, &ro, &rc);
-	CHECK_INT(rc, MEV_EINVAL);
+	CHECK_ERR(rc, MEV_EINVAL, "--from 'v1.1' is not older than --to 'v1.0'");
 	free(out);
 	ro.from = "v0";
 	out = run_report(s, &ro, &rc);
-	CHECK_INT(rc, MEV_ENOTFOUND);
+	CHECK_ERR(rc, MEV_ENOTFOUND, "release 'v0' is not in store");
 	free(out);
 	mev_store_close(s);
 }
 
 int main(void)
 {
-	char cmd[300];
-	snprintf(dir, sizeof dir, "%s/mev-test-export.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(dir))
-		return 1;
+	dir = test_tmpdir("export");
 	RUN(test_names);
+	RUN(test_table_writer);
 	RUN(test_tables);
 	RUN(test_graph);
 	RUN(test_report);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
+	test_tmpdir_remove(dir);
 	return test_summary();
 }

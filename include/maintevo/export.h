@@ -7,46 +7,43 @@
 #include <stdint.h>
 #include "maintevo/store.h"
 #include "maintevo/cluster.h"
+#include "maintevo/table.h"
 
 /*
- * The tables of 'maintevo export'.  Every table is in long form (one row per
- * release and entity), has a fixed column order (mev_table_column()) and a
- * deterministic row order; docs/schemas.md describes every column.
+ * The tables of 'maintevo export' (and of the short commands 'releases',
+ * 'clusters', 'events', 'lineages', 'section-changes', which print the same).
+ * Every table is in long form (one row per release and entity), has a fixed
+ * column order (mev_export_columns()) and a deterministic row order;
+ * docs/schemas.md describes every column.
  */
 typedef enum {
-	MEV_TABLE_RELEASES = 0, /* one row per release: headline numbers */
-	MEV_TABLE_SECTIONS,     /* one row per release and section */
-	MEV_TABLE_EDGES,        /* one row per release and pair of sections sharing files */
-	MEV_TABLE_CLUSTERS,     /* one row per release, cluster and section */
-	MEV_TABLE_EVENTS,       /* one row per link between clusters of consecutive releases */
-	MEV_TABLE_LINEAGES,     /* one row per lineage */
-	MEV_TABLE_FILES,        /* one row per release, file and covering section */
-	MEV_TABLE_SECTION_CHANGES, /* one row per section added, removed or renamed */
-	MEV_TABLE_COUNT
-} mev_table;
+	MEV_EXPORT_RELEASES = 0, /* one row per release: headline numbers */
+	MEV_EXPORT_SECTIONS,     /* one row per release and section */
+	MEV_EXPORT_EDGES,        /* one row per release and pair of sections sharing files */
+	MEV_EXPORT_CLUSTERS,     /* one row per release, cluster and section */
+	MEV_EXPORT_EVENTS,       /* one row per link between clusters of consecutive releases */
+	MEV_EXPORT_LINEAGES,     /* one row per lineage */
+	MEV_EXPORT_FILES,        /* one row per release, file and covering section */
+	MEV_EXPORT_SECTION_CHANGES, /* one row per section added, removed or renamed */
+	MEV_EXPORT_TABLE_COUNT
+} mev_export_table_id;
 
-/* "releases", "sections", ..., "section_changes"; mev_table_parse returns -1
- * for an unknown name (and accepts "section-changes" too). */
-const char *mev_table_name(mev_table t);
-int mev_table_parse(const char *name);
+/* "releases", "sections", ..., "section_changes"; mev_export_table_parse
+ * returns -1 for an unknown name (and accepts "section-changes" too). */
+const char *mev_export_table_name(mev_export_table_id t);
+int mev_export_table_parse(const char *name);
 
-/* Name and type ("string", "integer", "number", "date") of column i of a
- * table, or NULL past the last column.  Static strings. */
-const char *mev_table_column(mev_table t, size_t i, const char **type);
-
-typedef enum {
-	MEV_EXPORT_CSV = 0,  /* RFC 4180, UTF-8, a header line, CRLF never used */
-	MEV_EXPORT_JSON,     /* one JSON array of objects (keys = the CSV columns) */
-	MEV_EXPORT_JSONL     /* JSON Lines: one object per line */
-} mev_export_format;
-
-/* "csv", "json", "jsonl"; -1 for an unknown name. */
-int mev_export_format_parse(const char *name);
+/* The columns of a table, ending with a NULL name (NULL for an unknown
+ * table).  Static data. */
+const mev_column *mev_export_columns(mev_export_table_id t);
 
 typedef struct {
-	mev_export_format format;
+	mev_table_format format;
 	const char *release;  /* only this release (NULL: all); events and section
 			       * changes: those leading to it; files: the release to list */
+	const char *from, *to; /* events and section changes: only the pairs with
+				* from_release >= from and to_release <= to (version
+				* order, both included; NULL: no limit) */
 	const char *path;     /* files: the history of this path over all releases */
 	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
 	int keep_rest;        /* keep THE REST in sections, edges and files */
@@ -59,9 +56,10 @@ typedef struct {
  * store's errors, MEV_EIO when writing fails.  Clusters, events, lineages
  * and section changes need 'maintevo cluster' / 'maintevo track' first
  * (MEV_ENOTFOUND with a hint otherwise); in the other tables the cluster
- * columns are simply empty then.
+ * columns are simply empty then.  Nothing is written when the table cannot
+ * be made (what is missing is found before the header).
  */
-int mev_export_table(mev_store *s, mev_table t, const mev_export_options *opt, FILE *out);
+int mev_export_table(mev_store *s, mev_export_table_id t, const mev_export_options *opt, FILE *out);
 
 typedef enum {
 	MEV_EXPORT_GRAPHML = 0, /* GraphML: Gephi, igraph, networkx */
@@ -98,6 +96,6 @@ typedef struct {
 } mev_section_census;
 
 /* Count the sections of release `tag`.  Errors: as mev_store_load_graph(). */
-int mev_export_census(mev_store *s, const char *tag, mev_section_census *out);
+int mev_export_census(mev_section_census *out, mev_store *s, const char *tag);
 
 #endif

@@ -107,7 +107,7 @@ size_t mev_filemap_set(const mev_filemap *fm, uint32_t set, const uint32_t **ids
 /*
  * CSV "path,lines,bytes,sections": one row per file in path order; sections
  * are the titles sorted bytewise and joined with " | ".  THE REST is left
- * out unless keep_rest.  Errors: MEV_EIO.
+ * out unless keep_rest.  Errors: MEV_ENOMEM, MEV_EIO.
  */
 int mev_filemap_write_csv(const mev_filemap *fm, FILE *out, int keep_rest);
 

@@ -48,7 +48,7 @@ int mev_graph_format_parse(const char *name); /* -1 when unknown */
 /*
  * Write the graph: CSV "from,to,lines,bytes,files" (self rows included),
  * GraphML (vertex and edge attributes, no self loops) or JSON
- * {"nodes":[...],"links":[...]} (networkx node-link).  Errors: MEV_EIO.
+ * {"nodes":[...],"links":[...]} (networkx node-link).  Errors: MEV_ENOMEM, MEV_EIO.
  */
 int mev_graph_write(const mev_graph *g, FILE *out, mev_graph_format fmt);
 

@@ -6,6 +6,7 @@
 #include "maintevo/repo.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/filemap.h"
+#include "maintevo/export.h"
 #include "maintevo/progress.h"
 #include "options.h"
 
@@ -60,6 +61,16 @@ double cli_now(void);
 FILE *cli_open_out(const char *path);
 /* Flush and close; prints an error and returns EXIT_FAIL on failure. */
 int cli_close_out(FILE *f, const char *path);
+
+/*
+ * The end of every table command ('export TABLE' and the short commands
+ * that print the same tables): parse `format` (NULL: csv), open store
+ * `dir`, write table t to out_path (standard output for NULL or "-");
+ * a table that fails leaves no file behind.  Returns the exit code.
+ * Defined in cmd_export.c.
+ */
+int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t,
+		    mev_export_options *opt, const char *format, const char *out_path);
 
 /* A value of option `opt` in [min, max]; 0, or EXIT_USAGE after printing the error. */
 int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);

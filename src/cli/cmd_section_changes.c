@@ -1,18 +1,16 @@
-/* maintevo section-changes: sections added, removed and renamed between releases (CSV). */
+/* maintevo section-changes: sections added, removed and renamed between releases. */
 #include "cli.h"
-#include "maintevo/csv.h"
-#include "maintevo/error.h"
-#include "maintevo/store.h"
-#include "maintevo/track.h"
+#include "maintevo/export.h"
 
 #include <getopt.h>
-#include <math.h>
 
 static const char usage[] =
-	"usage: maintevo section-changes [--store DIR] [--from TAG] [--to TAG] [-o FILE]\n"
+	"usage: maintevo section-changes [--store DIR] [--from TAG] [--to TAG] [--format F]\n"
+	"                                [-o FILE]\n"
 	"\n"
 	"Write the section-level changes 'maintevo track' found between consecutive\n"
-	"releases, in release order, as CSV\n"
+	"releases, in release order: the table 'maintevo export section_changes'\n"
+	"writes (docs/schemas.md), as CSV by default\n"
 	"  from_release,to_release,change,section,new_section,lines,coverage\n"
 	"change is added (section: the new title, lines: its lines in to_release),\n"
 	"removed (section: the old title, lines: its lines in from_release) or\n"
@@ -29,6 +27,7 @@ static const char usage[] =
 	"  --store DIR        the store (default: ./maintevo.store)\n"
 	"  --from TAG         only pairs whose from_release is TAG or later\n"
 	"  --to TAG           only pairs whose to_release is TAG or earlier\n"
+	"  -f, --format F     csv (default), json (one array of objects) or jsonl\n"
 	"  -o, --out FILE     write to FILE instead of standard output\n"
 	"  -h, --help         show this help\n";
 
@@ -38,23 +37,23 @@ int cmd_section_changes(int argc, char **argv)
 		{ "store", required_argument, NULL, 's' },
 		{ "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'T' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *dir = "maintevo.store", *from = NULL, *to = NULL, *out_path = NULL;
-	mev_section_change_list sc = { 0 };
-	mev_store *s = NULL;
-	FILE *out;
-	int c, rc;
+	const char *dir = "maintevo.store", *format = NULL, *out_path = NULL;
+	mev_export_options eo = { 0 };
+	int c;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hf:o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': dir = optarg; break;
-		case 'F': from = optarg; break;
-		case 'T': to = optarg; break;
+		case 'F': eo.from = optarg; break;
+		case 'T': eo.to = optarg; break;
+		case 'f': format = optarg; break;
 		case 'o': out_path = optarg; break;
 		case 'h': fputs(usage, stdout); return EXIT_OK;
 		default: return cli_bad_option("section-changes", c, argc, argv);
@@ -62,39 +61,6 @@ int cmd_section_changes(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("section-changes", "unexpected argument '%s'", argv[optind]);
-	if (mev_store_open(&s, dir, MEV_STORE_READ) ||
-	    (from && !mev_store_has_release(s, from, NULL) &&
-	     mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", from, dir)) ||
-	    (to && !mev_store_has_release(s, to, NULL) &&
-	     mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", to, dir)) ||
-	    mev_track_section_changes(s, from, to, &sc)) {
-		if (mev_error_code() == MEV_ENOTFOUND && !mev_error_hint_text()[0])
-			mev_error_hint("list the stored releases with 'maintevo releases --store %s'", dir);
-		rc = cli_fail();
-		goto done;
-	}
-	if (!(out = cli_open_out(out_path))) {
-		rc = EXIT_FAIL;
-		goto done;
-	}
-	fputs("from_release,to_release,change,section,new_section,lines,coverage\n", out);
-	for (size_t i = 0; i < sc.n; i++) {
-		const mev_section_change *x = &sc.v[i];
-		mev_csv_str(out, x->from_release);
-		putc(',', out);
-		mev_csv_str(out, x->to_release);
-		fprintf(out, ",%s,", mev_section_change_name(x->kind));
-		mev_csv_str(out, x->section);
-		putc(',', out);
-		mev_csv_str(out, x->new_section);
-		fprintf(out, ",%llu,", (unsigned long long)x->lines);
-		if (!isnan(x->coverage))
-			fprintf(out, "%.4f", x->coverage);
-		putc('\n', out);
-	}
-	rc = cli_close_out(out, out_path);
-done:
-	mev_section_change_list_free(&sc);
-	mev_store_close(s);
-	return rc;
+	return cli_write_table("section-changes", dir, MEV_EXPORT_SECTION_CHANGES, &eo, format,
+			       out_path);
 }

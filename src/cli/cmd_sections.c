@@ -1,7 +1,7 @@
 /* maintevo sections: the sections of a release and their patterns. */
 #include "cli.h"
 #include "maintevo/error.h"
-#include "maintevo/csv.h"
+#include "maintevo/table.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -21,6 +21,51 @@ static const char usage[] =
 	"  -o, --out FILE     write to FILE instead of standard output\n"
 	"  -h, --help         show this help\n";
 
+static const mev_column section_cols[] = {
+	{ "section", MEV_COLUMN_STRING }, { "file", MEV_COLUMN_STRING },
+	{ "line", MEV_COLUMN_INTEGER }, { "status", MEV_COLUMN_STRING },
+	{ "maintainers", MEV_COLUMN_INTEGER }, { "reviewers", MEV_COLUMN_INTEGER },
+	{ "lists", MEV_COLUMN_INTEGER }, { "trees", MEV_COLUMN_INTEGER },
+	{ "patterns", MEV_COLUMN_INTEGER }, { NULL, 0 }
+};
+static const mev_column pattern_cols[] = {
+	{ "section", MEV_COLUMN_STRING }, { "file", MEV_COLUMN_STRING },
+	{ "line", MEV_COLUMN_INTEGER }, { "type", MEV_COLUMN_STRING },
+	{ "value", MEV_COLUMN_STRING }, { "regex", MEV_COLUMN_STRING }, { NULL, 0 }
+};
+
+/* The rows of section s: itself, or (patterns) its F:, X:, N: and K: lines. */
+static void section_rows(mev_table *t, const mev_maint *m, const mev_section *s, int patterns)
+{
+	const mev_field *f = mev_maint_fields(m);
+	if (!patterns) {
+		mev_table_str(t, s->title);
+		mev_table_str(t, mev_maint_file(m, s->file));
+		mev_table_uint(t, s->line);
+		mev_table_str(t, s->status_text);
+		mev_table_uint(t, s->n_maintainers);
+		mev_table_uint(t, s->n_reviewers);
+		mev_table_uint(t, s->n_lists);
+		mev_table_uint(t, s->n_trees);
+		mev_table_uint(t, s->n_patterns);
+		mev_table_end_row(t);
+		return;
+	}
+	for (uint32_t k = 0; k < s->field_count; k++) {
+		const mev_field *fl = &f[s->field_begin + k];
+		char type[2] = { fl->type, 0 };
+		if (!strchr("FXNK", fl->type))
+			continue;
+		mev_table_str(t, s->title);
+		mev_table_str(t, mev_maint_file(m, fl->file));
+		mev_table_uint(t, fl->line);
+		mev_table_str(t, type);
+		mev_table_str(t, fl->value);
+		mev_table_str(t, fl->regex ? fl->regex : "");
+		mev_table_end_row(t);
+	}
+}
+
 int cmd_sections(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -34,6 +79,7 @@ int cmd_sections(int argc, char **argv)
 	const char *out_path = NULL;
 	int patterns = 0, c, rc;
 	cli_release r;
+	mev_table *t = NULL;
 	FILE *out;
 
 	optind = 0;
@@ -60,42 +106,22 @@ int cmd_sections(int argc, char **argv)
 		cli_release_free(&r);
 		return EXIT_FAIL;
 	}
-	{
-		const mev_section *s = mev_maint_sections(r.maint);
-		const mev_field *f = mev_maint_fields(r.maint);
-		size_t n = mev_maint_section_count(r.maint);
-		fputs(patterns ? "section,file,line,type,value,regex\n"
-			       : "section,file,line,status,maintainers,reviewers,lists,trees,patterns\n", out);
-		for (size_t i = 0; i < n; i++) {
-			if (!patterns) {
-				mev_csv_str(out, s[i].title);
-				putc(',', out);
-				mev_csv_str(out, mev_maint_file(r.maint, s[i].file));
-				fprintf(out, ",%u,", s[i].line);
-				mev_csv_str(out, s[i].status_text);
-				fprintf(out, ",%u,%u,%u,%u,%u\n", s[i].n_maintainers, s[i].n_reviewers,
-					s[i].n_lists, s[i].n_trees, s[i].n_patterns);
-				continue;
-			}
-			for (uint32_t k = 0; k < s[i].field_count; k++) {
-				const mev_field *fl = &f[s[i].field_begin + k];
-				char t[2] = { fl->type, 0 };
-				if (!strchr("FXNK", fl->type))
-					continue;
-				mev_csv_str(out, s[i].title);
-				putc(',', out);
-				mev_csv_str(out, mev_maint_file(r.maint, fl->file));
-				fprintf(out, ",%u,", fl->line);
-				mev_csv_str(out, t);
-				putc(',', out);
-				mev_csv_str(out, fl->value);
-				putc(',', out);
-				mev_csv_str(out, fl->regex ? fl->regex : "");
-				putc('\n', out);
-			}
-		}
+	if (mev_table_new(&t, out, MEV_TABLE_CSV, patterns ? pattern_cols : section_cols)) {
+		rc = cli_fail();
+		cli_close_out(out, out_path);
+		goto done;
+	}
+	for (size_t i = 0; i < mev_maint_section_count(r.maint); i++)
+		section_rows(t, r.maint, &mev_maint_sections(r.maint)[i], patterns);
+	/* a write error is reported by cli_close_out(), with the file's name */
+	if ((rc = mev_table_finish(t)) && rc != MEV_EIO) {
+		rc = cli_fail();
+		cli_close_out(out, out_path);
+		goto done;
 	}
 	rc = cli_close_out(out, out_path);
+done:
+	mev_table_free(t);
 	cli_release_free(&r);
 	return rc;
 }

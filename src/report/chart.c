@@ -2,10 +2,10 @@
  * Inline SVG charts for the HTML report: bars, stacked areas and an alluvial
  * diagram.  Every chart is a <figure> with an <svg viewBox> that scales to
  * the page width; sizes below are in viewBox units (about pixels on a
- * laptop screen).  All text goes through mev_xml_str().
+ * laptop screen).  All text goes through mev_table_xml_str().
  */
 #include "chart.h"
-#include "maintevo/csv.h"
+#include "maintevo/table.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -34,7 +34,7 @@ void mev__chart_short(char out[16], double v)
 		snprintf(out, 16, "%.0f", v);
 }
 
-static void text(FILE *out, const char *s) { mev_xml_str(out, s, strlen(s)); }
+static void text(FILE *out, const char *s) { mev_table_xml_str(out, s, strlen(s)); }
 
 /* At most `max` characters of UTF-8 text, with an ellipsis when cut. */
 static void text_cut(FILE *out, const char *s, size_t max)
@@ -46,7 +46,7 @@ static void text_cut(FILE *out, const char *s, size_t max)
 			i++;
 		chars++;
 	}
-	mev_xml_str(out, s, i);
+	mev_table_xml_str(out, s, i);
 	if (i < len)
 		fputs("\xe2\x80\xa6", out); /* U+2026 … */
 }

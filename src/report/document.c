@@ -4,7 +4,7 @@
  * that every part of the report is written once for both formats.
  */
 #include "report_internal.h"
-#include "maintevo/csv.h"
+#include "maintevo/table.h"
 #include "maintevo/version.h"
 
 #include <ctype.h>
@@ -45,7 +45,7 @@ static void md_text(FILE *out, const char *s)
 void mev__doc_text(mev__doc *d, const char *s)
 {
 	if (d->fmt == MEV_REPORT_HTML)
-		mev_xml_str(d->out, s, strlen(s));
+		mev_table_xml_str(d->out, s, strlen(s));
 	else
 		md_text(d->out, s);
 }
@@ -115,7 +115,7 @@ void mev__doc_code(mev__doc *d, const char *s)
 {
 	if (d->fmt == MEV_REPORT_HTML) {
 		fputs("<code>", d->out);
-		mev_xml_str(d->out, s, strlen(s));
+		mev_table_xml_str(d->out, s, strlen(s));
 		fputs("</code>", d->out);
 	} else {
 		fprintf(d->out, "`%s`", s);

@@ -29,6 +29,32 @@ done
 $CHECK table "$SCHEMAS" files files.csv files.json files.jsonl || fail "table files"
 $CHECK table "$SCHEMAS" files history.csv history.json history.jsonl || fail "table files --path"
 
+step "the short commands print the export tables, in every format"
+for f in csv json jsonl; do
+	for t in releases events lineages section-changes; do
+		expect_exit 0 "$MEV" "$t" --store S --format "$f" -o "short-$t.$f"
+		same_files "${t/-/_}.$f" "short-$t.$f"
+	done
+	expect_exit 0 "$MEV" clusters --store S --release v1.4 --format "$f" -o short-clusters.$f
+	expect_exit 0 "$MEV" export clusters --store S --release v1.4 --format "$f" -o clusters-v1.4.$f
+	same_files clusters-v1.4.$f short-clusters.$f
+done
+$CHECK table "$SCHEMAS" clusters clusters-v1.4.csv clusters-v1.4.json clusters-v1.4.jsonl ||
+	fail "table clusters --release"
+
+step "--from and --to: the pairs between two releases, in export and the short commands"
+for t in events section_changes; do
+	expect_exit 0 "$MEV" export "$t" --store S --from v1.3 --to v1.5 -o "$t-35.csv"
+	awk -F, 'NR > 1 && ($1 < "v1.3" || $2 > "v1.5") { exit 1 }' "$t-35.csv" || fail "$t --from/--to"
+	awk -F, 'NR > 1 && $1 == "v1.3" { a = 1 } NR > 1 && $2 == "v1.5" { b = 1 } END { exit !(a && b) }' \
+		"$t-35.csv" || fail "$t --from/--to lost the pairs at its ends"
+	expect_exit 0 "$MEV" "${t/_/-}" --store S --from v1.3 --to v1.5 -o "short-$t-35.csv"
+	same_files "$t-35.csv" "short-$t-35.csv"
+done
+expect_exit 0 "$MEV" export events --store S --from v1.3 --to v1.5 --release v1.4 -o events-4.csv
+awk -F, 'NR > 1 && $2 != "v1.4" { exit 1 }' events-4.csv || fail "events --release with --from/--to"
+[ "$(wc -l < events-4.csv)" -gt 1 ] || fail "events --release v1.4 kept nothing"
+
 step "the tables hold the planted events"
 $CHECK field releases.csv release v1.7 || fail "releases"
 [ "$(($(wc -l < releases.csv) - 1))" -eq 8 ] || fail "releases.csv has $(wc -l < releases.csv) lines"
@@ -135,6 +161,12 @@ expect_exit 2 "$MEV" export files --store S
 expect_error "needs --release TAG"
 expect_exit 2 "$MEV" export sections --store S --path x
 expect_error "--path goes with the files table only"
+expect_exit 2 "$MEV" export sections --store S --from v1.3
+expect_error "--from and --to go with the events and section_changes tables only"
+expect_exit 1 "$MEV" export events --store S --to v9.9
+expect_error "release 'v9.9' is not in store"
+expect_exit 2 "$MEV" events --store S --format xml
+expect_error "unknown format 'xml' (use csv, json or jsonl)"
 expect_exit 2 "$MEV" export graph --store S
 expect_error "needs --release"
 expect_exit 2 "$MEV" export releases --store S --format xml

@@ -20,7 +20,7 @@ expect_stderr_contains "0 releases clustered, 6 already clustered"
 
 step "clusters: the CSV of one release"
 expect_exit 0 "$MEV" clusters --store S --release v1.0
-head -n 1 "$OUT" | grep -qx 'release,method,cluster,representative,section,section_lines' ||
+head -n 1 "$OUT" | grep -qx 'release,method,cluster,representative,section,section_lines,cluster_sections,cluster_lines,code_lines,lineage' ||
 	fail "clusters header"
 # every cluster starts with its representative, clusters are numbered from 1
 awk -F, 'NR > 1 && $3 != prev { if ($4 != $5) exit 1; prev = $3 }' "$OUT" || fail "a cluster does not start with its representative"
@@ -49,13 +49,13 @@ awk -F, '$1 == "v1.4" && $2 == "v1.5" { n++; if ($3 != "continuation") bad = 1 }
 	fail "the identical pair v1.4 -> v1.5 has other events than continuations"
 
 step "events, lineages, section-changes: headers and filters"
-head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines' ||
+head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines,method' ||
 	fail "events header"
 expect_exit 0 "$MEV" events --store S --from v1.2 --to v1.3
 awk -F, 'NR > 1 && !($1 == "v1.2" && $2 == "v1.3") { exit 1 }' "$OUT" || fail "--from/--to"
 [ "$(wc -l < "$OUT")" -gt 1 ] || fail "--from/--to kept nothing"
 expect_exit 0 "$MEV" lineages --store S
-head -n 1 "$OUT" | grep -qx 'lineage,name,first_release,last_release,parent,peak_lines,releases' ||
+head -n 1 "$OUT" | grep -qx 'lineage,name,first_release,last_release,parent,peak_lines,releases,method' ||
 	fail "lineages header"
 awk -F, 'NR > 1 && $5 != "" { n++ } END { exit !n }' "$OUT" || fail "no lineage has a parent (splits were planted)"
 head -n 1 sections.csv | grep -qx 'from_release,to_release,change,section,new_section,lines,coverage' ||
@@ -64,7 +64,7 @@ grep -q ',renamed,' sections.csv || fail "no renamed section"
 expect_exit 1 "$MEV" events --store S --from v7.0
 expect_error "release 'v7.0' is not in store"
 expect_exit 1 "$MEV" events --store S --method louvain
-expect_error "has no events for louvain"
+expect_error "not tracked with louvain"
 
 step "nothing new: nothing computed, same output"
 expect_exit 0 "$MEV" track --store S
@@ -132,13 +132,13 @@ expect_exit 0 "$MEV" import-pasta --store I csvs
 expect_stderr_contains "3 releases imported (0 replaced)"
 expect_exit 0 "$MEV" releases --store I
 awk -F, 'NR > 1 { printf "%s ", $1 } END { print "" }' "$OUT" | grep -qx 'v1.0 v1.2 v1.10 ' || fail "imported releases not in version order"
-expect_stdout_contains "v1.0,0000000000000000000000000000000000000000,1970-01-01T00:00:00Z,0,500,5000,3,"
+expect_stdout_contains "v1.0,1,0000000000000000000000000000000000000000,1970-01-01T00:00:00Z,0,500,5000,3,"
 expect_exit 0 "$MEV" import-pasta --store I csvs
 expect_stderr_contains "3 releases imported (3 replaced)"
 expect_exit 0 "$MEV" track --store I
 expect_stderr_contains "(3 computed: 0 pairs on code, 2 on titles"
 expect_exit 0 "$MEV" events --store I
-expect_stdout_contains 'v1.0,v1.2,continuation,1,ALPHA,ALPHA,1.0000,180,180'
+expect_stdout_contains 'v1.0,v1.2,continuation,1,ALPHA,ALPHA,1,180,180,walktrap:steps=4:top=1'
 expect_stdout_contains '"GAMMA, ""THE THIRD"""'
 expect_exit 0 "$MEV" graph --store I --release v1.10
 expect_stdout_contains "ALPHA,BETA,70,600,0"

@@ -1,0 +1,136 @@
+/* The clusters, events, lineages and section_changes tables: what cluster and track found. */
+#include "export_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/tags.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+	uint32_t section;
+	uint64_t lines;
+	const char *title;
+} cl_row;
+
+static int cl_row_cmp(const void *x, const void *y)
+{
+	const cl_row *a = x, *b = y;
+	if (a->lines != b->lines)
+		return a->lines < b->lines ? 1 : -1;
+	return strcmp(a->title, b->title);
+}
+
+/* The rows of cluster k of release i, its sections in `rows` (room for all). */
+static void cluster_rows(mev_table *w, const history *h, size_t i, uint32_t k, cl_row *rows)
+{
+	const mev_clustering *c = h->rel[i].c;
+	size_t ns = mev_clustering_section_count(c), n = 0;
+	for (uint32_t j = 0; j < ns; j++)
+		if (mev_clustering_of(c, j) == k) {
+			cl_row r = { j, mev_clustering_section_lines(c, j), mev_clustering_title(c, j) };
+			rows[n++] = r;
+		}
+	mev__export_sort(rows, n, sizeof *rows, cl_row_cmp);
+	for (size_t j = 0; j < n; j++) {
+		mev_table_str(w, h->list[i].tag);
+		mev_table_str(w, h->key);
+		mev_table_uint(w, k + 1);
+		mev_table_str(w, mev_clustering_title(c, mev_clustering_representative(c, k)));
+		mev_table_str(w, rows[j].title);
+		mev_table_uint(w, rows[j].lines);
+		mev_table_uint(w, mev_clustering_size(c, k));
+		mev_table_uint(w, mev_clustering_lines(c, k));
+		mev_table_int_or_null(w, h->rel[i].code[k]);
+		mev_table_int_or_null(w, h->rel[i].lineage[k]);
+		mev_table_end_row(w);
+	}
+}
+
+/* Rows by cluster number, then section lines (largest first), then title. */
+int mev__export_clusters(mev_table *w, const mev__export_ctx *x)
+{
+	const history *h = x->h;
+	size_t first, end;
+	mev__export_range(&first, &end, h, x->opt->release);
+	for (size_t i = first; i < end; i++) {
+		const mev_clustering *c = h->rel[i].c;
+		cl_row *rows;
+		if (!c)
+			continue;
+		if (!(rows = malloc((mev_clustering_section_count(c) + 1) * sizeof *rows)))
+			return mev_error_oom();
+		for (uint32_t k = 0; k < mev_clustering_count(c); k++)
+			cluster_rows(w, h, i, k, rows);
+		free(rows);
+	}
+	return 0;
+}
+
+/* A release pair kept by --release, --from and --to (as mev_track_events()
+ * limits them: version order, both ends included). */
+static int pair_wanted(const mev_export_options *opt, const char *from, const char *to)
+{
+	return (!opt->release || strcmp(to, opt->release) == 0) &&
+	       (!opt->from || mev_tag_cmp(from, opt->from) >= 0) &&
+	       (!opt->to || mev_tag_cmp(to, opt->to) <= 0);
+}
+
+int mev__export_events(mev_table *w, const mev__export_ctx *x)
+{
+	const history *h = x->h;
+	for (size_t i = 0; i < h->events.n; i++) {
+		const mev_event *e = &h->events.v[i];
+		if (!pair_wanted(x->opt, e->from_release, e->to_release))
+			continue;
+		mev_table_str(w, e->from_release);
+		mev_table_str(w, e->to_release);
+		mev_table_str(w, mev_event_name(e->kind));
+		mev_table_uint(w, e->lineage);
+		mev_table_str_or_null(w, e->from_cluster);
+		mev_table_str_or_null(w, e->to_cluster);
+		mev_table_num(w, e->similarity);
+		mev_table_int_or_null(w, e->from_lines);
+		mev_table_int_or_null(w, e->to_lines);
+		mev_table_str(w, h->key);
+		mev_table_end_row(w);
+	}
+	return 0;
+}
+
+int mev__export_lineages(mev_table *w, const mev__export_ctx *x)
+{
+	const history *h = x->h;
+	for (size_t i = 0; i < h->lineages.n; i++) {
+		const mev_lineage *l = &h->lineages.v[i];
+		mev_table_uint(w, l->id);
+		mev_table_str(w, l->name);
+		mev_table_str(w, l->first_release);
+		mev_table_str(w, l->last_release);
+		mev_table_int_or_null(w, l->parent ? (int64_t)l->parent : -1);
+		mev_table_uint(w, l->peak_lines);
+		mev_table_uint(w, l->releases);
+		mev_table_str(w, h->key);
+		mev_table_end_row(w);
+	}
+	return 0;
+}
+
+/* Read with --from and --to already (mev_export_table()); --release here. */
+int mev__export_section_changes(mev_table *w, const mev__export_ctx *x)
+{
+	const mev_section_change_list *l = x->changes;
+	for (size_t i = 0; i < l->n; i++) {
+		const mev_section_change *c = &l->v[i];
+		if (!pair_wanted(x->opt, c->from_release, c->to_release))
+			continue;
+		mev_table_str(w, c->from_release);
+		mev_table_str(w, c->to_release);
+		mev_table_str(w, mev_section_change_name(c->kind));
+		mev_table_str(w, c->section);
+		mev_table_str_or_null(w, c->new_section);
+		mev_table_uint(w, c->lines);
+		mev_table_num(w, c->coverage);
+		mev_table_end_row(w);
+	}
+	return 0;
+}

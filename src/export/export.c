@@ -1,0 +1,277 @@
+/* The tidy tables of a store: their columns, the options each takes, what each needs first. */
+/*
+ * The rows are written by release_tables.c, file_table.c and
+ * cluster_tables.c, all through the one table writer (table.h), so the
+ * three formats and the short commands always agree on columns and order.
+ */
+#include "export_internal.h"
+#include "maintevo/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* --- tables and their columns ----------------------------------------------- */
+
+#define S MEV_COLUMN_STRING
+#define I MEV_COLUMN_INTEGER
+#define N MEV_COLUMN_NUMBER
+#define D MEV_COLUMN_DATE
+
+static const mev_column releases_cols[] = {
+	{ "release", S }, { "position", I }, { "commit", S }, { "date", D }, { "files", I },
+	{ "lines", I }, { "bytes", I }, { "sections", I }, { "sections_with_files", I },
+	{ "sections_without_maintainer", I }, { "sections_orphan", I }, { "uncovered_files", I },
+	{ "uncovered_lines", I }, { "edges", I }, { "notes", I }, { "maintainers_files", I },
+	{ "clusters", I }, { "modularity", N }, { NULL, S }
+};
+static const mev_column sections_cols[] = {
+	{ "release", S }, { "section", S }, { "status", S }, { "maintainers", I },
+	{ "reviewers", I }, { "lists", I }, { "trees", I }, { "patterns", I }, { "files", I },
+	{ "lines", I }, { "bytes", I }, { "cluster", I }, { "representative", S },
+	{ "lineage", I }, { NULL, S }
+};
+static const mev_column edges_cols[] = {
+	{ "release", S }, { "from", S }, { "to", S }, { "lines", I }, { "bytes", I },
+	{ "files", I }, { NULL, S }
+};
+static const mev_column clusters_cols[] = {
+	{ "release", S }, { "method", S }, { "cluster", I }, { "representative", S },
+	{ "section", S }, { "section_lines", I }, { "cluster_sections", I },
+	{ "cluster_lines", I }, { "code_lines", I }, { "lineage", I }, { NULL, S }
+};
+static const mev_column events_cols[] = {
+	{ "from_release", S }, { "to_release", S }, { "event", S }, { "lineage", I },
+	{ "from_cluster", S }, { "to_cluster", S }, { "similarity", N }, { "from_lines", I },
+	{ "to_lines", I }, { "method", S }, { NULL, S }
+};
+static const mev_column lineages_cols[] = {
+	{ "lineage", I }, { "name", S }, { "first_release", S }, { "last_release", S },
+	{ "parent", I }, { "peak_lines", I }, { "releases", I }, { "method", S }, { NULL, S }
+};
+static const mev_column files_cols[] = {
+	{ "release", S }, { "path", S }, { "kind", S }, { "lines", I }, { "bytes", I },
+	{ "section", S }, { "cluster", I }, { "representative", S }, { "lineage", I }, { NULL, S }
+};
+static const mev_column changes_cols[] = {
+	{ "from_release", S }, { "to_release", S }, { "change", S }, { "section", S },
+	{ "new_section", S }, { "lines", I }, { "coverage", N }, { NULL, S }
+};
+
+#undef S
+#undef I
+#undef N
+#undef D
+
+/* Every table: its name, columns, what it reads besides the releases
+ * (history_load()), and its rows. */
+static const struct {
+	const char *name;
+	const mev_column *cols;
+	unsigned need;
+	int (*rows)(mev_table *w, const mev__export_ctx *x);
+} tables[MEV_EXPORT_TABLE_COUNT] = {
+	[MEV_EXPORT_RELEASES] = { "releases", releases_cols, HISTORY_CLUSTERS, mev__export_releases },
+	[MEV_EXPORT_SECTIONS] = { "sections", sections_cols, HISTORY_CLUSTERS | HISTORY_TRACKS,
+				  mev__export_sections },
+	[MEV_EXPORT_EDGES] = { "edges", edges_cols, 0, mev__export_edges },
+	[MEV_EXPORT_CLUSTERS] = { "clusters", clusters_cols, HISTORY_CLUSTERS | HISTORY_TRACKS,
+				  mev__export_clusters },
+	[MEV_EXPORT_EVENTS] = { "events", events_cols, HISTORY_TRACKS, mev__export_events },
+	[MEV_EXPORT_LINEAGES] = { "lineages", lineages_cols, HISTORY_TRACKS, mev__export_lineages },
+	[MEV_EXPORT_FILES] = { "files", files_cols, HISTORY_CLUSTERS | HISTORY_TRACKS,
+			       mev__export_files },
+	[MEV_EXPORT_SECTION_CHANGES] = { "section_changes", changes_cols, 0,
+					 mev__export_section_changes },
+};
+
+const char *mev_export_table_name(mev_export_table_id t)
+{
+	return (unsigned)t < MEV_EXPORT_TABLE_COUNT ? tables[t].name : "";
+}
+
+int mev_export_table_parse(const char *name)
+{
+	for (int i = 0; i < MEV_EXPORT_TABLE_COUNT; i++)
+		if (strcmp(name, tables[i].name) == 0)
+			return i;
+	if (strcmp(name, "section-changes") == 0)
+		return MEV_EXPORT_SECTION_CHANGES;
+	return -1;
+}
+
+const mev_column *mev_export_columns(mev_export_table_id t)
+{
+	return (unsigned)t < MEV_EXPORT_TABLE_COUNT ? tables[t].cols : NULL;
+}
+
+/* --- shared pieces -------------------------------------------------------------- */
+
+void mev__export_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+mev__export_member mev__export_member_of(const history *h, int64_t r, const char *title)
+{
+	mev__export_member m = { -1, NULL, -1 };
+	int64_t k = r >= 0 && title ? history_cluster_of(h, (size_t)r, title) : -1;
+	if (k >= 0) {
+		const mev_clustering *c = h->rel[r].c;
+		m.cluster = k + 1;
+		m.representative = mev_clustering_title(c, mev_clustering_representative(c, (uint32_t)k));
+		m.lineage = h->rel[r].lineage[k];
+	}
+	return m;
+}
+
+void mev__export_member_row(mev_table *w, const mev__export_member *m)
+{
+	mev_table_int_or_null(w, m->cluster);
+	mev_table_str_or_null(w, m->representative);
+	mev_table_int_or_null(w, m->lineage);
+}
+
+void mev__export_range(size_t *first, size_t *end, const history *h, const char *tag)
+{
+	int64_t r = history_find(h, tag);
+	*first = r >= 0 ? (size_t)r : 0;
+	*end = r >= 0 ? (size_t)r + 1 : h->n;
+}
+
+int mev__export_self_sizes(mev_edge **out, const mev_graph *g, size_t nsec)
+{
+	const mev_edge *e = mev_graph_edges(g);
+	mev_edge *sz = calloc(nsec + 1, sizeof *sz);
+	if (!sz)
+		return mev_error_oom();
+	for (size_t i = 0; i < mev_graph_edge_count(g); i++)
+		if (e[i].a == e[i].b)
+			sz[e[i].a] = e[i];
+	*out = sz;
+	return 0;
+}
+
+static const mev_filemap *title_sort_fm; /* qsort has no context argument */
+
+static int title_index_cmp(const void *x, const void *y)
+{
+	const mev_section_info *s = mev_filemap_sections(title_sort_fm);
+	return strcmp(s[*(const uint32_t *)x].title, s[*(const uint32_t *)y].title);
+}
+
+void mev__export_sort_titles(uint32_t *ids, size_t n, const mev_filemap *fm)
+{
+	title_sort_fm = fm;
+	mev__export_sort(ids, n, sizeof *ids, title_index_cmp);
+}
+
+int mev__export_sorted_sections(uint32_t **out, size_t *n, const mev_filemap *fm, int keep_rest)
+{
+	const mev_section_info *si = mev_filemap_sections(fm);
+	size_t nsec = mev_filemap_section_count(fm), k = 0;
+	uint32_t *v = malloc((nsec + 1) * sizeof *v);
+	if (!v)
+		return mev_error_oom();
+	for (size_t i = 0; i < nsec; i++)
+		if (keep_rest || !si[i].is_rest)
+			v[k++] = (uint32_t)i;
+	mev__export_sort_titles(v, k, fm);
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* --- one table -------------------------------------------------------------------- */
+
+static int not_clustered(const history *h, const char *release)
+{
+	int rc = release ? mev_error_set(MEV_ENOTFOUND, "release '%s' is not clustered with %s",
+					 release, h->key)
+			 : mev_error_set(MEV_ENOTFOUND, "the store is not clustered with %s", h->key);
+	mev_error_hint("run 'maintevo cluster' (with the same --method and options) first");
+	return rc;
+}
+
+static int not_tracked(const history *h)
+{
+	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s", h->key);
+	mev_error_hint("run 'maintevo track' (with the same --method and options) first");
+	return rc;
+}
+
+static int not_stored(mev_store *s, const char *tag)
+{
+	int rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", tag,
+			       mev_store_dir(s));
+	mev_error_hint("list the stored releases with 'maintevo releases --store %s'", mev_store_dir(s));
+	return rc;
+}
+
+/* The options that do not fit table t. */
+static int check_options(mev_export_table_id t, const mev_export_options *opt)
+{
+	int rc;
+	if (opt->path && t != MEV_EXPORT_FILES)
+		return mev_error_set(MEV_EINVAL, "--path goes with the files table only");
+	if ((opt->from || opt->to) && t != MEV_EXPORT_EVENTS && t != MEV_EXPORT_SECTION_CHANGES)
+		return mev_error_set(MEV_EINVAL, "--from and --to go with the events and "
+				     "section_changes tables only");
+	if (t == MEV_EXPORT_FILES && !opt->release == !opt->path) {
+		rc = mev_error_set(MEV_EINVAL, "the files table needs --release TAG or --path PATH");
+		mev_error_hint("--release lists every file of one release, --path follows one file "
+			       "over all releases");
+		return rc;
+	}
+	return 0;
+}
+
+/* Everything table t needs that is missing, said before its header. */
+static int check_needs(mev_store *s, mev_export_table_id t, const history *h,
+		       const mev_export_options *opt)
+{
+	if (opt->from && history_find(h, opt->from) < 0)
+		return not_stored(s, opt->from);
+	if (opt->to && history_find(h, opt->to) < 0)
+		return not_stored(s, opt->to);
+	if (t == MEV_EXPORT_CLUSTERS && !h->clustered)
+		return not_clustered(h, opt->release);
+	if ((t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES) && !h->tracked)
+		return not_tracked(h);
+	return 0;
+}
+
+int mev_export_table(mev_store *s, mev_export_table_id t, const mev_export_options *opt, FILE *out)
+{
+	static const mev_export_options defaults = { 0 };
+	mev_section_change_list changes = { 0 };
+	mev__export_ctx x = { s, NULL, NULL, &changes };
+	mev_table *w = NULL;
+	history h;
+	int rc;
+	if (!opt)
+		opt = &defaults;
+	if ((unsigned)t >= MEV_EXPORT_TABLE_COUNT)
+		return mev_error_set(MEV_EINVAL, "unknown table %d", (int)t);
+	if ((rc = check_options(t, opt)))
+		return rc;
+	x.h = &h;
+	x.opt = opt;
+	/* every table reads the releases (and clusters where they exist); the
+	 * events filter --release themselves */
+	if ((rc = history_load(&h, s, opt->method, t == MEV_EXPORT_EVENTS ? NULL : opt->release,
+			       tables[t].need)) ||
+	    (rc = check_needs(s, t, &h, opt)))
+		goto done;
+	if (t == MEV_EXPORT_SECTION_CHANGES &&
+	    (rc = mev_track_section_changes(s, opt->from, opt->to ? opt->to : opt->release, &changes)))
+		goto done;
+	if (!(rc = mev_table_new(&w, out, opt->format, tables[t].cols)) &&
+	    !(rc = tables[t].rows(w, &x)))
+		rc = mev_table_finish(w);
+done:
+	mev_table_free(w);
+	mev_section_change_list_free(&changes);
+	history_free(&h);
+	return rc;
+}

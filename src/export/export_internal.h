@@ -1,0 +1,86 @@
+/* Shared inside src/export/: the row writers of the tables, a section's cluster, graph parts. */
+#ifndef MEV_EXPORT_INTERNAL_H
+#define MEV_EXPORT_INTERNAL_H
+
+#include "maintevo/export.h"
+#include "maintevo/graph.h"
+#include "maintevo/table.h"
+#include "maintevo/track.h"
+#include "history.h"
+#include "util/buf.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a table's rows are made of: the store, its history loaded as the
+ * table needs it, the options; section changes for that table only. */
+typedef struct {
+	mev_store *s;
+	const history *h;
+	const mev_export_options *opt;
+	const mev_section_change_list *changes;
+} mev__export_ctx;
+
+/* Write the rows of one table (its header is written already). */
+int mev__export_releases(mev_table *w, const mev__export_ctx *x);
+int mev__export_sections(mev_table *w, const mev__export_ctx *x);
+int mev__export_edges(mev_table *w, const mev__export_ctx *x);
+int mev__export_files(mev_table *w, const mev__export_ctx *x);
+int mev__export_clusters(mev_table *w, const mev__export_ctx *x);
+int mev__export_events(mev_table *w, const mev__export_ctx *x);
+int mev__export_lineages(mev_table *w, const mev__export_ctx *x);
+int mev__export_section_changes(mev_table *w, const mev__export_ctx *x);
+
+/* qsort() that accepts an empty (possibly NULL) array. */
+void mev__export_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/* Cluster (1-based), representative and lineage of a section of release r:
+ * -1 / NULL / -1 when the release is not clustered, not tracked or the
+ * section is left out of the clustering. */
+typedef struct {
+	int64_t cluster;
+	const char *representative;
+	int64_t lineage;
+} mev__export_member;
+
+mev__export_member mev__export_member_of(const history *h, int64_t r, const char *title);
+/* The member's three columns: cluster, representative, lineage. */
+void mev__export_member_row(mev_table *w, const mev__export_member *m);
+
+/* The range of h's releases to export: all, or only `tag`. */
+void mev__export_range(size_t *first, size_t *end, const history *h, const char *tag);
+/* Own sizes of the sections (their self edges), by section index. */
+int mev__export_self_sizes(mev_edge **out, const mev_graph *g, size_t nsec);
+/* Sort section indices of `fm` by title (bytewise). */
+void mev__export_sort_titles(uint32_t *ids, size_t n, const mev_filemap *fm);
+/* Section indices sorted by title (THE REST left out unless keep_rest). */
+int mev__export_sorted_sections(uint32_t **out, size_t *n, const mev_filemap *fm, int keep_rest);
+
+/* --- graphs ---------------------------------------------------------------------- */
+
+/* A vertex or an edge of an exported graph, whatever its level. */
+typedef struct {
+	const char *name;
+	const char *status;       /* sections only */
+	mev__export_member m;     /* cluster, representative, lineage */
+	uint64_t lines, bytes, files, maintainers, sections;
+	int64_t code;             /* clusters: lines of their files, each once (-1: unknown) */
+} mev__gvertex;
+
+typedef struct {
+	uint32_t a, b;
+	uint64_t lines, bytes, files;
+} mev__gedge;
+
+typedef struct {
+	MEV_VEC(mev__gvertex) v;
+	MEV_VEC(mev__gedge) e;
+	int meta;                 /* vertices are clusters */
+} mev__xgraph;
+
+/* The graph in GraphML, networkx node-link JSON or Graphviz DOT (named `tag`). */
+void mev__export_graphml(const mev__xgraph *g, FILE *out);
+void mev__export_nodelink(const mev__xgraph *g, FILE *out);
+void mev__export_dot(const mev__xgraph *g, const char *tag, FILE *out);
+
+#endif

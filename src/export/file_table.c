@@ -1,0 +1,92 @@
+/* The files table: every file of a release, or one path over all releases, with its sections. */
+#include "export_internal.h"
+#include "maintevo/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The rows of one file: one per covering section (by title), or one with an
+ * empty section when none covers it. */
+static void file_rows(mev_table *w, const history *h, size_t r, const mev_filemap *fm,
+		      const mev_file_row *row, int keep_rest)
+{
+	const mev_section_info *si = mev_filemap_sections(fm);
+	const uint32_t *ids;
+	size_t n = mev_filemap_set(fm, row->set, &ids), shown = 0, k = 0;
+	uint32_t sorted[64], *v = n <= 64 ? sorted : malloc(n * sizeof *v);
+	if (!v) { /* out of memory: the first 64 sections only */
+		v = sorted;
+		n = 64;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (keep_rest || !si[ids[i]].is_rest)
+			v[k++] = ids[i];
+	mev__export_sort_titles(v, k, fm);
+	do {
+		const char *title = shown < k ? si[v[shown]].title : NULL;
+		mev__export_member m = mev__export_member_of(h, (int64_t)r, title);
+		mev_table_str(w, h->list[r].tag);
+		mev_table_strn(w, row->path, row->path_len);
+		mev_table_str(w, row->kind == MEV_KIND_LINK ? "link" : "file");
+		mev_table_uint(w, row->lines);
+		mev_table_uint(w, row->bytes);
+		mev_table_str_or_null(w, title);
+		mev__export_member_row(w, &m);
+		mev_table_end_row(w);
+	} while (++shown < k);
+	if (v != sorted)
+		free(v);
+}
+
+/* The row of `path` in fm (binary search: rows are in path order), or NULL. */
+static const mev_file_row *find_row(const mev_filemap *fm, const char *path)
+{
+	const mev_file_row *rows = mev_filemap_rows(fm);
+	size_t lo = 0, hi = mev_filemap_count(fm), len = strlen(path);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, m = rows[mid].path_len < len ? rows[mid].path_len : len;
+		int c = memcmp(rows[mid].path, path, m);
+		if (!c)
+			c = rows[mid].path_len < len ? -1 : rows[mid].path_len > len;
+		if (c == 0)
+			return &rows[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int mev__export_files(mev_table *w, const mev__export_ctx *x)
+{
+	const history *h = x->h;
+	const mev_export_options *opt = x->opt;
+	size_t first, end;
+	int rc = 0;
+	mev__export_range(&first, &end, h, opt->release);
+	for (size_t i = first; !rc && i < end; i++) {
+		mev_filemap *fm = NULL;
+		if (!h->list[i].has_files) {
+			if (opt->release) {
+				rc = mev_error_set(MEV_ENOTFOUND, "release '%s' has no file table "
+						   "(it was imported as a graph)", h->list[i].tag);
+				mev_error_hint("walk the repository with 'maintevo walk' to get file tables");
+			}
+			continue;
+		}
+		if ((rc = mev_store_load_filemap(x->s, h->list[i].tag, &fm)))
+			break;
+		if (opt->path) {
+			const mev_file_row *row = find_row(fm, opt->path);
+			if (row)
+				file_rows(w, h, i, fm, row, opt->keep_rest);
+		} else {
+			const mev_file_row *rows = mev_filemap_rows(fm);
+			for (size_t j = 0; j < mev_filemap_count(fm); j++)
+				file_rows(w, h, i, fm, &rows[j], opt->keep_rest);
+		}
+		mev_filemap_free(fm);
+	}
+	return rc;
+}

@@ -1,0 +1,178 @@
+/* The overlap graph of one release with its clusters, or the graph of its clusters, for Gephi. */
+/* graph_formats.c writes them as GraphML, node-link JSON or DOT. */
+#include "export_internal.h"
+#include "maintevo/error.h"
+#include "util/strmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mev_export_graph_format_parse(const char *name)
+{
+	if (strcmp(name, "graphml") == 0)
+		return MEV_EXPORT_GRAPHML;
+	if (strcmp(name, "json") == 0)
+		return MEV_EXPORT_GRAPH_JSON;
+	if (strcmp(name, "dot") == 0)
+		return MEV_EXPORT_DOT;
+	return -1;
+}
+
+/* The section graph with cluster attributes; vertices in title order. */
+static int section_graph(const mev_filemap *fm, const mev_graph *g, const history *h, int64_t r,
+			 int keep_rest, mev__xgraph *x)
+{
+	const mev_section_info *si = mev_filemap_sections(fm);
+	size_t nsec = mev_filemap_section_count(fm), k = 0;
+	const mev_edge *e = mev_graph_edges(g);
+	uint32_t *order = NULL, *vid = malloc((nsec + 1) * sizeof *vid);
+	mev_edge *sz = NULL;
+	int rc;
+	if (!vid)
+		return mev_error_oom();
+	if ((rc = mev__export_self_sizes(&sz, g, nsec)) ||
+	    (rc = mev__export_sorted_sections(&order, &k, fm, keep_rest)))
+		goto done;
+	for (size_t i = 0; i < k; i++) {
+		const mev_section_info *s = &si[order[i]];
+		mev__gvertex v = { s->title, s->status, mev__export_member_of(h, r, s->title),
+				   sz[order[i]].lines, sz[order[i]].bytes, sz[order[i]].files,
+				   s->n_maintainers, 1, -1 };
+		vid[order[i]] = (uint32_t)i;
+		if (MEV_VEC_PUSH(&x->v, v)) {
+			rc = mev_error_oom();
+			goto done;
+		}
+	}
+	for (size_t i = 0; i < mev_graph_edge_count(g); i++) {
+		mev__gedge ge = { vid[e[i].a], vid[e[i].b], e[i].lines, e[i].bytes, e[i].files };
+		if (e[i].a == e[i].b)
+			continue;
+		if (MEV_VEC_PUSH(&x->e, ge)) {
+			rc = mev_error_oom();
+			goto done;
+		}
+	}
+done:
+	free(order);
+	free(sz);
+	free(vid);
+	return rc;
+}
+
+static int gedge_cmp(const void *x, const void *y)
+{
+	const mev__gedge *a = x, *b = y;
+	return a->a != b->a ? (a->a < b->a ? -1 : 1) : a->b != b->b ? (a->b < b->b ? -1 : 1) : 0;
+}
+
+/*
+ * The cluster graph: a vertex per cluster (in cluster order, largest
+ * first) with the sums of its sections' own sizes, an edge per pair of
+ * clusters whose sections share files, summing those section edges.
+ */
+static int meta_graph(const mev_filemap *fm, const mev_graph *g, const history *h, int64_t r,
+		      mev__xgraph *x)
+{
+	const mev_clustering *c = r >= 0 ? h->rel[r].c : NULL;
+	const mev_section_info *si = mev_filemap_sections(fm);
+	const mev_edge *e = mev_graph_edges(g);
+	size_t nc, nsec = mev_filemap_section_count(fm);
+	int64_t *cl = malloc((nsec + 1) * sizeof *cl);
+	mev_strmap pairs = MEV_STRMAP_INIT;
+	int rc = 0;
+	if (!cl)
+		return mev_error_oom();
+	if (!c) {
+		rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not clustered with %s", h->list[r].tag,
+				   h->key);
+		mev_error_hint("run 'maintevo cluster' (with the same --method and options) first");
+		goto done;
+	}
+	nc = mev_clustering_count(c);
+	for (uint32_t k = 0; k < nc; k++) {
+		const char *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
+		mev__gvertex v = { rep, "", { k + 1, rep, h->rel[r].lineage[k] },
+				   mev_clustering_lines(c, k), 0, 0, 0, mev_clustering_size(c, k),
+				   h->rel[r].code[k] };
+		if (MEV_VEC_PUSH(&x->v, v)) {
+			rc = mev_error_oom();
+			goto done;
+		}
+	}
+	for (size_t i = 0; i < nsec; i++)
+		cl[i] = history_cluster_of(h, (size_t)r, si[i].title);
+	for (size_t i = 0; i < mev_graph_edge_count(g); i++) {
+		int64_t a = cl[e[i].a], b = cl[e[i].b];
+		uint32_t key[2], at;
+		int fresh;
+		if (a < 0 || b < 0)
+			continue;
+		if (e[i].a == e[i].b) {
+			x->v.v[a].bytes += e[i].bytes;
+			x->v.v[a].files += e[i].files;
+			continue;
+		}
+		if (a == b)
+			continue;
+		key[0] = (uint32_t)(a < b ? a : b);
+		key[1] = (uint32_t)(a < b ? b : a);
+		if (mev_strmap_intern(&pairs, (const char *)key, sizeof key, (uint32_t)x->e.n, &at,
+				      &fresh)) {
+			rc = MEV_ENOMEM;
+			goto done;
+		}
+		if (fresh) {
+			mev__gedge ge = { key[0], key[1], 0, 0, 0 };
+			if (MEV_VEC_PUSH(&x->e, ge)) {
+				rc = mev_error_oom();
+				goto done;
+			}
+		}
+		x->e.v[at].lines += e[i].lines;
+		x->e.v[at].bytes += e[i].bytes;
+		x->e.v[at].files += e[i].files;
+	}
+	mev__export_sort(x->e.v, x->e.n, sizeof *x->e.v, gedge_cmp);
+done:
+	mev_strmap_free(&pairs);
+	free(cl);
+	return rc;
+}
+
+int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *out)
+{
+	mev_filemap *fm = NULL;
+	mev_graph *g = NULL;
+	history h;
+	mev__xgraph x = { { 0 }, { 0 }, opt->meta };
+	int64_t r;
+	int rc;
+
+	if (!opt->release)
+		return mev_error_set(MEV_EINVAL, "a graph is of one release: name it");
+	if ((rc = history_load(&h, s, opt->method, opt->release, HISTORY_CLUSTERS | HISTORY_TRACKS)) ||
+	    (rc = mev_store_load_graph(s, opt->release, opt->keep_rest && !opt->meta, &fm, &g)))
+		goto done;
+	r = history_find(&h, opt->release);
+	if (opt->meta)
+		rc = meta_graph(fm, g, &h, r, &x);
+	else
+		rc = section_graph(fm, g, &h, r, opt->keep_rest, &x);
+	if (rc)
+		goto done;
+	switch (opt->format) {
+	case MEV_EXPORT_GRAPH_JSON: mev__export_nodelink(&x, out); break;
+	case MEV_EXPORT_DOT: mev__export_dot(&x, opt->release, out); break;
+	default: mev__export_graphml(&x, out); break;
+	}
+	if (ferror(out))
+		rc = mev_error_set(MEV_EIO, "cannot write the graph");
+done:
+	MEV_VEC_FREE(&x.v);
+	MEV_VEC_FREE(&x.e);
+	history_free(&h);
+	mev_graph_free(g);
+	mev_filemap_free(fm);
+	return rc;
+}

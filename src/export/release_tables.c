@@ -1,0 +1,155 @@
+/* The tables of releases, sections and edges: a store's numbers release by release. */
+#include "export_internal.h"
+#include "maintevo/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int is_orphan(const char *status)
+{
+	return strncasecmp(status, "orphan", 6) == 0;
+}
+
+static void census_of(const mev_filemap *secs, mev_section_census *c)
+{
+	const mev_section_info *si = mev_filemap_sections(secs);
+	size_t n = mev_filemap_section_count(secs);
+	memset(c, 0, sizeof *c);
+	for (size_t i = 0; i < n; i++) {
+		if (si[i].is_rest)
+			continue;
+		c->sections++;
+		c->no_maintainer += si[i].n_maintainers == 0;
+		c->orphan += is_orphan(si[i].status);
+	}
+}
+
+int mev_export_census(mev_section_census *out, mev_store *s, const char *tag)
+{
+	mev_filemap *secs = NULL;
+	mev_graph *g = NULL;
+	int rc = mev_store_load_graph(s, tag, 0, &secs, &g);
+	if (!rc)
+		census_of(secs, out);
+	mev_graph_free(g);
+	mev_filemap_free(secs);
+	return rc;
+}
+
+int mev__export_releases(mev_table *w, const mev__export_ctx *x)
+{
+	const history *h = x->h;
+	size_t first, end;
+	int rc = 0;
+	mev__export_range(&first, &end, h, x->opt->release);
+	for (size_t i = first; !rc && i < end; i++) {
+		const mev_release *r = &h->list[i];
+		const mev_clustering *c = h->rel[i].c;
+		mev_section_census cs;
+		char hex[41];
+		if ((rc = mev_export_census(&cs, x->s, r->tag)))
+			break;
+		mev_oid_fmt(hex, &r->commit);
+		mev_table_str(w, r->tag);
+		mev_table_uint(w, i + 1);
+		mev_table_str(w, hex);
+		mev_table_date(w, r->time);
+		mev_table_uint(w, r->files);
+		mev_table_uint(w, r->lines);
+		mev_table_uint(w, r->bytes);
+		mev_table_uint(w, r->sections);
+		mev_table_uint(w, r->sections_with_files);
+		mev_table_uint(w, cs.no_maintainer);
+		mev_table_uint(w, cs.orphan);
+		mev_table_uint(w, r->uncovered_files);
+		mev_table_uint(w, r->uncovered_lines);
+		mev_table_uint(w, r->edges);
+		mev_table_uint(w, r->diags);
+		mev_table_uint(w, r->maintainer_files);
+		mev_table_int_or_null(w, c ? (int64_t)mev_clustering_count(c) : -1);
+		mev_table_num(w, c ? mev_clustering_modularity(c) : NAN);
+		mev_table_end_row(w);
+	}
+	return rc;
+}
+
+/* The section rows of release i: by title, with their own sizes. */
+static int section_rows(mev_table *w, const mev__export_ctx *x, size_t i)
+{
+	const history *h = x->h;
+	mev_filemap *fm = NULL;
+	mev_graph *g = NULL;
+	mev_edge *sz = NULL;
+	uint32_t *order = NULL;
+	size_t k = 0;
+	int rc;
+	if (!(rc = mev_store_load_graph(x->s, h->list[i].tag, x->opt->keep_rest, &fm, &g)) &&
+	    !(rc = mev__export_self_sizes(&sz, g, mev_filemap_section_count(fm))) &&
+	    !(rc = mev__export_sorted_sections(&order, &k, fm, x->opt->keep_rest))) {
+		const mev_section_info *si = mev_filemap_sections(fm);
+		for (size_t j = 0; j < k; j++) {
+			const mev_section_info *sec = &si[order[j]];
+			mev__export_member m = mev__export_member_of(h, (int64_t)i, sec->title);
+			mev_table_str(w, h->list[i].tag);
+			mev_table_str(w, sec->title);
+			mev_table_str_or_null(w, sec->status);
+			mev_table_uint(w, sec->n_maintainers);
+			mev_table_uint(w, sec->n_reviewers);
+			mev_table_uint(w, sec->n_lists);
+			mev_table_uint(w, sec->n_trees);
+			mev_table_uint(w, sec->n_patterns);
+			mev_table_uint(w, sz[order[j]].files);
+			mev_table_uint(w, sz[order[j]].lines);
+			mev_table_uint(w, sz[order[j]].bytes);
+			mev__export_member_row(w, &m);
+			mev_table_end_row(w);
+		}
+	}
+	free(order);
+	free(sz);
+	mev_graph_free(g);
+	mev_filemap_free(fm);
+	return rc;
+}
+
+int mev__export_sections(mev_table *w, const mev__export_ctx *x)
+{
+	size_t first, end;
+	int rc = 0;
+	mev__export_range(&first, &end, x->h, x->opt->release);
+	for (size_t i = first; !rc && i < end; i++)
+		rc = section_rows(w, x, i);
+	return rc;
+}
+
+int mev__export_edges(mev_table *w, const mev__export_ctx *x)
+{
+	const history *h = x->h;
+	size_t first, end;
+	int rc = 0;
+	mev__export_range(&first, &end, h, x->opt->release);
+	for (size_t i = first; !rc && i < end; i++) {
+		mev_filemap *fm = NULL;
+		mev_graph *g = NULL;
+		if (!(rc = mev_store_load_graph(x->s, h->list[i].tag, x->opt->keep_rest, &fm, &g))) {
+			const mev_section_info *si = mev_filemap_sections(fm);
+			const mev_edge *e = mev_graph_edges(g);
+			for (size_t j = 0; j < mev_graph_edge_count(g); j++) {
+				if (e[j].a == e[j].b)
+					continue;
+				mev_table_str(w, h->list[i].tag);
+				mev_table_str(w, si[e[j].a].title);
+				mev_table_str(w, si[e[j].b].title);
+				mev_table_uint(w, e[j].lines);
+				mev_table_uint(w, e[j].bytes);
+				mev_table_uint(w, e[j].files);
+				mev_table_end_row(w);
+			}
+		}
+		mev_graph_free(g);
+		mev_filemap_free(fm);
+	}
+	return rc;
+}

@@ -1,0 +1,293 @@
+/* The one writer of CSV, JSON and JSON Lines tables, and the quoting they share with XML. */
+#include "maintevo/table.h"
+#include "maintevo/error.h"
+#include "util/buf.h"
+#include "util/text.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* --- quoting ------------------------------------------------------------------ */
+
+/* Borrow s when it is UTF-8, else convert into tmp. */
+static const char *utf8_view(const char *s, size_t *len, mev_buf *tmp)
+{
+	if (mev_utf8_valid(s, *len))
+		return s;
+	mev_buf_clear(tmp);
+	if (mev_latin1_to_utf8(tmp, s, *len))
+		return s;
+	*len = tmp->len;
+	return tmp->ptr;
+}
+
+/* One CSV field (RFC 4180): quoted when it holds ',', '"', CR or LF. */
+static void csv_field(FILE *out, const char *s, size_t len)
+{
+	mev_buf tmp = MEV_BUF_INIT;
+	s = utf8_view(s, &len, &tmp);
+	if (!memchr(s, ',', len) && !memchr(s, '"', len) && !memchr(s, '\n', len) &&
+	    !memchr(s, '\r', len)) {
+		fwrite(s, 1, len, out);
+	} else {
+		putc('"', out);
+		for (size_t i = 0; i < len; i++) {
+			if (s[i] == '"')
+				putc('"', out);
+			putc(s[i], out);
+		}
+		putc('"', out);
+	}
+	mev_buf_free(&tmp);
+}
+
+void mev_table_json_str(FILE *out, const char *s, size_t len)
+{
+	mev_buf tmp = MEV_BUF_INIT;
+	s = utf8_view(s, &len, &tmp);
+	putc('"', out);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '\t': fputs("\\t", out); break;
+		default:
+			if (c < 0x20)
+				fprintf(out, "\\u%04x", c);
+			else
+				putc(c, out);
+		}
+	}
+	putc('"', out);
+	mev_buf_free(&tmp);
+}
+
+void mev_table_xml_str(FILE *out, const char *s, size_t len)
+{
+	mev_buf tmp = MEV_BUF_INIT;
+	s = utf8_view(s, &len, &tmp);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default:
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+				fputs("\xef\xbf\xbd", out); /* not allowed in XML 1.0 */
+			else
+				putc(c, out);
+		}
+	}
+	mev_buf_free(&tmp);
+}
+
+/* --- formats and types ---------------------------------------------------------- */
+
+int mev_table_format_parse(const char *name)
+{
+	static const char *const names[] = { "csv", "json", "jsonl" };
+	for (int i = 0; i < 3; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *mev_table_type_name(mev_column_type type)
+{
+	static const char *const names[] = { "string", "integer", "number", "date" };
+	return (unsigned)type < 4 ? names[type] : "";
+}
+
+/* --- the writer ------------------------------------------------------------------ */
+
+/*
+ * CSV: a header line, then the rows.  JSON: "[", then "\n{...}" objects
+ * separated by ",", then "\n]\n" ("]\n" when there are none).  JSON Lines:
+ * one "{...}\n" per row.  Inside an object the keys are the column names,
+ * "key": value pairs separated by ", ".
+ */
+struct mev_table {
+	FILE *out;
+	mev_table_format fmt;
+	const mev_column *cols;
+	size_t ncols;
+	size_t col;               /* the column the next value goes to */
+	uint64_t rows;
+	/* the first misuse, reported by mev_table_finish() */
+	int bad;
+	uint64_t bad_row;
+	size_t bad_col;
+	mev_column_type bad_type; /* what was written into bad_col */
+	int bad_count;            /* a row with too many or too few values */
+};
+
+static void misuse(mev_table *t, int count, mev_column_type type)
+{
+	if (t->bad)
+		return;
+	t->bad = 1;
+	t->bad_row = t->rows + 1;
+	t->bad_col = t->col;
+	t->bad_count = count;
+	t->bad_type = type;
+}
+
+int mev_table_new(mev_table **out, FILE *stream, mev_table_format fmt, const mev_column *cols)
+{
+	mev_table *t = calloc(1, sizeof *t);
+	*out = NULL;
+	if (!t)
+		return mev_error_oom();
+	t->out = stream;
+	t->fmt = fmt;
+	t->cols = cols;
+	while (cols[t->ncols].name)
+		t->ncols++;
+	if (fmt == MEV_TABLE_CSV) {
+		for (size_t i = 0; i < t->ncols; i++) {
+			if (i)
+				putc(',', stream);
+			fputs(cols[i].name, stream);
+		}
+		putc('\n', stream);
+	} else if (fmt == MEV_TABLE_JSON) {
+		putc('[', stream);
+	}
+	*out = t;
+	return 0;
+}
+
+void mev_table_free(mev_table *t)
+{
+	free(t);
+}
+
+/* Start the next field, a value of type `type` (-1: null, fits any column):
+ * the separator and, for JSON, the key.  0 when there is no such column. */
+static int field(mev_table *t, int type)
+{
+	if (t->col >= t->ncols) {
+		misuse(t, 1, MEV_COLUMN_STRING);
+		return 0;
+	}
+	if (type >= 0 && (mev_column_type)type != t->cols[t->col].type)
+		misuse(t, 0, (mev_column_type)type);
+	if (t->fmt == MEV_TABLE_CSV) {
+		if (t->col)
+			putc(',', t->out);
+	} else {
+		if (t->col == 0)
+			fputs(t->fmt == MEV_TABLE_JSON ? (t->rows ? ",\n{" : "\n{") : "{", t->out);
+		else
+			fputs(", ", t->out);
+		putc('"', t->out);
+		fputs(t->cols[t->col].name, t->out);
+		fputs("\": ", t->out);
+	}
+	t->col++;
+	return 1;
+}
+
+void mev_table_null(mev_table *t)
+{
+	if (field(t, -1) && t->fmt != MEV_TABLE_CSV)
+		fputs("null", t->out);
+}
+
+void mev_table_strn(mev_table *t, const char *s, size_t len)
+{
+	if (!field(t, MEV_COLUMN_STRING))
+		return;
+	if (t->fmt == MEV_TABLE_CSV)
+		csv_field(t->out, s, len);
+	else
+		mev_table_json_str(t->out, s, len);
+}
+
+void mev_table_str(mev_table *t, const char *s)
+{
+	if (s)
+		mev_table_strn(t, s, strlen(s));
+	else
+		mev_table_null(t);
+}
+
+void mev_table_str_or_null(mev_table *t, const char *s)
+{
+	mev_table_str(t, s && *s ? s : NULL);
+}
+
+void mev_table_uint(mev_table *t, uint64_t v)
+{
+	if (field(t, MEV_COLUMN_INTEGER))
+		fprintf(t->out, "%" PRIu64, v);
+}
+
+void mev_table_int_or_null(mev_table *t, int64_t v)
+{
+	if (v < 0)
+		mev_table_null(t);
+	else if (field(t, MEV_COLUMN_INTEGER))
+		fprintf(t->out, "%" PRId64, v);
+}
+
+void mev_table_num(mev_table *t, double v)
+{
+	if (isnan(v))
+		mev_table_null(t);
+	else if (field(t, MEV_COLUMN_NUMBER))
+		fprintf(t->out, "%.6g", v);
+}
+
+void mev_table_date(mev_table *t, int64_t seconds)
+{
+	time_t tt = (time_t)seconds;
+	struct tm tm;
+	char s[32];
+	if (!field(t, MEV_COLUMN_DATE))
+		return;
+	gmtime_r(&tt, &tm);
+	strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (t->fmt == MEV_TABLE_CSV)
+		fputs(s, t->out);
+	else
+		fprintf(t->out, "\"%s\"", s);
+}
+
+void mev_table_end_row(mev_table *t)
+{
+	if (t->col != t->ncols)
+		misuse(t, 1, MEV_COLUMN_STRING);
+	if (t->fmt == MEV_TABLE_CSV)
+		putc('\n', t->out);
+	else
+		fputs(t->fmt == MEV_TABLE_JSON ? "}" : "}\n", t->out);
+	t->col = 0;
+	t->rows++;
+}
+
+int mev_table_finish(mev_table *t)
+{
+	if (t->fmt == MEV_TABLE_JSON)
+		fputs(t->rows ? "\n]\n" : "]\n", t->out);
+	if (t->bad && t->bad_count)
+		return mev_error_set(MEV_EINVAL, "row %" PRIu64 " of the table does not have its %zu "
+				     "columns", t->bad_row, t->ncols);
+	if (t->bad)
+		return mev_error_set(MEV_EINVAL, "row %" PRIu64 ": column '%s' of the table is %s, not %s",
+				     t->bad_row, t->cols[t->bad_col].name,
+				     mev_table_type_name(t->cols[t->bad_col].type),
+				     mev_table_type_name(t->bad_type));
+	if (ferror(t->out))
+		return mev_error_set(MEV_EIO, "cannot write the table");
+	return 0;
+}
