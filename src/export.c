@@ -273,10 +273,10 @@ typedef struct {
 	int64_t lineage;
 } member;
 
-static member member_of(const history *h, int64_t r, const char *title)
+static member member_of(const mev__history *h, int64_t r, const char *title)
 {
 	member m = { -1, NULL, -1 };
-	int64_t k = r >= 0 && title ? history_cluster_of(h, (size_t)r, title) : -1;
+	int64_t k = r >= 0 && title ? mev__history_cluster_of(h, (size_t)r, title) : -1;
 	if (k >= 0) {
 		const mev_clustering *c = h->rel[r].c;
 		m.cluster = k + 1;
@@ -335,9 +335,9 @@ int mev_export_census(mev_store *s, const char *tag, mev_section_census *out)
 }
 
 /* The range of h's releases to export: all, or only `tag`. */
-static void release_range(const history *h, const char *tag, size_t *first, size_t *end)
+static void release_range(const mev__history *h, const char *tag, size_t *first, size_t *end)
 {
-	int64_t r = history_find(h, tag);
+	int64_t r = mev__history_find(h, tag);
 	*first = r >= 0 ? (size_t)r : 0;
 	*end = r >= 0 ? (size_t)r + 1 : h->n;
 }
@@ -384,7 +384,7 @@ static int sorted_sections(const mev_filemap *fm, int keep_rest, uint32_t **out,
 
 /* --- releases ------------------------------------------------------------------ */
 
-static int export_releases(mev_store *s, const history *h, const mev_export_options *opt,
+static int export_releases(mev_store *s, const mev__history *h, const mev_export_options *opt,
 			   row_writer *w)
 {
 	size_t first, end;
@@ -424,7 +424,7 @@ static int export_releases(mev_store *s, const history *h, const mev_export_opti
 
 /* --- sections and edges ---------------------------------------------------------- */
 
-static int export_sections(mev_store *s, const history *h, const mev_export_options *opt,
+static int export_sections(mev_store *s, const mev__history *h, const mev_export_options *opt,
 			   row_writer *w)
 {
 	size_t first, end;
@@ -466,7 +466,7 @@ static int export_sections(mev_store *s, const history *h, const mev_export_opti
 	return rc;
 }
 
-static int export_edges(mev_store *s, const history *h, const mev_export_options *opt,
+static int export_edges(mev_store *s, const mev__history *h, const mev_export_options *opt,
 			row_writer *w)
 {
 	size_t first, end;
@@ -500,7 +500,7 @@ static int export_edges(mev_store *s, const history *h, const mev_export_options
 
 /* The rows of one file: one per covering section (by title), or one with an
  * empty section when none covers it. */
-static void file_rows(row_writer *w, const history *h, size_t r, const mev_filemap *fm,
+static void file_rows(row_writer *w, const mev__history *h, size_t r, const mev_filemap *fm,
 		      const mev_file_row *row, int keep_rest)
 {
 	const mev_section_info *si = mev_filemap_sections(fm);
@@ -551,7 +551,7 @@ static const mev_file_row *find_row(const mev_filemap *fm, const char *path)
 	return NULL;
 }
 
-static int export_files(mev_store *s, const history *h, const mev_export_options *opt,
+static int export_files(mev_store *s, const mev__history *h, const mev_export_options *opt,
 			row_writer *w)
 {
 	size_t first, end;
@@ -599,14 +599,14 @@ static int cl_row_cmp(const void *x, const void *y)
 	return strcmp(a->title, b->title);
 }
 
-static int not_clustered(const history *h)
+static int not_clustered(const mev__history *h)
 {
 	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not clustered with %s", h->key);
 	mev_error_hint("run 'maintevo cluster' (with the same --method and options) first");
 	return rc;
 }
 
-static int not_tracked(const history *h)
+static int not_tracked(const mev__history *h)
 {
 	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s", h->key);
 	mev_error_hint("run 'maintevo track' (with the same --method and options) first");
@@ -614,7 +614,7 @@ static int not_tracked(const history *h)
 }
 
 /* Rows by cluster number, then section lines (largest first), then title. */
-static int export_clusters(const history *h, const mev_export_options *opt, row_writer *w)
+static int export_clusters(const mev__history *h, const mev_export_options *opt, row_writer *w)
 {
 	size_t first, end;
 	release_range(h, opt->release, &first, &end);
@@ -654,7 +654,7 @@ static int export_clusters(const history *h, const mev_export_options *opt, row_
 	return 0;
 }
 
-static void export_events(const history *h, const mev_export_options *opt, row_writer *w)
+static void export_events(const mev__history *h, const mev_export_options *opt, row_writer *w)
 {
 	for (size_t i = 0; i < h->events.n; i++) {
 		const mev_event *e = &h->events.v[i];
@@ -674,7 +674,7 @@ static void export_events(const history *h, const mev_export_options *opt, row_w
 	}
 }
 
-static void export_lineages(const history *h, row_writer *w)
+static void export_lineages(const mev__history *h, row_writer *w)
 {
 	for (size_t i = 0; i < h->lineages.n; i++) {
 		const mev_lineage *l = &h->lineages.v[i];
@@ -712,15 +712,15 @@ int mev_export_table(mev_store *s, mev_table t, const mev_export_options *opt, F
 {
 	static const mev_export_options defaults = { 0 };
 	static const unsigned need[MEV_TABLE_COUNT] = {
-		[MEV_TABLE_RELEASES] = HISTORY_CLUSTERS,
-		[MEV_TABLE_SECTIONS] = HISTORY_CLUSTERS | HISTORY_TRACKS,
-		[MEV_TABLE_CLUSTERS] = HISTORY_CLUSTERS | HISTORY_TRACKS,
-		[MEV_TABLE_EVENTS] = HISTORY_TRACKS,
-		[MEV_TABLE_LINEAGES] = HISTORY_TRACKS,
-		[MEV_TABLE_FILES] = HISTORY_CLUSTERS | HISTORY_TRACKS,
+		[MEV_TABLE_RELEASES] = MEV__HISTORY_CLUSTERS,
+		[MEV_TABLE_SECTIONS] = MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
+		[MEV_TABLE_CLUSTERS] = MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
+		[MEV_TABLE_EVENTS] = MEV__HISTORY_TRACKS,
+		[MEV_TABLE_LINEAGES] = MEV__HISTORY_TRACKS,
+		[MEV_TABLE_FILES] = MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
 	};
 	mev_section_change_list changes = { 0 };
-	history h;
+	mev__history h;
 	row_writer w;
 	int rc;
 	if (!opt)
@@ -736,7 +736,7 @@ int mev_export_table(mev_store *s, mev_table t, const mev_export_options *opt, F
 		return rc;
 	}
 	/* every table reads the releases (and clusters where they exist) */
-	if ((rc = history_load(&h, s, opt->method, t == MEV_TABLE_EVENTS ? NULL : opt->release,
+	if ((rc = mev__history_load(&h, s, opt->method, t == MEV_TABLE_EVENTS ? NULL : opt->release,
 			       need[t])))
 		goto done;
 	/* what is missing is said before the header is written */
@@ -749,7 +749,7 @@ int mev_export_table(mev_store *s, mev_table t, const mev_export_options *opt, F
 		goto done;
 	}
 	if (t == MEV_TABLE_SECTION_CHANGES &&
-	    (rc = mev_track_section_changes(s, NULL, opt->release, &changes)))
+	    (rc = mev_track_section_changes(&changes, s, NULL, opt->release)))
 		goto done;
 	rw_begin(&w, out, opt->format, tables[t].cols);
 	switch (t) {
@@ -766,7 +766,7 @@ int mev_export_table(mev_store *s, mev_table t, const mev_export_options *opt, F
 		rc = rw_finish(&w);
 done:
 	mev_section_change_list_free(&changes);
-	history_free(&h);
+	mev__history_free(&h);
 	return rc;
 }
 
@@ -978,7 +978,7 @@ static void write_dot(const xgraph *g, const char *tag, FILE *out)
 }
 
 /* The section graph with cluster attributes; vertices in title order. */
-static int section_graph(const mev_filemap *fm, const mev_graph *g, const history *h, int64_t r,
+static int section_graph(const mev_filemap *fm, const mev_graph *g, const mev__history *h, int64_t r,
 			 int keep_rest, xgraph *x)
 {
 	const mev_section_info *si = mev_filemap_sections(fm);
@@ -1028,7 +1028,7 @@ static int gedge_cmp(const void *x, const void *y)
  * first) with the sums of its sections' own sizes, an edge per pair of
  * clusters whose sections share files, summing those section edges.
  */
-static int meta_graph(const mev_filemap *fm, const mev_graph *g, const history *h, int64_t r,
+static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev__history *h, int64_t r,
 		      xgraph *x)
 {
 	const mev_clustering *c = r >= 0 ? h->rel[r].c : NULL;
@@ -1057,7 +1057,7 @@ static int meta_graph(const mev_filemap *fm, const mev_graph *g, const history *
 		}
 	}
 	for (size_t i = 0; i < nsec; i++)
-		cl[i] = history_cluster_of(h, (size_t)r, si[i].title);
+		cl[i] = mev__history_cluster_of(h, (size_t)r, si[i].title);
 	for (size_t i = 0; i < mev_graph_edge_count(g); i++) {
 		int64_t a = cl[e[i].a], b = cl[e[i].b];
 		uint32_t key[2], at;
@@ -1100,17 +1100,17 @@ int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *ou
 {
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
-	history h;
+	mev__history h;
 	xgraph x = { { 0 }, { 0 }, opt->meta };
 	int64_t r;
 	int rc;
 
 	if (!opt->release)
 		return mev_error_set(MEV_EINVAL, "a graph is of one release: name it");
-	if ((rc = history_load(&h, s, opt->method, opt->release, HISTORY_CLUSTERS | HISTORY_TRACKS)) ||
+	if ((rc = mev__history_load(&h, s, opt->method, opt->release, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)) ||
 	    (rc = mev_store_load_graph(s, opt->release, opt->keep_rest && !opt->meta, &fm, &g)))
 		goto done;
-	r = history_find(&h, opt->release);
+	r = mev__history_find(&h, opt->release);
 	if (opt->meta)
 		rc = meta_graph(fm, g, &h, r, &x);
 	else
@@ -1127,7 +1127,7 @@ int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *ou
 done:
 	MEV_VEC_FREE(&x.v);
 	MEV_VEC_FREE(&x.e);
-	history_free(&h);
+	mev__history_free(&h);
 	mev_graph_free(g);
 	mev_filemap_free(fm);
 	return rc;

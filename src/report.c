@@ -78,7 +78,7 @@ typedef struct {
 typedef struct {
 	mev_store *store;
 	const mev_report_options *opt;
-	history h;
+	mev__history h;
 	size_t ia, ib;             /* the releases compared, ia < ib */
 	side a, b;
 	mev_section_change_list changes; /* between ia and ib, in release order */
@@ -237,7 +237,7 @@ static int collect_events(report *r)
 {
 	for (size_t i = 0; i < r->h.events.n; i++) {
 		const mev_event *e = &r->h.events.v[i];
-		int64_t f = history_find(&r->h, e->from_release), t = history_find(&r->h, e->to_release);
+		int64_t f = mev__history_find(&r->h, e->from_release), t = mev__history_find(&r->h, e->to_release);
 		int rc = 0;
 		if (f < (int64_t)r->ia || t > (int64_t)r->ib || f < 0 || t < 0)
 			continue;
@@ -282,7 +282,7 @@ static const char *dialect_project(const char *d)
 
 static int find_release(report *r, const char *tag, size_t *idx)
 {
-	int64_t i = history_find(&r->h, tag);
+	int64_t i = mev__history_find(&r->h, tag);
 	if (i >= 0) {
 		*idx = (size_t)i;
 		return 0;
@@ -297,8 +297,8 @@ static int gather(report *r)
 {
 	mev_store_identity id;
 	int rc;
-	if ((rc = history_load(&r->h, r->store, r->opt->method, NULL,
-			       HISTORY_CLUSTERS | HISTORY_TRACKS)))
+	if ((rc = mev__history_load(&r->h, r->store, r->opt->method, NULL,
+			       MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
 		return rc;
 	if (r->h.n < 2) {
 		rc = mev_error_set(MEV_ENOTFOUND, "store '%s' holds %zu release%s; a report compares two",
@@ -338,7 +338,7 @@ static int gather(report *r)
 	}
 	if ((rc = side_load(r, &r->a, r->ia)) || (rc = side_load(r, &r->b, r->ib)))
 		return rc;
-	rc = mev_track_section_changes(r->store, r->a.rel->tag, r->b.rel->tag, &r->changes);
+	rc = mev_track_section_changes(&r->changes, r->store, r->a.rel->tag, r->b.rel->tag);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		memset(&r->changes, 0, sizeof r->changes);
@@ -761,12 +761,12 @@ static int named_cmp(const void *x, const void *y)
 
 static void cluster_sections(const report *r, const char *release, const char *rep, mev_buf *out)
 {
-	int64_t ri = history_find(&r->h, release), k;
+	int64_t ri = mev__history_find(&r->h, release), k;
 	const mev_clustering *c;
 	named *v;
 	size_t n = 0, ns;
 	mev_buf_clear(out);
-	if (ri < 0 || (k = history_cluster_named(&r->h, (size_t)ri, rep)) < 0)
+	if (ri < 0 || (k = mev__history_cluster_named(&r->h, (size_t)ri, rep)) < 0)
 		return;
 	c = r->h.rel[ri].c;
 	ns = mev_clustering_section_count(c);
@@ -835,10 +835,10 @@ static void moves_chart(doc *d, const report *r)
 			int left = (m->kind == MEV_EVENT_SPLIT) == (i == 0);
 			const char *name = left ? e->from_cluster : e->to_cluster;
 			const char *rel = left ? e->from_release : e->to_release;
-			int64_t ri = history_find(&r->h, rel), k, lin = -1, ci;
+			int64_t ri = mev__history_find(&r->h, rel), k, lin = -1, ci;
 			chart_node nd = { NULL, left ? 0 : 1, (double)(left ? e->from_lines : e->to_lines), -1,
 					  g };
-			if (ri >= 0 && (k = history_cluster_named(&r->h, (size_t)ri, name)) >= 0)
+			if (ri >= 0 && (k = mev__history_cluster_named(&r->h, (size_t)ri, name)) >= 0)
 				lin = r->h.rel[ri].lineage[k];
 			for (ci = 0; lin >= 0 && ci < (int64_t)colors.n; ci++)
 				if (colors.v[ci] == lin)
@@ -1157,8 +1157,8 @@ static int lineage_movers(const report *r, mover **out, size_t *n)
 			if (r->h.rel[r->ib].lineage[j] == lin) {
 				mover m = { mev_clustering_title(cb, mev_clustering_representative(cb, j)),
 					    mev_clustering_title(ca, mev_clustering_representative(ca, i)),
-					    (int64_t)history_cluster_lines(&r->h, r->ia, i),
-					    (int64_t)history_cluster_lines(&r->h, r->ib, j) };
+					    (int64_t)mev__history_cluster_lines(&r->h, r->ia, i),
+					    (int64_t)mev__history_cluster_lines(&r->h, r->ib, j) };
 				v[k++] = m;
 				break;
 			}
@@ -1263,8 +1263,8 @@ static int lineage_chart(doc *d, const report *r)
 			if (lin < 0)
 				continue;
 			all[lin].id = lin;
-			if (history_cluster_lines(&r->h, ri, k) > all[lin].peak)
-				all[lin].peak = history_cluster_lines(&r->h, ri, k);
+			if (mev__history_cluster_lines(&r->h, ri, k) > all[lin].peak)
+				all[lin].peak = mev__history_cluster_lines(&r->h, ri, k);
 			all[lin].name = mev_clustering_title(c, mev_clustering_representative(c, k));
 		}
 	}
@@ -1283,7 +1283,7 @@ static int lineage_chart(doc *d, const report *r)
 		for (uint32_t k = 0; c && k < mev_clustering_count(c); k++) {
 			int64_t lin = r->h.rel[ri].lineage[k];
 			if (lin >= 0 && slot[lin] >= 0)
-				all[slot[lin]].lines[ri - first] = (double)history_cluster_lines(&r->h, ri, k);
+				all[slot[lin]].lines[ri - first] = (double)mev__history_cluster_lines(&r->h, ri, k);
 		}
 	}
 	if (d->fmt == MEV_REPORT_HTML) {
@@ -1526,6 +1526,6 @@ done:
 	MEV_VEC_FREE(&r.moves);
 	MEV_VEC_FREE(&r.groups);
 	mev_section_change_list_free(&r.changes);
-	history_free(&r.h);
+	mev__history_free(&r.h);
 	return rc;
 }

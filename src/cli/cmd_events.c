@@ -77,7 +77,7 @@ int cmd_events(int argc, char **argv)
 	     mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", from, dir)) ||
 	    (to && !mev_store_has_release(s, to, NULL) &&
 	     mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", to, dir)) ||
-	    mev_track_events(s, &co.p, from, to, &ev)) {
+	    mev_track_events(&ev, s, &co.p, from, to)) {
 		if (mev_error_code() == MEV_ENOTFOUND && !mev_error_hint_text()[0])
 			mev_error_hint("list the stored releases with 'maintevo releases --store %s'", dir);
 		rc = cli_fail();

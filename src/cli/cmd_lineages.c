@@ -58,7 +58,7 @@ int cmd_lineages(int argc, char **argv)
 		return cli_usage_error("lineages", "unexpected argument '%s'", argv[optind]);
 	if ((rc = cli_cluster_finish(&co, "lineages")))
 		return rc;
-	if (mev_store_open(&s, dir, MEV_STORE_READ) || mev_track_lineages(s, &co.p, &ls)) {
+	if (mev_store_open(&s, dir, MEV_STORE_READ) || mev_track_lineages(&ls, s, &co.p)) {
 		rc = cli_fail();
 		goto done;
 	}

@@ -67,7 +67,7 @@ int cmd_section_changes(int argc, char **argv)
 	     mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", from, dir)) ||
 	    (to && !mev_store_has_release(s, to, NULL) &&
 	     mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", to, dir)) ||
-	    mev_track_section_changes(s, from, to, &sc)) {
+	    mev_track_section_changes(&sc, s, from, to)) {
 		if (mev_error_code() == MEV_ENOTFOUND && !mev_error_hint_text()[0])
 			mev_error_hint("list the stored releases with 'maintevo releases --store %s'", dir);
 		rc = cli_fail();
