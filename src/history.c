@@ -5,13 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int release_index(const history *h, const char *tag, int64_t *out)
-{
-	*out = history_find(h, tag);
-	return *out >= 0;
-}
-
-int64_t history_find(const history *h, const char *tag)
+int64_t mev__history_find(const mev__history *h, const char *tag)
 {
 	/* releases are few (hundreds): a linear scan is fine */
 	for (size_t i = 0; tag && i < h->n; i++)
@@ -20,9 +14,9 @@ int64_t history_find(const history *h, const char *tag)
 	return -1;
 }
 
-int64_t history_cluster_of(const history *h, size_t r, const char *title)
+int64_t mev__history_cluster_of(const mev__history *h, size_t r, const char *title)
 {
-	const history_release *hr = &h->rel[r];
+	const mev__history_release *hr = &h->rel[r];
 	int64_t sec;
 	uint32_t k;
 	if (!hr->c)
@@ -34,9 +28,9 @@ int64_t history_cluster_of(const history *h, size_t r, const char *title)
 	return k == MEV_CLUSTER_NONE ? -1 : (int64_t)k;
 }
 
-int64_t history_cluster_named(const history *h, size_t r, const char *title)
+int64_t mev__history_cluster_named(const mev__history *h, size_t r, const char *title)
 {
-	const history_release *hr = &h->rel[r];
+	const mev__history_release *hr = &h->rel[r];
 	int64_t sec = hr->c ? mev_strmap_get(&hr->by_title, title, strlen(title)) : -1;
 	uint32_t k;
 	if (sec < 0)
@@ -47,52 +41,87 @@ int64_t history_cluster_named(const history *h, size_t r, const char *title)
 	return (int64_t)k;
 }
 
-/*
- * The lineage of every cluster, by the rules of history_load(), weakest
- * first so that a stronger rule overwrites: 3. the oldest lineage among the
- * events leaving a cluster (a split gives new, higher ids to the smaller
- * successors, a merge carries the largest predecessor's); 2. a lineage is
- * named after its representative in its last release; 1. the event leading
- * into a cluster carries its lineage.
- */
-static void assign_lineages(history *h)
+uint64_t mev__history_cluster_lines(const mev__history *h, size_t r, uint32_t k)
 {
-	const mev_event *ev = h->events.v;
-	int64_t r, k;
-	for (size_t i = 0; i < h->events.n; i++) {
-		int64_t *slot;
-		if (!ev[i].from_cluster[0] || !release_index(h, ev[i].from_release, &r) ||
-		    (k = history_cluster_named(h, (size_t)r, ev[i].from_cluster)) < 0)
-			continue;
-		slot = &h->rel[r].lineage[k];
-		if (*slot < 0 || (int64_t)ev[i].lineage < *slot)
-			*slot = ev[i].lineage;
-		if (ev[i].from_lines >= 0)
-			h->rel[r].code[k] = ev[i].from_lines;
-	}
-	for (size_t i = 0; i < h->lineages.n; i++) {
-		const mev_lineage *l = &h->lineages.v[i];
-		if (release_index(h, l->last_release, &r) &&
-		    (k = history_cluster_named(h, (size_t)r, l->name)) >= 0)
-			h->rel[r].lineage[k] = l->id;
-	}
-	for (size_t i = 0; i < h->events.n; i++)
-		if (ev[i].to_cluster[0] && release_index(h, ev[i].to_release, &r) &&
-		    (k = history_cluster_named(h, (size_t)r, ev[i].to_cluster)) >= 0) {
-			h->rel[r].lineage[k] = ev[i].lineage;
-			if (ev[i].to_lines >= 0)
-				h->rel[r].code[k] = ev[i].to_lines;
-		}
-}
-
-uint64_t history_cluster_lines(const history *h, size_t r, uint32_t k)
-{
-	const history_release *hr = &h->rel[r];
+	const mev__history_release *hr = &h->rel[r];
 	return hr->code && hr->code[k] >= 0 ? (uint64_t)hr->code[k] : mev_clustering_lines(hr->c, k);
 }
 
-int history_load(history *h, mev_store *s, const mev_cluster_params *cp, const char *only,
-		 unsigned need)
+/* Read the clustering of release i (none stored is no error). */
+static int load_release(mev__history *h, size_t i, mev_store *s, const mev_cluster_params *cp)
+{
+	mev__history_release *hr = &h->rel[i];
+	size_t nc, ns;
+	int rc = mev_cluster_load(&hr->c, s, cp, h->list[i].tag);
+	if (rc == MEV_ENOTFOUND) {
+		mev_error_clear();
+		hr->c = NULL;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	h->clustered = 1;
+	nc = mev_clustering_count(hr->c);
+	ns = mev_clustering_section_count(hr->c);
+	hr->lineage = malloc((nc + 1) * sizeof *hr->lineage);
+	hr->code = malloc((nc + 1) * sizeof *hr->code);
+	if (!hr->lineage || !hr->code)
+		return mev_error_oom();
+	for (size_t k = 0; k < nc; k++)
+		hr->lineage[k] = hr->code[k] = -1;
+	for (size_t k = 0; k < ns; k++) {
+		const char *t = mev_clustering_title(hr->c, (uint32_t)k);
+		if (mev_strmap_put(&hr->by_title, t, strlen(t), (uint32_t)k))
+			return mev_error_oom();
+	}
+	return 0;
+}
+
+/* The lineage and code lines the tracker stored for each cluster of
+ * release i, when they describe the clustering read. */
+static int load_lineages(mev__history *h, size_t i, mev_store *s, const mev_cluster_params *cp)
+{
+	mev__history_release *hr = &h->rel[i];
+	mev_tracked_cluster_list tc = { 0 };
+	int rc = mev_track_clusters(&tc, s, cp, h->list[i].tag);
+	if (rc == MEV_ENOTFOUND) {
+		mev_error_clear();
+		return 0;
+	}
+	if (rc)
+		return rc;
+	if (tc.n == mev_clustering_count(hr->c) && tc.fingerprint == mev_clustering_fingerprint(hr->c))
+		for (size_t k = 0; k < tc.n; k++) {
+			hr->lineage[k] = tc.v[k].lineage;
+			hr->code[k] = (int64_t)tc.v[k].code_lines;
+		}
+	mev_tracked_cluster_list_free(&tc);
+	return 0;
+}
+
+/* Events and lineages, when 'maintevo track' ran for these parameters. */
+static int load_tracks(mev__history *h, mev_store *s, const mev_cluster_params *cp)
+{
+	int rc = mev_track_events(&h->events, s, cp, NULL, NULL);
+	if (!rc)
+		rc = mev_track_lineages(&h->lineages, s, cp);
+	if (rc == MEV_ENOTFOUND) {
+		mev_error_clear();
+		mev_event_list_free(&h->events);
+		mev_lineage_list_free(&h->lineages);
+		return 0;
+	}
+	if (rc)
+		return rc;
+	h->tracked = 1;
+	for (size_t i = 0; i < h->n && !rc; i++)
+		if (h->rel[i].c)
+			rc = load_lineages(h, i, s, cp);
+	return rc;
+}
+
+int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp, const char *only,
+		      unsigned need)
 {
 	mev_cluster_params defaults;
 	int rc;
@@ -104,7 +133,7 @@ int history_load(history *h, mev_store *s, const mev_cluster_params *cp, const c
 	mev_cluster_key(h->key, sizeof h->key, cp);
 	if ((rc = mev_store_releases(s, &h->list, &h->n)))
 		return rc;
-	if (only && history_find(h, only) < 0) {
+	if (only && mev__history_find(h, only) < 0) {
 		rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", only,
 				   mev_store_dir(s));
 		mev_error_hint("list the stored releases with 'maintevo releases --store %s'",
@@ -113,56 +142,16 @@ int history_load(history *h, mev_store *s, const mev_cluster_params *cp, const c
 	}
 	if (!(h->rel = calloc(h->n + 1, sizeof *h->rel)))
 		return mev_error_oom();
-	for (size_t i = 0; i < h->n; i++) {
-		history_release *hr = &h->rel[i];
-		size_t nc, ns;
-		if (!(need & HISTORY_CLUSTERS) || (only && strcmp(only, h->list[i].tag) != 0))
-			continue;
-		rc = mev_cluster_load(&hr->c, s, cp, h->list[i].tag);
-		if (rc == MEV_ENOTFOUND) {
-			mev_error_clear();
-			hr->c = NULL;
-			continue;
-		}
-		if (rc)
+	for (size_t i = 0; i < h->n; i++)
+		if ((need & MEV__HISTORY_CLUSTERS) && (!only || strcmp(only, h->list[i].tag) == 0) &&
+		    (rc = load_release(h, i, s, cp)))
 			return rc;
-		h->clustered = 1;
-		nc = mev_clustering_count(hr->c);
-		ns = mev_clustering_section_count(hr->c);
-		hr->lineage = malloc((nc + 1) * sizeof *hr->lineage);
-		hr->code = malloc((nc + 1) * sizeof *hr->code);
-		if (!hr->lineage || !hr->code)
-			return mev_error_oom();
-		for (size_t k = 0; k < nc; k++)
-			hr->lineage[k] = hr->code[k] = -1;
-		for (size_t k = 0; k < ns; k++) {
-			const char *t = mev_clustering_title(hr->c, (uint32_t)k);
-			if (mev_strmap_put(&hr->by_title, t, strlen(t), (uint32_t)k))
-				return MEV_ENOMEM;
-		}
-	}
-	if (!(need & HISTORY_TRACKS) || ((need & HISTORY_CLUSTERS) && !h->clustered))
+	if (!(need & MEV__HISTORY_TRACKS) || ((need & MEV__HISTORY_CLUSTERS) && !h->clustered))
 		return 0;
-	rc = mev_track_events(s, cp, NULL, NULL, &h->events);
-	if (!rc)
-		rc = mev_track_lineages(s, cp, &h->lineages);
-	if (rc == MEV_ENOTFOUND) {
-		mev_error_clear();
-		mev_event_list_free(&h->events);
-		mev_lineage_list_free(&h->lineages);
-		memset(&h->events, 0, sizeof h->events);
-		memset(&h->lineages, 0, sizeof h->lineages);
-		return 0;
-	}
-	if (rc)
-		return rc;
-	h->tracked = 1;
-	if (h->clustered)
-		assign_lineages(h);
-	return 0;
+	return load_tracks(h, s, cp);
 }
 
-void history_free(history *h)
+void mev__history_free(mev__history *h)
 {
 	for (size_t i = 0; h->rel && i < h->n; i++) {
 		mev_clustering_free(h->rel[i].c);

@@ -1,6 +1,6 @@
 /*
  * The clusters and lineages of every stored release, put together from the
- * clustering and tracking APIs for export.c and report.c (internal).
+ * clustering and tracking APIs for export and report (internal).
  */
 #ifndef MEV_HISTORY_H
 #define MEV_HISTORY_H
@@ -18,50 +18,51 @@ typedef struct {
 	int64_t *code;            /* per cluster: lines of the files it covers, each
 				   * once (the tracker's size); -1 when unknown */
 	mev_strmap by_title;      /* section title -> section index of c */
-} history_release;
+} mev__history_release;
 
 typedef struct {
 	mev_release *list;        /* every stored release, in version order */
 	size_t n;
-	history_release *rel;     /* one per release */
+	mev__history_release *rel; /* one per release */
 	int clustered;            /* some release has a clustering */
 	int tracked;              /* events and lineages were read */
 	mev_event_list events;
 	mev_lineage_list lineages;
 	char key[128];            /* the parameter key */
-} history;
+} mev__history;
 
-/* What history_load() reads besides the releases. */
+/* What mev__history_load() reads besides the releases. */
 enum {
-	HISTORY_CLUSTERS = 1,     /* the clusterings */
-	HISTORY_TRACKS = 2        /* events and lineages (with CLUSTERS: lineage per cluster) */
+	MEV__HISTORY_CLUSTERS = 1, /* the clusterings */
+	MEV__HISTORY_TRACKS = 2    /* events and lineages (with CLUSTERS: lineage per cluster) */
 };
 
 /*
  * Read the releases and, as `need` says, the clustering of each (all of
  * them, or only release `only` when not NULL) and, when 'maintevo track'
- * ran for these parameters, the events and lineages.  A release that is not clustered,
- * or a store that is not tracked, is not an error: the fields stay empty.
- * The lineage of a cluster comes from the events: the event that leads
- * into it, else (in the first release) the lineage that ends there under
- * its representative's name, else the oldest lineage among the events
- * leaving it; its code lines the same way from the events' sizes.  Errors: the store's, MEV_ENOTFOUND for an unknown `only`.
+ * ran for these parameters, the events and lineages.  A release that is
+ * not clustered, or a store that is not tracked, is not an error: the
+ * fields stay empty.  The lineage and the code lines of each cluster are
+ * those the tracker stored for it (mev_track_clusters()); they stay
+ * unknown (-1) in a release the tracker did not see (no sections) or whose
+ * clustering changed since it ran.  Errors: the store's, MEV_ENOTFOUND for
+ * an unknown `only`.
  */
-int history_load(history *h, mev_store *s, const mev_cluster_params *cp, const char *only,
-		 unsigned need);
-void history_free(history *h);
+int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp, const char *only,
+		      unsigned need);
+void mev__history_free(mev__history *h);
 
 /* Index of release `tag`, or -1. */
-int64_t history_find(const history *h, const char *tag);
+int64_t mev__history_find(const mev__history *h, const char *tag);
 
 /* The cluster (0-based) of the section titled `title` in release r, or -1. */
-int64_t history_cluster_of(const history *h, size_t r, const char *title);
+int64_t mev__history_cluster_of(const mev__history *h, size_t r, const char *title);
 
 /* The cluster whose representative is `title` in release r, or -1. */
-int64_t history_cluster_named(const history *h, size_t r, const char *title);
+int64_t mev__history_cluster_named(const mev__history *h, size_t r, const char *title);
 
 /* Lines of cluster k of release r: the lines of the files it covers, each
  * once, when tracked; else the sum of its sections' lines. */
-uint64_t history_cluster_lines(const history *h, size_t r, uint32_t k);
+uint64_t mev__history_cluster_lines(const mev__history *h, size_t r, uint32_t k);
 
 #endif

@@ -1,6 +1,6 @@
 /* Tests of the tracker: linking two releases, events, lineages, section changes, the store. */
 #include "test.h"
-#include "track_internal.h"
+#include "track/track_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/store.h"
 #include "maintevo/track.h"
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-static char dir[256];
+static const char *dir;
 static mev_track_params tp;
 
 /* --- mev__track_pair on made-up overlaps ------------------------------------ */
@@ -53,7 +53,7 @@ static mev__pair_out run(pair *p)
 	in.ntov = p->ntov;
 	in.lin_a = p->lin;
 	in.next_lineage = 100;
-	CHECK_INT(mev__track_pair(&in, &tp, &out), 0);
+	CHECK_INT(mev__track_pair(&out, &in, &tp), 0);
 	return out;
 }
 
@@ -281,6 +281,105 @@ static int count_events(const mev_event_list *l, const char *from, mev_event_kin
 	return n;
 }
 
+/* The cluster whose representative is `rep` in release tag (-1: none);
+ * *out (when not NULL) gets the clustering. */
+static int64_t cluster_named(mev_store *s, const mev_cluster_params *cp, const char *tag,
+			     const char *rep, mev_clustering **out)
+{
+	mev_clustering *c = NULL;
+	int64_t found = -1;
+	CHECK_INT(mev_cluster_load(&c, s, cp, tag), 0);
+	for (uint32_t k = 0; c && k < mev_clustering_count(c); k++)
+		if (strcmp(mev_clustering_title(c, mev_clustering_representative(c, k)), rep) == 0)
+			found = k;
+	if (out)
+		*out = c;
+	else
+		mev_clustering_free(c);
+	return found;
+}
+
+/*
+ * What mev_track_clusters() reads back for release tag fits the clustering
+ * and the other results: one entry per cluster, distinct lineages, and per
+ * cluster the lineage and the size of the events leading into it (leaving
+ * it for a lineage's first release) and of its lineage, by name, in the
+ * lineage's last release.
+ */
+static void check_clusters(mev_store *s, const mev_cluster_params *cp, const char *tag)
+{
+	mev_clustering *c = NULL;
+	mev_tracked_cluster_list tc = { 0 };
+	mev_event_list ev = { 0 };
+	mev_lineage_list ls = { 0 };
+	CHECK_INT(mev_cluster_load(&c, s, cp, tag), 0);
+	CHECK_INT(mev_track_clusters(&tc, s, cp, tag), 0);
+	CHECK_INT(mev_track_events(&ev, s, cp, NULL, NULL), 0);
+	CHECK_INT(mev_track_lineages(&ls, s, cp), 0);
+	if (!c)
+		return;
+	CHECK_INT(tc.n, mev_clustering_count(c));
+	CHECK(tc.fingerprint == mev_clustering_fingerprint(c));
+	for (size_t k = 0; k < tc.n && k < mev_clustering_count(c); k++) {
+		const char *rep = mev_clustering_title(c, mev_clustering_representative(c, (uint32_t)k));
+		CHECK(tc.v[k].lineage > 0 && tc.v[k].lineage <= ls.n);
+		for (size_t j = 0; j < k; j++)
+			CHECK(tc.v[j].lineage != tc.v[k].lineage);
+		for (size_t i = 0; i < ev.n; i++) {
+			const mev_event *e = &ev.v[i];
+			if (strcmp(e->to_release, tag) == 0 && strcmp(e->to_cluster, rep) == 0) {
+				CHECK_INT(tc.v[k].lineage, e->lineage);
+				CHECK_INT(tc.v[k].code_lines, e->to_lines);
+			}
+			if (strcmp(e->from_release, tag) == 0 && strcmp(e->from_cluster, rep) == 0)
+				CHECK_INT(tc.v[k].code_lines, e->from_lines);
+		}
+		for (size_t i = 0; i < ls.n; i++)
+			if (strcmp(ls.v[i].last_release, tag) == 0 && strcmp(ls.v[i].name, rep) == 0)
+				CHECK_INT(tc.v[k].lineage, ls.v[i].id);
+		if (tc.v[k].lineage <= ls.n)
+			CHECK(tc.v[k].code_lines <= ls.v[tc.v[k].lineage - 1].peak_lines);
+	}
+	mev_lineage_list_free(&ls);
+	mev_event_list_free(&ev);
+	mev_tracked_cluster_list_free(&tc);
+	mev_clustering_free(c);
+}
+
+/* The clusters of test_store_code()'s store read back (mev_track_clusters()). */
+static void check_read_back(mev_store *s, const mev_cluster_params *cp)
+{
+	mev_tracked_cluster_list t1 = { 0 }, t2 = { 0 }, none = { 0 };
+	mev_cluster_params other;
+	int64_t k1 = cluster_named(s, cp, "v1", "SOUND", NULL);
+	int64_t k2 = cluster_named(s, cp, "v2", "SOUND", NULL);
+	int64_t kc = cluster_named(s, cp, "v2", "SOUND CODECS", NULL);
+
+	check_clusters(s, cp, "v1");
+	check_clusters(s, cp, "v2");
+	check_clusters(s, cp, "v3");
+	/* v1's SOUND (with its codecs) goes on as the codecs' lineage in v2;
+	 * v2's SOUND starts a lineage split from it */
+	CHECK_INT(mev_track_clusters(&t1, s, cp, "v1"), 0);
+	CHECK_INT(mev_track_clusters(&t2, s, cp, "v2"), 0);
+	CHECK(k1 >= 0 && (size_t)k1 < t1.n && k2 >= 0 && (size_t)k2 < t2.n && kc >= 0 && (size_t)kc < t2.n);
+	if (k1 >= 0 && (size_t)k1 < t1.n && k2 >= 0 && (size_t)k2 < t2.n && kc >= 0 && (size_t)kc < t2.n) {
+		CHECK_INT(t2.v[kc].lineage, t1.v[k1].lineage);
+		CHECK_INT(t2.v[kc].parent, 0);
+		CHECK_INT(t2.v[k2].parent, t1.v[k1].lineage);
+		CHECK(t2.v[k2].lineage > t1.v[k1].lineage);
+	}
+	mev_tracked_cluster_list_free(&t1);
+	mev_tracked_cluster_list_free(&t2);
+	/* a release not in the store; parameters not tracked */
+	CHECK_ERR(mev_track_clusters(&none, s, cp, "v9"), MEV_ENOTFOUND, "release 'v9' of store");
+	CHECK(strstr(mev_error_hint_text(), "maintevo track") != NULL);
+	mev_cluster_params_init(&other);
+	other.method = MEV_CLUSTER_COMPONENTS;
+	CHECK_ERR(mev_track_clusters(&none, s, &other, "v1"), MEV_ENOTFOUND, "is not tracked for components");
+	CHECK_INT(none.n, 0);
+}
+
 static void test_store_code(void)
 {
 	mev_store *s = NULL;
@@ -290,7 +389,7 @@ static void test_store_code(void)
 	mev_event_list ev = { 0 };
 	mev_lineage_list ls = { 0 };
 	mev_section_change_list sc = { 0 };
-	char sub[300];
+	char sub[600];
 
 	snprintf(sub, sizeof sub, "%s/code", dir);
 	mev_cluster_params_init(&cp);
@@ -300,13 +399,13 @@ static void test_store_code(void)
 	put_release(s, "v1", f1, 1);
 	put_release(s, "v2", f2, 1);
 	put_release(s, "v3", f2, 1); /* the same content again */
-	CHECK_INT(mev_track_events(s, &cp, NULL, NULL, &ev), MEV_ENOTFOUND);
+	CHECK_ERR(mev_track_events(&ev, s, &cp, NULL, NULL), MEV_ENOTFOUND, "has no events for walktrap");
 	CHECK(strstr(mev_error_hint_text(), "maintevo track") != NULL);
-	CHECK_INT(mev_track_store(s, &cp, &tp, NULL, &res), 0);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK_INT(res.releases, 3);
 	CHECK_INT(res.tracked, 3);
 	CHECK_INT(res.by_code, 2);
-	CHECK_INT(mev_track_events(s, &cp, NULL, NULL, &ev), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL), 0);
 	/* v1 -> v2: SOUND splits into SOUND and the codecs */
 	CHECK_INT(count_events(&ev, "v1", MEV_EVENT_SPLIT), 2);
 	for (size_t i = 0; i < ev.n; i++) {
@@ -321,13 +420,13 @@ static void test_store_code(void)
 			CHECK_STR(e->to_cluster, "LEGACY DRIVER (RENAMED)"); /* followed through the rename */
 	}
 	mev_event_list_free(&ev);
-	CHECK_INT(mev_track_events(s, &cp, "v2", NULL, &ev), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, "v2", NULL), 0);
 	CHECK_INT(count_events(&ev, "v1", MEV_EVENT_SPLIT), 0);
 	CHECK(ev.n > 0);
 	mev_event_list_free(&ev);
 	/* lineages: the split leaves the id on the larger successor (the
 	 * codecs, with their new core), SOUND starts a lineage of its own */
-	CHECK_INT(mev_track_lineages(s, &cp, &ls), 0);
+	CHECK_INT(mev_track_lineages(&ls, s, &cp), 0);
 	{
 		uint32_t sound = 0, codecs = 0;
 		for (size_t i = 0; i < ls.n; i++) {
@@ -352,7 +451,7 @@ static void test_store_code(void)
 	}
 	mev_lineage_list_free(&ls);
 	/* sections: one added, one renamed, nothing between the identical ones */
-	CHECK_INT(mev_track_section_changes(s, NULL, NULL, &sc), 0);
+	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
 	CHECK_INT(sc.n, 2);
 	if (sc.n == 2) {
 		CHECK_INT(sc.v[0].kind, MEV_SECTION_ADDED);
@@ -365,18 +464,19 @@ static void test_store_code(void)
 		CHECK_INT(sc.v[1].lines, 300);
 	}
 	mev_section_change_list_free(&sc);
+	check_read_back(s, &cp);
 	/* nothing new: everything kept */
-	CHECK_INT(mev_track_store(s, &cp, &tp, NULL, &res), 0);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK_INT(res.tracked, 0);
 	CHECK_INT(res.kept, 3);
 	/* a release re-stored with other content: from there on */
 	put_release(s, "v3", f1, 1);
-	CHECK_INT(mev_track_store(s, &cp, &tp, NULL, &res), 0);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK_INT(res.tracked, 1);
 	CHECK_INT(res.kept, 2);
 	/* other thresholds: all again */
 	tp.growth = 0.5;
-	CHECK_INT(mev_track_store(s, &cp, &tp, NULL, &res), 0);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK_INT(res.tracked, 3);
 	mev_track_params_init(&tp);
 	mev_store_close(s);
@@ -391,7 +491,7 @@ static void test_store_titles(void)
 	mev_cluster_params cp;
 	mev_track_result res;
 	mev_event_list ev = { 0 };
-	char sub[300];
+	char sub[600];
 
 	snprintf(sub, sizeof sub, "%s/titles", dir);
 	mev_cluster_params_init(&cp);
@@ -400,13 +500,95 @@ static void test_store_titles(void)
 		return;
 	put_release(s, "v1", f1, 0);
 	put_release(s, "v2", f1, 0);
-	CHECK_INT(mev_track_store(s, &cp, &tp, NULL, &res), 0);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK_INT(res.by_title, 1);
-	CHECK_INT(mev_track_events(s, &cp, NULL, NULL, &ev), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL), 0);
 	for (size_t i = 0; i < ev.n; i++)
 		CHECK_INT(ev.v[i].kind, MEV_EVENT_CONTINUATION);
 	CHECK(ev.n >= 4);
 	mev_event_list_free(&ev);
+	check_clusters(s, &cp, "v1");
+	check_clusters(s, &cp, "v2");
+	{
+		mev_clustering *c = NULL;
+		mev_tracked_cluster_list tc = { 0 };
+		CHECK_INT(mev_cluster_load(&c, s, &cp, "v2"), 0);
+		CHECK_INT(mev_track_clusters(&tc, s, &cp, "v2"), 0);
+		for (size_t k = 0; c && k < tc.n; k++)
+			CHECK_INT(tc.v[k].code_lines, mev_clustering_lines(c, (uint32_t)k));
+		mev_tracked_cluster_list_free(&tc);
+		mev_clustering_free(c);
+	}
+	mev_store_close(s);
+	mev_filemap_free(f1);
+	mev_filemap_free(f2);
+}
+
+/*
+ * A first-release cluster that keeps its lineage and also feeds a merge
+ * carried by an older lineage: BETA (lineage 2) splits into BETA (its
+ * largest successor, keeps 2) and XRAY, which is mostly ALPHA (lineage 1,
+ * most of its code deleted) and continues lineage 1.  The merge event
+ * BETA -> XRAY carries lineage 1, yet v1's BETA is lineage 2: only the
+ * stored lineage per cluster says so (the oldest lineage among the events
+ * leaving BETA, which 'history' used to take, is 1).
+ */
+static const char *const files_m1[] = { "a/keep.c=100", "a/gone.c=900", "b/x.c=300", "b/y.c=200", NULL };
+static const char *const secs_m1[] = { "ALPHA:a/", "BETA:b/", NULL };
+static const char *const files_m2[] = { "a/keep.c=100", "b/x.c=300", "b/y.c=200", "new/n.c=2000", NULL };
+static const char *const secs_m2[] = { "BETA:b/y.c,new/", "XRAY:a/,b/x.c", NULL };
+
+static void test_store_merge(void)
+{
+	mev_store *s = NULL;
+	mev_filemap *f1 = make_fm(secs_m1, files_m1), *f2 = make_fm(secs_m2, files_m2);
+	mev_cluster_params cp;
+	mev_track_result res;
+	mev_tracked_cluster_list tc = { 0 };
+	mev_event_list ev = { 0 };
+	int64_t alpha, beta, beta2, xray;
+	char sub[600];
+
+	snprintf(sub, sizeof sub, "%s/merge", dir);
+	mev_cluster_params_init(&cp);
+	CHECK_INT(mev_store_open(&s, sub, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	if (!s)
+		return;
+	put_release(s, "v1", f1, 1);
+	put_release(s, "v2", f2, 1);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL), 0);
+	CHECK_INT(ev.n, 3);
+	for (size_t i = 0; i < ev.n; i++)
+		if (strcmp(ev.v[i].from_cluster, "BETA") == 0 && strcmp(ev.v[i].to_cluster, "XRAY") == 0) {
+			CHECK_INT(ev.v[i].kind, MEV_EVENT_MERGE);
+			CHECK_INT(ev.v[i].lineage, 1);
+		}
+	mev_event_list_free(&ev);
+	alpha = cluster_named(s, &cp, "v1", "ALPHA", NULL);
+	beta = cluster_named(s, &cp, "v1", "BETA", NULL);
+	beta2 = cluster_named(s, &cp, "v2", "BETA", NULL);
+	xray = cluster_named(s, &cp, "v2", "XRAY", NULL);
+	CHECK(alpha == 0 && beta == 1 && beta2 >= 0 && xray >= 0);
+	CHECK_INT(mev_track_clusters(&tc, s, &cp, "v1"), 0);
+	if (tc.n == 2) {
+		CHECK_INT(tc.v[alpha].lineage, 1);
+		CHECK_INT(tc.v[alpha].code_lines, 1000);
+		CHECK_INT(tc.v[beta].lineage, 2);
+		CHECK_INT(tc.v[beta].code_lines, 500);
+	}
+	mev_tracked_cluster_list_free(&tc);
+	CHECK_INT(mev_track_clusters(&tc, s, &cp, "v2"), 0);
+	if (tc.n == 2 && beta2 >= 0 && xray >= 0) {
+		CHECK_INT(tc.v[beta2].lineage, 2);
+		CHECK_INT(tc.v[beta2].parent, 0);
+		CHECK_INT(tc.v[beta2].code_lines, 2200);
+		CHECK_INT(tc.v[xray].lineage, 1);
+		CHECK_INT(tc.v[xray].code_lines, 400);
+	}
+	mev_tracked_cluster_list_free(&tc);
+	check_clusters(s, &cp, "v1");
+	check_clusters(s, &cp, "v2");
 	mev_store_close(s);
 	mev_filemap_free(f1);
 	mev_filemap_free(f2);
@@ -418,10 +600,13 @@ static void test_params(void)
 	mev_track_params_init(&p);
 	CHECK_INT(mev_track_params_check(&p), 0);
 	p.link = 0;
-	CHECK_INT(mev_track_params_check(&p), MEV_EINVAL);
+	CHECK_ERR(mev_track_params_check(&p), MEV_EINVAL, "the link threshold must be in (0, 1], not 0");
 	p.link = 0.1;
 	p.match = 1.5;
-	CHECK_INT(mev_track_params_check(&p), MEV_EINVAL);
+	CHECK_ERR(mev_track_params_check(&p), MEV_EINVAL, "the match threshold must be in (0, 1], not 1.5");
+	p.match = 0.5;
+	p.growth = 0;
+	CHECK_ERR(mev_track_params_check(&p), MEV_EINVAL, "the growth threshold must be positive, not 0");
 	CHECK_STR(mev_event_name(MEV_EVENT_SPLIT), "split");
 	CHECK_INT(mev_event_parse("contraction"), MEV_EVENT_CONTRACTION);
 	CHECK_INT(mev_event_parse("explosion"), -1);
@@ -430,11 +615,8 @@ static void test_params(void)
 
 int main(void)
 {
-	char cmd[300];
 	mev_track_params_init(&tp);
-	snprintf(dir, sizeof dir, "%s/mev-test-track.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(dir))
-		return 1;
+	dir = test_tmpdir("track");
 	RUN(test_params);
 	RUN(test_identical);
 	RUN(test_split_merge);
@@ -443,12 +625,11 @@ int main(void)
 	RUN(test_second_chance);
 	RUN(test_store_code);
 	RUN(test_store_titles);
+	RUN(test_store_merge);
 	if (getenv("MEV_TEST_KEEP")) { /* look at the stores with the maintevo command */
 		fprintf(stderr, "kept %s\n", dir);
 		return test_summary();
 	}
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", dir);
+	test_tmpdir_remove(dir);
 	return test_summary();
 }

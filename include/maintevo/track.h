@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "maintevo/cluster.h"
+#include "maintevo/progress.h"
 #include "maintevo/store.h"
 
 /*
@@ -100,9 +101,27 @@ typedef struct {
 	void *mem_;
 } mev_section_change_list;
 
+/* What the tracker stored about one cluster of a release. */
+typedef struct {
+	uint32_t lineage;          /* the lineage it belongs to (mev_lineage.id) */
+	uint32_t parent;           /* when the lineage starts here after a split: the
+				      lineage it split from; else 0 */
+	uint64_t code_lines;       /* its size as the tracker measured it: the lines of the
+				      files it covers, each once (a store without file
+				      tables: the sum of its sections' lines) */
+} mev_tracked_cluster;
+
+typedef struct {
+	mev_tracked_cluster *v;    /* by cluster number, as mev_cluster_load() numbers them */
+	size_t n;
+	uint64_t fingerprint;      /* mev_clustering_fingerprint() of the clustering tracked */
+} mev_tracked_cluster_list;
+
+/* Free what a list owns and leave it empty (a zeroed list is fine). */
 void mev_event_list_free(mev_event_list *l);
 void mev_lineage_list_free(mev_lineage_list *l);
 void mev_section_change_list_free(mev_section_change_list *l);
+void mev_tracked_cluster_list_free(mev_tracked_cluster_list *l);
 
 typedef struct {
 	size_t releases;           /* releases with sections, tracked in order */
@@ -118,9 +137,8 @@ typedef struct {
 
 typedef struct {
 	int jobs;                  /* for clustering (see mev_cluster_options) */
-	volatile int *stop;
-	void (*progress)(void *ctx, size_t index, size_t total, const char *tag);
-	void *ctx;
+	mev_progress progress;     /* stop flag (also for the clustering); progress before
+				      each release pair computed, with the release's tag */
 } mev_track_options;
 
 /*
@@ -132,25 +150,44 @@ typedef struct {
  * present in both (by path) when both have file tables, else on section
  * titles weighted by their lines.  Only pairs whose stored result no longer
  * fits (new or re-walked releases, other clusters or thresholds) are
- * computed again; lineage ids stay stable.  Errors: those of the store and
- * of the clustering; MEV_EINVAL for bad thresholds.
+ * computed again; lineage ids stay stable.  *res gets the counts (also on
+ * failure, as far as it got).  opt may be NULL.  Errors: those of the store
+ * and of the clustering; MEV_EINVAL for bad thresholds; MEV_EINTR when
+ * *opt->progress.stop was set (the pairs computed so far are kept).
  */
-int mev_track_store(mev_store *s, const mev_cluster_params *cp, const mev_track_params *tp,
-		    const mev_track_options *opt, mev_track_result *res);
+int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_params *cp,
+		    const mev_track_params *tp, const mev_track_options *opt);
 
 /*
  * Read back the events of a parameter set, in release order, limited to
  * from_release >= from and to_release <= to (version order; NULL: no
- * limit).  Errors: MEV_ENOTFOUND when 'maintevo track' was not run for
- * these parameters or its results are out of date.
+ * limit).  Free *out with mev_event_list_free() (also after a failure).
+ * Errors: MEV_ENOTFOUND when 'maintevo track' was not run for these
+ * parameters or its results are out of date (the hint says to run it);
+ * MEV_ECORRUPT.
  */
-int mev_track_events(mev_store *s, const mev_cluster_params *cp, const char *from, const char *to,
-		     mev_event_list *out);
+int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params *cp,
+		     const char *from, const char *to);
 /* The lineages of a parameter set, by id.  Errors: as mev_track_events(). */
-int mev_track_lineages(mev_store *s, const mev_cluster_params *cp, mev_lineage_list *out);
+int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_params *cp);
 /* Sections added, removed and renamed between consecutive releases (they do
  * not depend on the clustering).  Errors: as mev_track_events(). */
-int mev_track_section_changes(mev_store *s, const char *from, const char *to,
-			      mev_section_change_list *out);
+int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const char *from,
+			      const char *to);
+
+/*
+ * The lineage, parent and tracked size of every cluster of `release` for a
+ * parameter set, as the last 'maintevo track' stored them: out->v[k] is
+ * cluster k of mev_cluster_load(s, cp, release).  The clusters describe the
+ * clustering whose fingerprint is out->fingerprint: compare it with
+ * mev_clustering_fingerprint() of the clustering at hand (they differ when
+ * the release was clustered again since).  Free *out with
+ * mev_tracked_cluster_list_free().  Errors: MEV_ENOTFOUND when the release
+ * was not tracked for these parameters (it has no sections, it is not in the
+ * store, or 'maintevo track' was not run: the hint says to run it);
+ * MEV_ECORRUPT.
+ */
+int mev_track_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev_cluster_params *cp,
+		       const char *release);
 
 #endif

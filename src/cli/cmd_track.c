@@ -125,14 +125,14 @@ int cmd_track(int argc, char **argv)
 	if ((rc = cli_cluster_finish(&co, "track")))
 		return rc;
 	opt.jobs = (int)jobs;
-	opt.stop = &stop;
-	opt.progress = progress;
+	opt.progress.stop = &stop;
+	opt.progress.progress = progress;
 	signal(SIGINT, on_sigint);
 	if (mev_store_open(&s, dir, MEV_STORE_WRITE)) {
 		rc = cli_fail();
 		goto done;
 	}
-	rc = mev_track_store(s, &co.p, &tp, &opt, &res);
+	rc = mev_track_store(&res, s, &co.p, &tp, &opt);
 	if (!cli_quiet && isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 	if (rc) {

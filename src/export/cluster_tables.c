@@ -21,7 +21,7 @@ static int cl_row_cmp(const void *x, const void *y)
 }
 
 /* The rows of cluster k of release i, its sections in `rows` (room for all). */
-static void cluster_rows(mev_table *w, const history *h, size_t i, uint32_t k, cl_row *rows)
+static void cluster_rows(mev_table *w, const mev__history *h, size_t i, uint32_t k, cl_row *rows)
 {
 	const mev_clustering *c = h->rel[i].c;
 	size_t ns = mev_clustering_section_count(c), n = 0;
@@ -49,7 +49,7 @@ static void cluster_rows(mev_table *w, const history *h, size_t i, uint32_t k, c
 /* Rows by cluster number, then section lines (largest first), then title. */
 int mev__export_clusters(mev_table *w, const mev__export_ctx *x)
 {
-	const history *h = x->h;
+	const mev__history *h = x->h;
 	size_t first, end;
 	mev__export_range(&first, &end, h, x->opt->release);
 	for (size_t i = first; i < end; i++) {
@@ -77,7 +77,7 @@ static int pair_wanted(const mev_export_options *opt, const char *from, const ch
 
 int mev__export_events(mev_table *w, const mev__export_ctx *x)
 {
-	const history *h = x->h;
+	const mev__history *h = x->h;
 	for (size_t i = 0; i < h->events.n; i++) {
 		const mev_event *e = &h->events.v[i];
 		if (!pair_wanted(x->opt, e->from_release, e->to_release))
@@ -99,7 +99,7 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x)
 
 int mev__export_lineages(mev_table *w, const mev__export_ctx *x)
 {
-	const history *h = x->h;
+	const mev__history *h = x->h;
 	for (size_t i = 0; i < h->lineages.n; i++) {
 		const mev_lineage *l = &h->lineages.v[i];
 		mev_table_uint(w, l->id);

@@ -63,22 +63,22 @@ static const mev_column changes_cols[] = {
 #undef D
 
 /* Every table: its name, columns, what it reads besides the releases
- * (history_load()), and its rows. */
+ * (mev__history_load()), and its rows. */
 static const struct {
 	const char *name;
 	const mev_column *cols;
 	unsigned need;
 	int (*rows)(mev_table *w, const mev__export_ctx *x);
 } tables[MEV_EXPORT_TABLE_COUNT] = {
-	[MEV_EXPORT_RELEASES] = { "releases", releases_cols, HISTORY_CLUSTERS, mev__export_releases },
-	[MEV_EXPORT_SECTIONS] = { "sections", sections_cols, HISTORY_CLUSTERS | HISTORY_TRACKS,
+	[MEV_EXPORT_RELEASES] = { "releases", releases_cols, MEV__HISTORY_CLUSTERS, mev__export_releases },
+	[MEV_EXPORT_SECTIONS] = { "sections", sections_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
 				  mev__export_sections },
 	[MEV_EXPORT_EDGES] = { "edges", edges_cols, 0, mev__export_edges },
-	[MEV_EXPORT_CLUSTERS] = { "clusters", clusters_cols, HISTORY_CLUSTERS | HISTORY_TRACKS,
+	[MEV_EXPORT_CLUSTERS] = { "clusters", clusters_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
 				  mev__export_clusters },
-	[MEV_EXPORT_EVENTS] = { "events", events_cols, HISTORY_TRACKS, mev__export_events },
-	[MEV_EXPORT_LINEAGES] = { "lineages", lineages_cols, HISTORY_TRACKS, mev__export_lineages },
-	[MEV_EXPORT_FILES] = { "files", files_cols, HISTORY_CLUSTERS | HISTORY_TRACKS,
+	[MEV_EXPORT_EVENTS] = { "events", events_cols, MEV__HISTORY_TRACKS, mev__export_events },
+	[MEV_EXPORT_LINEAGES] = { "lineages", lineages_cols, MEV__HISTORY_TRACKS, mev__export_lineages },
+	[MEV_EXPORT_FILES] = { "files", files_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
 			       mev__export_files },
 	[MEV_EXPORT_SECTION_CHANGES] = { "section_changes", changes_cols, 0,
 					 mev__export_section_changes },
@@ -112,10 +112,10 @@ void mev__export_sort(void *base, size_t n, size_t size, int (*cmp)(const void *
 		qsort(base, n, size, cmp);
 }
 
-mev__export_member mev__export_member_of(const history *h, int64_t r, const char *title)
+mev__export_member mev__export_member_of(const mev__history *h, int64_t r, const char *title)
 {
 	mev__export_member m = { -1, NULL, -1 };
-	int64_t k = r >= 0 && title ? history_cluster_of(h, (size_t)r, title) : -1;
+	int64_t k = r >= 0 && title ? mev__history_cluster_of(h, (size_t)r, title) : -1;
 	if (k >= 0) {
 		const mev_clustering *c = h->rel[r].c;
 		m.cluster = k + 1;
@@ -132,9 +132,9 @@ void mev__export_member_row(mev_table *w, const mev__export_member *m)
 	mev_table_int_or_null(w, m->lineage);
 }
 
-void mev__export_range(size_t *first, size_t *end, const history *h, const char *tag)
+void mev__export_range(size_t *first, size_t *end, const mev__history *h, const char *tag)
 {
-	int64_t r = history_find(h, tag);
+	int64_t r = mev__history_find(h, tag);
 	*first = r >= 0 ? (size_t)r : 0;
 	*end = r >= 0 ? (size_t)r + 1 : h->n;
 }
@@ -184,7 +184,7 @@ int mev__export_sorted_sections(uint32_t **out, size_t *n, const mev_filemap *fm
 
 /* --- one table -------------------------------------------------------------------- */
 
-static int not_clustered(const history *h, const char *release)
+static int not_clustered(const mev__history *h, const char *release)
 {
 	int rc = release ? mev_error_set(MEV_ENOTFOUND, "release '%s' is not clustered with %s",
 					 release, h->key)
@@ -193,7 +193,7 @@ static int not_clustered(const history *h, const char *release)
 	return rc;
 }
 
-static int not_tracked(const history *h)
+static int not_tracked(const mev__history *h)
 {
 	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s", h->key);
 	mev_error_hint("run 'maintevo track' (with the same --method and options) first");
@@ -227,12 +227,12 @@ static int check_options(mev_export_table_id t, const mev_export_options *opt)
 }
 
 /* Everything table t needs that is missing, said before its header. */
-static int check_needs(mev_store *s, mev_export_table_id t, const history *h,
+static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *h,
 		       const mev_export_options *opt)
 {
-	if (opt->from && history_find(h, opt->from) < 0)
+	if (opt->from && mev__history_find(h, opt->from) < 0)
 		return not_stored(s, opt->from);
-	if (opt->to && history_find(h, opt->to) < 0)
+	if (opt->to && mev__history_find(h, opt->to) < 0)
 		return not_stored(s, opt->to);
 	if (t == MEV_EXPORT_CLUSTERS && !h->clustered)
 		return not_clustered(h, opt->release);
@@ -247,7 +247,7 @@ int mev_export_table(mev_store *s, mev_export_table_id t, const mev_export_optio
 	mev_section_change_list changes = { 0 };
 	mev__export_ctx x = { s, NULL, NULL, &changes };
 	mev_table *w = NULL;
-	history h;
+	mev__history h;
 	int rc;
 	if (!opt)
 		opt = &defaults;
@@ -259,12 +259,12 @@ int mev_export_table(mev_store *s, mev_export_table_id t, const mev_export_optio
 	x.opt = opt;
 	/* every table reads the releases (and clusters where they exist); the
 	 * events filter --release themselves */
-	if ((rc = history_load(&h, s, opt->method, t == MEV_EXPORT_EVENTS ? NULL : opt->release,
+	if ((rc = mev__history_load(&h, s, opt->method, t == MEV_EXPORT_EVENTS ? NULL : opt->release,
 			       tables[t].need)) ||
 	    (rc = check_needs(s, t, &h, opt)))
 		goto done;
 	if (t == MEV_EXPORT_SECTION_CHANGES &&
-	    (rc = mev_track_section_changes(s, opt->from, opt->to ? opt->to : opt->release, &changes)))
+	    (rc = mev_track_section_changes(&changes, s, opt->from, opt->to ? opt->to : opt->release)))
 		goto done;
 	if (!(rc = mev_table_new(&w, out, opt->format, tables[t].cols)) &&
 	    !(rc = tables[t].rows(w, &x)))
@@ -272,6 +272,6 @@ int mev_export_table(mev_store *s, mev_export_table_id t, const mev_export_optio
 done:
 	mev_table_free(w);
 	mev_section_change_list_free(&changes);
-	history_free(&h);
+	mev__history_free(&h);
 	return rc;
 }

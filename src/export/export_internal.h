@@ -16,7 +16,7 @@
  * table needs it, the options; section changes for that table only. */
 typedef struct {
 	mev_store *s;
-	const history *h;
+	const mev__history *h;
 	const mev_export_options *opt;
 	const mev_section_change_list *changes;
 } mev__export_ctx;
@@ -43,12 +43,12 @@ typedef struct {
 	int64_t lineage;
 } mev__export_member;
 
-mev__export_member mev__export_member_of(const history *h, int64_t r, const char *title);
+mev__export_member mev__export_member_of(const mev__history *h, int64_t r, const char *title);
 /* The member's three columns: cluster, representative, lineage. */
 void mev__export_member_row(mev_table *w, const mev__export_member *m);
 
 /* The range of h's releases to export: all, or only `tag`. */
-void mev__export_range(size_t *first, size_t *end, const history *h, const char *tag);
+void mev__export_range(size_t *first, size_t *end, const mev__history *h, const char *tag);
 /* Own sizes of the sections (their self edges), by section index. */
 int mev__export_self_sizes(mev_edge **out, const mev_graph *g, size_t nsec);
 /* Sort section indices of `fm` by title (bytewise). */

@@ -7,7 +7,7 @@
 
 /* The rows of one file: one per covering section (by title), or one with an
  * empty section when none covers it. */
-static void file_rows(mev_table *w, const history *h, size_t r, const mev_filemap *fm,
+static void file_rows(mev_table *w, const mev__history *h, size_t r, const mev_filemap *fm,
 		      const mev_file_row *row, int keep_rest)
 {
 	const mev_section_info *si = mev_filemap_sections(fm);
@@ -60,7 +60,7 @@ static const mev_file_row *find_row(const mev_filemap *fm, const char *path)
 
 int mev__export_files(mev_table *w, const mev__export_ctx *x)
 {
-	const history *h = x->h;
+	const mev__history *h = x->h;
 	const mev_export_options *opt = x->opt;
 	size_t first, end;
 	int rc = 0;

@@ -19,7 +19,7 @@ int mev_export_graph_format_parse(const char *name)
 }
 
 /* The section graph with cluster attributes; vertices in title order. */
-static int section_graph(const mev_filemap *fm, const mev_graph *g, const history *h, int64_t r,
+static int section_graph(const mev_filemap *fm, const mev_graph *g, const mev__history *h, int64_t r,
 			 int keep_rest, mev__xgraph *x)
 {
 	const mev_section_info *si = mev_filemap_sections(fm);
@@ -71,7 +71,7 @@ static int gedge_cmp(const void *x, const void *y)
  * first) with the sums of its sections' own sizes, an edge per pair of
  * clusters whose sections share files, summing those section edges.
  */
-static int meta_graph(const mev_filemap *fm, const mev_graph *g, const history *h, int64_t r,
+static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev__history *h, int64_t r,
 		      mev__xgraph *x)
 {
 	const mev_clustering *c = r >= 0 ? h->rel[r].c : NULL;
@@ -101,7 +101,7 @@ static int meta_graph(const mev_filemap *fm, const mev_graph *g, const history *
 		}
 	}
 	for (size_t i = 0; i < nsec; i++)
-		cl[i] = history_cluster_of(h, (size_t)r, si[i].title);
+		cl[i] = mev__history_cluster_of(h, (size_t)r, si[i].title);
 	for (size_t i = 0; i < mev_graph_edge_count(g); i++) {
 		int64_t a = cl[e[i].a], b = cl[e[i].b];
 		uint32_t key[2], at;
@@ -144,17 +144,17 @@ int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *ou
 {
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
-	history h;
+	mev__history h;
 	mev__xgraph x = { { 0 }, { 0 }, opt->meta };
 	int64_t r;
 	int rc;
 
 	if (!opt->release)
 		return mev_error_set(MEV_EINVAL, "a graph is of one release: name it");
-	if ((rc = history_load(&h, s, opt->method, opt->release, HISTORY_CLUSTERS | HISTORY_TRACKS)) ||
+	if ((rc = mev__history_load(&h, s, opt->method, opt->release, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)) ||
 	    (rc = mev_store_load_graph(s, opt->release, opt->keep_rest && !opt->meta, &fm, &g)))
 		goto done;
-	r = history_find(&h, opt->release);
+	r = mev__history_find(&h, opt->release);
 	if (opt->meta)
 		rc = meta_graph(fm, g, &h, r, &x);
 	else
@@ -171,7 +171,7 @@ int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *ou
 done:
 	MEV_VEC_FREE(&x.v);
 	MEV_VEC_FREE(&x.e);
-	history_free(&h);
+	mev__history_free(&h);
 	mev_graph_free(g);
 	mev_filemap_free(fm);
 	return rc;

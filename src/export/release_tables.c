@@ -40,7 +40,7 @@ int mev_export_census(mev_section_census *out, mev_store *s, const char *tag)
 
 int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 {
-	const history *h = x->h;
+	const mev__history *h = x->h;
 	size_t first, end;
 	int rc = 0;
 	mev__export_range(&first, &end, h, x->opt->release);
@@ -78,7 +78,7 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 /* The section rows of release i: by title, with their own sizes. */
 static int section_rows(mev_table *w, const mev__export_ctx *x, size_t i)
 {
-	const history *h = x->h;
+	const mev__history *h = x->h;
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
 	mev_edge *sz = NULL;
@@ -126,7 +126,7 @@ int mev__export_sections(mev_table *w, const mev__export_ctx *x)
 
 int mev__export_edges(mev_table *w, const mev__export_ctx *x)
 {
-	const history *h = x->h;
+	const mev__history *h = x->h;
 	size_t first, end;
 	int rc = 0;
 	mev__export_range(&first, &end, h, x->opt->release);

@@ -171,7 +171,7 @@ static int collect_events(mev__report *r)
 {
 	for (size_t i = 0; i < r->h.events.n; i++) {
 		const mev_event *e = &r->h.events.v[i];
-		int64_t f = history_find(&r->h, e->from_release), t = history_find(&r->h, e->to_release);
+		int64_t f = mev__history_find(&r->h, e->from_release), t = mev__history_find(&r->h, e->to_release);
 		int rc = 0;
 		if (f < (int64_t)r->ia || t > (int64_t)r->ib || f < 0 || t < 0)
 			continue;
@@ -216,7 +216,7 @@ static const char *dialect_project(const char *d)
 
 static int find_release(mev__report *r, const char *tag, size_t *idx)
 {
-	int64_t i = history_find(&r->h, tag);
+	int64_t i = mev__history_find(&r->h, tag);
 	if (i >= 0) {
 		*idx = (size_t)i;
 		return 0;
@@ -269,8 +269,8 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 	memset(r, 0, sizeof *r);
 	r->store = s;
 	r->opt = opt;
-	if ((rc = history_load(&r->h, r->store, r->opt->method, NULL,
-			       HISTORY_CLUSTERS | HISTORY_TRACKS)))
+	if ((rc = mev__history_load(&r->h, r->store, r->opt->method, NULL,
+			       MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
 		return rc;
 	if ((rc = pick_releases(r)))
 		return rc;
@@ -284,7 +284,7 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 	}
 	if ((rc = side_load(r, &r->a, r->ia)) || (rc = side_load(r, &r->b, r->ib)))
 		return rc;
-	rc = mev_track_section_changes(r->store, r->a.rel->tag, r->b.rel->tag, &r->changes);
+	rc = mev_track_section_changes(&r->changes, r->store, r->a.rel->tag, r->b.rel->tag);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		memset(&r->changes, 0, sizeof r->changes);
@@ -310,7 +310,7 @@ void mev__report_free(mev__report *r)
 	MEV_VEC_FREE(&r->moves);
 	MEV_VEC_FREE(&r->groups);
 	mev_section_change_list_free(&r->changes);
-	history_free(&r->h);
+	mev__history_free(&r->h);
 }
 
 /* --- derived facts --------------------------------------------------------------------- */
@@ -331,12 +331,12 @@ static int named_cmp(const void *x, const void *y)
 
 void mev__cluster_sections(mev_buf *out, const mev__report *r, const char *release, const char *rep)
 {
-	int64_t ri = history_find(&r->h, release), k;
+	int64_t ri = mev__history_find(&r->h, release), k;
 	const mev_clustering *c;
 	named *v;
 	size_t n = 0, ns;
 	mev_buf_clear(out);
-	if (ri < 0 || (k = history_cluster_named(&r->h, (size_t)ri, rep)) < 0)
+	if (ri < 0 || (k = mev__history_cluster_named(&r->h, (size_t)ri, rep)) < 0)
 		return;
 	c = r->h.rel[ri].c;
 	ns = mev_clustering_section_count(c);
@@ -444,8 +444,8 @@ int mev__lineage_movers(mev__mover **out, size_t *n, const mev__report *r)
 			if (r->h.rel[r->ib].lineage[j] == lin) {
 				mev__mover m = { mev_clustering_title(cb, mev_clustering_representative(cb, j)),
 						 mev_clustering_title(ca, mev_clustering_representative(ca, i)),
-						 (int64_t)history_cluster_lines(&r->h, r->ia, i),
-						 (int64_t)history_cluster_lines(&r->h, r->ib, j) };
+						 (int64_t)mev__history_cluster_lines(&r->h, r->ia, i),
+						 (int64_t)mev__history_cluster_lines(&r->h, r->ib, j) };
 				v[k++] = m;
 				break;
 			}
@@ -513,8 +513,8 @@ int mev__top_lineages(mev__lineages *out, const mev__report *r, size_t max)
 			if (lin < 0)
 				continue;
 			all[lin].id = lin;
-			if (history_cluster_lines(&r->h, ri, k) > all[lin].peak)
-				all[lin].peak = history_cluster_lines(&r->h, ri, k);
+			if (mev__history_cluster_lines(&r->h, ri, k) > all[lin].peak)
+				all[lin].peak = mev__history_cluster_lines(&r->h, ri, k);
 			all[lin].name = mev_clustering_title(c, mev_clustering_representative(c, k));
 		}
 	}
@@ -534,7 +534,7 @@ int mev__top_lineages(mev__lineages *out, const mev__report *r, size_t max)
 		for (uint32_t k = 0; c && k < mev_clustering_count(c); k++) {
 			int64_t lin = r->h.rel[ri].lineage[k];
 			if (lin >= 0 && slot[lin] >= 0)
-				all[slot[lin]].lines[ri - first] = (double)history_cluster_lines(&r->h, ri, k);
+				all[slot[lin]].lines[ri - first] = (double)mev__history_cluster_lines(&r->h, ri, k);
 		}
 	}
 	free(slot);

@@ -175,10 +175,10 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 			int left = (m->kind == MEV_EVENT_SPLIT) == (i == 0);
 			const char *name = left ? e->from_cluster : e->to_cluster;
 			const char *rel = left ? e->from_release : e->to_release;
-			int64_t ri = history_find(&r->h, rel), k, lin = -1, ci;
+			int64_t ri = mev__history_find(&r->h, rel), k, lin = -1, ci;
 			mev__chart_node nd = { NULL, left ? 0 : 1, (double)(left ? e->from_lines : e->to_lines), -1,
 					      g };
-			if (ri >= 0 && (k = history_cluster_named(&r->h, (size_t)ri, name)) >= 0)
+			if (ri >= 0 && (k = mev__history_cluster_named(&r->h, (size_t)ri, name)) >= 0)
 				lin = r->h.rel[ri].lineage[k];
 			for (ci = 0; lin >= 0 && ci < (int64_t)colors.n; ci++)
 				if (colors.v[ci] == lin)

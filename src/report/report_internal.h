@@ -41,7 +41,7 @@ typedef struct {
 typedef struct {
 	mev_store *store;
 	const mev_report_options *opt;
-	history h;
+	mev__history h;
 	size_t ia, ib;             /* the releases compared, ia < ib */
 	mev__side a, b;
 	mev_section_change_list changes; /* between ia and ib, in release order */

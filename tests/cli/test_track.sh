@@ -98,6 +98,28 @@ expect_exit 0 "$MEV" track --store S -q --top-fraction 0.5
 expect_exit 0 "$MEV" clusters --store S --release v1.0 --top-fraction 0.5
 [ "$(wc -l < "$OUT")" -lt "$(wc -l < again.csv)" ] || fail "--top-fraction 0.5 kept every section"
 
+step "lineage per cluster: the tracker's, also where a merge carries an older lineage"
+# v1.0: ALPHA (1000 lines, 900 deleted in v1.1) and BETA (500).  v1.1: XRAY
+# takes ALPHA's rest and most of BETA and goes on as ALPHA's lineage 1 (a
+# merge); BETA keeps lineage 2 through its largest successor BETA.  The
+# merge event BETA -> XRAY carries lineage 1, but v1.0's BETA is lineage 2.
+mkrepo mg
+mkdir -p mg/a mg/b mg/new
+seq 1 100 > mg/a/keep.c; seq 1 900 > mg/a/gone.c; seq 1 300 > mg/b/x.c; seq 1 200 > mg/b/y.c
+printf 'Maintainers List\n----------------\n\nALPHA\nS:\tMaintained\nF:\ta/\n\nBETA\nS:\tMaintained\nF:\tb/\n\nTHE REST\nF:\t*\nF:\t*/\n' > mg/MAINTAINERS
+commit_all mg v1.0
+rm mg/a/gone.c; seq 1 2000 > mg/new/n.c
+printf 'Maintainers List\n----------------\n\nBETA\nS:\tMaintained\nF:\tb/y.c\nF:\tnew/\n\nXRAY\nS:\tMaintained\nF:\ta/\nF:\tb/x.c\n\nTHE REST\nF:\t*\nF:\t*/\n' > mg/MAINTAINERS
+commit_all mg v1.1
+expect_exit 0 "$MEV" walk --repo mg --store M -q --dialect linux
+expect_exit 0 "$MEV" track --store M -q
+expect_exit 0 "$MEV" events --store M
+expect_stdout_contains "v1.0,v1.1,merge,1,BETA,XRAY,"
+expect_exit 0 "$MEV" export clusters --store M
+expect_stdout_contains "v1.0,walktrap:steps=4:top=1,1,ALPHA,ALPHA,1000,1,1000,1000,1"
+expect_stdout_contains "v1.0,walktrap:steps=4:top=1,2,BETA,BETA,500,1,500,500,2"
+expect_stdout_contains "v1.1,walktrap:steps=4:top=1,2,XRAY,XRAY,400,1,400,400,1"
+
 step "import-pasta: graphs without file tables"
 mkdir csvs
 cat > csvs/v1.0.csv <<'CSV'

@@ -1,0 +1,225 @@
+/*
+ * Linking the clusters of two consecutive releases: which pairs are linked,
+ * what event each link is, and which lineage each newer cluster continues.
+ */
+#include "track_internal.h"
+#include "maintevo/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPS MEV__TRACK_EPS
+
+static double jaccard(double w, double ca, double cb)
+{
+	double u = ca + cb - w;
+	return u > 0 ? w / u : 0;
+}
+
+typedef MEV_VEC(mev__link) link_vec;
+
+/* Is overlap x a better partner than y?  Higher similarity, then the same
+ * representative, then the lower cluster numbers. */
+static int better(const mev__pair_in *in, const mev__overlap *x, double jx, const mev__overlap *y,
+		  double jy)
+{
+	int sx, sy;
+	if (jx > jy + EPS)
+		return 1;
+	if (jy > jx + EPS)
+		return 0;
+	sx = strcmp(in->rep_a[x->a], in->rep_b[x->b]) == 0;
+	sy = strcmp(in->rep_a[y->a], in->rep_b[y->b]) == 0;
+	if (sx != sy)
+		return sx;
+	if (x->a != y->a)
+		return x->a < y->a;
+	return x->b < y->b;
+}
+
+/*
+ * One pass of linking over `ov`: a pair is linked when its Jaccard is at
+ * least p->link and one side is the other's best partner holding at least
+ * p->match of that side's weight.  Only clusters with `open_a`/`open_b` set
+ * take part (NULL: all).
+ */
+static int link_pass(const mev__pair_in *in, const mev_track_params *p, const mev__overlap *ov,
+		     size_t nov, const double *ca, const double *cb, const uint8_t *open_a,
+		     const uint8_t *open_b, link_vec *links)
+{
+	int64_t *best_a = malloc((in->na + 1) * sizeof *best_a);
+	int64_t *best_b = malloc((in->nb + 1) * sizeof *best_b);
+	double *j = malloc((nov + 1) * sizeof *j);
+	int rc = 0;
+	if (!best_a || !best_b || !j) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	for (size_t i = 0; i < in->na; i++)
+		best_a[i] = -1;
+	for (size_t i = 0; i < in->nb; i++)
+		best_b[i] = -1;
+	for (size_t e = 0; e < nov; e++) {
+		const mev__overlap *o = &ov[e];
+		j[e] = -1;
+		if ((open_a && !open_a[o->a]) || (open_b && !open_b[o->b]) || ca[o->a] <= 0 ||
+		    cb[o->b] <= 0 || o->w <= 0)
+			continue;
+		j[e] = jaccard(o->w, ca[o->a], cb[o->b]);
+		if (best_a[o->a] < 0 || better(in, o, j[e], &ov[best_a[o->a]], j[best_a[o->a]]))
+			best_a[o->a] = (int64_t)e;
+		if (best_b[o->b] < 0 || better(in, o, j[e], &ov[best_b[o->b]], j[best_b[o->b]]))
+			best_b[o->b] = (int64_t)e;
+	}
+	for (size_t e = 0; e < nov; e++) {
+		const mev__overlap *o = &ov[e];
+		int heir, origin;
+		if (j[e] < 0 || j[e] < p->link - EPS)
+			continue;
+		heir = best_a[o->a] == (int64_t)e && o->w >= p->match * ca[o->a] - EPS;
+		origin = best_b[o->b] == (int64_t)e && o->w >= p->match * cb[o->b] - EPS;
+		if (heir || origin) {
+			mev__link l = { MEV_EVENT_CONTINUATION, o->a, o->b, j[e] };
+			if (MEV_VEC_PUSH(links, l)) {
+				rc = mev_error_oom();
+				goto done;
+			}
+		}
+	}
+done:
+	free(best_a);
+	free(best_b);
+	free(j);
+	return rc;
+}
+
+static int link_cmp(const void *x, const void *y)
+{
+	const mev__link *a = x, *b = y;
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	if (a->b != b->b)
+		return a->b < b->b ? -1 : 1;
+	return 0;
+}
+
+void mev__pair_out_free(mev__pair_out *o)
+{
+	free(o->links);
+	free(o->lin_b);
+	free(o->par_b);
+	memset(o, 0, sizeof *o);
+}
+
+int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_params *p)
+{
+	link_vec links = { 0 };
+	uint8_t *open_a = calloc(in->na + 1, 1), *open_b = calloc(in->nb + 1, 1);
+	uint32_t *nsucc = calloc(in->na + 1, sizeof *nsucc), *npred = calloc(in->nb + 1, sizeof *npred);
+	int64_t *big_succ = malloc((in->na + 1) * sizeof *big_succ);
+	int64_t *big_pred = malloc((in->nb + 1) * sizeof *big_pred);
+	size_t nlinked;
+	int rc = 0;
+
+	memset(out, 0, sizeof *out);
+	out->lin_b = calloc(in->nb + 1, sizeof *out->lin_b);
+	out->par_b = calloc(in->nb + 1, sizeof *out->par_b);
+	if (!open_a || !open_b || !nsucc || !npred || !big_succ || !big_pred || !out->lin_b ||
+	    !out->par_b) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	/* 1. links on code; 2. a second chance on titles for the clusters left */
+	if ((rc = link_pass(in, p, in->ov, in->nov, in->ca, in->cb, NULL, NULL, &links)))
+		goto done;
+	memset(open_a, 1, in->na);
+	memset(open_b, 1, in->nb);
+	for (size_t i = 0; i < links.n; i++) {
+		open_a[links.v[i].a] = 0;
+		open_b[links.v[i].b] = 0;
+	}
+	if (in->ntov && (rc = link_pass(in, p, in->tov, in->ntov, in->ta, in->tb, open_a, open_b,
+					&links)))
+		goto done;
+	nlinked = links.n;
+	/* 3. what each link is */
+	for (size_t i = 0; i < in->na; i++)
+		big_succ[i] = -1;
+	for (size_t i = 0; i < in->nb; i++)
+		big_pred[i] = -1;
+	for (size_t i = 0; i < nlinked; i++) {
+		const mev__link *l = &links.v[i];
+		nsucc[l->a]++;
+		npred[l->b]++;
+		if (big_succ[l->a] < 0 || in->lb[l->b] > in->lb[links.v[big_succ[l->a]].b] ||
+		    (in->lb[l->b] == in->lb[links.v[big_succ[l->a]].b] &&
+		     strcmp(in->rep_b[l->b], in->rep_b[links.v[big_succ[l->a]].b]) < 0))
+			big_succ[l->a] = (int64_t)i;
+		if (big_pred[l->b] < 0 || in->la[l->a] > in->la[links.v[big_pred[l->b]].a] ||
+		    (in->la[l->a] == in->la[links.v[big_pred[l->b]].a] &&
+		     strcmp(in->rep_a[l->a], in->rep_a[links.v[big_pred[l->b]].a]) < 0))
+			big_pred[l->b] = (int64_t)i;
+	}
+	for (size_t i = 0; i < nlinked; i++) {
+		mev__link *l = &links.v[i];
+		double la = (double)in->la[l->a], lb = (double)in->lb[l->b];
+		if (npred[l->b] >= 2)
+			l->kind = MEV_EVENT_MERGE;
+		else if (nsucc[l->a] >= 2)
+			l->kind = MEV_EVENT_SPLIT;
+		else if (lb >= (1 + p->growth) * la && lb > la)
+			l->kind = MEV_EVENT_GROWTH;
+		else if (la >= (1 + p->growth) * lb && la > lb)
+			l->kind = MEV_EVENT_CONTRACTION;
+		else
+			l->kind = MEV_EVENT_CONTINUATION;
+	}
+	for (uint32_t a = 0; a < in->na; a++)
+		if (!nsucc[a]) {
+			mev__link l = { MEV_EVENT_DEATH, a, MEV_CLUSTER_NONE, NAN };
+			if (MEV_VEC_PUSH(&links, l)) {
+				rc = mev_error_oom();
+				goto done;
+			}
+		}
+	/* 4. lineages: a cluster continues the lineage of its largest predecessor
+	 * when it is that predecessor's largest successor too; else it starts a
+	 * new one, whose parent is the largest predecessor's lineage */
+	out->next_lineage = in->next_lineage;
+	for (uint32_t b = 0; b < in->nb; b++) {
+		if (!npred[b]) {
+			mev__link l = { MEV_EVENT_BIRTH, MEV_CLUSTER_NONE, b, NAN };
+			if (MEV_VEC_PUSH(&links, l)) {
+				rc = mev_error_oom();
+				goto done;
+			}
+			out->lin_b[b] = out->next_lineage++;
+			continue;
+		}
+		{
+			uint32_t a = links.v[big_pred[b]].a;
+			if (links.v[big_succ[a]].b == b) {
+				out->lin_b[b] = in->lin_a[a];
+			} else {
+				out->lin_b[b] = out->next_lineage++;
+				out->par_b[b] = in->lin_a[a];
+			}
+		}
+	}
+	qsort(links.v, links.n, sizeof *links.v, link_cmp);
+	out->links = links.v;
+	out->nlinks = links.n;
+	links.v = NULL;
+done:
+	MEV_VEC_FREE(&links);
+	free(open_a);
+	free(open_b);
+	free(nsucc);
+	free(npred);
+	free(big_succ);
+	free(big_pred);
+	if (rc)
+		mev__pair_out_free(out);
+	return rc;
+}

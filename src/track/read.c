@@ -1,0 +1,386 @@
+/*
+ * Reading the tracker's results back: events, section changes, lineages and
+ * the lineage of every cluster of a release, as lists that own their strings.
+ */
+#include "track_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/tags.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const event_names[] = { "birth", "death", "continuation", "growth",
+					   "contraction", "split", "merge" };
+static const char *const change_names[] = { "added", "removed", "renamed" };
+
+const char *mev_event_name(mev_event_kind k)
+{
+	return (unsigned)k < MEV_EVENT_KINDS ? event_names[k] : "?";
+}
+
+int mev_event_parse(const char *name)
+{
+	for (int i = 0; i < MEV_EVENT_KINDS; i++)
+		if (strcmp(name, event_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *mev_section_change_name(mev_section_change_kind k)
+{
+	return (unsigned)k < 3 ? change_names[k] : "?";
+}
+
+/* --- the lists handed out ------------------------------------------------------ */
+
+/* A list being read: items of `size` bytes and the arena of their strings. */
+typedef struct {
+	void *v;
+	size_t n, cap, size;
+	mev_arena *arena;
+	int oom;
+} list;
+
+static int list_init(list *l, size_t size)
+{
+	memset(l, 0, sizeof *l);
+	l->size = size;
+	return (l->arena = calloc(1, sizeof *l->arena)) ? 0 : mev_error_oom();
+}
+
+/* A new zeroed item at the end, or NULL (l->oom set). */
+static void *list_push(list *l)
+{
+	char *p;
+	if (mev_vec_grow_(&l->v, &l->cap, l->n + 1, l->size)) {
+		l->oom = 1;
+		return NULL;
+	}
+	p = (char *)l->v + l->n++ * l->size;
+	memset(p, 0, l->size);
+	return p;
+}
+
+static const char *list_str(list *l, const char *s, size_t len)
+{
+	char *p = mev_arena_strndup(l->arena, s, len);
+	if (!p)
+		l->oom = 1;
+	return p ? p : "";
+}
+
+static void free_parts(void **v, size_t *n, void **mem)
+{
+	if (*mem) {
+		mev_arena_free(*mem);
+		free(*mem);
+	}
+	free(*v);
+	*v = *mem = NULL;
+	*n = 0;
+}
+
+/* Hand the list over (rc 0) or drop it; returns rc, or MEV_ENOMEM. */
+static int list_finish(list *l, int rc, void **v, size_t *n, void **mem)
+{
+	if (!rc && l->oom)
+		rc = mev_error_oom();
+	if (rc) {
+		free_parts(&l->v, &l->n, (void **)&l->arena);
+		return rc;
+	}
+	*v = l->v;
+	*n = l->n;
+	*mem = l->arena;
+	return 0;
+}
+
+void mev_event_list_free(mev_event_list *l)
+{
+	free_parts((void **)&l->v, &l->n, &l->mem_);
+}
+
+void mev_lineage_list_free(mev_lineage_list *l)
+{
+	free_parts((void **)&l->v, &l->n, &l->mem_);
+}
+
+void mev_section_change_list_free(mev_section_change_list *l)
+{
+	free_parts((void **)&l->v, &l->n, &l->mem_);
+}
+
+void mev_tracked_cluster_list_free(mev_tracked_cluster_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* --- the chain of pair records ---------------------------------------------------- */
+
+typedef struct {
+	char *to;
+	void *data;
+	size_t len;
+} raw_rec;
+
+typedef struct {
+	MEV_VEC(raw_rec) v;
+	size_t plen;
+} rec_vec;
+
+static int rec_cb(void *c, const void *key, size_t klen, const void *data, size_t len)
+{
+	rec_vec *rv = c;
+	raw_rec r;
+	r.to = strndup((const char *)key + rv->plen, klen - rv->plen);
+	r.data = malloc(len + 1);
+	r.len = len;
+	if (!r.to || !r.data || MEV_VEC_PUSH(&rv->v, r)) {
+		free(r.to);
+		free(r.data);
+		return mev_error_oom();
+	}
+	memcpy(r.data, data, len);
+	return 0;
+}
+
+static int rec_cmp(const void *x, const void *y)
+{
+	return mev_tag_cmp(((const raw_rec *)x)->to, ((const raw_rec *)y)->to);
+}
+
+static void recs_free(rec_vec *rv)
+{
+	for (size_t i = 0; i < rv->v.n; i++) {
+		free(rv->v.v[i].to);
+		free(rv->v.v[i].data);
+	}
+	MEV_VEC_FREE(&rv->v);
+}
+
+/* Each pair record's body is read by one of these (from, to: the pair). */
+typedef int (*rec_fn)(list *out, const char *from, const char *to, const void *data, size_t len);
+
+/* The records under a prefix, in release order: they must exist and form
+ * a chain (the first events record starts it, each record links to the
+ * previous one). */
+static int load_chain(rec_vec *rv, mev_store *s, const mev_buf *prefix, int events, const char *what,
+		      const char *key)
+{
+	int rc;
+	rv->plen = prefix->len;
+	if ((rc = mev_store_scan(s, "events", prefix->ptr, prefix->len, rec_cb, rv)))
+		return rc;
+	if (!rv->v.n) {
+		mev_error_set(MEV_ENOTFOUND, "store '%s' has no %s%s%s", mev_store_dir(s), what,
+			      key ? " for " : "", key ? key : "");
+		mev_error_hint("run 'maintevo track --store %s'%s first", mev_store_dir(s),
+			       key ? " with the same clustering options" : "");
+		return MEV_ENOTFOUND;
+	}
+	qsort(rv->v.v, rv->v.n, sizeof *rv->v.v, rec_cmp);
+	for (size_t i = 0; i < rv->v.n; i++) {
+		mev_rd r;
+		mev__rec_head h;
+		mev_rd_init(&r, rv->v.v[i].data, rv->v.v[i].len);
+		if (mev__rec_head_get(&h, &r, events ? MEV__EVENT_PARAMS : MEV__CHANGE_PARAMS))
+			return mev_error_set(MEV_ECORRUPT, "the %s of '%s' are damaged", what, rv->v.v[i].to);
+		if (i ? strcmp(h.from, rv->v.v[i - 1].to) != 0 : (events && h.from[0] != '\0')) {
+			mev_error_set(MEV_ENOTFOUND, "the %s in store '%s' are out of date (releases were "
+				      "added or walked again since)", what, mev_store_dir(s));
+			mev_error_hint("run 'maintevo track --store %s'%s again", mev_store_dir(s),
+				       key ? " with the same clustering options" : "");
+			return MEV_ENOTFOUND;
+		}
+	}
+	return 0;
+}
+
+static int in_range(const char *from, const char *to, const char *lo, const char *hi)
+{
+	return (!lo || mev_tag_cmp(from, lo) >= 0) && (!hi || mev_tag_cmp(to, hi) <= 0);
+}
+
+/*
+ * The one reader of the pair records: checks the chain under `prefix`
+ * (events records: key names the parameter key; what: for messages), then
+ * hands each pair from_release >= lo, to_release <= hi (NULL: no limit) to
+ * fn, in release order.  The first release's events record is no pair.
+ */
+static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events, const char *what,
+		      const char *key, const char *lo, const char *hi, rec_fn fn)
+{
+	rec_vec rv = { { 0 }, 0 };
+	int rc = load_chain(&rv, s, prefix, events, what, key);
+	for (size_t i = 0; i < rv.v.n && !rc; i++) {
+		mev_rd r;
+		mev__rec_head h;
+		mev_rd_init(&r, rv.v.v[i].data, rv.v.v[i].len);
+		mev__rec_head_get(&h, &r, events ? MEV__EVENT_PARAMS : MEV__CHANGE_PARAMS);
+		if (h.from[0] && in_range(h.from, rv.v.v[i].to, lo, hi))
+			rc = fn(out, h.from, rv.v.v[i].to, rv.v.v[i].data, rv.v.v[i].len);
+	}
+	recs_free(&rv);
+	return rc;
+}
+
+/* --- events ------------------------------------------------------------------------ */
+
+static int add_events(list *out, const char *from, const char *to, const void *data, size_t len)
+{
+	mev__events_rec rec;
+	int rc = mev__events_rec_decode(&rec, data, len, to);
+	const char *f = list_str(out, from, strlen(from)), *t = list_str(out, to, strlen(to));
+	for (size_t i = 0; i < rec.events.n && !rc; i++) {
+		const mev__rec_event *x = &rec.events.v[i];
+		mev_event *e = list_push(out);
+		if (!e)
+			break;
+		e->from_release = f;
+		e->to_release = t;
+		e->kind = x->kind;
+		e->lineage = x->lineage;
+		e->from_cluster = list_str(out, x->from_rep, x->from_len);
+		e->to_cluster = list_str(out, x->to_rep, x->to_len);
+		e->similarity = x->sim;
+		e->from_lines = x->from_lines;
+		e->to_lines = x->to_lines;
+	}
+	mev__events_rec_free(&rec);
+	return rc;
+}
+
+int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params *cp, const char *from,
+		     const char *to)
+{
+	mev_buf prefix = MEV_BUF_INIT;
+	list l;
+	char pk[128];
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	mev_cluster_key(pk, sizeof pk, cp);
+	if ((rc = list_init(&l, sizeof *out->v)))
+		return rc;
+	if (!(rc = mev__events_key(&prefix, cp, NULL)))
+		rc = read_chain(&l, s, &prefix, 1, "events", pk, from, to, add_events);
+	mev_buf_free(&prefix);
+	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
+}
+
+/* --- section changes ------------------------------------------------------------- */
+
+static int add_changes(list *out, const char *from, const char *to, const void *data, size_t len)
+{
+	mev__changes_rec rec;
+	int rc = mev__changes_rec_decode(&rec, data, len, to);
+	const char *f = list_str(out, from, strlen(from)), *t = list_str(out, to, strlen(to));
+	for (size_t i = 0; i < rec.changes.n && !rc; i++) {
+		const mev__rec_change *x = &rec.changes.v[i];
+		mev_section_change *c = list_push(out);
+		if (!c)
+			break;
+		c->from_release = f;
+		c->to_release = t;
+		c->kind = x->kind;
+		c->section = list_str(out, x->section, x->section_len);
+		c->new_section = list_str(out, x->new_section, x->new_len);
+		c->lines = x->lines;
+		c->coverage = x->coverage;
+	}
+	mev__changes_rec_free(&rec);
+	return rc;
+}
+
+int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const char *from,
+			      const char *to)
+{
+	mev_buf prefix = MEV_BUF_INIT;
+	list l;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if ((rc = list_init(&l, sizeof *out->v)))
+		return rc;
+	if (!(rc = mev__sections_key(&prefix, NULL)))
+		rc = read_chain(&l, s, &prefix, 0, "section changes", NULL, from, to, add_changes);
+	mev_buf_free(&prefix);
+	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
+}
+
+/* --- lineages ---------------------------------------------------------------------- */
+
+int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_params *cp)
+{
+	mev_buf k = MEV_BUF_INIT;
+	void *data = NULL;
+	size_t len = 0;
+	list l;
+	char pk[128];
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	mev_cluster_key(pk, sizeof pk, cp);
+	if ((rc = list_init(&l, sizeof *out->v)))
+		return rc;
+	if (!(rc = mev__lineages_key(&k, cp)))
+		rc = mev_store_get_value(s, "lineages", k.ptr, k.len, &data, &len);
+	if (rc == MEV_ENOTFOUND) {
+		mev_error_set(MEV_ENOTFOUND, "store '%s' has no lineages for %s", mev_store_dir(s), pk);
+		mev_error_hint("run 'maintevo track --store %s' with the same clustering options first",
+			       mev_store_dir(s));
+	}
+	if (!rc) {
+		mev_lineage *v = NULL;
+		rc = mev__lineages_decode(&v, &l.n, l.arena, data, len, pk);
+		l.v = v;
+	}
+	free(data);
+	mev_buf_free(&k);
+	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
+}
+
+/* --- the clusters of a release ------------------------------------------------------ */
+
+int mev_track_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev_cluster_params *cp,
+		       const char *release)
+{
+	mev_buf k = MEV_BUF_INIT;
+	void *data = NULL;
+	size_t len = 0;
+	mev__events_rec rec = { 0 };
+	char pk[128];
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	mev_cluster_key(pk, sizeof pk, cp);
+	if (!(rc = mev__events_key(&k, cp, release)))
+		rc = mev_store_get_value(s, "events", k.ptr, k.len, &data, &len);
+	if (rc == MEV_ENOTFOUND) {
+		mev_error_set(MEV_ENOTFOUND, "release '%s' of store '%s' is not tracked for %s", release,
+			      mev_store_dir(s), pk);
+		mev_error_hint("run 'maintevo track --store %s' with the same clustering options first",
+			       mev_store_dir(s));
+	}
+	if (rc || (rc = mev__events_rec_decode(&rec, data, len, release)))
+		goto done;
+	if (!(out->v = calloc(rec.clusters.n + 1, sizeof *out->v))) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	for (size_t c = 0; c < rec.clusters.n; c++) {
+		out->v[c].lineage = rec.clusters.v[c].lineage;
+		out->v[c].parent = rec.clusters.v[c].parent;
+		out->v[c].code_lines = rec.clusters.v[c].lines;
+	}
+	out->n = rec.clusters.n;
+	out->fingerprint = rec.head.fp_to;
+done:
+	mev__events_rec_free(&rec);
+	free(data);
+	mev_buf_free(&k);
+	if (rc)
+		mev_tracked_cluster_list_free(out);
+	return rc;
+}

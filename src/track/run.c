@@ -1,0 +1,552 @@
+/*
+ * Tracking a whole store: cluster what is not clustered yet, then walk the
+ * releases in order and compute every pair whose stored result no longer
+ * fits; then the lineages.
+ *
+ * Per release pair:
+ *   1. items: the files present in both releases, weighted by the mean of
+ *      their two line counts (or, without file tables, the section titles
+ *      present in both, weighted by the mean of the sections' lines);
+ *   2. for each cluster its common weight, for each pair of clusters the
+ *      weight of the items both cover (overlap.c);
+ *   3. mev__track_pair(): links, events, lineages (link.c);
+ *   4. the sections added, removed and renamed (sections.c).
+ * Results are stored per release (the pair ending there) with the
+ * fingerprints of both clusterings, so a later run recomputes only what
+ * changed, from the first changed release on.
+ */
+#include "track_internal.h"
+#include "maintevo/error.h"
+#include "cluster/cluster_internal.h"
+#include "util/clock.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void mev_track_params_init(mev_track_params *p)
+{
+	p->link = 0.1;
+	p->match = 0.5;
+	p->growth = 0.1;
+	p->rename = 0.8;
+}
+
+int mev_track_params_check(const mev_track_params *p)
+{
+	const struct { const char *name; double v; } t[] = {
+		{ "link", p->link }, { "match", p->match }, { "rename", p->rename }
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		if (!(t[i].v > 0) || t[i].v > 1) {
+			mev_error_set(MEV_EINVAL, "the %s threshold must be in (0, 1], not %g", t[i].name, t[i].v);
+			mev_error_hint("see docs/tracking.md for what each threshold does");
+			return MEV_EINVAL;
+		}
+	if (!(p->growth > 0) || p->growth > 1e6) {
+		mev_error_set(MEV_EINVAL, "the growth threshold must be positive, not %g", p->growth);
+		mev_error_hint("0.1 calls a change of 10%% in lines a growth or a contraction");
+		return MEV_EINVAL;
+	}
+	return 0;
+}
+
+/* --- a release as the tracker sees it ------------------------------------- */
+
+static void rel_clear(mev__track_rel *r)
+{
+	mev_clustering_free(r->cl);
+	mev_graph_free(r->g);
+	mev_filemap_free(r->sec);
+	mev_filemap_free(r->fm);
+	free(r->cl_lines);
+	free(r->reps);
+	free(r->lineage);
+	free(r->parent);
+	memset(r, 0, sizeof *r);
+}
+
+static int rel_load(mev__track_rel *r, mev_store *s, const mev_release *m, const mev_cluster_params *cp)
+{
+	uint64_t h[4];
+	size_t k;
+	int rc;
+	memset(r, 0, sizeof *r);
+	r->tag = m->tag;
+	r->commit = m->commit;
+	r->has_files = m->has_files;
+	if ((rc = mev_store_load_graph(s, m->tag, 0, &r->sec, &r->g)) ||
+	    (rc = mev_cluster_load(&r->cl, s, cp, m->tag)))
+		goto fail;
+	k = mev_clustering_count(r->cl);
+	r->cl_fp = mev_clustering_fingerprint(r->cl);
+	h[0] = mev__graph_fingerprint(r->g);
+	memcpy(&h[1], m->commit.id, 20);
+	h[3] = (uint64_t)m->has_files;
+	r->rel_fp = mev_hash_bytes(h, sizeof h);
+	r->reps = calloc(k + 1, sizeof *r->reps);
+	r->lineage = calloc(k + 1, sizeof *r->lineage);
+	r->parent = calloc(k + 1, sizeof *r->parent);
+	if (!r->reps || !r->lineage || !r->parent) {
+		rc = mev_error_oom();
+		goto fail;
+	}
+	for (uint32_t c = 0; c < k; c++)
+		r->reps[c] = mev_clustering_title(r->cl, mev_clustering_representative(r->cl, c));
+	return 0;
+fail:
+	rel_clear(r);
+	return rc;
+}
+
+/* Load the file table of r when it has one and it is not loaded yet. */
+static int need_files(mev_store *s, mev__track_rel *r)
+{
+	if (!r->has_files || r->fm)
+		return 0;
+	return mev_store_load_filemap(s, r->tag, &r->fm);
+}
+
+/* The cluster sizes of r, unless known: from its files, else its sections. */
+static int cluster_lines(mev_store *s, mev__track_rel *r)
+{
+	int rc;
+	if (r->cl_lines)
+		return 0;
+	if ((rc = need_files(s, r)))
+		return rc;
+	return mev__cluster_lines(r);
+}
+
+/*
+ * Take the clusters of r's stored events record (lineages, parents, sizes)
+ * when it fits r's clustering; 0 when it does not (then it is computed
+ * again).
+ */
+static int take_clusters(mev__track_rel *r, const void *data, size_t len)
+{
+	mev__events_rec rec;
+	size_t k = mev_clustering_count(r->cl);
+	int ok = mev__events_rec_decode(&rec, data, len, r->tag) == 0 && rec.clusters.n == k &&
+		 (r->cl_lines = calloc(k + 1, sizeof *r->cl_lines)) != NULL;
+	if (ok) {
+		r->next_lineage = rec.next_lineage;
+		for (size_t c = 0; c < k; c++) {
+			r->lineage[c] = rec.clusters.v[c].lineage;
+			r->parent[c] = rec.clusters.v[c].parent;
+			r->cl_lines[c] = rec.clusters.v[c].lines;
+		}
+	}
+	mev__events_rec_free(&rec);
+	mev_error_clear();
+	return ok;
+}
+
+/* --- one run ---------------------------------------------------------------- */
+
+typedef struct {
+	mev_store *s;
+	const mev_cluster_params *cp;
+	const mev_track_params *tp;
+	const mev_progress *pr;            /* may be NULL */
+	mev_track_result *res;
+	uint64_t params[MEV__EVENT_PARAMS], rparams[MEV__CHANGE_PARAMS];
+	mev__track_rel prev, cur;
+	int have_prev;
+	int dirty_ev, dirty_ch;            /* a pair was computed again: all after it too */
+	mev_buf k, ev_val, ch_val;
+} run;
+
+/* The events of the pair ra -> rb: rb gets its lineages, r->ev_val the record. */
+static int pair_events(run *r, mev__track_rel *ra, mev__track_rel *rb, const mev__set_pair_vec *sp,
+		       int code)
+{
+	size_t na = mev_clustering_count(ra->cl), nb = mev_clustering_count(rb->cl);
+	double *ca = calloc(na + 1, sizeof *ca), *cb = calloc(nb + 1, sizeof *cb);
+	double *ta = calloc(na + 1, sizeof *ta), *tb = calloc(nb + 1, sizeof *tb);
+	mev__ov_acc acc = MEV__OV_ACC_INIT, tacc = MEV__OV_ACC_INIT;
+	mev__title_pair_vec tp = { 0 };
+	mev__pair_out po = { 0 };
+	int rc;
+
+	if (!ca || !cb || !ta || !tb) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	if ((rc = mev__common_titles(&tp, ra, rb)))
+		goto done;
+	if (code)
+		rc = mev__overlaps_code(&acc, ca, cb, ra, rb, sp->v, sp->n);
+	else
+		rc = mev__overlaps_titles(&acc, ca, cb, ra, rb, tp.v, tp.n, 1);
+	if (rc || (rc = mev__overlaps_titles(&tacc, ta, tb, ra, rb, tp.v, tp.n, 0)))
+		goto done;
+	{
+		mev__pair_in in = { na, nb, ca, cb, ra->cl_lines, rb->cl_lines, ra->reps, rb->reps,
+				    acc.v.v, acc.v.n, ta, tb, tacc.v.v, tacc.v.n, ra->lineage,
+				    ra->next_lineage };
+		if ((rc = mev__track_pair(&po, &in, r->tp)))
+			goto done;
+	}
+	memcpy(rb->lineage, po.lin_b, nb * sizeof *rb->lineage);
+	memcpy(rb->parent, po.par_b, nb * sizeof *rb->parent);
+	rb->next_lineage = po.next_lineage;
+	if ((rc = mev__encode_events(&r->ev_val, ra, rb, r->tp,
+				     code ? MEV__TRACK_MODE_CODE : MEV__TRACK_MODE_TITLES, &po)))
+		goto done;
+	if (code)
+		r->res->by_code++;
+	else
+		r->res->by_title++;
+done:
+	mev__pair_out_free(&po);
+	mev__ov_free(&acc);
+	mev__ov_free(&tacc);
+	MEV_VEC_FREE(&tp);
+	free(ca);
+	free(cb);
+	free(ta);
+	free(tb);
+	return rc;
+}
+
+/* Compute the pair ra -> rb (ra NULL: rb is the first release) into
+ * r->ev_val (want_events) and r->ch_val (want_changes). */
+static int compute_pair(run *r, mev__track_rel *ra, mev__track_rel *rb, int want_events,
+			int want_changes)
+{
+	int code = ra && ra->has_files && rb->has_files;
+	mev__set_pair_vec sp = { 0 };
+	mev__change_vec ch = { 0 };
+	int rc;
+
+	if (code && ((rc = need_files(r->s, ra)) || (rc = need_files(r->s, rb))))
+		return rc;
+	if ((rc = cluster_lines(r->s, rb)) || (ra && (rc = cluster_lines(r->s, ra))))
+		return rc;
+	if (!ra) {
+		/* the first release: every cluster starts a lineage */
+		rb->next_lineage = 1;
+		for (size_t c = 0; c < mev_clustering_count(rb->cl); c++) {
+			rb->lineage[c] = rb->next_lineage++;
+			rb->parent[c] = 0;
+		}
+		return want_events ? mev__encode_events(&r->ev_val, NULL, rb, r->tp, MEV__TRACK_MODE_FIRST,
+							NULL)
+				   : 0;
+	}
+	if (code && (rc = mev__set_pairs(&sp, ra, rb)))
+		goto done;
+	if (want_events && (rc = pair_events(r, ra, rb, &sp, code)))
+		goto done;
+	if (want_changes && !(rc = mev__section_changes(&ch, ra, rb, code ? sp.v : NULL, sp.n, r->tp)))
+		rc = mev__encode_changes(&r->ch_val, ra, rb, r->tp, ch.v, ch.n);
+done:
+	MEV_VEC_FREE(&sp);
+	MEV_VEC_FREE(&ch);
+	return rc;
+}
+
+typedef struct {
+	const char *table;
+	const mev_buf *k, *v;
+} put_ctx;
+
+static int put_fn(mev_store *s, void *ctx)
+{
+	const put_ctx *p = ctx;
+	return mev_store_put_value(s, p->table, p->k->ptr, p->k->len, p->v->ptr, p->v->len);
+}
+
+/* Store one record in a transaction of its own. */
+static int put_value(mev_store *s, const char *table, const mev_buf *k, const mev_buf *v)
+{
+	put_ctx p = { table, k, v };
+	return mev_store_write(s, put_fn, &p);
+}
+
+/* Is the stored pair ending at r->cur still valid?  Events: the clusterings
+ * and thresholds are the same (then cur takes its lineages from it);
+ * section changes: the releases and the rename threshold. */
+static int check_kept(run *r, int *ev_ok, int *ch_ok)
+{
+	const mev__track_rel *prev = r->have_prev ? &r->prev : NULL;
+	void *data = NULL;
+	size_t len = 0;
+	int rc;
+	if ((rc = mev__events_key(&r->k, r->cp, r->cur.tag)))
+		return rc;
+	*ev_ok = !r->dirty_ev && mev__rec_fresh(&data, &len, r->s, &r->k, prev ? prev->tag : "",
+						 prev ? prev->cl_fp : 0, r->cur.cl_fp, r->params,
+						 MEV__EVENT_PARAMS);
+	if (*ev_ok)
+		*ev_ok = take_clusters(&r->cur, data, len);
+	free(data);
+	data = NULL;
+	*ch_ok = 1;
+	if (!prev)
+		return 0;
+	if ((rc = mev__sections_key(&r->k, r->cur.tag)))
+		return rc;
+	*ch_ok = !r->dirty_ch && mev__rec_fresh(&data, &len, r->s, &r->k, prev->tag, prev->rel_fp,
+						 r->cur.rel_fp, r->rparams, MEV__CHANGE_PARAMS);
+	free(data);
+	return 0;
+}
+
+/* Track release i of total (m): keep its stored pair or compute and store it. */
+static int track_release(run *r, const mev_release *m, size_t i, size_t total)
+{
+	int ev_ok, ch_ok, rc;
+	if ((rc = rel_load(&r->cur, r->s, m, r->cp)) || (rc = check_kept(r, &ev_ok, &ch_ok)))
+		return rc;
+	if (ev_ok && ch_ok) {
+		r->res->kept++;
+	} else {
+		if (r->pr && r->pr->progress)
+			r->pr->progress(r->pr->ctx, i + 1, total, r->cur.tag);
+		mev_buf_clear(&r->ev_val);
+		mev_buf_clear(&r->ch_val);
+		if ((rc = compute_pair(r, r->have_prev ? &r->prev : NULL, &r->cur, !ev_ok, !ch_ok)))
+			return rc;
+		if (!ev_ok) {
+			r->dirty_ev = 1;
+			if ((rc = mev__events_key(&r->k, r->cp, r->cur.tag)) ||
+			    (rc = put_value(r->s, "events", &r->k, &r->ev_val)))
+				return rc;
+		}
+		if (!ch_ok && r->have_prev) {
+			r->dirty_ch = 1;
+			if ((rc = mev__sections_key(&r->k, r->cur.tag)) ||
+			    (rc = put_value(r->s, "events", &r->k, &r->ch_val)))
+				return rc;
+		}
+		r->res->tracked++;
+	}
+	rel_clear(&r->prev);
+	r->prev = r->cur;
+	memset(&r->cur, 0, sizeof r->cur);
+	r->have_prev = 1;
+	return 0;
+}
+
+/* --- records of releases no longer tracked ----------------------------------- */
+
+typedef struct {
+	MEV_VEC(char *) keys;          /* NUL-terminated copies of the keys */
+	size_t plen;
+	const mev_strmap *chain;
+} stale_ctx;
+
+static int stale_cb(void *c, const void *key, size_t klen, const void *data, size_t len)
+{
+	stale_ctx *sc = c;
+	const char *tag = (const char *)key + sc->plen;
+	char *k;
+	(void)data;
+	(void)len;
+	if (mev_strmap_get(sc->chain, tag, klen - sc->plen) >= 0)
+		return 0;
+	if (!(k = malloc(klen + 1)))
+		return mev_error_oom();
+	memcpy(k, key, klen);
+	k[klen] = '\0';
+	if (MEV_VEC_PUSH(&sc->keys, k)) {
+		free(k);
+		return mev_error_oom();
+	}
+	return 0;
+}
+
+static int delete_stale(mev_store *s, void *ctx)
+{
+	const stale_ctx *sc = ctx;
+	int rc = 0;
+	for (size_t i = 0; i < sc->keys.n && !rc; i++) {
+		/* the prefix holds a NUL: the key's length is past it */
+		size_t kl = sc->plen + strlen(sc->keys.v[i] + sc->plen);
+		rc = mev_store_delete_value(s, "events", sc->keys.v[i], kl);
+	}
+	return rc;
+}
+
+/* Drop the stored records under prefix of releases not in the chain. */
+static int drop_stale(mev_store *s, const mev_buf *prefix, const mev_strmap *chain)
+{
+	stale_ctx sc = { { 0 }, prefix->len, chain };
+	int rc = mev_store_scan(s, "events", prefix->ptr, prefix->len, stale_cb, &sc);
+	if (!rc && sc.keys.n)
+		rc = mev_store_write(s, delete_stale, &sc);
+	for (size_t i = 0; i < sc.keys.n; i++)
+		free(sc.keys.v[i]);
+	MEV_VEC_FREE(&sc.keys);
+	return rc;
+}
+
+/* --- lineages ----------------------------------------------------------------- */
+
+typedef MEV_VEC(mev_lineage) lineage_vec;
+
+/* Add the clusters of one release's events record to the lineages. */
+static int add_release(lineage_vec *v, mev_arena *names, const mev__events_rec *rec, const char *tag)
+{
+	for (size_t c = 0; c < rec->clusters.n; c++) {
+		const mev__rec_cluster *x = &rec->clusters.v[c];
+		mev_lineage *a;
+		if (!x->lineage || x->lineage > v->n + rec->clusters.n + 1)
+			return mev_error_set(MEV_ECORRUPT, "the events of '%s' are damaged", tag);
+		while (v->n < x->lineage) {
+			mev_lineage z = { (uint32_t)v->n + 1, NULL, NULL, NULL, 0, 0, 0 };
+			if (MEV_VEC_PUSH(v, z))
+				return mev_error_oom();
+		}
+		a = &v->v[x->lineage - 1];
+		if (!a->first_release) {
+			a->first_release = tag;
+			a->parent = x->parent;
+		}
+		a->last_release = tag;
+		a->releases++;
+		if (x->lines > a->peak_lines)
+			a->peak_lines = x->lines;
+		/* the name: the representative in the lineage's last release */
+		if (!(a->name = mev_arena_strndup(names, x->rep, x->rep_len)))
+			return mev_error_oom();
+	}
+	return 0;
+}
+
+/* Lineages record (table "lineages", key "<parameter key>"), from the
+ * clusters of every release's events record. */
+static int write_lineages(mev_store *s, const mev_cluster_params *cp, const mev_release *const *chain,
+			  size_t n, mev_track_result *res)
+{
+	lineage_vec v = { 0 };
+	mev_arena names = MEV_ARENA_INIT;
+	mev_buf k = MEV_BUF_INIT, val = MEV_BUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		void *data = NULL;
+		size_t len = 0;
+		mev__events_rec rec;
+		if ((rc = mev__events_key(&k, cp, chain[i]->tag)) ||
+		    (rc = mev_store_get_value(s, "events", k.ptr, k.len, &data, &len)))
+			break;
+		if (!(rc = mev__events_rec_decode(&rec, data, len, chain[i]->tag)))
+			rc = add_release(&v, &names, &rec, chain[i]->tag);
+		mev__events_rec_free(&rec);
+		free(data);
+	}
+	if (rc || (rc = mev__encode_lineages(&val, v.v, v.n)) || (rc = mev__lineages_key(&k, cp)))
+		goto done;
+	rc = put_value(s, "lineages", &k, &val);
+	res->lineages = v.n;
+done:
+	MEV_VEC_FREE(&v);
+	mev_arena_free(&names);
+	mev_buf_free(&k);
+	mev_buf_free(&val);
+	return rc;
+}
+
+/* --- the whole store ---------------------------------------------------------- */
+
+/* Count the events and changes stored for the chain (for the summary). */
+static int count_events(mev_track_result *res, mev_store *s, const mev_cluster_params *cp)
+{
+	mev_event_list ev = { 0 };
+	mev_section_change_list sc = { 0 };
+	int rc = mev_track_events(&ev, s, cp, NULL, NULL);
+	if (!rc)
+		for (size_t i = 0; i < ev.n; i++)
+			res->events[ev.v[i].kind]++;
+	if (!rc && !(rc = mev_track_section_changes(&sc, s, NULL, NULL)))
+		for (size_t i = 0; i < sc.n; i++)
+			res->section_changes[sc.v[i].kind]++;
+	mev_event_list_free(&ev);
+	mev_section_change_list_free(&sc);
+	return rc;
+}
+
+/* The releases tracked: those with sections, in version order (borrowed
+ * from list), and their tags as a set. */
+static int chain_of(const mev_release ***chain, size_t *nchain, mev_strmap *tags,
+		    const mev_release *list, size_t n)
+{
+	*nchain = 0;
+	if (!(*chain = calloc(n + 1, sizeof **chain)))
+		return mev_error_oom();
+	for (size_t i = 0; i < n; i++)
+		if (list[i].sections > 0) {
+			(*chain)[(*nchain)++] = &list[i];
+			if (mev_strmap_put(tags, list[i].tag, strlen(list[i].tag), 1))
+				return mev_error_oom();
+		}
+	return 0;
+}
+
+/* After the pairs: records of releases no longer tracked go, the lineages
+ * are written again, the summary counted. */
+static int finish(run *r, const mev_release *const *chain, size_t nchain, const mev_strmap *tags)
+{
+	int rc;
+	if ((rc = mev__events_key(&r->k, r->cp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
+	    (rc = mev__sections_key(&r->k, NULL)) || (rc = drop_stale(r->s, &r->k, tags)))
+		return rc;
+	if ((rc = write_lineages(r->s, r->cp, chain, nchain, r->res)))
+		return rc;
+	rc = count_events(r->res, r->s, r->cp);
+	if (rc == MEV_ENOTFOUND && !nchain) {
+		mev_error_clear();
+		rc = 0;
+	}
+	return rc;
+}
+
+int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_params *cp,
+		    const mev_track_params *tp, const mev_track_options *o)
+{
+	mev_cluster_options co = { 0 };
+	mev_release *list = NULL;
+	const mev_release **chain = NULL;
+	size_t n = 0, nchain = 0;
+	mev_strmap tags = MEV_STRMAP_INIT;
+	run r = { s, cp, tp, o ? &o->progress : NULL, res, { 0 }, { 0 }, { 0 }, { 0 }, 0, 0, 0,
+		  MEV_BUF_INIT, MEV_BUF_INIT, MEV_BUF_INIT };
+	double t0 = mev__now();
+	int rc;
+
+	memset(res, 0, sizeof *res);
+	if ((rc = mev_cluster_params_check(cp)) || (rc = mev_track_params_check(tp)))
+		return rc;
+	mev__event_params(r.params, tp);
+	mev__change_params(r.rparams, tp);
+	if (o) {
+		co.jobs = o->jobs;
+		co.progress.stop = o->progress.stop;
+	}
+	if ((rc = mev_cluster_store(&res->cluster, s, cp, &co)))
+		return rc;
+	res->cluster_seconds = mev__now() - t0;
+	if ((rc = mev_store_releases(s, &list, &n)) || (rc = chain_of(&chain, &nchain, &tags, list, n)))
+		goto done;
+	res->releases = nchain;
+	for (size_t i = 0; i < nchain && !rc; i++) {
+		if (r.pr && r.pr->stop && *r.pr->stop)
+			rc = mev_error_set(MEV_EINTR, "interrupted");
+		else
+			rc = track_release(&r, chain[i], i, nchain);
+	}
+	if (!rc)
+		rc = finish(&r, chain, nchain, &tags);
+done:
+	res->seconds = mev__now() - t0;
+	rel_clear(&r.prev);
+	rel_clear(&r.cur);
+	mev_strmap_free(&tags);
+	mev_buf_free(&r.k);
+	mev_buf_free(&r.ev_val);
+	mev_buf_free(&r.ch_val);
+	free(chain);
+	mev_release_list_free(list, n);
+	return rc;
+}

@@ -1,0 +1,260 @@
+/* Inside the tracker: what the files of src/track/ share (exposed for the unit tests too). */
+#ifndef MEV_TRACK_INTERNAL_H
+#define MEV_TRACK_INTERNAL_H
+
+#include "maintevo/track.h"
+#include "maintevo/filemap.h"
+#include "maintevo/graph.h"
+#include "util/buf.h"
+#include "util/strmap.h"
+#include "codec.h"
+
+/* Slack for comparing similarities and shares computed in doubles. */
+#define MEV__TRACK_EPS 1e-12
+
+/* --- linking two releases' clusters (link.c) ----------------------------- */
+
+/* Common weight of cluster a of the older and cluster b of the newer release. */
+typedef struct {
+	uint32_t a, b;
+	double w;
+} mev__overlap;
+
+typedef struct {
+	size_t na, nb;                 /* clusters of the older and the newer release */
+	const double *ca, *cb;         /* weight of each cluster's items present in both */
+	const uint64_t *la, *lb;       /* cluster sizes in lines */
+	const char *const *rep_a, *const *rep_b; /* representatives (for ties) */
+	const mev__overlap *ov;        /* overlaps on code (or titles weighted by lines) */
+	size_t nov;
+	const double *ta, *tb;         /* second chance: number of titles present in both */
+	const mev__overlap *tov;       /* overlaps in titles (count) */
+	size_t ntov;
+	const uint32_t *lin_a;         /* lineage of each cluster of the older release */
+	uint32_t next_lineage;         /* first unused lineage id */
+} mev__pair_in;
+
+typedef struct {
+	mev_event_kind kind;
+	uint32_t a, b;                 /* MEV_CLUSTER_NONE for the missing side */
+	double sim;
+} mev__link;
+
+typedef struct {
+	mev__link *links;              /* sorted by (a, b), missing sides last */
+	size_t nlinks;
+	uint32_t *lin_b, *par_b;       /* per cluster of the newer release */
+	uint32_t next_lineage;
+} mev__pair_out;
+
+/*
+ * Link two releases' clusters: a pair is linked when its Jaccard similarity
+ * is at least p->link and one is the other's most similar partner holding at
+ * least p->match of its weight.  Clusters with no link by code get a second
+ * chance on section titles.  Then events and lineages (see
+ * docs/tracking.md).  Errors: MEV_ENOMEM.
+ */
+int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_params *p);
+void mev__pair_out_free(mev__pair_out *o);
+
+/* --- a release as the tracker sees it ------------------------------------ */
+
+typedef struct {
+	const char *tag;
+	mev_oid commit;
+	int has_files;
+	mev_clustering *cl;
+	uint64_t cl_fp;          /* clustering fingerprint */
+	uint64_t rel_fp;         /* graph fingerprint and commit */
+	mev_filemap *sec;        /* sections (no rows) and ... */
+	mev_graph *g;            /* ... the graph, THE REST left out */
+	mev_filemap *fm;         /* file table (loaded when needed) */
+	uint64_t *cl_lines;      /* per cluster: lines covered (when computed) */
+	const char **reps;       /* per cluster: representative title */
+	uint32_t *lineage, *parent; /* per cluster */
+	uint32_t next_lineage;   /* after this release */
+} mev__track_rel;
+
+/* --- overlaps on code and titles (overlap.c) ----------------------------- */
+
+/* Cluster sizes into r->cl_lines: each file's lines once per cluster
+ * covering it when r has a file table (r->fm loaded), else the sum of the
+ * sections' lines.  Errors: MEV_ENOMEM. */
+int mev__cluster_lines(mev__track_rel *r);
+
+/* Sparse accumulation of weights per (a, b). */
+typedef struct {
+	mev_strmap idx;
+	MEV_VEC(mev__overlap) v;
+} mev__ov_acc;
+
+#define MEV__OV_ACC_INIT { MEV_STRMAP_INIT, { 0 } }
+int mev__ov_add(mev__ov_acc *acc, uint32_t a, uint32_t b, double w);
+void mev__ov_free(mev__ov_acc *acc);
+
+/* Per pair of section sets (older, newer): the files they share. */
+typedef struct {
+	uint32_t sa, sb;
+	double w;          /* mean lines */
+	uint64_t old_lines;
+} mev__set_pair;
+
+typedef MEV_VEC(mev__set_pair) mev__set_pair_vec;
+
+/* The set pairs of the files present in both releases (by path; both file
+ * tables loaded).  Errors: MEV_ENOMEM. */
+int mev__set_pairs(mev__set_pair_vec *out, const mev__track_rel *ra, const mev__track_rel *rb);
+
+/* Overlaps on code: every common file adds its weight to each pair of
+ * clusters covering it in the two releases (and to each one's ca, cb). */
+int mev__overlaps_code(mev__ov_acc *acc, double *ca, double *cb, const mev__track_rel *ra,
+		       const mev__track_rel *rb, const mev__set_pair *sp, size_t nsp);
+
+/* Titles present in both releases (THE REST left out): index pairs. */
+typedef struct {
+	uint32_t a, b;
+} mev__title_pair;
+
+typedef MEV_VEC(mev__title_pair) mev__title_pair_vec;
+
+int mev__common_titles(mev__title_pair_vec *out, const mev__track_rel *ra, const mev__track_rel *rb);
+
+/* Overlaps on titles: weighted by the mean of the sections' lines, or by 1. */
+int mev__overlaps_titles(mev__ov_acc *acc, double *ca, double *cb, const mev__track_rel *ra,
+			 const mev__track_rel *rb, const mev__title_pair *tp, size_t ntp, int by_lines);
+
+/* --- section changes (sections.c) ---------------------------------------- */
+
+typedef struct {
+	mev_section_change_kind kind;
+	const char *section, *new_section;
+	uint64_t lines;
+	double coverage;
+} mev__change;
+
+typedef MEV_VEC(mev__change) mev__change_vec;
+
+/*
+ * Sections added, removed and renamed from ra to rb, sorted by kind and
+ * title (strings borrowed from ra and rb).  sp: the set pairs when both
+ * have file tables (rename by code), NULL for rename by titles.
+ * Errors: MEV_ENOMEM.
+ */
+int mev__section_changes(mev__change_vec *out, const mev__track_rel *ra, const mev__track_rel *rb,
+			 const mev__set_pair *sp, size_t nsp, const mev_track_params *p);
+
+/* --- the records (records.c; docs/tracking.md "What is stored") ---------- */
+
+/*
+ * MEV__TRACK_REC_VERSION is the record format; MEV__TRACK_ALGORITHM is
+ * bumped whenever a change of the tracker gives other results for the same
+ * clusters, so that stored results of an older build are computed again.
+ */
+enum {
+	MEV__TRACK_REC_VERSION = 1,
+	MEV__TRACK_ALGORITHM = 2,
+	MEV__TRACK_MODE_FIRST = 0,
+	MEV__TRACK_MODE_CODE = 1,
+	MEV__TRACK_MODE_TITLES = 2
+};
+
+/* The thresholds an events record (3: link, match, growth) or a section
+ * changes record (1: rename) depends on, as stored. */
+#define MEV__EVENT_PARAMS 3
+#define MEV__CHANGE_PARAMS 1
+void mev__event_params(uint64_t out[MEV__EVENT_PARAMS], const mev_track_params *p);
+void mev__change_params(uint64_t out[MEV__CHANGE_PARAMS], const mev_track_params *p);
+
+/* Keys: "<parameter key>\0<tag>" (events), "sections\0<tag>" (section
+ * changes); tag NULL gives the prefix of all of them. */
+int mev__events_key(mev_buf *k, const mev_cluster_params *cp, const char *tag);
+int mev__sections_key(mev_buf *k, const char *tag);
+/* The key of the lineages record: the parameter key alone, no NUL. */
+int mev__lineages_key(mev_buf *k, const mev_cluster_params *cp);
+
+/* The head of a stored pair: what it was computed from. */
+typedef struct {
+	uint64_t algorithm;
+	char from[256];
+	uint64_t fp_from, fp_to;
+	uint64_t params[3];
+} mev__rec_head;
+
+/* Read the head off r (nparams thresholds); -1 when it is damaged or of
+ * another record version. */
+int mev__rec_head_get(mev__rec_head *h, mev_rd *r, size_t nparams);
+
+/* Is the stored record under key k computed from these inputs?  *data gets
+ * the record (malloc'ed, NULL when absent) either way. */
+int mev__rec_fresh(void **data, size_t *len, mev_store *s, const mev_buf *k, const char *from,
+		   uint64_t fp_from, uint64_t fp_to, const uint64_t *params, size_t nparams);
+
+/* Events record of the pair ra -> rb (ra NULL: rb is the first release, po
+ * NULL: no events). */
+int mev__encode_events(mev_buf *b, const mev__track_rel *ra, const mev__track_rel *rb,
+		       const mev_track_params *p, int mode, const mev__pair_out *po);
+/* Section changes record of the pair ra -> rb. */
+int mev__encode_changes(mev_buf *b, const mev__track_rel *ra, const mev__track_rel *rb,
+			const mev_track_params *p, const mev__change *c, size_t n);
+
+/* An events record, decoded; strings point into the record's bytes. */
+typedef struct {
+	uint32_t lineage, parent;
+	uint64_t lines;
+	const char *rep;
+	size_t rep_len;
+} mev__rec_cluster;
+
+typedef struct {
+	mev_event_kind kind;
+	double sim;
+	int64_t from_lines, to_lines; /* -1 for the missing side */
+	uint32_t lineage;
+	const char *from_rep, *to_rep;
+	size_t from_len, to_len;
+} mev__rec_event;
+
+typedef struct {
+	mev__rec_head head;
+	uint64_t mode;
+	uint32_t next_lineage;
+	MEV_VEC(mev__rec_cluster) clusters; /* the clusters of the record's release */
+	MEV_VEC(mev__rec_event) events;
+} mev__events_rec;
+
+/*
+ * The one reader of events records.  Errors: MEV_ECORRUPT "the events of
+ * 'tag' are damaged", MEV_ENOMEM.  Free with mev__events_rec_free() either
+ * way.
+ */
+int mev__events_rec_decode(mev__events_rec *out, const void *data, size_t len, const char *tag);
+void mev__events_rec_free(mev__events_rec *r);
+
+/* A section changes record, decoded (strings into the record's bytes). */
+typedef struct {
+	mev_section_change_kind kind;
+	const char *section, *new_section;
+	size_t section_len, new_len;
+	uint64_t lines;
+	double coverage;
+} mev__rec_change;
+
+typedef struct {
+	mev__rec_head head;
+	MEV_VEC(mev__rec_change) changes;
+} mev__changes_rec;
+
+/* Errors: MEV_ECORRUPT "the section changes of 'tag' are damaged", MEV_ENOMEM. */
+int mev__changes_rec_decode(mev__changes_rec *out, const void *data, size_t len, const char *tag);
+void mev__changes_rec_free(mev__changes_rec *r);
+
+/* Lineages record: uv version, uv n, per lineage uv id, str name, str
+ * first, str last, uv parent, uv peak, uv releases.  The lineage with id i
+ * is lin[i - 1]. */
+int mev__encode_lineages(mev_buf *b, const mev_lineage *lin, size_t n);
+/* *out malloc'ed (free it also on failure), its strings copied into
+ * arena.  Errors: MEV_ECORRUPT naming `key` (the parameter key), MEV_ENOMEM. */
+int mev__lineages_decode(mev_lineage **out, size_t *n, mev_arena *arena, const void *data,
+			 size_t len, const char *key);
+
+#endif
