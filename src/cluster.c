@@ -11,10 +11,11 @@
 #include "maintevo/cluster.h"
 #include "cluster_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "maintevo/tags.h"
 #include "util/buf.h"
 #include "util/strmap.h"
-#include "codec.h"
+#include "util/varint.h"
 
 #include <igraph.h>
 
@@ -772,28 +773,28 @@ static int encode(mev_buf *b, const mev_clustering *c)
 	uint64_t bits;
 	int rc = 0;
 	memcpy(&bits, &c->modularity, sizeof bits);
-	rc |= mev_put_uv(b, REC_VERSION);
-	rc |= mev_put_uv(b, ALGORITHM);
-	rc |= mev_put_uv(b, c->graph_fp);
-	rc |= mev_put_uv(b, c->nsec);
-	rc |= mev_put_uv(b, bits);
-	rc |= mev_put_uv(b, c->ncl);
+	rc |= mev__put_uv(b, REC_VERSION);
+	rc |= mev__put_uv(b, ALGORITHM);
+	rc |= mev__put_uv(b, c->graph_fp);
+	rc |= mev__put_uv(b, c->nsec);
+	rc |= mev__put_uv(b, bits);
+	rc |= mev__put_uv(b, c->ncl);
 	for (size_t i = 0; i < c->nsec && !rc; i++)
-		rc |= mev_put_uv(b, c->member[i] == MEV_CLUSTER_NONE ? 0 : (uint64_t)c->member[i] + 1);
+		rc |= mev__put_uv(b, c->member[i] == MEV_CLUSTER_NONE ? 0 : (uint64_t)c->member[i] + 1);
 	for (size_t k = 0; k < c->ncl && !rc; k++)
-		rc |= mev_put_uv(b, c->rep[k]);
+		rc |= mev__put_uv(b, c->rep[k]);
 	return rc ? mev_error_oom() : 0;
 }
 
 /* The stored record's graph fingerprint (0 when unreadable). */
 static uint64_t record_fp(const void *data, size_t len)
 {
-	mev_rd r;
-	mev_rd_init(&r, data, len);
-	if (mev_get_uv(&r) != REC_VERSION || mev_get_uv(&r) != ALGORITHM)
+	mev__rd r;
+	mev__rd_init(&r, data, len);
+	if (mev__get_uv(&r) != REC_VERSION || mev__get_uv(&r) != ALGORITHM)
 		return 0;
 	{
-		uint64_t fp = mev_get_uv(&r);
+		uint64_t fp = mev__get_uv(&r);
 		return r.bad ? 0 : fp;
 	}
 }
@@ -801,22 +802,22 @@ static uint64_t record_fp(const void *data, size_t len)
 /* Fill the clustering `c` (made over the release's graph) from a record. */
 static int decode(mev_clustering *c, const void *data, size_t len, const char *tag)
 {
-	mev_rd r;
+	mev__rd r;
 	uint64_t ns, ncl, bits;
 	int rc;
-	mev_rd_init(&r, data, len);
-	if (mev_get_uv(&r) != REC_VERSION)
+	mev__rd_init(&r, data, len);
+	if (mev__get_uv(&r) != REC_VERSION)
 		return mev_error_set(MEV_ECORRUPT, "clustering of '%s' has an unknown version", tag);
-	(void)mev_get_uv(&r);
-	(void)mev_get_uv(&r);
-	ns = mev_get_uv(&r);
-	bits = mev_get_uv(&r);
-	ncl = mev_get_uv(&r);
+	(void)mev__get_uv(&r);
+	(void)mev__get_uv(&r);
+	ns = mev__get_uv(&r);
+	bits = mev__get_uv(&r);
+	ncl = mev__get_uv(&r);
 	if (r.bad || ns != c->nsec || ncl > ns)
 		return mev_error_set(MEV_ECORRUPT, "clustering of '%s' does not fit its release", tag);
 	memcpy(&c->modularity, &bits, sizeof bits);
 	for (size_t i = 0; i < c->nsec; i++) {
-		uint64_t k = mev_get_uv(&r);
+		uint64_t k = mev__get_uv(&r);
 		c->member[i] = k == 0 || k > ncl ? MEV_CLUSTER_NONE : (uint32_t)(k - 1);
 	}
 	if (r.bad)
@@ -825,7 +826,7 @@ static int decode(mev_clustering *c, const void *data, size_t len, const char *t
 	if ((rc = clustering_rank(c, (size_t)ncl)))
 		return rc;
 	for (size_t k = 0; k < c->ncl; k++)
-		if (mev_get_uv(&r) != c->rep[k] || r.bad)
+		if (mev__get_uv(&r) != c->rep[k] || r.bad)
 			return mev_error_set(MEV_ECORRUPT, "clustering of '%s' is damaged", tag);
 	return 0;
 }
@@ -844,7 +845,7 @@ static int load_with_graph(mev_clustering **out, mev_store *s, const mev_cluster
 	mev_cluster_key(p, pk, sizeof pk);
 	if ((rc = make_key(&k, p, tag)))
 		goto done;
-	rc = mev_store_get_value(s, "clusters", k.ptr, k.len, &data, &len);
+	rc = mev_store_get(&data, &len, s, "clusters", k.ptr, k.len);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_set(MEV_ENOTFOUND, "release '%s' is not clustered with %s", tag, pk);
 		mev_error_hint("run 'maintevo cluster --store %s' with the same options first",
@@ -879,7 +880,7 @@ int mev_cluster_load(mev_clustering **out, mev_store *s, const mev_cluster_param
 	mev_graph *g = NULL;
 	int rc;
 	*out = NULL;
-	if ((rc = mev_cluster_params_check(p)) || (rc = mev_store_load_graph(s, tag, 0, &fm, &g)))
+	if ((rc = mev_cluster_params_check(p)) || (rc = mev_release_load_graph(&fm, &g, s, tag, 0)))
 		return rc;
 	rc = load_with_graph(out, s, p, tag, g);
 	mev_graph_free(g);
@@ -894,7 +895,7 @@ static int put_record(mev_store *s, const mev_buf *key, const mev_buf *val)
 	for (int attempt = 0; attempt < 3; attempt++) {
 		if ((rc = mev_store_begin(s)))
 			return rc;
-		rc = mev_store_put_value(s, "clusters", key->ptr, key->len, val->ptr, val->len);
+		rc = mev_store_put(s, "clusters", key->ptr, key->len, val->ptr, val->len);
 		if (!rc)
 			return mev_store_commit(s);
 		mev_store_abort(s);
@@ -979,7 +980,7 @@ static void child_run(int fd, const char *dir, const mev_cluster_params *p, char
 		mev_filemap *fm = NULL;
 		mev_graph *g = NULL;
 		uint32_t hdr[2];
-		rc = mev_store_load_graph(s, tags[todo[i]], 0, &fm, &g);
+		rc = mev_release_load_graph(&fm, &g, s, tags[todo[i]], 0);
 		if (!rc)
 			rc = cluster_one(&val, g, p, NULL, NULL, tags[todo[i]]);
 		mev_graph_free(g);
@@ -998,7 +999,7 @@ static void child_run(int fd, const char *dir, const mev_cluster_params *p, char
 			_exit(3);
 	}
 	mev_buf_free(&val);
-	mev_store_close(s);
+	mev_store_free(s);
 	_exit(rc ? 1 : 0);
 }
 
@@ -1127,7 +1128,7 @@ int mev_cluster_store(mev_store *s, const mev_cluster_params *p, const mev_clust
 	double t0 = now();
 
 	memset(res, 0, sizeof *res);
-	if ((rc = mev_cluster_params_check(p)) || (rc = mev_store_releases(s, &list, &n)))
+	if ((rc = mev_cluster_params_check(p)) || (rc = mev_release_list(&list, &n, s)))
 		return rc;
 	res->releases = n;
 	todo = malloc((n + 1) * sizeof *todo);
@@ -1149,9 +1150,9 @@ int mev_cluster_store(mev_store *s, const mev_cluster_params *p, const mev_clust
 			rc = mev_error_set(MEV_EINTR, "interrupted");
 			break;
 		}
-		if ((rc = mev_store_load_graph(s, tags[i], 0, &fm, &g)) || (rc = make_key(&key, p, tags[i])))
+		if ((rc = mev_release_load_graph(&fm, &g, s, tags[i], 0)) || (rc = make_key(&key, p, tags[i])))
 			goto next;
-		rc = mev_store_get_value(s, "clusters", key.ptr, key.len, &data, &len);
+		rc = mev_store_get(&data, &len, s, "clusters", key.ptr, key.len);
 		if (rc && rc != MEV_ENOTFOUND)
 			goto next;
 		fresh = !rc && !dirty && record_fp(data, len) == mev__graph_fingerprint(g);
@@ -1209,7 +1210,7 @@ next:
 		}
 		if (o && o->progress)
 			o->progress(o->ctx, k + 1, ntodo, tag);
-		if (!(rc = mev_store_load_graph(s, tag, 0, &fm, &g)) &&
+		if (!(rc = mev_release_load_graph(&fm, &g, s, tag, 0)) &&
 		    !(rc = cluster_one(&val, g, p, NULL, NULL, tag)) && !(rc = make_key(&key, p, tag)) &&
 		    !(rc = put_record(s, &key, &val)))
 			res->clustered++;

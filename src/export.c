@@ -6,6 +6,7 @@
 #include "maintevo/export.h"
 #include "maintevo/error.h"
 #include "maintevo/csv.h"
+#include "maintevo/release.h"
 #include "maintevo/tags.h"
 #include "util/buf.h"
 #include "util/strmap.h"
@@ -326,7 +327,7 @@ int mev_export_census(mev_store *s, const char *tag, mev_section_census *out)
 {
 	mev_filemap *secs = NULL;
 	mev_graph *g = NULL;
-	int rc = mev_store_load_graph(s, tag, 0, &secs, &g);
+	int rc = mev_release_load_graph(&secs, &g, s, tag, 0);
 	if (!rc)
 		census_of(secs, out);
 	mev_graph_free(g);
@@ -436,7 +437,7 @@ static int export_sections(mev_store *s, const history *h, const mev_export_opti
 		mev_edge *sz = NULL;
 		uint32_t *order = NULL;
 		size_t k = 0;
-		if (!(rc = mev_store_load_graph(s, h->list[i].tag, opt->keep_rest, &fm, &g)) &&
+		if (!(rc = mev_release_load_graph(&fm, &g, s, h->list[i].tag, opt->keep_rest)) &&
 		    !(rc = self_sizes(g, mev_filemap_section_count(fm), &sz)) &&
 		    !(rc = sorted_sections(fm, opt->keep_rest, &order, &k))) {
 			const mev_section_info *si = mev_filemap_sections(fm);
@@ -475,7 +476,7 @@ static int export_edges(mev_store *s, const history *h, const mev_export_options
 	for (size_t i = first; !rc && i < end; i++) {
 		mev_filemap *fm = NULL;
 		mev_graph *g = NULL;
-		if (!(rc = mev_store_load_graph(s, h->list[i].tag, opt->keep_rest, &fm, &g))) {
+		if (!(rc = mev_release_load_graph(&fm, &g, s, h->list[i].tag, opt->keep_rest))) {
 			const mev_section_info *si = mev_filemap_sections(fm);
 			const mev_edge *e = mev_graph_edges(g);
 			for (size_t j = 0; j < mev_graph_edge_count(g); j++) {
@@ -567,7 +568,7 @@ static int export_files(mev_store *s, const history *h, const mev_export_options
 			}
 			continue;
 		}
-		if ((rc = mev_store_load_filemap(s, h->list[i].tag, &fm)))
+		if ((rc = mev_release_load_filemap(&fm, s, h->list[i].tag)))
 			break;
 		if (opt->path) {
 			const mev_file_row *row = find_row(fm, opt->path);
@@ -1108,7 +1109,7 @@ int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *ou
 	if (!opt->release)
 		return mev_error_set(MEV_EINVAL, "a graph is of one release: name it");
 	if ((rc = history_load(&h, s, opt->method, opt->release, HISTORY_CLUSTERS | HISTORY_TRACKS)) ||
-	    (rc = mev_store_load_graph(s, opt->release, opt->keep_rest && !opt->meta, &fm, &g)))
+	    (rc = mev_release_load_graph(&fm, &g, s, opt->release, opt->keep_rest && !opt->meta)))
 		goto done;
 	r = history_find(&h, opt->release);
 	if (opt->meta)

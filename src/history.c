@@ -1,6 +1,7 @@
 /* Clusterings, events and lineages of a store read together (see history.h). */
 #include "history.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,7 +103,7 @@ int history_load(history *h, mev_store *s, const mev_cluster_params *cp, const c
 		cp = &defaults;
 	}
 	mev_cluster_key(cp, h->key, sizeof h->key);
-	if ((rc = mev_store_releases(s, &h->list, &h->n)))
+	if ((rc = mev_release_list(&h->list, &h->n, s)))
 		return rc;
 	if (only && history_find(h, only) < 0) {
 		rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", only,

@@ -10,6 +10,7 @@
 #include "maintevo/error.h"
 #include "maintevo/export.h"
 #include "maintevo/csv.h"
+#include "maintevo/release.h"
 #include "maintevo/version.h"
 #include "util/buf.h"
 #include "util/strmap.h"
@@ -105,7 +106,7 @@ static int side_load(report *r, side *s, size_t idx)
 	s->r = idx;
 	s->rel = &r->h.list[idx];
 	s->clusters = r->h.rel[idx].c ? (int64_t)mev_clustering_count(r->h.rel[idx].c) : -1;
-	if ((rc = mev_store_load_graph(r->store, s->rel->tag, 0, &s->secs, &s->g)))
+	if ((rc = mev_release_load_graph(&s->secs, &s->g, r->store, s->rel->tag, 0)))
 		return rc;
 	si = mev_filemap_sections(s->secs);
 	nsec = mev_filemap_section_count(s->secs);
@@ -295,7 +296,7 @@ static int find_release(report *r, const char *tag, size_t *idx)
 
 static int gather(report *r)
 {
-	mev_store_identity id;
+	mev_identity id;
 	int rc;
 	if ((rc = history_load(&r->h, r->store, r->opt->method, NULL,
 			       HISTORY_CLUSTERS | HISTORY_TRACKS)))
@@ -331,7 +332,7 @@ static int gather(report *r)
 	r->project = r->opt->title;
 	if (!r->project) {
 		r->project = "maintevo";
-		if (mev_store_get_identity(r->store, &id) == 0) {
+		if (mev_release_identity_get(&id, r->store) == 0) {
 			snprintf(r->project_buf, sizeof r->project_buf, "%s", dialect_project(id.dialect));
 			r->project = r->project_buf;
 		}

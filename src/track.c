@@ -18,12 +18,13 @@
  */
 #include "maintevo/track.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "maintevo/tags.h"
 #include "cluster_internal.h"
 #include "track_internal.h"
 #include "util/buf.h"
 #include "util/strmap.h"
-#include "codec.h"
+#include "util/varint.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -346,7 +347,7 @@ static int rel_load(rel *r, mev_store *s, const mev_release *m, const mev_cluste
 	r->tag = m->tag;
 	r->commit = m->commit;
 	r->has_files = m->has_files;
-	if ((rc = mev_store_load_graph(s, m->tag, 0, &r->sec, &r->g)) ||
+	if ((rc = mev_release_load_graph(&r->sec, &r->g, s, m->tag, 0)) ||
 	    (rc = mev_cluster_load(&r->cl, s, cp, m->tag)))
 		goto fail;
 	k = mev_clustering_count(r->cl);
@@ -970,33 +971,33 @@ static int put_head(mev_buf *b, const char *from, uint64_t fp_from, uint64_t fp_
 		    size_t nparams)
 {
 	int rc = 0;
-	rc |= mev_put_uv(b, REC_VERSION);
-	rc |= mev_put_uv(b, ALGORITHM);
-	rc |= mev_put_cstr(b, from);
-	rc |= mev_put_uv(b, fp_from);
-	rc |= mev_put_uv(b, fp_to);
+	rc |= mev__put_uv(b, REC_VERSION);
+	rc |= mev__put_uv(b, ALGORITHM);
+	rc |= mev__put_cstr(b, from);
+	rc |= mev__put_uv(b, fp_from);
+	rc |= mev__put_uv(b, fp_to);
 	for (size_t i = 0; i < nparams; i++)
-		rc |= mev_put_uv(b, params[i]);
+		rc |= mev__put_uv(b, params[i]);
 	return rc;
 }
 
-static int get_head(mev_rd *r, ev_head *h, size_t nparams)
+static int get_head(mev__rd *r, ev_head *h, size_t nparams)
 {
 	size_t l;
 	const char *p;
 	memset(h, 0, sizeof *h);
-	if (mev_get_uv(r) != REC_VERSION)
+	if (mev__get_uv(r) != REC_VERSION)
 		return -1;
-	h->algorithm = mev_get_uv(r);
-	p = mev_get_str(r, &l);
+	h->algorithm = mev__get_uv(r);
+	p = mev__get_str(r, &l);
 	if (l >= sizeof h->from)
 		return -1;
 	memcpy(h->from, p, l);
 	h->from[l] = '\0';
-	h->fp_from = mev_get_uv(r);
-	h->fp_to = mev_get_uv(r);
+	h->fp_from = mev__get_uv(r);
+	h->fp_to = mev__get_uv(r);
 	for (size_t i = 0; i < nparams; i++)
-		h->params[i] = mev_get_uv(r);
+		h->params[i] = mev__get_uv(r);
 	return r->bad ? -1 : 0;
 }
 
@@ -1014,28 +1015,28 @@ static int encode_events(mev_buf *b, const rel *ra, const rel *rb, const mev_tra
 	uint64_t params[3] = { dbits(p->link), dbits(p->match), dbits(p->growth) };
 	size_t k = mev_clustering_count(rb->cl);
 	int rc = put_head(b, ra ? ra->tag : "", ra ? ra->cl_fp : 0, rb->cl_fp, params, 3);
-	rc |= mev_put_uv(b, (uint64_t)mode);
-	rc |= mev_put_uv(b, rb->next_lineage);
-	rc |= mev_put_uv(b, k);
+	rc |= mev__put_uv(b, (uint64_t)mode);
+	rc |= mev__put_uv(b, rb->next_lineage);
+	rc |= mev__put_uv(b, k);
 	for (size_t c = 0; c < k && !rc; c++) {
-		rc |= mev_put_uv(b, rb->lineage[c]);
-		rc |= mev_put_uv(b, rb->parent[c]);
-		rc |= mev_put_uv(b, rb->cl_lines[c]);
-		rc |= mev_put_cstr(b, rb->reps[c]);
+		rc |= mev__put_uv(b, rb->lineage[c]);
+		rc |= mev__put_uv(b, rb->parent[c]);
+		rc |= mev__put_uv(b, rb->cl_lines[c]);
+		rc |= mev__put_cstr(b, rb->reps[c]);
 	}
-	rc |= mev_put_uv(b, po ? po->nlinks : 0);
+	rc |= mev__put_uv(b, po ? po->nlinks : 0);
 	for (size_t i = 0; po && i < po->nlinks && !rc; i++) {
 		const mev__link *l = &po->links[i];
 		int ha = l->a != MEV_CLUSTER_NONE, hb = l->b != MEV_CLUSTER_NONE;
-		rc |= mev_put_uv(b, (uint64_t)l->kind);
-		rc |= mev_put_uv(b, ha ? (uint64_t)l->a + 1 : 0);
-		rc |= mev_put_uv(b, hb ? (uint64_t)l->b + 1 : 0);
-		rc |= mev_put_uv(b, dbits(l->sim));
-		rc |= mev_put_uv(b, ha ? ra->cl_lines[l->a] + 1 : 0);
-		rc |= mev_put_uv(b, hb ? rb->cl_lines[l->b] + 1 : 0);
-		rc |= mev_put_uv(b, hb ? rb->lineage[l->b] : ra->lineage[l->a]);
-		rc |= mev_put_cstr(b, ha ? ra->reps[l->a] : "");
-		rc |= mev_put_cstr(b, hb ? rb->reps[l->b] : "");
+		rc |= mev__put_uv(b, (uint64_t)l->kind);
+		rc |= mev__put_uv(b, ha ? (uint64_t)l->a + 1 : 0);
+		rc |= mev__put_uv(b, hb ? (uint64_t)l->b + 1 : 0);
+		rc |= mev__put_uv(b, dbits(l->sim));
+		rc |= mev__put_uv(b, ha ? ra->cl_lines[l->a] + 1 : 0);
+		rc |= mev__put_uv(b, hb ? rb->cl_lines[l->b] + 1 : 0);
+		rc |= mev__put_uv(b, hb ? rb->lineage[l->b] : ra->lineage[l->a]);
+		rc |= mev__put_cstr(b, ha ? ra->reps[l->a] : "");
+		rc |= mev__put_cstr(b, hb ? rb->reps[l->b] : "");
 	}
 	return rc ? mev_error_oom() : 0;
 }
@@ -1048,13 +1049,13 @@ static int encode_changes(mev_buf *b, const rel *ra, const rel *rb, const mev_tr
 {
 	uint64_t params[1] = { dbits(p->rename) };
 	int rc = put_head(b, ra->tag, ra->rel_fp, rb->rel_fp, params, 1);
-	rc |= mev_put_uv(b, n);
+	rc |= mev__put_uv(b, n);
 	for (size_t i = 0; i < n && !rc; i++) {
-		rc |= mev_put_uv(b, (uint64_t)c[i].kind);
-		rc |= mev_put_cstr(b, c[i].section);
-		rc |= mev_put_cstr(b, c[i].new_section);
-		rc |= mev_put_uv(b, c[i].lines);
-		rc |= mev_put_uv(b, dbits(c[i].coverage));
+		rc |= mev__put_uv(b, (uint64_t)c[i].kind);
+		rc |= mev__put_cstr(b, c[i].section);
+		rc |= mev__put_cstr(b, c[i].new_section);
+		rc |= mev__put_uv(b, c[i].lines);
+		rc |= mev__put_uv(b, dbits(c[i].coverage));
 	}
 	return rc ? mev_error_oom() : 0;
 }
@@ -1062,15 +1063,15 @@ static int encode_changes(mev_buf *b, const rel *ra, const rel *rb, const mev_tr
 /* Read the clusters of a stored events record into rb (lineages, lines). */
 static int decode_clusters(rel *rb, const void *data, size_t len)
 {
-	mev_rd r;
+	mev__rd r;
 	ev_head h;
 	uint64_t k;
-	mev_rd_init(&r, data, len);
+	mev__rd_init(&r, data, len);
 	if (get_head(&r, &h, 3))
 		return -1;
-	(void)mev_get_uv(&r);
-	rb->next_lineage = (uint32_t)mev_get_uv(&r);
-	k = mev_get_uv(&r);
+	(void)mev__get_uv(&r);
+	rb->next_lineage = (uint32_t)mev__get_uv(&r);
+	k = mev__get_uv(&r);
 	if (r.bad || k != mev_clustering_count(rb->cl))
 		return -1;
 	free(rb->cl_lines);
@@ -1078,10 +1079,10 @@ static int decode_clusters(rel *rb, const void *data, size_t len)
 		return -1;
 	for (size_t c = 0; c < k; c++) {
 		size_t l;
-		rb->lineage[c] = (uint32_t)mev_get_uv(&r);
-		rb->parent[c] = (uint32_t)mev_get_uv(&r);
-		rb->cl_lines[c] = mev_get_uv(&r);
-		(void)mev_get_str(&r, &l);
+		rb->lineage[c] = (uint32_t)mev__get_uv(&r);
+		rb->parent[c] = (uint32_t)mev__get_uv(&r);
+		rb->cl_lines[c] = mev__get_uv(&r);
+		(void)mev__get_str(&r, &l);
 	}
 	return r.bad ? -1 : 0;
 }
@@ -1092,7 +1093,7 @@ static int put_value(mev_store *s, const char *table, const mev_buf *k, const me
 	for (int attempt = 0; attempt < 3; attempt++) {
 		if ((rc = mev_store_begin(s)))
 			return rc;
-		rc = mev_store_put_value(s, table, k->ptr, k->len, v->ptr, v->len);
+		rc = mev_store_put(s, table, k->ptr, k->len, v->ptr, v->len);
 		if (!rc)
 			return mev_store_commit(s);
 		mev_store_abort(s);
@@ -1108,11 +1109,11 @@ static int fresh(mev_store *s, const char *table, const mev_buf *k, const char *
 		 uint64_t fp_to, const uint64_t *params, size_t nparams, void **data, size_t *len)
 {
 	ev_head h;
-	mev_rd r;
+	mev__rd r;
 	*data = NULL;
-	if (mev_store_get_value(s, table, k->ptr, k->len, data, len))
+	if (mev_store_get(data, len, s, table, k->ptr, k->len))
 		return 0;
-	mev_rd_init(&r, *data, *len);
+	mev__rd_init(&r, *data, *len);
 	if (get_head(&r, &h, nparams) || h.algorithm != ALGORITHM || strcmp(h.from, from) ||
 	    h.fp_from != fp_from || h.fp_to != fp_to)
 		return 0;
@@ -1136,7 +1137,7 @@ static int need_files(mev_store *s, rel *r)
 {
 	if (!r->has_files || r->fm)
 		return 0;
-	return mev_store_load_filemap(s, r->tag, &r->fm);
+	return mev_release_load_filemap(&r->fm, s, r->tag);
 }
 
 /* The cluster sizes of r, unless known: from its files, else its sections. */
@@ -1283,7 +1284,7 @@ static int drop_stale(mev_store *s, const char *table, const mev_buf *prefix, co
 		if (!(rc = mev_store_begin(s))) {
 			for (size_t i = 0; i < sc.keys.n && !rc; i++) {
 				size_t kl = prefix->len + strlen(sc.keys.v[i] + prefix->len);
-				rc = mev_store_delete_value(s, table, sc.keys.v[i], kl);
+				rc = mev_store_delete(s, table, sc.keys.v[i], kl);
 			}
 			if (rc)
 				mev_store_abort(s);
@@ -1316,23 +1317,23 @@ static int write_lineages(mev_store *s, const mev_cluster_params *cp, size_t n,
 	for (size_t i = 0; i < n && !rc; i++) {
 		void *data = NULL;
 		size_t len = 0;
-		mev_rd r;
+		mev__rd r;
 		ev_head h;
 		uint64_t ncl;
 		if ((rc = events_key(&k, cp, chain[i]->tag)) ||
-		    (rc = mev_store_get_value(s, "events", k.ptr, k.len, &data, &len)))
+		    (rc = mev_store_get(&data, &len, s, "events", k.ptr, k.len)))
 			break;
-		mev_rd_init(&r, data, len);
+		mev__rd_init(&r, data, len);
 		if (get_head(&r, &h, 3))
 			r.bad = 1;
-		(void)mev_get_uv(&r);
-		(void)mev_get_uv(&r);
-		ncl = mev_get_uv(&r);
+		(void)mev__get_uv(&r);
+		(void)mev__get_uv(&r);
+		ncl = mev__get_uv(&r);
 		for (uint64_t c = 0; c < ncl && !r.bad && !rc; c++) {
-			uint32_t id = (uint32_t)mev_get_uv(&r), parent = (uint32_t)mev_get_uv(&r);
-			uint64_t lines = mev_get_uv(&r);
+			uint32_t id = (uint32_t)mev__get_uv(&r), parent = (uint32_t)mev__get_uv(&r);
+			uint64_t lines = mev__get_uv(&r);
 			size_t l;
-			const char *rep = mev_get_str(&r, &l);
+			const char *rep = mev__get_str(&r, &l);
 			lin_acc *a;
 			if (r.bad || !id || id > v.n + ncl + 1) {
 				r.bad = 1;
@@ -1365,17 +1366,17 @@ static int write_lineages(mev_store *s, const mev_cluster_params *cp, size_t n,
 	}
 	if (rc)
 		goto done;
-	rc |= mev_put_uv(&val, REC_VERSION);
-	rc |= mev_put_uv(&val, v.n);
+	rc |= mev__put_uv(&val, REC_VERSION);
+	rc |= mev__put_uv(&val, v.n);
 	for (size_t i = 0; i < v.n && !rc; i++) {
 		const lin_acc *a = &v.v[i];
-		rc |= mev_put_uv(&val, i + 1);
-		rc |= mev_put_cstr(&val, a->name ? a->name : "");
-		rc |= mev_put_cstr(&val, a->first ? a->first : "");
-		rc |= mev_put_cstr(&val, a->last ? a->last : "");
-		rc |= mev_put_uv(&val, a->parent);
-		rc |= mev_put_uv(&val, a->peak);
-		rc |= mev_put_uv(&val, a->releases);
+		rc |= mev__put_uv(&val, i + 1);
+		rc |= mev__put_cstr(&val, a->name ? a->name : "");
+		rc |= mev__put_cstr(&val, a->first ? a->first : "");
+		rc |= mev__put_cstr(&val, a->last ? a->last : "");
+		rc |= mev__put_uv(&val, a->parent);
+		rc |= mev__put_uv(&val, a->peak);
+		rc |= mev__put_uv(&val, a->releases);
 	}
 	if (rc) {
 		rc = mev_error_oom();
@@ -1437,7 +1438,7 @@ int mev_track_store(mev_store *s, const mev_cluster_params *cp, const mev_track_
 	if ((rc = mev_cluster_store(s, cp, &co, &res->cluster)))
 		return rc;
 	res->cluster_seconds = now() - t0;
-	if ((rc = mev_store_releases(s, &list, &n)))
+	if ((rc = mev_release_list(&list, &n, s)))
 		return rc;
 	if (!(chain = calloc(n + 1, sizeof *chain))) {
 		rc = mev_error_oom();
@@ -1600,9 +1601,9 @@ static int read_chain(mev_store *s, const mev_buf *prefix, size_t nparams, const
 	}
 	qsort(out->v.v, out->v.n, sizeof *out->v.v, rec_cmp);
 	for (size_t i = 0; i < out->v.n; i++) {
-		mev_rd r;
+		mev__rd r;
 		ev_head h;
-		mev_rd_init(&r, out->v.v[i].data, out->v.v[i].len);
+		mev__rd_init(&r, out->v.v[i].data, out->v.v[i].len);
 		if (get_head(&r, &h, nparams))
 			return mev_error_set(MEV_ECORRUPT, "the %s of '%s' are damaged", what, out->v.v[i].to);
 		/* the first events record starts the chain; change records link pairs */
@@ -1678,27 +1679,27 @@ int mev_track_events(mev_store *s, const mev_cluster_params *cp, const char *fro
 	if ((rc = events_key(&prefix, cp, NULL)) || (rc = read_chain(s, &prefix, 3, "events", pk, &rc_)))
 		goto done;
 	for (size_t i = 0; i < rc_.v.n && !rc; i++) {
-		mev_rd r;
+		mev__rd r;
 		ev_head h;
 		uint64_t ncl, nev;
 		const char *tto, *tfrom;
-		mev_rd_init(&r, rc_.v.v[i].data, rc_.v.v[i].len);
+		mev__rd_init(&r, rc_.v.v[i].data, rc_.v.v[i].len);
 		get_head(&r, &h, 3);
 		if (!h.from[0] || !in_range(h.from, rc_.v.v[i].to, from, to))
 			continue;
 		tfrom = arena_str(arena, h.from, strlen(h.from), &oom);
 		tto = arena_str(arena, rc_.v.v[i].to, strlen(rc_.v.v[i].to), &oom);
-		(void)mev_get_uv(&r);
-		(void)mev_get_uv(&r);
-		ncl = mev_get_uv(&r);
+		(void)mev__get_uv(&r);
+		(void)mev__get_uv(&r);
+		ncl = mev__get_uv(&r);
 		for (uint64_t c = 0; c < ncl && !r.bad; c++) {
 			size_t l;
-			mev_get_uv(&r);
-			mev_get_uv(&r);
-			mev_get_uv(&r);
-			mev_get_str(&r, &l);
+			mev__get_uv(&r);
+			mev__get_uv(&r);
+			mev__get_uv(&r);
+			mev__get_str(&r, &l);
 		}
-		nev = mev_get_uv(&r);
+		nev = mev__get_uv(&r);
 		for (uint64_t e = 0; e < nev && !r.bad; e++) {
 			mev_event ev;
 			size_t l;
@@ -1706,18 +1707,18 @@ int mev_track_events(mev_store *s, const mev_cluster_params *cp, const char *fro
 			uint64_t fl, tl;
 			ev.from_release = tfrom;
 			ev.to_release = tto;
-			ev.kind = (mev_event_kind)mev_get_uv(&r);
-			(void)mev_get_uv(&r);
-			(void)mev_get_uv(&r);
-			ev.similarity = bitsd(mev_get_uv(&r));
-			fl = mev_get_uv(&r);
-			tl = mev_get_uv(&r);
+			ev.kind = (mev_event_kind)mev__get_uv(&r);
+			(void)mev__get_uv(&r);
+			(void)mev__get_uv(&r);
+			ev.similarity = bitsd(mev__get_uv(&r));
+			fl = mev__get_uv(&r);
+			tl = mev__get_uv(&r);
 			ev.from_lines = fl ? (int64_t)(fl - 1) : -1;
 			ev.to_lines = tl ? (int64_t)(tl - 1) : -1;
-			ev.lineage = (uint32_t)mev_get_uv(&r);
-			p = mev_get_str(&r, &l);
+			ev.lineage = (uint32_t)mev__get_uv(&r);
+			p = mev__get_str(&r, &l);
 			ev.from_cluster = arena_str(arena, p, l, &oom);
-			p = mev_get_str(&r, &l);
+			p = mev__get_str(&r, &l);
 			ev.to_cluster = arena_str(arena, p, l, &oom);
 			if ((unsigned)ev.kind >= MEV_EVENT_KINDS)
 				r.bad = 1;
@@ -1751,7 +1752,7 @@ int mev_track_lineages(mev_store *s, const mev_cluster_params *cp, mev_lineage_l
 	size_t len = 0;
 	mev_arena *arena = calloc(1, sizeof *arena);
 	char pk[128];
-	mev_rd r;
+	mev__rd r;
 	uint64_t n;
 	int rc, oom = 0;
 
@@ -1762,7 +1763,7 @@ int mev_track_lineages(mev_store *s, const mev_cluster_params *cp, mev_lineage_l
 	if ((rc = events_key(&k, cp, NULL)))
 		goto done;
 	k.len--;
-	rc = mev_store_get_value(s, "lineages", k.ptr, k.len, &data, &len);
+	rc = mev_store_get(&data, &len, s, "lineages", k.ptr, k.len);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_set(MEV_ENOTFOUND, "store '%s' has no lineages for %s", mev_store_dir(s), pk);
 		mev_error_hint("run 'maintevo track --store %s' with the same clustering options first",
@@ -1770,12 +1771,12 @@ int mev_track_lineages(mev_store *s, const mev_cluster_params *cp, mev_lineage_l
 	}
 	if (rc)
 		goto done;
-	mev_rd_init(&r, data, len);
-	if (mev_get_uv(&r) != REC_VERSION) {
+	mev__rd_init(&r, data, len);
+	if (mev__get_uv(&r) != REC_VERSION) {
 		rc = mev_error_set(MEV_ECORRUPT, "the lineages of %s are of an unknown version", pk);
 		goto done;
 	}
-	n = mev_get_uv(&r);
+	n = mev__get_uv(&r);
 	if (r.bad || n > len) {
 		rc = mev_error_set(MEV_ECORRUPT, "the lineages of %s are damaged", pk);
 		goto done;
@@ -1789,16 +1790,16 @@ int mev_track_lineages(mev_store *s, const mev_cluster_params *cp, mev_lineage_l
 		mev_lineage *l = &out->v[i];
 		size_t sl;
 		const char *p;
-		l->id = (uint32_t)mev_get_uv(&r);
-		p = mev_get_str(&r, &sl);
+		l->id = (uint32_t)mev__get_uv(&r);
+		p = mev__get_str(&r, &sl);
 		l->name = arena_str(arena, p, sl, &oom);
-		p = mev_get_str(&r, &sl);
+		p = mev__get_str(&r, &sl);
 		l->first_release = arena_str(arena, p, sl, &oom);
-		p = mev_get_str(&r, &sl);
+		p = mev__get_str(&r, &sl);
 		l->last_release = arena_str(arena, p, sl, &oom);
-		l->parent = (uint32_t)mev_get_uv(&r);
-		l->peak_lines = mev_get_uv(&r);
-		l->releases = (uint32_t)mev_get_uv(&r);
+		l->parent = (uint32_t)mev__get_uv(&r);
+		l->peak_lines = mev__get_uv(&r);
+		l->releases = (uint32_t)mev__get_uv(&r);
 	}
 	out->n = (size_t)n;
 	if (r.bad)
@@ -1830,30 +1831,30 @@ int mev_track_section_changes(mev_store *s, const char *from, const char *to,
 	    (rc = read_chain(s, &prefix, 1, "section changes", NULL, &rc_)))
 		goto done;
 	for (size_t i = 0; i < rc_.v.n && !rc; i++) {
-		mev_rd r;
+		mev__rd r;
 		ev_head h;
 		uint64_t n;
 		const char *tfrom, *tto;
-		mev_rd_init(&r, rc_.v.v[i].data, rc_.v.v[i].len);
+		mev__rd_init(&r, rc_.v.v[i].data, rc_.v.v[i].len);
 		get_head(&r, &h, 1);
 		if (!in_range(h.from, rc_.v.v[i].to, from, to))
 			continue;
 		tfrom = arena_str(arena, h.from, strlen(h.from), &oom);
 		tto = arena_str(arena, rc_.v.v[i].to, strlen(rc_.v.v[i].to), &oom);
-		n = mev_get_uv(&r);
+		n = mev__get_uv(&r);
 		for (uint64_t k = 0; k < n && !r.bad; k++) {
 			mev_section_change c;
 			size_t l;
 			const char *p;
 			c.from_release = tfrom;
 			c.to_release = tto;
-			c.kind = (mev_section_change_kind)mev_get_uv(&r);
-			p = mev_get_str(&r, &l);
+			c.kind = (mev_section_change_kind)mev__get_uv(&r);
+			p = mev__get_str(&r, &l);
 			c.section = arena_str(arena, p, l, &oom);
-			p = mev_get_str(&r, &l);
+			p = mev__get_str(&r, &l);
 			c.new_section = arena_str(arena, p, l, &oom);
-			c.lines = mev_get_uv(&r);
-			c.coverage = bitsd(mev_get_uv(&r));
+			c.lines = mev__get_uv(&r);
+			c.coverage = bitsd(mev__get_uv(&r));
 			if ((unsigned)c.kind > MEV_SECTION_RENAMED)
 				r.bad = 1;
 			if (!r.bad && MEV_VEC_PUSH(&v, c))

@@ -3,6 +3,7 @@
 #include "cluster_internal.h"
 #include "maintevo/cluster.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 
 #include <math.h>
@@ -318,7 +319,7 @@ static void put(mev_store *s, const char *tag, const tgraph *t)
 	mev_release_input in = { 0 };
 	in.tag = tag;
 	CHECK_INT(mev_store_begin(s), 0);
-	CHECK_INT(mev_store_put_graph_release(s, &in, t->fm, t->g), 0);
+	CHECK_INT(mev_release_put_graph(s, &in, t->fm, t->g), 0);
 	CHECK_INT(mev_store_commit(s), 0);
 }
 
@@ -388,7 +389,7 @@ static void test_store(void)
 	CHECK_INT(mev_cluster_store(s, &p, &o, &res), 0);
 	CHECK_INT(res.clustered, 2);
 	CHECK_INT(res.kept, 1);
-	mev_store_close(s);
+	mev_store_free(s);
 	drop(&t);
 	drop(&u);
 }

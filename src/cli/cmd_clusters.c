@@ -128,6 +128,6 @@ int cmd_clusters(int argc, char **argv)
 done:
 	free(rows);
 	mev_clustering_free(cl);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #include "cluster_opts.h"
 #include "maintevo/csv.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 #include "maintevo/track.h"
 
@@ -73,9 +74,9 @@ int cmd_events(int argc, char **argv)
 	if ((rc = cli_cluster_finish(&co, "events")))
 		return rc;
 	if (mev_store_open(&s, dir, MEV_STORE_READ) ||
-	    (from && !mev_store_has_release(s, from, NULL) &&
+	    (from && !mev_release_has(NULL, s, from) &&
 	     mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", from, dir)) ||
-	    (to && !mev_store_has_release(s, to, NULL) &&
+	    (to && !mev_release_has(NULL, s, to) &&
 	     mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", to, dir)) ||
 	    mev_track_events(s, &co.p, from, to, &ev)) {
 		if (mev_error_code() == MEV_ENOTFOUND && !mev_error_hint_text()[0])
@@ -112,6 +113,6 @@ int cmd_events(int argc, char **argv)
 	rc = cli_close_out(out, out_path);
 done:
 	mev_event_list_free(&ev);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }

@@ -138,7 +138,7 @@ int cmd_export(int argc, char **argv)
 	if (mev_store_open(&s, dir, MEV_STORE_READ))
 		return cli_fail();
 	if (!(out = cli_open_out(out_path))) {
-		mev_store_close(s);
+		mev_store_free(s);
 		return EXIT_FAIL;
 	}
 	if (table < 0)
@@ -150,10 +150,10 @@ int cmd_export(int argc, char **argv)
 		cli_close_out(out, out_path);
 		if (out != stdout)
 			remove(out_path); /* no half-written table left behind */
-		mev_store_close(s);
+		mev_store_free(s);
 		return EXIT_FAIL;
 	}
 	rc = cli_close_out(out, out_path);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }

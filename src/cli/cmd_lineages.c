@@ -83,6 +83,6 @@ int cmd_lineages(int argc, char **argv)
 	rc = cli_close_out(out, out_path);
 done:
 	mev_lineage_list_free(&ls);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }

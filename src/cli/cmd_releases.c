@@ -1,6 +1,7 @@
 /* maintevo releases: the releases of a store and their numbers. */
 #include "cli.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 #include "maintevo/csv.h"
 
@@ -49,13 +50,13 @@ int cmd_releases(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("releases", "unexpected argument '%s'", argv[optind]);
-	if (mev_store_open(&s, dir, MEV_STORE_READ) || mev_store_releases(s, &list, &n)) {
-		mev_store_close(s);
+	if (mev_store_open(&s, dir, MEV_STORE_READ) || mev_release_list(&list, &n, s)) {
+		mev_store_free(s);
 		return cli_fail();
 	}
 	if (!(out = cli_open_out(out_path))) {
 		mev_release_list_free(list, n);
-		mev_store_close(s);
+		mev_store_free(s);
 		return EXIT_FAIL;
 	}
 	fputs("release,commit,date,files,lines,bytes,sections,sections_with_files,"
@@ -78,6 +79,6 @@ int cmd_releases(int argc, char **argv)
 	}
 	rc = cli_close_out(out, out_path);
 	mev_release_list_free(list, n);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }

@@ -90,7 +90,7 @@ int cmd_report(int argc, char **argv)
 	if (mev_store_open(&s, dir, MEV_STORE_READ))
 		return cli_fail();
 	if (!(out = cli_open_out(out_path))) {
-		mev_store_close(s);
+		mev_store_free(s);
 		return EXIT_FAIL;
 	}
 	if ((rc = mev_report_write(s, &ro, out))) {
@@ -98,10 +98,10 @@ int cmd_report(int argc, char **argv)
 		cli_close_out(out, out_path);
 		if (out != stdout)
 			remove(out_path); /* no half-written report left behind */
-		mev_store_close(s);
+		mev_store_free(s);
 		return EXIT_FAIL;
 	}
 	rc = cli_close_out(out, out_path);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }

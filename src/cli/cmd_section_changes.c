@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "maintevo/csv.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 #include "maintevo/track.h"
 
@@ -63,9 +64,9 @@ int cmd_section_changes(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("section-changes", "unexpected argument '%s'", argv[optind]);
 	if (mev_store_open(&s, dir, MEV_STORE_READ) ||
-	    (from && !mev_store_has_release(s, from, NULL) &&
+	    (from && !mev_release_has(NULL, s, from) &&
 	     mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", from, dir)) ||
-	    (to && !mev_store_has_release(s, to, NULL) &&
+	    (to && !mev_release_has(NULL, s, to) &&
 	     mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", to, dir)) ||
 	    mev_track_section_changes(s, from, to, &sc)) {
 		if (mev_error_code() == MEV_ENOTFOUND && !mev_error_hint_text()[0])
@@ -95,6 +96,6 @@ int cmd_section_changes(int argc, char **argv)
 	rc = cli_close_out(out, out_path);
 done:
 	mev_section_change_list_free(&sc);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }
