@@ -1,6 +1,7 @@
 /* Clusterings, events and lineages of a store read together (see history.h). */
 #include "history.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -131,7 +132,7 @@ int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *c
 		cp = &defaults;
 	}
 	mev_cluster_key(h->key, sizeof h->key, cp);
-	if ((rc = mev_store_releases(s, &h->list, &h->n)))
+	if ((rc = mev_release_list(&h->list, &h->n, s)))
 		return rc;
 	if (only && mev__history_find(h, only) < 0) {
 		rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", only,

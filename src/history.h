@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "maintevo/cluster.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 #include "maintevo/track.h"
 #include "util/strmap.h"

@@ -13,21 +13,20 @@
 #include "maintevo/graph.h"
 #include "maintevo/import.h"
 #include "maintevo/match.h"
+#include "maintevo/release.h"
 #include "maintevo/repo.h"
 #include "maintevo/store.h"
 #include "maintevo/tags.h"
 #include "maintevo/version.h"
 #include "util/buf.h"
+#include "util/clock.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <time.h>
 #include <unistd.h>
 
 /* What is kept of the previous release while walking. */
@@ -55,29 +54,23 @@ typedef struct {
 	MEV_VEC(blob_size) blobs;
 	mev_repo *repo;
 	mev_store *store;
-	mev_store_identity id;
+	int lockfd;          /* the writer's lock, -1 when not taken */
+	mev_identity id;
 	int have_id;
 	mev_dialect dialect;
 } walker;
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void note(const walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(const walker *w, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
-	if (!w->opt->note)
+	if (!w->opt->progress.note)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	w->opt->note(w->opt->ctx, buf);
+	w->opt->progress.note(w->opt->progress.ctx, buf);
 }
 
 static void state_clear(state *s)
@@ -212,7 +205,7 @@ static int sources_equal(const mev_maint_source *a, size_t na, const mev_maint_s
 static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t *bytes)
 {
 	walker *w = ctx;
-	if (mev_store_blob_get(w->store, oid, lines, bytes)) {
+	if (mev_release_blob_get(lines, bytes, w->store, oid)) {
 		w->res->blobs_cached++;
 		return 1;
 	}
@@ -383,7 +376,7 @@ static int load_state(walker *w, const char *tag, const mev_oid *commit, state *
 	ro.top_level_only = w->id.top_level_only;
 	if (!(s->tag = strdup(tag)))
 		return mev_error_oom();
-	if ((rc = mev_store_load_filemap(w->store, tag, &s->fm)) ||
+	if ((rc = mev_release_load_filemap(&s->fm, w->store, tag)) ||
 	    (rc = mev_tree_load(&s->tree, w->repo, commit)) ||
 	    (rc = mev_rules_detect(&s->rules, w->repo, s->tree, &ro)) ||
 	    (rc = mev_maint_sources(&s->rules, s->tree, &s->src, &s->nsrc)) ||
@@ -399,275 +392,327 @@ static int load_state(walker *w, const char *tag, const mev_oid *commit, state *
 	return 0;
 }
 
-/* Put the release (and re-encode its stored successor) in one transaction. */
-static int store_release(walker *w, const mev_tag *tag, state *prev, state *cur, const char *succ)
+/* --- storing a release ----------------------------------------------------- */
+
+/*
+ * The stored release after the one being inserted, re-encoded: its file
+ * table becomes a delta against `cur` (tag `tag`).  Its graph is rebuilt
+ * on its file table, the stored one being over the stored sections.
+ */
+static int reencode_successor(walker *w, const char *succ, const state *cur, const char *tag)
 {
-	mev_graph *g = NULL, *sg = NULL;
+	mev_graph *g = NULL;
 	mev_graph_options go = { 1 };
-	mev_filemap *sfm = NULL, *ssec = NULL;
-	char **diags = NULL, **sdiags = NULL;
-	size_t nd = 0, snd = 0;
+	mev_filemap *fm = NULL;
+	mev_release *rel = NULL;
+	char **diags = NULL;
+	size_t nd = 0;
+	mev_release_input in = { 0 };
+	int rc;
+
+	if ((rc = mev_release_find(&rel, w->store, succ)) ||
+	    (rc = mev_release_load_filemap(&fm, w->store, succ)) ||
+	    (rc = mev_release_load_diags(&diags, &nd, w->store, succ)) ||
+	    (rc = mev_graph_build(&g, fm, &go)))
+		goto done;
+	in.tag = succ;
+	in.commit = rel->commit;
+	in.time = rel->time;
+	in.maintainer_files = rel->maintainer_files;
+	in.diags = (const char *const *)diags;
+	in.ndiags = nd;
+	rc = mev_release_put(w->store, &in, fm, g, cur->fm, tag);
+done:
+	mev_graph_free(g);
+	mev_filemap_free(fm);
+	mev_release_diags_free(diags, nd);
+	mev_release_free(rel);
+	return rc;
+}
+
+/* What one release's transaction writes. */
+typedef struct {
+	walker *w;
+	const mev_tag *tag;
+	const state *prev, *cur;
+	const char *succ;    /* the stored release after it, or NULL */
+} release_write;
+
+/* Put the release (and re-encode its stored successor) in one transaction:
+ * the blob sizes measured for it, the identity with the first release. */
+static int store_release(mev_store *s, void *ctx)
+{
+	const release_write *rw = ctx;
+	walker *w = rw->w;
+	const state *prev = rw->prev, *cur = rw->cur;
+	mev_graph *g = NULL;
+	mev_graph_options go = { 1 };
+	char **diags = NULL;
+	size_t nd = 0;
 	mev_release_input in = { 0 };
 	int rc;
 
 	if ((rc = mev_graph_build(&g, cur->fm, &go)) || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
 		goto done;
 	for (size_t i = 0; i < w->blobs.n; i++)
-		if ((rc = mev_store_blob_put(w->store, &w->blobs.v[i].oid, w->blobs.v[i].lines,
-					     w->blobs.v[i].bytes)))
+		if ((rc = mev_release_blob_put(s, &w->blobs.v[i].oid, w->blobs.v[i].lines,
+					       w->blobs.v[i].bytes)))
 			goto done;
-	in.tag = tag->name;
-	in.commit = tag->commit;
-	in.time = tag->time;
+	in.tag = rw->tag->name;
+	in.commit = rw->tag->commit;
+	in.time = rw->tag->time;
 	in.maintainer_files = mev_maint_file_count(cur->maint);
 	in.diags = (const char *const *)diags;
 	in.ndiags = nd;
 	if (!w->have_id) {
-		if ((rc = mev_repo_root(&w->id.root, w->repo, &tag->commit)))
+		if ((rc = mev_repo_root(&w->id.root, w->repo, &rw->tag->commit)))
 			goto done;
 		if (!w->id.dialect[0])
 			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(w->dialect));
-		if ((rc = mev_store_set_identity(w->store, &w->id)))
+		if ((rc = mev_release_identity_set(s, &w->id)))
 			goto done;
 	}
-	if (succ) {
-		mev_oid sc;
-		mev_release_input sin = { 0 };
-		mev_store_has_release(w->store, succ, &sc);
-		if ((rc = mev_store_load_filemap(w->store, succ, &sfm)) ||
-		    (rc = mev_store_load_graph(w->store, succ, 1, &ssec, &sg)) ||
-		    (rc = mev_store_load_diags(w->store, succ, &sdiags, &snd)))
-			goto done;
-		{
-			mev_release *list;
-			size_t n;
-			if ((rc = mev_store_releases(w->store, &list, &n)))
-				goto done;
-			for (size_t i = 0; i < n; i++)
-				if (strcmp(list[i].tag, succ) == 0) {
-					sin.time = list[i].time;
-					sin.maintainer_files = list[i].maintainer_files;
-				}
-			mev_release_list_free(list, n);
-		}
-		sin.tag = succ;
-		sin.commit = sc;
-		sin.diags = (const char *const *)sdiags;
-		sin.ndiags = snd;
-		{
-			/* the stored graph is over the stored sections: rebuild on the table */
-			mev_graph *g2 = NULL;
-			if ((rc = mev_graph_build(&g2, sfm, &go)))
-				goto done;
-			rc = mev_store_put_release(w->store, &sin, sfm, g2, cur->fm, tag->name);
-			mev_graph_free(g2);
-			if (rc)
-				goto done;
-		}
-		w->res->reencoded++;
-	}
-	rc = mev_store_put_release(w->store, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL);
+	if (rw->succ && (rc = reencode_successor(w, rw->succ, cur, in.tag)))
+		goto done;
+	rc = mev_release_put(s, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL);
 done:
 	mev_graph_free(g);
-	mev_graph_free(sg);
-	mev_filemap_free(sfm);
-	mev_filemap_free(ssec);
-	mev_strings_free(diags, nd);
-	mev_strings_free(sdiags, snd);
+	mev_release_diags_free(diags, nd);
 	return rc;
 }
 
-int mev_walk(const mev_walk_options *o, mev_walk_result *res)
+/* --- the walk -------------------------------------------------------------- */
+
+typedef struct {
+	mev_release *list;
+	size_t n;
+} release_list;
+
+static int forget_releases(mev_store *s, void *ctx)
+{
+	const release_list *l = ctx;
+	int rc = 0;
+	for (size_t i = 0; i < l->n && !rc; i++)
+		rc = mev_release_delete(s, l->list[i].tag);
+	return rc;
+}
+
+/* Open the repository and the store, take the writer's lock, check (or
+ * forget, with --rebuild) whose history the store holds. */
+static int open_walk(walker *w)
+{
+	const mev_walk_options *o = w->opt;
+	int rc;
+	if ((rc = mev_repo_open(&w->repo, o->repo)) ||
+	    (rc = mev_store_open(&w->store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
+	    (rc = mev_store_lock(&w->lockfd, o->store)))
+		return rc;
+	rc = mev_release_identity_get(&w->id, w->store);
+	if (rc && rc != MEV_ENOTFOUND)
+		return rc;
+	w->have_id = rc == 0;
+	if (w->have_id && strcmp(w->id.dialect, MEV_IMPORT_DIALECT) == 0) {
+		mev_error_set(MEV_ESTORE, "store '%s' holds imported graphs (%s), not the walk of a "
+			      "repository", o->store, w->id.repo);
+		mev_error_hint("walk into a new store (--store NEWDIR)");
+		return MEV_ESTORE;
+	}
+	if (o->rebuild && w->have_id) {
+		release_list l;
+		if ((rc = mev_release_list(&l.list, &l.n, w->store)))
+			return rc;
+		rc = mev_store_write(w->store, forget_releases, &l);
+		mev_release_list_free(l.list, l.n);
+		if (rc)
+			return rc;
+		w->have_id = 0;
+		note(w, "--rebuild: forgot the %zu stored releases", l.n);
+	}
+	return check_identity(w);
+}
+
+/*
+ * The tags to walk, in version order, into work[]: the release tags the
+ * filters choose that are not stored yet (or moved since).  The dialect is
+ * settled on the way: as asked, as stored, or detected.
+ */
+static int choose_work(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags, size_t ntags)
+{
+	const mev_walk_options *o = w->opt;
+	mev_walk_result *res = w->res;
+	int rc;
+	if (o->rules.dialect != MEV_DIALECT_AUTO)
+		w->dialect = o->rules.dialect;
+	else if (w->id.dialect[0] && mev_dialect_parse(w->id.dialect) > 0)
+		w->dialect = (mev_dialect)mev_dialect_parse(w->id.dialect);
+	else if ((rc = detect_dialect(w, tags, ntags)))
+		return rc;
+	qsort(tags, ntags, sizeof *tags, tag_cmp);
+	*nwork = 0;
+	if (!(*work = calloc(ntags + 1, sizeof **work)))
+		return mev_error_oom();
+	for (size_t i = 0; i < ntags; i++) {
+		mev_oid c;
+		if (!chosen(w, tags[i].name))
+			continue;
+		res->candidates++;
+		if (mev_release_has(&c, w->store, tags[i].name)) {
+			if (mev_oid_equal(&c, &tags[i].commit))
+				continue;
+			note(w, "tag %s moved since it was stored; walking it again", tags[i].name);
+		}
+		(*work)[(*nwork)++] = &tags[i];
+	}
+	if (!res->candidates)
+		note(w, "no release tags chosen in '%s' (dialect %s%s); see --tags", o->repo,
+		     mev_dialect_name(w->dialect), w->id.tags[0] ? ", --tags given" : "");
+	return 0;
+}
+
+/*
+ * The stored releases around `t` (with file tables, chosen by the filters):
+ * *prev becomes the state of the one before (loaded from the store unless it
+ * is the one just walked; cleared when there is none, or when it cannot be
+ * loaded: then `t` is computed from scratch), *succ (malloc'ed) the tag of
+ * the one after, or NULL.
+ */
+static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
+{
+	const char *pred = NULL;
+	mev_oid pred_commit;
+	mev_release *list = NULL;
+	size_t n = 0;
+	int rc;
+
+	*succ = NULL;
+	if ((rc = mev_release_list(&list, &n, w->store)))
+		return rc;
+	for (size_t i = 0; i < n && !rc; i++) {
+		int c = mev_tag_cmp(list[i].tag, t->name);
+		if (!list[i].has_files || !chosen(w, list[i].tag))
+			continue;
+		if (c < 0) {
+			pred = list[i].tag;
+			pred_commit = list[i].commit;
+		} else if (c > 0 && !*succ && !(*succ = strdup(list[i].tag))) {
+			rc = mev_error_oom();
+		}
+	}
+	if (!rc && pred && (!prev->tag || strcmp(prev->tag, pred))) {
+		state_clear(prev);
+		if (load_state(w, pred, &pred_commit, prev)) {
+			note(w, "cannot continue from stored %s (%s); computing %s from scratch", pred,
+			     mev_error_message(), t->name);
+			state_clear(prev);
+		}
+	} else if (!rc && !pred) {
+		state_clear(prev);
+	}
+	mev_release_list_free(list, n);
+	return rc;
+}
+
+/* Compute, store (one transaction) and optionally verify release `t`;
+ * on success *prev becomes its state. */
+static int walk_one(walker *w, const mev_tag *t, state *prev)
+{
+	state cur;
+	char *succ = NULL;
+	release_write rw = { w, t, prev, &cur, NULL };
+	int rc;
+
+	if ((rc = neighbours(w, t, prev, &succ)))
+		return rc;
+	if (succ)
+		w->res->inserted++;
+	w->blobs.n = 0;
+	if ((rc = compute(w, t, prev, &cur))) {
+		free(succ);
+		return rc;
+	}
+	rw.succ = succ;
+	rc = mev_store_write(w->store, store_release, &rw);
+	free(succ);
+	if (rc)
+		goto fail;
+	w->res->reencoded += rw.succ != NULL;
+	w->have_id = 1;
+	if (mev_maint_section_count(cur.maint) == 0)
+		note(w, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
+	if (cur.missing[0])
+		note(w, "%s", cur.missing);
+	if (w->opt->verify && (rc = verify(w, t, &cur)))
+		goto fail;
+	w->res->walked++;
+	state_clear(prev);
+	*prev = cur;
+	return 0;
+fail:
+	state_clear(&cur);
+	return rc;
+}
+
+int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 {
 	walker w = { 0 };
 	mev_tag *tags = NULL;
 	size_t ntags = 0, skipped = 0, nwork = 0;
+	const mev_tag **work = NULL;
 	mev_release *stored = NULL;
 	size_t nstored = 0;
-	mev_tag **work = NULL;
-	state prev = { 0 }, cur;
-	int lockfd = -1, rc;
-	double t0 = now(), tw;
+	state prev = { 0 };
+	double t0 = mev__now(), tw;
 	uint64_t files_done = 0;
+	int rc;
 
 	memset(res, 0, sizeof *res);
 	w.opt = o;
 	w.res = res;
-	if ((rc = mev_repo_open(&w.repo, o->repo)))
-		return rc;
-	if ((rc = mev_store_open(&w.store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)))
-		goto done;
-	if ((rc = mev_store_lock(o->store, &lockfd)))
-		goto done;
-	rc = mev_store_get_identity(w.store, &w.id);
-	if (rc && rc != MEV_ENOTFOUND)
-		goto done;
-	w.have_id = rc == 0;
-	if (w.have_id && strcmp(w.id.dialect, MEV_IMPORT_DIALECT) == 0) {
-		rc = mev_error_set(MEV_ESTORE, "store '%s' holds imported graphs (%s), not the walk of a "
-				   "repository", o->store, w.id.repo);
-		mev_error_hint("walk into a new store (--store NEWDIR)");
-		goto done;
-	}
-	if (o->rebuild && w.have_id) {
-		mev_release *list;
-		size_t n;
-		if ((rc = mev_store_releases(w.store, &list, &n)))
-			goto done;
-		if ((rc = mev_store_begin(w.store)))
-			goto done;
-		for (size_t i = 0; i < n && !rc; i++)
-			rc = mev_store_delete_release(w.store, list[i].tag);
-		mev_release_list_free(list, n);
-		if (rc || (rc = mev_store_commit(w.store))) {
-			mev_store_abort(w.store);
-			goto done;
-		}
-		w.have_id = 0;
-		note(&w, "--rebuild: forgot the %zu stored releases", n);
-	}
-	if ((rc = check_identity(&w)))
-		goto done;
-	if ((rc = mev_repo_tags(w.repo, &tags, &ntags, &skipped)))
+	w.lockfd = -1;
+	if ((rc = open_walk(&w)) || (rc = mev_repo_tags(w.repo, &tags, &ntags, &skipped)))
 		goto done;
 	res->tags = ntags + skipped;
 	if (skipped)
 		note(&w, "%zu tag%s that do%s not point at a commit left out", skipped,
 		     skipped == 1 ? "" : "s", skipped == 1 ? "es" : "");
-	if (o->rules.dialect != MEV_DIALECT_AUTO)
-		w.dialect = o->rules.dialect;
-	else if (w.id.dialect[0] && mev_dialect_parse(w.id.dialect) > 0)
-		w.dialect = (mev_dialect)mev_dialect_parse(w.id.dialect);
-	else if ((rc = detect_dialect(&w, tags, ntags)))
-		goto done;
-
-	qsort(tags, ntags, sizeof *tags, tag_cmp);
-	if ((rc = mev_store_releases(w.store, &stored, &nstored)))
+	if ((rc = mev_release_list(&stored, &nstored, w.store)))
 		goto done;
 	res->stored_before = nstored;
-	work = calloc(ntags + 1, sizeof *work);
-	if (!work) {
-		rc = mev_error_oom();
+	if ((rc = choose_work(&w, &work, &nwork, tags, ntags)))
 		goto done;
-	}
-	for (size_t i = 0; i < ntags; i++) {
-		mev_oid c;
-		if (!chosen(&w, tags[i].name))
-			continue;
-		res->candidates++;
-		if (mev_store_has_release(w.store, tags[i].name, &c)) {
-			if (mev_oid_equal(&c, &tags[i].commit))
-				continue;
-			note(&w, "tag %s moved since it was stored; walking it again", tags[i].name);
-		}
-		work[nwork++] = &tags[i];
-	}
-	if (!res->candidates)
-		note(&w, "no release tags chosen in '%s' (dialect %s%s); see --tags", o->repo,
-		     mev_dialect_name(w.dialect), w.id.tags[0] ? ", --tags given" : "");
-
-	tw = now();
+	tw = mev__now();
 	for (size_t k = 0; k < nwork; k++) {
-		const mev_tag *t = work[k];
-		const char *pred = NULL, *succ = NULL;
-		mev_oid pred_commit;
-		mev_release *list = NULL;
-		size_t n = 0;
-
 		if (o->abort_now && *o->abort_now) {
 			rc = mev_error_set(MEV_EINTR, "interrupted");
 			goto done;
 		}
-		if (o->stop && *o->stop) {
+		if (o->progress.stop && *o->progress.stop) {
 			res->stopped = 1;
 			break;
 		}
-		if (o->progress) {
-			double el = now() - tw;
-			mev_walk_progress p = { k + 1, nwork, t->name,
+		if (o->progress.progress)
+			o->progress.progress(o->progress.ctx, k + 1, nwork, work[k]->name);
+		if (o->walk_progress) {
+			double el = mev__now() - tw;
+			mev_walk_progress p = { k + 1, nwork, work[k]->name,
 						el > 0 ? files_done / el : 0,
 						k ? el / k * (nwork - k) : 0 };
-			o->progress(o->ctx, &p);
+			o->walk_progress(o->progress.ctx, &p);
 		}
-		/* the releases around it in the store, in version order */
-		if ((rc = mev_store_releases(w.store, &list, &n)))
+		if ((rc = walk_one(&w, work[k], &prev)))
 			goto done;
-		for (size_t i = 0; i < n; i++) {
-			int c = mev_tag_cmp(list[i].tag, t->name);
-			if (c < 0 && list[i].has_files && chosen(&w, list[i].tag)) {
-				pred = list[i].tag;
-				pred_commit = list[i].commit;
-			} else if (c > 0 && !succ && list[i].has_files && chosen(&w, list[i].tag)) {
-				succ = list[i].tag;
-			}
-		}
-		if (succ && !(succ = strdup(succ))) {
-			mev_release_list_free(list, n);
-			rc = mev_error_oom();
-			goto done;
-		}
-		if (pred && (!prev.tag || strcmp(prev.tag, pred))) {
-			state_clear(&prev);
-			if ((rc = load_state(&w, pred, &pred_commit, &prev))) {
-				note(&w, "cannot continue from stored %s (%s); computing %s from scratch", pred,
-				     mev_error_message(), t->name);
-				state_clear(&prev);
-			}
-		} else if (!pred) {
-			state_clear(&prev);
-		}
-		mev_release_list_free(list, n);
-		if (succ)
-			res->inserted++;
-
-		w.blobs.n = 0;
-		rc = compute(&w, t, &prev, &cur);
-		for (int attempt = 0; !rc && attempt < 3; attempt++) {
-			if ((rc = mev_store_begin(w.store)))
-				break;
-			rc = store_release(&w, t, &prev, &cur, succ);
-			if (!rc) {
-				rc = mev_store_commit(w.store);
-				break;
-			}
-			mev_store_abort(w.store);
-			if (rc != MEV_ELIMIT)
-				break;
-			/* the map filled up: grow it and do the transaction again */
-			if ((rc = mev_store_grow(w.store)))
-				break;
-			rc = MEV_ELIMIT;
-		}
-		free((char *)succ);
-		if (rc) {
-			state_clear(&cur);
-			goto done;
-		}
-		if (!w.have_id)
-			w.have_id = 1;
-		if (mev_maint_section_count(cur.maint) == 0)
-			note(&w, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
-		if (cur.missing[0])
-			note(&w, "%s", cur.missing);
-		if (o->verify && (rc = verify(&w, t, &cur))) {
-			state_clear(&cur);
-			goto done;
-		}
-		files_done += mev_filemap_count(cur.fm);
-		res->walked++;
-		state_clear(&prev);
-		prev = cur;
+		files_done += mev_filemap_count(prev.fm);
 	}
 done:
-	res->seconds = now() - t0;
+	res->seconds = mev__now() - t0;
 	state_clear(&prev);
 	free(work);
 	MEV_VEC_FREE(&w.blobs);
 	mev_release_list_free(stored, nstored);
 	mev_tag_list_free(tags, ntags);
-	if (lockfd >= 0)
-		close(lockfd);
-	mev_store_close(w.store);
+	if (w.lockfd >= 0)
+		close(w.lockfd);
+	mev_store_free(w.store);
 	mev_repo_free(w.repo);
 	return rc;
 }

@@ -1,11 +1,13 @@
-/* zstd frames with checksums around varint-encoded records. */
+/* zstd frames with checksums around stored values, and .zst decompression. */
 #include "codec.h"
+#include "maintevo/store.h"
 #include "maintevo/error.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
-int mev_codec_pack(mev_buf *out, char kind, const void *data, size_t len, int level)
+int mev__pack(mev_buf *out, char kind, const void *data, size_t len, int level)
 {
 	size_t bound = ZSTD_compressBound(len), n;
 	ZSTD_CCtx *cc;
@@ -28,7 +30,7 @@ int mev_codec_pack(mev_buf *out, char kind, const void *data, size_t len, int le
 	return 0;
 }
 
-int mev_codec_unpack(mev_buf *out, char kind, const void *data, size_t len)
+int mev__unpack(mev_buf *out, char kind, const void *data, size_t len)
 {
 	const char *p = data;
 	unsigned long long size;
@@ -50,84 +52,83 @@ int mev_codec_unpack(mev_buf *out, char kind, const void *data, size_t len)
 	return 0;
 }
 
-int mev_put_uv(mev_buf *b, uint64_t v)
+size_t mev__packed_size(const void *data, size_t len)
 {
-	unsigned char tmp[10];
-	size_t n = 0;
-	do {
-		unsigned char c = v & 0x7f;
-		v >>= 7;
-		tmp[n++] = c | (v ? 0x80 : 0);
-	} while (v);
-	return mev_buf_put(b, tmp, n);
+	const char *p = data;
+	if (len > 4 && memcmp(p, "MEV", 3) == 0) {
+		/* the frame header holds the content size: no need to decompress */
+		unsigned long long sz = ZSTD_getFrameContentSize(p + 4, len - 4);
+		return sz < (1ULL << 40) ? (size_t)sz : 0;
+	}
+	return len;
 }
 
-int mev_put_sv(mev_buf *b, int64_t v)
+int mev_store_unpack(void **data, size_t *len, char kind, const void *packed, size_t plen)
 {
-	return mev_put_uv(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+	mev_buf b = MEV_BUF_INIT;
+	int rc = mev__unpack(&b, kind, packed, plen);
+	*data = NULL;
+	*len = 0;
+	if (rc) {
+		mev_buf_free(&b);
+		return rc;
+	}
+	*len = b.len;
+	*data = mev_buf_detach(&b);
+	return *data ? 0 : mev_error_oom();
 }
 
-int mev_put_str(mev_buf *b, const char *s, size_t len)
+/* Decompress every frame of `z` (the content size need not be known). */
+int mev_store_decompress(void **data, size_t *len, const void *z, size_t zlen, size_t max,
+			 const char *name)
 {
-	return mev_put_uv(b, len) || mev_buf_put(b, s, len) ? MEV_ENOMEM : 0;
-}
-
-int mev_put_cstr(mev_buf *b, const char *s) { return mev_put_str(b, s, s ? strlen(s) : 0); }
-
-void mev_rd_init(mev_rd *r, const void *data, size_t len)
-{
-	r->p = data;
-	r->end = r->p + len;
-	r->bad = 0;
-}
-
-uint64_t mev_get_uv(mev_rd *r)
-{
-	uint64_t v = 0;
-	for (int shift = 0; shift < 64; shift += 7) {
-		unsigned char c;
-		if (r->p >= r->end) {
-			r->bad = 1;
-			return 0;
+	ZSTD_DStream *ds = ZSTD_createDStream();
+	ZSTD_inBuffer ib = { z, zlen, 0 };
+	mev_buf out = MEV_BUF_INIT;
+	size_t ret = 0;
+	int rc = 0;
+	*data = NULL;
+	*len = 0;
+	if (!ds)
+		return mev_error_oom();
+	while (ib.pos < ib.size) {
+		ZSTD_outBuffer ob;
+		if (mev_buf_grow(&out, 1 << 20)) {
+			rc = mev_error_oom();
+			goto done;
 		}
-		c = *r->p++;
-		v |= (uint64_t)(c & 0x7f) << shift;
-		if (!(c & 0x80))
-			return v;
+		ob.dst = out.ptr + out.len;
+		ob.size = out.cap - out.len - 1;
+		ob.pos = 0;
+		ret = ZSTD_decompressStream(ds, &ob, &ib);
+		if (ZSTD_isError(ret)) {
+			rc = mev_error_set(MEV_EINVAL, "cannot decompress '%s': %s", name, ZSTD_getErrorName(ret));
+			mev_error_hint("check the file with 'zstd -t %s'", name);
+			goto done;
+		}
+		out.len += ob.pos;
+		if (out.len > max) {
+			if (max % ((size_t)1 << 30) == 0)
+				rc = mev_error_set(MEV_ELIMIT, "'%s' decompresses to more than %zu GiB", name,
+						   max >> 30);
+			else
+				rc = mev_error_set(MEV_ELIMIT, "'%s' decompresses to more than %zu bytes", name,
+						   max);
+			goto done;
+		}
+		out.ptr[out.len] = '\0';
 	}
-	r->bad = 1;
-	return 0;
-}
-
-int64_t mev_get_sv(mev_rd *r)
-{
-	uint64_t u = mev_get_uv(r);
-	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-}
-
-const char *mev_get_str(mev_rd *r, size_t *len)
-{
-	uint64_t n = mev_get_uv(r);
-	const char *s;
-	if (r->bad || n > (uint64_t)(r->end - r->p)) {
-		r->bad = 1;
-		*len = 0;
-		return "";
+	if (ret != 0) {
+		rc = mev_error_set(MEV_EINVAL, "'%s' ends in the middle of a zstd frame", name);
+		mev_error_hint("the file was cut short; fetch it again");
 	}
-	s = (const char *)r->p;
-	r->p += n;
-	*len = (size_t)n;
-	return s;
-}
-
-int mev_get_bytes(mev_rd *r, void *out, size_t len)
-{
-	if (r->bad || len > (size_t)(r->end - r->p)) {
-		r->bad = 1;
-		memset(out, 0, len);
-		return -1;
+done:
+	ZSTD_freeDStream(ds);
+	if (rc) {
+		mev_buf_free(&out);
+		return rc;
 	}
-	memcpy(out, r->p, len);
-	r->p += len;
-	return 0;
+	*len = out.len;
+	*data = mev_buf_detach(&out);
+	return *data ? 0 : mev_error_oom();
 }

@@ -1,12 +1,11 @@
 /*
- * The LMDB side of the store: the environment, its named tables, write
- * transactions, growing the map, and refusing what is not ours.  Record
- * formats are in records.c; docs/store-format.md describes both.
+ * The LMDB environment of a store: opening it (and refusing what is not
+ * ours or not of this schema), its named tables, write transactions,
+ * growing the map, the writer's lock.  Values are in values.c, the
+ * listing of tables in stats.c; docs/store-format.md describes the format.
  */
 #include "store_internal.h"
 #include "maintevo/error.h"
-#include "maintevo/version.h"
-#include "codec.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,12 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-enum { MAX_TABLES = 24 };
-
-static int lmdb_fail(int rc, const char *what)
+int mev__store_fail(int rc, const char *what)
 {
 	if (rc == MDB_MAP_FULL)
 		return mev_error_set(MEV_ELIMIT, "%s: the store's map is full", what);
@@ -67,11 +63,11 @@ static int txn_begin(mev_store *s, MDB_txn **txn, unsigned flags)
 		mdb_env_set_mapsize(s->env, 0);
 		rc = mdb_txn_begin(s->env, NULL, flags, txn);
 	}
-	return rc ? lmdb_fail(rc, "cannot start a store transaction") : 0;
+	return rc ? mev__store_fail(rc, "cannot start a store transaction") : 0;
 }
 
 /* The transaction to use: the open write one, or a fresh read one. */
-int mev_store_txn(mev_store *s, MDB_txn **txn, int *own)
+int mev__store_txn(mev_store *s, MDB_txn **txn, int *own)
 {
 	if (s->wtxn) {
 		*txn = s->wtxn;
@@ -82,14 +78,14 @@ int mev_store_txn(mev_store *s, MDB_txn **txn, int *own)
 	return txn_begin(s, txn, MDB_RDONLY);
 }
 
-void mev_store_txn_done(MDB_txn *txn, int own)
+void mev__store_txn_done(MDB_txn *txn, int own)
 {
 	/* committing a read-only transaction keeps the table handles it opened */
 	if (own)
 		mdb_txn_commit(txn);
 }
 
-int mev_store_dbi(mev_store *s, MDB_txn *txn, const char *name, MDB_dbi *dbi)
+int mev__store_dbi(mev_store *s, MDB_txn *txn, const char *name, MDB_dbi *dbi)
 {
 	int rc;
 	for (int i = 0; i < s->ntables; i++)
@@ -103,13 +99,13 @@ int mev_store_dbi(mev_store *s, MDB_txn *txn, const char *name, MDB_dbi *dbi)
 				*dbi = s->pending[i];
 				return 0;
 			}
-	if (s->ntables + s->npending >= MAX_TABLES)
+	if (s->ntables + s->npending >= MEV__STORE_MAX_TABLES)
 		return mev_error_set(MEV_ESTORE, "too many store tables");
 	rc = mdb_dbi_open(txn, name, txn == s->wtxn ? MDB_CREATE : 0, dbi);
 	if (rc == MDB_NOTFOUND)
 		return MEV_ENOTFOUND; /* not created yet: an empty table */
 	if (rc)
-		return lmdb_fail(rc, "cannot open a store table");
+		return mev__store_fail(rc, "cannot open a store table");
 	/* a handle opened in a transaction lives only if it commits; keep
 	 * handles of committed (or read-only) transactions */
 	if (txn != s->wtxn) {
@@ -154,9 +150,9 @@ static int read_schema(mev_store *s, uint32_t *schema)
 	MDB_val k = { 6, "schema" }, v;
 	int own, rc;
 	*schema = 0;
-	if ((rc = mev_store_txn(s, &txn, &own)))
+	if ((rc = mev__store_txn(s, &txn, &own)))
 		return rc;
-	rc = mev_store_dbi(s, txn, "meta", &dbi);
+	rc = mev__store_dbi(s, txn, "meta", &dbi);
 	if (rc == 0) {
 		rc = mdb_get(txn, dbi, &k, &v);
 		if (rc == 0) {
@@ -167,7 +163,7 @@ static int read_schema(mev_store *s, uint32_t *schema)
 			rc = MEV_ENOTFOUND;
 		}
 	}
-	mev_store_txn_done(txn, own);
+	mev__store_txn_done(txn, own);
 	return rc;
 }
 
@@ -180,22 +176,15 @@ static int write_schema(mev_store *s)
 	snprintf(buf, sizeof buf, "%d", MEV_STORE_SCHEMA);
 	v.mv_size = strlen(buf);
 	v.mv_data = buf;
-	if ((rc = mev_store_dbi(s, s->wtxn, "meta", &dbi)))
+	if ((rc = mev__store_dbi(s, s->wtxn, "meta", &dbi)))
 		return rc;
 	rc = mdb_put(s->wtxn, dbi, &k, &v, 0);
-	return rc ? lmdb_fail(rc, "cannot write the store schema") : 0;
+	return rc ? mev__store_fail(rc, "cannot write the store schema") : 0;
 }
 
-int mev_store_open(mev_store **out, const char *dir, unsigned flags)
+/* Refuse a directory that cannot be (or become) a store; create a new one. */
+static int check_dir(const char *dir, int st, unsigned flags)
 {
-	mev_store *s;
-	int st = dir_state(dir), rc;
-	int write = flags & (MEV_STORE_WRITE | MEV_STORE_CREATE);
-	uint32_t schema;
-	struct stat sb;
-	char path[4096];
-
-	*out = NULL;
 	if (st == -1) {
 		mev_error_set(MEV_ESTORE, "'%s' is not a directory, so it cannot be a maintevo store", dir);
 		mev_error_hint("pass a directory with --store");
@@ -215,94 +204,106 @@ int mev_store_open(mev_store **out, const char *dir, unsigned flags)
 		mev_error_set(MEV_EIO, "cannot create store directory '%s': %s", dir, strerror(errno));
 		return MEV_EIO;
 	}
-	s = calloc(1, sizeof *s);
-	if (!s || !(s->dir = strdup(dir))) {
-		free(s);
-		return mev_error_oom();
-	}
-	s->writable = write != 0;
+	return 0;
+}
+
+/* The LMDB environment of s->dir, its map twice the file, at least 256 MiB
+ * (it grows before it fills). */
+static int env_open(mev_store *s)
+{
+	/* MEV_STORE_MAP_BYTES: a smaller start, for testing the growth */
+	const char *env = getenv("MEV_STORE_MAP_BYTES");
+	size_t map = env && atol(env) > 0 ? (size_t)atol(env) : (size_t)256 << 20;
+	struct stat sb;
+	char path[4096];
+	int rc;
 	if ((rc = mdb_env_create(&s->env)))
-		goto lmdb_err;
-	mdb_env_set_maxdbs(s->env, MAX_TABLES);
+		return mev__store_fail(rc, "cannot open the store");
+	mdb_env_set_maxdbs(s->env, MEV__STORE_MAX_TABLES);
 	mdb_env_set_maxreaders(s->env, 126);
-	/* map: twice the file, at least 256 MiB; it grows before it fills */
-	snprintf(path, sizeof path, "%s/data.mdb", dir);
-	{
-		/* MEV_STORE_MAP_BYTES: a smaller start, for testing the growth */
-		const char *env = getenv("MEV_STORE_MAP_BYTES");
-		size_t map = env && atol(env) > 0 ? (size_t)atol(env) : (size_t)256 << 20;
-		if (stat(path, &sb) == 0)
-			while (map < (size_t)sb.st_size * 2)
-				map *= 2;
-		mdb_env_set_mapsize(s->env, map);
-	}
-	rc = mdb_env_open(s->env, dir, (s->writable ? 0 : MDB_RDONLY) | MDB_NOTLS, 0666);
+	snprintf(path, sizeof path, "%s/data.mdb", s->dir);
+	if (stat(path, &sb) == 0)
+		while (map < (size_t)sb.st_size * 2)
+			map *= 2;
+	mdb_env_set_mapsize(s->env, map);
+	rc = mdb_env_open(s->env, s->dir, (s->writable ? 0 : MDB_RDONLY) | MDB_NOTLS, 0666);
 	if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH) {
-		mev_store_close(s);
-		mev_error_set(MEV_ESTORE, "'%s' is not a maintevo store (or it is damaged): %s", dir,
+		mev_error_set(MEV_ESTORE, "'%s' is not a maintevo store (or it is damaged): %s", s->dir,
 			      mdb_strerror(rc));
 		mev_error_hint("choose another directory with --store, or remove it to walk again");
 		return MEV_ESTORE;
 	}
 	if (rc == EACCES || rc == EROFS) {
-		mev_store_close(s);
-		mev_error_set(MEV_EIO, "cannot open store '%s': %s", dir, strerror(rc));
+		mev_error_set(MEV_EIO, "cannot open store '%s': %s", s->dir, strerror(rc));
 		mev_error_hint("check the permissions of the directory and of lock.mdb");
 		return MEV_EIO;
 	}
-	if (rc)
-		goto lmdb_err;
-	rc = read_schema(s, &schema);
+	return rc ? mev__store_fail(rc, "cannot open the store") : 0;
+}
+
+/* Read the schema (writing it into a new store) and refuse any other. */
+static int check_schema(mev_store *s, int st, unsigned flags)
+{
+	uint32_t schema;
+	int rc = read_schema(s, &schema);
 	if (rc == MEV_ENOTFOUND && st == 2) {
 		/* an LMDB environment, but not ours (or an empty one we made) */
 		MDB_stat ms;
 		mdb_env_stat(s->env, &ms);
 		/* an empty environment is a store whose creation was cut short */
 		if (ms.ms_entries > 0) {
-			mev_store_close(s);
-			mev_error_set(MEV_ESTORE, "'%s' is not a maintevo store: its LMDB database has no maintevo schema", dir);
+			mev_error_set(MEV_ESTORE, "'%s' is not a maintevo store: its LMDB database has no maintevo schema", s->dir);
 			mev_error_hint("choose another directory with --store");
 			return MEV_ESTORE;
 		}
 	}
 	if (rc == MEV_ENOTFOUND) {
 		if (!(flags & MEV_STORE_CREATE)) {
-			mev_store_close(s);
-			mev_error_set(MEV_ENOTFOUND, "no maintevo store at '%s'", dir);
-			mev_error_hint("walk a repository into it first: maintevo walk --repo REPO --store %s", dir);
+			mev_error_set(MEV_ENOTFOUND, "no maintevo store at '%s'", s->dir);
+			mev_error_hint("walk a repository into it first: maintevo walk --repo REPO --store %s", s->dir);
 			return MEV_ENOTFOUND;
 		}
-		if ((rc = mev_store_begin(s)) || (rc = write_schema(s)) || (rc = mev_store_commit(s))) {
-			mev_store_close(s);
+		if ((rc = mev_store_begin(s)) || (rc = write_schema(s)) || (rc = mev_store_commit(s)))
 			return rc;
-		}
 		schema = MEV_STORE_SCHEMA;
 	} else if (rc) {
-		mev_store_close(s);
 		return rc;
 	}
-	if (schema > MEV_STORE_SCHEMA) {
-		mev_store_close(s);
-		mev_error_set(MEV_ESTORE, "store '%s' was written by schema %u, this build reads %d", dir,
+	if (schema != MEV_STORE_SCHEMA) {
+		mev_error_set(MEV_ESTORE, "store '%s' was written by schema %u, this build reads %d", s->dir,
 			      schema, MEV_STORE_SCHEMA);
-		mev_error_hint("use a newer maintevo, or walk into a new store");
+		if (schema > MEV_STORE_SCHEMA)
+			mev_error_hint("use a newer maintevo, or walk into a new store");
+		else
+			mev_error_hint("walk again into a new store, or with --rebuild");
 		return MEV_ESTORE;
 	}
-	if (schema < MEV_STORE_SCHEMA) {
-		mev_store_close(s);
-		mev_error_set(MEV_ESTORE, "store '%s' was written by schema %u, this build reads %d", dir,
-			      schema, MEV_STORE_SCHEMA);
-		mev_error_hint("walk again into a new store, or with --rebuild");
-		return MEV_ESTORE;
+	return 0;
+}
+
+int mev_store_open(mev_store **out, const char *dir, unsigned flags)
+{
+	mev_store *s;
+	int st = dir_state(dir), rc;
+
+	*out = NULL;
+	if ((rc = check_dir(dir, st, flags)))
+		return rc;
+	s = calloc(1, sizeof *s);
+	if (!s || !(s->dir = strdup(dir))) {
+		free(s);
+		return mev_error_oom();
+	}
+	s->writable = (flags & (MEV_STORE_WRITE | MEV_STORE_CREATE)) != 0;
+	if ((rc = env_open(s)) || (rc = check_schema(s, st, flags))) {
+		mev_store_free(s);
+		return rc;
 	}
 	*out = s;
 	return 0;
-lmdb_err:
-	mev_store_close(s);
-	return lmdb_fail(rc, "cannot open the store");
 }
 
-void mev_store_close(mev_store *s)
+void mev_store_free(mev_store *s)
 {
 	if (!s)
 		return;
@@ -311,7 +312,6 @@ void mev_store_close(mev_store *s)
 	if (s->env)
 		mdb_env_close(s->env);
 	mev_buf_free(&s->scratch);
-	mev_buf_free(&s->scratch2);
 	free(s->dir);
 	free(s);
 }
@@ -340,9 +340,9 @@ int mev_store_commit(mev_store *s)
 	s->wtxn = NULL;
 	if (rc) {
 		s->npending = 0;
-		return lmdb_fail(rc, "cannot commit to the store");
+		return mev__store_fail(rc, "cannot commit to the store");
 	}
-	for (int i = 0; i < s->npending && s->ntables < MAX_TABLES; i++) {
+	for (int i = 0; i < s->npending && s->ntables < MEV__STORE_MAX_TABLES; i++) {
 		memcpy(s->table_names[s->ntables], s->pending_names[i], sizeof s->table_names[0]);
 		s->tables[s->ntables++] = s->pending[i];
 	}
@@ -378,248 +378,7 @@ int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx)
 	return rc;
 }
 
-/* --- raw values ------------------------------------------------------- */
-
-int mev_store_raw_get(mev_store *s, const char *table, const void *key, size_t klen,
-		      mev_buf *out, size_t *stored)
-{
-	MDB_txn *txn;
-	MDB_dbi dbi;
-	MDB_val k = { klen, (void *)key }, v;
-	int own, rc;
-	if ((rc = mev_store_txn(s, &txn, &own)))
-		return rc;
-	rc = mev_store_dbi(s, txn, table, &dbi);
-	if (rc == 0) {
-		rc = mdb_get(txn, dbi, &k, &v);
-		if (rc == MDB_NOTFOUND) {
-			rc = MEV_ENOTFOUND;
-		} else if (rc) {
-			rc = lmdb_fail(rc, "cannot read the store");
-		} else {
-			mev_buf_clear(out);
-			rc = mev_buf_put(out, v.mv_data, v.mv_size);
-			if (stored)
-				*stored = v.mv_size;
-		}
-	}
-	mev_store_txn_done(txn, own);
-	return rc;
-}
-
-int mev_store_raw_put(mev_store *s, const char *table, const void *key, size_t klen,
-		      const void *data, size_t len)
-{
-	MDB_dbi dbi;
-	MDB_val k = { klen, (void *)key }, v = { len, (void *)data };
-	int rc;
-	if (!s->wtxn)
-		return mev_error_set(MEV_ESTORE, "store write outside a transaction");
-	if (klen == 0 || klen > 511)
-		return mev_error_set(MEV_EINVAL, "store key of %zu bytes", klen);
-	if ((rc = mev_store_dbi(s, s->wtxn, table, &dbi)))
-		return rc;
-	rc = mdb_put(s->wtxn, dbi, &k, &v, 0);
-	return rc ? lmdb_fail(rc, "cannot write to the store") : 0;
-}
-
-int mev_store_raw_delete(mev_store *s, const char *table, const void *key, size_t klen)
-{
-	MDB_dbi dbi;
-	MDB_val k = { klen, (void *)key };
-	int rc;
-	if (!s->wtxn)
-		return mev_error_set(MEV_ESTORE, "store write outside a transaction");
-	rc = mev_store_dbi(s, s->wtxn, table, &dbi);
-	if (rc == MEV_ENOTFOUND)
-		return 0;
-	if (rc)
-		return rc;
-	rc = mdb_del(s->wtxn, dbi, &k, NULL);
-	return rc && rc != MDB_NOTFOUND ? lmdb_fail(rc, "cannot delete from the store") : 0;
-}
-
-int mev_store_raw_scan(mev_store *s, const char *table, const void *prefix, size_t plen,
-		       int (*fn)(void *ctx, const void *key, size_t klen, const void *data, size_t len),
-		       void *ctx)
-{
-	MDB_txn *txn;
-	MDB_dbi dbi;
-	MDB_cursor *cur = NULL;
-	MDB_val k = { plen, (void *)prefix }, v;
-	int own, rc, r;
-	if ((rc = mev_store_txn(s, &txn, &own)))
-		return rc;
-	rc = mev_store_dbi(s, txn, table, &dbi);
-	if (rc == MEV_ENOTFOUND) {
-		rc = 0;
-		goto done;
-	}
-	if (rc)
-		goto done;
-	if ((rc = mdb_cursor_open(txn, dbi, &cur))) {
-		rc = lmdb_fail(rc, "cannot read the store");
-		goto done;
-	}
-	r = plen ? mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE) : mdb_cursor_get(cur, &k, &v, MDB_FIRST);
-	while (r == 0) {
-		if (plen && (k.mv_size < plen || memcmp(k.mv_data, prefix, plen)))
-			break;
-		if ((rc = fn(ctx, k.mv_data, k.mv_size, v.mv_data, v.mv_size)))
-			break;
-		r = mdb_cursor_get(cur, &k, &v, MDB_NEXT);
-	}
-	if (!rc && r && r != MDB_NOTFOUND)
-		rc = lmdb_fail(r, "cannot read the store");
-done:
-	mdb_cursor_close(cur);
-	mev_store_txn_done(txn, own);
-	return rc;
-}
-
-/* --- generic compressed values ---------------------------------------- */
-
-int mev_store_put_value(mev_store *s, const char *table, const void *key, size_t klen,
-			const void *data, size_t len)
-{
-	int rc = mev_codec_pack(&s->scratch, 'V', data, len, 6);
-	return rc ? rc : mev_store_raw_put(s, table, key, klen, s->scratch.ptr, s->scratch.len);
-}
-
-int mev_store_get_value(mev_store *s, const char *table, const void *key, size_t klen,
-			void **data, size_t *len)
-{
-	mev_buf raw = MEV_BUF_INIT, val = MEV_BUF_INIT;
-	int rc = mev_store_raw_get(s, table, key, klen, &raw, NULL);
-	if (!rc)
-		rc = mev_codec_unpack(&val, 'V', raw.ptr, raw.len);
-	mev_buf_free(&raw);
-	if (rc) {
-		mev_buf_free(&val);
-		return rc;
-	}
-	*len = val.len;
-	*data = mev_buf_detach(&val);
-	return *data ? 0 : MEV_ENOMEM;
-}
-
-int mev_store_delete_value(mev_store *s, const char *table, const void *key, size_t klen)
-{
-	return mev_store_raw_delete(s, table, key, klen);
-}
-
-typedef struct {
-	int (*fn)(void *, const void *, size_t, const void *, size_t);
-	void *ctx;
-	mev_buf val;
-} scan_ctx;
-
-static int scan_unpack(void *c, const void *key, size_t klen, const void *data, size_t len)
-{
-	scan_ctx *sc = c;
-	int rc = mev_codec_unpack(&sc->val, 'V', data, len);
-	return rc ? rc : sc->fn(sc->ctx, key, klen, sc->val.ptr, sc->val.len);
-}
-
-int mev_store_scan(mev_store *s, const char *table, const void *prefix, size_t plen,
-		   int (*fn)(void *ctx, const void *key, size_t klen, const void *data, size_t len),
-		   void *ctx)
-{
-	scan_ctx sc = { fn, ctx, MEV_BUF_INIT };
-	int rc = mev_store_raw_scan(s, table, prefix, plen, scan_unpack, &sc);
-	mev_buf_free(&sc.val);
-	return rc;
-}
-
-/* --- blobs: oid -> lines, bytes (two varints, not compressed) ----------- */
-
-int mev_store_blob_get(mev_store *s, const mev_oid *oid, uint64_t *lines, uint64_t *bytes)
-{
-	MDB_txn *txn;
-	MDB_dbi dbi;
-	MDB_val k = { 20, (void *)oid->id }, v;
-	int own, found = 0;
-	if (mev_store_txn(s, &txn, &own))
-		return 0;
-	if (mev_store_dbi(s, txn, "blobs", &dbi) == 0 && mdb_get(txn, dbi, &k, &v) == 0) {
-		mev_rd r;
-		mev_rd_init(&r, v.mv_data, v.mv_size);
-		*lines = mev_get_uv(&r);
-		*bytes = mev_get_uv(&r);
-		found = !r.bad;
-	}
-	mev_store_txn_done(txn, own);
-	return found;
-}
-
-int mev_store_blob_put(mev_store *s, const mev_oid *oid, uint64_t lines, uint64_t bytes)
-{
-	mev_buf_clear(&s->scratch2);
-	if (mev_put_uv(&s->scratch2, lines) || mev_put_uv(&s->scratch2, bytes))
-		return MEV_ENOMEM;
-	return mev_store_raw_put(s, "blobs", oid->id, 20, s->scratch2.ptr, s->scratch2.len);
-}
-
-/* --- identity ------------------------------------------------------------ */
-
-int mev_store_get_identity(mev_store *s, mev_store_identity *id)
-{
-	mev_buf raw = MEV_BUF_INIT, val = MEV_BUF_INIT;
-	mev_rd r;
-	size_t n;
-	const char *p;
-	int rc = mev_store_raw_get(s, "meta", "identity", 8, &raw, NULL);
-	memset(id, 0, sizeof *id);
-	if (!rc)
-		rc = mev_codec_unpack(&val, 'I', raw.ptr, raw.len);
-	if (rc)
-		goto done;
-	mev_rd_init(&r, val.ptr, val.len);
-	id->schema = (uint32_t)mev_get_uv(&r);
-#define GETS(field) do { p = mev_get_str(&r, &n); \
-	snprintf(id->field, sizeof id->field, "%.*s", (int)n, p); } while (0)
-	GETS(repo);
-	mev_get_bytes(&r, id->root.id, 20);
-	GETS(dialect);
-	GETS(tags);
-	GETS(exclude);
-	id->rc = (int)mev_get_uv(&r);
-	id->top_level_only = (int)mev_get_uv(&r);
-	id->created = mev_get_sv(&r);
-	GETS(version);
-#undef GETS
-	if (r.bad)
-		rc = mev_error_set(MEV_ECORRUPT, "the store's identity record is damaged");
-done:
-	mev_buf_free(&raw);
-	mev_buf_free(&val);
-	return rc;
-}
-
-int mev_store_set_identity(mev_store *s, const mev_store_identity *id)
-{
-	mev_buf b = MEV_BUF_INIT;
-	int rc = 0;
-	rc |= mev_put_uv(&b, MEV_STORE_SCHEMA);
-	rc |= mev_put_cstr(&b, id->repo);
-	rc |= mev_buf_put(&b, id->root.id, 20);
-	rc |= mev_put_cstr(&b, id->dialect);
-	rc |= mev_put_cstr(&b, id->tags);
-	rc |= mev_put_cstr(&b, id->exclude);
-	rc |= mev_put_uv(&b, (uint64_t)id->rc);
-	rc |= mev_put_uv(&b, (uint64_t)id->top_level_only);
-	rc |= mev_put_sv(&b, id->created ? id->created : (int64_t)time(NULL));
-	rc |= mev_put_cstr(&b, id->version[0] ? id->version : mev_version());
-	if (rc) {
-		mev_buf_free(&b);
-		return mev_error_oom();
-	}
-	rc = mev_codec_pack(&s->scratch, 'I', b.ptr, b.len, 3);
-	mev_buf_free(&b);
-	return rc ? rc : mev_store_raw_put(s, "meta", "identity", 8, s->scratch.ptr, s->scratch.len);
-}
-
-int mev_store_lock(const char *dir, int *fd)
+int mev_store_lock(int *fd, const char *dir)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/walk.lock", dir);

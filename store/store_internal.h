@@ -1,4 +1,4 @@
-/* Inside the store: the LMDB handles and raw table access (store/ only). */
+/* Inside the store: the LMDB handles shared by the files of store/ (store/ only). */
 #ifndef MEV_STORE_INTERNAL_H
 #define MEV_STORE_INTERNAL_H
 
@@ -6,33 +6,30 @@
 #include "maintevo/store.h"
 #include "util/buf.h"
 
+enum { MEV__STORE_MAX_TABLES = 24, MEV__STORE_NAME = 24 };
+
 struct mev_store {
 	char *dir;
 	MDB_env *env;
 	MDB_txn *wtxn;      /* the open write transaction, if any */
 	int writable;
+	/* table handles: those of committed (or read) transactions, and those
+	 * opened by the write transaction in hand, kept only if it commits */
 	int ntables, npending;
-	char table_names[24][24];
-	MDB_dbi tables[24];
-	char pending_names[24][24];
-	MDB_dbi pending[24];
-	mev_buf scratch, scratch2;
+	char table_names[MEV__STORE_MAX_TABLES][MEV__STORE_NAME];
+	MDB_dbi tables[MEV__STORE_MAX_TABLES];
+	char pending_names[MEV__STORE_MAX_TABLES][MEV__STORE_NAME];
+	MDB_dbi pending[MEV__STORE_MAX_TABLES];
+	mev_buf scratch;    /* a packed value on its way in */
 };
 
-int mev_store_txn(mev_store *s, MDB_txn **txn, int *own);
-void mev_store_txn_done(MDB_txn *txn, int own);
-int mev_store_dbi(mev_store *s, MDB_txn *txn, const char *name, MDB_dbi *dbi);
-
-/* Uncompressed access to a table; *stored gets the value's size on disk. */
-int mev_store_raw_get(mev_store *s, const char *table, const void *key, size_t klen,
-		      mev_buf *out, size_t *stored);
-int mev_store_raw_put(mev_store *s, const char *table, const void *key, size_t klen,
-		      const void *data, size_t len);
-int mev_store_raw_delete(mev_store *s, const char *table, const void *key, size_t klen);
-int mev_store_raw_scan(mev_store *s, const char *table, const void *prefix, size_t plen,
-		       int (*fn)(void *ctx, const void *key, size_t klen, const void *data, size_t len),
-		       void *ctx);
-/* Double the map (no transaction may be open). */
-int mev_store_grow(mev_store *s);
+/* An LMDB error as MEV_ELIMIT (map full), MEV_ECORRUPT or MEV_ESTORE, with a message. */
+int mev__store_fail(int rc, const char *what);
+/* The transaction to use: the open write one (*own 0), or a fresh read one. */
+int mev__store_txn(mev_store *s, MDB_txn **txn, int *own);
+void mev__store_txn_done(MDB_txn *txn, int own);
+/* The handle of table `name`; MEV_ENOTFOUND (no message) when a read finds
+ * no such table; the write transaction creates it. */
+int mev__store_dbi(mev_store *s, MDB_txn *txn, const char *name, MDB_dbi *dbi);
 
 #endif

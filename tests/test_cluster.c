@@ -3,6 +3,7 @@
 #include "cluster/cluster_internal.h"
 #include "maintevo/cluster.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 
 #include <errno.h>
@@ -333,7 +334,7 @@ static int put_fn(mev_store *s, void *ctx)
 	const put_ctx *pc = ctx;
 	mev_release_input in = { 0 };
 	in.tag = pc->tag;
-	return mev_store_put_graph_release(s, &in, pc->t->fm, pc->t->g);
+	return mev_release_put_graph(s, &in, pc->t->fm, pc->t->g);
 }
 
 static void put(mev_store *s, const char *tag, const tgraph *t)
@@ -409,7 +410,7 @@ static void test_store(void)
 	CHECK_INT(mev_cluster_store(&res, s, &p, &o), 0);
 	CHECK_INT(res.clustered, 2);
 	CHECK_INT(res.kept, 1);
-	mev_store_close(s);
+	mev_store_free(s);
 	drop(&t);
 	drop(&u);
 }

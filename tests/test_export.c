@@ -2,6 +2,7 @@
 #include "test.h"
 #include "maintevo/error.h"
 #include "maintevo/export.h"
+#include "maintevo/release.h"
 #include "maintevo/report.h"
 #include "maintevo/store.h"
 
@@ -211,7 +212,7 @@ static void test_tables(void)
 		in.tag = r ? "v1.1" : "v1.0";
 		in.time = 86400 * (r + 1);
 		CHECK_INT(mev_store_begin(s), 0);
-		CHECK_INT(mev_store_put_release(s, &in, fm[r], g[r], r ? fm[0] : NULL, r ? "v1.0" : NULL), 0);
+		CHECK_INT(mev_release_put(s, &in, fm[r], g[r], r ? fm[0] : NULL, r ? "v1.0" : NULL), 0);
 		CHECK_INT(mev_store_commit(s), 0);
 	}
 
@@ -299,7 +300,7 @@ static void test_tables(void)
 		free(a);
 		free(b);
 	}
-	mev_store_close(s);
+	mev_store_free(s);
 	for (int r = 0; r < 2; r++) {
 		mev_graph_free(g[r]);
 		mev_filemap_free(fm[r]);
@@ -327,7 +328,7 @@ static void test_graph(void)
 	CHECK_ERR(mev_export_graph(s, &go, f), MEV_ENOTFOUND, "release 'v1.0' is not clustered with");
 	fclose(f);
 	free(buf);
-	mev_store_close(s);
+	mev_store_free(s);
 }
 
 static void test_report(void)
@@ -362,7 +363,7 @@ static void test_report(void)
 	out = run_report(s, &ro, &rc);
 	CHECK_ERR(rc, MEV_ENOTFOUND, "release 'v0' is not in store");
 	free(out);
-	mev_store_close(s);
+	mev_store_free(s);
 }
 
 int main(void)

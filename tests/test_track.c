@@ -2,6 +2,7 @@
 #include "test.h"
 #include "track/track_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 #include "maintevo/track.h"
 
@@ -244,9 +245,9 @@ static void put_release(mev_store *s, const char *tag, mev_filemap *fm, int file
 	CHECK_INT(mev_graph_build(&g, fm, &go), 0);
 	CHECK_INT(mev_store_begin(s), 0);
 	if (files)
-		CHECK_INT(mev_store_put_release(s, &in, fm, g, NULL, NULL), 0);
+		CHECK_INT(mev_release_put(s, &in, fm, g, NULL, NULL), 0);
 	else
-		CHECK_INT(mev_store_put_graph_release(s, &in, fm, g), 0);
+		CHECK_INT(mev_release_put_graph(s, &in, fm, g), 0);
 	CHECK_INT(mev_store_commit(s), 0);
 	mev_graph_free(g);
 }
@@ -479,7 +480,7 @@ static void test_store_code(void)
 	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK_INT(res.tracked, 3);
 	mev_track_params_init(&tp);
-	mev_store_close(s);
+	mev_store_free(s);
 	mev_filemap_free(f1);
 	mev_filemap_free(f2);
 }
@@ -519,7 +520,7 @@ static void test_store_titles(void)
 		mev_tracked_cluster_list_free(&tc);
 		mev_clustering_free(c);
 	}
-	mev_store_close(s);
+	mev_store_free(s);
 	mev_filemap_free(f1);
 	mev_filemap_free(f2);
 }
@@ -589,7 +590,7 @@ static void test_store_merge(void)
 	mev_tracked_cluster_list_free(&tc);
 	check_clusters(s, &cp, "v1");
 	check_clusters(s, &cp, "v2");
-	mev_store_close(s);
+	mev_store_free(s);
 	mev_filemap_free(f1);
 	mev_filemap_free(f2);
 }

@@ -95,7 +95,7 @@ typedef struct {
 	uint64_t orphan;          /* status starting with "Orphan" (any case) */
 } mev_section_census;
 
-/* Count the sections of release `tag`.  Errors: as mev_store_load_graph(). */
+/* Count the sections of release `tag`.  Errors: as mev_release_load_graph(). */
 int mev_export_census(mev_section_census *out, mev_store *s, const char *tag);
 
 #endif

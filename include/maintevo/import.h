@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "maintevo/progress.h"
 
 /* The dialect recorded in the identity of a store made by an import: such a
  * store has no repository, and 'maintevo walk' refuses it. */
@@ -17,12 +18,6 @@ typedef struct {
 	double seconds;
 } mev_import_result;
 
-typedef struct {
-	volatile int *stop;      /* non-zero: stop after the current file (MEV_EINTR) */
-	void (*progress)(void *ctx, size_t index, size_t total, const char *tag);
-	void *ctx;
-} mev_import_options;
-
 /*
  * Import every section graph of directory `csv_dir` into the store at
  * `store_dir` (created when new): one file per release, named after its
@@ -34,9 +29,12 @@ typedef struct {
  * table; a release already stored is replaced.  Errors: MEV_ENOTFOUND (no
  * such directory, or no CSV in it), MEV_EINVAL (a file that is not such a
  * CSV: the message says file and line), MEV_ESTORE (the store holds a
- * walked repository), MEV_EIO, MEV_ENOMEM.
+ * walked repository), MEV_EIO, MEV_ENOMEM; MEV_EINTR when stopped by
+ * *progress->stop (checked before each file; the releases written stay).
+ * progress->progress(ctx, i, n, tag) is called before file i of n; the note
+ * callback is not used.  progress may be NULL.
  */
-int mev_import_pasta(const char *store_dir, const char *csv_dir, const mev_import_options *opt,
-		     mev_import_result *res);
+int mev_import_pasta(mev_import_result *res, const char *store_dir, const char *csv_dir,
+		     const mev_progress *progress);
 
 #endif

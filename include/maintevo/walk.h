@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "maintevo/maintainers.h"
+#include "maintevo/progress.h"
 
 typedef struct {
 	size_t index, total;     /* release being processed (1-based) of those to do */
@@ -25,11 +26,17 @@ typedef struct {
 	int rebuild;             /* forget what the store holds and start over */
 	int verify;              /* also build every release cold and compare (slow) */
 	mev_rules_options rules;
-	volatile int *stop;      /* non-zero: stop after the current release */
+	/*
+	 * progress.stop: non-zero ends the walk after the current release, which
+	 * is stored (res->stopped is set and the walk returns 0: run it again to
+	 * go on); progress.progress(ctx, i, total, tag) before each release;
+	 * progress.note(ctx, line) for each notice (tags moved or left out,
+	 * missing blobs, releases without sections, ...).
+	 */
+	mev_progress progress;
 	volatile int *abort_now; /* non-zero: stop at once (nothing half-written) */
-	void (*progress)(void *ctx, const mev_walk_progress *p);
-	void (*note)(void *ctx, const char *message); /* one line, no newline */
-	void *ctx;
+	/* the richer report before each release (pace, ETA), with progress.ctx */
+	void (*walk_progress)(void *ctx, const mev_walk_progress *p);
 } mev_walk_options;
 
 typedef struct {
@@ -54,8 +61,8 @@ typedef struct {
  * store on its own, so an interrupted walk resumes where it stopped.
  * Errors: as the repository and the store report them; MEV_EINTR when
  * stopped by *abort_now; MEV_ESTORE when the store belongs to another
- * repository or filter.
+ * repository or filter, holds an import, or another walk writes to it.
  */
-int mev_walk(const mev_walk_options *opt, mev_walk_result *res);
+int mev_walk(mev_walk_result *res, const mev_walk_options *opt);
 
 #endif

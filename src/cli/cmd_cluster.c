@@ -107,6 +107,6 @@ int cmd_cluster(int argc, char **argv)
 		 res.clustered == 1 ? "" : "s", res.kept, co.key, res.seconds);
 done:
 	signal(SIGINT, SIG_DFL);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }

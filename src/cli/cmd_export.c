@@ -69,7 +69,7 @@ static int with_store_and_out(const char *dir, const char *out_path,
 	if (mev_store_open(&s, dir, MEV_STORE_READ))
 		return cli_fail();
 	if (!(out = cli_open_out(out_path))) {
-		mev_store_close(s);
+		mev_store_free(s);
 		return EXIT_FAIL;
 	}
 	if (write(s, opt, out)) {
@@ -77,11 +77,11 @@ static int with_store_and_out(const char *dir, const char *out_path,
 		cli_close_out(out, out_path);
 		if (out != stdout)
 			remove(out_path); /* no half-written table left behind */
-		mev_store_close(s);
+		mev_store_free(s);
 		return EXIT_FAIL;
 	}
 	rc = cli_close_out(out, out_path);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }
 

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "maintevo/error.h"
 #include "maintevo/filemap.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 
 #include <getopt.h>
@@ -85,11 +86,11 @@ int cmd_filemap(int argc, char **argv)
 		if (o.repo || o.rev)
 			return cli_usage_error("filemap", "use either --repo/--rev or --store/--release");
 		if (mev_store_open(&store, store_dir, MEV_STORE_READ) ||
-		    mev_store_load_filemap(store, release, &fm)) {
-			mev_store_close(store);
+		    mev_release_load_filemap(&fm, store, release)) {
+			mev_store_free(store);
 			return cli_fail();
 		}
-		mev_store_close(store);
+		mev_store_free(store);
 		rc = write_map(fm, keep_rest, out_path);
 		mev_filemap_free(fm);
 		return rc;

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "maintevo/error.h"
 #include "maintevo/graph.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 
 #include <getopt.h>
@@ -101,11 +102,11 @@ int cmd_graph(int argc, char **argv)
 		if (o.repo || o.rev)
 			return cli_usage_error("graph", "use either --repo/--rev or --store/--release");
 		if (mev_store_open(&store, store_dir, MEV_STORE_READ) ||
-		    mev_store_load_graph(store, release, go.keep_rest, &fm, &g)) {
-			mev_store_close(store);
+		    mev_release_load_graph(&fm, &g, store, release, go.keep_rest)) {
+			mev_store_free(store);
 			return cli_fail();
 		}
-		mev_store_close(store);
+		mev_store_free(store);
 		rc = write_graph(g, (mev_graph_format)fmt, out_path);
 		mev_graph_free(g);
 		mev_filemap_free(fm);

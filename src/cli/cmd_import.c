@@ -54,7 +54,7 @@ int cmd_import(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *dir = "maintevo.store";
-	mev_import_options opt = { &stop, progress, NULL };
+	mev_progress pr = { &stop, progress, NULL, NULL };
 	mev_import_result res;
 	int c, rc;
 
@@ -73,7 +73,7 @@ int cmd_import(int argc, char **argv)
 	if (optind + 1 < argc)
 		return cli_usage_error("import-pasta", "unexpected argument '%s'", argv[optind + 1]);
 	signal(SIGINT, on_sigint);
-	rc = mev_import_pasta(dir, argv[optind], &opt, &res);
+	rc = mev_import_pasta(&res, dir, argv[optind], &pr);
 	signal(SIGINT, SIG_DFL);
 	if (!cli_quiet && isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);

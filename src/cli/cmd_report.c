@@ -79,7 +79,7 @@ int cmd_report(int argc, char **argv)
 	if (mev_store_open(&s, a.store, MEV_STORE_READ))
 		return cli_fail();
 	if (!(out = cli_open_out(a.out))) {
-		mev_store_close(s);
+		mev_store_free(s);
 		return EXIT_FAIL;
 	}
 	if ((rc = mev_report_write(s, &a.ro, out))) {
@@ -87,10 +87,10 @@ int cmd_report(int argc, char **argv)
 		cli_close_out(out, a.out);
 		if (out != stdout)
 			remove(a.out); /* no half-written report left behind */
-		mev_store_close(s);
+		mev_store_free(s);
 		return EXIT_FAIL;
 	}
 	rc = cli_close_out(out, a.out);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }

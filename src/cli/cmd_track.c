@@ -155,6 +155,6 @@ int cmd_track(int argc, char **argv)
 	rc = EXIT_OK;
 done:
 	signal(SIGINT, SIG_DFL);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }

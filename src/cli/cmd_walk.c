@@ -145,15 +145,15 @@ int cmd_walk(int argc, char **argv)
 	if (!o.repo)
 		return cli_usage_error("walk", "--repo is required");
 	tty = !cli_quiet && isatty(STDERR_FILENO);
-	o.stop = &stop_soft;
+	o.progress.stop = &stop_soft;
+	o.progress.note = note;
 	o.abort_now = &stop_hard;
-	o.progress = progress;
-	o.note = note;
+	o.walk_progress = progress;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old);
-	rc = mev_walk(&o, &res);
+	rc = mev_walk(&res, &o);
 	sigaction(SIGINT, &old, NULL);
 	if (tty)
 		fputs("\r\033[K", stderr);

@@ -5,8 +5,9 @@
  */
 #include "cluster_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "util/clock.h"
-#include "codec.h"
+#include "util/varint.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,28 +38,28 @@ static int encode(mev_buf *b, const mev_clustering *c)
 	uint64_t bits;
 	int rc = 0;
 	memcpy(&bits, &c->modularity, sizeof bits);
-	rc |= mev_put_uv(b, REC_VERSION);
-	rc |= mev_put_uv(b, ALGORITHM);
-	rc |= mev_put_uv(b, c->graph_fp);
-	rc |= mev_put_uv(b, c->nsec);
-	rc |= mev_put_uv(b, bits);
-	rc |= mev_put_uv(b, c->ncl);
+	rc |= mev__put_uv(b, REC_VERSION);
+	rc |= mev__put_uv(b, ALGORITHM);
+	rc |= mev__put_uv(b, c->graph_fp);
+	rc |= mev__put_uv(b, c->nsec);
+	rc |= mev__put_uv(b, bits);
+	rc |= mev__put_uv(b, c->ncl);
 	for (size_t i = 0; i < c->nsec && !rc; i++)
-		rc |= mev_put_uv(b, c->member[i] == MEV_CLUSTER_NONE ? 0 : (uint64_t)c->member[i] + 1);
+		rc |= mev__put_uv(b, c->member[i] == MEV_CLUSTER_NONE ? 0 : (uint64_t)c->member[i] + 1);
 	for (size_t k = 0; k < c->ncl && !rc; k++)
-		rc |= mev_put_uv(b, c->rep[k]);
+		rc |= mev__put_uv(b, c->rep[k]);
 	return rc ? mev_error_oom() : 0;
 }
 
 /* The stored record's graph fingerprint (0 when unreadable). */
 static uint64_t record_fp(const void *data, size_t len)
 {
-	mev_rd r;
-	mev_rd_init(&r, data, len);
-	if (mev_get_uv(&r) != REC_VERSION || mev_get_uv(&r) != ALGORITHM)
+	mev__rd r;
+	mev__rd_init(&r, data, len);
+	if (mev__get_uv(&r) != REC_VERSION || mev__get_uv(&r) != ALGORITHM)
 		return 0;
 	{
-		uint64_t fp = mev_get_uv(&r);
+		uint64_t fp = mev__get_uv(&r);
 		return r.bad ? 0 : fp;
 	}
 }
@@ -66,22 +67,22 @@ static uint64_t record_fp(const void *data, size_t len)
 /* Fill the clustering `c` (made over the release's graph) from a record. */
 static int decode(mev_clustering *c, const void *data, size_t len, const char *tag)
 {
-	mev_rd r;
+	mev__rd r;
 	uint64_t ns, ncl, bits;
 	int rc;
-	mev_rd_init(&r, data, len);
-	if (mev_get_uv(&r) != REC_VERSION)
+	mev__rd_init(&r, data, len);
+	if (mev__get_uv(&r) != REC_VERSION)
 		return mev_error_set(MEV_ECORRUPT, "clustering of '%s' has an unknown version", tag);
-	(void)mev_get_uv(&r);
-	(void)mev_get_uv(&r);
-	ns = mev_get_uv(&r);
-	bits = mev_get_uv(&r);
-	ncl = mev_get_uv(&r);
+	(void)mev__get_uv(&r);
+	(void)mev__get_uv(&r);
+	ns = mev__get_uv(&r);
+	bits = mev__get_uv(&r);
+	ncl = mev__get_uv(&r);
 	if (r.bad || ns != c->nsec || ncl > ns)
 		return mev_error_set(MEV_ECORRUPT, "clustering of '%s' does not fit its release", tag);
 	memcpy(&c->modularity, &bits, sizeof bits);
 	for (size_t i = 0; i < c->nsec; i++) {
-		uint64_t k = mev_get_uv(&r);
+		uint64_t k = mev__get_uv(&r);
 		c->member[i] = k == 0 || k > ncl ? MEV_CLUSTER_NONE : (uint32_t)(k - 1);
 	}
 	if (r.bad)
@@ -90,7 +91,7 @@ static int decode(mev_clustering *c, const void *data, size_t len, const char *t
 	if ((rc = mev__clustering_rank(c, (size_t)ncl)))
 		return rc;
 	for (size_t k = 0; k < c->ncl; k++)
-		if (mev_get_uv(&r) != c->rep[k] || r.bad)
+		if (mev__get_uv(&r) != c->rep[k] || r.bad)
 			return mev_error_set(MEV_ECORRUPT, "clustering of '%s' is damaged", tag);
 	return 0;
 }
@@ -111,7 +112,7 @@ static int load_with_graph(mev_clustering **out, mev_store *s, const mev_cluster
 	mev_cluster_key(pk, sizeof pk, p);
 	if ((rc = make_key(&k, p, tag)))
 		goto done;
-	rc = mev_store_get_value(s, "clusters", k.ptr, k.len, &data, &len);
+	rc = mev_store_get(&data, &len, s, "clusters", k.ptr, k.len);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_set(MEV_ENOTFOUND, "release '%s' is not clustered with %s", tag, pk);
 		mev_error_hint("run 'maintevo cluster --store %s' with the same options first",
@@ -145,7 +146,7 @@ int mev_cluster_load(mev_clustering **out, mev_store *s, const mev_cluster_param
 	mev_graph *g = NULL;
 	int rc;
 	*out = NULL;
-	if ((rc = mev_cluster_params_check(p)) || (rc = mev_store_load_graph(s, tag, 0, &fm, &g)))
+	if ((rc = mev_cluster_params_check(p)) || (rc = mev_release_load_graph(&fm, &g, s, tag, 0)))
 		return rc;
 	rc = load_with_graph(out, s, p, tag, g);
 	mev_graph_free(g);
@@ -189,7 +190,7 @@ typedef struct {
 static int put_fn(mev_store *s, void *ctx)
 {
 	const put_ctx *pc = ctx;
-	return mev_store_put_value(s, "clusters", pc->key, pc->klen, pc->val, pc->vlen);
+	return mev_store_put(s, "clusters", pc->key, pc->klen, pc->val, pc->vlen);
 }
 
 /* Store one record in its own transaction. */
@@ -267,10 +268,10 @@ static int scan(run *r)
 			rc = mev_error_set(MEV_EINTR, "interrupted");
 			break;
 		}
-		if ((rc = mev_store_load_graph(r->s, r->tags[i], 0, &fm, &g)) ||
+		if ((rc = mev_release_load_graph(&fm, &g, r->s, r->tags[i], 0)) ||
 		    (rc = make_key(&r->key, r->p, r->tags[i])))
 			goto next;
-		rc = mev_store_get_value(r->s, "clusters", r->key.ptr, r->key.len, &data, &len);
+		rc = mev_store_get(&data, &len, r->s, "clusters", r->key.ptr, r->key.len);
 		if (rc && rc != MEV_ENOTFOUND)
 			goto next;
 		fresh = !rc && !dirty && record_fp(data, len) == mev__graph_fingerprint(g);
@@ -303,7 +304,7 @@ static int cluster_serial(run *r)
 		if (stopped(r))
 			return mev_error_set(MEV_EINTR, "interrupted");
 		progress(r, k + 1, r->ntodo, tag);
-		if (!(rc = mev_store_load_graph(r->s, tag, 0, &fm, &g)) &&
+		if (!(rc = mev_release_load_graph(&fm, &g, r->s, tag, 0)) &&
 		    !(rc = cluster_one(&r->val, g, r->p, NULL, NULL, tag)) && !(rc = make_key(&r->key, r->p, tag)) &&
 		    !(rc = put_record(r->s, &r->key, r->val.ptr, r->val.len)))
 			r->res->clustered++;
@@ -327,7 +328,7 @@ static int worker_work(mev_buf *out, size_t k, void *ctx)
 	const char *tag = r->tags[r->todo[k]];
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
-	int rc = mev_store_load_graph(r->ws, tag, 0, &fm, &g);
+	int rc = mev_release_load_graph(&fm, &g, r->ws, tag, 0);
 	if (!rc)
 		rc = cluster_one(out, g, r->p, NULL, NULL, tag);
 	mev_graph_free(g);
@@ -338,7 +339,7 @@ static int worker_work(mev_buf *out, size_t k, void *ctx)
 static void worker_finish(void *ctx)
 {
 	run *r = ctx;
-	mev_store_close(r->ws);
+	mev_store_free(r->ws);
 	r->ws = NULL;
 }
 
@@ -379,7 +380,7 @@ int mev_cluster_store(mev_cluster_result *res, mev_store *s, const mev_cluster_p
 	double t0 = mev__now();
 
 	memset(res, 0, sizeof *res);
-	if ((rc = mev_cluster_params_check(p)) || (rc = mev_store_releases(s, &list, &r.n)))
+	if ((rc = mev_cluster_params_check(p)) || (rc = mev_release_list(&list, &r.n, s)))
 		return rc;
 	r.s = s;
 	r.p = p;

@@ -1,6 +1,7 @@
 /* The files table: every file of a release, or one path over all releases, with its sections. */
 #include "export_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,7 @@ int mev__export_files(mev_table *w, const mev__export_ctx *x)
 			}
 			continue;
 		}
-		if ((rc = mev_store_load_filemap(x->s, h->list[i].tag, &fm)))
+		if ((rc = mev_release_load_filemap(&fm, x->s, h->list[i].tag)))
 			break;
 		if (opt->path) {
 			const mev_file_row *row = find_row(fm, opt->path);

@@ -2,6 +2,7 @@
 /* graph_formats.c writes them as GraphML, node-link JSON or DOT. */
 #include "export_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "util/strmap.h"
 
 #include <stdlib.h>
@@ -152,7 +153,7 @@ int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *ou
 	if (!opt->release)
 		return mev_error_set(MEV_EINVAL, "a graph is of one release: name it");
 	if ((rc = mev__history_load(&h, s, opt->method, opt->release, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)) ||
-	    (rc = mev_store_load_graph(s, opt->release, opt->keep_rest && !opt->meta, &fm, &g)))
+	    (rc = mev_release_load_graph(&fm, &g, s, opt->release, opt->keep_rest && !opt->meta)))
 		goto done;
 	r = mev__history_find(&h, opt->release);
 	if (opt->meta)

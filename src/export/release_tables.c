@@ -1,6 +1,7 @@
 /* The tables of releases, sections and edges: a store's numbers release by release. */
 #include "export_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ int mev_export_census(mev_section_census *out, mev_store *s, const char *tag)
 {
 	mev_filemap *secs = NULL;
 	mev_graph *g = NULL;
-	int rc = mev_store_load_graph(s, tag, 0, &secs, &g);
+	int rc = mev_release_load_graph(&secs, &g, s, tag, 0);
 	if (!rc)
 		census_of(secs, out);
 	mev_graph_free(g);
@@ -85,7 +86,7 @@ static int section_rows(mev_table *w, const mev__export_ctx *x, size_t i)
 	uint32_t *order = NULL;
 	size_t k = 0;
 	int rc;
-	if (!(rc = mev_store_load_graph(x->s, h->list[i].tag, x->opt->keep_rest, &fm, &g)) &&
+	if (!(rc = mev_release_load_graph(&fm, &g, x->s, h->list[i].tag, x->opt->keep_rest)) &&
 	    !(rc = mev__export_self_sizes(&sz, g, mev_filemap_section_count(fm))) &&
 	    !(rc = mev__export_sorted_sections(&order, &k, fm, x->opt->keep_rest))) {
 		const mev_section_info *si = mev_filemap_sections(fm);
@@ -133,7 +134,7 @@ int mev__export_edges(mev_table *w, const mev__export_ctx *x)
 	for (size_t i = first; !rc && i < end; i++) {
 		mev_filemap *fm = NULL;
 		mev_graph *g = NULL;
-		if (!(rc = mev_store_load_graph(x->s, h->list[i].tag, x->opt->keep_rest, &fm, &g))) {
+		if (!(rc = mev_release_load_graph(&fm, &g, x->s, h->list[i].tag, x->opt->keep_rest))) {
 			const mev_section_info *si = mev_filemap_sections(fm);
 			const mev_edge *e = mev_graph_edges(g);
 			for (size_t j = 0; j < mev_graph_edge_count(g); j++) {

@@ -6,6 +6,7 @@
  */
 #include "report_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static int side_load(mev__report *r, mev__side *s, size_t idx)
 	s->r = idx;
 	s->rel = &r->h.list[idx];
 	s->clusters = r->h.rel[idx].c ? (int64_t)mev_clustering_count(r->h.rel[idx].c) : -1;
-	if ((rc = mev_store_load_graph(r->store, s->rel->tag, 0, &s->secs, &s->g)))
+	if ((rc = mev_release_load_graph(&s->secs, &s->g, r->store, s->rel->tag, 0)))
 		return rc;
 	si = mev_filemap_sections(s->secs);
 	nsec = mev_filemap_section_count(s->secs);
@@ -264,7 +265,7 @@ static int pick_releases(mev__report *r)
 
 int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *opt)
 {
-	mev_store_identity id;
+	mev_identity id;
 	int rc;
 	memset(r, 0, sizeof *r);
 	r->store = s;
@@ -277,7 +278,7 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 	r->project = r->opt->title;
 	if (!r->project) {
 		r->project = "maintevo";
-		if (mev_store_get_identity(r->store, &id) == 0) {
+		if (mev_release_identity_get(&id, r->store) == 0) {
 			snprintf(r->project_buf, sizeof r->project_buf, "%s", dialect_project(id.dialect));
 			r->project = r->project_buf;
 		}

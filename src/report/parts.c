@@ -8,6 +8,7 @@
 #include "report_internal.h"
 #include "chart.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "maintevo/export.h"
+#include "maintevo/release.h"
 #include "maintevo/report.h"
 #include "maintevo/track.h"
 #include "util/buf.h"

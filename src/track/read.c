@@ -181,9 +181,9 @@ static int load_chain(rec_vec *rv, mev_store *s, const mev_buf *prefix, int even
 	}
 	qsort(rv->v.v, rv->v.n, sizeof *rv->v.v, rec_cmp);
 	for (size_t i = 0; i < rv->v.n; i++) {
-		mev_rd r;
+		mev__rd r;
 		mev__rec_head h;
-		mev_rd_init(&r, rv->v.v[i].data, rv->v.v[i].len);
+		mev__rd_init(&r, rv->v.v[i].data, rv->v.v[i].len);
 		if (mev__rec_head_get(&h, &r, events ? MEV__EVENT_PARAMS : MEV__CHANGE_PARAMS))
 			return mev_error_set(MEV_ECORRUPT, "the %s of '%s' are damaged", what, rv->v.v[i].to);
 		if (i ? strcmp(h.from, rv->v.v[i - 1].to) != 0 : (events && h.from[0] != '\0')) {
@@ -214,9 +214,9 @@ static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events
 	rec_vec rv = { { 0 }, 0 };
 	int rc = load_chain(&rv, s, prefix, events, what, key);
 	for (size_t i = 0; i < rv.v.n && !rc; i++) {
-		mev_rd r;
+		mev__rd r;
 		mev__rec_head h;
-		mev_rd_init(&r, rv.v.v[i].data, rv.v.v[i].len);
+		mev__rd_init(&r, rv.v.v[i].data, rv.v.v[i].len);
 		mev__rec_head_get(&h, &r, events ? MEV__EVENT_PARAMS : MEV__CHANGE_PARAMS);
 		if (h.from[0] && in_range(h.from, rv.v.v[i].to, lo, hi))
 			rc = fn(out, h.from, rv.v.v[i].to, rv.v.v[i].data, rv.v.v[i].len);
@@ -325,7 +325,7 @@ int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_pa
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
 	if (!(rc = mev__lineages_key(&k, cp)))
-		rc = mev_store_get_value(s, "lineages", k.ptr, k.len, &data, &len);
+		rc = mev_store_get(&data, &len, s, "lineages", k.ptr, k.len);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_set(MEV_ENOTFOUND, "store '%s' has no lineages for %s", mev_store_dir(s), pk);
 		mev_error_hint("run 'maintevo track --store %s' with the same clustering options first",
@@ -356,7 +356,7 @@ int mev_track_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev_cl
 	memset(out, 0, sizeof *out);
 	mev_cluster_key(pk, sizeof pk, cp);
 	if (!(rc = mev__events_key(&k, cp, release)))
-		rc = mev_store_get_value(s, "events", k.ptr, k.len, &data, &len);
+		rc = mev_store_get(&data, &len, s, "events", k.ptr, k.len);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_set(MEV_ENOTFOUND, "release '%s' of store '%s' is not tracked for %s", release,
 			      mev_store_dir(s), pk);

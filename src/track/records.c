@@ -65,33 +65,33 @@ static int put_head(mev_buf *b, const char *from, uint64_t fp_from, uint64_t fp_
 		    size_t nparams)
 {
 	int rc = 0;
-	rc |= mev_put_uv(b, MEV__TRACK_REC_VERSION);
-	rc |= mev_put_uv(b, MEV__TRACK_ALGORITHM);
-	rc |= mev_put_cstr(b, from);
-	rc |= mev_put_uv(b, fp_from);
-	rc |= mev_put_uv(b, fp_to);
+	rc |= mev__put_uv(b, MEV__TRACK_REC_VERSION);
+	rc |= mev__put_uv(b, MEV__TRACK_ALGORITHM);
+	rc |= mev__put_cstr(b, from);
+	rc |= mev__put_uv(b, fp_from);
+	rc |= mev__put_uv(b, fp_to);
 	for (size_t i = 0; i < nparams; i++)
-		rc |= mev_put_uv(b, params[i]);
+		rc |= mev__put_uv(b, params[i]);
 	return rc;
 }
 
-int mev__rec_head_get(mev__rec_head *h, mev_rd *r, size_t nparams)
+int mev__rec_head_get(mev__rec_head *h, mev__rd *r, size_t nparams)
 {
 	size_t l;
 	const char *p;
 	memset(h, 0, sizeof *h);
-	if (mev_get_uv(r) != MEV__TRACK_REC_VERSION)
+	if (mev__get_uv(r) != MEV__TRACK_REC_VERSION)
 		return -1;
-	h->algorithm = mev_get_uv(r);
-	p = mev_get_str(r, &l);
+	h->algorithm = mev__get_uv(r);
+	p = mev__get_str(r, &l);
 	if (l >= sizeof h->from)
 		return -1;
 	memcpy(h->from, p, l);
 	h->from[l] = '\0';
-	h->fp_from = mev_get_uv(r);
-	h->fp_to = mev_get_uv(r);
+	h->fp_from = mev__get_uv(r);
+	h->fp_to = mev__get_uv(r);
 	for (size_t i = 0; i < nparams; i++)
-		h->params[i] = mev_get_uv(r);
+		h->params[i] = mev__get_uv(r);
 	return r->bad ? -1 : 0;
 }
 
@@ -99,11 +99,11 @@ int mev__rec_fresh(void **data, size_t *len, mev_store *s, const mev_buf *k, con
 		   uint64_t fp_from, uint64_t fp_to, const uint64_t *params, size_t nparams)
 {
 	mev__rec_head h;
-	mev_rd r;
+	mev__rd r;
 	*data = NULL;
-	if (mev_store_get_value(s, "events", k->ptr, k->len, data, len))
+	if (mev_store_get(data, len, s, "events", k->ptr, k->len))
 		return 0;
-	mev_rd_init(&r, *data, *len);
+	mev__rd_init(&r, *data, *len);
 	if (mev__rec_head_get(&h, &r, nparams) || h.algorithm != MEV__TRACK_ALGORITHM ||
 	    strcmp(h.from, from) || h.fp_from != fp_from || h.fp_to != fp_to)
 		return 0;
@@ -131,36 +131,36 @@ int mev__encode_events(mev_buf *b, const mev__track_rel *ra, const mev__track_re
 	int rc;
 	mev__event_params(params, p);
 	rc = put_head(b, ra ? ra->tag : "", ra ? ra->cl_fp : 0, rb->cl_fp, params, MEV__EVENT_PARAMS);
-	rc |= mev_put_uv(b, (uint64_t)mode);
-	rc |= mev_put_uv(b, rb->next_lineage);
-	rc |= mev_put_uv(b, k);
+	rc |= mev__put_uv(b, (uint64_t)mode);
+	rc |= mev__put_uv(b, rb->next_lineage);
+	rc |= mev__put_uv(b, k);
 	for (size_t c = 0; c < k && !rc; c++) {
-		rc |= mev_put_uv(b, rb->lineage[c]);
-		rc |= mev_put_uv(b, rb->parent[c]);
-		rc |= mev_put_uv(b, rb->cl_lines[c]);
-		rc |= mev_put_cstr(b, rb->reps[c]);
+		rc |= mev__put_uv(b, rb->lineage[c]);
+		rc |= mev__put_uv(b, rb->parent[c]);
+		rc |= mev__put_uv(b, rb->cl_lines[c]);
+		rc |= mev__put_cstr(b, rb->reps[c]);
 	}
-	rc |= mev_put_uv(b, po ? po->nlinks : 0);
+	rc |= mev__put_uv(b, po ? po->nlinks : 0);
 	for (size_t i = 0; po && i < po->nlinks && !rc; i++) {
 		const mev__link *l = &po->links[i];
 		int ha = l->a != MEV_CLUSTER_NONE, hb = l->b != MEV_CLUSTER_NONE;
-		rc |= mev_put_uv(b, (uint64_t)l->kind);
-		rc |= mev_put_uv(b, ha ? (uint64_t)l->a + 1 : 0);
-		rc |= mev_put_uv(b, hb ? (uint64_t)l->b + 1 : 0);
-		rc |= mev_put_uv(b, dbits(l->sim));
-		rc |= mev_put_uv(b, ha ? ra->cl_lines[l->a] + 1 : 0);
-		rc |= mev_put_uv(b, hb ? rb->cl_lines[l->b] + 1 : 0);
-		rc |= mev_put_uv(b, hb ? rb->lineage[l->b] : ra->lineage[l->a]);
-		rc |= mev_put_cstr(b, ha ? ra->reps[l->a] : "");
-		rc |= mev_put_cstr(b, hb ? rb->reps[l->b] : "");
+		rc |= mev__put_uv(b, (uint64_t)l->kind);
+		rc |= mev__put_uv(b, ha ? (uint64_t)l->a + 1 : 0);
+		rc |= mev__put_uv(b, hb ? (uint64_t)l->b + 1 : 0);
+		rc |= mev__put_uv(b, dbits(l->sim));
+		rc |= mev__put_uv(b, ha ? ra->cl_lines[l->a] + 1 : 0);
+		rc |= mev__put_uv(b, hb ? rb->cl_lines[l->b] + 1 : 0);
+		rc |= mev__put_uv(b, hb ? rb->lineage[l->b] : ra->lineage[l->a]);
+		rc |= mev__put_cstr(b, ha ? ra->reps[l->a] : "");
+		rc |= mev__put_cstr(b, hb ? rb->reps[l->b] : "");
 	}
 	return rc ? mev_error_oom() : 0;
 }
 
 /* The clusters part of an events record. */
-static int decode_clusters(mev__events_rec *out, mev_rd *r)
+static int decode_clusters(mev__events_rec *out, mev__rd *r)
 {
-	uint64_t k = mev_get_uv(r);
+	uint64_t k = mev__get_uv(r);
 	if (r->bad || k > (uint64_t)(r->end - r->p)) {
 		r->bad = 1;
 		return 0;
@@ -169,18 +169,18 @@ static int decode_clusters(mev__events_rec *out, mev_rd *r)
 		return mev_error_oom();
 	for (uint64_t c = 0; c < k && !r->bad; c++) {
 		mev__rec_cluster *x = &out->clusters.v[out->clusters.n++];
-		x->lineage = (uint32_t)mev_get_uv(r);
-		x->parent = (uint32_t)mev_get_uv(r);
-		x->lines = mev_get_uv(r);
-		x->rep = mev_get_str(r, &x->rep_len);
+		x->lineage = (uint32_t)mev__get_uv(r);
+		x->parent = (uint32_t)mev__get_uv(r);
+		x->lines = mev__get_uv(r);
+		x->rep = mev__get_str(r, &x->rep_len);
 	}
 	return 0;
 }
 
 /* The events part of an events record. */
-static int decode_events(mev__events_rec *out, mev_rd *r)
+static int decode_events(mev__events_rec *out, mev__rd *r)
 {
-	uint64_t n = mev_get_uv(r);
+	uint64_t n = mev__get_uv(r);
 	if (r->bad || n > (uint64_t)(r->end - r->p)) {
 		r->bad = 1;
 		return 0;
@@ -190,17 +190,17 @@ static int decode_events(mev__events_rec *out, mev_rd *r)
 	for (uint64_t e = 0; e < n && !r->bad; e++) {
 		mev__rec_event *x = &out->events.v[out->events.n++];
 		uint64_t fl, tl;
-		x->kind = (mev_event_kind)mev_get_uv(r);
-		(void)mev_get_uv(r); /* from + 1, to + 1: the representatives say it */
-		(void)mev_get_uv(r);
-		x->sim = bitsd(mev_get_uv(r));
-		fl = mev_get_uv(r);
-		tl = mev_get_uv(r);
+		x->kind = (mev_event_kind)mev__get_uv(r);
+		(void)mev__get_uv(r); /* from + 1, to + 1: the representatives say it */
+		(void)mev__get_uv(r);
+		x->sim = bitsd(mev__get_uv(r));
+		fl = mev__get_uv(r);
+		tl = mev__get_uv(r);
 		x->from_lines = fl ? (int64_t)(fl - 1) : -1;
 		x->to_lines = tl ? (int64_t)(tl - 1) : -1;
-		x->lineage = (uint32_t)mev_get_uv(r);
-		x->from_rep = mev_get_str(r, &x->from_len);
-		x->to_rep = mev_get_str(r, &x->to_len);
+		x->lineage = (uint32_t)mev__get_uv(r);
+		x->from_rep = mev__get_str(r, &x->from_len);
+		x->to_rep = mev__get_str(r, &x->to_len);
 		if ((unsigned)x->kind >= MEV_EVENT_KINDS)
 			r->bad = 1;
 	}
@@ -209,13 +209,13 @@ static int decode_events(mev__events_rec *out, mev_rd *r)
 
 int mev__events_rec_decode(mev__events_rec *out, const void *data, size_t len, const char *tag)
 {
-	mev_rd r;
+	mev__rd r;
 	int rc;
 	memset(out, 0, sizeof *out);
-	mev_rd_init(&r, data, len);
+	mev__rd_init(&r, data, len);
 	if (mev__rec_head_get(&out->head, &r, MEV__EVENT_PARAMS) == 0) {
-		out->mode = mev_get_uv(&r);
-		out->next_lineage = (uint32_t)mev_get_uv(&r);
+		out->mode = mev__get_uv(&r);
+		out->next_lineage = (uint32_t)mev__get_uv(&r);
 		if ((rc = decode_clusters(out, &r)) || (!r.bad && (rc = decode_events(out, &r))))
 			return rc;
 	} else {
@@ -244,37 +244,37 @@ int mev__encode_changes(mev_buf *b, const mev__track_rel *ra, const mev__track_r
 	int rc;
 	mev__change_params(params, p);
 	rc = put_head(b, ra->tag, ra->rel_fp, rb->rel_fp, params, MEV__CHANGE_PARAMS);
-	rc |= mev_put_uv(b, n);
+	rc |= mev__put_uv(b, n);
 	for (size_t i = 0; i < n && !rc; i++) {
-		rc |= mev_put_uv(b, (uint64_t)c[i].kind);
-		rc |= mev_put_cstr(b, c[i].section);
-		rc |= mev_put_cstr(b, c[i].new_section);
-		rc |= mev_put_uv(b, c[i].lines);
-		rc |= mev_put_uv(b, dbits(c[i].coverage));
+		rc |= mev__put_uv(b, (uint64_t)c[i].kind);
+		rc |= mev__put_cstr(b, c[i].section);
+		rc |= mev__put_cstr(b, c[i].new_section);
+		rc |= mev__put_uv(b, c[i].lines);
+		rc |= mev__put_uv(b, dbits(c[i].coverage));
 	}
 	return rc ? mev_error_oom() : 0;
 }
 
 int mev__changes_rec_decode(mev__changes_rec *out, const void *data, size_t len, const char *tag)
 {
-	mev_rd r;
+	mev__rd r;
 	uint64_t n;
 	memset(out, 0, sizeof *out);
-	mev_rd_init(&r, data, len);
+	mev__rd_init(&r, data, len);
 	if (mev__rec_head_get(&out->head, &r, MEV__CHANGE_PARAMS))
 		r.bad = 1;
-	n = mev_get_uv(&r);
+	n = mev__get_uv(&r);
 	if (r.bad || n > len)
 		return mev_error_set(MEV_ECORRUPT, "the section changes of '%s' are damaged", tag);
 	if (MEV_VEC_RESERVE(&out->changes, n + 1))
 		return mev_error_oom();
 	for (uint64_t k = 0; k < n && !r.bad; k++) {
 		mev__rec_change *c = &out->changes.v[out->changes.n++];
-		c->kind = (mev_section_change_kind)mev_get_uv(&r);
-		c->section = mev_get_str(&r, &c->section_len);
-		c->new_section = mev_get_str(&r, &c->new_len);
-		c->lines = mev_get_uv(&r);
-		c->coverage = bitsd(mev_get_uv(&r));
+		c->kind = (mev_section_change_kind)mev__get_uv(&r);
+		c->section = mev__get_str(&r, &c->section_len);
+		c->new_section = mev__get_str(&r, &c->new_len);
+		c->lines = mev__get_uv(&r);
+		c->coverage = bitsd(mev__get_uv(&r));
 		if ((unsigned)c->kind > MEV_SECTION_RENAMED)
 			r.bad = 1;
 	}
@@ -293,17 +293,17 @@ void mev__changes_rec_free(mev__changes_rec *r)
 int mev__encode_lineages(mev_buf *b, const mev_lineage *lin, size_t n)
 {
 	int rc = 0;
-	rc |= mev_put_uv(b, MEV__TRACK_REC_VERSION);
-	rc |= mev_put_uv(b, n);
+	rc |= mev__put_uv(b, MEV__TRACK_REC_VERSION);
+	rc |= mev__put_uv(b, n);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const mev_lineage *a = &lin[i];
-		rc |= mev_put_uv(b, i + 1);
-		rc |= mev_put_cstr(b, a->name ? a->name : "");
-		rc |= mev_put_cstr(b, a->first_release ? a->first_release : "");
-		rc |= mev_put_cstr(b, a->last_release ? a->last_release : "");
-		rc |= mev_put_uv(b, a->parent);
-		rc |= mev_put_uv(b, a->peak_lines);
-		rc |= mev_put_uv(b, a->releases);
+		rc |= mev__put_uv(b, i + 1);
+		rc |= mev__put_cstr(b, a->name ? a->name : "");
+		rc |= mev__put_cstr(b, a->first_release ? a->first_release : "");
+		rc |= mev__put_cstr(b, a->last_release ? a->last_release : "");
+		rc |= mev__put_uv(b, a->parent);
+		rc |= mev__put_uv(b, a->peak_lines);
+		rc |= mev__put_uv(b, a->releases);
 	}
 	return rc ? mev_error_oom() : 0;
 }
@@ -319,15 +319,15 @@ static const char *arena_str(mev_arena *a, const char *s, size_t l, int *oom)
 int mev__lineages_decode(mev_lineage **out, size_t *n, mev_arena *arena, const void *data,
 			 size_t len, const char *key)
 {
-	mev_rd r;
+	mev__rd r;
 	uint64_t count;
 	int oom = 0;
 	*out = NULL;
 	*n = 0;
-	mev_rd_init(&r, data, len);
-	if (mev_get_uv(&r) != MEV__TRACK_REC_VERSION)
+	mev__rd_init(&r, data, len);
+	if (mev__get_uv(&r) != MEV__TRACK_REC_VERSION)
 		return mev_error_set(MEV_ECORRUPT, "the lineages of %s are of an unknown version", key);
-	count = mev_get_uv(&r);
+	count = mev__get_uv(&r);
 	if (r.bad || count > len)
 		return mev_error_set(MEV_ECORRUPT, "the lineages of %s are damaged", key);
 	if (!(*out = calloc(count + 1, sizeof **out)))
@@ -336,16 +336,16 @@ int mev__lineages_decode(mev_lineage **out, size_t *n, mev_arena *arena, const v
 		mev_lineage *l = &(*out)[i];
 		size_t sl;
 		const char *p;
-		l->id = (uint32_t)mev_get_uv(&r);
-		p = mev_get_str(&r, &sl);
+		l->id = (uint32_t)mev__get_uv(&r);
+		p = mev__get_str(&r, &sl);
 		l->name = arena_str(arena, p, sl, &oom);
-		p = mev_get_str(&r, &sl);
+		p = mev__get_str(&r, &sl);
 		l->first_release = arena_str(arena, p, sl, &oom);
-		p = mev_get_str(&r, &sl);
+		p = mev__get_str(&r, &sl);
 		l->last_release = arena_str(arena, p, sl, &oom);
-		l->parent = (uint32_t)mev_get_uv(&r);
-		l->peak_lines = mev_get_uv(&r);
-		l->releases = (uint32_t)mev_get_uv(&r);
+		l->parent = (uint32_t)mev__get_uv(&r);
+		l->peak_lines = mev__get_uv(&r);
+		l->releases = (uint32_t)mev__get_uv(&r);
 	}
 	*n = (size_t)count;
 	if (r.bad)

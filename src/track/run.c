@@ -17,6 +17,7 @@
  */
 #include "track_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "cluster/cluster_internal.h"
 #include "util/clock.h"
 
@@ -74,7 +75,7 @@ static int rel_load(mev__track_rel *r, mev_store *s, const mev_release *m, const
 	r->tag = m->tag;
 	r->commit = m->commit;
 	r->has_files = m->has_files;
-	if ((rc = mev_store_load_graph(s, m->tag, 0, &r->sec, &r->g)) ||
+	if ((rc = mev_release_load_graph(&r->sec, &r->g, s, m->tag, 0)) ||
 	    (rc = mev_cluster_load(&r->cl, s, cp, m->tag)))
 		goto fail;
 	k = mev_clustering_count(r->cl);
@@ -103,7 +104,7 @@ static int need_files(mev_store *s, mev__track_rel *r)
 {
 	if (!r->has_files || r->fm)
 		return 0;
-	return mev_store_load_filemap(s, r->tag, &r->fm);
+	return mev_release_load_filemap(&r->fm, s, r->tag);
 }
 
 /* The cluster sizes of r, unless known: from its files, else its sections. */
@@ -254,7 +255,7 @@ typedef struct {
 static int put_fn(mev_store *s, void *ctx)
 {
 	const put_ctx *p = ctx;
-	return mev_store_put_value(s, p->table, p->k->ptr, p->k->len, p->v->ptr, p->v->len);
+	return mev_store_put(s, p->table, p->k->ptr, p->k->len, p->v->ptr, p->v->len);
 }
 
 /* Store one record in a transaction of its own. */
@@ -364,7 +365,7 @@ static int delete_stale(mev_store *s, void *ctx)
 	for (size_t i = 0; i < sc->keys.n && !rc; i++) {
 		/* the prefix holds a NUL: the key's length is past it */
 		size_t kl = sc->plen + strlen(sc->keys.v[i] + sc->plen);
-		rc = mev_store_delete_value(s, "events", sc->keys.v[i], kl);
+		rc = mev_store_delete(s, "events", sc->keys.v[i], kl);
 	}
 	return rc;
 }
@@ -429,7 +430,7 @@ static int write_lineages(mev_store *s, const mev_cluster_params *cp, const mev_
 		size_t len = 0;
 		mev__events_rec rec;
 		if ((rc = mev__events_key(&k, cp, chain[i]->tag)) ||
-		    (rc = mev_store_get_value(s, "events", k.ptr, k.len, &data, &len)))
+		    (rc = mev_store_get(&data, &len, s, "events", k.ptr, k.len)))
 			break;
 		if (!(rc = mev__events_rec_decode(&rec, data, len, chain[i]->tag)))
 			rc = add_release(&v, &names, &rec, chain[i]->tag);
@@ -527,7 +528,7 @@ int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_param
 	if ((rc = mev_cluster_store(&res->cluster, s, cp, &co)))
 		return rc;
 	res->cluster_seconds = mev__now() - t0;
-	if ((rc = mev_store_releases(s, &list, &n)) || (rc = chain_of(&chain, &nchain, &tags, list, n)))
+	if ((rc = mev_release_list(&list, &n, s)) || (rc = chain_of(&chain, &nchain, &tags, list, n)))
 		goto done;
 	res->releases = nchain;
 	for (size_t i = 0; i < nchain && !rc; i++) {

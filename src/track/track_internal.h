@@ -7,7 +7,7 @@
 #include "maintevo/graph.h"
 #include "util/buf.h"
 #include "util/strmap.h"
-#include "codec.h"
+#include "util/varint.h"
 
 /* Slack for comparing similarities and shares computed in doubles. */
 #define MEV__TRACK_EPS 1e-12
@@ -182,7 +182,7 @@ typedef struct {
 
 /* Read the head off r (nparams thresholds); -1 when it is damaged or of
  * another record version. */
-int mev__rec_head_get(mev__rec_head *h, mev_rd *r, size_t nparams);
+int mev__rec_head_get(mev__rec_head *h, mev__rd *r, size_t nparams);
 
 /* Is the stored record under key k computed from these inputs?  *data gets
  * the record (malloc'ed, NULL when absent) either way. */

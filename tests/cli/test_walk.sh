@@ -147,4 +147,13 @@ step "store info"
 expect_exit 0 "$MEV" store info --store A
 expect_stdout_contains "releases:     $ntags"
 expect_stdout_contains "schema 1"
+# every table LMDB lists, with its entries: one release record, file table
+# and notes per release, the identity and the schema
+for t in blobs diags meta releases tables; do
+	grep -q "^$t  " "$OUT" || fail "store info does not list table '$t'"
+done
+for t in diags releases tables; do
+	[ "$(awk -v t=$t '$1 == t { print $2 }' "$OUT")" = "$ntags" ] || fail "store info: '$t' has not $ntags entries"
+done
+[ "$(awk '$1 == "meta" { print $2 }' "$OUT")" = 2 ] || fail "store info: 'meta' has not 2 entries"
 echo "PASS"

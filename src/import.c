@@ -4,10 +4,12 @@
  */
 #include "maintevo/import.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 #include "maintevo/tags.h"
 #include "maintevo/version.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/strmap.h"
 
 #include <dirent.h>
@@ -20,11 +22,16 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <zstd.h>
 
 enum { MAX_FILE = 1 << 30 };
 
 /* --- reading a file, decompressing .zst ----------------------------------- */
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a > b && strcmp(s + a - b, suf) == 0;
+}
 
 static int read_file(const char *path, mev_buf *out)
 {
@@ -52,44 +59,23 @@ static int read_file(const char *path, mev_buf *out)
 	return 0;
 }
 
-/* Decompress every frame of `in` (the content size need not be known). */
-static int unzstd(const char *path, const mev_buf *in, mev_buf *out)
+/* The text of a CSV file, decompressed when it is a .zst. */
+static int read_text(const char *path, mev_buf *text)
 {
-	ZSTD_DStream *ds = ZSTD_createDStream();
-	ZSTD_inBuffer ib = { in->ptr, in->len, 0 };
-	size_t ret = 0;
-	int rc = 0;
-	mev_buf_clear(out);
-	if (!ds)
-		return mev_error_oom();
-	while (ib.pos < ib.size) {
-		ZSTD_outBuffer ob;
-		if (mev_buf_grow(out, 1 << 20)) {
-			rc = mev_error_oom();
-			goto done;
-		}
-		ob.dst = out->ptr + out->len;
-		ob.size = out->cap - out->len - 1;
-		ob.pos = 0;
-		ret = ZSTD_decompressStream(ds, &ob, &ib);
-		if (ZSTD_isError(ret)) {
-			rc = mev_error_set(MEV_EINVAL, "cannot decompress '%s': %s", path, ZSTD_getErrorName(ret));
-			mev_error_hint("check the file with 'zstd -t %s'", path);
-			goto done;
-		}
-		out->len += ob.pos;
-		if (out->len > MAX_FILE) {
-			rc = mev_error_set(MEV_ELIMIT, "'%s' decompresses to more than 1 GiB", path);
-			goto done;
-		}
-		out->ptr[out->len] = '\0';
-	}
-	if (ret != 0) {
-		rc = mev_error_set(MEV_EINVAL, "'%s' ends in the middle of a zstd frame", path);
-		mev_error_hint("the file was cut short; fetch it again");
-	}
+	mev_buf raw = MEV_BUF_INIT;
+	void *data;
+	size_t len;
+	int rc = read_file(path, ends_with(path, ".zst") ? &raw : text);
+	if (rc || !ends_with(path, ".zst"))
+		goto done;
+	if ((rc = mev_store_decompress(&data, &len, raw.ptr, raw.len, MAX_FILE, path)))
+		goto done;
+	mev_buf_free(text);
+	text->ptr = data;
+	text->len = len;
+	text->cap = len + 1;
 done:
-	ZSTD_freeDStream(ds);
+	mev_buf_free(&raw);
 	return rc;
 }
 
@@ -185,22 +171,62 @@ static int intern_section(mev_filemap *fm, mev_strmap *ids, const char *title, u
 	return 0;
 }
 
-static int import_one(mev_store *s, const char *path, const char *tag, const mev_buf *text,
-		      mev_import_result *res)
+/* A release's graph being read: its sections, and an edge per pair. */
+typedef struct {
+	mev_filemap *fm;
+	mev_strmap ids;          /* section title -> index */
+	mev_strmap pairs;        /* (a, b) -> edge */
+	MEV_VEC(mev_edge) edges;
+} graph_rows;
+
+static int bad_row(const char *path, size_t line, const char *what)
+{
+	mev_error_set(MEV_EINVAL, "%s:%zu: %s", path, line, what);
+	mev_error_hint("each row is 'from,to,lines,size'");
+	return MEV_EINVAL;
+}
+
+/* One row `from,to,lines,size` (fields f[off[0..3]]) added to the graph. */
+static int add_row(graph_rows *gr, const char *path, size_t line, const mev_buf *f, const size_t *off)
+{
+	uint32_t a, b, key[2], e;
+	uint64_t lines, bytes;
+	int added, rc;
+	if (parse_count(f->ptr + off[2], &lines) || parse_count(f->ptr + off[3], &bytes)) {
+		mev_error_set(MEV_EINVAL, "%s:%zu: lines and size must be whole numbers, not '%s' and '%s'",
+			      path, line, f->ptr + off[2], f->ptr + off[3]);
+		mev_error_hint("each row is 'from,to,lines,size'");
+		return MEV_EINVAL;
+	}
+	if (!f->ptr[off[0]] || !f->ptr[off[1]])
+		return bad_row(path, line, "a section without a title");
+	if ((rc = intern_section(gr->fm, &gr->ids, f->ptr + off[0], &a)) ||
+	    (rc = intern_section(gr->fm, &gr->ids, f->ptr + off[1], &b)))
+		return rc;
+	key[0] = a < b ? a : b;
+	key[1] = a < b ? b : a;
+	if (mev_strmap_intern(&gr->pairs, (const char *)key, sizeof key, (uint32_t)gr->edges.n, &e, &added))
+		return mev_error_oom();
+	if (added) {
+		mev_edge ed = { key[0], key[1], 0, 0, 0 };
+		if (MEV_VEC_PUSH(&gr->edges, ed))
+			return mev_error_oom();
+	}
+	/* a pair given twice counts twice, as R's simplify() sums it */
+	gr->edges.v[e].lines += lines;
+	gr->edges.v[e].bytes += bytes;
+	return 0;
+}
+
+/* The rows of a CSV file after its header, then every section's own size
+ * (zero when the file has no row for it). */
+static int read_rows(graph_rows *gr, const char *path, const mev_buf *text)
 {
 	csv_rd r = { text->ptr, text->ptr + text->len, 0 };
 	mev_buf f = MEV_BUF_INIT;
 	size_t off[8];
-	mev_filemap *fm = NULL;
-	mev_graph *g = NULL;
-	mev_strmap ids = MEV_STRMAP_INIT, pairs = MEV_STRMAP_INIT;
-	MEV_VEC(mev_edge) edges = { 0 };
-	mev_graph_options go = { 1 };
-	mev_release_input in = { 0 };
 	int n, rc = 0;
 
-	if ((rc = mev_filemap_new(&fm)))
-		goto done;
 	n = csv_record(&r, &f, off, 8);
 	if (n < 4 || strcmp(f.ptr + off[0], "from") || strcmp(f.ptr + off[1], "to") ||
 	    strcmp(f.ptr + off[2], "lines") || strcmp(f.ptr + off[3], "size")) {
@@ -208,97 +234,67 @@ static int import_one(mev_store *s, const char *path, const char *tag, const mev
 		mev_error_hint("import-pasta reads the study's section_graph CSVs");
 		goto done;
 	}
-	while ((n = csv_record(&r, &f, off, 8)) != 0) {
-		uint32_t a, b, key[2], e;
-		uint64_t lines, bytes;
-		int added;
+	while (!rc && (n = csv_record(&r, &f, off, 8)) != 0) {
 		if (n == 1 && !f.ptr[off[0]])
 			continue; /* an empty line */
-		if (n < 4) {
-			rc = mev_error_set(MEV_EINVAL, "%s:%zu: %s", path, r.line,
-					   n < 0 ? "a quoted field does not end" : "fewer than 4 fields");
-			mev_error_hint("each row is 'from,to,lines,size'");
-			goto done;
-		}
-		if (parse_count(f.ptr + off[2], &lines) || parse_count(f.ptr + off[3], &bytes)) {
-			rc = mev_error_set(MEV_EINVAL, "%s:%zu: lines and size must be whole numbers, not '%s' "
-					   "and '%s'", path, r.line, f.ptr + off[2], f.ptr + off[3]);
-			mev_error_hint("each row is 'from,to,lines,size'");
-			goto done;
-		}
-		if (!f.ptr[off[0]] || !f.ptr[off[1]]) {
-			rc = mev_error_set(MEV_EINVAL, "%s:%zu: a section without a title", path, r.line);
-			mev_error_hint("each row is 'from,to,lines,size'");
-			goto done;
-		}
-		if ((rc = intern_section(fm, &ids, f.ptr + off[0], &a)) ||
-		    (rc = intern_section(fm, &ids, f.ptr + off[1], &b)))
-			goto done;
-		if (a > b) {
-			uint32_t t = a;
-			a = b;
-			b = t;
-		}
-		key[0] = a;
-		key[1] = b;
-		if (mev_strmap_intern(&pairs, (const char *)key, sizeof key, (uint32_t)edges.n, &e, &added)) {
-			rc = mev_error_oom();
-			goto done;
-		}
-		if (added) {
-			mev_edge ed = { a, b, 0, 0, 0 };
-			if (MEV_VEC_PUSH(&edges, ed)) {
-				rc = mev_error_oom();
-				goto done;
-			}
-		}
-		/* a pair given twice counts twice, as R's simplify() sums it */
-		edges.v[e].lines += lines;
-		edges.v[e].bytes += bytes;
+		if (n < 4)
+			rc = bad_row(path, r.line, n < 0 ? "a quoted field does not end" : "fewer than 4 fields");
+		else
+			rc = add_row(gr, path, r.line, &f, off);
 	}
-	/* every section has its own size, zero when the file has no row for it */
-	for (uint32_t i = 0; i < mev_filemap_section_count(fm); i++) {
+	for (uint32_t i = 0; !rc && i < mev_filemap_section_count(gr->fm); i++) {
 		uint32_t key[2] = { i, i };
-		if (mev_strmap_get(&pairs, (const char *)key, sizeof key) < 0) {
-			mev_edge ed = { i, i, 0, 0, 0 };
-			if (MEV_VEC_PUSH(&edges, ed)) {
-				rc = mev_error_oom();
-				goto done;
-			}
-		}
+		mev_edge ed = { i, i, 0, 0, 0 };
+		if (mev_strmap_get(&gr->pairs, (const char *)key, sizeof key) < 0 && MEV_VEC_PUSH(&gr->edges, ed))
+			rc = mev_error_oom();
 	}
-	if (!mev_filemap_section_count(fm)) {
+	if (!rc && !mev_filemap_section_count(gr->fm)) {
 		rc = mev_error_set(MEV_EINVAL, "%s: no rows", path);
 		mev_error_hint("each row is 'from,to,lines,size'");
-		goto done;
-	}
-	if ((rc = mev_graph_from_edges(&g, fm, edges.v, edges.n, &go)))
-		goto done;
-	in.tag = tag;
-	for (int attempt = 0; attempt < 3; attempt++) {
-		if ((rc = mev_store_begin(s)))
-			break;
-		rc = mev_store_put_graph_release(s, &in, fm, g);
-		if (!rc) {
-			rc = mev_store_commit(s);
-			break;
-		}
-		mev_store_abort(s);
-		if (rc != MEV_ELIMIT || (rc = mev_store_grow(s)))
-			break;
-		rc = MEV_ELIMIT;
-	}
-	if (!rc) {
-		res->sections += mev_filemap_section_count(fm);
-		res->edges += edges.n;
 	}
 done:
-	MEV_VEC_FREE(&edges);
-	mev_strmap_free(&ids);
-	mev_strmap_free(&pairs);
-	mev_graph_free(g);
-	mev_filemap_free(fm);
 	mev_buf_free(&f);
+	return rc;
+}
+
+typedef struct {
+	const mev_release_input *in;
+	const mev_filemap *fm;
+	const mev_graph *g;
+} release_write;
+
+static int write_release(mev_store *s, void *ctx)
+{
+	const release_write *rw = ctx;
+	return mev_release_put_graph(s, rw->in, rw->fm, rw->g);
+}
+
+static int import_one(mev_store *s, const char *path, const char *tag, const mev_buf *text,
+		      mev_import_result *res)
+{
+	graph_rows gr = { NULL, MEV_STRMAP_INIT, MEV_STRMAP_INIT, { 0 } };
+	mev_graph *g = NULL;
+	mev_graph_options go = { 1 };
+	mev_release_input in = { 0 };
+	release_write rw = { &in, NULL, NULL };
+	int rc;
+
+	in.tag = tag;
+	if ((rc = mev_filemap_new(&gr.fm)) || (rc = read_rows(&gr, path, text)) ||
+	    (rc = mev_graph_from_edges(&g, gr.fm, gr.edges.v, gr.edges.n, &go)))
+		goto done;
+	rw.fm = gr.fm;
+	rw.g = g;
+	if ((rc = mev_store_write(s, write_release, &rw)))
+		goto done;
+	res->sections += mev_filemap_section_count(gr.fm);
+	res->edges += gr.edges.n;
+done:
+	MEV_VEC_FREE(&gr.edges);
+	mev_strmap_free(&gr.ids);
+	mev_strmap_free(&gr.pairs);
+	mev_graph_free(g);
+	mev_filemap_free(gr.fm);
 	return rc;
 }
 
@@ -312,12 +308,6 @@ typedef struct {
 static int file_cmp(const void *x, const void *y)
 {
 	return mev_tag_cmp(((const csv_file *)x)->tag, ((const csv_file *)y)->tag);
-}
-
-static int ends_with(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a > b && strcmp(s + a - b, suf) == 0;
 }
 
 static int list_csvs(const char *dir, csv_file **out, size_t *n)
@@ -382,11 +372,16 @@ static int list_csvs(const char *dir, csv_file **out, size_t *n)
 	return 0;
 }
 
+static int write_identity(mev_store *s, void *ctx)
+{
+	return mev_release_identity_set(s, ctx);
+}
+
 /* A new store gets an identity saying it was imported; a walked one is refused. */
 static int check_identity(mev_store *s, const char *store_dir, const char *csv_dir)
 {
-	mev_store_identity id;
-	int rc = mev_store_get_identity(s, &id);
+	mev_identity id;
+	int rc = mev_release_identity_get(&id, s);
 	if (rc == 0) {
 		if (strcmp(id.dialect, MEV_IMPORT_DIALECT) == 0)
 			return 0;
@@ -404,71 +399,54 @@ static int check_identity(mev_store *s, const char *store_dir, const char *csv_d
 	snprintf(id.dialect, sizeof id.dialect, "%s", MEV_IMPORT_DIALECT);
 	id.created = (int64_t)time(NULL);
 	snprintf(id.version, sizeof id.version, "%s", mev_version());
-	if ((rc = mev_store_begin(s)))
-		return rc;
-	if ((rc = mev_store_set_identity(s, &id)) || (rc = mev_store_commit(s))) {
-		mev_store_abort(s);
-		return rc;
-	}
-	return 0;
+	return mev_store_write(s, write_identity, &id);
 }
 
-int mev_import_pasta(const char *store_dir, const char *csv_dir, const mev_import_options *o,
-		     mev_import_result *res)
+int mev_import_pasta(mev_import_result *res, const char *store_dir, const char *csv_dir,
+		     const mev_progress *pr)
 {
 	csv_file *files = NULL;
 	size_t n = 0;
 	mev_store *s = NULL;
-	mev_buf raw = MEV_BUF_INIT, text = MEV_BUF_INIT;
+	mev_buf text = MEV_BUF_INIT;
 	int lockfd = -1, rc;
-	struct timespec t0, t1;
+	double t0 = mev__now();
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(res, 0, sizeof *res);
 	if ((rc = list_csvs(csv_dir, &files, &n)))
 		return rc;
 	res->files = n;
 	if ((rc = mev_store_open(&s, store_dir, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
-	    (rc = mev_store_lock(store_dir, &lockfd)) || (rc = check_identity(s, store_dir, csv_dir)))
+	    (rc = mev_store_lock(&lockfd, store_dir)) || (rc = check_identity(s, store_dir, csv_dir)))
 		goto done;
 	for (size_t i = 0; i < n; i++) {
 		char path[4096];
 		int existed;
-		if (o && o->stop && *o->stop) {
+		if (pr && pr->stop && *pr->stop) {
 			rc = mev_error_set(MEV_EINTR, "interrupted after %zu of %zu releases", i, n);
 			goto done;
 		}
-		if (o && o->progress)
-			o->progress(o->ctx, i + 1, n, files[i].tag);
+		if (pr && pr->progress)
+			pr->progress(pr->ctx, i + 1, n, files[i].tag);
 		snprintf(path, sizeof path, "%s/%s", csv_dir, files[i].name);
-		if ((rc = read_file(path, &raw)))
+		if ((rc = read_text(path, &text)))
 			goto done;
-		if (ends_with(files[i].name, ".zst")) {
-			if ((rc = unzstd(path, &raw, &text)))
-				goto done;
-		} else {
-			mev_buf t = raw;
-			raw = text;
-			text = t;
-		}
-		existed = mev_store_has_release(s, files[i].tag, NULL);
+		existed = mev_release_has(NULL, s, files[i].tag);
 		if ((rc = import_one(s, path, files[i].tag, &text, res)))
 			goto done;
 		res->imported++;
 		res->replaced += existed != 0;
 	}
 done:
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	res->seconds = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	res->seconds = mev__now() - t0;
 	for (size_t i = 0; i < n; i++) {
 		free(files[i].name);
 		free(files[i].tag);
 	}
 	free(files);
-	mev_buf_free(&raw);
 	mev_buf_free(&text);
 	if (lockfd >= 0)
 		close(lockfd);
-	mev_store_close(s);
+	mev_store_free(s);
 	return rc;
 }

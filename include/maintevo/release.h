@@ -1,0 +1,115 @@
+/* What the store holds per release: headline numbers, file tables, graphs, notes; and whose history it is. */
+#ifndef MAINTEVO_RELEASE_H
+#define MAINTEVO_RELEASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "maintevo/filemap.h"
+#include "maintevo/graph.h"
+#include "maintevo/repo.h"
+#include "maintevo/store.h"
+
+/*
+ * Records and tables are described in docs/store-format.md: "releases"
+ * (the release record: numbers, sections, graph), "tables" (file tables,
+ * delta coded), "diags" (MAINTAINERS notes), "blobs" (blob sizes) and the
+ * identity under "meta".  Writes need a write transaction (mev_store_write).
+ */
+
+/* One stored release and its headline numbers. */
+typedef struct {
+	char *tag;
+	mev_oid commit;
+	int64_t time;             /* committer time */
+	uint64_t files, lines, bytes;
+	uint64_t sections;        /* without THE REST */
+	uint64_t sections_with_files;
+	uint64_t uncovered_files, uncovered_lines; /* no section but THE REST */
+	uint64_t edges;           /* graph edges between two sections */
+	uint64_t diags;           /* notes about MAINTAINERS content */
+	uint64_t maintainer_files;
+	uint8_t has_files;        /* a file table is stored (imports have none) */
+	uint8_t snapshot;         /* the file table is stored whole */
+	char *base;               /* else: the release it is a delta against */
+	uint64_t stored_bytes;    /* size of the stored values */
+	uint64_t raw_bytes;       /* their size before compression */
+} mev_release;
+
+/* All releases in version order; free with mev_release_list_free(). */
+int mev_release_list(mev_release **out, size_t *n, mev_store *s);
+void mev_release_list_free(mev_release *list, size_t n);
+/* One release; MEV_ENOTFOUND (with a hint) when `tag` is not stored.  Free
+ * with mev_release_free(). */
+int mev_release_find(mev_release **out, mev_store *s, const char *tag);
+void mev_release_free(mev_release *r);
+/* 1 when `tag` is stored (and *commit, if not NULL, gets its commit), else 0. */
+int mev_release_has(mev_oid *commit, mev_store *s, const char *tag);
+
+/* What a release is stored with besides its file table and graph. */
+typedef struct {
+	const char *tag;
+	mev_oid commit;
+	int64_t time;
+	uint64_t maintainer_files;
+	const char *const *diags; /* "file:line: message" texts */
+	size_t ndiags;
+} mev_release_input;
+
+/*
+ * Store a release: headline numbers (computed from fm and g), the sections,
+ * the graph (built with keep_rest), the MAINTAINERS notes and the file
+ * table, as a delta against `base` (the previous release, with its tag) or
+ * whole when base is NULL or the chain of deltas behind it is long.
+ * Replaces a release of the same tag.
+ */
+int mev_release_put(mev_store *s, const mev_release_input *in, const mev_filemap *fm,
+		    const mev_graph *g, const mev_filemap *base, const char *base_tag);
+/* Store a release that has only a graph (imported; no file table): its
+ * files, lines and bytes are those of THE REST's own size in g. */
+int mev_release_put_graph(mev_store *s, const mev_release_input *in, const mev_filemap *sections,
+			  const mev_graph *g);
+/* Delete a release's record, file table and notes (absent is no error). */
+int mev_release_delete(mev_store *s, const char *tag);
+
+/*
+ * Read back a release's file table (rebuilt from its snapshot and deltas).
+ * MEV_ENOTFOUND for an unknown release or one imported as a graph,
+ * MEV_ECORRUPT when a table of the chain is damaged or missing.
+ */
+int mev_release_load_filemap(mev_filemap **out, mev_store *s, const char *tag);
+/*
+ * Read back a release's graph: *sections gets a file map with its sections
+ * (no rows), *g the graph over it (THE REST kept when keep_rest).
+ */
+int mev_release_load_graph(mev_filemap **sections, mev_graph **g, mev_store *s, const char *tag,
+			   int keep_rest);
+/* The stored notes about MAINTAINERS content (none: *n 0); free with
+ * mev_release_diags_free(). */
+int mev_release_load_diags(char ***out, size_t *n, mev_store *s, const char *tag);
+void mev_release_diags_free(char **v, size_t n);
+
+/* Whose history a store holds; checked by every walk. */
+typedef struct {
+	uint32_t schema;
+	char repo[1024];     /* repository path when created (informational) */
+	mev_oid root;        /* a root commit of the first walked release */
+	char dialect[16];    /* as chosen or detected */
+	char tags[512];      /* --tags globs, '\n'-separated ("" = dialect default) */
+	char exclude[512];   /* --exclude globs, '\n'-separated */
+	int rc;              /* -rc tags included */
+	int top_level_only;
+	int64_t created;     /* seconds since the epoch */
+	char version[32];    /* maintevo version that created it */
+} mev_identity;
+
+/* MEV_ENOTFOUND (no message) when the store has no identity yet (never walked). */
+int mev_release_identity_get(mev_identity *out, mev_store *s);
+/* Inside a write transaction; `created` 0 is now, `version` "" this build's. */
+int mev_release_identity_set(mev_store *s, const mev_identity *id);
+
+/* Lines and bytes of a blob measured before: 1, or 0 when unknown. */
+int mev_release_blob_get(uint64_t *lines, uint64_t *bytes, mev_store *s, const mev_oid *oid);
+/* Inside a write transaction. */
+int mev_release_blob_put(mev_store *s, const mev_oid *oid, uint64_t lines, uint64_t bytes);
+
+#endif

@@ -1,0 +1,87 @@
+/* Whose history a store holds (meta/identity, record I) and the blob-size cache ("blobs"). */
+#include "release_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/version.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int mev_release_identity_get(mev_identity *id, mev_store *s)
+{
+	void *val;
+	size_t len, n;
+	const char *p;
+	mev__rd r;
+	int rc = mev_store_get_record(&val, &len, s, "meta", 'I', "identity", 8);
+	memset(id, 0, sizeof *id);
+	if (rc)
+		return rc;
+	mev__rd_init(&r, val, len);
+	id->schema = (uint32_t)mev__get_uv(&r);
+#define GETS(field) do { p = mev__get_str(&r, &n); \
+	snprintf(id->field, sizeof id->field, "%.*s", (int)n, p); } while (0)
+	GETS(repo);
+	mev__get_bytes(&r, id->root.id, 20);
+	GETS(dialect);
+	GETS(tags);
+	GETS(exclude);
+	id->rc = (int)mev__get_uv(&r);
+	id->top_level_only = (int)mev__get_uv(&r);
+	id->created = mev__get_sv(&r);
+	GETS(version);
+#undef GETS
+	if (r.bad)
+		rc = mev_error_set(MEV_ECORRUPT, "the store's identity record is damaged");
+	free(val);
+	return rc;
+}
+
+int mev_release_identity_set(mev_store *s, const mev_identity *id)
+{
+	mev_buf b = MEV_BUF_INIT;
+	int rc = 0;
+	rc |= mev__put_uv(&b, MEV_STORE_SCHEMA);
+	rc |= mev__put_cstr(&b, id->repo);
+	rc |= mev_buf_put(&b, id->root.id, 20);
+	rc |= mev__put_cstr(&b, id->dialect);
+	rc |= mev__put_cstr(&b, id->tags);
+	rc |= mev__put_cstr(&b, id->exclude);
+	rc |= mev__put_uv(&b, (uint64_t)id->rc);
+	rc |= mev__put_uv(&b, (uint64_t)id->top_level_only);
+	rc |= mev__put_sv(&b, id->created ? id->created : (int64_t)time(NULL));
+	rc |= mev__put_cstr(&b, id->version[0] ? id->version : mev_version());
+	if (rc)
+		rc = mev_error_oom();
+	else
+		rc = mev_store_put_record(NULL, s, "meta", 'I', 3, "identity", 8, b.ptr, b.len);
+	mev_buf_free(&b);
+	return rc;
+}
+
+/* --- blobs: oid -> lines, bytes (two varints, raw: read for every blob of a walk) --- */
+
+int mev_release_blob_get(uint64_t *lines, uint64_t *bytes, mev_store *s, const mev_oid *oid)
+{
+	void *val;
+	size_t len;
+	mev__rd r;
+	if (mev_store_get_record(&val, &len, s, "blobs", MEV_STORE_RAW, oid->id, 20))
+		return 0;
+	mev__rd_init(&r, val, len);
+	*lines = mev__get_uv(&r);
+	*bytes = mev__get_uv(&r);
+	free(val);
+	return !r.bad;
+}
+
+int mev_release_blob_put(mev_store *s, const mev_oid *oid, uint64_t lines, uint64_t bytes)
+{
+	mev_buf b = MEV_BUF_INIT;
+	int rc = mev__put_uv(&b, lines) || mev__put_uv(&b, bytes) ? mev_error_oom() : 0;
+	if (!rc)
+		rc = mev_store_put_record(NULL, s, "blobs", MEV_STORE_RAW, 0, oid->id, 20, b.ptr, b.len);
+	mev_buf_free(&b);
+	return rc;
+}

@@ -1,0 +1,550 @@
+/*
+ * The release record (R of docs/store-format.md): headline numbers, the
+ * sections and the overlap graph of a release, written with its file table
+ * and notes; listing, finding and reading releases back.  The format
+ * description is docs/store-format.md; this file is the truth.
+ */
+#include "release_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/tags.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- headline numbers --------------------------------------------------------- */
+
+typedef struct {
+	uint64_t files, lines, bytes, sections, with_files, unc_files, unc_lines, edges;
+} counts;
+
+/* Files a section covers only through THE REST are uncovered; THE REST is
+ * not counted as a section, nor are its edges. */
+static void compute_counts(counts *c, const mev_filemap *fm, const mev_graph *g)
+{
+	const mev_file_row *rows = mev_filemap_rows(fm);
+	const mev_section_info *secs = mev_filemap_sections(fm);
+	size_t nrows = mev_filemap_count(fm), nsec = mev_filemap_section_count(fm);
+	const mev_edge *e = mev_graph_edges(g);
+	size_t ne = mev_graph_edge_count(g);
+	memset(c, 0, sizeof *c);
+	for (size_t i = 0; i < nrows; i++) {
+		const uint32_t *ids;
+		size_t n = mev_filemap_set(fm, rows[i].set, &ids), k;
+		c->files++;
+		c->lines += rows[i].lines;
+		c->bytes += rows[i].bytes;
+		for (k = 0; k < n; k++)
+			if (!secs[ids[k]].is_rest)
+				break;
+		if (k == n) {
+			c->unc_files++;
+			c->unc_lines += rows[i].lines;
+		}
+	}
+	for (size_t i = 0; i < nsec; i++)
+		c->sections += !secs[i].is_rest;
+	for (size_t i = 0; i < ne; i++) {
+		if (secs[e[i].a].is_rest || secs[e[i].b].is_rest)
+			continue;
+		if (e[i].a == e[i].b)
+			c->with_files += e[i].files > 0;
+		else
+			c->edges++;
+	}
+}
+
+/* --- sections ------------------------------------------------------------------ */
+
+static int put_sections(mev_buf *b, const mev_filemap *fm)
+{
+	const mev_section_info *s = mev_filemap_sections(fm);
+	size_t n = mev_filemap_section_count(fm);
+	int rc = mev__put_uv(b, n);
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc |= mev__put_cstr(b, s[i].title);
+		rc |= mev__put_cstr(b, s[i].status);
+		rc |= mev__put_uv(b, s[i].n_maintainers);
+		rc |= mev__put_uv(b, s[i].n_reviewers);
+		rc |= mev__put_uv(b, s[i].n_lists);
+		rc |= mev__put_uv(b, s[i].n_trees);
+		rc |= mev__put_uv(b, s[i].n_patterns);
+		rc |= mev__put_uv(b, s[i].is_rest);
+	}
+	return rc ? mev_error_oom() : 0;
+}
+
+static int get_sections(mev__rd *r, mev_filemap *fm)
+{
+	uint64_t n = mev__get_uv(r);
+	mev_buf t = MEV_BUF_INIT, st = MEV_BUF_INIT;
+	int rc = 0;
+	for (uint64_t i = 0; i < n && !r->bad && !rc; i++) {
+		mev_section_info si = { 0 };
+		size_t l;
+		const char *p = mev__get_str(r, &l);
+		mev_buf_clear(&t);
+		mev_buf_put(&t, p, l);
+		p = mev__get_str(r, &l);
+		mev_buf_clear(&st);
+		mev_buf_put(&st, p, l);
+		si.title = t.ptr ? t.ptr : "";
+		si.status = st.ptr ? st.ptr : "";
+		si.n_maintainers = (uint32_t)mev__get_uv(r);
+		si.n_reviewers = (uint32_t)mev__get_uv(r);
+		si.n_lists = (uint32_t)mev__get_uv(r);
+		si.n_trees = (uint32_t)mev__get_uv(r);
+		si.n_patterns = (uint32_t)mev__get_uv(r);
+		si.is_rest = (uint8_t)mev__get_uv(r);
+		if (!r->bad)
+			rc = mev_filemap_add_section(fm, &si);
+	}
+	mev_buf_free(&t);
+	mev_buf_free(&st);
+	return rc;
+}
+
+/* --- the record ------------------------------------------------------------------ */
+
+static int encode_release(mev_buf *b, const mev_release_input *in, const counts *c, int has_files,
+			  int snapshot, const char *base, const mev_filemap *fm, const mev_graph *g,
+			  uint64_t table_stored, uint64_t table_raw)
+{
+	const mev_edge *e = mev_graph_edges(g);
+	size_t ne = mev_graph_edge_count(g);
+	int rc = 0;
+	rc |= mev__put_uv(b, MEV__RELEASE_VERSION);
+	rc |= mev__put_cstr(b, in->tag);
+	rc |= mev_buf_put(b, in->commit.id, 20);
+	rc |= mev__put_sv(b, in->time);
+	rc |= mev__put_uv(b, c->files);
+	rc |= mev__put_uv(b, c->lines);
+	rc |= mev__put_uv(b, c->bytes);
+	rc |= mev__put_uv(b, c->sections);
+	rc |= mev__put_uv(b, c->with_files);
+	rc |= mev__put_uv(b, c->unc_files);
+	rc |= mev__put_uv(b, c->unc_lines);
+	rc |= mev__put_uv(b, c->edges);
+	rc |= mev__put_uv(b, in->ndiags);
+	rc |= mev__put_uv(b, in->maintainer_files);
+	rc |= mev__put_uv(b, (uint64_t)has_files);
+	rc |= mev__put_uv(b, (uint64_t)snapshot);
+	rc |= mev__put_cstr(b, base ? base : "");
+	rc |= mev__put_uv(b, table_stored);
+	rc |= mev__put_uv(b, table_raw);
+	if (rc)
+		return mev_error_oom();
+	if ((rc = put_sections(b, fm)))
+		return rc;
+	rc = mev__put_uv(b, ne);
+	for (size_t i = 0; i < ne && !rc; i++) {
+		rc |= mev__put_uv(b, e[i].a);
+		rc |= mev__put_uv(b, e[i].b);
+		rc |= mev__put_uv(b, e[i].lines);
+		rc |= mev__put_uv(b, e[i].bytes);
+		rc |= mev__put_uv(b, e[i].files);
+	}
+	return rc ? mev_error_oom() : 0;
+}
+
+static int decode_head(mev_release *m, mev__rd *r)
+{
+	size_t n;
+	const char *p;
+	memset(m, 0, sizeof *m);
+	if (mev__get_uv(r) != MEV__RELEASE_VERSION)
+		return mev_error_set(MEV_ECORRUPT, "release record of an unknown version");
+	p = mev__get_str(r, &n);
+	m->tag = strndup(p, n);
+	mev__get_bytes(r, m->commit.id, 20);
+	m->time = mev__get_sv(r);
+	m->files = mev__get_uv(r);
+	m->lines = mev__get_uv(r);
+	m->bytes = mev__get_uv(r);
+	m->sections = mev__get_uv(r);
+	m->sections_with_files = mev__get_uv(r);
+	m->uncovered_files = mev__get_uv(r);
+	m->uncovered_lines = mev__get_uv(r);
+	m->edges = mev__get_uv(r);
+	m->diags = mev__get_uv(r);
+	m->maintainer_files = mev__get_uv(r);
+	m->has_files = (uint8_t)mev__get_uv(r);
+	m->snapshot = (uint8_t)mev__get_uv(r);
+	p = mev__get_str(r, &n);
+	m->base = strndup(p, n);
+	m->stored_bytes = mev__get_uv(r);
+	m->raw_bytes = mev__get_uv(r);
+	if (r->bad || !m->tag || !m->base) {
+		mev__release_clear(m);
+		return r->bad ? mev_error_set(MEV_ECORRUPT, "a release record is damaged") : mev_error_oom();
+	}
+	return 0;
+}
+
+/* The head of a stored (packed) record, its own sizes added. */
+static int head_of_stored(mev_release *m, const void *data, size_t len)
+{
+	void *rec;
+	size_t n;
+	mev__rd r;
+	int rc = mev_store_unpack(&rec, &n, 'R', data, len);
+	if (rc)
+		return rc;
+	mev__rd_init(&r, rec, n);
+	if (!(rc = decode_head(m, &r))) {
+		m->stored_bytes += len;
+		m->raw_bytes += n;
+	}
+	free(rec);
+	return rc;
+}
+
+static int not_stored(mev_store *s, const char *tag)
+{
+	mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", tag, mev_store_dir(s));
+	mev_error_hint("list the stored releases with 'maintevo releases --store %s'", mev_store_dir(s));
+	return MEV_ENOTFOUND;
+}
+
+void mev__release_clear(mev_release *m)
+{
+	free(m->tag);
+	free(m->base);
+	m->tag = m->base = NULL;
+}
+
+int mev__release_get(mev_release *m, mev_store *s, const char *tag)
+{
+	void *raw;
+	size_t len;
+	int rc = mev_store_get_record(&raw, &len, s, "releases", MEV_STORE_RAW, tag, strlen(tag));
+	memset(m, 0, sizeof *m);
+	if (rc == MEV_ENOTFOUND)
+		return not_stored(s, tag);
+	if (rc)
+		return rc;
+	if ((rc = head_of_stored(m, raw, len)))
+		mev_error_prefix("release '%s'", tag);
+	free(raw);
+	return rc;
+}
+
+int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_store *s,
+			  const char *tag)
+{
+	mev_filemap *fm = NULL;
+	mev_release m;
+	size_t len;
+	int rc = mev_store_get_record(rec, &len, s, "releases", 'R', tag, strlen(tag));
+	*sections = NULL;
+	if (rc == MEV_ENOTFOUND)
+		return not_stored(s, tag);
+	if (rc) {
+		mev_error_prefix("release '%s'", tag);
+		return rc;
+	}
+	mev__rd_init(r, *rec, len);
+	if (!(rc = decode_head(&m, r)))
+		mev__release_clear(&m);
+	if (!rc && !(rc = mev_filemap_new(&fm)) && !(rc = get_sections(r, fm)) && r->bad)
+		rc = mev_error_set(MEV_ECORRUPT, "release record of '%s' is damaged", tag);
+	if (rc) {
+		mev_filemap_free(fm);
+		free(*rec);
+		*rec = NULL;
+		return rc;
+	}
+	*sections = fm;
+	return 0;
+}
+
+/* --- writing ------------------------------------------------------------------- */
+
+/* The notes ("diags", record D); *stored and *raw grow by their sizes. */
+static int put_diags(uint64_t *stored, uint64_t *raw, mev_store *s, const mev_release_input *in)
+{
+	mev_buf b = MEV_BUF_INIT;
+	size_t packed = 0;
+	int rc = mev__put_uv(&b, in->ndiags);
+	for (size_t i = 0; i < in->ndiags && !rc; i++)
+		rc = mev__put_cstr(&b, in->diags[i]);
+	if (rc)
+		rc = mev_error_oom();
+	else
+		rc = mev_store_put_record(&packed, s, "diags", 'D', MEV__RELEASE_LEVEL, in->tag,
+					  strlen(in->tag), b.ptr, b.len);
+	if (!rc) {
+		*stored += packed;
+		*raw += b.len;
+	}
+	mev_buf_free(&b);
+	return rc;
+}
+
+static int put_release(mev_store *s, const mev_release_input *in, const counts *c,
+		       const mev_filemap *fm, const mev_graph *g, int has_files,
+		       const mev_filemap *base, const char *base_tag)
+{
+	mev_buf rec = MEV_BUF_INIT;
+	int snapshot = 1, rc;
+	uint64_t stored = 0, raw = 0;
+	size_t tl = strlen(in->tag);
+
+	if (has_files)
+		rc = mev__filetable_put(&snapshot, &stored, &raw, s, in->tag, fm, base);
+	else
+		rc = mev_store_delete(s, "tables", in->tag, tl);
+	if (!rc)
+		rc = put_diags(&stored, &raw, s, in);
+	if (!rc)
+		rc = encode_release(&rec, in, c, has_files, snapshot, base_tag, fm, g, stored, raw);
+	if (!rc)
+		rc = mev_store_put_record(NULL, s, "releases", 'R', MEV__RELEASE_LEVEL, in->tag, tl,
+					  rec.ptr, rec.len);
+	mev_buf_free(&rec);
+	return rc;
+}
+
+/* 1 when the chain of tables behind `tag` is long enough (or cannot be
+ * read): the next table is stored whole, so reading it reads at most
+ * MEV__SNAPSHOT_EVERY tables. */
+static int chain_is_long(mev_store *s, const char *tag)
+{
+	size_t depth = 0;
+	char *t = strdup(tag);
+	while (t && depth < MEV__SNAPSHOT_EVERY) {
+		mev_release m;
+		int rc = mev__release_get(&m, s, t);
+		depth++;
+		free(t);
+		t = NULL;
+		if (rc) {
+			depth = MEV__SNAPSHOT_EVERY;
+			break;
+		}
+		if (!m.snapshot)
+			t = strdup(m.base);
+		mev__release_clear(&m);
+	}
+	free(t);
+	return depth >= MEV__SNAPSHOT_EVERY;
+}
+
+int mev_release_put(mev_store *s, const mev_release_input *in, const mev_filemap *fm,
+		    const mev_graph *g, const mev_filemap *base, const char *base_tag)
+{
+	counts c;
+	compute_counts(&c, fm, g);
+	if (base && chain_is_long(s, base_tag))
+		base = NULL;
+	return put_release(s, in, &c, fm, g, 1, base, base ? base_tag : NULL);
+}
+
+int mev_release_put_graph(mev_store *s, const mev_release_input *in, const mev_filemap *sections,
+			  const mev_graph *g)
+{
+	const mev_section_info *secs = mev_filemap_sections(sections);
+	const mev_edge *e = mev_graph_edges(g);
+	counts c;
+	compute_counts(&c, sections, g);
+	/* no file table: the sizes come from the graph (THE REST covers all) */
+	for (size_t i = 0; i < mev_graph_edge_count(g); i++)
+		if (e[i].a == e[i].b && secs[e[i].a].is_rest) {
+			c.files = e[i].files;
+			c.lines = e[i].lines;
+			c.bytes = e[i].bytes;
+		}
+	return put_release(s, in, &c, sections, g, 0, NULL, NULL);
+}
+
+int mev_release_delete(mev_store *s, const char *tag)
+{
+	size_t l = strlen(tag);
+	int rc = mev_store_delete(s, "releases", tag, l);
+	if (!rc)
+		rc = mev_store_delete(s, "tables", tag, l);
+	if (!rc)
+		rc = mev_store_delete(s, "diags", tag, l);
+	return rc;
+}
+
+/* --- reading ------------------------------------------------------------------- */
+
+typedef MEV_VEC(mev_release) release_vec;
+
+static int list_cb(void *c, const void *key, size_t klen, const void *data, size_t len)
+{
+	release_vec *list = c;
+	mev_release m;
+	int rc = head_of_stored(&m, data, len);
+	(void)key;
+	(void)klen;
+	if (rc)
+		return rc;
+	if (MEV_VEC_PUSH(list, m)) {
+		mev__release_clear(&m);
+		return mev_error_oom();
+	}
+	return 0;
+}
+
+static int release_cmp(const void *a, const void *b)
+{
+	return mev_tag_cmp(((const mev_release *)a)->tag, ((const mev_release *)b)->tag);
+}
+
+int mev_release_list(mev_release **out, size_t *n, mev_store *s)
+{
+	release_vec list = { 0 };
+	int rc = mev_store_scan_raw(s, "releases", NULL, 0, list_cb, &list);
+	*out = NULL;
+	*n = 0;
+	if (rc) {
+		mev_release_list_free(list.v, list.n);
+		return rc;
+	}
+	if (list.n > 1)
+		qsort(list.v, list.n, sizeof *list.v, release_cmp);
+	*out = list.v;
+	*n = list.n;
+	return 0;
+}
+
+void mev_release_list_free(mev_release *list, size_t n)
+{
+	for (size_t i = 0; list && i < n; i++)
+		mev__release_clear(&list[i]);
+	free(list);
+}
+
+int mev_release_find(mev_release **out, mev_store *s, const char *tag)
+{
+	mev_release *r = malloc(sizeof *r);
+	int rc;
+	*out = NULL;
+	if (!r)
+		return mev_error_oom();
+	if ((rc = mev__release_get(r, s, tag))) {
+		free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void mev_release_free(mev_release *r)
+{
+	if (!r)
+		return;
+	mev__release_clear(r);
+	free(r);
+}
+
+int mev_release_has(mev_oid *commit, mev_store *s, const char *tag)
+{
+	void *raw;
+	size_t len;
+	mev_release m;
+	int found = 0;
+	if (mev_store_get_record(&raw, &len, s, "releases", MEV_STORE_RAW, tag, strlen(tag)) == 0) {
+		if (head_of_stored(&m, raw, len) == 0) {
+			found = 1;
+			if (commit)
+				*commit = m.commit;
+			mev__release_clear(&m);
+		}
+		free(raw);
+	}
+	return found;
+}
+
+int mev_release_load_graph(mev_filemap **sections, mev_graph **g, mev_store *s, const char *tag,
+			   int keep_rest)
+{
+	mev_filemap *fm = NULL;
+	mev_edge *edges = NULL;
+	mev_graph_options go = { keep_rest };
+	void *rec = NULL;
+	mev__rd r;
+	uint64_t ne;
+	int rc;
+
+	*sections = NULL;
+	*g = NULL;
+	if ((rc = mev__release_sections(&fm, &r, &rec, s, tag)))
+		return rc;
+	ne = mev__get_uv(&r);
+	if (r.bad || ne > (uint64_t)(r.end - r.p)) {
+		rc = mev_error_set(MEV_ECORRUPT, "release record of '%s' is damaged", tag);
+		goto done;
+	}
+	if (!(edges = malloc((ne + 1) * sizeof *edges))) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	for (uint64_t i = 0; i < ne; i++) {
+		edges[i].a = (uint32_t)mev__get_uv(&r);
+		edges[i].b = (uint32_t)mev__get_uv(&r);
+		edges[i].lines = mev__get_uv(&r);
+		edges[i].bytes = mev__get_uv(&r);
+		edges[i].files = mev__get_uv(&r);
+	}
+	if (r.bad) {
+		rc = mev_error_set(MEV_ECORRUPT, "release record of '%s' is damaged", tag);
+		goto done;
+	}
+	rc = mev_graph_from_edges(g, fm, edges, (size_t)ne, &go);
+	if (rc == MEV_EINVAL)
+		rc = mev_error_set(MEV_ECORRUPT, "graph of '%s' is damaged", tag);
+done:
+	free(edges);
+	free(rec);
+	if (rc) {
+		mev_filemap_free(fm);
+		return rc;
+	}
+	*sections = fm;
+	return 0;
+}
+
+int mev_release_load_diags(char ***out, size_t *n, mev_store *s, const char *tag)
+{
+	void *raw = NULL, *val = NULL;
+	size_t rlen = 0, vlen = 0;
+	mev__rd r;
+	uint64_t k;
+	int rc = mev_store_get_record(&raw, &rlen, s, "diags", MEV_STORE_RAW, tag, strlen(tag));
+	*out = NULL;
+	*n = 0;
+	if (rc == MEV_ENOTFOUND)
+		rc = 0;
+	if (rc || !rlen || (rc = mev_store_unpack(&val, &vlen, 'D', raw, rlen)))
+		goto done;
+	mev__rd_init(&r, val, vlen);
+	k = mev__get_uv(&r);
+	if (r.bad || k > vlen) {
+		rc = mev_error_set(MEV_ECORRUPT, "notes of '%s' are damaged", tag);
+		goto done;
+	}
+	if (!(*out = calloc(k + 1, sizeof **out))) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	for (uint64_t i = 0; i < k; i++) {
+		size_t l;
+		const char *p = mev__get_str(&r, &l);
+		(*out)[i] = strndup(p, l);
+	}
+	*n = (size_t)k;
+done:
+	free(raw);
+	free(val);
+	return rc;
+}
+
+void mev_release_diags_free(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -1,0 +1,39 @@
+/* Shared by the files of src/release/: record version, table names, the release record's head. */
+#ifndef MEV_RELEASE_INTERNAL_H
+#define MEV_RELEASE_INTERNAL_H
+
+#include "maintevo/release.h"
+#include "util/buf.h"
+#include "util/varint.h"
+
+enum {
+	MEV__RELEASE_VERSION = 1,  /* of the release record and the file table */
+	MEV__RELEASE_LEVEL = 6,    /* zstd level of the stored records */
+	MEV__SNAPSHOT_EVERY = 16   /* a chain of file tables reads at most this many */
+};
+
+/*
+ * The head of the stored record of `tag` (its sizes on disk added) into *m;
+ * free its strings with mev__release_clear().  MEV_ENOTFOUND with a message
+ * and hint when the release is not stored; MEV_ECORRUPT when damaged.
+ */
+int mev__release_get(mev_release *m, mev_store *s, const char *tag);
+void mev__release_clear(mev_release *m);
+
+/*
+ * Read the record of `tag` up to its graph: *sections gets a file map with
+ * its sections (no rows), *r is left at the graph, inside *rec (free() it
+ * after the last read).  Errors as mev__release_get().
+ */
+int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_store *s,
+			  const char *tag);
+
+/*
+ * Store the file table of `tag` ("tables", record T): whole when base is
+ * NULL, else as a delta against it (*snapshot says which).  *stored and
+ * *raw grow by its sizes packed and unpacked.
+ */
+int mev__filetable_put(int *snapshot, uint64_t *stored, uint64_t *raw, mev_store *s,
+		       const char *tag, const mev_filemap *fm, const mev_filemap *base);
+
+#endif

@@ -1,0 +1,183 @@
+/*
+ * Values in named tables: get, put, delete and scan, each in the open
+ * write transaction or a read transaction of its own, packed (codec.c) or
+ * raw.  What the values mean is up to the modules above the store.
+ */
+#include "store_internal.h"
+#include "codec.h"
+#include "maintevo/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The value as stored, copied into out before the read transaction ends. */
+static int raw_get(mev_buf *out, mev_store *s, const char *table, const void *key, size_t klen)
+{
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	MDB_val k = { klen, (void *)key }, v;
+	int own, rc;
+	if ((rc = mev__store_txn(s, &txn, &own)))
+		return rc;
+	rc = mev__store_dbi(s, txn, table, &dbi);
+	if (rc == 0) {
+		rc = mdb_get(txn, dbi, &k, &v);
+		if (rc == MDB_NOTFOUND) {
+			rc = MEV_ENOTFOUND;
+		} else if (rc) {
+			rc = mev__store_fail(rc, "cannot read the store");
+		} else {
+			mev_buf_clear(out);
+			rc = mev_buf_put(out, v.mv_data, v.mv_size);
+		}
+	}
+	mev__store_txn_done(txn, own);
+	return rc;
+}
+
+static int raw_put(mev_store *s, const char *table, const void *key, size_t klen, const void *data,
+		   size_t len)
+{
+	MDB_dbi dbi;
+	MDB_val k = { klen, (void *)key }, v = { len, (void *)data };
+	int rc;
+	if (!s->wtxn)
+		return mev_error_set(MEV_ESTORE, "store write outside a transaction");
+	if (klen == 0 || klen > 511)
+		return mev_error_set(MEV_EINVAL, "store key of %zu bytes", klen);
+	if ((rc = mev__store_dbi(s, s->wtxn, table, &dbi)))
+		return rc;
+	rc = mdb_put(s->wtxn, dbi, &k, &v, 0);
+	return rc ? mev__store_fail(rc, "cannot write to the store") : 0;
+}
+
+int mev_store_delete(mev_store *s, const char *table, const void *key, size_t klen)
+{
+	MDB_dbi dbi;
+	MDB_val k = { klen, (void *)key };
+	int rc;
+	if (!s->wtxn)
+		return mev_error_set(MEV_ESTORE, "store write outside a transaction");
+	rc = mev__store_dbi(s, s->wtxn, table, &dbi);
+	if (rc == MEV_ENOTFOUND)
+		return 0;
+	if (rc)
+		return rc;
+	rc = mdb_del(s->wtxn, dbi, &k, NULL);
+	return rc && rc != MDB_NOTFOUND ? mev__store_fail(rc, "cannot delete from the store") : 0;
+}
+
+int mev_store_scan_raw(mev_store *s, const char *table, const void *prefix, size_t plen,
+		       int (*fn)(void *ctx, const void *key, size_t klen, const void *data, size_t len),
+		       void *ctx)
+{
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	MDB_cursor *cur = NULL;
+	MDB_val k = { plen, (void *)prefix }, v;
+	int own, rc, r;
+	if ((rc = mev__store_txn(s, &txn, &own)))
+		return rc;
+	rc = mev__store_dbi(s, txn, table, &dbi);
+	if (rc == MEV_ENOTFOUND) {
+		rc = 0;
+		goto done;
+	}
+	if (rc)
+		goto done;
+	if ((rc = mdb_cursor_open(txn, dbi, &cur))) {
+		rc = mev__store_fail(rc, "cannot read the store");
+		goto done;
+	}
+	r = plen ? mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE) : mdb_cursor_get(cur, &k, &v, MDB_FIRST);
+	while (r == 0) {
+		if (plen && (k.mv_size < plen || memcmp(k.mv_data, prefix, plen)))
+			break;
+		if ((rc = fn(ctx, k.mv_data, k.mv_size, v.mv_data, v.mv_size)))
+			break;
+		r = mdb_cursor_get(cur, &k, &v, MDB_NEXT);
+	}
+	if (!rc && r && r != MDB_NOTFOUND)
+		rc = mev__store_fail(r, "cannot read the store");
+done:
+	mdb_cursor_close(cur);
+	mev__store_txn_done(txn, own);
+	return rc;
+}
+
+/* --- records of a kind ------------------------------------------------------ */
+
+int mev_store_put_record(size_t *stored, mev_store *s, const char *table, char kind, int level,
+			 const void *key, size_t klen, const void *data, size_t len)
+{
+	int rc;
+	if (kind != MEV_STORE_RAW) {
+		if ((rc = mev__pack(&s->scratch, kind, data, len, level)))
+			return rc;
+		data = s->scratch.ptr;
+		len = s->scratch.len;
+	}
+	if (stored)
+		*stored = len;
+	return raw_put(s, table, key, klen, data, len);
+}
+
+int mev_store_get_record(void **data, size_t *len, mev_store *s, const char *table, char kind,
+			 const void *key, size_t klen)
+{
+	mev_buf raw = MEV_BUF_INIT, val = MEV_BUF_INIT;
+	int rc = raw_get(&raw, s, table, key, klen);
+	*data = NULL;
+	*len = 0;
+	if (!rc && kind != MEV_STORE_RAW)
+		rc = mev__unpack(&val, kind, raw.ptr, raw.len);
+	else if (!rc) {
+		val = raw;
+		raw = (mev_buf)MEV_BUF_INIT;
+	}
+	mev_buf_free(&raw);
+	if (rc) {
+		mev_buf_free(&val);
+		return rc;
+	}
+	*len = val.len;
+	*data = mev_buf_detach(&val);
+	return *data ? 0 : mev_error_oom();
+}
+
+/* --- the generic value ('V') ------------------------------------------------- */
+
+int mev_store_put(mev_store *s, const char *table, const void *key, size_t klen,
+		  const void *data, size_t len)
+{
+	return mev_store_put_record(NULL, s, table, 'V', 6, key, klen, data, len);
+}
+
+int mev_store_get(void **data, size_t *len, mev_store *s, const char *table, const void *key,
+		  size_t klen)
+{
+	return mev_store_get_record(data, len, s, table, 'V', key, klen);
+}
+
+typedef struct {
+	int (*fn)(void *, const void *, size_t, const void *, size_t);
+	void *ctx;
+	mev_buf val;
+} scan_ctx;
+
+static int scan_unpack(void *c, const void *key, size_t klen, const void *data, size_t len)
+{
+	scan_ctx *sc = c;
+	int rc = mev__unpack(&sc->val, 'V', data, len);
+	return rc ? rc : sc->fn(sc->ctx, key, klen, sc->val.ptr, sc->val.len);
+}
+
+int mev_store_scan(mev_store *s, const char *table, const void *prefix, size_t plen,
+		   int (*fn)(void *ctx, const void *key, size_t klen, const void *data, size_t len),
+		   void *ctx)
+{
+	scan_ctx sc = { fn, ctx, MEV_BUF_INIT };
+	int rc = mev_store_scan_raw(s, table, prefix, plen, scan_unpack, &sc);
+	mev_buf_free(&sc.val);
+	return rc;
+}

@@ -1,0 +1,365 @@
+/* Tests of the stored release records: varints, numbers, file table deltas, graphs, notes, identity, blobs. */
+#include "test.h"
+#include "maintevo/error.h"
+#include "maintevo/release.h"
+#include "util/varint.h"
+
+#include <stdint.h>
+#include <unistd.h>
+
+static const char *dir;
+
+/* The record writer and reader every stored record uses. */
+static void test_varint(void)
+{
+	mev_buf in = MEV_BUF_INIT;
+	mev__rd r;
+	size_t l;
+	unsigned char raw[3];
+	for (int i = 0; i < 1000; i++) {
+		mev__put_uv(&in, (uint64_t)i * 1000003u);
+		mev__put_sv(&in, -i * 77);
+	}
+	mev__put_cstr(&in, "hello");
+	mev__put_cstr(&in, NULL);
+	mev__put_uv(&in, UINT64_MAX);
+	mev__put_sv(&in, INT64_MIN);
+	mev_buf_put(&in, "\x01\x02\x03", 3);
+	mev__rd_init(&r, in.ptr, in.len);
+	for (int i = 0; i < 1000; i++) {
+		CHECK(mev__get_uv(&r) == (uint64_t)i * 1000003u);
+		CHECK(mev__get_sv(&r) == -i * 77);
+	}
+	CHECK(memcmp(mev__get_str(&r, &l), "hello", 5) == 0 && l == 5);
+	mev__get_str(&r, &l);
+	CHECK_INT(l, 0);
+	CHECK(mev__get_uv(&r) == UINT64_MAX);
+	CHECK(mev__get_sv(&r) == INT64_MIN);
+	CHECK_INT(mev__get_bytes(&r, raw, 3), 0);
+	CHECK(raw[0] == 1 && raw[2] == 3);
+	CHECK(!r.bad);
+	mev__get_uv(&r);
+	CHECK(r.bad); /* read past the end */
+	/* a string longer than the record, a number that never ends */
+	mev__rd_init(&r, "\x09" "abc", 4);
+	CHECK_STR(mev__get_str(&r, &l), "");
+	CHECK(r.bad && l == 0);
+	mev__rd_init(&r, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 11);
+	mev__get_uv(&r);
+	CHECK(r.bad);
+	mev_buf_free(&in);
+}
+
+/* A file map: n files a/<i> with section sets built from `shift`; with
+ * holes, every 7th file is left out and a link a/0005x added. */
+static mev_filemap *make_fm_holes(int n, int shift, int rename, int holes)
+{
+	mev_filemap *fm;
+	mev_section_info si = { 0 };
+	char title[32], path[32];
+	mev_filemap_new(&fm);
+	for (int s = 0; s < 5; s++) {
+		snprintf(title, sizeof title, "SECTION %c%s", 'A' + s, rename && s == 2 ? " NEW" : "");
+		si.title = title;
+		si.status = "Maintained";
+		si.n_maintainers = (uint32_t)s;
+		si.is_rest = s == 4;
+		mev_filemap_add_section(fm, &si);
+	}
+	for (int i = 0; i < n; i++) {
+		uint32_t ids[2] = { (uint32_t)((i + shift) % 4), 4 }, set;
+		if (holes && i % 7 == 3)
+			continue;
+		snprintf(path, sizeof path, "a/%04d", i);
+		mev_filemap_intern_set(fm, ids, 2, &set);
+		mev_filemap_add_row(fm, path, strlen(path), 1, (uint64_t)i, (uint64_t)i * 10, set);
+		if (holes && i == 5) {
+			mev_filemap_intern_set(fm, NULL, 0, &set);
+			mev_filemap_add_row(fm, "a/0005x", 7, MEV_KIND_LINK, 1, 7, set);
+		}
+	}
+	return fm;
+}
+
+static mev_filemap *make_fm(int n, int shift, int rename) { return make_fm_holes(n, shift, rename, 0); }
+
+static int same_fm(const mev_filemap *a, const mev_filemap *b)
+{
+	const mev_file_row *ra = mev_filemap_rows(a), *rb = mev_filemap_rows(b);
+	if (mev_filemap_count(a) != mev_filemap_count(b))
+		return 0;
+	for (size_t i = 0; i < mev_filemap_count(a); i++) {
+		const uint32_t *ia, *ib;
+		size_t ka = mev_filemap_set(a, ra[i].set, &ia), kb = mev_filemap_set(b, rb[i].set, &ib);
+		if (strcmp(ra[i].path, rb[i].path) || ra[i].lines != rb[i].lines ||
+		    ra[i].bytes != rb[i].bytes || ra[i].kind != rb[i].kind || ka != kb)
+			return 0;
+		for (size_t k = 0; k < ka; k++)
+			if (strcmp(mev_filemap_sections(a)[ia[k]].title, mev_filemap_sections(b)[ib[k]].title))
+				return 0;
+	}
+	return 1;
+}
+
+static mev_store *open_store(const char *name)
+{
+	char path[700];
+	mev_store *s = NULL;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	CHECK_INT(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	return s;
+}
+
+/* 20 releases: more than one snapshot period of deltas, read back. */
+static void put_twenty(mev_store *s, mev_filemap **fm, mev_graph **g)
+{
+	mev_graph_options go = { 1 };
+	char tag[16], prev[16] = "";
+	for (int r = 0; r < 20; r++) {
+		mev_release_input in = { 0 };
+		const char *notes[] = { "MAINTAINERS:3: a note" };
+		fm[r] = make_fm(100 + r * 3, r / 3, r >= 10);
+		mev_graph_build(&g[r], fm[r], &go);
+		snprintf(tag, sizeof tag, "v1.%d", r);
+		in.tag = tag;
+		in.time = 1000 + r;
+		in.maintainer_files = 1;
+		in.diags = notes;
+		in.ndiags = 1;
+		CHECK_INT(mev_store_begin(s), 0);
+		CHECK_INT(mev_release_put(s, &in, fm[r], g[r], r ? fm[r - 1] : NULL, r ? prev : NULL), 0);
+		CHECK_INT(mev_store_commit(s), 0);
+		snprintf(prev, sizeof prev, "%s", tag);
+	}
+}
+
+static void test_releases(void)
+{
+	mev_store *s = open_store("releases");
+	mev_filemap *fm[20], *back = NULL, *secs = NULL;
+	mev_graph *g[20], *gb = NULL;
+	mev_release *list, *one = NULL;
+	mev_oid commit;
+	size_t n;
+	char tag[16];
+
+	put_twenty(s, fm, g);
+	CHECK_INT(mev_release_list(&list, &n, s), 0);
+	CHECK_INT(n, 20);
+	CHECK_STR(list[0].tag, "v1.0");
+	CHECK_STR(list[2].tag, "v1.2");
+	CHECK_STR(list[19].tag, "v1.19"); /* version order, not bytewise */
+	CHECK(list[0].snapshot && !list[1].snapshot && list[16].snapshot);
+	CHECK_STR(list[1].base, "v1.0");
+	CHECK_INT(list[5].files, 115);
+	CHECK_INT(list[5].sections, 4);
+	CHECK_INT(list[5].diags, 1);
+	CHECK_INT(list[5].time, 1005);
+	CHECK(list[5].has_files && list[5].stored_bytes > 0 && list[5].raw_bytes > list[5].stored_bytes / 4);
+	mev_release_list_free(list, n);
+	for (int r = 0; r < 20; r++) {
+		snprintf(tag, sizeof tag, "v1.%d", r);
+		CHECK_INT(mev_release_load_filemap(&back, s, tag), 0);
+		CHECK(back && same_fm(back, fm[r]));
+		mev_filemap_free(back);
+		CHECK_INT(mev_release_load_graph(&secs, &gb, s, tag, 1), 0);
+		CHECK_INT(mev_graph_edge_count(gb), mev_graph_edge_count(g[r]));
+		CHECK_INT(mev_filemap_section_count(secs), 5);
+		CHECK_INT(mev_filemap_count(secs), 0);
+		mev_graph_free(gb);
+		mev_filemap_free(secs);
+	}
+	{
+		char **d;
+		size_t nd;
+		CHECK_INT(mev_release_load_diags(&d, &nd, s, "v1.4"), 0);
+		CHECK_INT(nd, 1);
+		CHECK_STR(d[0], "MAINTAINERS:3: a note");
+		mev_release_diags_free(d, nd);
+		CHECK_INT(mev_release_load_diags(&d, &nd, s, "v9.9"), 0); /* none */
+		CHECK(nd == 0 && d == NULL);
+	}
+	CHECK_ERR(mev_release_load_filemap(&back, s, "v9.9"), MEV_ENOTFOUND, "release 'v9.9' is not in store");
+	CHECK(back == NULL);
+	CHECK_ERR(mev_release_find(&one, s, "v9.9"), MEV_ENOTFOUND, "is not in store");
+	CHECK_INT(mev_release_find(&one, s, "v1.3"), 0);
+	CHECK(one && one->time == 1003 && one->maintainer_files == 1 && !one->snapshot);
+	mev_release_free(one);
+	mev_release_free(NULL);
+	memset(commit.id, 1, 20);
+	CHECK(mev_release_has(&commit, s, "v1.3") && mev_oid_is_zero(&commit));
+	CHECK(mev_release_has(NULL, s, "v1.3"));
+	CHECK(!mev_release_has(NULL, s, "v1.33"));
+	/* an aborted transaction leaves nothing; a commit deletes the three records */
+	mev_store_begin(s);
+	mev_release_delete(s, "v1.0");
+	mev_store_abort(s);
+	CHECK(mev_release_has(NULL, s, "v1.0"));
+	mev_store_begin(s);
+	CHECK_INT(mev_release_delete(s, "v1.19"), 0);
+	CHECK_INT(mev_store_commit(s), 0);
+	CHECK(!mev_release_has(NULL, s, "v1.19"));
+	mev_store_free(s);
+	for (int r = 0; r < 20; r++) {
+		mev_graph_free(g[r]);
+		mev_filemap_free(fm[r]);
+	}
+}
+
+/* Deltas across removed, added and changed files and sections that come and go. */
+static void test_delta(void)
+{
+	mev_store *s = open_store("delta");
+	mev_filemap *a = make_fm(50, 0, 0), *b = make_fm_holes(40, 1, 1, 1), *back = NULL;
+	mev_graph *ga = NULL, *gb = NULL;
+	mev_release_input in = { 0 };
+	mev_release *list;
+	size_t n;
+
+	/* b: files removed at the end and in the middle, other sets, SECTION C
+	 * renamed, a new path in the middle */
+	CHECK_INT(mev_graph_build(&ga, a, NULL), 0);
+	CHECK_INT(mev_graph_build(&gb, b, NULL), 0);
+	CHECK_INT(mev_store_begin(s), 0);
+	in.tag = "v2";
+	CHECK_INT(mev_release_put(s, &in, a, ga, NULL, NULL), 0);
+	in.tag = "v3";
+	CHECK_INT(mev_release_put(s, &in, b, gb, a, "v2"), 0);
+	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev_release_load_filemap(&back, s, "v3"), 0);
+	CHECK(back && same_fm(back, b));
+	mev_filemap_free(back);
+	/* nothing changed: a delta with no rows */
+	CHECK_INT(mev_store_begin(s), 0);
+	in.tag = "v4";
+	CHECK_INT(mev_release_put(s, &in, b, gb, b, "v3"), 0);
+	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev_release_load_filemap(&back, s, "v4"), 0);
+	CHECK(back && same_fm(back, b));
+	mev_filemap_free(back);
+	CHECK_INT(mev_release_list(&list, &n, s), 0);
+	CHECK(n == 3 && !list[2].snapshot && strcmp(list[2].base, "v3") == 0);
+	CHECK(n == 3 && list[2].uncovered_files == 1 && list[2].files == 35);
+	mev_release_list_free(list, n);
+	/* a missing base table is a damaged store */
+	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev_store_delete(s, "tables", "v3", 2), 0);
+	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_ERR(mev_release_load_filemap(&back, s, "v4"), MEV_ECORRUPT, "file table of 'v3' is missing");
+	mev_graph_free(ga);
+	mev_graph_free(gb);
+	mev_filemap_free(a);
+	mev_filemap_free(b);
+	mev_store_free(s);
+}
+
+/* A release without sections (U-Boot before v2014.10): an empty graph,
+ * stored and read back. */
+static void test_no_sections(void)
+{
+	mev_store *s = open_store("empty");
+	mev_filemap *fm = NULL, *secs = NULL, *back = NULL;
+	mev_graph *g = NULL, *gb = NULL;
+	mev_release_input in = { 0 };
+	uint32_t set = 1;
+	CHECK_INT(mev_filemap_new(&fm), 0);
+	CHECK_INT(mev_filemap_intern_set(fm, NULL, 0, &set), 0);
+	CHECK_INT(mev_filemap_add_row(fm, "Makefile", 8, MEV_KIND_FILE, 10, 100, set), 0);
+	CHECK_INT(mev_graph_build(&g, fm, NULL), 0);
+	CHECK_INT(mev_graph_edge_count(g), 0);
+	in.tag = "v2008.10";
+	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev_release_put(s, &in, fm, g, NULL, NULL), 0);
+	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev_release_load_graph(&secs, &gb, s, "v2008.10", 0), 0);
+	CHECK(gb && mev_graph_edge_count(gb) == 0);
+	CHECK_INT(mev_release_load_filemap(&back, s, "v2008.10"), 0);
+	CHECK(back && mev_filemap_count(back) == 1);
+	mev_filemap_free(back);
+	mev_graph_free(gb);
+	mev_filemap_free(secs);
+	mev_store_free(s);
+	mev_graph_free(g);
+	mev_filemap_free(fm);
+}
+
+/* An imported release: a graph, its sizes from THE REST, no file table. */
+static void test_graph_only(void)
+{
+	mev_store *s = open_store("graph");
+	mev_filemap *fm = make_fm(0, 0, 0), *secs = NULL, *back = NULL;
+	mev_edge e[] = { { 0, 0, 10, 100, 0 }, { 0, 1, 5, 50, 0 }, { 1, 1, 7, 70, 0 },
+			 { 2, 2, 0, 0, 0 }, { 3, 3, 1, 1, 0 }, { 4, 4, 30, 300, 0 } };
+	mev_graph_options go = { 1 };
+	mev_graph *g = NULL, *gb = NULL;
+	mev_release_input in = { 0 };
+	mev_release *r = NULL;
+
+	CHECK_INT(mev_graph_from_edges(&g, fm, e, sizeof e / sizeof *e, &go), 0);
+	in.tag = "v6.1";
+	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev_release_put_graph(s, &in, fm, g), 0);
+	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev_release_find(&r, s, "v6.1"), 0);
+	CHECK(r && !r->has_files && r->lines == 30 && r->bytes == 300 && r->edges == 1 && r->sections == 4);
+	mev_release_free(r);
+	CHECK_ERR(mev_release_load_filemap(&back, s, "v6.1"), MEV_ENOTFOUND, "has no file table");
+	CHECK_INT(mev_release_load_graph(&secs, &gb, s, "v6.1", 0), 0);
+	CHECK_INT(mev_graph_edge_count(gb), 5); /* THE REST left out */
+	mev_graph_free(gb);
+	mev_filemap_free(secs);
+	mev_graph_free(g);
+	mev_filemap_free(fm);
+	mev_store_free(s);
+}
+
+/* Identity and blob cache. */
+static void test_identity_and_blobs(void)
+{
+	char path[700];
+	mev_store *s = open_store("identity");
+	mev_identity id = { 0 }, id2;
+	mev_oid o;
+	uint64_t l = 0, b = 0;
+
+	CHECK_INT(mev_release_identity_get(&id2, s), MEV_ENOTFOUND);
+	CHECK_INT(mev_store_begin(s), 0);
+	snprintf(id.repo, sizeof id.repo, "/somewhere");
+	memset(id.root.id, 7, 20);
+	snprintf(id.dialect, sizeof id.dialect, "linux");
+	snprintf(id.tags, sizeof id.tags, "v1.*\nv2.*");
+	id.rc = 1;
+	CHECK_INT(mev_release_identity_set(s, &id), 0);
+	CHECK_INT(mev_store_commit(s), 0);
+	memset(o.id, 9, 20);
+	CHECK(!mev_release_blob_get(&l, &b, s, &o));
+	CHECK_ERR(mev_release_blob_put(s, &o, 1, 2), MEV_ESTORE, "outside a transaction");
+	mev_store_begin(s);
+	CHECK_INT(mev_release_blob_put(s, &o, 12345678901ULL, 42), 0);
+	mev_store_commit(s);
+	CHECK(mev_release_blob_get(&l, &b, s, &o) && l == 12345678901ULL && b == 42);
+	mev_store_free(s);
+	/* the identity survives */
+	snprintf(path, sizeof path, "%s/identity", dir);
+	CHECK_INT(mev_store_open(&s, path, MEV_STORE_READ), 0);
+	CHECK_INT(mev_release_identity_get(&id2, s), 0);
+	CHECK_INT(id2.schema, MEV_STORE_SCHEMA);
+	CHECK_STR(id2.repo, "/somewhere");
+	CHECK_STR(id2.dialect, "linux");
+	CHECK_STR(id2.tags, "v1.*\nv2.*");
+	CHECK(id2.root.id[5] == 7 && id2.rc == 1 && id2.created > 0 && id2.version[0]);
+	mev_store_free(s);
+}
+
+int main(void)
+{
+	dir = test_tmpdir("release");
+	RUN(test_varint);
+	RUN(test_releases);
+	RUN(test_delta);
+	RUN(test_no_sections);
+	RUN(test_graph_only);
+	RUN(test_identity_and_blobs);
+	test_tmpdir_remove(dir);
+	return test_summary();
+}
