@@ -11,7 +11,6 @@
 #include "maintevo/error.h"
 #include "maintevo/filemap.h"
 #include "maintevo/graph.h"
-#include "maintevo/import.h"
 #include "maintevo/match.h"
 #include "maintevo/release.h"
 #include "maintevo/repo.h"

@@ -6,10 +6,6 @@
 #include <stdint.h>
 #include "maintevo/progress.h"
 
-/* The dialect recorded in the identity of a store made by an import: such a
- * store has no repository, and 'maintevo walk' refuses it. */
-#define MEV_IMPORT_DIALECT "imported"
-
 typedef struct {
 	size_t files;            /* CSV files found */
 	size_t imported;         /* releases written */

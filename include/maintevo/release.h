@@ -102,6 +102,10 @@ typedef struct {
 	char version[32];    /* maintevo version that created it */
 } mev_identity;
 
+/* The dialect recorded in the identity of a store made by an import
+ * (mev_import_pasta): such a store has no repository, and walks refuse it. */
+#define MEV_IMPORT_DIALECT "imported"
+
 /* MEV_ENOTFOUND (no message) when the store has no identity yet (never walked). */
 int mev_release_identity_get(mev_identity *out, mev_store *s);
 /* Inside a write transaction; `created` 0 is now, `version` "" this build's. */
