@@ -388,7 +388,7 @@ static int set_clusters_build(set_clusters *sc, const mev_filemap *fm, const mev
 	memset(sc, 0, sizeof *sc);
 	for (uint32_t s = 0; s < nsets; s++) {
 		const uint32_t *ids;
-		total += mev_filemap_set(fm, s, &ids);
+		total += mev_filemap_set(&ids, fm, s);
 	}
 	sc->off = malloc((nsets + 1) * sizeof *sc->off);
 	sc->ids = malloc((total + 1) * sizeof *sc->ids);
@@ -397,7 +397,7 @@ static int set_clusters_build(set_clusters *sc, const mev_filemap *fm, const mev
 	total = 0;
 	for (uint32_t s = 0; s < nsets; s++) {
 		const uint32_t *ids;
-		size_t n = mev_filemap_set(fm, s, &ids), start = total;
+		size_t n = mev_filemap_set(&ids, fm, s), start = total;
 		sc->off[s] = (uint32_t)total;
 		for (size_t i = 0; i < n; i++) {
 			uint32_t c = ids[i] < mev_clustering_section_count(cl) ? mev_clustering_of(cl, ids[i])
@@ -799,7 +799,7 @@ static int section_changes(const rel *ra, const rel *rb, const set_pair *sp, siz
 		/* code: old lines of common files covered by R before and N after */
 		for (size_t k = 0; k < nsp && !rc; k++) {
 			const uint32_t *ia, *ib;
-			size_t ka = mev_filemap_set(ra->fm, sp[k].sa, &ia), kb = mev_filemap_set(rb->fm, sp[k].sb, &ib);
+			size_t ka = mev_filemap_set(&ia, ra->fm, sp[k].sa), kb = mev_filemap_set(&ib, rb->fm, sp[k].sb);
 			for (size_t x = 0; x < ka && !rc; x++)
 				if (gone[ia[x]])
 					for (size_t y = 0; y < kb && !rc; y++)

@@ -32,7 +32,7 @@ static void compute_counts(const mev_filemap *fm, const mev_graph *g, counts *c)
 	memset(c, 0, sizeof *c);
 	for (size_t i = 0; i < nrows; i++) {
 		const uint32_t *ids;
-		size_t n = mev_filemap_set(fm, rows[i].set, &ids), k;
+		size_t n = mev_filemap_set(&ids, fm, rows[i].set), k;
 		c->files++;
 		c->lines += rows[i].lines;
 		c->bytes += rows[i].bytes;
@@ -257,7 +257,7 @@ static int put_sets_and_rows(mev_buf *b, const mev_filemap *fm, const uint32_t *
 	rc |= mev_put_uv(b, used);
 	for (size_t i = 0; i < used && !rc; i++) {
 		const uint32_t *ids;
-		size_t k = mev_filemap_set(fm, order[i], &ids);
+		size_t k = mev_filemap_set(&ids, fm, order[i]);
 		rc |= mev_put_uv(b, k);
 		for (size_t j = 0; j < k; j++)
 			rc |= mev_put_uv(b, j ? ids[j] - ids[j - 1] : ids[j]);
@@ -403,8 +403,8 @@ static int encode_table(mev_buf *b, const mev_filemap *fm, const mev_filemap *ba
 			} else {
 				/* same path: unchanged when everything maps over */
 				const uint32_t *bid, *nid;
-				size_t bk = mev_filemap_set(base, brows[i].set, &bid);
-				size_t nk = mev_filemap_set(fm, rows[j].set, &nid);
+				size_t bk = mev_filemap_set(&bid, base, brows[i].set);
+				size_t nk = mev_filemap_set(&nid, fm, rows[j].set);
 				int same = brows[i].kind == rows[j].kind && brows[i].lines == rows[j].lines &&
 					   brows[i].bytes == rows[j].bytes && bk == nk;
 				if (same) {
@@ -854,7 +854,7 @@ int mev_store_load_filemap(mev_store *s, const char *tag, mev_filemap **out)
 	}
 	for (size_t i = 0; i < n && !rc; i++) {
 		uint32_t set;
-		rc = mev_filemap_intern_set(fm, rows[i].ids, rows[i].nids, &set);
+		rc = mev_filemap_intern_set(&set, fm, rows[i].ids, rows[i].nids);
 		if (!rc)
 			rc = mev_filemap_add_row(fm, rows[i].path, rows[i].len, rows[i].kind, rows[i].lines,
 						 rows[i].bytes, set);

@@ -117,7 +117,7 @@ static int diags(const mev_maint *m, const char *where, const char *what)
 	int n = 0;
 	for (size_t i = 0; i < mev_maint_diag_count(m); i++) {
 		char buf[1024];
-		mev_maint_diag_format(m, &mev_maint_diags(m)[i], buf, sizeof buf);
+		mev_maint_diag_format(buf, sizeof buf, m, &mev_maint_diags(m)[i]);
 		if (strncmp(buf, where, strlen(where)) == 0 && strstr(buf, what))
 			n++;
 	}
@@ -132,7 +132,7 @@ static void dump_diags(const mev_maint *m)
 {
 	for (size_t i = 0; i < mev_maint_diag_count(m); i++) {
 		char buf[1024];
-		mev_maint_diag_format(m, &mev_maint_diags(m)[i], buf, sizeof buf);
+		mev_maint_diag_format(buf, sizeof buf, m, &mev_maint_diags(m)[i]);
 		fprintf(stderr, "  diag: %s\n", buf);
 	}
 }

@@ -374,7 +374,7 @@ static void test_tree_stat(void)
 		const char *p = cases[i].path;
 		char *real = (char *)1;
 		int k = mev_tree_stat(t, p, strlen(p));
-		int k2 = mev_tree_resolve(t, p, strlen(p), &real);
+		int k2 = mev_tree_resolve(&real, t, p, strlen(p));
 		if (k != cases[i].kind)
 			fprintf(stderr, "stat '%s': %d, expected %d\n", p, k, cases[i].kind);
 		CHECK_INT(k, cases[i].kind);
@@ -429,7 +429,7 @@ static void test_measure_blobs(void)
 		int bad = 0;
 		memset(lines, 0xff, n * sizeof *lines);
 		memset(bytes, 0xff, n * sizeof *bytes);
-		CHECK_INT(mev_repo_measure_blobs(r, oids, n, lines, bytes, jobs, NULL), 0);
+		CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, oids, n, jobs, NULL), 0);
 		for (size_t i = 0; i < n; i++) {
 			const mev_tree_file *f = &mev_tree_files(t)[i];
 			uint64_t el = UINT64_MAX, eb = UINT64_MAX;
@@ -486,11 +486,11 @@ static void test_measure_blobs(void)
 		}
 	}
 	/* nothing to do */
-	CHECK_INT(mev_repo_measure_blobs(r, oids, 0, lines, bytes, 2, NULL), 0);
+	CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, oids, 0, 2, NULL), 0);
 	/* a stop request */
 	{
 		volatile int stop = 1;
-		CHECK_INT(mev_repo_measure_blobs(r, oids, n, lines, bytes, 2, &stop), MEV_EINTR);
+		CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, oids, n, 2, &stop), MEV_EINTR);
 	}
 	/* an object that is not there (a partial clone): marked, not fatal */
 	{
@@ -499,7 +499,7 @@ static void test_measure_blobs(void)
 			bad[i] = oids[i];
 		memset(&bad[35], 0x42, sizeof bad[35]);
 		for (int jobs = 1; jobs <= 2; jobs++) {
-			CHECK_INT(mev_repo_measure_blobs(r, bad, 40, lines, bytes, jobs, NULL), 0);
+			CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, bad, 40, jobs, NULL), 0);
 			CHECK(lines[35] == UINT64_MAX && bytes[35] == UINT64_MAX);
 			CHECK(lines[34] != UINT64_MAX && lines[36] != UINT64_MAX);
 		}
@@ -626,7 +626,7 @@ static int has_diag(const mev_maint *m, const char *what)
 {
 	for (size_t i = 0; i < mev_maint_diag_count(m); i++) {
 		char buf[1024];
-		mev_maint_diag_format(m, &mev_maint_diags(m)[i], buf, sizeof buf);
+		mev_maint_diag_format(buf, sizeof buf, m, &mev_maint_diags(m)[i]);
 		if (strstr(buf, what))
 			return 1;
 	}

@@ -250,10 +250,10 @@ static size_t walk(const mev_maint *mt)
 		sum += strlen(mev_maint_file(mt, f->file)) + f->line;
 	}
 	for (size_t i = 0; i < mev_maint_diag_count(mt); i++) {
-		mev_maint_diag_format(mt, &diags[i], buf, sizeof buf);
+		mev_maint_diag_format(buf, sizeof buf, mt, &diags[i]);
 		sum += strlen(buf);
 		/* a tiny buffer must still come back NUL-terminated */
-		mev_maint_diag_format(mt, &diags[i], buf, 8);
+		mev_maint_diag_format(buf, 8, mt, &diags[i]);
 		if (strnlen(buf, 8) == 8)
 			abort();
 	}
@@ -401,13 +401,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const uint32_t *ids;
 		size_t n_fast, n_brute;
 		uint64_t lf = mev_matcher_limit_hits(fast), lb = mev_matcher_limit_hits(brute);
-		if (mev_matcher_match(fast, pt->s, pt->len, pt->is_dir, &ids, &n_fast))
+		if (mev_matcher_match(&ids, &n_fast, fast, pt->s, pt->len, pt->is_dir))
 			goto done;
 		if (n_fast > mev_maint_section_count(mt))
 			abort();
 		if (n_fast)
 			memcpy(saved, ids, n_fast * sizeof *ids);
-		if (mev_matcher_match(brute, pt->s, pt->len, pt->is_dir, &ids, &n_brute))
+		if (mev_matcher_match(&ids, &n_brute, brute, pt->s, pt->len, pt->is_dir))
 			goto done;
 		/* A match given up at the PCRE2 limits may differ between a glob
 		 * program and its regex: nothing to compare then. */
