@@ -139,7 +139,7 @@ static void dump_diags(const mev_maint *m)
 
 /* --- a tiny git repository (for the directory test) ---------------------- */
 
-static char repo_dir[64];
+static char repo_dir[512];
 
 static int run_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int run_sh(const char *fmt, ...)
@@ -167,9 +167,7 @@ static int have_git(void)
 
 static int make_dir_repo(void)
 {
-	snprintf(repo_dir, sizeof repo_dir, "/tmp/mev-test-maint-XXXXXX");
-	if (!mkdtemp(repo_dir))
-		return -1;
+	snprintf(repo_dir, sizeof repo_dir, "%s", test_tmpdir("maint"));
 	return run_sh("cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
 		      "mkdir -p drivers/net drivers/net.d arch/arm && "
 		      "echo a > drivers/net/a.c && echo x > drivers/net.d/x && "
@@ -663,6 +661,8 @@ static void test_directory_test(void)
 
 	if (!have_git() || make_dir_repo() != 0) {
 		fprintf(stderr, "skipping test_directory_test: cannot build a git repository\n");
+		if (repo_dir[0])
+			test_tmpdir_remove(repo_dir);
 		return;
 	}
 	CHECK_INT(mev_repo_open(&repo, repo_dir), 0);
@@ -697,7 +697,7 @@ static void test_directory_test(void)
 done:
 	mev_tree_free(tree);
 	mev_repo_free(repo);
-	run_sh("rm -rf '%s'", repo_dir);
+	test_tmpdir_remove(repo_dir);
 }
 
 static void test_empty_pattern(void)
