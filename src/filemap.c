@@ -4,19 +4,12 @@
 #include "maintevo/error.h"
 #include "maintevo/table.h"
 #include "util/buf.h"
+#include "util/clock.h"
 #include "util/strmap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 struct mev_filemap {
 	mev_arena arena;
@@ -41,7 +34,7 @@ static mev_filemap *filemap_new(void)
 	return fm;
 }
 
-static int intern_set(mev_filemap *fm, const uint32_t *ids, size_t n, uint32_t *out)
+static int intern_set(uint32_t *out, mev_filemap *fm, const uint32_t *ids, size_t n)
 {
 	uint32_t id = (uint32_t)fm->set_off.n - 1;
 	int added;
@@ -66,7 +59,7 @@ static int copy_sections(mev_filemap *fm, const mev_maint *maint)
 		si.title = mev_arena_strndup(&fm->arena, s[i].title, strlen(s[i].title));
 		si.status = mev_arena_strndup(&fm->arena, s[i].status_text, strlen(s[i].status_text));
 		if (!si.title || !si.status)
-			return MEV_ENOMEM;
+			return mev_error_oom();
 		si.n_maintainers = s[i].n_maintainers;
 		si.n_reviewers = s[i].n_reviewers;
 		si.n_lists = s[i].n_lists;
@@ -121,7 +114,7 @@ static int measure(mev_filemap *fm, mev_repo *repo, const mev_tree *tree, const 
 		todo_oids[nm++] = files[i].oid;
 		nu++;
 	}
-	if ((rc = mev_repo_measure_blobs(repo, todo_oids, nm, tl, tb, opt ? opt->jobs : 0,
+	if ((rc = mev_repo_measure_blobs(tl, tb, repo, todo_oids, nm, opt ? opt->jobs : 0,
 					 opt ? opt->stop : NULL)))
 		goto done;
 	if (opt && opt->stats) {
@@ -170,6 +163,35 @@ static int path_cmp(const char *a, size_t al, const char *b, size_t bl)
 	return c ? c : (al < bl ? -1 : al > bl);
 }
 
+typedef MEV_VEC(uint32_t) u32vec;
+
+/*
+ * The sections of an unchanged file: its set `old_set` in the previous
+ * release, renumbered into *set.  Returns 1 when every one of them maps, 0
+ * when a section it had changed (the file must be matched), < 0 on error.
+ */
+static int renumber_set(uint32_t *set, mev_filemap *fm, u32vec *ids2, const mev_filemap_base *base,
+			uint32_t old_set)
+{
+	const uint32_t *ids;
+	size_t k = mev_filemap_set(&ids, base->fm, old_set), j;
+	int rc;
+	if ((rc = MEV_VEC_RESERVE(ids2, k)))
+		return rc;
+	for (j = 0; j < k; j++) {
+		ids2->v[j] = base->rematch ? mev_rematch_map(base->rematch, ids[j]) : ids[j];
+		if (ids2->v[j] == UINT32_MAX)
+			return 0;
+	}
+	for (size_t a = 1; a < k; a++)
+		for (size_t z = a; z > 0 && ids2->v[z - 1] > ids2->v[z]; z--) {
+			uint32_t t = ids2->v[z];
+			ids2->v[z] = ids2->v[z - 1];
+			ids2->v[z - 1] = t;
+		}
+	return (rc = intern_set(set, fm, ids2->v, k)) ? rc : 1;
+}
+
 int mev_filemap_build_ex(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
 			 mev_maint *maint, mev_matcher *matcher, const mev_filemap_base *base,
 			 const mev_filemap_options *opt)
@@ -181,11 +203,10 @@ int mev_filemap_build_ex(mev_filemap **out, mev_repo *repo, const mev_tree *tree
 	size_t n = mev_tree_count(tree), on = base ? mev_tree_count(base->tree) : 0, oi = 0;
 	const mev_file_row *orows = base ? mev_filemap_rows(base->fm) : NULL;
 	uint8_t *need = calloc(n + 1, 1);
-	uint32_t *ids2 = NULL;
-	size_t ids2_cap = 0;
+	u32vec ids2 = { 0 };
 	uint64_t matched = 0;
 	int rc = 0;
-	double t0 = now(), t1;
+	double t0 = mev__now(), t1;
 
 	*out = NULL;
 	if (!fm || !need) {
@@ -212,7 +233,7 @@ int mev_filemap_build_ex(mev_filemap **out, mev_repo *repo, const mev_tree *tree
 		size_t nid;
 		r.path = mev_arena_strndup(&fm->arena, files[i].path, files[i].path_len);
 		if (!r.path) {
-			rc = MEV_ENOMEM;
+			rc = mev_error_oom();
 			goto done;
 		}
 		r.path_len = files[i].path_len;
@@ -231,58 +252,36 @@ int mev_filemap_build_ex(mev_filemap **out, mev_repo *repo, const mev_tree *tree
 		} else {
 			need[i] = 1;
 		}
+		/* keep the sections, renumbered, unless one it had changed */
 		if (old && (!base->rematch ||
-			    !mev_rematch_needed(base->rematch, files[i].path, files[i].path_len, files[i].link_dir))) {
-			/* keep the sections, renumbered */
-			size_t k = mev_filemap_set(base->fm, old->set, &ids), j;
-			if (k > ids2_cap) {
-				uint32_t *p = realloc(ids2, k * sizeof *p);
-				if (!p) {
-					rc = mev_error_oom();
-					goto done;
-				}
-				ids2 = p;
-				ids2_cap = k;
-			}
-			for (j = 0; j < k; j++) {
-				ids2[j] = base->rematch ? mev_rematch_map(base->rematch, ids[j]) : ids[j];
-				if (ids2[j] == UINT32_MAX)
-					break;
-			}
-			if (j == k) {
-				for (size_t a = 1; a < k; a++)
-					for (size_t z = a; z > 0 && ids2[z - 1] > ids2[z]; z--) {
-						uint32_t t = ids2[z];
-						ids2[z] = ids2[z - 1];
-						ids2[z - 1] = t;
-					}
-				if ((rc = intern_set(fm, ids2, k, &r.set)))
-					goto done;
-				fm->rows.v[fm->rows.n++] = r;
-				continue;
-			}
-			/* a section it had changed after all: match it */
+			    !mev_rematch_needed(base->rematch, files[i].path, files[i].path_len, files[i].link_dir)) &&
+		    (rc = renumber_set(&r.set, fm, &ids2, base, old->set))) {
+			if (rc < 0)
+				goto done;
+			rc = 0;
+			fm->rows.v[fm->rows.n++] = r;
+			continue;
 		}
 		matched++;
-		if ((rc = mev_matcher_match(matcher, files[i].path, files[i].path_len, files[i].link_dir,
-					    &ids, &nid)))
+		if ((rc = mev_matcher_match(&ids, &nid, matcher, files[i].path, files[i].path_len,
+					    files[i].link_dir)))
 			goto done;
-		if ((rc = intern_set(fm, ids, nid, &r.set)))
+		if ((rc = intern_set(&r.set, fm, ids, nid)))
 			goto done;
 		fm->rows.v[fm->rows.n++] = r;
 	}
-	t1 = now();
+	t1 = mev__now();
 	rc = measure(fm, repo, tree, base ? need : NULL, opt);
 	if (opt && opt->stats) {
 		opt->stats->match_seconds = t1 - t0;
-		opt->stats->read_seconds = now() - t1;
+		opt->stats->read_seconds = mev__now() - t1;
 		opt->stats->paths = n;
 		opt->stats->matched = matched;
 	}
 done:
 	mev_matcher_free(own);
 	free(need);
-	free(ids2);
+	MEV_VEC_FREE(&ids2);
 	if (rc)
 		mev_filemap_free(fm);
 	else
@@ -315,7 +314,7 @@ size_t mev_filemap_section_count(const mev_filemap *fm) { return fm->sections.n;
 const mev_section_info *mev_filemap_sections(const mev_filemap *fm) { return fm->sections.v; }
 size_t mev_filemap_set_count(const mev_filemap *fm) { return fm->set_off.n - 1; }
 
-size_t mev_filemap_set(const mev_filemap *fm, uint32_t set, const uint32_t **ids)
+size_t mev_filemap_set(const uint32_t **ids, const mev_filemap *fm, uint32_t set)
 {
 	if (set + 1 >= fm->set_off.n) {
 		*ids = NULL;
@@ -353,7 +352,7 @@ int mev_filemap_write_csv(const mev_filemap *fm, FILE *out, int keep_rest)
 		const mev_file_row *r = &fm->rows.v[i];
 		if (!joined[r->set]) {
 			const uint32_t *ids;
-			size_t k = mev_filemap_set(fm, r->set, &ids), nt = 0;
+			size_t k = mev_filemap_set(&ids, fm, r->set), nt = 0;
 			mev_buf b = MEV_BUF_INIT;
 			for (size_t j = 0; j < k; j++)
 				if (keep_rest || !fm->sections.v[ids[j]].is_rest)
@@ -405,12 +404,12 @@ int mev_filemap_add_section(mev_filemap *fm, const mev_section_info *si)
 	return 0;
 }
 
-int mev_filemap_intern_set(mev_filemap *fm, const uint32_t *ids, size_t n, uint32_t *set)
+int mev_filemap_intern_set(uint32_t *set, mev_filemap *fm, const uint32_t *ids, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (ids[i] >= fm->sections.n || (i && ids[i] <= ids[i - 1]))
 			return mev_error_set(MEV_EINVAL, "bad section set");
-	return intern_set(fm, ids, n, set);
+	return intern_set(set, fm, ids, n);
 }
 
 int mev_filemap_add_row(mev_filemap *fm, const char *path, size_t len, uint8_t kind,
@@ -428,7 +427,7 @@ int mev_filemap_add_row(mev_filemap *fm, const char *path, size_t len, uint8_t k
 	}
 	r.path = mev_arena_strndup(&fm->arena, path, len);
 	if (!r.path)
-		return MEV_ENOMEM;
+		return mev_error_oom();
 	r.path_len = (uint32_t)len;
 	r.kind = kind;
 	r.lines = lines;

@@ -87,7 +87,7 @@ int mev_graph_build(mev_graph **out, const mev_filemap *fm, const mev_graph_opti
 			goto done;
 	for (uint32_t set = 1; set < nsets; set++) {
 		const uint32_t *ids;
-		size_t n = mev_filemap_set(fm, set, &ids), k = 0;
+		size_t n = mev_filemap_set(&ids, fm, set), k = 0;
 		if (!sf[set])
 			continue;
 		for (size_t i = 0; i < n; i++)

@@ -24,7 +24,7 @@ typedef MEV_VEC(uint32_t) u32vec;
 struct mev_matcher {
 	mev_maint *maint;
 	unsigned flags;
-	mev_pattern *pats;
+	mev__pattern *pats;
 	size_t npats;
 	uint32_t nsections;
 	/* index: directory prefix -> bucket with X: and F: pattern lists */
@@ -40,8 +40,7 @@ struct mev_matcher {
 	uint32_t *stamp_x, *stamp_in, *stamp_n, gen;
 	u32vec result, cand_x, cand_f;
 	mev_buf path, upath;
-	pcre2_match_data *md;
-	pcre2_match_context *mc;
+	mev__pattern_scratch *scratch;
 	uint64_t limit_hits;
 };
 
@@ -62,8 +61,8 @@ static int build_index(mev_matcher *m)
 	uint32_t *count;
 	size_t total = 0;
 	for (size_t i = 0; i < m->npats; i++) {
-		mev_pattern *p = &m->pats[i];
-		if (p->kind == MEV_PAT_NEVER || p->type == 'N')
+		mev__pattern *p = &m->pats[i];
+		if (p->kind == MEV__PAT_NEVER || p->type == 'N')
 			continue;
 		{
 			/* file under the directory part of the literal prefix and
@@ -84,8 +83,8 @@ static int build_index(mev_matcher *m)
 		return mev_error_oom();
 	}
 	for (size_t i = 0; i < m->npats; i++) {
-		mev_pattern *p = &m->pats[i];
-		if (p->type != 'N' || p->kind == MEV_PAT_NEVER)
+		mev__pattern *p = &m->pats[i];
+		if (p->type != 'N' || p->kind == MEV__PAT_NEVER)
 			continue;
 		if (p->must_len >= 2) {
 			count[(unsigned char)p->must[0] << 8 | (unsigned char)p->must[1]]++;
@@ -104,9 +103,9 @@ static int build_index(mev_matcher *m)
 	}
 	memset(count, 0, 65537 * sizeof *count);
 	for (size_t i = 0; i < m->npats; i++) {
-		mev_pattern *p = &m->pats[i];
+		mev__pattern *p = &m->pats[i];
 		unsigned k;
-		if (p->type != 'N' || p->kind == MEV_PAT_NEVER || p->must_len < 2)
+		if (p->type != 'N' || p->kind == MEV__PAT_NEVER || p->must_len < 2)
 			continue;
 		k = (unsigned char)p->must[0] << 8 | (unsigned char)p->must[1];
 		m->pair_pats[m->pair_head[k] + count[k]++] = (uint32_t)i;
@@ -137,33 +136,31 @@ int mev_matcher_new(mev_matcher **out, mev_maint *maint, unsigned flags)
 	m->stamp_x = calloc(nsec + 1, sizeof *m->stamp_x);
 	m->stamp_in = calloc(nsec + 1, sizeof *m->stamp_in);
 	m->stamp_n = calloc(np + 1, sizeof *m->stamp_n);
-	m->md = pcre2_match_data_create(1, NULL);
-	m->mc = pcre2_match_context_create(NULL);
-	if (!m->pats || !m->stamp_x || !m->stamp_in || !m->stamp_n || !m->md || !m->mc) {
+	if (!m->pats || !m->stamp_x || !m->stamp_in || !m->stamp_n) {
 		rc = mev_error_oom();
 		goto fail;
 	}
 	/* Hostile patterns must not hang a walk: Perl has no such limit, so a
 	 * match that hits it is reported and treated as no match. */
-	pcre2_set_match_limit(m->mc, 1000000);
-	pcre2_set_depth_limit(m->mc, 10000);
+	if ((rc = mev__pattern_scratch_new(&m->scratch, 1000000, 10000)))
+		goto fail;
 	for (size_t s = 0; s < nsec; s++) {
 		for (uint32_t k = 0; k < secs[s].field_count; k++) {
 			uint32_t fi = secs[s].field_begin + k;
 			const mev_field *f = &fields[fi];
 			const char *err;
 			size_t off;
-			mev_pattern *p;
+			mev__pattern *p;
 			if (f->type != 'F' && f->type != 'X' && f->type != 'N')
 				continue;
 			p = &m->pats[m->npats++];
-			if ((rc = mev_pattern_compile(p, f->type, f->regex, utf8, &err, &off, errbuf,
+			if ((rc = mev__pattern_compile(p, f->type, f->regex, utf8, &err, &off, errbuf,
 						      sizeof errbuf)))
 				goto fail;
 			p->section = (uint32_t)s;
 			p->field = fi;
 			if (err)
-				mev_maint_diag_add(maint, f->file, f->line,
+				mev__maint_diag_add(maint, f->file, f->line,
 					"invalid %c: pattern '%s' (%s at offset %zu); it matches nothing here, get_maintainer.pl would stop",
 					f->type, f->value, err, off);
 		}
@@ -182,7 +179,7 @@ void mev_matcher_free(mev_matcher *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->npats; i++)
-		mev_pattern_free(&m->pats[i]);
+		mev__pattern_free(&m->pats[i]);
 	free(m->pats);
 	mev_strmap_free(&m->keys);
 	for (size_t i = 0; i < m->bucket_x.n; i++) {
@@ -202,8 +199,7 @@ void mev_matcher_free(mev_matcher *m)
 	MEV_VEC_FREE(&m->cand_f);
 	mev_buf_free(&m->path);
 	mev_buf_free(&m->upath);
-	pcre2_match_data_free(m->md);
-	pcre2_match_context_free(m->mc);
+	mev__pattern_scratch_free(m->scratch);
 	free(m);
 }
 
@@ -224,17 +220,19 @@ typedef struct {
 	size_t ulen;
 } subject;
 
-static int run(mev_matcher *m, mev_pattern *p, const subject *sj)
+static int run(mev_matcher *m, mev__pattern *p, const subject *sj)
 {
 	int r = (m->flags & MEV_MATCH_BRUTE)
-		? mev_pattern_match_pcre(p, m->md, m->mc, sj->s, sj->len, sj->slashes, sj->ascii, sj->u, sj->ulen)
-		: mev_pattern_match(p, m->md, m->mc, sj->s, sj->len, sj->slashes, sj->ascii, sj->has_nl, sj->u, sj->ulen);
+		? mev__pattern_match_pcre(p, m->scratch, sj->s, sj->len, sj->slashes, sj->ascii,
+					  sj->u, sj->ulen)
+		: mev__pattern_match(p, m->scratch, sj->s, sj->len, sj->slashes, sj->ascii, sj->has_nl,
+				     sj->u, sj->ulen);
 	if (r < 0) {
 		m->limit_hits++;
 		if (!p->limit_hit) {
 			const mev_field *f = &mev_maint_fields(m->maint)[p->field];
 			p->limit_hit = 1;
-			mev_maint_diag_add(m->maint, f->file, f->line,
+			mev__maint_diag_add(m->maint, f->file, f->line,
 				"%c: pattern '%s' hit the regex match limit on '%.*s'; treated as no match",
 				f->type, f->value, (int)sj->len, sj->s);
 		}
@@ -258,7 +256,7 @@ static int match_brute(mev_matcher *m, const subject *sj)
 		    run(m, &m->pats[i], sj))
 			m->stamp_x[m->pats[i].section] = m->gen;
 	for (size_t i = 0; i < m->npats; i++) {
-		mev_pattern *p = &m->pats[i];
+		mev__pattern *p = &m->pats[i];
 		if (p->type == 'X' || m->stamp_x[p->section] == m->gen || m->stamp_in[p->section] == m->gen)
 			continue;
 		if (run(m, p, sj) && include(m, p->section))
@@ -299,12 +297,12 @@ static int match_indexed(mev_matcher *m, const subject *sj)
 		}
 	}
 	for (size_t i = 0; i < m->cand_x.n; i++) {
-		mev_pattern *p = &m->pats[m->cand_x.v[i]];
+		mev__pattern *p = &m->pats[m->cand_x.v[i]];
 		if (m->stamp_x[p->section] != m->gen && run(m, p, sj))
 			m->stamp_x[p->section] = m->gen;
 	}
 	for (size_t i = 0; i < m->cand_f.n; i++) {
-		mev_pattern *p = &m->pats[m->cand_f.v[i]];
+		mev__pattern *p = &m->pats[m->cand_f.v[i]];
 		if (m->stamp_x[p->section] == m->gen || m->stamp_in[p->section] == m->gen)
 			continue;
 		if (run(m, p, sj) && include(m, p->section))
@@ -315,7 +313,7 @@ static int match_indexed(mev_matcher *m, const subject *sj)
 		unsigned k = (unsigned char)s[i] << 8 | (unsigned char)s[i + 1];
 		for (uint32_t j = m->pair_head[k]; j < m->pair_head[k + 1]; j++) {
 			uint32_t pi = m->pair_pats[j];
-			mev_pattern *p = &m->pats[pi];
+			mev__pattern *p = &m->pats[pi];
 			if (m->stamp_n[pi] == m->gen)
 				continue;
 			if (p->must_len > len - i || memcmp(s + i, p->must, p->must_len))
@@ -328,7 +326,7 @@ static int match_indexed(mev_matcher *m, const subject *sj)
 		}
 	}
 	for (size_t i = 0; i < m->n_always.n; i++) {
-		mev_pattern *p = &m->pats[m->n_always.v[i]];
+		mev__pattern *p = &m->pats[m->n_always.v[i]];
 		if (m->stamp_x[p->section] == m->gen || m->stamp_in[p->section] == m->gen)
 			continue;
 		if (run(m, p, sj) && include(m, p->section))
@@ -337,8 +335,8 @@ static int match_indexed(mev_matcher *m, const subject *sj)
 	return 0;
 }
 
-int mev_matcher_match(mev_matcher *m, const char *path, size_t len, int is_dir,
-		      const uint32_t **ids, size_t *n)
+int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const char *path,
+		      size_t len, int is_dir)
 {
 	subject sj = { 0 };
 	int rc;
@@ -387,7 +385,6 @@ struct mev_rematch {
 	uint32_t *map;          /* old section -> new section or UINT32_MAX */
 	size_t nold;
 	int identical, all;
-	size_t changed;
 	mev_strmap keys;        /* directory prefixes of dirty F:/X: patterns */
 	MEV_VEC(char *) musts;  /* literals of dirty N: patterns */
 };
@@ -416,14 +413,14 @@ static int signature(mev_buf *b, const mev_maint *m, const mev_section *s, int w
 static int add_dirty_field(mev_rematch *rm, const mev_field *fl, int utf8)
 {
 	char errbuf[128];
-	mev_pattern p;
+	mev__pattern p;
 	const char *err;
 	size_t off;
 	if (rm->all)
 		return 0;
-	if (mev_pattern_compile(&p, fl->type, fl->regex, utf8, &err, &off, errbuf, sizeof errbuf))
+	if (mev__pattern_compile(&p, fl->type, fl->regex, utf8, &err, &off, errbuf, sizeof errbuf))
 		return MEV_ENOMEM;
-	if (p.kind != MEV_PAT_NEVER) {
+	if (p.kind != MEV__PAT_NEVER) {
 		if (fl->type == 'N') {
 			if (p.must_len < 1) {
 				rm->all = 1;
@@ -431,7 +428,7 @@ static int add_dirty_field(mev_rematch *rm, const mev_field *fl, int utf8)
 				char *lit = strndup(p.must, p.must_len);
 				if (!lit || MEV_VEC_PUSH(&rm->musts, lit)) {
 					free(lit);
-					mev_pattern_free(&p);
+					mev__pattern_free(&p);
 					return mev_error_oom();
 				}
 			}
@@ -440,14 +437,14 @@ static int add_dirty_field(mev_rematch *rm, const mev_field *fl, int utf8)
 			while (kl && p.prefix[kl - 1] != '/')
 				kl--;
 			if (mev_strmap_put(&rm->keys, p.prefix, kl, 1)) {
-				mev_pattern_free(&p);
+				mev__pattern_free(&p);
 				return MEV_ENOMEM;
 			}
 			if (kl == 0)
 				rm->all = 1;
 		}
 	}
-	mev_pattern_free(&p);
+	mev__pattern_free(&p);
 	return 0;
 }
 
@@ -456,7 +453,6 @@ static int add_dirty(mev_rematch *rm, const mev_maint *m, const mev_section *s)
 {
 	const mev_field *f = mev_maint_fields(m);
 	int utf8 = mev_maint_rules(m)->utf8, rc = 0;
-	rm->changed++;
 	for (uint32_t k = 0; k < s->field_count && !rc; k++) {
 		const mev_field *fl = &f[s->field_begin + k];
 		if (fl->type == 'F' || fl->type == 'X' || fl->type == 'N')
@@ -519,7 +515,6 @@ static int diff_fields(mev_rematch *rm, const mev_maint *om, const mev_section *
 			}
 	}
 	/* F: symmetric difference of the two sorted lists */
-	rm->changed++;
 	i = j = 0;
 	while (i < no[2] || j < nn[2]) {
 		int c = i >= no[2] ? 1 : j >= nn[2] ? -1 : strcmp(o[2][i]->regex, n[2][j]->regex);
@@ -671,7 +666,6 @@ void mev_rematch_free(mev_rematch *rm)
 }
 
 int mev_rematch_identical(const mev_rematch *rm) { return rm->identical; }
-size_t mev_rematch_changed(const mev_rematch *rm) { return rm->changed; }
 
 uint32_t mev_rematch_map(const mev_rematch *rm, uint32_t old_section)
 {

@@ -149,7 +149,7 @@ done:
 	return tc->rc;
 }
 
-int mev_repo_tags(mev_repo *repo, mev_tag **out, size_t *n, size_t *skipped)
+int mev_repo_tags(mev_tag **out, size_t *n, size_t *skipped, mev_repo *repo)
 {
 	tags_ctx tc = { repo, { 0 }, 0, 0 };
 	int rc = git_tag_foreach(repo->git, tag_cb, &tc);
@@ -313,8 +313,8 @@ done:
 	return NULL;
 }
 
-int mev_repo_measure_blobs(mev_repo *repo, const mev_oid *oids, size_t n,
-			   uint64_t *lines, uint64_t *bytes, int jobs, volatile int *stop)
+int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
+			   const mev_oid *oids, size_t n, int jobs, volatile int *stop)
 {
 	measure_job job = { .path = git_repository_path(repo->git), .oids = oids, .n = n,
 			    .lines = lines, .bytes = bytes, .stop = stop };
@@ -347,15 +347,15 @@ int mev_repo_measure_blobs(mev_repo *repo, const mev_oid *oids, size_t n,
 
 enum { NODE_DIR = 0xffffffffu, NODE_GITLINK = 0xfffffffeu };
 
+typedef MEV_VEC(mev_tree_file) file_vec;
+
 struct mev_tree {
-	mev_oid commit;
 	mev_oid tree_id;
 	mev_arena arena;
 	MEV_VEC(const char *) gitlinks;
-	MEV_VEC(mev_tree_file) files;
+	file_vec files;
 	const char **targets; /* link target per file (NULL for regular files) */
 	mev_strmap nodes;     /* path -> file index, NODE_DIR or NODE_GITLINK */
-	mev_buf scratch;
 };
 
 typedef struct {
@@ -364,36 +364,37 @@ typedef struct {
 	int rc;
 } walk_ctx;
 
+/* Record an entry of the tree t: a gitlink of t, or a blob added to *files. */
+static int add_entry(mev_tree *t, file_vec *files, const char *path, size_t len, int gitlink,
+		     int link, const unsigned char *id)
+{
+	mev_tree_file f = { 0 };
+	const char *p = mev_arena_strndup(&t->arena, path, len);
+	if (!p)
+		return mev_error_oom();
+	if (gitlink)
+		return MEV_VEC_PUSH(&t->gitlinks, p) ? mev_error_oom() : 0;
+	f.path = p;
+	f.path_len = (uint32_t)len;
+	f.kind = link ? MEV_KIND_LINK : MEV_KIND_FILE;
+	memcpy(f.oid.id, id, 20);
+	return MEV_VEC_PUSH(files, f) ? mev_error_oom() : 0;
+}
+
 static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
 {
 	walk_ctx *w = payload;
-	mev_tree *t = w->t;
-	const char *name = git_tree_entry_name(e);
 	git_object_t type = git_tree_entry_type(e);
 	if (type != GIT_OBJECT_COMMIT && type != GIT_OBJECT_BLOB)
 		return 0;
 	mev_buf_clear(&w->path);
-	if (mev_buf_puts(&w->path, root) || mev_buf_puts(&w->path, name))
-		goto oom;
-	if (type == GIT_OBJECT_COMMIT) {
-		const char *g = mev_arena_strndup(&t->arena, w->path.ptr, w->path.len);
-		if (!g || MEV_VEC_PUSH(&t->gitlinks, g))
-			goto oom;
-	} else {
-		mev_tree_file f = { 0 };
-		f.path = mev_arena_strndup(&t->arena, w->path.ptr, w->path.len);
-		if (!f.path)
-			goto oom;
-		f.path_len = (uint32_t)w->path.len;
-		f.kind = git_tree_entry_filemode(e) == GIT_FILEMODE_LINK ? MEV_KIND_LINK : MEV_KIND_FILE;
-		memcpy(f.oid.id, git_tree_entry_id(e)->id, 20);
-		if (MEV_VEC_PUSH(&t->files, f))
-			goto oom;
+	if (mev_buf_puts(&w->path, root) || mev_buf_puts(&w->path, git_tree_entry_name(e)) ||
+	    add_entry(w->t, &w->t->files, w->path.ptr, w->path.len, type == GIT_OBJECT_COMMIT,
+		      git_tree_entry_filemode(e) == GIT_FILEMODE_LINK, git_tree_entry_id(e)->id)) {
+		w->rc = MEV_ENOMEM;
+		return -1;
 	}
 	return 0;
-oom:
-	w->rc = MEV_ENOMEM;
-	return -1;
 }
 
 static int path_cmp(const void *a, const void *b)
@@ -488,7 +489,6 @@ int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit)
 		rc = git_fail(MEV_EGIT, "cannot read the tree of the commit");
 		goto done;
 	}
-	t->commit = *commit;
 	memcpy(t->tree_id.id, git_tree_id(gt)->id, 20);
 	w.t = t;
 	if (git_tree_walk(gt, GIT_TREEWALK_PRE, walk_cb, &w) < 0) {
@@ -515,42 +515,65 @@ done:
 typedef struct {
 	mev_tree *t;          /* the new tree */
 	mev_strmap removed;   /* paths of old files and gitlinks that go */
-	MEV_VEC(mev_tree_file) added;
+	file_vec added;
 	int rc;
 } diff_ctx;
 
 static int diff_file_cb(const git_diff_delta *d, float progress, void *payload)
 {
 	diff_ctx *dc = payload;
+	const char *op = d->old_file.path, *np = d->new_file.path;
 	(void)progress;
-	if (d->old_file.mode) {
-		const char *p = d->old_file.path;
-		if (mev_strmap_put(&dc->removed, p, strlen(p), 1))
-			goto oom;
-	}
-	if (d->new_file.mode == GIT_FILEMODE_COMMIT) {
-		const char *g = mev_arena_strndup(&dc->t->arena, d->new_file.path, strlen(d->new_file.path));
-		if (!g || MEV_VEC_PUSH(&dc->t->gitlinks, g))
-			goto oom;
-	} else if (d->new_file.mode) {
-		mev_tree_file f = { 0 };
-		f.path_len = (uint32_t)strlen(d->new_file.path);
-		f.path = mev_arena_strndup(&dc->t->arena, d->new_file.path, f.path_len);
-		if (!f.path)
-			goto oom;
-		f.kind = d->new_file.mode == GIT_FILEMODE_LINK ? MEV_KIND_LINK : MEV_KIND_FILE;
-		memcpy(f.oid.id, d->new_file.id.id, 20);
-		if (MEV_VEC_PUSH(&dc->added, f))
-			goto oom;
+	if ((d->old_file.mode && mev_strmap_put(&dc->removed, op, strlen(op), 1)) ||
+	    (d->new_file.mode &&
+	     add_entry(dc->t, &dc->added, np, strlen(np), d->new_file.mode == GIT_FILEMODE_COMMIT,
+		       d->new_file.mode == GIT_FILEMODE_LINK, d->new_file.id.id))) {
+		dc->rc = MEV_ENOMEM;
+		return -1;
 	}
 	return 0;
-oom:
-	dc->rc = MEV_ENOMEM;
-	return -1;
 }
 
-int mev_tree_update(mev_tree **out, mev_repo *repo, const mev_tree *old, const mev_oid *commit,
-		    uint8_t **changed, size_t *deleted)
+/*
+ * The files of the new tree: the old ones the diff leaves, merged by path
+ * with the added ones (room for all of them is reserved).  flags[i] marks
+ * the added; *ndel gets the number of old files removed.
+ */
+static int merge_files(mev_tree *t, uint8_t *flags, size_t *ndel, const mev_tree *old,
+		       const diff_ctx *dc)
+{
+	size_t i = 0, j = 0, del = 0;
+	while (i < old->files.n || j < dc->added.n) {
+		const mev_tree_file *of = i < old->files.n ? &old->files.v[i] : NULL;
+		if (of && mev_strmap_get(&dc->removed, of->path, of->path_len) >= 0) {
+			i++;
+			del++;
+			continue;
+		}
+		if (of && (j >= dc->added.n || path_cmp(of, &dc->added.v[j]) < 0)) {
+			mev_tree_file f = *of;
+			f.path = mev_arena_strndup(&t->arena, of->path, of->path_len);
+			if (!f.path)
+				return mev_error_oom();
+			t->targets[t->files.n] = old->targets[i] ?
+				mev_arena_strndup(&t->arena, old->targets[i], strlen(old->targets[i])) : NULL;
+			t->files.v[t->files.n++] = f;
+			i++;
+		} else {
+			flags[t->files.n] = 1;
+			t->files.v[t->files.n++] = dc->added.v[j++];
+		}
+	}
+	/* a modified file is both removed and added: not a deletion */
+	for (j = 0; j < dc->added.n; j++)
+		if (mev_strmap_get(&dc->removed, dc->added.v[j].path, dc->added.v[j].path_len) >= 0 && del)
+			del--;
+	*ndel = del;
+	return 0;
+}
+
+int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo *repo,
+		    const mev_tree *old, const mev_oid *commit)
 {
 	git_commit *c = NULL;
 	git_tree *ot = NULL, *nt = NULL;
@@ -560,7 +583,7 @@ int mev_tree_update(mev_tree **out, mev_repo *repo, const mev_tree *old, const m
 	diff_ctx dc = { 0 };
 	mev_tree *t = calloc(1, sizeof *t);
 	uint8_t *flags = NULL;
-	size_t i, j, ndel = 0;
+	size_t i, ndel = 0;
 	int rc = 0;
 
 	*out = NULL;
@@ -579,7 +602,6 @@ int mev_tree_update(mev_tree **out, mev_repo *repo, const mev_tree *old, const m
 		rc = git_fail(MEV_EGIT, "cannot read the previous tree");
 		goto done;
 	}
-	t->commit = *commit;
 	memcpy(t->tree_id.id, git_tree_id(nt)->id, 20);
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
@@ -616,34 +638,8 @@ int mev_tree_update(mev_tree **out, mev_repo *repo, const mev_tree *old, const m
 		rc = mev_error_oom();
 		goto done;
 	}
-	i = j = 0;
-	while (i < old->files.n || j < dc.added.n) {
-		const mev_tree_file *of = i < old->files.n ? &old->files.v[i] : NULL;
-		if (of && mev_strmap_get(&dc.removed, of->path, of->path_len) >= 0) {
-			i++;
-			ndel++;
-			continue;
-		}
-		if (of && (j >= dc.added.n || path_cmp(of, &dc.added.v[j]) < 0)) {
-			mev_tree_file f = *of;
-			f.path = mev_arena_strndup(&t->arena, of->path, of->path_len);
-			if (!f.path) {
-				rc = MEV_ENOMEM;
-				goto done;
-			}
-			t->targets[t->files.n] = old->targets[i] ?
-				mev_arena_strndup(&t->arena, old->targets[i], strlen(old->targets[i])) : NULL;
-			t->files.v[t->files.n++] = f;
-			i++;
-		} else {
-			flags[t->files.n] = 1;
-			t->files.v[t->files.n++] = dc.added.v[j++];
-		}
-	}
-	/* a modified file is both removed and added: not a deletion */
-	for (j = 0; j < dc.added.n; j++)
-		if (mev_strmap_get(&dc.removed, dc.added.v[j].path, dc.added.v[j].path_len) >= 0 && ndel)
-			ndel--;
+	if ((rc = merge_files(t, flags, &ndel, old, &dc)))
+		goto done;
 	if ((rc = tree_finish(t, repo)))
 		goto done;
 done:
@@ -676,13 +672,11 @@ void mev_tree_free(mev_tree *t)
 	MEV_VEC_FREE(&t->gitlinks);
 	free(t->targets);
 	mev_strmap_free(&t->nodes);
-	mev_buf_free(&t->scratch);
 	mev_arena_free(&t->arena);
 	free(t);
 }
 
 size_t mev_tree_count(const mev_tree *t) { return t->files.n; }
-const mev_oid *mev_tree_commit(const mev_tree *t) { return &t->commit; }
 const mev_tree_file *mev_tree_files(const mev_tree *t) { return t->files.v; }
 
 int64_t mev_tree_find(const mev_tree *t, const char *path, size_t len)
@@ -699,10 +693,10 @@ int64_t mev_tree_find(const mev_tree *t, const char *path, size_t len)
  */
 int mev_tree_stat(const mev_tree *t, const char *path, size_t len)
 {
-	return mev_tree_resolve(t, path, len, NULL);
+	return mev_tree_resolve(NULL, t, path, len);
 }
 
-int mev_tree_resolve(const mev_tree *t, const char *path, size_t len, char **real)
+int mev_tree_resolve(char **real, const mev_tree *t, const char *path, size_t len)
 {
 	mev_buf rem = MEV_BUF_INIT, cur = MEV_BUF_INIT, next = MEV_BUF_INIT;
 	int links = 0, kind = 0, cur_kind = MEV_KIND_DIR;

@@ -227,7 +227,7 @@ static int diag_texts(const mev_maint *m, const char *extra, char ***out, size_t
 	if (!*out)
 		return mev_error_oom();
 	for (size_t i = 0; i < k; i++) {
-		mev_maint_diag_format(m, &mev_maint_diags(m)[i], buf, sizeof buf);
+		mev_maint_diag_format(buf, sizeof buf, m, &mev_maint_diags(m)[i]);
 		if (!((*out)[i] = strdup(buf)))
 			return mev_error_oom();
 		*n = i + 1;
@@ -259,13 +259,13 @@ static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
 	if (!(cur->tag = strdup(tag->name)))
 		return mev_error_oom();
 	if (prev->tree)
-		rc = mev_tree_update(&cur->tree, w->repo, prev->tree, &tag->commit, &changed, NULL);
+		rc = mev_tree_update(&cur->tree, &changed, NULL, w->repo, prev->tree, &tag->commit);
 	else
 		rc = mev_tree_load(&cur->tree, w->repo, &tag->commit);
 	if (rc)
 		goto done;
 	if ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
-	    (rc = mev_maint_sources(&cur->rules, cur->tree, &cur->src, &cur->nsrc)))
+	    (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)))
 		goto done;
 	if (prev->maint && memcmp(&prev->rules, &cur->rules, sizeof cur->rules) == 0 &&
 	    sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
@@ -347,7 +347,7 @@ static int verify(walker *w, const mev_tag *tag, const state *cur)
 			}
 		for (size_t i = 0; i < n; i++) {
 			const uint32_t *ia, *ib;
-			size_t ka = mev_filemap_set(fm, a[i].set, &ia), kb = mev_filemap_set(cur->fm, b[i].set, &ib);
+			size_t ka = mev_filemap_set(&ia, fm, a[i].set), kb = mev_filemap_set(&ib, cur->fm, b[i].set);
 			if (a[i].path_len != b[i].path_len || memcmp(a[i].path, b[i].path, a[i].path_len) ||
 			    a[i].lines != b[i].lines || a[i].bytes != b[i].bytes || a[i].kind != b[i].kind ||
 			    ka != kb || (ka && memcmp(ia, ib, ka * sizeof *ia))) {
@@ -378,7 +378,7 @@ static int load_state(walker *w, const char *tag, const mev_oid *commit, state *
 	if ((rc = mev_release_load_filemap(&s->fm, w->store, tag)) ||
 	    (rc = mev_tree_load(&s->tree, w->repo, commit)) ||
 	    (rc = mev_rules_detect(&s->rules, w->repo, s->tree, &ro)) ||
-	    (rc = mev_maint_sources(&s->rules, s->tree, &s->src, &s->nsrc)) ||
+	    (rc = mev_maint_sources(&s->src, &s->nsrc, &s->rules, s->tree)) ||
 	    (rc = mev_maint_load(&s->maint, &s->rules, w->repo, s->tree)) ||
 	    (rc = mev_matcher_new(&s->matcher, s->maint, 0))) {
 		state_clear(s);
@@ -668,7 +668,7 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	w.opt = o;
 	w.res = res;
 	w.lockfd = -1;
-	if ((rc = open_walk(&w)) || (rc = mev_repo_tags(w.repo, &tags, &ntags, &skipped)))
+	if ((rc = open_walk(&w)) || (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
 		goto done;
 	res->tags = ntags + skipped;
 	if (skipped)

@@ -32,9 +32,9 @@ static mev_filemap *make_release(int r)
 					0, 0, 0, 1, i == 2 };
 		mev_filemap_add_section(fm, &si);
 	}
-	mev_filemap_intern_set(fm, ids01, 2, &s01);
-	mev_filemap_intern_set(fm, &id1, 1, &s1);
-	mev_filemap_intern_set(fm, &rest, 1, &sr);
+	mev_filemap_intern_set(&s01, fm, ids01, 2);
+	mev_filemap_intern_set(&s1, fm, &id1, 1);
+	mev_filemap_intern_set(&sr, fm, &rest, 1);
 	mev_filemap_add_row(fm, "a/x.c", 5, MEV_KIND_FILE, 10 + (uint64_t)r, 100, s01);
 	mev_filemap_add_row(fm, "b/y,z.c", 7, MEV_KIND_FILE, 3, 30, s1);
 	mev_filemap_add_row(fm, "c/rest.txt", 10, MEV_KIND_FILE, 7, 70, sr);

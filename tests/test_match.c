@@ -74,8 +74,8 @@ static const char *covering(fixture *f, const char *path, size_t len, int is_dir
 	k = (k + 1) % 4;
 	b = out[k];
 	b[0] = '\0';
-	CHECK_INT(mev_matcher_match(f->idx, path, len, is_dir, &ids, &n), 0);
-	CHECK_INT(mev_matcher_match(f->brute, path, len, is_dir, &bids, &bn), 0);
+	CHECK_INT(mev_matcher_match(&ids, &n, f->idx, path, len, is_dir), 0);
+	CHECK_INT(mev_matcher_match(&bids, &bn, f->brute, path, len, is_dir), 0);
 	/* ids of the first call may be overwritten only by the same matcher */
 	CHECK_INT(n, bn);
 	if (n == bn && n && memcmp(ids, bids, n * sizeof *ids) != 0)
@@ -96,7 +96,7 @@ static int diags(const mev_maint *m, const char *where, const char *what)
 	int n = 0;
 	for (size_t i = 0; i < mev_maint_diag_count(m); i++) {
 		char buf[1024];
-		mev_maint_diag_format(m, &mev_maint_diags(m)[i], buf, sizeof buf);
+		mev_maint_diag_format(buf, sizeof buf, m, &mev_maint_diags(m)[i]);
 		if (strncmp(buf, where, strlen(where)) == 0 && strstr(buf, what))
 			n++;
 	}
@@ -246,10 +246,10 @@ static void test_no_match_first(void)
 	const uint32_t *ids = NULL;
 	size_t n = 99;
 	if (fixture_new(&f, &r, "A\nF:\ta/\n") == 0) {
-		CHECK_INT(mev_matcher_match(f.idx, "b/x", 3, 0, &ids, &n), 0);
+		CHECK_INT(mev_matcher_match(&ids, &n, f.idx, "b/x", 3, 0), 0);
 		CHECK_INT(n, 0);
 		n = 99;
-		CHECK_INT(mev_matcher_match(f.brute, "b/x", 3, 0, &ids, &n), 0);
+		CHECK_INT(mev_matcher_match(&ids, &n, f.brute, "b/x", 3, 0), 0);
 		CHECK_INT(n, 0);
 		CHECK_STR(cov(&f, "a/x"), "A");
 		CHECK_STR(cov(&f, "b/x"), "-");
@@ -519,11 +519,11 @@ static void random_round(uint64_t seed, int utf8)
 			const uint32_t *ids, *bids;
 			size_t n = 0, bn = 0;
 			uint32_t copy[512];
-			CHECK_INT(mev_matcher_match(f.idx, path, len, is_dir, &ids, &n), 0);
+			CHECK_INT(mev_matcher_match(&ids, &n, f.idx, path, len, is_dir), 0);
 			if (n > 512)
 				n = 512;
 			memcpy(copy, ids, n * sizeof *ids);
-			CHECK_INT(mev_matcher_match(f.brute, path, len, is_dir, &bids, &bn), 0);
+			CHECK_INT(mev_matcher_match(&bids, &bn, f.brute, path, len, is_dir), 0);
 			nonempty += n;
 			if (n != bn || memcmp(copy, bids, n * sizeof *ids) != 0) {
 				if (mismatches++ < 8) {
@@ -593,53 +593,53 @@ static void subject_set(subject *sj, const char *s, size_t len)
 
 static void test_pattern_basics(void)
 {
-	mev_pattern p;
+	mev__pattern p;
 	const char *err = NULL;
 	size_t off = 0;
 	char eb[256];
 
-	CHECK_INT(mev_pattern_compile(&p, 'F', "drivers/net/.*\\.c", 1, &err, &off, eb, sizeof eb), 0);
+	CHECK_INT(mev__pattern_compile(&p, 'F', "drivers/net/.*\\.c", 1, &err, &off, eb, sizeof eb), 0);
 	CHECK(err == NULL);
-	CHECK_INT(p.kind, MEV_PAT_GLOB);
+	CHECK_INT(p.kind, MEV__PAT_GLOB);
 	CHECK_INT(p.slashes, 2);
 	CHECK_INT(p.trailing, 0);
 	CHECK_INT(p.prefix_len, 12);
 	CHECK(memcmp(p.prefix, "drivers/net/", 12) == 0);
-	mev_pattern_free(&p);
+	mev__pattern_free(&p);
 
-	CHECK_INT(mev_pattern_compile(&p, 'X', "sound/[ab]/", 0, &err, &off, eb, sizeof eb), 0);
-	CHECK_INT(p.kind, MEV_PAT_PCRE);
+	CHECK_INT(mev__pattern_compile(&p, 'X', "sound/[ab]/", 0, &err, &off, eb, sizeof eb), 0);
+	CHECK_INT(p.kind, MEV__PAT_PCRE);
 	CHECK_INT(p.trailing, 1);
 	CHECK_INT(p.prefix_len, 6);
-	mev_pattern_free(&p);
+	mev__pattern_free(&p);
 
 	/* under the utf8 rules a non-ASCII pattern needs PCRE2 */
-	CHECK_INT(mev_pattern_compile(&p, 'F', "caf\xc3\xa9/", 1, &err, &off, eb, sizeof eb), 0);
-	CHECK_INT(p.kind, MEV_PAT_PCRE);
-	mev_pattern_free(&p);
-	CHECK_INT(mev_pattern_compile(&p, 'F', "caf\xc3\xa9/", 0, &err, &off, eb, sizeof eb), 0);
-	CHECK_INT(p.kind, MEV_PAT_GLOB);
-	mev_pattern_free(&p);
+	CHECK_INT(mev__pattern_compile(&p, 'F', "caf\xc3\xa9/", 1, &err, &off, eb, sizeof eb), 0);
+	CHECK_INT(p.kind, MEV__PAT_PCRE);
+	mev__pattern_free(&p);
+	CHECK_INT(mev__pattern_compile(&p, 'F', "caf\xc3\xa9/", 0, &err, &off, eb, sizeof eb), 0);
+	CHECK_INT(p.kind, MEV__PAT_GLOB);
+	mev__pattern_free(&p);
 
-	CHECK_INT(mev_pattern_compile(&p, 'F', "a(b", 0, &err, &off, eb, sizeof eb), 0);
-	CHECK_INT(p.kind, MEV_PAT_NEVER);
+	CHECK_INT(mev__pattern_compile(&p, 'F', "a(b", 0, &err, &off, eb, sizeof eb), 0);
+	CHECK_INT(p.kind, MEV__PAT_NEVER);
 	CHECK(err != NULL);
 	CHECK_INT(off, 3); /* offset in the regex as written (without '^') */
-	mev_pattern_free(&p);
+	mev__pattern_free(&p);
 
-	CHECK_INT(mev_pattern_compile(&p, 'N', "foo bar \\d+ baz", 0, &err, &off, eb, sizeof eb), 0);
-	CHECK_INT(p.kind, MEV_PAT_PCRE);
+	CHECK_INT(mev__pattern_compile(&p, 'N', "foo bar \\d+ baz", 0, &err, &off, eb, sizeof eb), 0);
+	CHECK_INT(p.kind, MEV__PAT_PCRE);
 	CHECK_INT(p.must_len, 6);
 	CHECK(p.must_len == 6 && memcmp(p.must, "foobar", 6) == 0);
-	mev_pattern_free(&p);
+	mev__pattern_free(&p);
 
-	CHECK_INT(mev_pattern_compile(&p, 'N', "(?<!uni)versal", 0, &err, &off, eb, sizeof eb), 0);
+	CHECK_INT(mev__pattern_compile(&p, 'N', "(?<!uni)versal", 0, &err, &off, eb, sizeof eb), 0);
 	CHECK(p.must_len == 6 && memcmp(p.must, "versal", 6) == 0);
-	mev_pattern_free(&p);
+	mev__pattern_free(&p);
 
-	CHECK_INT(mev_pattern_compile(&p, 'N', "a|bcd", 0, &err, &off, eb, sizeof eb), 0);
+	CHECK_INT(mev__pattern_compile(&p, 'N', "a|bcd", 0, &err, &off, eb, sizeof eb), 0);
 	CHECK_INT(p.must_len, 0);
-	mev_pattern_free(&p);
+	mev__pattern_free(&p);
 }
 
 /* Glob programs must agree with PCRE2 on every path. */
@@ -647,16 +647,17 @@ static void test_glob_vs_pcre(void)
 {
 	static const char *const pieces[] = { "a", "b", "/", "\\.", ".", ".*", "x/", "ab", "c", "\xe9" };
 	static const char *const ppieces[] = { "a", "b", "/", ".", "x/", "ab", "\xe9", "\xc3\xa9", "c", "\n", "aa" };
-	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	pcre2_match_context *mc = pcre2_match_context_create(NULL);
+	mev__pattern_scratch *sc = NULL;
 	subject sj = { 0 };
 	int bad = 0, globs = 0, hits = 0;
+
+	CHECK_INT(mev__pattern_scratch_new(&sc, 0, 0), 0);
 
 	rng_seed(99);
 	for (int it = 0; it < 3000; it++) {
 		char re[128], path[128];
 		int utf8 = it % 2;
-		mev_pattern p;
+		mev__pattern p;
 		const char *err;
 		size_t off, l = 0;
 		char eb[128];
@@ -664,10 +665,10 @@ static void test_glob_vs_pcre(void)
 		rand_value(re, sizeof re, pieces, sizeof pieces / sizeof *pieces - (utf8 ? 1 : 0), 8);
 		if (rng_below(3) == 0 && strlen(re) + 1 < sizeof re)
 			strcat(re, "/");
-		if (mev_pattern_compile(&p, it % 3 ? 'F' : 'X', re, utf8, &err, &off, eb, sizeof eb))
+		if (mev__pattern_compile(&p, it % 3 ? 'F' : 'X', re, utf8, &err, &off, eb, sizeof eb))
 			continue;
 		CHECK(err == NULL);
-		globs += p.kind == MEV_PAT_GLOB;
+		globs += p.kind == MEV__PAT_GLOB;
 		for (int k = 0; k < 40; k++) {
 			size_t n = rng_below(8);
 			int a, b;
@@ -687,41 +688,39 @@ static void test_glob_vs_pcre(void)
 			}
 			path[l] = '\0';
 			subject_set(&sj, path, l);
-			a = mev_pattern_match(&p, md, mc, sj.s, sj.len, sj.slashes, sj.ascii, sj.has_nl,
-					      sj.u.ptr, sj.u.len);
-			b = mev_pattern_match_pcre(&p, md, mc, sj.s, sj.len, sj.slashes, sj.ascii,
-						   sj.u.ptr, sj.u.len);
+			a = mev__pattern_match(&p, sc, sj.s, sj.len, sj.slashes, sj.ascii, sj.has_nl,
+					       sj.u.ptr, sj.u.len);
+			b = mev__pattern_match_pcre(&p, sc, sj.s, sj.len, sj.slashes, sj.ascii,
+						    sj.u.ptr, sj.u.len);
 			hits += b == 1;
 			if (a != b && bad++ < 5)
 				fprintf(stderr, "glob/pcre differ: re '%s' utf8 %d path '%s': %d vs %d\n",
 					re, utf8, path, a, b);
 		}
-		mev_pattern_free(&p);
+		mev__pattern_free(&p);
 	}
 	CHECK_INT(bad, 0);
 	CHECK(globs > 2500);
 	CHECK(hits > 1000);
 	mev_buf_free(&sj.u);
-	pcre2_match_data_free(md);
-	pcre2_match_context_free(mc);
+	mev__pattern_scratch_free(sc);
 }
 
 /* Every path a pattern matches starts with its prefix (F/X) or contains its
  * required literal (N): the index and the prefilter rely on it. */
 static void test_prefix_and_must_soundness(void)
 {
-	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	pcre2_match_context *mc = pcre2_match_context_create(NULL);
+	mev__pattern_scratch *sc = NULL;
 	subject sj = { 0 };
 	int bad = 0, with_lit = 0, hits = 0;
 
-	pcre2_set_match_limit(mc, 100000);
+	CHECK_INT(mev__pattern_scratch_new(&sc, 100000, 0), 0);
 	rng_seed(4242);
 	for (int it = 0; it < 6000; it++) {
 		char re[160], path[160];
 		int utf8 = (it / 2) % 2;
 		char type = it % 2 ? 'N' : (it % 4 ? 'F' : 'X');
-		mev_pattern p;
+		mev__pattern p;
 		const char *err;
 		size_t off;
 		char eb[128];
@@ -729,10 +728,10 @@ static void test_prefix_and_must_soundness(void)
 			rand_value(re, sizeof re, n_pieces, sizeof n_pieces / sizeof *n_pieces, 6);
 		else
 			rand_value(re, sizeof re, fx_pieces, sizeof fx_pieces / sizeof *fx_pieces, 7);
-		if (mev_pattern_compile(&p, type, re, utf8, &err, &off, eb, sizeof eb))
+		if (mev__pattern_compile(&p, type, re, utf8, &err, &off, eb, sizeof eb))
 			continue;
-		if (p.kind == MEV_PAT_NEVER) {
-			mev_pattern_free(&p);
+		if (p.kind == MEV__PAT_NEVER) {
+			mev__pattern_free(&p);
 			continue;
 		}
 		with_lit += type == 'N' ? p.must_len > 0 : p.prefix_len > 0;
@@ -759,8 +758,8 @@ static void test_prefix_and_must_soundness(void)
 			}
 			path[l] = '\0';
 			subject_set(&sj, path, l);
-			r = mev_pattern_match_pcre(&p, md, mc, sj.s, sj.len, sj.slashes, sj.ascii,
-						   sj.u.ptr, sj.u.len);
+			r = mev__pattern_match_pcre(&p, sc, sj.s, sj.len, sj.slashes, sj.ascii,
+						    sj.u.ptr, sj.u.len);
 			if (r != 1)
 				continue;
 			hits++;
@@ -774,14 +773,13 @@ static void test_prefix_and_must_soundness(void)
 						type, re, utf8, (int)p.prefix_len, p.prefix, path);
 			}
 		}
-		mev_pattern_free(&p);
+		mev__pattern_free(&p);
 	}
 	CHECK_INT(bad, 0);
 	CHECK(with_lit > 1000);
 	CHECK(hits > 2000);
 	mev_buf_free(&sj.u);
-	pcre2_match_data_free(md);
-	pcre2_match_context_free(mc);
+	mev__pattern_scratch_free(sc);
 }
 
 int main(void)

@@ -71,10 +71,10 @@ static mev_filemap *make_fm_holes(int n, int shift, int rename, int holes)
 		if (holes && i % 7 == 3)
 			continue;
 		snprintf(path, sizeof path, "a/%04d", i);
-		mev_filemap_intern_set(fm, ids, 2, &set);
+		mev_filemap_intern_set(&set, fm, ids, 2);
 		mev_filemap_add_row(fm, path, strlen(path), 1, (uint64_t)i, (uint64_t)i * 10, set);
 		if (holes && i == 5) {
-			mev_filemap_intern_set(fm, NULL, 0, &set);
+			mev_filemap_intern_set(&set, fm, NULL, 0);
 			mev_filemap_add_row(fm, "a/0005x", 7, MEV_KIND_LINK, 1, 7, set);
 		}
 	}
@@ -90,7 +90,7 @@ static int same_fm(const mev_filemap *a, const mev_filemap *b)
 		return 0;
 	for (size_t i = 0; i < mev_filemap_count(a); i++) {
 		const uint32_t *ia, *ib;
-		size_t ka = mev_filemap_set(a, ra[i].set, &ia), kb = mev_filemap_set(b, rb[i].set, &ib);
+		size_t ka = mev_filemap_set(&ia, a, ra[i].set), kb = mev_filemap_set(&ib, b, rb[i].set);
 		if (strcmp(ra[i].path, rb[i].path) || ra[i].lines != rb[i].lines ||
 		    ra[i].bytes != rb[i].bytes || ra[i].kind != rb[i].kind || ka != kb)
 			return 0;
@@ -263,7 +263,7 @@ static void test_no_sections(void)
 	mev_release_input in = { 0 };
 	uint32_t set = 1;
 	CHECK_INT(mev_filemap_new(&fm), 0);
-	CHECK_INT(mev_filemap_intern_set(fm, NULL, 0, &set), 0);
+	CHECK_INT(mev_filemap_intern_set(&set, fm, NULL, 0), 0);
 	CHECK_INT(mev_filemap_add_row(fm, "Makefile", 8, MEV_KIND_FILE, 10, 100, set), 0);
 	CHECK_INT(mev_graph_build(&g, fm, NULL), 0);
 	CHECK_INT(mev_graph_edge_count(g), 0);

@@ -229,7 +229,7 @@ static mev_filemap *make_fm(const char *const *secs, const char *const *files)
 				}
 		}
 		ids[n++] = (uint32_t)ns;
-		CHECK_INT(mev_filemap_intern_set(fm, ids, n, &set), 0);
+		CHECK_INT(mev_filemap_intern_set(&set, fm, ids, n), 0);
 		CHECK_INT(mev_filemap_add_row(fm, path, strlen(path), 1, strtoull(eq + 1, NULL, 10), 100, set), 0);
 	}
 	return fm;

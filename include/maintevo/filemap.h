@@ -92,7 +92,7 @@ void mev_filemap_free(mev_filemap *fm);
  */
 int mev_filemap_new(mev_filemap **out);
 int mev_filemap_add_section(mev_filemap *fm, const mev_section_info *si);
-int mev_filemap_intern_set(mev_filemap *fm, const uint32_t *ids, size_t n, uint32_t *set);
+int mev_filemap_intern_set(uint32_t *set, mev_filemap *fm, const uint32_t *ids, size_t n);
 int mev_filemap_add_row(mev_filemap *fm, const char *path, size_t len, uint8_t kind,
 			uint64_t lines, uint64_t bytes, uint32_t set);
 
@@ -101,8 +101,9 @@ const mev_file_row *mev_filemap_rows(const mev_filemap *fm);
 size_t mev_filemap_section_count(const mev_filemap *fm);
 const mev_section_info *mev_filemap_sections(const mev_filemap *fm);
 size_t mev_filemap_set_count(const mev_filemap *fm);
-/* The sorted section indices of set `set`; returns their number. */
-size_t mev_filemap_set(const mev_filemap *fm, uint32_t set, const uint32_t **ids);
+/* *ids gets the sorted section indices of set `set` (valid as long as fm);
+ * returns their number. */
+size_t mev_filemap_set(const uint32_t **ids, const mev_filemap *fm, uint32_t set);
 
 /*
  * CSV "path,lines,bytes,sections": one row per file in path order; sections

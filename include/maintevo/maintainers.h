@@ -130,10 +130,10 @@ typedef struct {
 	mev_oid oid;
 } mev_maint_source;
 
-/* The files mev_maint_load() would read, in order.  Free with
- * mev_maint_sources_free(). */
-int mev_maint_sources(const mev_rules *rules, const mev_tree *tree, mev_maint_source **out,
-		      size_t *n);
+/* The files mev_maint_load() would read, in order: *out (*n of them).
+ * Free with mev_maint_sources_free().  Errors: MEV_ENOMEM. */
+int mev_maint_sources(mev_maint_source **out, size_t *n, const mev_rules *rules,
+		      const mev_tree *tree);
 void mev_maint_sources_free(mev_maint_source *s, size_t n);
 
 /* 1 when some F:/X: regex of `m` would differ in `tree` (the script's
@@ -150,7 +150,8 @@ const mev_rules *mev_maint_rules(const mev_maint *m);
 
 size_t mev_maint_diag_count(const mev_maint *m);
 const mev_diag *mev_maint_diags(const mev_maint *m);
-/* Format a diagnostic as "file:line: message" into buf (always NUL-terminated). */
-void mev_maint_diag_format(const mev_maint *m, const mev_diag *d, char *buf, size_t size);
+/* Format a diagnostic of m as "file:line: message" into buf[0..size)
+ * (always NUL-terminated; cut when too long). */
+void mev_maint_diag_format(char *buf, size_t size, const mev_maint *m, const mev_diag *d);
 
 #endif

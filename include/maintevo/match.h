@@ -23,11 +23,11 @@ void mev_matcher_free(mev_matcher *m);
  * The sections covering `path` (a tree path, no leading '/').  `is_dir` says
  * the path names a directory (a symbolic link to one): the script then
  * matches it as "path/".  *ids (sorted, owned by the matcher, valid until
- * the next call) gets the section indices.  Not thread-safe: one matcher
- * per thread.  Errors: MEV_ENOMEM.
+ * the next call) gets the section indices and *n their number.  Not
+ * thread-safe: one matcher per thread.  Errors: MEV_ENOMEM.
  */
-int mev_matcher_match(mev_matcher *m, const char *path, size_t len, int is_dir,
-		      const uint32_t **ids, size_t *n);
+int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const char *path,
+		      size_t len, int is_dir);
 
 /* Number of matches given up because PCRE2 hit its limits. */
 uint64_t mev_matcher_limit_hits(const mev_matcher *m);
@@ -51,7 +51,5 @@ int mev_rematch_identical(const mev_rematch *rm);
 int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int is_dir);
 /* The new index of an unchanged old section, or UINT32_MAX. */
 uint32_t mev_rematch_map(const mev_rematch *rm, uint32_t old_section);
-/* Number of changed (old + new) sections. */
-size_t mev_rematch_changed(const mev_rematch *rm);
 
 #endif

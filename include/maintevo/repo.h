@@ -44,11 +44,11 @@ typedef struct {
 } mev_tag;
 
 /*
- * Every tag (lightweight or annotated) peeled to its commit.  Tags that do
- * not lead to a commit are left out and counted in *skipped (may be NULL).
- * Free with mev_tag_list_free().
+ * Every tag (lightweight or annotated) peeled to its commit: *out, *n of
+ * them.  Tags that do not lead to a commit are left out and counted in
+ * *skipped (may be NULL).  Free with mev_tag_list_free().
  */
-int mev_repo_tags(mev_repo *repo, mev_tag **out, size_t *n, size_t *skipped);
+int mev_repo_tags(mev_tag **out, size_t *n, size_t *skipped, mev_repo *repo);
 void mev_tag_list_free(mev_tag *tags, size_t n);
 
 /* The root commit reached by following first parents from `commit`. */
@@ -60,14 +60,14 @@ int mev_repo_has_commit(mev_repo *repo, const mev_oid *commit);
 int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid);
 
 /*
- * Count bytes and '\n' of n blobs with `jobs` threads (0 = one per core).
- * Each thread opens its own handle on the repository.  `stop`, when not NULL,
- * is polled: a non-zero value makes the call return MEV_EINTR.  A blob the
- * repository lacks (a partial clone) gets UINT64_MAX in both counts.
+ * Count '\n' (into lines[i]) and bytes (into bytes[i]) of n blobs oids[i]
+ * with `jobs` threads (0 = one per core).  Each thread opens its own handle
+ * on the repository.  `stop`, when not NULL, is polled: a non-zero value
+ * makes the call return MEV_EINTR.  A blob the repository lacks (a partial
+ * clone) gets UINT64_MAX in both counts.
  */
-int mev_repo_measure_blobs(mev_repo *repo, const mev_oid *oids, size_t n,
-			   uint64_t *lines, uint64_t *bytes, int jobs,
-			   volatile int *stop);
+int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
+			   const mev_oid *oids, size_t n, int jobs, volatile int *stop);
 
 /* What a tree entry is. */
 enum {
@@ -95,13 +95,11 @@ int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit);
 /*
  * The tree of `commit` built from `old` and a tree-to-tree diff (unchanged
  * subtrees are skipped by id).  *changed (malloc'ed, one flag per file of
- * the new tree, may be NULL) marks files added or modified since `old`;
- * *deleted gets the number of files removed.
+ * the new tree; `changed` may be NULL) marks files added or modified since
+ * `old`; *deleted (may be NULL) gets the number of files removed.
  */
-int mev_tree_update(mev_tree **out, mev_repo *repo, const mev_tree *old, const mev_oid *commit,
-		    uint8_t **changed, size_t *deleted);
-/* The commit the tree was loaded from. */
-const mev_oid *mev_tree_commit(const mev_tree *tree);
+int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo *repo,
+		    const mev_tree *old, const mev_oid *commit);
 void mev_tree_free(mev_tree *tree);
 size_t mev_tree_count(const mev_tree *tree);
 /* The files, sorted by path; valid as long as the tree. */
@@ -119,6 +117,6 @@ int mev_tree_stat(const mev_tree *tree, const char *path, size_t len);
 
 /* Like mev_tree_stat(); when `real` is not NULL it gets the path reached
  * (malloc'ed; NULL when the result is 0). */
-int mev_tree_resolve(const mev_tree *tree, const char *path, size_t len, char **real);
+int mev_tree_resolve(char **real, const mev_tree *tree, const char *path, size_t len);
 
 #endif

@@ -114,7 +114,7 @@ void cli_report_diags(const mev_maint *m, int print)
 	char buf[1024];
 	if (print) {
 		for (size_t i = 0; i < n; i++) {
-			mev_maint_diag_format(m, &d[i], buf, sizeof buf);
+			mev_maint_diag_format(buf, sizeof buf, m, &d[i]);
 			fprintf(stderr, "warning: %s\n", buf);
 		}
 	} else if (n) {

@@ -13,7 +13,7 @@ static void file_rows(mev_table *w, const mev__history *h, size_t r, const mev_f
 {
 	const mev_section_info *si = mev_filemap_sections(fm);
 	const uint32_t *ids;
-	size_t n = mev_filemap_set(fm, row->set, &ids), shown = 0, k = 0;
+	size_t n = mev_filemap_set(&ids, fm, row->set), shown = 0, k = 0;
 	uint32_t sorted[64], *v = n <= 64 ? sorted : malloc(n * sizeof *v);
 	if (!v) { /* out of memory: the first 64 sections only */
 		v = sorted;

@@ -103,7 +103,7 @@ static int put_sets_and_rows(mev_buf *b, const mev_filemap *fm, const uint32_t *
 	rc |= mev__put_uv(b, used);
 	for (size_t i = 0; i < used && !rc; i++) {
 		const uint32_t *ids;
-		size_t k = mev_filemap_set(fm, order[i], &ids);
+		size_t k = mev_filemap_set(&ids, fm, order[i]);
 		rc |= mev__put_uv(b, k);
 		for (size_t j = 0; j < k; j++)
 			rc |= mev__put_uv(b, j ? ids[j] - ids[j - 1] : ids[j]);
@@ -156,7 +156,7 @@ static int same_row(const mev_filemap *base, const mev_file_row *br, const mev_f
 		    const mev_file_row *nr, const uint32_t *remap, id_vec *mapped)
 {
 	const uint32_t *bid, *nid;
-	size_t bk = mev_filemap_set(base, br->set, &bid), nk = mev_filemap_set(fm, nr->set, &nid);
+	size_t bk = mev_filemap_set(&bid, base, br->set), nk = mev_filemap_set(&nid, fm, nr->set);
 	if (br->kind != nr->kind || br->lines != nr->lines || br->bytes != nr->bytes || bk != nk)
 		return 0;
 	if (MEV_VEC_RESERVE(mapped, bk))
@@ -580,7 +580,7 @@ int mev_release_load_filemap(mev_filemap **out, mev_store *s, const char *tag)
 	}
 	for (size_t i = 0; i < n && !rc; i++) {
 		uint32_t set;
-		rc = mev_filemap_intern_set(fm, rows[i].ids, rows[i].nids, &set);
+		rc = mev_filemap_intern_set(&set, fm, rows[i].ids, rows[i].nids);
 		if (!rc)
 			rc = mev_filemap_add_row(fm, rows[i].path, rows[i].len, rows[i].kind, rows[i].lines,
 						 rows[i].bytes, set);

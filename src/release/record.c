@@ -30,7 +30,7 @@ static void compute_counts(counts *c, const mev_filemap *fm, const mev_graph *g)
 	memset(c, 0, sizeof *c);
 	for (size_t i = 0; i < nrows; i++) {
 		const uint32_t *ids;
-		size_t n = mev_filemap_set(fm, rows[i].set, &ids), k;
+		size_t n = mev_filemap_set(&ids, fm, rows[i].set), k;
 		c->files++;
 		c->lines += rows[i].lines;
 		c->bytes += rows[i].bytes;

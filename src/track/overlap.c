@@ -26,7 +26,7 @@ static int set_clusters_build(set_clusters *sc, const mev_filemap *fm, const mev
 	memset(sc, 0, sizeof *sc);
 	for (uint32_t s = 0; s < nsets; s++) {
 		const uint32_t *ids;
-		total += mev_filemap_set(fm, s, &ids);
+		total += mev_filemap_set(&ids, fm, s);
 	}
 	sc->off = malloc((nsets + 1) * sizeof *sc->off);
 	sc->ids = malloc((total + 1) * sizeof *sc->ids);
@@ -35,7 +35,7 @@ static int set_clusters_build(set_clusters *sc, const mev_filemap *fm, const mev
 	total = 0;
 	for (uint32_t s = 0; s < nsets; s++) {
 		const uint32_t *ids;
-		size_t n = mev_filemap_set(fm, s, &ids), start = total;
+		size_t n = mev_filemap_set(&ids, fm, s), start = total;
 		sc->off[s] = (uint32_t)total;
 		for (size_t i = 0; i < n; i++) {
 			uint32_t c = ids[i] < mev_clustering_section_count(cl) ? mev_clustering_of(cl, ids[i])

@@ -52,7 +52,7 @@ static int list_init(list *l, size_t size)
 static void *list_push(list *l)
 {
 	char *p;
-	if (mev_vec_grow_(&l->v, &l->cap, l->n + 1, l->size)) {
+	if (mev__vec_grow(&l->v, &l->cap, l->n + 1, l->size)) {
 		l->oom = 1;
 		return NULL;
 	}

@@ -196,8 +196,8 @@ static int shared_code(mev__ov_acc *acc, const diff *d, const mev__set_pair *sp,
 	int rc = 0;
 	for (size_t k = 0; k < nsp && !rc; k++) {
 		const uint32_t *ia, *ib;
-		size_t ka = mev_filemap_set(d->ra->fm, sp[k].sa, &ia);
-		size_t kb = mev_filemap_set(d->rb->fm, sp[k].sb, &ib);
+		size_t ka = mev_filemap_set(&ia, d->ra->fm, sp[k].sa);
+		size_t kb = mev_filemap_set(&ib, d->rb->fm, sp[k].sb);
 		for (size_t x = 0; x < ka && !rc; x++)
 			if (d->gone[ia[x]])
 				for (size_t y = 0; y < kb && !rc; y++)

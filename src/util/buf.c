@@ -89,7 +89,7 @@ char *mev_buf_detach(mev_buf *b)
 	return p;
 }
 
-int mev_vec_grow_(void **v, size_t *cap, size_t need, size_t elem)
+int mev__vec_grow(void **v, size_t *cap, size_t need, size_t elem)
 {
 	size_t c;
 	void *p;

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include "maintevo/error.h"
 
 /* A NUL-terminated growable byte string; `ptr` may hold NUL bytes inside. */
 typedef struct {
@@ -31,11 +32,11 @@ char *mev_buf_detach(mev_buf *b);
  * MEV_VEC_PUSH evaluates to 0 or MEV_ENOMEM.
  */
 #define MEV_VEC(T) struct { T *v; size_t n, cap; }
-int mev_vec_grow_(void **v, size_t *cap, size_t need, size_t elem);
+int mev__vec_grow(void **v, size_t *cap, size_t need, size_t elem);
 #define MEV_VEC_RESERVE(vec, need) \
-	mev_vec_grow_((void **)&(vec)->v, &(vec)->cap, (need), sizeof *(vec)->v)
+	mev__vec_grow((void **)&(vec)->v, &(vec)->cap, (need), sizeof *(vec)->v)
 #define MEV_VEC_PUSH(vec, x) \
-	(MEV_VEC_RESERVE((vec), (vec)->n + 1) ? -4 : ((vec)->v[(vec)->n++] = (x), 0))
+	(MEV_VEC_RESERVE((vec), (vec)->n + 1) ? MEV_ENOMEM : ((vec)->v[(vec)->n++] = (x), 0))
 #define MEV_VEC_FREE(vec) do { free((vec)->v); (vec)->v = NULL; (vec)->n = (vec)->cap = 0; } while (0)
 
 /* A bump allocator for many small strings that die together. */

@@ -1,5 +1,6 @@
 /* UTF-8 checks, ISO-8859-1 conversion and fast newline counting. */
 #include "util/text.h"
+#include "maintevo/error.h"
 
 #include <string.h>
 
@@ -45,7 +46,7 @@ int mev_latin1_to_utf8(mev_buf *out, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	if (mev_buf_grow(out, len * 2))
-		return -4;
+		return MEV_ENOMEM;
 	for (size_t i = 0; i < len; i++) {
 		unsigned c = s[i];
 		if (c < 0x80) {

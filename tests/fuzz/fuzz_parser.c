@@ -14,8 +14,9 @@
  *               line (matched with a fixed set and with paths made from
  *               the patterns)
  *
- * Every allocation of this file is released at the single `done:` label,
- * so a leak report always points into the library.
+ * Every allocation of this file belongs to LLVMFuzzerTestOneInput() and is
+ * released at its single `done:` label, so a leak report always points
+ * into the library.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memmem */
@@ -250,19 +251,167 @@ static size_t walk(const mev_maint *mt)
 		sum += strlen(mev_maint_file(mt, f->file)) + f->line;
 	}
 	for (size_t i = 0; i < mev_maint_diag_count(mt); i++) {
-		mev_maint_diag_format(mt, &diags[i], buf, sizeof buf);
+		mev_maint_diag_format(buf, sizeof buf, mt, &diags[i]);
 		sum += strlen(buf);
 		/* a tiny buffer must still come back NUL-terminated */
-		mev_maint_diag_format(mt, &diags[i], buf, 8);
+		mev_maint_diag_format(buf, 8, mt, &diags[i]);
 		if (strnlen(buf, 8) == 8)
 			abort();
 	}
 	return sum;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The input files (after the flag byte), each copied into a buffer of its
+ * exact size so that ASan catches a read past its end; *pstart..*pend are
+ * the paths after "\n@@\n" (NULL when none).  -1 when out of memory. */
+static int split_files(mev_maint_input *in, char **copies, size_t *nfiles, const uint8_t *data,
+		       size_t size, const uint8_t **pstart, const uint8_t **pend)
 {
 	static const char *const names[MAX_FILES] = { "MAINTAINERS", "MAINTAINERS.d/b", "board/x/MAINTAINERS" };
+	const uint8_t *p = data, *end = data + size;
+	const uint8_t *ps = memmem(data, size, PATHS_SEP, sizeof PATHS_SEP - 1);
+	if (ps) {
+		*pstart = ps + sizeof PATHS_SEP - 1;
+		*pend = end;
+		end = ps;
+	}
+	while (*nfiles < MAX_FILES) {
+		size_t k = *nfiles;
+		const uint8_t *q = k + 1 < MAX_FILES
+			? memmem(p, (size_t)(end - p), SEP, sizeof SEP - 1) : NULL;
+		size_t len = q ? (size_t)(q - p) : (size_t)(end - p);
+		copies[k] = malloc(len ? len : 1);
+		if (!copies[k])
+			return -1;
+		memcpy(copies[k], p, len);
+		in[k].path = names[k];
+		in[k].data = copies[k];
+		in[k].len = len;
+		(*nfiles)++;
+		if (!q)
+			break;
+		p = q + sizeof SEP - 1;
+	}
+	return 0;
+}
+
+/* Paths made from the F:/X:/N: fields (the first MAX_DERIVED_FIELDS of
+ * them); *npats gets the number of such fields.  -1 when out of memory. */
+static int add_derived(path_list *paths, size_t *npats, const mev_maint *mt, int dir_too)
+{
+	const mev_field *fields = mev_maint_fields(mt);
+	size_t nf = mev_maint_field_count(mt), used = 0;
+	for (size_t i = 0; i < nf; i++) {
+		const mev_field *f = &fields[i];
+		if (f->type != 'F' && f->type != 'X' && f->type != 'N')
+			continue;
+		(*npats)++;
+		if (used >= MAX_DERIVED_FIELDS)
+			continue;
+		used++;
+		const char *re = f->regex, *bar;
+		size_t rl = strlen(re);
+		int x = f->type == 'N';
+		if (add_copy(paths, f->value, strlen(f->value), 0) ||
+		    add_literalized(paths, re, rl, x, "", 0) ||
+		    add_literalized(paths, re, rl, x, "/sub/x.c", 0) ||
+		    (dir_too && add_literalized(paths, re, rl, x, "", 1)))
+			return -1;
+		/* each side of an alternation on its own (a few of them) */
+		for (int k = 0; k < 4 && (bar = memchr(re, '|', rl)); k++) {
+			if (add_literalized(paths, re, (size_t)(bar - re), x, "", 0))
+				return -1;
+			rl -= (size_t)(bar + 1 - re);
+			re = bar + 1;
+			if (!memchr(re, '|', rl) && add_literalized(paths, re, rl, x, "", 0))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The paths to match: the input's own (*ninput of them, first), the fixed
+ * set, ones made from the patterns (*npats: their number), and the last
+ * line of each file as is.  -1 when out of memory.
+ */
+static int collect_paths(path_list *paths, size_t *ninput, size_t *npats, const mev_maint *mt,
+			 const mev_maint_input *in, size_t nfiles, const uint8_t *pstart,
+			 const uint8_t *pend, int dir_too)
+{
+	for (size_t k = 0; pstart && pstart < pend && k < MAX_INPUT_PATHS; k++) {
+		const uint8_t *nl = memchr(pstart, '\n', (size_t)(pend - pstart));
+		const uint8_t *e = nl ? nl : pend;
+		if (add_copy(paths, (const char *)pstart, (size_t)(e - pstart), 0) ||
+		    (dir_too && add_copy(paths, (const char *)pstart, (size_t)(e - pstart), 1)))
+			return -1;
+		pstart = nl ? nl + 1 : pend;
+	}
+	*ninput = paths->n;
+	for (size_t i = 0; i < sizeof fixed_paths / sizeof *fixed_paths; i++)
+		if (add_copy(paths, fixed_paths[i].s, fixed_paths[i].len, fixed_paths[i].is_dir))
+			return -1;
+	if (add_derived(paths, npats, mt, dir_too))
+		return -1;
+	for (size_t i = 0; i < nfiles; i++) {
+		const char *s = in[i].data, *e = s + in[i].len, *b = e;
+		while (b > s && b[-1] != '\n')
+			b--;
+		if (add_copy(paths, b, (size_t)(e - b), 0))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Match `limit` of the paths with both matchers and abort on a difference.
+ * Fewer paths for inputs with many patterns (the brute-force matcher tries
+ * every pattern on every path), but all of the input's own.  `saved` holds
+ * a section index per section.  -1 when out of memory.
+ */
+static int compare_matchers(mev_matcher *fast, mev_matcher *brute, const mev_maint *mt,
+			    const mev_rules *r, const path_list *paths, size_t ninput, size_t limit,
+			    uint32_t *saved)
+{
+	int limit_paths = 0;
+	for (size_t i = 0; i < limit; i++) {
+		/* spread the rest of the budget over the fixed and derived paths */
+		const path *pt = &paths->v[limit == paths->n || i < ninput ? i
+			: ninput + (i - ninput) * (paths->n - ninput) / (limit - ninput)];
+		const uint32_t *ids;
+		size_t n_fast, n_brute;
+		uint64_t lf = mev_matcher_limit_hits(fast), lb = mev_matcher_limit_hits(brute);
+		if (mev_matcher_match(&ids, &n_fast, fast, pt->s, pt->len, pt->is_dir))
+			return -1;
+		if (n_fast > mev_maint_section_count(mt))
+			abort();
+		if (n_fast)
+			memcpy(saved, ids, n_fast * sizeof *ids);
+		if (mev_matcher_match(&ids, &n_brute, brute, pt->s, pt->len, pt->is_dir))
+			return -1;
+		/* A match given up at the PCRE2 limits may differ between a glob
+		 * program and its regex: nothing to compare then. */
+		if (mev_matcher_limit_hits(fast) != lf || mev_matcher_limit_hits(brute) != lb) {
+			/* each such match costs the full PCRE2 budget: that is
+			 * the library's documented limit, not a hang to report */
+			if (++limit_paths == MAX_LIMIT_PATHS)
+				break;
+			continue;
+		}
+		if (n_fast != n_brute || (n_fast && memcmp(saved, ids, n_fast * sizeof *ids) != 0)) {
+			fprintf(stderr, "index/brute mismatch (any_type=%d drop_comments=%d utf8=%d braces=%d)\n",
+				r->any_type, r->drop_comments, r->utf8, r->braces);
+			print_bytes(pt->is_dir ? "directory" : "path", pt->s, pt->len);
+			print_ids("indexed", mt, saved, n_fast);
+			print_ids("brute", mt, ids, n_brute);
+			abort();
+		}
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
 	mev_maint_input in[MAX_FILES];
 	char *copies[MAX_FILES] = { 0 };
 	size_t nfiles = 0;
@@ -271,8 +420,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mev_matcher *fast = NULL, *brute = NULL;
 	path_list paths = { 0 };
 	uint32_t *saved = NULL;
-	size_t npats = 0, limit, ninput;
-	int dir_too, rc, limit_paths = 0;
+	size_t npats = 0, limit, ninput = 0;
+	int dir_too, rc;
 	const uint8_t *pstart = NULL, *pend = NULL;
 	volatile size_t sink;
 
@@ -284,36 +433,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.utf8 = (data[0] & 4) != 0;
 	r.braces = (data[0] & 8) != 0;
 	dir_too = (data[0] & 0x10) != 0;
-	data++;
-	size--;
-
-	/* Split into files; each is copied into a buffer of its exact size so
-	 * that ASan catches a read past its end. */
-	{
-		const uint8_t *p = data, *end = data + size;
-		const uint8_t *ps = memmem(data, size, PATHS_SEP, sizeof PATHS_SEP - 1);
-		if (ps) {
-			pstart = ps + sizeof PATHS_SEP - 1;
-			pend = end;
-			end = ps;
-		}
-		while (nfiles < MAX_FILES) {
-			const uint8_t *q = nfiles + 1 < MAX_FILES
-				? memmem(p, (size_t)(end - p), SEP, sizeof SEP - 1) : NULL;
-			size_t len = q ? (size_t)(q - p) : (size_t)(end - p);
-			copies[nfiles] = malloc(len ? len : 1);
-			if (!copies[nfiles])
-				goto done;
-			memcpy(copies[nfiles], p, len);
-			in[nfiles].path = names[nfiles];
-			in[nfiles].data = copies[nfiles];
-			in[nfiles].len = len;
-			nfiles++;
-			if (!q)
-				break;
-			p = q + sizeof SEP - 1;
-		}
-	}
+	if (split_files(in, copies, &nfiles, data + 1, size - 1, &pstart, &pend))
+		goto done;
 
 	rc = mev_maint_parse(&mt, &r, in, nfiles, NULL);
 	if (rc) {
@@ -331,102 +452,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the matchers may add diagnostics (invalid regexes): walk again */
 	sink += walk(mt);
 
-	/* The paths: the input's own, the fixed set, then ones made from the
-	 * patterns. */
-	for (size_t k = 0; pstart && pstart < pend && k < MAX_INPUT_PATHS; k++) {
-		const uint8_t *nl = memchr(pstart, '\n', (size_t)(pend - pstart));
-		const uint8_t *e = nl ? nl : pend;
-		if (add_copy(&paths, (const char *)pstart, (size_t)(e - pstart), 0) ||
-		    (dir_too && add_copy(&paths, (const char *)pstart, (size_t)(e - pstart), 1)))
-			goto done;
-		pstart = nl ? nl + 1 : pend;
-	}
-	ninput = paths.n;
-	for (size_t i = 0; i < sizeof fixed_paths / sizeof *fixed_paths; i++)
-		if (add_copy(&paths, fixed_paths[i].s, fixed_paths[i].len, fixed_paths[i].is_dir))
-			goto done;
-	{
-		const mev_field *fields = mev_maint_fields(mt);
-		size_t nf = mev_maint_field_count(mt), used = 0;
-		for (size_t i = 0; i < nf; i++) {
-			const mev_field *f = &fields[i];
-			if (f->type != 'F' && f->type != 'X' && f->type != 'N')
-				continue;
-			npats++;
-			if (used >= MAX_DERIVED_FIELDS)
-				continue;
-			used++;
-			const char *re = f->regex, *bar;
-			size_t rl = strlen(re);
-			int x = f->type == 'N';
-			if (add_copy(&paths, f->value, strlen(f->value), 0) ||
-			    add_literalized(&paths, re, rl, x, "", 0) ||
-			    add_literalized(&paths, re, rl, x, "/sub/x.c", 0) ||
-			    (dir_too && add_literalized(&paths, re, rl, x, "", 1)))
-				goto done;
-			/* each side of an alternation on its own (a few of them) */
-			for (int k = 0; k < 4 && (bar = memchr(re, '|', rl)); k++) {
-				if (add_literalized(&paths, re, (size_t)(bar - re), x, "", 0))
-					goto done;
-				rl -= (size_t)(bar + 1 - re);
-				re = bar + 1;
-				if (!memchr(re, '|', rl) && add_literalized(&paths, re, rl, x, "", 0))
-					goto done;
-			}
-		}
-	}
-	/* The last line of each file, as is. */
-	for (size_t i = 0; i < nfiles; i++) {
-		const char *s = in[i].data, *e = s + in[i].len, *b = e;
-		while (b > s && b[-1] != '\n')
-			b--;
-		if (add_copy(&paths, b, (size_t)(e - b), 0))
-			goto done;
-	}
-
-	/* Fewer paths for inputs with many patterns (the brute-force matcher
-	 * tries every pattern on every path), but all of the input's own. */
+	if (collect_paths(&paths, &ninput, &npats, mt, in, nfiles, pstart, pend, dir_too))
+		goto done;
 	limit = npats ? MATCH_BUDGET / npats : paths.n;
 	if (limit < ninput + 8)
 		limit = ninput + 8;
 	if (limit > paths.n)
 		limit = paths.n;
 	saved = malloc((mev_maint_section_count(mt) + 1) * sizeof *saved);
-	if (!saved)
+	if (!saved || compare_matchers(fast, brute, mt, &r, &paths, ninput, limit, saved))
 		goto done;
-	for (size_t i = 0; i < limit; i++) {
-		/* spread the rest of the budget over the fixed and derived paths */
-		const path *pt = &paths.v[limit == paths.n || i < ninput ? i
-			: ninput + (i - ninput) * (paths.n - ninput) / (limit - ninput)];
-		const uint32_t *ids;
-		size_t n_fast, n_brute;
-		uint64_t lf = mev_matcher_limit_hits(fast), lb = mev_matcher_limit_hits(brute);
-		if (mev_matcher_match(fast, pt->s, pt->len, pt->is_dir, &ids, &n_fast))
-			goto done;
-		if (n_fast > mev_maint_section_count(mt))
-			abort();
-		if (n_fast)
-			memcpy(saved, ids, n_fast * sizeof *ids);
-		if (mev_matcher_match(brute, pt->s, pt->len, pt->is_dir, &ids, &n_brute))
-			goto done;
-		/* A match given up at the PCRE2 limits may differ between a glob
-		 * program and its regex: nothing to compare then. */
-		if (mev_matcher_limit_hits(fast) != lf || mev_matcher_limit_hits(brute) != lb) {
-			/* each such match costs the full PCRE2 budget: that is
-			 * the library's documented limit, not a hang to report */
-			if (++limit_paths == MAX_LIMIT_PATHS)
-				break;
-			continue;
-		}
-		if (n_fast != n_brute || (n_fast && memcmp(saved, ids, n_fast * sizeof *ids) != 0)) {
-			fprintf(stderr, "index/brute mismatch (any_type=%d drop_comments=%d utf8=%d braces=%d)\n",
-				r.any_type, r.drop_comments, r.utf8, r.braces);
-			print_bytes(pt->is_dir ? "directory" : "path", pt->s, pt->len);
-			print_ids("indexed", mt, saved, n_fast);
-			print_ids("brute", mt, ids, n_brute);
-			abort();
-		}
-	}
 	sink += walk(mt);
 	(void)sink;
 

@@ -1,0 +1,154 @@
+/*
+ * Which MAINTAINERS files a release's get_maintainer.pl reads, and in what
+ * order: one mode per generation of the script (mev_rules.discover).
+ */
+#include "maint_internal.h"
+#include "maintevo/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int push_path(mev__path_list *l, const char *p, size_t len)
+{
+	char *s = strndup(p, len);
+	if (!s || MEV_VEC_PUSH(l, s)) {
+		free(s);
+		return mev_error_oom();
+	}
+	return 0;
+}
+
+static int is_kind(const mev_tree *t, const char *p, int kind)
+{
+	return mev_tree_stat(t, p, strlen(p)) == kind;
+}
+
+static const char *base_name(const mev_tree_file *f)
+{
+	const char *s = memrchr(f->path, '/', f->path_len);
+	return s ? s + 1 : f->path;
+}
+
+/* Entries named exactly MAINTAINERS below `dir` ("" = root) that are files. */
+static int find_files_named(mev__path_list *l, const mev_tree *t, const char *dir)
+{
+	size_t n = mev_tree_count(t), dl = strlen(dir);
+	const mev_tree_file *fs = mev_tree_files(t);
+	for (size_t i = 0; i < n; i++) {
+		const mev_tree_file *f = &fs[i];
+		if (dl && (f->path_len <= dl || memcmp(f->path, dir, dl) || f->path[dl] != '/'))
+			continue;
+		if (strcmp(base_name(f), "MAINTAINERS") != 0)
+			continue;
+		if (f->kind == MEV_KIND_LINK && !f->link_file)
+			continue;
+		if (push_path(l, f->path, f->path_len))
+			return MEV_ENOMEM;
+	}
+	return 0;
+}
+
+/* readdir(dir) minus dot files: the files directly inside `dir`. */
+static int list_dir(mev__path_list *l, const mev_tree *t, const char *dir)
+{
+	size_t n = mev_tree_count(t), dl = strlen(dir);
+	const mev_tree_file *fs = mev_tree_files(t);
+	for (size_t i = 0; i < n; i++) {
+		const mev_tree_file *f = &fs[i];
+		const char *b;
+		if (dl && (f->path_len <= dl || memcmp(f->path, dir, dl) || f->path[dl] != '/'))
+			continue;
+		b = f->path + (dl ? dl + 1 : 0);
+		if (strchr(b, '/') || b[0] == '.')
+			continue;
+		if (f->kind == MEV_KIND_LINK && !f->link_file)
+			continue;
+		if (push_path(l, f->path, f->path_len))
+			return MEV_ENOMEM;
+	}
+	return 0;
+}
+
+/* Normalise a --maintainer-path value to a tree path ("" = root). */
+static char *tree_dir_path(const mev_tree *t, const char *p, int *kind)
+{
+	char *real = NULL;
+	if (strcmp(p, ".") == 0 || strcmp(p, "./") == 0) {
+		*kind = MEV_KIND_DIR;
+		return strdup("");
+	}
+	*kind = mev_tree_resolve(&real, t, p, strlen(p));
+	return real;
+}
+
+int mev__maint_discover(mev__path_list *l, mev_maint *m, const mev_tree *t)
+{
+	const mev_rules *r = &m->rules;
+	size_t n = mev_tree_count(t);
+	const mev_tree_file *fs = mev_tree_files(t);
+	int kind;
+	char *dir;
+
+	switch (r->discover) {
+	case MEV_DISCOVER_TOP:
+		if (is_kind(t, "MAINTAINERS", MEV_KIND_FILE))
+			return push_path(l, "MAINTAINERS", 11);
+		return mev__maint_diag_add(m, UINT32_MAX, 0, "no MAINTAINERS file at the top of the tree");
+	case MEV_DISCOVER_BOARD:
+		if (!is_kind(t, "MAINTAINERS", MEV_KIND_FILE))
+			return mev__maint_diag_add(m, UINT32_MAX, 0,
+				"no MAINTAINERS file at the top of the tree (this get_maintainer.pl stops there)");
+		if (push_path(l, "MAINTAINERS", 11))
+			return MEV_ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			const mev_tree_file *f = &fs[i];
+			if (f->path_len < 6 || memcmp(f->path, "board/", 6))
+				continue;
+			if (strncmp(base_name(f), "MAINTAINERS", 11))
+				continue;
+			if (f->kind == MEV_KIND_LINK && !f->link_file) {
+				mev__maint_diag_add(m, UINT32_MAX, 0, "'%s' is a link to nothing readable; skipped",
+						   f->path);
+				continue;
+			}
+			if (push_path(l, f->path, f->path_len))
+				return MEV_ENOMEM;
+		}
+		return 0;
+	case MEV_DISCOVER_DIR_FMF:
+		if (is_kind(t, "MAINTAINERS", MEV_KIND_DIR)) {
+			dir = tree_dir_path(t, "MAINTAINERS", &kind);
+			if (!dir || list_dir(l, t, dir)) {
+				free(dir);
+				return mev_error_oom();
+			}
+			free(dir);
+		}
+		if (r->find_files)
+			return find_files_named(l, t, "");
+		if (is_kind(t, "MAINTAINERS", MEV_KIND_FILE))
+			return push_path(l, "MAINTAINERS", 11);
+		if (!l->n)
+			return mev__maint_diag_add(m, UINT32_MAX, 0, "no MAINTAINERS file in the tree");
+		return 0;
+	default: {
+		const char *path = r->mpath[0] ? r->mpath : "MAINTAINERS";
+		int rc = 0;
+		if (path[0] == '/' || path[0] == '~')
+			return mev__maint_diag_add(m, UINT32_MAX, 0,
+				"maintainer path '%s' is outside the tree; no MAINTAINERS read", path);
+		dir = tree_dir_path(t, path, &kind);
+		if (kind == MEV_KIND_DIR) {
+			rc = r->find_files ? find_files_named(l, t, dir) : list_dir(l, t, dir);
+			if (!rc && !l->n)
+				rc = mev__maint_diag_add(m, UINT32_MAX, 0, "no MAINTAINERS files found in '%s'", path);
+		} else if (kind == MEV_KIND_FILE) {
+			rc = push_path(l, dir, strlen(dir));
+		} else {
+			rc = mev__maint_diag_add(m, UINT32_MAX, 0, "MAINTAINERS file not found ('%s')", path);
+		}
+		free(dir);
+		return rc;
+	}
+	}
+}
