@@ -27,7 +27,7 @@ static mev_filemap *filemap_new(void)
 		return NULL;
 	/* set 0 is the empty set */
 	if (MEV_VEC_PUSH(&fm->set_off, 0) || MEV_VEC_PUSH(&fm->set_off, 0) ||
-	    mev_strmap_put(&fm->set_index, "", 0, 0)) {
+	    mev__strmap_put(&fm->set_index, "", 0, 0)) {
 		mev_filemap_free(fm);
 		return NULL;
 	}
@@ -38,7 +38,7 @@ static int intern_set(uint32_t *out, mev_filemap *fm, const uint32_t *ids, size_
 {
 	uint32_t id = (uint32_t)fm->set_off.n - 1;
 	int added;
-	if (mev_strmap_intern(&fm->set_index, (const char *)ids, n * sizeof *ids, id, out, &added))
+	if (mev__strmap_intern(&fm->set_index, (const char *)ids, n * sizeof *ids, id, out, &added))
 		return MEV_ENOMEM;
 	if (!added)
 		return 0;
@@ -56,8 +56,8 @@ static int copy_sections(mev_filemap *fm, const mev_maint *maint)
 	size_t n = mev_maint_section_count(maint);
 	for (size_t i = 0; i < n; i++) {
 		mev_section_info si = { 0 };
-		si.title = mev_arena_strndup(&fm->arena, s[i].title, strlen(s[i].title));
-		si.status = mev_arena_strndup(&fm->arena, s[i].status_text, strlen(s[i].status_text));
+		si.title = mev__arena_strndup(&fm->arena, s[i].title, strlen(s[i].title));
+		si.status = mev__arena_strndup(&fm->arena, s[i].status_text, strlen(s[i].status_text));
 		if (!si.title || !si.status)
 			return mev_error_oom();
 		si.n_maintainers = s[i].n_maintainers;
@@ -100,7 +100,7 @@ static int measure(mev_filemap *fm, mev_repo *repo, const mev_tree *tree, const 
 			which[i] = UINT32_MAX;
 			continue;
 		}
-		if ((rc = mev_strmap_intern(&uniq, (const char *)files[i].oid.id, 20, (uint32_t)nu, &u, &added)))
+		if ((rc = mev__strmap_intern(&uniq, (const char *)files[i].oid.id, 20, (uint32_t)nu, &u, &added)))
 			goto done;
 		which[i] = u;
 		if (!added)
@@ -145,7 +145,7 @@ static int measure(mev_filemap *fm, mev_repo *repo, const mev_tree *tree, const 
 		}
 	}
 done:
-	mev_strmap_free(&uniq);
+	mev__strmap_free(&uniq);
 	free(which);
 	free(oids);
 	free(lines);
@@ -231,7 +231,7 @@ int mev_filemap_build_ex(mev_filemap **out, mev_repo *repo, const mev_tree *tree
 		const mev_file_row *old = NULL;
 		const uint32_t *ids;
 		size_t nid;
-		r.path = mev_arena_strndup(&fm->arena, files[i].path, files[i].path_len);
+		r.path = mev__arena_strndup(&fm->arena, files[i].path, files[i].path_len);
 		if (!r.path) {
 			rc = mev_error_oom();
 			goto done;
@@ -303,8 +303,8 @@ void mev_filemap_free(mev_filemap *fm)
 	MEV_VEC_FREE(&fm->sections);
 	MEV_VEC_FREE(&fm->set_off);
 	MEV_VEC_FREE(&fm->set_ids);
-	mev_strmap_free(&fm->set_index);
-	mev_arena_free(&fm->arena);
+	mev__strmap_free(&fm->set_index);
+	mev__arena_free(&fm->arena);
 	free(fm);
 }
 
@@ -359,12 +359,12 @@ int mev_filemap_write_csv(const mev_filemap *fm, FILE *out, int keep_rest)
 					titles[nt++] = fm->sections.v[ids[j]].title;
 			qsort(titles, nt, sizeof *titles, title_cmp);
 			for (size_t j = 0; j < nt; j++)
-				if ((j && mev_buf_puts(&b, " | ")) || mev_buf_puts(&b, titles[j])) {
-					mev_buf_free(&b);
+				if ((j && mev__buf_puts(&b, " | ")) || mev__buf_puts(&b, titles[j])) {
+					mev__buf_free(&b);
 					rc = mev_error_oom();
 					goto done;
 				}
-			joined[r->set] = mev_buf_detach(&b);
+			joined[r->set] = mev__buf_detach(&b);
 			if (!joined[r->set]) {
 				rc = mev_error_oom();
 				goto done;
@@ -396,8 +396,8 @@ int mev_filemap_new(mev_filemap **out)
 int mev_filemap_add_section(mev_filemap *fm, const mev_section_info *si)
 {
 	mev_section_info c = *si;
-	c.title = mev_arena_strndup(&fm->arena, si->title, strlen(si->title));
-	c.status = mev_arena_strndup(&fm->arena, si->status ? si->status : "",
+	c.title = mev__arena_strndup(&fm->arena, si->title, strlen(si->title));
+	c.status = mev__arena_strndup(&fm->arena, si->status ? si->status : "",
 				     si->status ? strlen(si->status) : 0);
 	if (!c.title || !c.status || MEV_VEC_PUSH(&fm->sections, c))
 		return mev_error_oom();
@@ -425,7 +425,7 @@ int mev_filemap_add_row(mev_filemap *fm, const char *path, size_t len, uint8_t k
 		if (c > 0 || (c == 0 && p->path_len >= len))
 			return mev_error_set(MEV_EINVAL, "file rows out of order at '%.*s'", (int)len, path);
 	}
-	r.path = mev_arena_strndup(&fm->arena, path, len);
+	r.path = mev__arena_strndup(&fm->arena, path, len);
 	if (!r.path)
 		return mev_error_oom();
 	r.path_len = (uint32_t)len;

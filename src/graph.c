@@ -39,7 +39,7 @@ static int add(mev_graph *g, mev_strmap *idx, uint32_t a, uint32_t b, uint64_t l
 {
 	uint32_t key[2] = { a, b }, e;
 	int added;
-	if (mev_strmap_intern(idx, (const char *)key, sizeof key, (uint32_t)g->edges.n, &e, &added))
+	if (mev__strmap_intern(idx, (const char *)key, sizeof key, (uint32_t)g->edges.n, &e, &added))
 		return MEV_ENOMEM;
 	if (added) {
 		mev_edge ed = { a, b, 0, 0, 0 };
@@ -109,7 +109,7 @@ int mev_graph_build(mev_graph **out, const mev_filemap *fm, const mev_graph_opti
 	if (g->edges.n > 1) /* qsort(NULL, 0, ...) is undefined: no sections at all */
 		qsort(g->edges.v, g->edges.n, sizeof *g->edges.v, edge_cmp);
 done:
-	mev_strmap_free(&idx);
+	mev__strmap_free(&idx);
 	free(sl);
 	free(sb);
 	free(sf);

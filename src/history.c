@@ -22,7 +22,7 @@ int64_t mev__history_cluster_of(const mev__history *h, size_t r, const char *tit
 	uint32_t k;
 	if (!hr->c)
 		return -1;
-	sec = mev_strmap_get(&hr->by_title, title, strlen(title));
+	sec = mev__strmap_get(&hr->by_title, title, strlen(title));
 	if (sec < 0)
 		return -1;
 	k = mev_clustering_of(hr->c, (uint32_t)sec);
@@ -32,7 +32,7 @@ int64_t mev__history_cluster_of(const mev__history *h, size_t r, const char *tit
 int64_t mev__history_cluster_named(const mev__history *h, size_t r, const char *title)
 {
 	const mev__history_release *hr = &h->rel[r];
-	int64_t sec = hr->c ? mev_strmap_get(&hr->by_title, title, strlen(title)) : -1;
+	int64_t sec = hr->c ? mev__strmap_get(&hr->by_title, title, strlen(title)) : -1;
 	uint32_t k;
 	if (sec < 0)
 		return -1;
@@ -72,7 +72,7 @@ static int load_release(mev__history *h, size_t i, mev_store *s, const mev_clust
 		hr->lineage[k] = hr->code[k] = -1;
 	for (size_t k = 0; k < ns; k++) {
 		const char *t = mev_clustering_title(hr->c, (uint32_t)k);
-		if (mev_strmap_put(&hr->by_title, t, strlen(t), (uint32_t)k))
+		if (mev__strmap_put(&hr->by_title, t, strlen(t), (uint32_t)k))
 			return mev_error_oom();
 	}
 	return 0;
@@ -158,7 +158,7 @@ void mev__history_free(mev__history *h)
 		mev_clustering_free(h->rel[i].c);
 		free(h->rel[i].lineage);
 		free(h->rel[i].code);
-		mev_strmap_free(&h->rel[i].by_title);
+		mev__strmap_free(&h->rel[i].by_title);
 	}
 	free(h->rel);
 	mev_event_list_free(&h->events);

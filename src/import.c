@@ -38,7 +38,7 @@ static int read_file(const char *path, mev_buf *out)
 	FILE *f = fopen(path, "rb");
 	char chunk[65536];
 	size_t n;
-	mev_buf_clear(out);
+	mev__buf_clear(out);
 	if (!f)
 		return mev_error_set(MEV_EIO, "cannot read '%s': %s", path, strerror(errno));
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
@@ -46,7 +46,7 @@ static int read_file(const char *path, mev_buf *out)
 			fclose(f);
 			return mev_error_set(MEV_ELIMIT, "'%s' is larger than 1 GiB", path);
 		}
-		if (mev_buf_put(out, chunk, n)) {
+		if (mev__buf_put(out, chunk, n)) {
 			fclose(f);
 			return mev_error_oom();
 		}
@@ -70,12 +70,12 @@ static int read_text(const char *path, mev_buf *text)
 		goto done;
 	if ((rc = mev_store_decompress(&data, &len, raw.ptr, raw.len, MAX_FILE, path)))
 		goto done;
-	mev_buf_free(text);
+	mev__buf_free(text);
 	text->ptr = data;
 	text->len = len;
 	text->cap = len + 1;
 done:
-	mev_buf_free(&raw);
+	mev__buf_free(&raw);
 	return rc;
 }
 
@@ -94,7 +94,7 @@ typedef struct {
 static int csv_record(csv_rd *r, mev_buf *f, size_t *off, int max)
 {
 	int n = 0;
-	mev_buf_clear(f);
+	mev__buf_clear(f);
 	if (r->p >= r->end)
 		return 0;
 	r->line++;
@@ -108,7 +108,7 @@ static int csv_record(csv_rd *r, mev_buf *f, size_t *off, int max)
 					return -1;
 				if (*r->p == '"') {
 					if (r->p + 1 < r->end && r->p[1] == '"') {
-						mev_buf_putc(f, '"');
+						mev__buf_putc(f, '"');
 						r->p += 2;
 						continue;
 					}
@@ -117,15 +117,15 @@ static int csv_record(csv_rd *r, mev_buf *f, size_t *off, int max)
 				}
 				if (*r->p == '\n')
 					r->line++;
-				mev_buf_putc(f, *r->p++);
+				mev__buf_putc(f, *r->p++);
 			}
 			if (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r')
 				return -1;
 		} else {
 			while (r->p < r->end && *r->p != ',' && *r->p != '\n' && *r->p != '\r')
-				mev_buf_putc(f, *r->p++);
+				mev__buf_putc(f, *r->p++);
 		}
-		mev_buf_putc(f, '\0');
+		mev__buf_putc(f, '\0');
 		n++;
 		if (r->p < r->end && *r->p == ',') {
 			r->p++;
@@ -159,7 +159,7 @@ static int intern_section(mev_filemap *fm, mev_strmap *ids, const char *title, u
 {
 	int added;
 	uint32_t next = (uint32_t)mev_filemap_section_count(fm);
-	if (mev_strmap_intern(ids, title, strlen(title), next, id, &added))
+	if (mev__strmap_intern(ids, title, strlen(title), next, id, &added))
 		return mev_error_oom();
 	if (added) {
 		mev_section_info si = { 0 };
@@ -205,7 +205,7 @@ static int add_row(graph_rows *gr, const char *path, size_t line, const mev_buf 
 		return rc;
 	key[0] = a < b ? a : b;
 	key[1] = a < b ? b : a;
-	if (mev_strmap_intern(&gr->pairs, (const char *)key, sizeof key, (uint32_t)gr->edges.n, &e, &added))
+	if (mev__strmap_intern(&gr->pairs, (const char *)key, sizeof key, (uint32_t)gr->edges.n, &e, &added))
 		return mev_error_oom();
 	if (added) {
 		mev_edge ed = { key[0], key[1], 0, 0, 0 };
@@ -245,7 +245,7 @@ static int read_rows(graph_rows *gr, const char *path, const mev_buf *text)
 	for (uint32_t i = 0; !rc && i < mev_filemap_section_count(gr->fm); i++) {
 		uint32_t key[2] = { i, i };
 		mev_edge ed = { i, i, 0, 0, 0 };
-		if (mev_strmap_get(&gr->pairs, (const char *)key, sizeof key) < 0 && MEV_VEC_PUSH(&gr->edges, ed))
+		if (mev__strmap_get(&gr->pairs, (const char *)key, sizeof key) < 0 && MEV_VEC_PUSH(&gr->edges, ed))
 			rc = mev_error_oom();
 	}
 	if (!rc && !mev_filemap_section_count(gr->fm)) {
@@ -253,7 +253,7 @@ static int read_rows(graph_rows *gr, const char *path, const mev_buf *text)
 		mev_error_hint("each row is 'from,to,lines,size'");
 	}
 done:
-	mev_buf_free(&f);
+	mev__buf_free(&f);
 	return rc;
 }
 
@@ -291,8 +291,8 @@ static int import_one(mev_store *s, const char *path, const char *tag, const mev
 	res->edges += gr.edges.n;
 done:
 	MEV_VEC_FREE(&gr.edges);
-	mev_strmap_free(&gr.ids);
-	mev_strmap_free(&gr.pairs);
+	mev__strmap_free(&gr.ids);
+	mev__strmap_free(&gr.pairs);
 	mev_graph_free(g);
 	mev_filemap_free(gr.fm);
 	return rc;
@@ -444,7 +444,7 @@ done:
 		free(files[i].tag);
 	}
 	free(files);
-	mev_buf_free(&text);
+	mev__buf_free(&text);
 	if (lockfd >= 0)
 		close(lockfd);
 	mev_store_free(s);

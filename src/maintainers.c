@@ -27,7 +27,7 @@ static int parse_into(mev_maint *m, const mev_maint_input *files, size_t nfiles,
 	mev__tv_vec tv = { 0 };
 	int rc = 0;
 	for (size_t i = 0; i < nfiles && !rc; i++) {
-		const char *p = mev_arena_strndup(&m->arena, files[i].path, strlen(files[i].path));
+		const char *p = mev__arena_strndup(&m->arena, files[i].path, strlen(files[i].path));
 		if (!p || MEV_VEC_PUSH(&m->files, p)) {
 			rc = mev_error_oom();
 			break;
@@ -172,7 +172,7 @@ int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree)
 		}
 		changed = strcmp(conv.ptr ? conv.ptr : "", f->regex) != 0;
 	}
-	mev_buf_free(&conv);
+	mev__buf_free(&conv);
 	return changed;
 }
 
@@ -184,7 +184,7 @@ void mev_maint_free(mev_maint *m)
 	MEV_VEC_FREE(&m->fields);
 	MEV_VEC_FREE(&m->sections);
 	MEV_VEC_FREE(&m->diags);
-	mev_arena_free(&m->arena);
+	mev__arena_free(&m->arena);
 	free(m);
 }
 

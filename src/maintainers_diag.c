@@ -12,12 +12,12 @@ int mev__maint_diag_add(mev_maint *m, uint32_t file, uint32_t line, const char *
 	va_list ap;
 	int rc;
 	va_start(ap, fmt);
-	rc = mev_buf_vprintf(&b, fmt, ap);
+	rc = mev__buf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	if (rc)
 		return rc;
-	d.message = mev_arena_strndup(&m->arena, b.ptr, b.len);
-	mev_buf_free(&b);
+	d.message = mev__arena_strndup(&m->arena, b.ptr, b.len);
+	mev__buf_free(&b);
 	if (!d.message || MEV_VEC_PUSH(&m->diags, d))
 		return mev_error_oom();
 	return 0;

@@ -53,7 +53,7 @@ int mev__maint_convert_pattern(mev_buf *out, const char *val, size_t len, const 
 			       const mev_tree *tree)
 {
 	mev_buf v = MEV_BUF_INIT;
-	int rc = mev_buf_put(&v, val, len);
+	int rc = mev__buf_put(&v, val, len);
 	if (rc)
 		return rc;
 	if (r->braces) {
@@ -63,25 +63,25 @@ int mev__maint_convert_pattern(mev_buf *out, const char *val, size_t len, const 
 			rc = mev__pattern_subst(&v, "([^\\\\])\\{(|[^},]*[^,\\\\]),(|[^}]*[^\\\\])\\}",
 						"$1($2|$3)", 0);
 	}
-	mev_buf_clear(out);
+	mev__buf_clear(out);
 	for (size_t i = 0; i < v.len && !rc; i++) {
 		char c = v.ptr[i];
 		if (c == '.')
-			rc = mev_buf_put(out, "\\.", 2);
+			rc = mev__buf_put(out, "\\.", 2);
 		else if (c == '*')
-			rc = mev_buf_put(out, ".*", 2);
+			rc = mev__buf_put(out, ".*", 2);
 		else if (c == '?')
-			rc = mev_buf_putc(out, '.');
+			rc = mev__buf_putc(out, '.');
 		else
-			rc = mev_buf_putc(out, c);
+			rc = mev__buf_putc(out, c);
 	}
-	mev_buf_free(&v);
+	mev__buf_free(&v);
 	if (rc)
 		return rc;
 	/* "if pattern is a directory and it lacks a trailing slash, add one" */
 	if (tree && out->len && out->ptr[out->len - 1] != '/' &&
 	    mev_tree_stat(tree, out->ptr, out->len) == MEV_KIND_DIR)
-		rc = mev_buf_putc(out, '/');
+		rc = mev__buf_putc(out, '/');
 	return rc;
 }
 
@@ -100,7 +100,7 @@ static int field_regex(mev_maint *m, mev_field *f, mev_buf *conv, const mev_tree
 				f->type);
 		if ((rc = mev__maint_convert_pattern(conv, f->value, vl, r, tree)))
 			return rc;
-		f->regex = mev_arena_strndup(&m->arena, conv->ptr, conv->len);
+		f->regex = mev__arena_strndup(&m->arena, conv->ptr, conv->len);
 		return f->regex ? 0 : mev_error_oom();
 	}
 	f->regex = f->value;
@@ -125,7 +125,7 @@ static int read_field(mev_maint *m, mev_buf *conv, const unsigned char *p, const
 	int rc;
 	v += skip_space(v, le, m->rules.utf8);
 	f.type = (char)p[0];
-	f.value = mev_arena_strndup(&m->arena, (const char *)v, (size_t)(le - v));
+	f.value = mev__arena_strndup(&m->arena, (const char *)v, (size_t)(le - v));
 	f.file = fi;
 	f.line = lineno;
 	if (!f.value)
@@ -169,7 +169,7 @@ int mev__maint_read_file(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char
 			cr_first = lineno;
 		if (memchr(p, '\0', ll))
 			nul_lines++;
-		if (r->utf8 && !mev_utf8_valid((const char *)p, ll) && !bad_utf8++)
+		if (r->utf8 && !mev__utf8_valid((const char *)p, ll) && !bad_utf8++)
 			mev__maint_diag_add(m, fi, lineno, "not valid UTF-8; read as ISO-8859-1");
 
 		if (ll >= 2 && p[1] == ':' && (r->any_type ? 1 : (p[0] >= 'A' && p[0] <= 'Z'))) {
@@ -198,6 +198,6 @@ int mev__maint_read_file(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char
 			cr_lines);
 	if (nul_lines)
 		mev__maint_diag_add(m, fi, 0, "%u line(s) contain NUL bytes; is this a text file?", nul_lines);
-	mev_buf_free(&conv);
+	mev__buf_free(&conv);
 	return rc;
 }

@@ -48,12 +48,12 @@ static char *display_text(mev_maint *m, const char *s, size_t len, int *truncate
 	}
 	if (memchr(s, '\0', len))
 		len = strnlen(s, len);
-	if (mev_to_utf8(&b, s, len))
+	if (mev__to_utf8(&b, s, len))
 		return NULL;
-	if (*truncated && mev_buf_puts(&b, "..."))
+	if (*truncated && mev__buf_puts(&b, "..."))
 		return NULL;
-	out = mev_arena_strndup(&m->arena, b.ptr, b.len);
-	mev_buf_free(&b);
+	out = mev__arena_strndup(&m->arena, b.ptr, b.len);
+	mev__buf_free(&b);
 	return out;
 }
 
@@ -83,7 +83,7 @@ static int section_title(mev_maint *m, mev_section *s, const mev__tv_entry *tv, 
 		return 0;
 	}
 	t = &tv[i - 1];
-	s->raw_title = mev_arena_strndup(&m->arena, t->text, t->text_len);
+	s->raw_title = mev__arena_strndup(&m->arena, t->text, t->text_len);
 	if (is_underline(t->text, t->text_len) && i > 1 && !tv[i - 2].is_field) {
 		/* QEMU: "Group header" then "------": the script's title is the
 		 * underline; show the header instead */
@@ -149,24 +149,24 @@ static int rename_repeat(mev_maint *m, mev_strmap *taken, uint32_t i, uint32_t f
 	mev_buf b = MEV_BUF_INIT;
 	int rc = 0;
 	for (unsigned k = 2;; k++) {
-		mev_buf_clear(&b);
-		if (mev_buf_printf(&b, "%s #%u", base, k)) {
+		mev__buf_clear(&b);
+		if (mev__buf_printf(&b, "%s #%u", base, k)) {
 			rc = mev_error_oom();
 			goto done;
 		}
-		if (mev_strmap_get(taken, b.ptr, b.len) < 0)
+		if (mev__strmap_get(taken, b.ptr, b.len) < 0)
 			break;
 	}
 	mev__maint_diag_add(m, s->file, s->line,
 		"duplicate section title '%s' (first at %s:%u); kept apart as '%s'",
 		base, m->files.v[f0->file], f0->line, b.ptr);
-	if ((rc = mev_strmap_intern(taken, b.ptr, b.len, i, NULL, NULL)))
+	if ((rc = mev__strmap_intern(taken, b.ptr, b.len, i, NULL, NULL)))
 		goto done;
-	s->title = mev_arena_strndup(&m->arena, b.ptr, b.len);
+	s->title = mev__arena_strndup(&m->arena, b.ptr, b.len);
 	if (!s->title)
 		rc = mev_error_oom();
 done:
-	mev_buf_free(&b);
+	mev__buf_free(&b);
 	return rc;
 }
 
@@ -177,19 +177,19 @@ static int unique_titles(mev_maint *m)
 	int rc = 0;
 	for (size_t i = 0; i < m->sections.n && !rc; i++) {
 		const char *t = m->sections.v[i].title;
-		rc = mev_strmap_intern(&taken, t, strlen(t), (uint32_t)i, NULL, NULL);
+		rc = mev__strmap_intern(&taken, t, strlen(t), (uint32_t)i, NULL, NULL);
 	}
 	for (size_t i = 0; i < m->sections.n && !rc; i++) {
 		const char *t = m->sections.v[i].title;
 		uint32_t first;
 		int added;
-		if ((rc = mev_strmap_intern(&seen, t, strlen(t), (uint32_t)i, &first, &added)))
+		if ((rc = mev__strmap_intern(&seen, t, strlen(t), (uint32_t)i, &first, &added)))
 			break;
 		if (!added)
 			rc = rename_repeat(m, &taken, (uint32_t)i, first);
 	}
-	mev_strmap_free(&seen);
-	mev_strmap_free(&taken);
+	mev__strmap_free(&seen);
+	mev__strmap_free(&taken);
 	return rc;
 }
 

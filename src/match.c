@@ -49,7 +49,7 @@ static int add_to_bucket(mev_matcher *m, const char *key, size_t klen, uint32_t 
 	uint32_t b;
 	int added;
 	u32vec empty = { 0 };
-	if (mev_strmap_intern(&m->keys, key, klen, (uint32_t)m->bucket_x.n, &b, &added))
+	if (mev__strmap_intern(&m->keys, key, klen, (uint32_t)m->bucket_x.n, &b, &added))
 		return MEV_ENOMEM;
 	if (added && (MEV_VEC_PUSH(&m->bucket_x, empty) || MEV_VEC_PUSH(&m->bucket_f, empty)))
 		return mev_error_oom();
@@ -181,7 +181,7 @@ void mev_matcher_free(mev_matcher *m)
 	for (size_t i = 0; i < m->npats; i++)
 		mev__pattern_free(&m->pats[i]);
 	free(m->pats);
-	mev_strmap_free(&m->keys);
+	mev__strmap_free(&m->keys);
 	for (size_t i = 0; i < m->bucket_x.n; i++) {
 		MEV_VEC_FREE(&m->bucket_x.v[i]);
 		MEV_VEC_FREE(&m->bucket_f.v[i]);
@@ -197,8 +197,8 @@ void mev_matcher_free(mev_matcher *m)
 	MEV_VEC_FREE(&m->result);
 	MEV_VEC_FREE(&m->cand_x);
 	MEV_VEC_FREE(&m->cand_f);
-	mev_buf_free(&m->path);
-	mev_buf_free(&m->upath);
+	mev__buf_free(&m->path);
+	mev__buf_free(&m->upath);
 	mev__pattern_scratch_free(m->scratch);
 	free(m);
 }
@@ -282,8 +282,8 @@ static int match_indexed(mev_matcher *m, const subject *sj)
 			u32vec *bx, *bf;
 			if (e > k && s[e - 1] == '/')
 				break;
-			h = mev_hash_bytes(s, e);
-			b = mev_strmap_get_h(&m->keys, s, e, h);
+			h = mev__hash_bytes(s, e);
+			b = mev__strmap_get_h(&m->keys, s, e, h);
 			if (b < 0)
 				continue;
 			bx = &m->bucket_x.v[b];
@@ -341,8 +341,8 @@ int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const cha
 	subject sj = { 0 };
 	int rc;
 
-	mev_buf_clear(&m->path);
-	if (mev_buf_put(&m->path, path, len) || (is_dir && mev_buf_putc(&m->path, '/')))
+	mev__buf_clear(&m->path);
+	if (mev__buf_put(&m->path, path, len) || (is_dir && mev__buf_putc(&m->path, '/')))
 		return MEV_ENOMEM;
 	sj.s = m->path.ptr;
 	sj.len = m->path.len;
@@ -355,8 +355,8 @@ int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const cha
 			sj.ascii = 0;
 	}
 	if (!sj.ascii) {
-		mev_buf_clear(&m->upath);
-		if (mev_latin1_to_utf8(&m->upath, sj.s, sj.len))
+		mev__buf_clear(&m->upath);
+		if (mev__latin1_to_utf8(&m->upath, sj.s, sj.len))
 			return mev_error_oom();
 		sj.u = m->upath.ptr;
 		sj.ulen = m->upath.len;
@@ -394,16 +394,16 @@ static int signature(mev_buf *b, const mev_maint *m, const mev_section *s, int w
 		     const char *types)
 {
 	const mev_field *f = mev_maint_fields(m);
-	mev_buf_clear(b);
-	if (with_title && mev_buf_put(b, s->title, strlen(s->title) + 1))
+	mev__buf_clear(b);
+	if (with_title && mev__buf_put(b, s->title, strlen(s->title) + 1))
 		return MEV_ENOMEM;
-	if (!b->ptr && mev_buf_grow(b, 1))
+	if (!b->ptr && mev__buf_grow(b, 1))
 		return MEV_ENOMEM;
 	for (uint32_t k = 0; k < s->field_count; k++) {
 		const mev_field *fl = &f[s->field_begin + k];
 		if (!strchr(types, fl->type) || !fl->type)
 			continue;
-		if (mev_buf_putc(b, fl->type) || mev_buf_put(b, fl->regex, strlen(fl->regex) + 1))
+		if (mev__buf_putc(b, fl->type) || mev__buf_put(b, fl->regex, strlen(fl->regex) + 1))
 			return MEV_ENOMEM;
 	}
 	return 0;
@@ -436,7 +436,7 @@ static int add_dirty_field(mev_rematch *rm, const mev_field *fl, int utf8)
 			size_t kl = p.prefix_len;
 			while (kl && p.prefix[kl - 1] != '/')
 				kl--;
-			if (mev_strmap_put(&rm->keys, p.prefix, kl, 1)) {
+			if (mev__strmap_put(&rm->keys, p.prefix, kl, 1)) {
 				mev__pattern_free(&p);
 				return MEV_ENOMEM;
 			}
@@ -571,10 +571,10 @@ int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_mai
 		rm->all = 1;
 	for (size_t j = 0; j < nn; j++) {
 		if ((rc = signature(&b, new_maint, &ns[j], 1, "FXN")) ||
-		    (rc = mev_strmap_put(&full, b.ptr, b.len, (uint32_t)j)) ||
-		    (rc = mev_strmap_put(&titles, ns[j].title, strlen(ns[j].title), (uint32_t)j)) ||
+		    (rc = mev__strmap_put(&full, b.ptr, b.len, (uint32_t)j)) ||
+		    (rc = mev__strmap_put(&titles, ns[j].title, strlen(ns[j].title), (uint32_t)j)) ||
 		    (rc = signature(&b, new_maint, &ns[j], 0, "FXN")) ||
-		    (rc = mev_strmap_intern(&pats, b.ptr, b.len, (uint32_t)j, NULL, NULL)))
+		    (rc = mev__strmap_intern(&pats, b.ptr, b.len, (uint32_t)j, NULL, NULL)))
 			goto done;
 	}
 	rm->identical = no == nn && !rm->all;
@@ -583,7 +583,7 @@ int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_mai
 		int64_t j;
 		if ((rc = signature(&b, old_maint, &os[i], 1, "FXN")))
 			goto done;
-		j = mev_strmap_get(&full, b.ptr, b.len);
+		j = mev__strmap_get(&full, b.ptr, b.len);
 		if (j >= 0 && !used[j]) {
 			rm->map[i] = (uint32_t)j;
 			used[j] = 1;
@@ -598,7 +598,7 @@ int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_mai
 		int64_t j;
 		if (rm->map[i] != UINT32_MAX)
 			continue;
-		j = mev_strmap_get(&titles, os[i].title, strlen(os[i].title));
+		j = mev__strmap_get(&titles, os[i].title, strlen(os[i].title));
 		if (j < 0 || used[j])
 			continue;
 		used[j] = 1;
@@ -620,9 +620,9 @@ int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_mai
 			continue;
 		if ((rc = signature(&b, old_maint, &os[i], 0, "FXN")))
 			goto done;
-		j = mev_strmap_get(&pats, b.ptr, b.len);
+		j = mev__strmap_get(&pats, b.ptr, b.len);
 		if (j >= 0 && !used[j] && strcmp(ns[j].title, os[i].title) != 0 &&
-		    mev_strmap_get(&titles, os[i].title, strlen(os[i].title)) < 0) {
+		    mev__strmap_get(&titles, os[i].title, strlen(os[i].title)) < 0) {
 			rm->map[i] = (uint32_t)j;
 			used[j] = 1;
 		}
@@ -630,7 +630,7 @@ int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_mai
 	for (size_t i = 0; i < no; i++)
 		if (rm->map[i] == UINT32_MAX) {
 			/* removed, unless pass 2 already made it dirty */
-			int64_t j = mev_strmap_get(&titles, os[i].title, strlen(os[i].title));
+			int64_t j = mev__strmap_get(&titles, os[i].title, strlen(os[i].title));
 			if (j >= 0 && used[j])
 				continue;
 			if ((rc = add_dirty(rm, old_maint, &os[i])))
@@ -640,10 +640,10 @@ int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_mai
 		if (!used[j] && (rc = add_dirty(rm, new_maint, &ns[j])))
 			goto done;
 done:
-	mev_strmap_free(&full);
-	mev_strmap_free(&titles);
-	mev_strmap_free(&pats);
-	mev_buf_free(&b);
+	mev__strmap_free(&full);
+	mev__strmap_free(&titles);
+	mev__strmap_free(&pats);
+	mev__buf_free(&b);
 	free(used);
 	if (rc) {
 		mev_rematch_free(rm);
@@ -658,7 +658,7 @@ void mev_rematch_free(mev_rematch *rm)
 	if (!rm)
 		return;
 	free(rm->map);
-	mev_strmap_free(&rm->keys);
+	mev__strmap_free(&rm->keys);
 	for (size_t i = 0; i < rm->musts.n; i++)
 		free(rm->musts.v[i]);
 	MEV_VEC_FREE(&rm->musts);
@@ -679,7 +679,7 @@ int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int 
 	if (rm->keys.count) {
 		/* the ancestors of path (and "path/" itself for a directory) */
 		for (size_t k = 1; k <= len; k++)
-			if (path[k - 1] == '/' && mev_strmap_get(&rm->keys, path, k) >= 0)
+			if (path[k - 1] == '/' && mev__strmap_get(&rm->keys, path, k) >= 0)
 				return 1;
 		if (is_dir) {
 			int hit;
@@ -688,7 +688,7 @@ int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int 
 				return 1;
 			memcpy(p, path, len);
 			p[len] = '/';
-			hit = mev_strmap_get(&rm->keys, p, len + 1) >= 0;
+			hit = mev__strmap_get(&rm->keys, p, len + 1) >= 0;
 			free(p);
 			if (hit)
 				return 1;

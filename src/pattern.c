@@ -591,7 +591,7 @@ int mev__pattern_subst(mev_buf *v, const char *re, const char *rep, int repeat)
 	for (int round = 0; md && round < 10000; round++) {
 		PCRE2_SIZE outlen;
 		int n;
-		if (!out.ptr && (rc = mev_buf_grow(&out, v->len * 2 + 64)))
+		if (!out.ptr && (rc = mev__buf_grow(&out, v->len * 2 + 64)))
 			break;
 		outlen = out.cap - 1;
 		n = pcre2_substitute(code, (PCRE2_SPTR)v->ptr, v->len, 0,
@@ -601,18 +601,18 @@ int mev__pattern_subst(mev_buf *v, const char *re, const char *rep, int repeat)
 				     (PCRE2_UCHAR *)out.ptr, &outlen);
 		if (n == PCRE2_ERROR_NOMEMORY) {
 			/* outlen now says how much room the result needs */
-			if ((rc = mev_buf_grow(&out, outlen + 1)))
+			if ((rc = mev__buf_grow(&out, outlen + 1)))
 				break;
 			round--;
 			continue;
 		}
 		if (n <= 0)
 			break;
-		mev_buf_clear(v);
-		if ((rc = mev_buf_put(v, out.ptr, outlen)) || !repeat)
+		mev__buf_clear(v);
+		if ((rc = mev__buf_put(v, out.ptr, outlen)) || !repeat)
 			break;
 	}
-	mev_buf_free(&out);
+	mev__buf_free(&out);
 	pcre2_match_data_free(md);
 	pcre2_code_free(code);
 	return rc;

@@ -295,7 +295,7 @@ static void *measure_worker(void *arg)
 				goto done;
 			}
 			job->bytes[i] = git_odb_object_size(o);
-			job->lines[i] = mev_count_newlines(git_odb_object_data(o), git_odb_object_size(o));
+			job->lines[i] = mev__count_newlines(git_odb_object_data(o), git_odb_object_size(o));
 			git_odb_object_free(o);
 		}
 	}
@@ -369,7 +369,7 @@ static int add_entry(mev_tree *t, file_vec *files, const char *path, size_t len,
 		     int link, const unsigned char *id)
 {
 	mev_tree_file f = { 0 };
-	const char *p = mev_arena_strndup(&t->arena, path, len);
+	const char *p = mev__arena_strndup(&t->arena, path, len);
 	if (!p)
 		return mev_error_oom();
 	if (gitlink)
@@ -387,8 +387,8 @@ static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
 	git_object_t type = git_tree_entry_type(e);
 	if (type != GIT_OBJECT_COMMIT && type != GIT_OBJECT_BLOB)
 		return 0;
-	mev_buf_clear(&w->path);
-	if (mev_buf_puts(&w->path, root) || mev_buf_puts(&w->path, git_tree_entry_name(e)) ||
+	mev__buf_clear(&w->path);
+	if (mev__buf_puts(&w->path, root) || mev__buf_puts(&w->path, git_tree_entry_name(e)) ||
 	    add_entry(w->t, &w->t->files, w->path.ptr, w->path.len, type == GIT_OBJECT_COMMIT,
 		      git_tree_entry_filemode(e) == GIT_FILEMODE_LINK, git_tree_entry_id(e)->id)) {
 		w->rc = MEV_ENOMEM;
@@ -415,9 +415,9 @@ static int add_dirs(mev_tree *t, const char *path, size_t len)
 		size_t dl = slash ? (size_t)(slash - path) : 0;
 		if (!dl)
 			return 0;
-		if (mev_strmap_get(&t->nodes, path, dl) >= 0)
+		if (mev__strmap_get(&t->nodes, path, dl) >= 0)
 			return 0;
-		if (mev_strmap_put(&t->nodes, path, dl, NODE_DIR))
+		if (mev__strmap_put(&t->nodes, path, dl, NODE_DIR))
 			return MEV_ENOMEM;
 		len = dl;
 	}
@@ -440,12 +440,12 @@ static int tree_finish(mev_tree *t, mev_repo *repo)
 	}
 	for (i = 0; i < t->gitlinks.n; i++) {
 		const char *g = t->gitlinks.v[i];
-		if (mev_strmap_put(&t->nodes, g, strlen(g), NODE_GITLINK) || add_dirs(t, g, strlen(g)))
+		if (mev__strmap_put(&t->nodes, g, strlen(g), NODE_GITLINK) || add_dirs(t, g, strlen(g)))
 			return mev_error_oom();
 	}
 	for (i = 0; i < t->files.n; i++) {
 		mev_tree_file *f = &t->files.v[i];
-		if (mev_strmap_put(&t->nodes, f->path, f->path_len, (uint32_t)i) ||
+		if (mev__strmap_put(&t->nodes, f->path, f->path_len, (uint32_t)i) ||
 		    add_dirs(t, f->path, f->path_len))
 			return mev_error_oom();
 		if (f->kind == MEV_KIND_LINK && !t->targets[i]) {
@@ -453,7 +453,7 @@ static int tree_finish(mev_tree *t, mev_repo *repo)
 			size_t len;
 			if ((rc = mev_repo_read_blob(&data, &len, repo, &f->oid)))
 				return rc;
-			t->targets[i] = mev_arena_strndup(&t->arena, data, strnlen(data, len));
+			t->targets[i] = mev__arena_strndup(&t->arena, data, strnlen(data, len));
 			free(data);
 			if (!t->targets[i])
 				return MEV_ENOMEM;
@@ -502,7 +502,7 @@ int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit)
 		qsort(t->files.v, t->files.n, sizeof *t->files.v, path_cmp);
 	rc = tree_finish(t, repo);
 done:
-	mev_buf_free(&w.path);
+	mev__buf_free(&w.path);
 	git_tree_free(gt);
 	git_commit_free(c);
 	if (rc)
@@ -524,7 +524,7 @@ static int diff_file_cb(const git_diff_delta *d, float progress, void *payload)
 	diff_ctx *dc = payload;
 	const char *op = d->old_file.path, *np = d->new_file.path;
 	(void)progress;
-	if ((d->old_file.mode && mev_strmap_put(&dc->removed, op, strlen(op), 1)) ||
+	if ((d->old_file.mode && mev__strmap_put(&dc->removed, op, strlen(op), 1)) ||
 	    (d->new_file.mode &&
 	     add_entry(dc->t, &dc->added, np, strlen(np), d->new_file.mode == GIT_FILEMODE_COMMIT,
 		       d->new_file.mode == GIT_FILEMODE_LINK, d->new_file.id.id))) {
@@ -545,18 +545,18 @@ static int merge_files(mev_tree *t, uint8_t *flags, size_t *ndel, const mev_tree
 	size_t i = 0, j = 0, del = 0;
 	while (i < old->files.n || j < dc->added.n) {
 		const mev_tree_file *of = i < old->files.n ? &old->files.v[i] : NULL;
-		if (of && mev_strmap_get(&dc->removed, of->path, of->path_len) >= 0) {
+		if (of && mev__strmap_get(&dc->removed, of->path, of->path_len) >= 0) {
 			i++;
 			del++;
 			continue;
 		}
 		if (of && (j >= dc->added.n || path_cmp(of, &dc->added.v[j]) < 0)) {
 			mev_tree_file f = *of;
-			f.path = mev_arena_strndup(&t->arena, of->path, of->path_len);
+			f.path = mev__arena_strndup(&t->arena, of->path, of->path_len);
 			if (!f.path)
 				return mev_error_oom();
 			t->targets[t->files.n] = old->targets[i] ?
-				mev_arena_strndup(&t->arena, old->targets[i], strlen(old->targets[i])) : NULL;
+				mev__arena_strndup(&t->arena, old->targets[i], strlen(old->targets[i])) : NULL;
 			t->files.v[t->files.n++] = f;
 			i++;
 		} else {
@@ -566,7 +566,7 @@ static int merge_files(mev_tree *t, uint8_t *flags, size_t *ndel, const mev_tree
 	}
 	/* a modified file is both removed and added: not a deletion */
 	for (j = 0; j < dc->added.n; j++)
-		if (mev_strmap_get(&dc->removed, dc->added.v[j].path, dc->added.v[j].path_len) >= 0 && del)
+		if (mev__strmap_get(&dc->removed, dc->added.v[j].path, dc->added.v[j].path_len) >= 0 && del)
 			del--;
 	*ndel = del;
 	return 0;
@@ -621,8 +621,8 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 	/* old gitlinks that stay */
 	for (i = 0; i < old->gitlinks.n; i++) {
 		const char *g = old->gitlinks.v[i];
-		if (mev_strmap_get(&dc.removed, g, strlen(g)) < 0) {
-			const char *cp = mev_arena_strndup(&t->arena, g, strlen(g));
+		if (mev__strmap_get(&dc.removed, g, strlen(g)) < 0) {
+			const char *cp = mev__arena_strndup(&t->arena, g, strlen(g));
 			if (!cp || MEV_VEC_PUSH(&t->gitlinks, cp)) {
 				rc = mev_error_oom();
 				goto done;
@@ -643,7 +643,7 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 	if ((rc = tree_finish(t, repo)))
 		goto done;
 done:
-	mev_strmap_free(&dc.removed);
+	mev__strmap_free(&dc.removed);
 	MEV_VEC_FREE(&dc.added);
 	git_diff_free(diff);
 	git_tree_free(ot);
@@ -671,8 +671,8 @@ void mev_tree_free(mev_tree *t)
 	MEV_VEC_FREE(&t->files);
 	MEV_VEC_FREE(&t->gitlinks);
 	free(t->targets);
-	mev_strmap_free(&t->nodes);
-	mev_arena_free(&t->arena);
+	mev__strmap_free(&t->nodes);
+	mev__arena_free(&t->arena);
 	free(t);
 }
 
@@ -681,7 +681,7 @@ const mev_tree_file *mev_tree_files(const mev_tree *t) { return t->files.v; }
 
 int64_t mev_tree_find(const mev_tree *t, const char *path, size_t len)
 {
-	int64_t v = mev_strmap_get(&t->nodes, path, len);
+	int64_t v = mev__strmap_get(&t->nodes, path, len);
 	return v >= 0 && (uint32_t)v < t->files.n ? v : -1;
 }
 
@@ -702,7 +702,7 @@ int mev_tree_resolve(char **real, const mev_tree *t, const char *path, size_t le
 	int links = 0, kind = 0, cur_kind = MEV_KIND_DIR;
 	size_t pos = 0;
 
-	if (mev_buf_put(&rem, path, len) || mev_buf_put(&cur, "", 0))
+	if (mev__buf_put(&rem, path, len) || mev__buf_put(&cur, "", 0))
 		goto done;
 	if (len == 0 || path[0] == '/')
 		goto done; /* stat("") fails; absolute paths leave the tree */
@@ -736,11 +736,11 @@ int mev_tree_resolve(char **real, const mev_tree *t, const char *path, size_t le
 		}
 		{
 			size_t keep = cur.len;
-			if (cur.len && mev_buf_putc(&cur, '/'))
+			if (cur.len && mev__buf_putc(&cur, '/'))
 				goto done;
-			if (mev_buf_put(&cur, rem.ptr + s, e - s))
+			if (mev__buf_put(&cur, rem.ptr + s, e - s))
 				goto done;
-			v = mev_strmap_get(&t->nodes, cur.ptr, cur.len);
+			v = mev__strmap_get(&t->nodes, cur.ptr, cur.len);
 			if (v < 0)
 				goto done;
 			if ((uint32_t)v == NODE_DIR) {
@@ -765,12 +765,12 @@ int mev_tree_resolve(char **real, const mev_tree *t, const char *path, size_t le
 				const char *tg = t->targets[v];
 				if (!tg || tg[0] == '/')
 					goto done;
-				mev_buf_clear(&next);
-				if (mev_buf_puts(&next, tg) ||
-				    mev_buf_put(&next, rem.ptr + pos, rem.len - pos))
+				mev__buf_clear(&next);
+				if (mev__buf_puts(&next, tg) ||
+				    mev__buf_put(&next, rem.ptr + pos, rem.len - pos))
 					goto done;
-				mev_buf_clear(&rem);
-				if (mev_buf_put(&rem, next.ptr, next.len))
+				mev__buf_clear(&rem);
+				if (mev__buf_put(&rem, next.ptr, next.len))
 					goto done;
 				pos = 0;
 				cur.len = keep;
@@ -781,10 +781,10 @@ int mev_tree_resolve(char **real, const mev_tree *t, const char *path, size_t le
 	}
 done:
 	if (real)
-		*real = kind ? mev_buf_detach(&cur) : NULL;
-	mev_buf_free(&rem);
-	mev_buf_free(&cur);
-	mev_buf_free(&next);
+		*real = kind ? mev__buf_detach(&cur) : NULL;
+	mev__buf_free(&rem);
+	mev__buf_free(&cur);
+	mev__buf_free(&next);
 	if (kind == MEV_KIND_GITLINK)
 		kind = MEV_KIND_DIR;
 	return kind;

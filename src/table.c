@@ -15,10 +15,10 @@
 /* Borrow s when it is UTF-8, else convert into tmp. */
 static const char *utf8_view(const char *s, size_t *len, mev_buf *tmp)
 {
-	if (mev_utf8_valid(s, *len))
+	if (mev__utf8_valid(s, *len))
 		return s;
-	mev_buf_clear(tmp);
-	if (mev_latin1_to_utf8(tmp, s, *len))
+	mev__buf_clear(tmp);
+	if (mev__latin1_to_utf8(tmp, s, *len))
 		return s;
 	*len = tmp->len;
 	return tmp->ptr;
@@ -41,7 +41,7 @@ static void csv_field(FILE *out, const char *s, size_t len)
 		}
 		putc('"', out);
 	}
-	mev_buf_free(&tmp);
+	mev__buf_free(&tmp);
 }
 
 void mev_table_json_str(FILE *out, const char *s, size_t len)
@@ -65,7 +65,7 @@ void mev_table_json_str(FILE *out, const char *s, size_t len)
 		}
 	}
 	putc('"', out);
-	mev_buf_free(&tmp);
+	mev__buf_free(&tmp);
 }
 
 void mev_table_xml_str(FILE *out, const char *s, size_t len)
@@ -87,7 +87,7 @@ void mev_table_xml_str(FILE *out, const char *s, size_t len)
 				putc(c, out);
 		}
 	}
-	mev_buf_free(&tmp);
+	mev__buf_free(&tmp);
 }
 
 /* --- formats and types ---------------------------------------------------------- */

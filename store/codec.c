@@ -11,8 +11,8 @@ int mev__pack(mev_buf *out, char kind, const void *data, size_t len, int level)
 {
 	size_t bound = ZSTD_compressBound(len), n;
 	ZSTD_CCtx *cc;
-	mev_buf_clear(out);
-	if (mev_buf_grow(out, bound + 4))
+	mev__buf_clear(out);
+	if (mev__buf_grow(out, bound + 4))
 		return MEV_ENOMEM;
 	memcpy(out->ptr, "MEV", 3);
 	out->ptr[3] = kind;
@@ -35,13 +35,13 @@ int mev__unpack(mev_buf *out, char kind, const void *data, size_t len)
 	const char *p = data;
 	unsigned long long size;
 	size_t n;
-	mev_buf_clear(out);
+	mev__buf_clear(out);
 	if (len < 4 || memcmp(p, "MEV", 3) != 0 || p[3] != kind)
 		return mev_error_set(MEV_ECORRUPT, "stored value of kind '%c' has a bad header", kind);
 	size = ZSTD_getFrameContentSize(p + 4, len - 4);
 	if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ULL << 40))
 		return mev_error_set(MEV_ECORRUPT, "stored value of kind '%c' is not a zstd frame", kind);
-	if (mev_buf_grow(out, (size_t)size))
+	if (mev__buf_grow(out, (size_t)size))
 		return MEV_ENOMEM;
 	n = ZSTD_decompress(out->ptr, (size_t)size, p + 4, len - 4);
 	if (ZSTD_isError(n) || n != size)
@@ -70,11 +70,11 @@ int mev_store_unpack(void **data, size_t *len, char kind, const void *packed, si
 	*data = NULL;
 	*len = 0;
 	if (rc) {
-		mev_buf_free(&b);
+		mev__buf_free(&b);
 		return rc;
 	}
 	*len = b.len;
-	*data = mev_buf_detach(&b);
+	*data = mev__buf_detach(&b);
 	return *data ? 0 : mev_error_oom();
 }
 
@@ -93,7 +93,7 @@ int mev_store_decompress(void **data, size_t *len, const void *z, size_t zlen, s
 		return mev_error_oom();
 	while (ib.pos < ib.size) {
 		ZSTD_outBuffer ob;
-		if (mev_buf_grow(&out, 1 << 20)) {
+		if (mev__buf_grow(&out, 1 << 20)) {
 			rc = mev_error_oom();
 			goto done;
 		}
@@ -125,10 +125,10 @@ int mev_store_decompress(void **data, size_t *len, const void *z, size_t zlen, s
 done:
 	ZSTD_freeDStream(ds);
 	if (rc) {
-		mev_buf_free(&out);
+		mev__buf_free(&out);
 		return rc;
 	}
 	*len = out.len;
-	*data = mev_buf_detach(&out);
+	*data = mev__buf_detach(&out);
 	return *data ? 0 : mev_error_oom();
 }

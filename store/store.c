@@ -311,7 +311,7 @@ void mev_store_free(mev_store *s)
 		mdb_txn_abort(s->wtxn);
 	if (s->env)
 		mdb_env_close(s->env);
-	mev_buf_free(&s->scratch);
+	mev__buf_free(&s->scratch);
 	free(s->dir);
 	free(s);
 }

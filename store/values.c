@@ -27,8 +27,8 @@ static int raw_get(mev_buf *out, mev_store *s, const char *table, const void *ke
 		} else if (rc) {
 			rc = mev__store_fail(rc, "cannot read the store");
 		} else {
-			mev_buf_clear(out);
-			rc = mev_buf_put(out, v.mv_data, v.mv_size);
+			mev__buf_clear(out);
+			rc = mev__buf_put(out, v.mv_data, v.mv_size);
 		}
 	}
 	mev__store_txn_done(txn, own);
@@ -135,13 +135,13 @@ int mev_store_get_record(void **data, size_t *len, mev_store *s, const char *tab
 		val = raw;
 		raw = (mev_buf)MEV_BUF_INIT;
 	}
-	mev_buf_free(&raw);
+	mev__buf_free(&raw);
 	if (rc) {
-		mev_buf_free(&val);
+		mev__buf_free(&val);
 		return rc;
 	}
 	*len = val.len;
-	*data = mev_buf_detach(&val);
+	*data = mev__buf_detach(&val);
 	return *data ? 0 : mev_error_oom();
 }
 
@@ -178,6 +178,6 @@ int mev_store_scan(mev_store *s, const char *table, const void *prefix, size_t p
 {
 	scan_ctx sc = { fn, ctx, MEV_BUF_INIT };
 	int rc = mev_store_scan_raw(s, table, prefix, plen, scan_unpack, &sc);
-	mev_buf_free(&sc.val);
+	mev__buf_free(&sc.val);
 	return rc;
 }

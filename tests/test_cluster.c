@@ -441,8 +441,8 @@ static int pool_work(mev_buf *out, size_t job, void *ctx)
 	pool_ctx *c = ctx;
 	if (job == c->fail_at)
 		return mev_error_set(MEV_EINVAL, "job %zu cannot be done", job);
-	mev_buf_clear(out);
-	return mev_buf_printf(out, "job %zu in a worker: %d", job, c->in_worker) ? mev_error_oom() : 0;
+	mev__buf_clear(out);
+	return mev__buf_printf(out, "job %zu in a worker: %d", job, c->in_worker) ? mev_error_oom() : 0;
 }
 
 static int pool_done(size_t job, const void *data, size_t len, void *ctx)

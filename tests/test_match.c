@@ -495,7 +495,7 @@ static void random_round(uint64_t seed, int utf8)
 	rng_seed(seed);
 	for (size_t s = 0; s < nsec; s++) {
 		size_t np = 1 + rng_below(3);
-		mev_buf_printf(&text, "S%zu\n", s);
+		mev__buf_printf(&text, "S%zu\n", s);
 		for (size_t k = 0; k < np; k++) {
 			char v[128];
 			unsigned t = (unsigned)rng_below(20);
@@ -506,9 +506,9 @@ static void random_round(uint64_t seed, int utf8)
 				rand_value(v, sizeof v, n_pieces, sizeof n_pieces / sizeof *n_pieces, 5);
 			else
 				rand_value(v, sizeof v, fx_pieces, sizeof fx_pieces / sizeof *fx_pieces, 7);
-			mev_buf_printf(&text, "%c:\t%s\n", type, v);
+			mev__buf_printf(&text, "%c:\t%s\n", type, v);
 		}
-		mev_buf_puts(&text, "\n");
+		mev__buf_puts(&text, "\n");
 	}
 	if (fixture_new(&f, &r, text.ptr) == 0) {
 		CHECK_INT(mev_maint_section_count(f.maint), nsec);
@@ -554,7 +554,7 @@ static void random_round(uint64_t seed, int utf8)
 		CHECK(nonempty > 2000); /* the patterns do match things */
 	}
 	fixture_free(&f);
-	mev_buf_free(&text);
+	mev__buf_free(&text);
 }
 
 static void test_random_index_vs_brute(void)
@@ -587,8 +587,8 @@ static void subject_set(subject *sj, const char *s, size_t len)
 		if (c >= 0x80)
 			sj->ascii = 0;
 	}
-	mev_buf_clear(&sj->u);
-	mev_latin1_to_utf8(&sj->u, s, len);
+	mev__buf_clear(&sj->u);
+	mev__latin1_to_utf8(&sj->u, s, len);
 }
 
 static void test_pattern_basics(void)
@@ -702,7 +702,7 @@ static void test_glob_vs_pcre(void)
 	CHECK_INT(bad, 0);
 	CHECK(globs > 2500);
 	CHECK(hits > 1000);
-	mev_buf_free(&sj.u);
+	mev__buf_free(&sj.u);
 	mev__pattern_scratch_free(sc);
 }
 
@@ -778,7 +778,7 @@ static void test_prefix_and_must_soundness(void)
 	CHECK_INT(bad, 0);
 	CHECK(with_lit > 1000);
 	CHECK(hits > 2000);
-	mev_buf_free(&sj.u);
+	mev__buf_free(&sj.u);
 	mev__pattern_scratch_free(sc);
 }
 

@@ -24,7 +24,7 @@ static void test_varint(void)
 	mev__put_cstr(&in, NULL);
 	mev__put_uv(&in, UINT64_MAX);
 	mev__put_sv(&in, INT64_MIN);
-	mev_buf_put(&in, "\x01\x02\x03", 3);
+	mev__buf_put(&in, "\x01\x02\x03", 3);
 	mev__rd_init(&r, in.ptr, in.len);
 	for (int i = 0; i < 1000; i++) {
 		CHECK(mev__get_uv(&r) == (uint64_t)i * 1000003u);
@@ -47,7 +47,7 @@ static void test_varint(void)
 	mev__rd_init(&r, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 11);
 	mev__get_uv(&r);
 	CHECK(r.bad);
-	mev_buf_free(&in);
+	mev__buf_free(&in);
 }
 
 /* A file map: n files a/<i> with section sets built from `shift`; with

@@ -41,10 +41,10 @@ static int fail_cb(mev_store *s, void *ctx)
 static int scan_cb(void *ctx, const void *key, size_t klen, const void *data, size_t len)
 {
 	mev_buf *seen = ctx;
-	mev_buf_put(seen, key, klen);
-	mev_buf_putc(seen, '=');
-	mev_buf_put(seen, data, len);
-	mev_buf_putc(seen, ';');
+	mev__buf_put(seen, key, klen);
+	mev__buf_putc(seen, '=');
+	mev__buf_put(seen, data, len);
+	mev__buf_putc(seen, ';');
 	return 0;
 }
 
@@ -66,7 +66,7 @@ static void test_values(void)
 	CHECK_INT(mev_store_get(&data, &len, s, "things", "b/9", 3), MEV_ENOTFOUND);
 	CHECK_INT(mev_store_scan(s, "things", "b/", 2, scan_cb, &seen), 0);
 	CHECK_STR(seen.ptr, "b/1=one;b/3=three;");
-	mev_buf_clear(&seen);
+	mev__buf_clear(&seen);
 	CHECK_INT(mev_store_scan(s, "nothing", NULL, 0, scan_cb, &seen), 0); /* an absent table is empty */
 	CHECK_INT(seen.len, 0);
 	/* a failed unit of work leaves nothing behind */
@@ -88,7 +88,7 @@ static void test_values(void)
 	CHECK_INT(mev_store_delete(s, "never", "a/2", 3), 0);
 	CHECK_INT(mev_store_commit(s), 0);
 	CHECK_INT(mev_store_get(&data, &len, s, "things", "a/2", 3), MEV_ENOTFOUND);
-	mev_buf_free(&seen);
+	mev__buf_free(&seen);
 	mev_store_free(s);
 	mev_store_free(NULL);
 }
@@ -103,7 +103,7 @@ static void test_packing(void)
 	char *p;
 
 	for (int i = 0; i < 1000; i++)
-		mev_buf_printf(&in, "row %d of a compressible record\n", i % 17);
+		mev__buf_printf(&in, "row %d of a compressible record\n", i % 17);
 	CHECK_INT(mev_store_begin(s), 0);
 	CHECK_INT(mev_store_put_record(&stored, s, "recs", 'X', 3, "k", 1, in.ptr, in.len), 0);
 	CHECK(stored > 4 && stored < in.len);
@@ -134,7 +134,7 @@ static void test_packing(void)
 	CHECK_ERR(mev_store_unpack(&out, &olen, 'X', "MEVXnot zstd", 12), MEV_ECORRUPT, "not a zstd frame");
 	CHECK(out == NULL);
 	free(packed);
-	mev_buf_free(&in);
+	mev__buf_free(&in);
 	mev_store_free(s);
 }
 
@@ -151,8 +151,8 @@ static void test_decompress(void)
 	CHECK_INT(mev_store_commit(s), 0);
 	CHECK_INT(mev_store_get_record(&packed, &plen, s, "t", MEV_STORE_RAW, "k", 1), 0);
 	/* a packed value holds one zstd frame after its 4-byte header */
-	mev_buf_put(&two, (char *)packed + 4, plen - 4);
-	mev_buf_put(&two, (char *)packed + 4, plen - 4);
+	mev__buf_put(&two, (char *)packed + 4, plen - 4);
+	mev__buf_put(&two, (char *)packed + 4, plen - 4);
 	CHECK_INT(mev_store_decompress(&out, &olen, two.ptr, two.len, 1 << 20, "two.zst"), 0);
 	CHECK(olen == 14 && memcmp(out, "hello, hello, ", 14) == 0);
 	free(out);
@@ -166,7 +166,7 @@ static void test_decompress(void)
 	CHECK(olen == 0 && out && ((char *)out)[0] == '\0');
 	free(out);
 	free(packed);
-	mev_buf_free(&two);
+	mev__buf_free(&two);
 	mev_store_free(s);
 }
 

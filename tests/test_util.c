@@ -24,38 +24,38 @@ static void test_buf_basic(void)
 	mev_buf b = MEV_BUF_INIT;
 	char *s;
 
-	CHECK_INT(mev_buf_puts(&b, "hello"), 0);
+	CHECK_INT(mev__buf_puts(&b, "hello"), 0);
 	CHECK_INT(b.len, 5);
 	CHECK_STR(b.ptr, "hello");
 	CHECK(b.cap > b.len);
-	CHECK_INT(mev_buf_putc(&b, ','), 0);
-	CHECK_INT(mev_buf_put(&b, " world", 6), 0);
+	CHECK_INT(mev__buf_putc(&b, ','), 0);
+	CHECK_INT(mev__buf_put(&b, " world", 6), 0);
 	CHECK_STR(b.ptr, "hello, world");
 	CHECK_INT(b.len, 12);
 	/* put of 0 bytes keeps the terminator */
-	CHECK_INT(mev_buf_put(&b, NULL, 0), 0);
+	CHECK_INT(mev__buf_put(&b, NULL, 0), 0);
 	CHECK_INT(b.len, 12);
 	CHECK_INT(b.ptr[12], '\0');
 	/* embedded NUL bytes are kept, the buffer stays terminated */
-	CHECK_INT(mev_buf_put(&b, "a\0b", 3), 0);
+	CHECK_INT(mev__buf_put(&b, "a\0b", 3), 0);
 	CHECK_INT(b.len, 15);
 	CHECK(memcmp(b.ptr + 12, "a\0b", 4) == 0);
 
-	mev_buf_clear(&b);
+	mev__buf_clear(&b);
 	CHECK_INT(b.len, 0);
 	CHECK_STR(b.ptr, "");
 	CHECK(b.cap > 0); /* clear keeps the storage */
 
-	CHECK_INT(mev_buf_printf(&b, "%d-%s-%c", 42, "x", 'y'), 0);
+	CHECK_INT(mev__buf_printf(&b, "%d-%s-%c", 42, "x", 'y'), 0);
 	CHECK_STR(b.ptr, "42-x-y");
 	/* printf appends, and grows past the first block */
-	CHECK_INT(mev_buf_printf(&b, "%0300d", 7), 0);
+	CHECK_INT(mev__buf_printf(&b, "%0300d", 7), 0);
 	CHECK_INT(b.len, 306);
 	CHECK_INT(b.ptr[305], '7');
 	CHECK_INT(b.ptr[6], '0');
 	CHECK_INT(b.ptr[306], '\0');
 
-	s = mev_buf_detach(&b);
+	s = mev__buf_detach(&b);
 	CHECK(s != NULL);
 	CHECK_INT(strlen(s), 306);
 	CHECK(b.ptr == NULL);
@@ -64,12 +64,12 @@ static void test_buf_basic(void)
 	free(s);
 
 	/* detaching an empty buffer gives "" that the caller frees */
-	s = mev_buf_detach(&b);
+	s = mev__buf_detach(&b);
 	CHECK_STR(s, "");
 	free(s);
 
-	mev_buf_free(&b);
-	mev_buf_free(&b); /* twice is harmless */
+	mev__buf_free(&b);
+	mev__buf_free(&b); /* twice is harmless */
 	CHECK(b.ptr == NULL);
 }
 
@@ -88,7 +88,7 @@ static void test_buf_growth(void)
 				chunk[k] = (unsigned char)rng();
 				sum = sum * 31 + chunk[k];
 			}
-			CHECK_INT(mev_buf_put(&b, chunk, n), 0);
+			CHECK_INT(mev__buf_put(&b, chunk, n), 0);
 			total += n;
 		}
 		CHECK_INT(b.len, total);
@@ -98,19 +98,19 @@ static void test_buf_growth(void)
 		CHECK(sum == sum2);
 		CHECK_INT(b.ptr[b.len], '\0');
 	}
-	mev_buf_free(&b);
+	mev__buf_free(&b);
 
-	/* mev_buf_grow reserves: no reallocation for the reserved bytes */
-	CHECK_INT(mev_buf_grow(&b, 5000), 0);
+	/* mev__buf_grow reserves: no reallocation for the reserved bytes */
+	CHECK_INT(mev__buf_grow(&b, 5000), 0);
 	{
 		char *before = b.ptr;
 		CHECK(b.cap >= 5001);
 		for (int i = 0; i < 5000; i++)
-			CHECK_INT(mev_buf_putc(&b, 'x'), 0);
+			CHECK_INT(mev__buf_putc(&b, 'x'), 0);
 		CHECK(b.ptr == before);
 		CHECK_INT(b.len, 5000);
 	}
-	mev_buf_free(&b);
+	mev__buf_free(&b);
 }
 
 static void test_vec(void)
@@ -180,7 +180,7 @@ static void test_arena(void)
 		char tmp[3000];
 		for (size_t k = 0; k < len; k++)
 			tmp[k] = (char)('a' + (i + k) % 26);
-		ptrs[i] = mev_arena_strndup(&a, tmp, len);
+		ptrs[i] = mev__arena_strndup(&a, tmp, len);
 		lens[i] = len;
 		if (!ptrs[i])
 			bad++;
@@ -200,8 +200,8 @@ static void test_arena(void)
 	for (int i = 0; i < 1000; i++) {
 		size_t align = (size_t)1 << rng_below(5); /* 1..16 */
 		void *p;
-		mev_arena_alloc(&a, rng_below(13) + 1, 1);
-		p = mev_arena_alloc(&a, 24, align);
+		mev__arena_alloc(&a, rng_below(13) + 1, 1);
+		p = mev__arena_alloc(&a, 24, align);
 		if (!p || ((uintptr_t)p & (align - 1)))
 			bad++;
 		else
@@ -211,8 +211,8 @@ static void test_arena(void)
 
 	/* an allocation bigger than a block gets its own block */
 	{
-		char *big = mev_arena_alloc(&a, 200000, 8);
-		char *after = mev_arena_strndup(&a, "after", 5);
+		char *big = mev__arena_alloc(&a, 200000, 8);
+		char *after = mev__arena_strndup(&a, "after", 5);
 		CHECK(big != NULL);
 		if (big) {
 			memset(big, 'z', 200000);
@@ -221,17 +221,17 @@ static void test_arena(void)
 		CHECK_STR(after, "after");
 	}
 	/* strndup of zero bytes gives "" and stops at len, not at NUL */
-	CHECK_STR(mev_arena_strndup(&a, "xyz", 0), "");
+	CHECK_STR(mev__arena_strndup(&a, "xyz", 0), "");
 	{
-		char *p = mev_arena_strndup(&a, "a\0c", 3);
+		char *p = mev__arena_strndup(&a, "a\0c", 3);
 		CHECK(p && p[0] == 'a' && p[1] == '\0' && p[2] == 'c' && p[3] == '\0');
 	}
-	mev_arena_free(&a);
+	mev__arena_free(&a);
 	CHECK(a.head == NULL);
-	mev_arena_free(&a); /* twice is harmless */
+	mev__arena_free(&a); /* twice is harmless */
 	/* usable again after free */
-	CHECK_STR(mev_arena_strndup(&a, "again", 5), "again");
-	mev_arena_free(&a);
+	CHECK_STR(mev__arena_strndup(&a, "again", 5), "again");
+	mev__arena_free(&a);
 	free(ptrs);
 	free(lens);
 }
@@ -244,10 +244,10 @@ static void test_strmap(void)
 	int bad = 0;
 	size_t caps_seen = 0, last_cap = 0;
 
-	CHECK_INT(mev_strmap_get(&m, "x", 1), -1); /* empty map */
+	CHECK_INT(mev__strmap_get(&m, "x", 1), -1); /* empty map */
 	for (uint32_t i = 0; i < N; i++) {
 		int n = snprintf(key, sizeof key, "drivers/net/eth%u.c", i);
-		if (mev_strmap_put(&m, key, (size_t)n, i * 7))
+		if (mev__strmap_put(&m, key, (size_t)n, i * 7))
 			bad++;
 		if (m.cap != last_cap) {
 			caps_seen++;
@@ -260,71 +260,71 @@ static void test_strmap(void)
 	CHECK(m.count * 4 <= m.cap * 3);
 	for (uint32_t i = 0; i < N; i++) {
 		int n = snprintf(key, sizeof key, "drivers/net/eth%u.c", i);
-		if (mev_strmap_get(&m, key, (size_t)n) != (int64_t)i * 7)
+		if (mev__strmap_get(&m, key, (size_t)n) != (int64_t)i * 7)
 			bad++;
-		if (mev_strmap_get_h(&m, key, (size_t)n, mev_hash_bytes(key, (size_t)n)) != (int64_t)i * 7)
+		if (mev__strmap_get_h(&m, key, (size_t)n, mev__hash_bytes(key, (size_t)n)) != (int64_t)i * 7)
 			bad++;
 	}
 	CHECK_INT(bad, 0);
 	/* absent keys, including prefixes and extensions of present ones */
-	CHECK_INT(mev_strmap_get(&m, "drivers/net/eth1.", 17), -1);
-	CHECK_INT(mev_strmap_get(&m, "drivers/net/eth1.cx", 19), -1);
-	CHECK_INT(mev_strmap_get(&m, "drivers/net/eth50000.c", 22), -1);
-	CHECK_INT(mev_strmap_get(&m, "", 0), -1);
+	CHECK_INT(mev__strmap_get(&m, "drivers/net/eth1.", 17), -1);
+	CHECK_INT(mev__strmap_get(&m, "drivers/net/eth1.cx", 19), -1);
+	CHECK_INT(mev__strmap_get(&m, "drivers/net/eth50000.c", 22), -1);
+	CHECK_INT(mev__strmap_get(&m, "", 0), -1);
 
 	/* put overwrites without adding */
-	CHECK_INT(mev_strmap_put(&m, "drivers/net/eth5.c", 18, 123456), 0);
-	CHECK_INT(mev_strmap_get(&m, "drivers/net/eth5.c", 18), 123456);
+	CHECK_INT(mev__strmap_put(&m, "drivers/net/eth5.c", 18, 123456), 0);
+	CHECK_INT(mev__strmap_get(&m, "drivers/net/eth5.c", 18), 123456);
 	CHECK_INT(m.count, N);
 
 	/* intern: keeps the old value and says whether it added */
 	{
 		uint32_t out = 0;
 		int added = -1;
-		CHECK_INT(mev_strmap_intern(&m, "drivers/net/eth6.c", 18, 999, &out, &added), 0);
+		CHECK_INT(mev__strmap_intern(&m, "drivers/net/eth6.c", 18, 999, &out, &added), 0);
 		CHECK_INT(out, 42);
 		CHECK_INT(added, 0);
-		CHECK_INT(mev_strmap_get(&m, "drivers/net/eth6.c", 18), 42);
-		CHECK_INT(mev_strmap_intern(&m, "new key", 7, 999, &out, &added), 0);
+		CHECK_INT(mev__strmap_get(&m, "drivers/net/eth6.c", 18), 42);
+		CHECK_INT(mev__strmap_intern(&m, "new key", 7, 999, &out, &added), 0);
 		CHECK_INT(out, 999);
 		CHECK_INT(added, 1);
 		CHECK_INT(m.count, N + 1);
 		/* NULL out/added are allowed */
-		CHECK_INT(mev_strmap_intern(&m, "new key", 7, 5, NULL, NULL), 0);
-		CHECK_INT(mev_strmap_get(&m, "new key", 7), 999);
+		CHECK_INT(mev__strmap_intern(&m, "new key", 7, 5, NULL, NULL), 0);
+		CHECK_INT(mev__strmap_get(&m, "new key", 7), 999);
 	}
 
 	/* the empty key and keys with NUL bytes are ordinary keys */
-	CHECK_INT(mev_strmap_put(&m, "", 0, 1), 0);
-	CHECK_INT(mev_strmap_put(&m, "a\0b", 3, 2), 0);
-	CHECK_INT(mev_strmap_put(&m, "a\0c", 3, 3), 0);
-	CHECK_INT(mev_strmap_put(&m, "a", 1, 4), 0);
-	CHECK_INT(mev_strmap_get(&m, "", 0), 1);
-	CHECK_INT(mev_strmap_get(&m, "a\0b", 3), 2);
-	CHECK_INT(mev_strmap_get(&m, "a\0c", 3), 3);
-	CHECK_INT(mev_strmap_get(&m, "a", 1), 4);
-	CHECK_INT(mev_strmap_get(&m, "a\0", 2), -1);
+	CHECK_INT(mev__strmap_put(&m, "", 0, 1), 0);
+	CHECK_INT(mev__strmap_put(&m, "a\0b", 3, 2), 0);
+	CHECK_INT(mev__strmap_put(&m, "a\0c", 3, 3), 0);
+	CHECK_INT(mev__strmap_put(&m, "a", 1, 4), 0);
+	CHECK_INT(mev__strmap_get(&m, "", 0), 1);
+	CHECK_INT(mev__strmap_get(&m, "a\0b", 3), 2);
+	CHECK_INT(mev__strmap_get(&m, "a\0c", 3), 3);
+	CHECK_INT(mev__strmap_get(&m, "a", 1), 4);
+	CHECK_INT(mev__strmap_get(&m, "a\0", 2), -1);
 
 	/* a NULL key of length 0 is the empty key (a matcher's empty result
 	 * set is handed over as NULL, 0) */
 	{
 		uint32_t out = 0;
 		int added = -1;
-		CHECK_INT(mev_strmap_get(&m, NULL, 0), 1);
-		CHECK_INT(mev_strmap_intern(&m, NULL, 0, 9, &out, &added), 0);
+		CHECK_INT(mev__strmap_get(&m, NULL, 0), 1);
+		CHECK_INT(mev__strmap_intern(&m, NULL, 0, 9, &out, &added), 0);
 		CHECK_INT(out, 1);
 		CHECK_INT(added, 0);
-		CHECK_INT(mev_strmap_put(&m, NULL, 0, 5), 0);
-		CHECK_INT(mev_strmap_get(&m, "", 0), 5);
+		CHECK_INT(mev__strmap_put(&m, NULL, 0, 5), 0);
+		CHECK_INT(mev__strmap_get(&m, "", 0), 5);
 	}
 
 	/* keys are copied: the caller's buffer may change */
 	{
 		char tmp[8] = "mutable";
-		CHECK_INT(mev_strmap_put(&m, tmp, 7, 77), 0);
+		CHECK_INT(mev__strmap_put(&m, tmp, 7, 77), 0);
 		memcpy(tmp, "XXXXXXX", 7);
-		CHECK_INT(mev_strmap_get(&m, "mutable", 7), 77);
-		CHECK_INT(mev_strmap_get(&m, tmp, 7), -1);
+		CHECK_INT(mev__strmap_get(&m, "mutable", 7), 77);
+		CHECK_INT(mev__strmap_get(&m, tmp, 7), -1);
 	}
 	/* stored keys are NUL-terminated copies with the right length */
 	{
@@ -334,21 +334,21 @@ static void test_strmap(void)
 			if (!s->key)
 				continue;
 			seen++;
-			if (s->key[s->len] != '\0' || s->hash != mev_hash_bytes(s->key, s->len))
+			if (s->key[s->len] != '\0' || s->hash != mev__hash_bytes(s->key, s->len))
 				bad++;
 		}
 		CHECK_INT(seen, m.count);
 		CHECK_INT(bad, 0);
 	}
-	mev_strmap_free(&m);
+	mev__strmap_free(&m);
 	CHECK_INT(m.count, 0);
-	CHECK_INT(mev_strmap_get(&m, "a", 1), -1);
-	mev_strmap_free(&m);
+	CHECK_INT(mev__strmap_get(&m, "a", 1), -1);
+	mev__strmap_free(&m);
 
 	/* the hash depends on every byte and on the length */
-	CHECK(mev_hash_bytes("ab", 2) != mev_hash_bytes("ba", 2));
-	CHECK(mev_hash_bytes("a", 1) != mev_hash_bytes("a\0", 2));
-	CHECK(mev_hash_bytes("", 0) == mev_hash_bytes("xyz", 0));
+	CHECK(mev__hash_bytes("ab", 2) != mev__hash_bytes("ba", 2));
+	CHECK(mev__hash_bytes("a", 1) != mev__hash_bytes("a\0", 2));
+	CHECK(mev__hash_bytes("", 0) == mev__hash_bytes("xyz", 0));
 }
 
 /* Independent reference: decode per RFC 3629. */
@@ -439,15 +439,15 @@ static void test_utf8_valid(void)
 		{ "CAF\xc9 DRIVER", 11, 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		int got = mev_utf8_valid(cases[i].s, cases[i].len);
+		int got = mev__utf8_valid(cases[i].s, cases[i].len);
 		if (got != cases[i].ok)
 			fprintf(stderr, "utf8 case %zu: got %d\n", i, got);
 		CHECK_INT(got, cases[i].ok);
 		CHECK_INT(utf8_ref((const unsigned char *)cases[i].s, cases[i].len), cases[i].ok);
 	}
 	/* the length is respected: a valid prefix of an invalid buffer */
-	CHECK_INT(mev_utf8_valid("ab\xff", 2), 1);
-	CHECK_INT(mev_utf8_valid("\xc3\xa9\xc3", 2), 1);
+	CHECK_INT(mev__utf8_valid("ab\xff", 2), 1);
+	CHECK_INT(mev__utf8_valid("\xc3\xa9\xc3", 2), 1);
 
 	/* random short strings biased towards lead/continuation bytes */
 	{
@@ -462,7 +462,7 @@ static void test_utf8_valid(void)
 			int a, b;
 			for (size_t k = 0; k < len; k++)
 				s[k] = pool[rng_below(sizeof pool)];
-			a = mev_utf8_valid((const char *)s, len);
+			a = mev__utf8_valid((const char *)s, len);
 			b = utf8_ref(s, len);
 			valid += b;
 			if (a != b && bad++ < 5)
@@ -499,7 +499,7 @@ static void test_utf8_valid(void)
 				s[3] = (unsigned char)(0x80 | (cp & 0x3f));
 				n = 4;
 			}
-			if (!mev_utf8_valid((const char *)s, n))
+			if (!mev__utf8_valid((const char *)s, n))
 				bad++;
 		}
 		CHECK_INT(bad, 0);
@@ -512,23 +512,23 @@ static void test_latin1(void)
 	unsigned char all[256];
 	int bad = 0;
 
-	CHECK_INT(mev_latin1_to_utf8(&b, "caf\xe9", 4), 0);
+	CHECK_INT(mev__latin1_to_utf8(&b, "caf\xe9", 4), 0);
 	CHECK_STR(b.ptr, "caf\xc3\xa9");
 	/* appends */
-	CHECK_INT(mev_latin1_to_utf8(&b, " \xc9\xff\x80", 4), 0);
+	CHECK_INT(mev__latin1_to_utf8(&b, " \xc9\xff\x80", 4), 0);
 	CHECK_STR(b.ptr, "caf\xc3\xa9 \xc3\x89\xc3\xbf\xc2\x80");
 	CHECK_INT(b.len, 12);
-	mev_buf_clear(&b);
-	CHECK_INT(mev_latin1_to_utf8(&b, "", 0), 0);
+	mev__buf_clear(&b);
+	CHECK_INT(mev__latin1_to_utf8(&b, "", 0), 0);
 	CHECK_STR(b.ptr, "");
 
 	/* every byte: ASCII unchanged, the rest as two bytes, valid UTF-8 */
 	for (int i = 0; i < 256; i++)
 		all[i] = (unsigned char)i;
-	mev_buf_clear(&b);
-	CHECK_INT(mev_latin1_to_utf8(&b, (const char *)all, 256), 0);
+	mev__buf_clear(&b);
+	CHECK_INT(mev__latin1_to_utf8(&b, (const char *)all, 256), 0);
 	CHECK_INT(b.len, 128 + 2 * 128);
-	CHECK_INT(mev_utf8_valid(b.ptr, b.len), 1);
+	CHECK_INT(mev__utf8_valid(b.ptr, b.len), 1);
 	for (int i = 0; i < 128; i++)
 		if ((unsigned char)b.ptr[i] != i)
 			bad++;
@@ -540,17 +540,17 @@ static void test_latin1(void)
 	CHECK_INT(bad, 0);
 	CHECK_INT(b.ptr[b.len], '\0');
 
-	/* mev_to_utf8: valid UTF-8 untouched, anything else read as ISO-8859-1 */
-	mev_buf_clear(&b);
-	CHECK_INT(mev_to_utf8(&b, "caf\xc3\xa9", 5), 0);
+	/* mev__to_utf8: valid UTF-8 untouched, anything else read as ISO-8859-1 */
+	mev__buf_clear(&b);
+	CHECK_INT(mev__to_utf8(&b, "caf\xc3\xa9", 5), 0);
 	CHECK_STR(b.ptr, "caf\xc3\xa9");
-	mev_buf_clear(&b);
-	CHECK_INT(mev_to_utf8(&b, "caf\xc3\xa9\xe9", 6), 0);
+	mev__buf_clear(&b);
+	CHECK_INT(mev__to_utf8(&b, "caf\xc3\xa9\xe9", 6), 0);
 	CHECK_STR(b.ptr, "caf\xc3\x83\xc2\xa9\xc3\xa9");
-	mev_buf_clear(&b);
-	CHECK_INT(mev_to_utf8(&b, "a\xed\xa0\x80", 4), 0); /* a surrogate: not UTF-8 */
+	mev__buf_clear(&b);
+	CHECK_INT(mev__to_utf8(&b, "a\xed\xa0\x80", 4), 0); /* a surrogate: not UTF-8 */
 	CHECK_STR(b.ptr, "a\xc3\xad\xc2\xa0\xc2\x80");
-	mev_buf_free(&b);
+	mev__buf_free(&b);
 }
 
 static uint64_t naive_newlines(const unsigned char *p, size_t len)
@@ -570,17 +570,17 @@ static void test_count_newlines(void)
 	CHECK(buf != NULL);
 	if (!buf)
 		return;
-	CHECK_INT(mev_count_newlines("", 0), 0);
-	CHECK_INT(mev_count_newlines("\n", 1), 1);
-	CHECK_INT(mev_count_newlines("a\nb\n\nc", 6), 3);
-	CHECK_INT(mev_count_newlines("\n\n\n\n\n\n\n\n\n", 9), 9);
+	CHECK_INT(mev__count_newlines("", 0), 0);
+	CHECK_INT(mev__count_newlines("\n", 1), 1);
+	CHECK_INT(mev__count_newlines("a\nb\n\nc", 6), 3);
+	CHECK_INT(mev__count_newlines("\n\n\n\n\n\n\n\n\n", 9), 9);
 	/* near-misses of the SWAR trick: bytes one bit away from '\n' */
-	CHECK_INT(mev_count_newlines("\x0b\x09\x8a\x0e\x1a\x4a\x2a\x08", 8), 0);
-	CHECK_INT(mev_count_newlines("\x0b\n\x8a\n\x0a\x0b\xff\x00\x0a", 9), 4);
+	CHECK_INT(mev__count_newlines("\x0b\x09\x8a\x0e\x1a\x4a\x2a\x08", 8), 0);
+	CHECK_INT(mev__count_newlines("\x0b\n\x8a\n\x0a\x0b\xff\x00\x0a", 9), 4);
 	/* a full word of each byte value */
 	for (int c = 0; c < 256; c++) {
 		memset(buf, c, 64);
-		if (mev_count_newlines(buf, 64) != (c == '\n' ? 64u : 0u))
+		if (mev__count_newlines(buf, 64) != (c == '\n' ? 64u : 0u))
 			bad++;
 	}
 	CHECK_INT(bad, 0);
@@ -606,7 +606,7 @@ static void test_count_newlines(void)
 			}
 			buf[off + k] = c;
 		}
-		if (mev_count_newlines(buf + off, len) != naive_newlines(buf + off, len)) {
+		if (mev__count_newlines(buf + off, len) != naive_newlines(buf + off, len)) {
 			if (bad++ < 5)
 				fprintf(stderr, "newline count mismatch: off %zu len %zu density %u\n",
 					off, len, density);
@@ -622,8 +622,8 @@ static void test_count_newlines(void)
 		if (big) {
 			for (size_t k = 0; k < len; k++)
 				big[k] = (k * 2654435761u >> 7) % 61 == 0 ? '\n' : (unsigned char)(k * 7);
-			CHECK_INT(mev_count_newlines(big, len), naive_newlines(big, len));
-			CHECK_INT(mev_count_newlines(big + 3, len - 3), naive_newlines(big + 3, len - 3));
+			CHECK_INT(mev__count_newlines(big, len), naive_newlines(big, len));
+			CHECK_INT(mev__count_newlines(big + 3, len - 3), naive_newlines(big + 3, len - 3));
 			free(big);
 		}
 	}

@@ -17,7 +17,7 @@ void mev_clustering_free(mev_clustering *c)
 	free(c->rep);
 	free(c->cl_lines);
 	free(c->cl_size);
-	mev_arena_free(&c->arena);
+	mev__arena_free(&c->arena);
 	free(c);
 }
 
@@ -35,8 +35,8 @@ uint64_t mev_clustering_fingerprint(const mev_clustering *c)
 {
 	uint64_t h[2];
 	h[0] = c->graph_fp;
-	h[1] = mev_hash_bytes(c->member, c->nsec * sizeof *c->member);
-	return mev_hash_bytes(h, sizeof h);
+	h[1] = mev__hash_bytes(c->member, c->nsec * sizeof *c->member);
+	return mev__hash_bytes(h, sizeof h);
 }
 
 int mev__clustering_new(mev_clustering **out, const mev_graph *g)
@@ -59,7 +59,7 @@ int mev__clustering_new(mev_clustering **out, const mev_graph *g)
 	}
 	for (size_t i = 0; i < n; i++) {
 		c->member[i] = MEV_CLUSTER_NONE;
-		if (!(c->titles[i] = mev_arena_strndup(&c->arena, secs[i].title, strlen(secs[i].title)))) {
+		if (!(c->titles[i] = mev__arena_strndup(&c->arena, secs[i].title, strlen(secs[i].title)))) {
 			mev_clustering_free(c);
 			return mev_error_oom();
 		}
@@ -159,17 +159,17 @@ uint64_t mev__graph_fingerprint(const mev_graph *g)
 	const mev_section_info *secs = mev_filemap_sections(fm);
 	const mev_edge *e = mev_graph_edges(g);
 	size_t n = mev_filemap_section_count(fm), ne = mev_graph_edge_count(g);
-	uint64_t h = mev_hash_bytes("mev-graph", 9);
+	uint64_t h = mev__hash_bytes("mev-graph", 9);
 	for (size_t i = 0; i < n; i++) {
-		uint64_t x[2] = { h, mev_hash_bytes(secs[i].title, strlen(secs[i].title) + 1) ^ secs[i].is_rest };
-		h = mev_hash_bytes(x, sizeof x);
+		uint64_t x[2] = { h, mev__hash_bytes(secs[i].title, strlen(secs[i].title) + 1) ^ secs[i].is_rest };
+		h = mev__hash_bytes(x, sizeof x);
 	}
 	/* THE REST is left out, so that a graph read with or without it agrees */
 	for (size_t i = 0; i < ne; i++) {
 		uint64_t x[4] = { h, ((uint64_t)e[i].a << 32) | e[i].b, e[i].lines, e[i].bytes };
 		if (secs[e[i].a].is_rest || secs[e[i].b].is_rest)
 			continue;
-		h = mev_hash_bytes(x, sizeof x);
+		h = mev__hash_bytes(x, sizeof x);
 	}
 	return h;
 }

@@ -310,18 +310,18 @@ static int start_membership(igraph_vector_int_t *m, const vgraph *v, const mev_c
 	if (prev)
 		for (uint32_t s = 0; s < prev->nsec; s++)
 			if (prev->member[s] != MEV_CLUSTER_NONE &&
-			    mev_strmap_put(&titles, prev->titles[s], strlen(prev->titles[s]), prev->member[s])) {
+			    mev__strmap_put(&titles, prev->titles[s], strlen(prev->titles[s]), prev->member[s])) {
 				rc = mev_error_oom();
 				goto done;
 			}
 	for (size_t i = 0; i < v->n; i++) {
 		const char *t = c->titles[v->sec[i]];
-		int64_t k = prev ? mev_strmap_get(&titles, t, strlen(t)) : -1;
+		int64_t k = prev ? mev__strmap_get(&titles, t, strlen(t)) : -1;
 		VECTOR(*m)[i] = k >= 0 ? (igraph_integer_t)k : (igraph_integer_t)next++;
 	}
 	rc = split_disconnected(m, v);
 done:
-	mev_strmap_free(&titles);
+	mev__strmap_free(&titles);
 	return rc;
 }
 

@@ -27,8 +27,8 @@ static int make_key(mev_buf *k, const mev_cluster_params *p, const char *tag)
 {
 	char pk[128];
 	size_t n = mev_cluster_key(pk, sizeof pk, p);
-	mev_buf_clear(k);
-	if (mev_buf_put(k, pk, n + 1) || mev_buf_puts(k, tag))
+	mev__buf_clear(k);
+	if (mev__buf_put(k, pk, n + 1) || mev__buf_puts(k, tag))
 		return mev_error_oom();
 	return 0;
 }
@@ -131,7 +131,7 @@ static int load_with_graph(mev_clustering **out, mev_store *s, const mev_cluster
 	rc = decode(c, data, len, tag);
 done:
 	free(data);
-	mev_buf_free(&k);
+	mev__buf_free(&k);
 	if (rc)
 		mev_clustering_free(c);
 	else
@@ -210,7 +210,7 @@ static int cluster_one(mev_buf *val, const mev_graph *g, const mev_cluster_param
 		mev_error_prefix("clustering '%s'", tag);
 		return rc;
 	}
-	mev_buf_clear(val);
+	mev__buf_clear(val);
 	rc = encode(val, c);
 	if (!rc && keep)
 		*keep = c;
@@ -403,8 +403,8 @@ int mev_cluster_store(mev_cluster_result *res, mev_store *s, const mev_cluster_p
 		rc = cluster_serial(&r);
 done:
 	res->seconds = mev__now() - t0;
-	mev_buf_free(&r.key);
-	mev_buf_free(&r.val);
+	mev__buf_free(&r.key);
+	mev__buf_free(&r.val);
 	free(r.todo);
 	free(r.tags);
 	mev_release_list_free(list, r.n);

@@ -108,7 +108,7 @@ static void worker_main(const mev__workers *w, int fd, size_t me, size_t n)
 	}
 	if (w->finish)
 		w->finish(w->ctx);
-	mev_buf_free(&out);
+	mev__buf_free(&out);
 	_exit(rc ? 1 : 0);
 }
 
@@ -163,7 +163,7 @@ static int receive(worker *c, const mev__workers *w, mev_buf *val, size_t *got, 
 	if (hdr[0] >= w->njobs)
 		return mev_error_set(MEV_ERROR, "a worker process sent garbage");
 	val->len = 0;
-	if (mev_buf_grow(val, hdr[1]))
+	if (mev__buf_grow(val, hdr[1]))
 		return mev_error_oom();
 	if (read_all(c->fd, val->ptr, hdr[1]))
 		return mev_error_set(MEV_ERROR, "a worker process stopped");
@@ -209,7 +209,7 @@ static int collect(worker *wk, size_t n, const mev__workers *w, size_t *got)
 			}
 		}
 	}
-	mev_buf_free(&val);
+	mev__buf_free(&val);
 	return rc;
 }
 

@@ -118,7 +118,7 @@ static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev__hist
 			continue;
 		key[0] = (uint32_t)(a < b ? a : b);
 		key[1] = (uint32_t)(a < b ? b : a);
-		if (mev_strmap_intern(&pairs, (const char *)key, sizeof key, (uint32_t)x->e.n, &at,
+		if (mev__strmap_intern(&pairs, (const char *)key, sizeof key, (uint32_t)x->e.n, &at,
 				      &fresh)) {
 			rc = MEV_ENOMEM;
 			goto done;
@@ -136,7 +136,7 @@ static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev__hist
 	}
 	mev__export_sort(x->e.v, x->e.n, sizeof *x->e.v, gedge_cmp);
 done:
-	mev_strmap_free(&pairs);
+	mev__strmap_free(&pairs);
 	free(cl);
 	return rc;
 }

@@ -69,7 +69,7 @@ static const char *get_path(mev__rd *r, mev_buf *prev, size_t *len)
 		return "";
 	}
 	prev->len = (size_t)k;
-	mev_buf_put(prev, suf, sl);
+	mev__buf_put(prev, suf, sl);
 	*len = prev->len;
 	return prev->ptr;
 }
@@ -139,14 +139,14 @@ static int put_title_map(mev_buf *b, uint32_t **remap, const mev_filemap *fm,
 	if (!(*remap = malloc((nb + 1) * sizeof **remap)))
 		return mev_error_oom();
 	for (size_t k = 0; k < nsec && !rc; k++)
-		rc = mev_strmap_put(&titles, secs[k].title, strlen(secs[k].title), (uint32_t)k);
+		rc = mev__strmap_put(&titles, secs[k].title, strlen(secs[k].title), (uint32_t)k);
 	rc |= mev__put_uv(b, nb);
 	for (size_t k = 0; k < nb && !rc; k++) {
-		int64_t v = mev_strmap_get(&titles, bs[k].title, strlen(bs[k].title));
+		int64_t v = mev__strmap_get(&titles, bs[k].title, strlen(bs[k].title));
 		(*remap)[k] = v < 0 ? UINT32_MAX : (uint32_t)v;
 		rc |= mev__put_uv(b, v < 0 ? 0 : (uint64_t)v + 1);
 	}
-	mev_strmap_free(&titles);
+	mev__strmap_free(&titles);
 	return rc ? mev_error_oom() : 0;
 }
 
@@ -208,9 +208,9 @@ static int encode_delta(mev_buf *b, uint32_t *which, size_t *nup, const mev_file
 			j++;
 		}
 	}
-	if (!rc && (mev__put_uv(b, nrem) || mev_buf_put(b, removed.ptr, removed.len)))
+	if (!rc && (mev__put_uv(b, nrem) || mev__buf_put(b, removed.ptr, removed.len)))
 		rc = MEV_ENOMEM;
-	mev_buf_free(&removed);
+	mev__buf_free(&removed);
 	MEV_VEC_FREE(&mapped);
 	free(remap);
 	return rc == MEV_ENOMEM ? mev_error_oom() : rc;
@@ -254,7 +254,7 @@ int mev__filetable_put(int *snapshot, uint64_t *stored, uint64_t *raw, mev_store
 		*stored += packed;
 		*raw += b.len;
 	}
-	mev_buf_free(&b);
+	mev__buf_free(&b);
 	return rc;
 }
 
@@ -284,10 +284,10 @@ static int read_removed(mev__rd *r, mev_strmap *removed)
 	for (uint64_t k = 0; k < nrem && !r->bad && !rc; k++) {
 		size_t l;
 		const char *p = get_path(r, &prev, &l);
-		if (mev_strmap_put(removed, p, l, 1))
+		if (mev__strmap_put(removed, p, l, 1))
 			rc = mev_error_oom();
 	}
-	mev_buf_free(&prev);
+	mev__buf_free(&prev);
 	return rc;
 }
 
@@ -376,7 +376,7 @@ static int read_rows(mev__rd *r, row_tmp **out, size_t *nout, uint32_t nsec)
 		rc = mev_error_set(MEV_ECORRUPT, "file table is damaged");
 done:
 	free_sets(sets, sizes, nsets);
-	mev_buf_free(&prev);
+	mev__buf_free(&prev);
 	if (rc) {
 		rows_free(up, nup);
 		return rc;
@@ -423,7 +423,7 @@ static int merge_rows(row_tmp **out, size_t *nout, const row_tmp *base, size_t n
 		return mev_error_oom();
 	while (!rc && (i < nbase || j < nup)) {
 		int c;
-		if (i < nbase && mev_strmap_get(removed, base[i].path, base[i].len) >= 0) {
+		if (i < nbase && mev__strmap_get(removed, base[i].path, base[i].len) >= 0) {
 			i++;
 			continue;
 		}
@@ -482,7 +482,7 @@ static int decode_table(row_tmp **rows, size_t *nrows, uint32_t *nsec_out, mev__
 	}
 done:
 	rows_free(up, nup);
-	mev_strmap_free(&removed);
+	mev__strmap_free(&removed);
 	free(remap);
 	return rc;
 }

@@ -44,7 +44,7 @@ int mev_release_identity_set(mev_store *s, const mev_identity *id)
 	int rc = 0;
 	rc |= mev__put_uv(&b, MEV_STORE_SCHEMA);
 	rc |= mev__put_cstr(&b, id->repo);
-	rc |= mev_buf_put(&b, id->root.id, 20);
+	rc |= mev__buf_put(&b, id->root.id, 20);
 	rc |= mev__put_cstr(&b, id->dialect);
 	rc |= mev__put_cstr(&b, id->tags);
 	rc |= mev__put_cstr(&b, id->exclude);
@@ -56,7 +56,7 @@ int mev_release_identity_set(mev_store *s, const mev_identity *id)
 		rc = mev_error_oom();
 	else
 		rc = mev_store_put_record(NULL, s, "meta", 'I', 3, "identity", 8, b.ptr, b.len);
-	mev_buf_free(&b);
+	mev__buf_free(&b);
 	return rc;
 }
 
@@ -82,6 +82,6 @@ int mev_release_blob_put(mev_store *s, const mev_oid *oid, uint64_t lines, uint6
 	int rc = mev__put_uv(&b, lines) || mev__put_uv(&b, bytes) ? mev_error_oom() : 0;
 	if (!rc)
 		rc = mev_store_put_record(NULL, s, "blobs", MEV_STORE_RAW, 0, oid->id, 20, b.ptr, b.len);
-	mev_buf_free(&b);
+	mev__buf_free(&b);
 	return rc;
 }

@@ -83,11 +83,11 @@ static int get_sections(mev__rd *r, mev_filemap *fm)
 		mev_section_info si = { 0 };
 		size_t l;
 		const char *p = mev__get_str(r, &l);
-		mev_buf_clear(&t);
-		mev_buf_put(&t, p, l);
+		mev__buf_clear(&t);
+		mev__buf_put(&t, p, l);
 		p = mev__get_str(r, &l);
-		mev_buf_clear(&st);
-		mev_buf_put(&st, p, l);
+		mev__buf_clear(&st);
+		mev__buf_put(&st, p, l);
 		si.title = t.ptr ? t.ptr : "";
 		si.status = st.ptr ? st.ptr : "";
 		si.n_maintainers = (uint32_t)mev__get_uv(r);
@@ -99,8 +99,8 @@ static int get_sections(mev__rd *r, mev_filemap *fm)
 		if (!r->bad)
 			rc = mev_filemap_add_section(fm, &si);
 	}
-	mev_buf_free(&t);
-	mev_buf_free(&st);
+	mev__buf_free(&t);
+	mev__buf_free(&st);
 	return rc;
 }
 
@@ -115,7 +115,7 @@ static int encode_release(mev_buf *b, const mev_release_input *in, const counts 
 	int rc = 0;
 	rc |= mev__put_uv(b, MEV__RELEASE_VERSION);
 	rc |= mev__put_cstr(b, in->tag);
-	rc |= mev_buf_put(b, in->commit.id, 20);
+	rc |= mev__buf_put(b, in->commit.id, 20);
 	rc |= mev__put_sv(b, in->time);
 	rc |= mev__put_uv(b, c->files);
 	rc |= mev__put_uv(b, c->lines);
@@ -277,7 +277,7 @@ static int put_diags(uint64_t *stored, uint64_t *raw, mev_store *s, const mev_re
 		*stored += packed;
 		*raw += b.len;
 	}
-	mev_buf_free(&b);
+	mev__buf_free(&b);
 	return rc;
 }
 
@@ -301,7 +301,7 @@ static int put_release(mev_store *s, const mev_release_input *in, const counts *
 	if (!rc)
 		rc = mev_store_put_record(NULL, s, "releases", 'R', MEV__RELEASE_LEVEL, in->tag, tl,
 					  rec.ptr, rec.len);
-	mev_buf_free(&rec);
+	mev__buf_free(&rec);
 	return rc;
 }
 

@@ -56,10 +56,10 @@ void mev__doc_printf(mev__doc *d, const char *fmt, ...)
 	mev_buf b = MEV_BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	if (mev_buf_vprintf(&b, fmt, ap) == 0)
+	if (mev__buf_vprintf(&b, fmt, ap) == 0)
 		mev__doc_text(d, b.ptr);
 	va_end(ap);
-	mev_buf_free(&b);
+	mev__buf_free(&b);
 }
 
 void mev__doc_heading(mev__doc *d, int level, const char *s)

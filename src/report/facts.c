@@ -56,7 +56,7 @@ static int side_load(mev__report *r, mev__side *s, size_t idx)
 		s->census.sections++;
 		s->census.no_maintainer += si[i].n_maintainers == 0;
 		s->census.orphan += strncasecmp(si[i].status, "orphan", 6) == 0;
-		if (mev_strmap_put(&s->by_title, si[i].title, strlen(si[i].title), (uint32_t)i))
+		if (mev__strmap_put(&s->by_title, si[i].title, strlen(si[i].title), (uint32_t)i))
 			return MEV_ENOMEM;
 	}
 	return 0;
@@ -67,7 +67,7 @@ static void side_free(mev__side *s)
 	free(s->size);
 	mev_graph_free(s->g);
 	mev_filemap_free(s->secs);
-	mev_strmap_free(&s->by_title);
+	mev__strmap_free(&s->by_title);
 }
 
 /*
@@ -82,25 +82,25 @@ static int follow_sections(mev__report *r)
 	mev_strmap cur = MEV_STRMAP_INIT; /* current title -> index in a, UINT32_MAX: gone */
 	int rc = 0;
 	for (size_t i = 0; i < na && !rc; i++)
-		if (!sa[i].is_rest && mev_strmap_put(&cur, sa[i].title, strlen(sa[i].title), (uint32_t)i))
+		if (!sa[i].is_rest && mev__strmap_put(&cur, sa[i].title, strlen(sa[i].title), (uint32_t)i))
 			rc = MEV_ENOMEM;
 	for (size_t i = 0; i < r->changes.n && !rc; i++) {
 		const mev_section_change *c = &r->changes.v[i];
-		int64_t v = mev_strmap_get(&cur, c->section, strlen(c->section));
+		int64_t v = mev__strmap_get(&cur, c->section, strlen(c->section));
 		if (c->kind == MEV_SECTION_ADDED || v < 0)
 			continue;
-		rc = mev_strmap_put(&cur, c->section, strlen(c->section), UINT32_MAX);
+		rc = mev__strmap_put(&cur, c->section, strlen(c->section), UINT32_MAX);
 		if (!rc && c->kind == MEV_SECTION_RENAMED)
-			rc = mev_strmap_put(&cur, c->new_section, strlen(c->new_section), (uint32_t)v);
+			rc = mev__strmap_put(&cur, c->new_section, strlen(c->new_section), (uint32_t)v);
 	}
 	for (size_t j = 0; j < nb && !rc; j++) {
 		const char *t = sec_title(&r->b, (uint32_t)j);
-		int64_t v = mev_filemap_sections(r->b.secs)[j].is_rest ? -1 : mev_strmap_get(&cur, t, strlen(t));
+		int64_t v = mev_filemap_sections(r->b.secs)[j].is_rest ? -1 : mev__strmap_get(&cur, t, strlen(t));
 		mev__kept p = { (uint32_t)v, (uint32_t)j };
 		if (v >= 0 && v != UINT32_MAX && MEV_VEC_PUSH(&r->kept, p))
 			rc = mev_error_oom();
 	}
-	mev_strmap_free(&cur);
+	mev__strmap_free(&cur);
 	return rc == MEV_ENOMEM ? mev_error_oom() : rc;
 }
 
@@ -336,7 +336,7 @@ void mev__cluster_sections(mev_buf *out, const mev__report *r, const char *relea
 	const mev_clustering *c;
 	named *v;
 	size_t n = 0, ns;
-	mev_buf_clear(out);
+	mev__buf_clear(out);
 	if (ri < 0 || (k = mev__history_cluster_named(&r->h, (size_t)ri, rep)) < 0)
 		return;
 	c = r->h.rel[ri].c;
@@ -350,9 +350,9 @@ void mev__cluster_sections(mev_buf *out, const mev__report *r, const char *relea
 		}
 	mev__sort(v, n, sizeof *v, named_cmp);
 	for (size_t j = 0; j < n && j < SECTIONS_NAMED; j++)
-		mev_buf_printf(out, "%s%s", j ? ", " : "", v[j].title);
+		mev__buf_printf(out, "%s%s", j ? ", " : "", v[j].title);
 	if (n > SECTIONS_NAMED)
-		mev_buf_printf(out, " and %zu more", n - SECTIONS_NAMED);
+		mev__buf_printf(out, " and %zu more", n - SECTIONS_NAMED);
 	free(v);
 }
 

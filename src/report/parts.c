@@ -144,11 +144,11 @@ static void cell_cluster(mev__doc *d, const mev__report *r, const char *name, co
 {
 	mev_buf t = MEV_BUF_INIT;
 	if (mev__multi_step(r))
-		mev_buf_printf(&t, "%s (%s)", name, release);
+		mev__buf_printf(&t, "%s (%s)", name, release);
 	else
-		mev_buf_puts(&t, name);
+		mev__buf_puts(&t, name);
 	mev__doc_cell(d, t.ptr ? t.ptr : "");
-	mev_buf_free(&t);
+	mev__buf_free(&t);
 }
 
 /* The alluvial chart: the largest splits and merges, each drawn on its own
@@ -189,10 +189,10 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 			nd.color = lin >= 0 ? (int)ci : -1;
 			bad |= MEV_VEC_PUSH(&name_at, names.len);
 			if (mev__multi_step(r))
-				bad |= mev_buf_printf(&names, "%s (%s)", name, rel);
+				bad |= mev__buf_printf(&names, "%s (%s)", name, rel);
 			else
-				bad |= mev_buf_puts(&names, name);
-			bad |= mev_buf_putc(&names, 0);
+				bad |= mev__buf_puts(&names, name);
+			bad |= mev__buf_putc(&names, 0);
 			bad |= MEV_VEC_PUSH(&nodes, nd);
 			if (i) {
 				mev__chart_flow f = { left ? nodes.n - 1 : single, left ? single : nodes.n - 1,
@@ -212,7 +212,7 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 	if (!bad) {
 		for (size_t i = 0; i < nodes.n; i++)
 			nodes.v[i].name = names.ptr + name_at.v[i];
-		mev_buf_printf(&cap, "The %zu largest splits and merges %s (of %zu): bar heights are the "
+		mev__buf_printf(&cap, "The %zu largest splits and merges %s (of %zu): bar heights are the "
 			       "subsystems' lines, band widths the code they share (estimated from "
 			       "their similarity), to scale within each split or merge (larger ones "
 			       "are drawn larger, by the square root of their size); a colour is a "
@@ -224,8 +224,8 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 	MEV_VEC_FREE(&flows);
 	MEV_VEC_FREE(&colors);
 	MEV_VEC_FREE(&name_at);
-	mev_buf_free(&cap);
-	mev_buf_free(&names);
+	mev__buf_free(&cap);
+	mev__buf_free(&names);
 }
 
 static void moves_table(mev__doc *d, const mev__report *r, mev_event_kind kind)
@@ -274,7 +274,7 @@ static void moves_table(mev__doc *d, const mev__report *r, mev_event_kind kind)
 	}
 	mev__doc_table_end(d);
 	mev__doc_more(d, more, "maintevo export events");
-	mev_buf_free(&secs);
+	mev__buf_free(&secs);
 }
 
 static void births_table(mev__doc *d, const mev__report *r, int births)
@@ -300,7 +300,7 @@ static void births_table(mev__doc *d, const mev__report *r, int births)
 	}
 	mev__doc_table_end(d);
 	mev__doc_more(d, n > LIST_MAX ? n - LIST_MAX : 0, "maintevo export events");
-	mev_buf_free(&secs);
+	mev__buf_free(&secs);
 }
 
 static void part_subsystems(mev__doc *d, const mev__report *r)
@@ -351,7 +351,7 @@ static int changes_table(mev__doc *d, const mev__report *r, mev_section_change_k
 	size_t m;
 	if ((rc = mev__changes_of_kind(&v, &m, r, kind)))
 		return rc;
-	mev_buf_printf(&h, "%s (%zu)", titles[kind], count);
+	mev__buf_printf(&h, "%s (%zu)", titles[kind], count);
 	mev__doc_heading(d, 3, h.ptr);
 	if (renamed)
 		mev__doc_table(d, many ? ren_m : ren, many ? "lltrr" : "llrr");
@@ -363,14 +363,14 @@ static int changes_table(mev__doc *d, const mev__report *r, mev_section_change_k
 		if (renamed)
 			mev__doc_cell(d, c->new_section);
 		if (many) {
-			mev_buf_clear(&h);
-			mev_buf_printf(&h, "%s \xe2\x86\x92 %s", c->from_release, c->to_release);
+			mev__buf_clear(&h);
+			mev__buf_printf(&h, "%s \xe2\x86\x92 %s", c->from_release, c->to_release);
 			mev__doc_cell(d, h.ptr ? h.ptr : "");
 		}
 		if (!renamed && !many) {
 			/* status and maintainers from the release the section is in */
 			const mev__side *s = kind == MEV_SECTION_ADDED ? &r->b : &r->a;
-			int64_t j = mev_strmap_get(&s->by_title, c->section, strlen(c->section));
+			int64_t j = mev__strmap_get(&s->by_title, c->section, strlen(c->section));
 			const mev_section_info *si = j >= 0 ? &mev_filemap_sections(s->secs)[j] : NULL;
 			mev__doc_cell(d, si && si->status[0] ? si->status : "\xe2\x80\x93");
 			if (si)
@@ -387,7 +387,7 @@ static int changes_table(mev__doc *d, const mev__report *r, mev_section_change_k
 	}
 	mev__doc_table_end(d);
 	mev__doc_more(d, count > LIST_MAX ? count - LIST_MAX : 0, cmd);
-	mev_buf_free(&h);
+	mev__buf_free(&h);
 	free(v);
 	return 0;
 }
@@ -434,14 +434,14 @@ static void movers_table(mev__doc *d, const mev__report *r, const char *what, co
 		if (grow ? m->b <= m->a : m->b >= m->a)
 			break;
 		if (m->was && strcmp(m->was, m->name) != 0)
-			mev_buf_printf(&t, "%s (was %s)", m->name, m->was);
+			mev__buf_printf(&t, "%s (was %s)", m->name, m->was);
 		else
-			mev_buf_puts(&t, m->name);
+			mev__buf_puts(&t, m->name);
 		mev__doc_cell(d, t.ptr ? t.ptr : "");
 		mev__doc_cell_count(d, m->a);
 		mev__doc_cell_count(d, m->b);
 		mev__doc_cell_change(d, m->a, m->b, 1, 0);
-		mev_buf_free(&t);
+		mev__buf_free(&t);
 		shown++;
 	}
 	if (!shown) {
@@ -467,23 +467,23 @@ static int part_movers(mev__doc *d, const mev__report *r)
 	mev__doc_para(d, NULL, "By the change in lines: subsystems of the same lineage in both releases, "
 		      "sections present in both (renamed ones included).");
 	if (nl) {
-		mev_buf_printf(&h, "Subsystems that grew most (top %d)", TOP_N);
+		mev__buf_printf(&h, "Subsystems that grew most (top %d)", TOP_N);
 		mev__doc_heading(d, 3, h.ptr);
 		movers_table(d, r, "subsystem", lv, nl, 1);
-		mev_buf_clear(&h);
-		mev_buf_printf(&h, "Subsystems that shrank most (top %d)", TOP_N);
+		mev__buf_clear(&h);
+		mev__buf_printf(&h, "Subsystems that shrank most (top %d)", TOP_N);
 		mev__doc_heading(d, 3, h.ptr);
 		movers_table(d, r, "subsystem", lv, nl, 0);
-		mev_buf_clear(&h);
+		mev__buf_clear(&h);
 	}
-	mev_buf_printf(&h, "Sections that grew most (top %d)", TOP_N);
+	mev__buf_printf(&h, "Sections that grew most (top %d)", TOP_N);
 	mev__doc_heading(d, 3, h.ptr);
 	movers_table(d, r, "section", v, nv, 1);
-	mev_buf_clear(&h);
-	mev_buf_printf(&h, "Sections that shrank most (top %d)", TOP_N);
+	mev__buf_clear(&h);
+	mev__buf_printf(&h, "Sections that shrank most (top %d)", TOP_N);
 	mev__doc_heading(d, 3, h.ptr);
 	movers_table(d, r, "section", v, nv, 0);
-	mev_buf_free(&h);
+	mev__buf_free(&h);
 	free(lv);
 	free(v);
 	return 0;
@@ -502,8 +502,8 @@ static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l
 	if (s && labels && mark) {
 		for (size_t i = 0; i < top; i++) {
 			size_t at = names.len;
-			if (mev_buf_printf(&names, "%s [%" PRId64 "]", l->v[i].name, l->v[i].id) ||
-			    mev_buf_putc(&names, 0) || MEV_VEC_PUSH(&name_at, at))
+			if (mev__buf_printf(&names, "%s [%" PRId64 "]", l->v[i].name, l->v[i].id) ||
+			    mev__buf_putc(&names, 0) || MEV_VEC_PUSH(&name_at, at))
 				rc = mev_error_oom();
 			s[i].values = l->v[i].lines;
 		}
@@ -514,7 +514,7 @@ static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l
 		if (r->ia >= first)
 			mark[r->ia - first] = 1;
 		mark[r->ib - first] = 1;
-		mev_buf_printf(&cap, "Lines of the %zu largest subsystems (lineages, by their peak) "
+		mev__buf_printf(&cap, "Lines of the %zu largest subsystems (lineages, by their peak) "
 			       "in every release from %s to %s, stacked (lines of the files they cover, "
 			       "each once); a subsystem is named after its largest section in the last "
 			       "release it has, [n] is its lineage id; dashed lines: the releases "
@@ -524,8 +524,8 @@ static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l
 	} else {
 		rc = mev_error_oom();
 	}
-	mev_buf_free(&cap);
-	mev_buf_free(&names);
+	mev__buf_free(&cap);
+	mev__buf_free(&names);
 	MEV_VEC_FREE(&name_at);
 	free(s);
 	free(labels);
@@ -585,11 +585,11 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 			hl[r->ia] = hl[r->ib] = 1;
 			mev__fmt_count(ca, (int64_t)r->a.rel->sections);
 			mev__fmt_count(cb, (int64_t)r->b.rel->sections);
-			mev_buf_printf(&cap, "MAINTAINERS sections (THE REST left out) in every stored release "
+			mev__buf_printf(&cap, "MAINTAINERS sections (THE REST left out) in every stored release "
 				       "up to %s; highlighted: the releases compared, %s (%s sections) and %s (%s)",
 				       r->b.rel->tag, r->a.rel->tag, ca, r->b.rel->tag, cb);
 			mev__chart_bars(d->out, cap.ptr ? cap.ptr : "", labels, vals, hl, n);
-			mev_buf_free(&cap);
+			mev__buf_free(&cap);
 		}
 		free(labels);
 		free(vals);
@@ -649,7 +649,7 @@ int mev_report_write(mev_store *s, const mev_report_options *opt, FILE *out)
 	d.fmt = opt->format;
 	if ((rc = mev__report_gather(&r, s, opt)))
 		goto done;
-	if (mev_buf_printf(&title, "%s: %s \xe2\x86\x92 %s", r.project, r.a.rel->tag, r.b.rel->tag)) {
+	if (mev__buf_printf(&title, "%s: %s \xe2\x86\x92 %s", r.project, r.a.rel->tag, r.b.rel->tag)) {
 		rc = mev_error_oom();
 		goto done;
 	}
@@ -663,7 +663,7 @@ int mev_report_write(mev_store *s, const mev_report_options *opt, FILE *out)
 	if (ferror(out))
 		rc = mev_error_set(MEV_EIO, "cannot write the report");
 done:
-	mev_buf_free(&title);
+	mev__buf_free(&title);
 	mev__report_free(&r);
 	return rc;
 }

@@ -101,7 +101,7 @@ int mev__ov_add(mev__ov_acc *acc, uint32_t a, uint32_t b, double w)
 {
 	uint32_t key[2] = { a, b }, e;
 	int added;
-	if (mev_strmap_intern(&acc->idx, (const char *)key, sizeof key, (uint32_t)acc->v.n, &e, &added))
+	if (mev__strmap_intern(&acc->idx, (const char *)key, sizeof key, (uint32_t)acc->v.n, &e, &added))
 		return mev_error_oom();
 	if (added) {
 		mev__overlap o = { a, b, 0 };
@@ -114,7 +114,7 @@ int mev__ov_add(mev__ov_acc *acc, uint32_t a, uint32_t b, double w)
 
 void mev__ov_free(mev__ov_acc *acc)
 {
-	mev_strmap_free(&acc->idx);
+	mev__strmap_free(&acc->idx);
 	MEV_VEC_FREE(&acc->v);
 }
 
@@ -145,7 +145,7 @@ int mev__set_pairs(mev__set_pair_vec *out, const mev__track_rel *ra, const mev__
 		}
 		key[0] = xa[i].set;
 		key[1] = xb[j].set;
-		if (mev_strmap_intern(&idx, (const char *)key, sizeof key, (uint32_t)out->n, &e, &added)) {
+		if (mev__strmap_intern(&idx, (const char *)key, sizeof key, (uint32_t)out->n, &e, &added)) {
 			rc = mev_error_oom();
 			break;
 		}
@@ -161,7 +161,7 @@ int mev__set_pairs(mev__set_pair_vec *out, const mev__track_rel *ra, const mev__
 		i++;
 		j++;
 	}
-	mev_strmap_free(&idx);
+	mev__strmap_free(&idx);
 	return rc;
 }
 
@@ -197,11 +197,11 @@ int mev__common_titles(mev__title_pair_vec *out, const mev__track_rel *ra, const
 	mev_strmap idx = MEV_STRMAP_INIT;
 	int rc = 0;
 	for (size_t i = 0; i < nb && !rc; i++)
-		if (!sb[i].is_rest && mev_strmap_put(&idx, sb[i].title, strlen(sb[i].title), (uint32_t)i))
+		if (!sb[i].is_rest && mev__strmap_put(&idx, sb[i].title, strlen(sb[i].title), (uint32_t)i))
 			rc = mev_error_oom();
 	for (size_t i = 0; i < na && !rc; i++) {
 		int64_t j;
-		if (sa[i].is_rest || (j = mev_strmap_get(&idx, sa[i].title, strlen(sa[i].title))) < 0)
+		if (sa[i].is_rest || (j = mev__strmap_get(&idx, sa[i].title, strlen(sa[i].title))) < 0)
 			continue;
 		{
 			mev__title_pair t = { (uint32_t)i, (uint32_t)j };
@@ -209,7 +209,7 @@ int mev__common_titles(mev__title_pair_vec *out, const mev__track_rel *ra, const
 				rc = mev_error_oom();
 		}
 	}
-	mev_strmap_free(&idx);
+	mev__strmap_free(&idx);
 	return rc;
 }
 

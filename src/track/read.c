@@ -63,7 +63,7 @@ static void *list_push(list *l)
 
 static const char *list_str(list *l, const char *s, size_t len)
 {
-	char *p = mev_arena_strndup(l->arena, s, len);
+	char *p = mev__arena_strndup(l->arena, s, len);
 	if (!p)
 		l->oom = 1;
 	return p ? p : "";
@@ -72,7 +72,7 @@ static const char *list_str(list *l, const char *s, size_t len)
 static void free_parts(void **v, size_t *n, void **mem)
 {
 	if (*mem) {
-		mev_arena_free(*mem);
+		mev__arena_free(*mem);
 		free(*mem);
 	}
 	free(*v);
@@ -265,7 +265,7 @@ int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params
 		return rc;
 	if (!(rc = mev__events_key(&prefix, cp, NULL)))
 		rc = read_chain(&l, s, &prefix, 1, "events", pk, from, to, add_events);
-	mev_buf_free(&prefix);
+	mev__buf_free(&prefix);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
 }
 
@@ -305,7 +305,7 @@ int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const 
 		return rc;
 	if (!(rc = mev__sections_key(&prefix, NULL)))
 		rc = read_chain(&l, s, &prefix, 0, "section changes", NULL, from, to, add_changes);
-	mev_buf_free(&prefix);
+	mev__buf_free(&prefix);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
 }
 
@@ -337,7 +337,7 @@ int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_pa
 		l.v = v;
 	}
 	free(data);
-	mev_buf_free(&k);
+	mev__buf_free(&k);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
 }
 
@@ -379,7 +379,7 @@ int mev_track_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev_cl
 done:
 	mev__events_rec_free(&rec);
 	free(data);
-	mev_buf_free(&k);
+	mev__buf_free(&k);
 	if (rc)
 		mev_tracked_cluster_list_free(out);
 	return rc;

@@ -41,14 +41,14 @@ int mev__events_key(mev_buf *k, const mev_cluster_params *cp, const char *tag)
 {
 	char pk[128];
 	size_t n = mev_cluster_key(pk, sizeof pk, cp);
-	mev_buf_clear(k);
-	return mev_buf_put(k, pk, n + 1) || (tag && mev_buf_puts(k, tag)) ? mev_error_oom() : 0;
+	mev__buf_clear(k);
+	return mev__buf_put(k, pk, n + 1) || (tag && mev__buf_puts(k, tag)) ? mev_error_oom() : 0;
 }
 
 int mev__sections_key(mev_buf *k, const char *tag)
 {
-	mev_buf_clear(k);
-	return mev_buf_put(k, "sections", 9) || (tag && mev_buf_puts(k, tag)) ? mev_error_oom() : 0;
+	mev__buf_clear(k);
+	return mev__buf_put(k, "sections", 9) || (tag && mev__buf_puts(k, tag)) ? mev_error_oom() : 0;
 }
 
 int mev__lineages_key(mev_buf *k, const mev_cluster_params *cp)
@@ -310,7 +310,7 @@ int mev__encode_lineages(mev_buf *b, const mev_lineage *lin, size_t n)
 
 static const char *arena_str(mev_arena *a, const char *s, size_t l, int *oom)
 {
-	char *p = mev_arena_strndup(a, s, l);
+	char *p = mev__arena_strndup(a, s, l);
 	if (!p)
 		*oom = 1;
 	return p ? p : "";

@@ -83,7 +83,7 @@ static int rel_load(mev__track_rel *r, mev_store *s, const mev_release *m, const
 	h[0] = mev__graph_fingerprint(r->g);
 	memcpy(&h[1], m->commit.id, 20);
 	h[3] = (uint64_t)m->has_files;
-	r->rel_fp = mev_hash_bytes(h, sizeof h);
+	r->rel_fp = mev__hash_bytes(h, sizeof h);
 	r->reps = calloc(k + 1, sizeof *r->reps);
 	r->lineage = calloc(k + 1, sizeof *r->lineage);
 	r->parent = calloc(k + 1, sizeof *r->parent);
@@ -305,8 +305,8 @@ static int track_release(run *r, const mev_release *m, size_t i, size_t total)
 	} else {
 		if (r->pr && r->pr->progress)
 			r->pr->progress(r->pr->ctx, i + 1, total, r->cur.tag);
-		mev_buf_clear(&r->ev_val);
-		mev_buf_clear(&r->ch_val);
+		mev__buf_clear(&r->ev_val);
+		mev__buf_clear(&r->ch_val);
 		if ((rc = compute_pair(r, r->have_prev ? &r->prev : NULL, &r->cur, !ev_ok, !ch_ok)))
 			return rc;
 		if (!ev_ok) {
@@ -345,7 +345,7 @@ static int stale_cb(void *c, const void *key, size_t klen, const void *data, siz
 	char *k;
 	(void)data;
 	(void)len;
-	if (mev_strmap_get(sc->chain, tag, klen - sc->plen) >= 0)
+	if (mev__strmap_get(sc->chain, tag, klen - sc->plen) >= 0)
 		return 0;
 	if (!(k = malloc(klen + 1)))
 		return mev_error_oom();
@@ -410,7 +410,7 @@ static int add_release(lineage_vec *v, mev_arena *names, const mev__events_rec *
 		if (x->lines > a->peak_lines)
 			a->peak_lines = x->lines;
 		/* the name: the representative in the lineage's last release */
-		if (!(a->name = mev_arena_strndup(names, x->rep, x->rep_len)))
+		if (!(a->name = mev__arena_strndup(names, x->rep, x->rep_len)))
 			return mev_error_oom();
 	}
 	return 0;
@@ -443,9 +443,9 @@ static int write_lineages(mev_store *s, const mev_cluster_params *cp, const mev_
 	res->lineages = v.n;
 done:
 	MEV_VEC_FREE(&v);
-	mev_arena_free(&names);
-	mev_buf_free(&k);
-	mev_buf_free(&val);
+	mev__arena_free(&names);
+	mev__buf_free(&k);
+	mev__buf_free(&val);
 	return rc;
 }
 
@@ -479,7 +479,7 @@ static int chain_of(const mev_release ***chain, size_t *nchain, mev_strmap *tags
 	for (size_t i = 0; i < n; i++)
 		if (list[i].sections > 0) {
 			(*chain)[(*nchain)++] = &list[i];
-			if (mev_strmap_put(tags, list[i].tag, strlen(list[i].tag), 1))
+			if (mev__strmap_put(tags, list[i].tag, strlen(list[i].tag), 1))
 				return mev_error_oom();
 		}
 	return 0;
@@ -543,10 +543,10 @@ done:
 	res->seconds = mev__now() - t0;
 	rel_clear(&r.prev);
 	rel_clear(&r.cur);
-	mev_strmap_free(&tags);
-	mev_buf_free(&r.k);
-	mev_buf_free(&r.ev_val);
-	mev_buf_free(&r.ch_val);
+	mev__strmap_free(&tags);
+	mev__buf_free(&r.k);
+	mev__buf_free(&r.ev_val);
+	mev__buf_free(&r.ch_val);
 	free(chain);
 	mev_release_list_free(list, n);
 	return rc;

@@ -83,8 +83,8 @@ static int each_word(const char *t, int (*fn)(void *ctx, const char *w, size_t n
 static int count_word(void *ctx, const char *w, size_t n)
 {
 	mev_strmap *m = ctx;
-	int64_t v = mev_strmap_get(m, w, n);
-	return mev_strmap_put(m, w, n, v < 0 ? 1 : (uint32_t)v + 1) ? mev_error_oom() : 0;
+	int64_t v = mev__strmap_get(m, w, n);
+	return mev__strmap_put(m, w, n, v < 0 ? 1 : (uint32_t)v + 1) ? mev_error_oom() : 0;
 }
 
 /* In how many titles of the two releases each word occurs. */
@@ -99,7 +99,7 @@ static int count_words(mev_strmap *m, const mev__track_rel *ra, const mev__track
 			int added;
 			uint32_t x;
 			/* a title present in both releases counts once */
-			if (mev_strmap_intern(&both, s[i].title, strlen(s[i].title), 0, &x, &added)) {
+			if (mev__strmap_intern(&both, s[i].title, strlen(s[i].title), 0, &x, &added)) {
 				rc = mev_error_oom();
 				break;
 			}
@@ -107,7 +107,7 @@ static int count_words(mev_strmap *m, const mev__track_rel *ra, const mev__track
 				rc = each_word(s[i].title, count_word, m);
 		}
 	}
-	mev_strmap_free(&both);
+	mev__strmap_free(&both);
 	return rc;
 }
 
@@ -120,8 +120,8 @@ typedef struct {
 static int note_rare(void *ctx, const char *w, size_t n)
 {
 	rare_ctx *rc = ctx;
-	int64_t c = mev_strmap_get(rc->counts, w, n);
-	if (c > 0 && c <= RARE_WORD && mev_strmap_put(&rc->words, w, n, 1))
+	int64_t c = mev__strmap_get(rc->counts, w, n);
+	if (c > 0 && c <= RARE_WORD && mev__strmap_put(&rc->words, w, n, 1))
 		return mev_error_oom();
 	return 0;
 }
@@ -129,7 +129,7 @@ static int note_rare(void *ctx, const char *w, size_t n)
 static int find_rare(void *ctx, const char *w, size_t n)
 {
 	rare_ctx *rc = ctx;
-	rc->found |= mev_strmap_get(&rc->words, w, n) >= 0;
+	rc->found |= mev__strmap_get(&rc->words, w, n) >= 0;
 	return 0;
 }
 
@@ -138,7 +138,7 @@ static int share_rare_word(const mev_strmap *counts, const char *a, const char *
 	rare_ctx rc = { counts, MEV_STRMAP_INIT, 0 };
 	if (each_word(a, note_rare, &rc) == 0)
 		each_word(b, find_rare, &rc);
-	mev_strmap_free(&rc.words);
+	mev__strmap_free(&rc.words);
 	return rc.found;
 }
 
@@ -167,19 +167,19 @@ static int diff_titles(diff *d, const mev__track_rel *ra, const mev__track_rel *
 	if (!d->gone || !d->born)
 		return mev_error_oom();
 	for (size_t i = 0; i < d->na && !rc; i++)
-		if (mev_strmap_put(&ta, d->sa[i].title, strlen(d->sa[i].title), (uint32_t)i))
+		if (mev__strmap_put(&ta, d->sa[i].title, strlen(d->sa[i].title), (uint32_t)i))
 			rc = mev_error_oom();
 	for (size_t i = 0; i < d->nb && !rc; i++)
-		if (mev_strmap_put(&tb, d->sb[i].title, strlen(d->sb[i].title), (uint32_t)i))
+		if (mev__strmap_put(&tb, d->sb[i].title, strlen(d->sb[i].title), (uint32_t)i))
 			rc = mev_error_oom();
 	for (size_t i = 0; i < d->na && !rc; i++)
-		if (!d->sa[i].is_rest && mev_strmap_get(&tb, d->sa[i].title, strlen(d->sa[i].title)) < 0)
+		if (!d->sa[i].is_rest && mev__strmap_get(&tb, d->sa[i].title, strlen(d->sa[i].title)) < 0)
 			d->gone[i] = 1, d->ngone++;
 	for (size_t i = 0; i < d->nb && !rc; i++)
-		if (!d->sb[i].is_rest && mev_strmap_get(&ta, d->sb[i].title, strlen(d->sb[i].title)) < 0)
+		if (!d->sb[i].is_rest && mev__strmap_get(&ta, d->sb[i].title, strlen(d->sb[i].title)) < 0)
 			d->born[i] = 1, d->nborn++;
-	mev_strmap_free(&ta);
-	mev_strmap_free(&tb);
+	mev__strmap_free(&ta);
+	mev__strmap_free(&tb);
 	return rc;
 }
 
@@ -212,8 +212,8 @@ typedef MEV_VEC(uint64_t) u64_vec;
 /* The key (R, title) of what removed section R shared with the section `title`. */
 static int neighbour_key(mev_buf *key, uint32_t r, const char *title)
 {
-	mev_buf_clear(key);
-	return mev_buf_put(key, &r, sizeof r) || mev_buf_puts(key, title) ? mev_error_oom() : 0;
+	mev__buf_clear(key);
+	return mev__buf_put(key, &r, sizeof r) || mev__buf_puts(key, title) ? mev_error_oom() : 0;
 }
 
 /* Without file tables, first: the lines each removed section R shared in
@@ -232,14 +232,14 @@ static int removed_neighbours(mev_strmap *nbr, u64_vec *w, const diff *d)
 				continue;
 			if ((rc = neighbour_key(&key, r, d->sa[o].title)))
 				break;
-			if (mev_strmap_intern(nbr, key.ptr, key.len, (uint32_t)w->n, &id, &added) ||
+			if (mev__strmap_intern(nbr, key.ptr, key.len, (uint32_t)w->n, &id, &added) ||
 			    (added && MEV_VEC_PUSH(w, 0)))
 				rc = mev_error_oom();
 			else
 				w->v[id] += ea[e].lines;
 		}
 	}
-	mev_buf_free(&key);
+	mev__buf_free(&key);
 	return rc;
 }
 
@@ -264,7 +264,7 @@ static int shared_neighbours(mev__ov_acc *acc, const diff *d)
 					continue;
 				if ((rc = neighbour_key(&key, (uint32_t)r, d->sb[o].title)))
 					break;
-				id = mev_strmap_get(&nbr, key.ptr, key.len);
+				id = mev__strmap_get(&nbr, key.ptr, key.len);
 				if (id >= 0) {
 					uint64_t m = w.v[id] < eb[e].lines ? w.v[id] : eb[e].lines;
 					if (m)
@@ -273,8 +273,8 @@ static int shared_neighbours(mev__ov_acc *acc, const diff *d)
 			}
 		}
 	}
-	mev_buf_free(&key);
-	mev_strmap_free(&nbr);
+	mev__buf_free(&key);
+	mev__strmap_free(&nbr);
 	MEV_VEC_FREE(&w);
 	return rc;
 }
@@ -308,7 +308,7 @@ static int rename_candidates(cand_vec *out, const mev__ov_acc *acc, const diff *
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof *out->v, cand_cmp);
 done:
-	mev_strmap_free(&words);
+	mev__strmap_free(&words);
 	return rc;
 }
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mev_buf_grow(mev_buf *b, size_t extra)
+int mev__buf_grow(mev_buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1, cap;
 	char *p;
@@ -23,9 +23,9 @@ int mev_buf_grow(mev_buf *b, size_t extra)
 	return 0;
 }
 
-int mev_buf_put(mev_buf *b, const void *data, size_t len)
+int mev__buf_put(mev_buf *b, const void *data, size_t len)
 {
-	if (mev_buf_grow(b, len))
+	if (mev__buf_grow(b, len))
 		return MEV_ENOMEM;
 	if (len)
 		memcpy(b->ptr + b->len, data, len);
@@ -34,10 +34,10 @@ int mev_buf_put(mev_buf *b, const void *data, size_t len)
 	return 0;
 }
 
-int mev_buf_puts(mev_buf *b, const char *s) { return mev_buf_put(b, s, strlen(s)); }
-int mev_buf_putc(mev_buf *b, char c) { return mev_buf_put(b, &c, 1); }
+int mev__buf_puts(mev_buf *b, const char *s) { return mev__buf_put(b, s, strlen(s)); }
+int mev__buf_putc(mev_buf *b, char c) { return mev__buf_put(b, &c, 1); }
 
-int mev_buf_vprintf(mev_buf *b, const char *fmt, va_list ap)
+int mev__buf_vprintf(mev_buf *b, const char *fmt, va_list ap)
 {
 	va_list ap2;
 	int n;
@@ -46,41 +46,41 @@ int mev_buf_vprintf(mev_buf *b, const char *fmt, va_list ap)
 	va_end(ap2);
 	if (n < 0)
 		return mev_error_set(MEV_ERROR, "bad format string");
-	if (mev_buf_grow(b, (size_t)n))
+	if (mev__buf_grow(b, (size_t)n))
 		return MEV_ENOMEM;
 	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
 	b->len += (size_t)n;
 	return 0;
 }
 
-int mev_buf_printf(mev_buf *b, const char *fmt, ...)
+int mev__buf_printf(mev_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
 	va_start(ap, fmt);
-	rc = mev_buf_vprintf(b, fmt, ap);
+	rc = mev__buf_vprintf(b, fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
-void mev_buf_clear(mev_buf *b)
+void mev__buf_clear(mev_buf *b)
 {
 	b->len = 0;
 	if (b->ptr)
 		b->ptr[0] = '\0';
 }
 
-void mev_buf_free(mev_buf *b)
+void mev__buf_free(mev_buf *b)
 {
 	free(b->ptr);
 	b->ptr = NULL;
 	b->len = b->cap = 0;
 }
 
-char *mev_buf_detach(mev_buf *b)
+char *mev__buf_detach(mev_buf *b)
 {
 	char *p;
-	if (!b->ptr && mev_buf_grow(b, 0))
+	if (!b->ptr && mev__buf_grow(b, 0))
 		return NULL;
 	b->ptr[b->len] = '\0';
 	p = b->ptr;
@@ -111,7 +111,7 @@ struct mev_arena_block {
 	max_align_t data[];
 };
 
-void *mev_arena_alloc(mev_arena *a, size_t size, size_t align)
+void *mev__arena_alloc(mev_arena *a, size_t size, size_t align)
 {
 	size_t off = (a->used + align - 1) & ~(align - 1);
 	if (!a->head || off + size > a->cap) {
@@ -130,9 +130,9 @@ void *mev_arena_alloc(mev_arena *a, size_t size, size_t align)
 	return (char *)a->head->data + off;
 }
 
-char *mev_arena_strndup(mev_arena *a, const char *s, size_t len)
+char *mev__arena_strndup(mev_arena *a, const char *s, size_t len)
 {
-	char *p = mev_arena_alloc(a, len + 1, 1);
+	char *p = mev__arena_alloc(a, len + 1, 1);
 	if (!p)
 		return NULL;
 	if (len)
@@ -141,7 +141,7 @@ char *mev_arena_strndup(mev_arena *a, const char *s, size_t len)
 	return p;
 }
 
-void mev_arena_free(mev_arena *a)
+void mev__arena_free(mev_arena *a)
 {
 	mev_arena_block *b = a->head;
 	while (b) {

@@ -16,16 +16,16 @@ typedef struct {
 
 #define MEV_BUF_INIT { NULL, 0, 0 }
 
-int mev_buf_grow(mev_buf *b, size_t extra);
-int mev_buf_put(mev_buf *b, const void *data, size_t len);
-int mev_buf_puts(mev_buf *b, const char *s);
-int mev_buf_putc(mev_buf *b, char c);
-int mev_buf_printf(mev_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int mev_buf_vprintf(mev_buf *b, const char *fmt, va_list ap);
-void mev_buf_clear(mev_buf *b);
-void mev_buf_free(mev_buf *b);
+int mev__buf_grow(mev_buf *b, size_t extra);
+int mev__buf_put(mev_buf *b, const void *data, size_t len);
+int mev__buf_puts(mev_buf *b, const char *s);
+int mev__buf_putc(mev_buf *b, char c);
+int mev__buf_printf(mev_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int mev__buf_vprintf(mev_buf *b, const char *fmt, va_list ap);
+void mev__buf_clear(mev_buf *b);
+void mev__buf_free(mev_buf *b);
 /* Hand the storage to the caller (never NULL on success; "" when empty). */
-char *mev_buf_detach(mev_buf *b);
+char *mev__buf_detach(mev_buf *b);
 
 /*
  * Typed growable arrays: MEV_VEC(uint32_t) v = {0}; MEV_VEC_PUSH(&v, x).
@@ -47,9 +47,9 @@ typedef struct {
 } mev_arena;
 
 #define MEV_ARENA_INIT { NULL, 0, 0 }
-void *mev_arena_alloc(mev_arena *a, size_t size, size_t align);
+void *mev__arena_alloc(mev_arena *a, size_t size, size_t align);
 /* Copy `len` bytes and add a NUL. */
-char *mev_arena_strndup(mev_arena *a, const char *s, size_t len);
-void mev_arena_free(mev_arena *a);
+char *mev__arena_strndup(mev_arena *a, const char *s, size_t len);
+void mev__arena_free(mev_arena *a);
 
 #endif

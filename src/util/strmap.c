@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* 64-bit FNV-1a folded with a final mix; fast enough for paths and titles. */
-uint64_t mev_hash_bytes(const void *data, size_t len)
+uint64_t mev__hash_bytes(const void *data, size_t len)
 {
 	const unsigned char *p = data;
 	uint64_t h = 0xcbf29ce484222325ULL;
@@ -53,7 +53,7 @@ static int rehash(mev_strmap *m)
 	return 0;
 }
 
-int64_t mev_strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint64_t h)
+int64_t mev__strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint64_t h)
 {
 	const mev_strmap_slot *s;
 	if (!m->cap)
@@ -62,15 +62,15 @@ int64_t mev_strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint6
 	return s->key ? (int64_t)s->value : -1;
 }
 
-int64_t mev_strmap_get(const mev_strmap *m, const char *key, size_t len)
+int64_t mev__strmap_get(const mev_strmap *m, const char *key, size_t len)
 {
-	return mev_strmap_get_h(m, key, len, mev_hash_bytes(key, len));
+	return mev__strmap_get_h(m, key, len, mev__hash_bytes(key, len));
 }
 
-int mev_strmap_intern(mev_strmap *m, const char *key, size_t len, uint32_t value,
+int mev__strmap_intern(mev_strmap *m, const char *key, size_t len, uint32_t value,
 		      uint32_t *out, int *added)
 {
-	uint64_t h = mev_hash_bytes(key, len);
+	uint64_t h = mev__hash_bytes(key, len);
 	mev_strmap_slot *s;
 	if ((m->count + 1) * 4 > m->cap * 3 && rehash(m))
 		return MEV_ENOMEM;
@@ -82,7 +82,7 @@ int mev_strmap_intern(mev_strmap *m, const char *key, size_t len, uint32_t value
 			*added = 0;
 		return 0;
 	}
-	s->key = mev_arena_strndup(&m->keys, key, len);
+	s->key = mev__arena_strndup(&m->keys, key, len);
 	if (!s->key)
 		return MEV_ENOMEM;
 	s->hash = h;
@@ -96,24 +96,24 @@ int mev_strmap_intern(mev_strmap *m, const char *key, size_t len, uint32_t value
 	return 0;
 }
 
-int mev_strmap_put(mev_strmap *m, const char *key, size_t len, uint32_t value)
+int mev__strmap_put(mev_strmap *m, const char *key, size_t len, uint32_t value)
 {
 	int added;
 	uint32_t old;
-	int rc = mev_strmap_intern(m, key, len, value, &old, &added);
+	int rc = mev__strmap_intern(m, key, len, value, &old, &added);
 	if (rc)
 		return rc;
 	if (!added) {
-		mev_strmap_slot *s = find(m, key, len, mev_hash_bytes(key, len));
+		mev_strmap_slot *s = find(m, key, len, mev__hash_bytes(key, len));
 		s->value = value;
 	}
 	return 0;
 }
 
-void mev_strmap_free(mev_strmap *m)
+void mev__strmap_free(mev_strmap *m)
 {
 	free(m->slots);
 	m->slots = NULL;
 	m->cap = m->count = 0;
-	mev_arena_free(&m->keys);
+	mev__arena_free(&m->keys);
 }

@@ -21,17 +21,17 @@ typedef struct {
 
 #define MEV_STRMAP_INIT { NULL, 0, 0, MEV_ARENA_INIT }
 
-uint64_t mev_hash_bytes(const void *data, size_t len);
+uint64_t mev__hash_bytes(const void *data, size_t len);
 
 /* Value for `key`, or -1 when absent. */
-int64_t mev_strmap_get(const mev_strmap *m, const char *key, size_t len);
-/* Same, with a precomputed mev_hash_bytes(key, len). */
-int64_t mev_strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint64_t h);
+int64_t mev__strmap_get(const mev_strmap *m, const char *key, size_t len);
+/* Same, with a precomputed mev__hash_bytes(key, len). */
+int64_t mev__strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint64_t h);
 /* Insert or overwrite.  The key is copied. */
-int mev_strmap_put(mev_strmap *m, const char *key, size_t len, uint32_t value);
+int mev__strmap_put(mev_strmap *m, const char *key, size_t len, uint32_t value);
 /* Insert when absent; *out gets the value stored (old or new), *added 1/0. */
-int mev_strmap_intern(mev_strmap *m, const char *key, size_t len, uint32_t value,
+int mev__strmap_intern(mev_strmap *m, const char *key, size_t len, uint32_t value,
 		      uint32_t *out, int *added);
-void mev_strmap_free(mev_strmap *m);
+void mev__strmap_free(mev_strmap *m);
 
 #endif

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-int mev_utf8_valid(const char *str, size_t len)
+int mev__utf8_valid(const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str, *e = s + len;
 	while (s < e) {
@@ -42,10 +42,10 @@ int mev_utf8_valid(const char *str, size_t len)
 	return 1;
 }
 
-int mev_latin1_to_utf8(mev_buf *out, const char *str, size_t len)
+int mev__latin1_to_utf8(mev_buf *out, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	if (mev_buf_grow(out, len * 2))
+	if (mev__buf_grow(out, len * 2))
 		return MEV_ENOMEM;
 	for (size_t i = 0; i < len; i++) {
 		unsigned c = s[i];
@@ -60,11 +60,11 @@ int mev_latin1_to_utf8(mev_buf *out, const char *str, size_t len)
 	return 0;
 }
 
-int mev_to_utf8(mev_buf *out, const char *s, size_t len)
+int mev__to_utf8(mev_buf *out, const char *s, size_t len)
 {
-	if (mev_utf8_valid(s, len))
-		return mev_buf_put(out, s, len);
-	return mev_latin1_to_utf8(out, s, len);
+	if (mev__utf8_valid(s, len))
+		return mev__buf_put(out, s, len);
+	return mev__latin1_to_utf8(out, s, len);
 }
 
 /* Sum the eight byte lanes of v (each at most 255). */
@@ -81,7 +81,7 @@ static uint64_t lane_sum(uint64_t v)
  * (the "has zero byte" trick without false positives), lanes accumulate
  * up to 255 words, then are summed.
  */
-uint64_t mev_count_newlines(const void *data, size_t len)
+uint64_t mev__count_newlines(const void *data, size_t len)
 {
 	const unsigned char *p = data;
 	uint64_t n = 0;

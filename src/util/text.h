@@ -7,12 +7,12 @@
 #include "util/buf.h"
 
 /* 1 when s[0..len) is valid UTF-8 (no overlongs, no surrogates). */
-int mev_utf8_valid(const char *s, size_t len);
+int mev__utf8_valid(const char *s, size_t len);
 /* Append s[0..len) to out, reading it as ISO-8859-1. */
-int mev_latin1_to_utf8(mev_buf *out, const char *s, size_t len);
+int mev__latin1_to_utf8(mev_buf *out, const char *s, size_t len);
 /* Append as UTF-8: unchanged when valid UTF-8, else read as ISO-8859-1. */
-int mev_to_utf8(mev_buf *out, const char *s, size_t len);
+int mev__to_utf8(mev_buf *out, const char *s, size_t len);
 /* Number of '\n' bytes. */
-uint64_t mev_count_newlines(const void *data, size_t len);
+uint64_t mev__count_newlines(const void *data, size_t len);
 
 #endif

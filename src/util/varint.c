@@ -13,7 +13,7 @@ int mev__put_uv(mev_buf *b, uint64_t v)
 		v >>= 7;
 		tmp[n++] = c | (v ? 0x80 : 0);
 	} while (v);
-	return mev_buf_put(b, tmp, n);
+	return mev__buf_put(b, tmp, n);
 }
 
 int mev__put_sv(mev_buf *b, int64_t v)
@@ -23,7 +23,7 @@ int mev__put_sv(mev_buf *b, int64_t v)
 
 int mev__put_str(mev_buf *b, const char *s, size_t len)
 {
-	return mev__put_uv(b, len) || mev_buf_put(b, s, len) ? MEV_ENOMEM : 0;
+	return mev__put_uv(b, len) || mev__buf_put(b, s, len) ? MEV_ENOMEM : 0;
 }
 
 int mev__put_cstr(mev_buf *b, const char *s) { return mev__put_str(b, s, s ? strlen(s) : 0); }
