@@ -134,7 +134,7 @@ static int grow_if_needed(mev_store *s)
 	return 0;
 }
 
-int mev_store_grow(mev_store *s)
+int mev__store_grow(mev_store *s)
 {
 	MDB_envinfo info;
 	mdb_env_info(s->env, &info);
@@ -263,7 +263,7 @@ static int check_schema(mev_store *s, int st, unsigned flags)
 			mev_error_hint("walk a repository into it first: maintevo walk --repo REPO --store %s", s->dir);
 			return MEV_ENOTFOUND;
 		}
-		if ((rc = mev_store_begin(s)) || (rc = write_schema(s)) || (rc = mev_store_commit(s)))
+		if ((rc = mev__store_begin(s)) || (rc = write_schema(s)) || (rc = mev__store_commit(s)))
 			return rc;
 		schema = MEV_STORE_SCHEMA;
 	} else if (rc) {
@@ -318,7 +318,7 @@ void mev_store_free(mev_store *s)
 
 const char *mev_store_dir(const mev_store *s) { return s->dir; }
 
-int mev_store_begin(mev_store *s)
+int mev__store_begin(mev_store *s)
 {
 	int rc;
 	if (!s->writable)
@@ -331,7 +331,7 @@ int mev_store_begin(mev_store *s)
 	return txn_begin(s, &s->wtxn, 0);
 }
 
-int mev_store_commit(mev_store *s)
+int mev__store_commit(mev_store *s)
 {
 	int rc;
 	if (!s->wtxn)
@@ -350,7 +350,7 @@ int mev_store_commit(mev_store *s)
 	return 0;
 }
 
-void mev_store_abort(mev_store *s)
+void mev__store_abort(mev_store *s)
 {
 	if (s->wtxn)
 		mdb_txn_abort(s->wtxn);
@@ -364,13 +364,13 @@ int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx)
 	/* A full map aborts the transaction: grow it and do the work again
 	 * (three tries: each doubles the map). */
 	for (int attempt = 0; attempt < 3 && rc == MEV_ELIMIT; attempt++) {
-		if ((rc = mev_store_begin(s)))
+		if ((rc = mev__store_begin(s)))
 			return rc;
 		if (!(rc = fn(s, ctx)))
-			return mev_store_commit(s);
-		mev_store_abort(s);
+			return mev__store_commit(s);
+		mev__store_abort(s);
 		if (rc == MEV_ELIMIT) {
-			int grc = mev_store_grow(s);
+			int grc = mev__store_grow(s);
 			if (grc)
 				return grc;
 		}

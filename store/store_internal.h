@@ -32,4 +32,16 @@ void mev__store_txn_done(MDB_txn *txn, int own);
  * no such table; the write transaction creates it. */
 int mev__store_dbi(mev_store *s, MDB_txn *txn, const char *name, MDB_dbi *dbi);
 
+/*
+ * The parts mev_store_write() combines (store/ and its unit test only:
+ * modules above write through mev_store_write).  Reads see the open
+ * transaction's changes.  MEV_ESTORE for a store opened read-only or a
+ * transaction already open.  mev__store_grow doubles the map; no
+ * transaction may be open.
+ */
+int mev__store_begin(mev_store *s);
+int mev__store_commit(mev_store *s);
+void mev__store_abort(mev_store *s);
+int mev__store_grow(mev_store *s);
+
 #endif

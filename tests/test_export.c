@@ -5,6 +5,7 @@
 #include "maintevo/release.h"
 #include "maintevo/report.h"
 #include "maintevo/store.h"
+#include "store_internal.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -211,9 +212,9 @@ static void test_tables(void)
 		mev_graph_build(&g[r], fm[r], &go);
 		in.tag = r ? "v1.1" : "v1.0";
 		in.time = 86400 * (r + 1);
-		CHECK_INT(mev_store_begin(s), 0);
+		CHECK_INT(mev__store_begin(s), 0);
 		CHECK_INT(mev_release_put(s, &in, fm[r], g[r], r ? fm[0] : NULL, r ? "v1.0" : NULL), 0);
-		CHECK_INT(mev_store_commit(s), 0);
+		CHECK_INT(mev__store_commit(s), 0);
 	}
 
 	CHECK_INT(mev_export_census(&c, s, "v1.1"), 0);

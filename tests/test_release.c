@@ -1,5 +1,6 @@
 /* Tests of the stored release records: varints, numbers, file table deltas, graphs, notes, identity, blobs. */
 #include "test.h"
+#include "store_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
 #include "util/varint.h"
@@ -126,9 +127,9 @@ static void put_twenty(mev_store *s, mev_filemap **fm, mev_graph **g)
 		in.maintainer_files = 1;
 		in.diags = notes;
 		in.ndiags = 1;
-		CHECK_INT(mev_store_begin(s), 0);
+		CHECK_INT(mev__store_begin(s), 0);
 		CHECK_INT(mev_release_put(s, &in, fm[r], g[r], r ? fm[r - 1] : NULL, r ? prev : NULL), 0);
-		CHECK_INT(mev_store_commit(s), 0);
+		CHECK_INT(mev__store_commit(s), 0);
 		snprintf(prev, sizeof prev, "%s", tag);
 	}
 }
@@ -191,13 +192,13 @@ static void test_releases(void)
 	CHECK(mev_release_has(NULL, s, "v1.3"));
 	CHECK(!mev_release_has(NULL, s, "v1.33"));
 	/* an aborted transaction leaves nothing; a commit deletes the three records */
-	mev_store_begin(s);
+	mev__store_begin(s);
 	mev_release_delete(s, "v1.0");
-	mev_store_abort(s);
+	mev__store_abort(s);
 	CHECK(mev_release_has(NULL, s, "v1.0"));
-	mev_store_begin(s);
+	mev__store_begin(s);
 	CHECK_INT(mev_release_delete(s, "v1.19"), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	CHECK(!mev_release_has(NULL, s, "v1.19"));
 	mev_store_free(s);
 	for (int r = 0; r < 20; r++) {
@@ -220,20 +221,20 @@ static void test_delta(void)
 	 * renamed, a new path in the middle */
 	CHECK_INT(mev_graph_build(&ga, a, NULL), 0);
 	CHECK_INT(mev_graph_build(&gb, b, NULL), 0);
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	in.tag = "v2";
 	CHECK_INT(mev_release_put(s, &in, a, ga, NULL, NULL), 0);
 	in.tag = "v3";
 	CHECK_INT(mev_release_put(s, &in, b, gb, a, "v2"), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_INT(mev_release_load_filemap(&back, s, "v3"), 0);
 	CHECK(back && same_fm(back, b));
 	mev_filemap_free(back);
 	/* nothing changed: a delta with no rows */
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	in.tag = "v4";
 	CHECK_INT(mev_release_put(s, &in, b, gb, b, "v3"), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_INT(mev_release_load_filemap(&back, s, "v4"), 0);
 	CHECK(back && same_fm(back, b));
 	mev_filemap_free(back);
@@ -242,9 +243,9 @@ static void test_delta(void)
 	CHECK(n == 3 && list[2].uncovered_files == 1 && list[2].files == 35);
 	mev_release_list_free(list, n);
 	/* a missing base table is a damaged store */
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	CHECK_INT(mev_store_delete(s, "tables", "v3", 2), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_ERR(mev_release_load_filemap(&back, s, "v4"), MEV_ECORRUPT, "file table of 'v3' is missing");
 	mev_graph_free(ga);
 	mev_graph_free(gb);
@@ -268,9 +269,9 @@ static void test_no_sections(void)
 	CHECK_INT(mev_graph_build(&g, fm, NULL), 0);
 	CHECK_INT(mev_graph_edge_count(g), 0);
 	in.tag = "v2008.10";
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	CHECK_INT(mev_release_put(s, &in, fm, g, NULL, NULL), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_INT(mev_release_load_graph(&secs, &gb, s, "v2008.10", 0), 0);
 	CHECK(gb && mev_graph_edge_count(gb) == 0);
 	CHECK_INT(mev_release_load_filemap(&back, s, "v2008.10"), 0);
@@ -297,9 +298,9 @@ static void test_graph_only(void)
 
 	CHECK_INT(mev_graph_from_edges(&g, fm, e, sizeof e / sizeof *e, &go), 0);
 	in.tag = "v6.1";
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	CHECK_INT(mev_release_put_graph(s, &in, fm, g), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_INT(mev_release_find(&r, s, "v6.1"), 0);
 	CHECK(r && !r->has_files && r->lines == 30 && r->bytes == 300 && r->edges == 1 && r->sections == 4);
 	mev_release_free(r);
@@ -323,20 +324,20 @@ static void test_identity_and_blobs(void)
 	uint64_t l = 0, b = 0;
 
 	CHECK_INT(mev_release_identity_get(&id2, s), MEV_ENOTFOUND);
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	snprintf(id.repo, sizeof id.repo, "/somewhere");
 	memset(id.root.id, 7, 20);
 	snprintf(id.dialect, sizeof id.dialect, "linux");
 	snprintf(id.tags, sizeof id.tags, "v1.*\nv2.*");
 	id.rc = 1;
 	CHECK_INT(mev_release_identity_set(s, &id), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	memset(o.id, 9, 20);
 	CHECK(!mev_release_blob_get(&l, &b, s, &o));
 	CHECK_ERR(mev_release_blob_put(s, &o, 1, 2), MEV_ESTORE, "outside a transaction");
-	mev_store_begin(s);
+	mev__store_begin(s);
 	CHECK_INT(mev_release_blob_put(s, &o, 12345678901ULL, 42), 0);
-	mev_store_commit(s);
+	mev__store_commit(s);
 	CHECK(mev_release_blob_get(&l, &b, s, &o) && l == 12345678901ULL && b == 42);
 	mev_store_free(s);
 	/* the identity survives */

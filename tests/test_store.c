@@ -2,6 +2,7 @@
 #include "test.h"
 #include "maintevo/error.h"
 #include "maintevo/store.h"
+#include "store_internal.h"
 #include "util/buf.h"
 
 #include <stdint.h>
@@ -73,20 +74,20 @@ static void test_values(void)
 	CHECK_ERR(mev_store_write(s, fail_cb, NULL), MEV_EINVAL, "changed my mind");
 	CHECK_INT(mev_store_get(&data, &len, s, "things", "doomed", 6), MEV_ENOTFOUND);
 	/* the same with begin and abort */
-	CHECK_INT(mev_store_begin(s), 0);
-	CHECK_ERR(mev_store_begin(s), MEV_ESTORE, "already open");
+	CHECK_INT(mev__store_begin(s), 0);
+	CHECK_ERR(mev__store_begin(s), MEV_ESTORE, "already open");
 	CHECK_INT(mev_store_delete(s, "things", "a/2", 3), 0);
 	CHECK_INT(mev_store_get(&data, &len, s, "things", "a/2", 3), MEV_ENOTFOUND); /* seen inside */
 	CHECK_ERR(mev_store_put(s, "things", "", 0, "v", 1), MEV_EINVAL, "store key of 0 bytes");
-	mev_store_abort(s);
+	mev__store_abort(s);
 	CHECK_INT(mev_store_get(&data, &len, s, "things", "a/2", 3), 0);
 	free(data);
 	/* deleting for good; deleting what is absent is no error */
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	CHECK_INT(mev_store_delete(s, "things", "a/2", 3), 0);
 	CHECK_INT(mev_store_delete(s, "things", "a/2", 3), 0);
 	CHECK_INT(mev_store_delete(s, "never", "a/2", 3), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_INT(mev_store_get(&data, &len, s, "things", "a/2", 3), MEV_ENOTFOUND);
 	mev__buf_free(&seen);
 	mev_store_free(s);
@@ -104,12 +105,12 @@ static void test_packing(void)
 
 	for (int i = 0; i < 1000; i++)
 		mev__buf_printf(&in, "row %d of a compressible record\n", i % 17);
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	CHECK_INT(mev_store_put_record(&stored, s, "recs", 'X', 3, "k", 1, in.ptr, in.len), 0);
 	CHECK(stored > 4 && stored < in.len);
 	CHECK_INT(mev_store_put_record(&stored, s, "recs", MEV_STORE_RAW, 0, "raw", 3, "abc", 3), 0);
 	CHECK_INT(stored, 3);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_INT(mev_store_get_record(&out, &olen, s, "recs", 'X', "k", 1), 0);
 	CHECK(olen == in.len && memcmp(out, in.ptr, in.len) == 0);
 	free(out);
@@ -146,9 +147,9 @@ static void test_decompress(void)
 	void *packed = NULL, *out = NULL;
 	size_t plen = 0, olen = 0;
 
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	CHECK_INT(mev_store_put_record(NULL, s, "t", 'Z', 3, "k", 1, "hello, ", 7), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_INT(mev_store_get_record(&packed, &plen, s, "t", MEV_STORE_RAW, "k", 1), 0);
 	/* a packed value holds one zstd frame after its 4-byte header */
 	mev__buf_put(&two, (char *)packed + 4, plen - 4);
@@ -210,9 +211,9 @@ static void test_stats(void)
 	mev_store_stats st = { 0 };
 	const char *kv[] = { "a", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "b", "bb", NULL };
 	CHECK_INT(mev_store_write(s, put_cb, kv), 0);
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	CHECK_INT(mev_store_put_record(NULL, s, "alpha", MEV_STORE_RAW, 0, "x", 1, "12345", 5), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_INT(mev_store_stats_get(&st, s), 0);
 	CHECK_INT(st.n, 3);
 	if (st.n == 3) {
@@ -280,20 +281,20 @@ static void test_schema(void)
 {
 	char path[700];
 	mev_store *s = open_new("schema");
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	CHECK_INT(mev_store_put_record(NULL, s, "meta", MEV_STORE_RAW, 0, "schema", 6, "99", 2), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	mev_store_free(s);
 	snprintf(path, sizeof path, "%s/schema", dir);
 	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_READ), MEV_ESTORE, "was written by schema 99, this build reads 1");
 	CHECK(strstr(mev_error_hint_text(), "newer maintevo") != NULL);
 	/* a read-only store refuses writes */
-	CHECK_INT(mev_store_begin(s = open_new("ro")), 0);
-	mev_store_abort(s);
+	CHECK_INT(mev__store_begin(s = open_new("ro")), 0);
+	mev__store_abort(s);
 	mev_store_free(s);
 	snprintf(path, sizeof path, "%s/ro", dir);
 	CHECK_INT(mev_store_open(&s, path, MEV_STORE_READ), 0);
-	CHECK_ERR(mev_store_begin(s), MEV_ESTORE, "is open read-only");
+	CHECK_ERR(mev__store_begin(s), MEV_ESTORE, "is open read-only");
 	mev_store_free(s);
 }
 

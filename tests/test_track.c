@@ -4,6 +4,7 @@
 #include "maintevo/error.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"
+#include "store_internal.h"
 #include "maintevo/track.h"
 
 #include <math.h>
@@ -243,12 +244,12 @@ static void put_release(mev_store *s, const char *tag, mev_filemap *fm, int file
 	in.tag = tag;
 	in.commit.id[0] = (unsigned char)tag[strlen(tag) - 1];
 	CHECK_INT(mev_graph_build(&g, fm, &go), 0);
-	CHECK_INT(mev_store_begin(s), 0);
+	CHECK_INT(mev__store_begin(s), 0);
 	if (files)
 		CHECK_INT(mev_release_put(s, &in, fm, g, NULL, NULL), 0);
 	else
 		CHECK_INT(mev_release_put_graph(s, &in, fm, g), 0);
-	CHECK_INT(mev_store_commit(s), 0);
+	CHECK_INT(mev__store_commit(s), 0);
 	mev_graph_free(g);
 }
 

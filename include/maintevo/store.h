@@ -52,17 +52,6 @@ int mev_store_lock(int *fd, const char *dir);
  */
 int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx);
 
-/*
- * The parts mev_store_write() combines, for a caller that must hold one
- * transaction open itself.  Reads see the open transaction's changes.
- * MEV_ESTORE for a store opened read-only or a transaction already open.
- */
-int mev_store_begin(mev_store *s);
-int mev_store_commit(mev_store *s);
-void mev_store_abort(mev_store *s);
-/* Double the map (after a put failed with MEV_ELIMIT and the transaction
- * was aborted; no transaction may be open). */
-int mev_store_grow(mev_store *s);
 
 /*
  * Values.  Keys are byte strings of 1 to 511 bytes, values any bytes.
