@@ -9,6 +9,7 @@
 #include "maintevo/export.h"
 #include "maintevo/progress.h"
 #include "options.h"
+#include "cluster_opts.h"
 
 /* Exit codes. */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
@@ -44,10 +45,6 @@ typedef struct {
 	double t_start, t_tree, t_parse; /* seconds, for --stats */
 } cli_release;
 
-/* Parse a shared option; returns 1 when `opt` was one, 0 when not, or
- * EXIT_USAGE after printing an error.  (getopt commands; those on option
- * tables include cli_release_options instead.) */
-int cli_release_option(cli_release_opts *o, const char *cmd, int opt, const char *arg);
 /* Open, resolve, load and parse.  Prints the error and returns EXIT_FAIL. */
 int cli_release_load(cli_release *r, const cli_release_opts *o, const char *cmd);
 /* Print (with --warnings) or count the MAINTAINERS diagnostics. */
@@ -103,26 +100,29 @@ void cli_progress_note(void *ctx, const char *text);
 void cli_progress_init(mev_progress *p);
 void cli_progress_end(void);
 
-/* The option letters of the shared release options (for getopt_long), and
- * their help: for the commands not yet on cli_release_options (options.h). */
-#define CLI_RELEASE_LONGOPTS \
-	{ "repo", required_argument, NULL, 'r' }, \
-	{ "rev", required_argument, NULL, 'v' }, \
-	{ "dialect", required_argument, NULL, 'D' }, \
-	{ "top-level-only", no_argument, NULL, 'T' }, \
-	{ "warnings", no_argument, NULL, 'W' }, \
-	{ "jobs", required_argument, NULL, 'j' }, \
-	{ "stats", no_argument, NULL, 'S' }
+/*
+ * The options of the table commands (releases, clusters, events, lineages,
+ * section-changes): they print the tables of 'export' (cli_write_table()).
+ */
+typedef struct {
+	const char *store, *format, *out;
+	mev_export_options eo;
+	cli_cluster_opts cluster;
+} cli_table_args;
 
-#define CLI_RELEASE_HELP \
-	"  --repo PATH        the git repository (work tree or bare)\n" \
-	"  --rev REV          the release: a tag, branch or commit id\n" \
-	"  --dialect D        auto (default), linux, uboot, xen or qemu\n" \
-	"  --top-level-only   read only the top-level MAINTAINERS file, even where the\n" \
-	"                     tree's .get_maintainer.conf asks for all of them (U-Boot)\n" \
-	"  --warnings         print every note about MAINTAINERS content as file:line\n" \
-	"  -j, --jobs N       reader threads (default: one per core)\n" \
-	"  --stats            print where the time went on standard error\n"
+/* store "maintevo.store", no format (csv), standard output, the default
+ * clustering.  Defined in cmd_export.c, next to cli_write_table(). */
+void cli_table_args_init(cli_table_args *a);
+
+#define CLI_OPT_TABLE_FORMAT(T, field) \
+	CLI_OPT_STRING(T, field, 'f', "format", "F", \
+		       "csv (default), json (one array of objects) or jsonl")
+#define CLI_OPT_FROM(T, field) \
+	CLI_OPT_STRING(T, field, 0, "from", "TAG", "only pairs whose from_release is TAG or later")
+#define CLI_OPT_TO(T, field) \
+	CLI_OPT_STRING(T, field, 0, "to", "TAG", "only pairs whose to_release is TAG or earlier")
+/* --method and the other clustering options, without a heading. */
+#define CLI_OPT_CLUSTER(T, field) CLI_OPT_GROUP(T, field, cli_cluster_options, NULL)
 
 int cmd_filemap(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
@@ -140,7 +140,10 @@ int cmd_section_changes(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* The option tables of the commands converted to options.h, for 'maintevo help CMD'. */
-extern const cli_command cmd_report_spec;
+/* The option tables of the commands on options.h, for 'maintevo help CMD'. */
+extern const cli_command cmd_filemap_spec, cmd_graph_spec, cmd_sections_spec;
+extern const cli_command cmd_releases_spec, cmd_cluster_spec, cmd_clusters_spec;
+extern const cli_command cmd_track_spec, cmd_events_spec, cmd_lineages_spec;
+extern const cli_command cmd_section_changes_spec, cmd_export_spec, cmd_report_spec;
 
 #endif

@@ -3,8 +3,6 @@
 #include "cluster_opts.h"
 #include "maintevo/error.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 void cli_cluster_init(cli_cluster_opts *o)
@@ -15,52 +13,6 @@ void cli_cluster_init(cli_cluster_opts *o)
 	o->top = -1;
 	o->seed = -1;
 	mev_cluster_params_init(&o->p);
-}
-
-static int parse_real(const char *cmd, const char *opt, const char *arg, double min, double max,
-		      double *out)
-{
-	char *end;
-	double v;
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || !*arg || *end || !(v >= min) || v > max)
-		return cli_usage_error(cmd, "%s takes a number from %g to %g, not '%s'", opt, min, max, arg);
-	*out = v;
-	return 0;
-}
-
-int cli_cluster_option(cli_cluster_opts *o, const char *cmd, int opt, const char *arg)
-{
-	long v;
-	switch (opt) {
-	case 'm':
-		o->method = arg;
-		return 1;
-	case OPT_STEPS:
-		if (cli_parse_int(cmd, "--steps", arg, 1, 1000, &v))
-			return EXIT_USAGE;
-		o->steps = v;
-		return 1;
-	case OPT_RESOLUTION:
-		if (parse_real(cmd, "--resolution", arg, 1e-9, 1e6, &o->resolution))
-			return EXIT_USAGE;
-		return 1;
-	case OPT_SEED:
-		if (cli_parse_int(cmd, "--seed", arg, 0, 2147483647L, &v))
-			return EXIT_USAGE;
-		o->seed = v;
-		return 1;
-	case OPT_TOP:
-		if (parse_real(cmd, "--top-fraction", arg, 1e-9, 1, &o->top))
-			return EXIT_USAGE;
-		return 1;
-	case OPT_SMOOTH:
-		o->smooth = 1;
-		return 1;
-	default:
-		return 0;
-	}
 }
 
 int cli_cluster_finish(cli_cluster_opts *o, const char *cmd)

@@ -1,62 +1,79 @@
 /* maintevo export: tidy tables and graphs of a store for pandas, R and Gephi. */
 #include "cli.h"
-#include "cluster_opts.h"
 #include "maintevo/error.h"
 #include "maintevo/export.h"
 #include "maintevo/store.h"
 
-#include <getopt.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: maintevo export TABLE --store DIR [--format csv|json|jsonl] [-o FILE]\n"
-	"                       [--release TAG] [--from TAG] [--to TAG] [--path PATH]\n"
-	"                       [--keep-rest] [--method M ...]\n"
-	"       maintevo export graph --store DIR --release TAG [--format graphml|json|dot]\n"
-	"                       [--meta] [--method M ...] [-o FILE]\n"
-	"\n"
-	"Write a table of the store in long form (one row per release and entity),\n"
-	"columns in a fixed order, rows in a fixed order (releases in version order,\n"
-	"then names bytewise).  docs/schemas.md describes every column.  The short\n"
-	"commands releases, clusters, events, lineages and section-changes print the\n"
-	"same tables.\n"
-	"\n"
-	"tables:\n"
-	"  releases   one row per release: files, lines, sections, uncovered code,\n"
-	"             sections without maintainer or orphaned, clusters\n"
-	"  sections   one row per release and section: status, people, size, cluster\n"
-	"  edges      one row per release and pair of sections that share files\n"
-	"  clusters   one row per release, cluster and section\n"
-	"  events     one row per link between clusters of consecutive releases\n"
-	"  lineages   one row per lineage (a subsystem followed over releases)\n"
-	"  section_changes\n"
-	"             one row per section added, removed or renamed between\n"
-	"             consecutive releases\n"
-	"  files      one row per file and covering section: every file of --release\n"
-	"             TAG, or one file's history with --path PATH\n"
-	"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
-	"             vertex attributes; --meta: the graph of its clusters\n"
-	"\n"
-	"formats: csv (RFC 4180, UTF-8; default), json (one array of objects),\n"
-	"jsonl (JSON Lines, one object a line); for graph: graphml (default), json\n"
-	"(networkx node-link) or dot (Graphviz).  Empty CSV fields are JSON nulls.\n"
-	"\n"
-	"options:\n"
-	"  --store DIR        the store (default: ./maintevo.store)\n"
-	"  -f, --format F     output format (see above)\n"
-	"  --release TAG      only this release (events, section_changes: those that\n"
-	"                     lead to it; files and graph: the release to write)\n"
-	"  --from TAG         events, section_changes: only pairs whose from_release\n"
-	"                     is TAG or later\n"
-	"  --to TAG           events, section_changes: only pairs whose to_release is\n"
-	"                     TAG or earlier\n"
-	"  --path PATH        files: follow this path over all releases\n"
-	"  --meta             graph: vertices are clusters, edges the lines their\n"
-	"                     sections share\n"
-	"  --keep-rest        keep THE REST (left out by default)\n"
-	"  -o, --out FILE     write to FILE instead of standard output\n"
-	"  -h, --help         show this help\n"
-	"the clustering to read (as given to 'maintevo cluster'):\n" CLI_CLUSTER_HELP;
+typedef struct {
+	const char *store, *format, *out;
+	mev_export_options eo;
+	int meta;
+	cli_cluster_opts cluster;
+} export_args;
+
+static const cli_option options[] = {
+	CLI_OPT_STORE(export_args, store),
+	CLI_OPT_STRING(export_args, format, 'f', "format", "F", "output format (see above)"),
+	CLI_OPT_STRING(export_args, eo.release, 0, "release", "TAG",
+		       "only this release (events, section_changes: those that\n"
+		       "lead to it; files and graph: the release to write)"),
+	CLI_OPT_STRING(export_args, eo.from, 0, "from", "TAG",
+		       "events, section_changes: only pairs whose from_release\n"
+		       "is TAG or later"),
+	CLI_OPT_STRING(export_args, eo.to, 0, "to", "TAG",
+		       "events, section_changes: only pairs whose to_release is\n"
+		       "TAG or earlier"),
+	CLI_OPT_STRING(export_args, eo.path, 0, "path", "PATH",
+		       "files: follow this path over all releases"),
+	CLI_OPT_FLAG(export_args, meta, 0, "meta",
+		     "graph: vertices are clusters, edges the lines their\n"
+		     "sections share"),
+	CLI_OPT_FLAG(export_args, eo.keep_rest, 0, "keep-rest", "keep THE REST (left out by default)"),
+	CLI_OPT_OUT(export_args, out),
+	CLI_OPT_HELP,
+	CLI_OPT_GROUP(export_args, cluster, cli_cluster_options,
+		      "the clustering to read (as given to 'maintevo cluster'):"),
+	CLI_OPT_END
+};
+
+const cli_command cmd_export_spec = {
+	.name = "export",
+	.usage = CLI_USAGE("TABLE --store DIR [--format csv|json|jsonl] [-o FILE]\n"
+			   "[--release TAG] [--from TAG] [--to TAG] [--path PATH]\n"
+			   "[--keep-rest] [--method M ...]",
+			   "graph --store DIR --release TAG [--format graphml|json|dot]\n"
+			   "[--meta] [--method M ...] [-o FILE]"),
+	.about =
+		"Write a table of the store in long form (one row per release and entity),\n"
+		"columns in a fixed order, rows in a fixed order (releases in version order,\n"
+		"then names bytewise).  docs/schemas.md describes every column.  The short\n"
+		"commands releases, clusters, events, lineages and section-changes print the\n"
+		"same tables.\n"
+		"\n"
+		"tables:\n"
+		"  releases   one row per release: files, lines, sections, uncovered code,\n"
+		"             sections without maintainer or orphaned, clusters\n"
+		"  sections   one row per release and section: status, people, size, cluster\n"
+		"  edges      one row per release and pair of sections that share files\n"
+		"  clusters   one row per release, cluster and section\n"
+		"  events     one row per link between clusters of consecutive releases\n"
+		"  lineages   one row per lineage (a subsystem followed over releases)\n"
+		"  section_changes\n"
+		"             one row per section added, removed or renamed between\n"
+		"             consecutive releases\n"
+		"  files      one row per file and covering section: every file of --release\n"
+		"             TAG, or one file's history with --path PATH\n"
+		"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
+		"             vertex attributes; --meta: the graph of its clusters\n"
+		"\n"
+		"formats: csv (RFC 4180, UTF-8; default), json (one array of objects),\n"
+		"jsonl (JSON Lines, one object a line); for graph: graphml (default), json\n"
+		"(networkx node-link) or dot (Graphviz).  Empty CSV fields are JSON nulls.",
+	.options = options,
+	.operands = 1,
+};
 
 /* Run `write` with the store and the output open; no file is left behind
  * when it fails. */
@@ -99,6 +116,13 @@ static int write_table(mev_store *s, const void *job, FILE *out)
 static int write_graph(mev_store *s, const void *opt, FILE *out)
 {
 	return mev_export_graph(s, opt, out);
+}
+
+void cli_table_args_init(cli_table_args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->store = "maintevo.store";
+	cli_cluster_init(&a->cluster);
 }
 
 int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t,
@@ -162,58 +186,21 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "store", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "release", required_argument, NULL, 'L' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'T' },
-		{ "path", required_argument, NULL, 'p' },
-		CLI_CLUSTER_LONGOPTS,
-		{ "meta", no_argument, NULL, 'M' },
-		{ "keep-rest", no_argument, NULL, 'k' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *dir = "maintevo.store", *out_path = NULL, *format = NULL, *what;
-	mev_export_options eo = { 0 };
-	cli_cluster_opts co;
-	int c, rc, meta = 0;
+	export_args a = { .store = "maintevo.store" };
+	const char *what;
+	int argi, rc;
 
-	cli_cluster_init(&co);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hf:o:m:", longopts, NULL)) != -1) {
-		if ((rc = cli_cluster_option(&co, "export", c, optarg)))
-			if (rc == EXIT_USAGE)
-				return rc;
-		if (rc)
-			continue;
-		switch (c) {
-		case 's': dir = optarg; break;
-		case 'f': format = optarg; break;
-		case 'L': eo.release = optarg; break;
-		case 'F': eo.from = optarg; break;
-		case 'T': eo.to = optarg; break;
-		case 'p': eo.path = optarg; break;
-		case 'M': meta = 1; break;
-		case 'k': eo.keep_rest = 1; break;
-		case 'o': out_path = optarg; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: return cli_bad_option("export", c, argc, argv);
-		}
-	}
-	if (optind >= argc)
+	cli_cluster_init(&a.cluster);
+	if ((rc = cli_parse(&argi, &cmd_export_spec, &a, argc, argv)) != CLI_RUN)
+		return rc;
+	if (argi >= argc)
 		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
 				       "clusters, events, lineages, section_changes, files or graph)");
-	what = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
-	if ((rc = cli_cluster_finish(&co, "export")))
+	what = argv[argi];
+	if ((rc = cli_cluster_finish(&a.cluster, "export")))
 		return rc;
-	eo.method = &co.p;
+	a.eo.method = &a.cluster.p;
 	if (strcmp(what, "graph") == 0)
-		return export_graph(dir, &eo, meta, format, out_path);
-	return export_table(dir, what, &eo, meta, format, out_path);
+		return export_graph(a.store, &a.eo, a.meta, a.format, a.out);
+	return export_table(a.store, what, &a.eo, a.meta, a.format, a.out);
 }

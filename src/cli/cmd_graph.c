@@ -5,35 +5,61 @@
 #include "maintevo/release.h"
 #include "maintevo/store.h"
 
-#include <getopt.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: maintevo graph --repo PATH --rev REV [--format csv|graphml|json] [options]\n"
-	"       maintevo graph --store DIR --release TAG [--format ...] [--keep-rest]\n"
-	"\n"
-	"Write the overlap graph of the release: vertices are MAINTAINERS sections,\n"
-	"an edge joins two sections that cover the same files, weighted by the lines\n"
-	"(newlines), bytes and files they share.\n"
-	"\n"
-	"  csv      'from,to,lines,bytes,files', one row per pair (from < to bytewise)\n"
-	"           and a from == to row with each section's own size (zeros for\n"
-	"           sections that cover nothing)\n"
-	"  graphml  vertex attributes name, lines, bytes, files, status, maintainers;\n"
-	"           edge attributes lines, bytes, files, weight (= lines); for Gephi,\n"
-	"           igraph and networkx\n"
-	"  json     networkx node-link form\n"
-	"\n"
-	"With --store and --release the graph is read back from a store made by\n"
-	"'maintevo walk' (no repository needed); the output is the same.\n"
-	"\n"
-	"options:\n" CLI_RELEASE_HELP
-	"  --store DIR        read from this store instead of a repository\n"
-	"  --release TAG      the stored release to read (with --store)\n"
-	"  -f, --format F     csv (default), graphml or json\n"
-	"  --keep-rest        keep THE REST (left out by default)\n"
-	"  -o, --out FILE     write to FILE instead of standard output\n"
-	"  -h, --help         show this help\n";
+typedef struct {
+	cli_release_opts release;
+	const char *store, *tag, *out;
+	mev_graph_format format;
+	mev_graph_options go;
+} graph_args;
+
+static int parse_format(void *field, const char *value, const cli_option *opt, const char *cmd)
+{
+	int f = mev_graph_format_parse(value);
+	(void)opt;
+	if (f < 0)
+		return cli_usage_error(cmd, "unknown format '%s' (use csv, graphml or json)", value);
+	*(mev_graph_format *)field = (mev_graph_format)f;
+	return 0;
+}
+
+static const cli_option options[] = {
+	CLI_OPT_GROUP(graph_args, release, cli_release_options, NULL),
+	CLI_OPT_STRING(graph_args, store, 0, "store", "DIR",
+		       "read from this store instead of a repository"),
+	CLI_OPT_STRING(graph_args, tag, 0, "release", "TAG",
+		       "the stored release to read (with --store)"),
+	CLI_OPT_CALL(graph_args, format, 'f', "format", "F", parse_format,
+		     "csv (default), graphml or json"),
+	CLI_OPT_FLAG(graph_args, go.keep_rest, 0, "keep-rest", "keep THE REST (left out by default)"),
+	CLI_OPT_OUT(graph_args, out),
+	CLI_OPT_HELP,
+	CLI_OPT_END
+};
+
+const cli_command cmd_graph_spec = {
+	.name = "graph",
+	.usage = CLI_USAGE("--repo PATH --rev REV [--format csv|graphml|json] [options]",
+			   "--store DIR --release TAG [--format ...] [--keep-rest]"),
+	.about =
+		"Write the overlap graph of the release: vertices are MAINTAINERS sections,\n"
+		"an edge joins two sections that cover the same files, weighted by the lines\n"
+		"(newlines), bytes and files they share.\n"
+		"\n"
+		"  csv      'from,to,lines,bytes,files', one row per pair (from < to bytewise)\n"
+		"           and a from == to row with each section's own size (zeros for\n"
+		"           sections that cover nothing)\n"
+		"  graphml  vertex attributes name, lines, bytes, files, status, maintainers;\n"
+		"           edge attributes lines, bytes, files, weight (= lines); for Gephi,\n"
+		"           igraph and networkx\n"
+		"  json     networkx node-link form\n"
+		"\n"
+		"With --store and --release the graph is read back from a store made by\n"
+		"'maintevo walk' (no repository needed); the output is the same.",
+	.options = options,
+	.operands = 0,
+};
 
 static int write_graph(const mev_graph *g, mev_graph_format fmt, const char *out_path)
 {
@@ -48,86 +74,61 @@ static int write_graph(const mev_graph *g, mev_graph_format fmt, const char *out
 	return cli_close_out(out, out_path);
 }
 
+/* --store DIR --release TAG: the graph as 'maintevo walk' stored it. */
+static int stored_graph(const graph_args *a)
+{
+	mev_store *store = NULL;
+	mev_filemap *fm = NULL;
+	mev_graph *g = NULL;
+	int rc;
+
+	if (!a->store || !a->tag)
+		return cli_usage_error("graph", "--store and --release go together");
+	if (a->release.repo || a->release.rev)
+		return cli_usage_error("graph", "use either --repo/--rev or --store/--release");
+	if (mev_store_open(&store, a->store, MEV_STORE_READ) ||
+	    mev_release_load_graph(&fm, &g, store, a->tag, a->go.keep_rest)) {
+		mev_store_free(store);
+		return cli_fail();
+	}
+	mev_store_free(store);
+	rc = write_graph(g, a->format, a->out);
+	mev_graph_free(g);
+	mev_filemap_free(fm);
+	return rc;
+}
+
 int cmd_graph(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_RELEASE_LONGOPTS,
-		{ "format", required_argument, NULL, 'f' },
-		{ "keep-rest", no_argument, NULL, 'k' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "store", required_argument, NULL, 's' },
-		{ "release", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	cli_release_opts o = { 0 };
-	const char *out_path = NULL, *store_dir = NULL, *release = NULL;
-	int fmt = MEV_GRAPH_CSV, c, rc;
-	mev_graph_options go = { 0 };
+	graph_args a = { .format = MEV_GRAPH_CSV };
+	const cli_release_opts *o = &a.release;
 	mev_filemap_options fo = { 0 };
 	mev_filemap_stats st = { 0 };
 	cli_release r;
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
+	int argi, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hf:o:j:", longopts, NULL)) != -1) {
-		if ((rc = cli_release_option(&o, "graph", c, optarg)))
-			if (rc == EXIT_USAGE)
-				return rc;
-		if (rc)
-			continue;
-		switch (c) {
-		case 'f':
-			fmt = mev_graph_format_parse(optarg);
-			if (fmt < 0)
-				return cli_usage_error("graph", "unknown format '%s' (use csv, graphml or json)",
-						       optarg);
-			break;
-		case 'k': go.keep_rest = 1; break;
-		case 'o': out_path = optarg; break;
-		case 's': store_dir = optarg; break;
-		case 'L': release = optarg; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: return cli_bad_option("graph", c, argc, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("graph", "unexpected argument '%s'", argv[optind]);
-	if (store_dir || release) {
-		mev_store *store = NULL;
-		if (!store_dir || !release)
-			return cli_usage_error("graph", "--store and --release go together");
-		if (o.repo || o.rev)
-			return cli_usage_error("graph", "use either --repo/--rev or --store/--release");
-		if (mev_store_open(&store, store_dir, MEV_STORE_READ) ||
-		    mev_release_load_graph(&fm, &g, store, release, go.keep_rest)) {
-			mev_store_free(store);
-			return cli_fail();
-		}
-		mev_store_free(store);
-		rc = write_graph(g, (mev_graph_format)fmt, out_path);
-		mev_graph_free(g);
-		mev_filemap_free(fm);
+	if ((rc = cli_parse(&argi, &cmd_graph_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
-	}
-	if ((rc = cli_release_load(&r, &o, "graph")))
+	if (a.store || a.tag)
+		return stored_graph(&a);
+	if ((rc = cli_release_load(&r, o, "graph")))
 		return rc;
-	fo.jobs = o.jobs;
+	fo.jobs = o->jobs;
 	fo.stats = &st;
-	if (mev_filemap_build(&fm, r.repo, r.tree, r.maint, &fo) || mev_graph_build(&g, fm, &go)) {
+	if (mev_filemap_build(&fm, r.repo, r.tree, r.maint, &fo) || mev_graph_build(&g, fm, &a.go)) {
 		rc = cli_fail();
 		goto done;
 	}
-	cli_report_diags(r.maint, o.warnings);
-	if (o.stats)
+	cli_report_diags(r.maint, o->warnings);
+	if (o->stats)
 		cli_print_stats(&r, &st);
 	if (st.missing)
 		fprintf(stderr, "warning: %llu blob%s missing from the repository (a partial clone?), "
 			"counted as 0 lines: '%s'%s\n", (unsigned long long)st.missing,
 			st.missing == 1 ? "" : "s", st.missing_path, st.missing > 1 ? " and others" : "");
-	rc = write_graph(g, (mev_graph_format)fmt, out_path);
+	rc = write_graph(g, a.format, a.out);
 done:
 	mev_graph_free(g);
 	mev_filemap_free(fm);

@@ -2,65 +2,47 @@
 #include "cli.h"
 #include "maintevo/export.h"
 
-#include <getopt.h>
+static const cli_option options[] = {
+	CLI_OPT_STORE(cli_table_args, store),
+	CLI_OPT_FROM(cli_table_args, eo.from),
+	CLI_OPT_TO(cli_table_args, eo.to),
+	CLI_OPT_TABLE_FORMAT(cli_table_args, format),
+	CLI_OPT_OUT(cli_table_args, out),
+	CLI_OPT_HELP,
+	CLI_OPT_END
+};
 
-static const char usage[] =
-	"usage: maintevo section-changes [--store DIR] [--from TAG] [--to TAG] [--format F]\n"
-	"                                [-o FILE]\n"
-	"\n"
-	"Write the section-level changes 'maintevo track' found between consecutive\n"
-	"releases, in release order: the table 'maintevo export section_changes'\n"
-	"writes (docs/schemas.md), as CSV by default\n"
-	"  from_release,to_release,change,section,new_section,lines,coverage\n"
-	"change is added (section: the new title, lines: its lines in to_release),\n"
-	"removed (section: the old title, lines: its lines in from_release) or\n"
-	"renamed: a title that went away and a new title that covers at least 80%\n"
-	"(track --rename) of its code; new_section is the new title and coverage the\n"
-	"share of the old section's lines the new one covers.  With file tables the\n"
-	"code is the files present in both releases; in imported stores it is\n"
-	"estimated from the lines each section shared with the others (sections\n"
-	"that share nothing are reported as removed and added).  Rows come by\n"
-	"release pair, then added, removed, renamed, then title.  They do not depend\n"
-	"on the clustering options.\n"
-	"\n"
-	"options:\n"
-	"  --store DIR        the store (default: ./maintevo.store)\n"
-	"  --from TAG         only pairs whose from_release is TAG or later\n"
-	"  --to TAG           only pairs whose to_release is TAG or earlier\n"
-	"  -f, --format F     csv (default), json (one array of objects) or jsonl\n"
-	"  -o, --out FILE     write to FILE instead of standard output\n"
-	"  -h, --help         show this help\n";
+const cli_command cmd_section_changes_spec = {
+	.name = "section-changes",
+	.usage = CLI_USAGE("[--store DIR] [--from TAG] [--to TAG] [--format F]\n"
+			   "[-o FILE]"),
+	.about =
+		"Write the section-level changes 'maintevo track' found between consecutive\n"
+		"releases, in release order: the table 'maintevo export section_changes'\n"
+		"writes (docs/schemas.md), as CSV by default\n"
+		"  from_release,to_release,change,section,new_section,lines,coverage\n"
+		"change is added (section: the new title, lines: its lines in to_release),\n"
+		"removed (section: the old title, lines: its lines in from_release) or\n"
+		"renamed: a title that went away and a new title that covers at least 80%\n"
+		"(track --rename) of its code; new_section is the new title and coverage the\n"
+		"share of the old section's lines the new one covers.  With file tables the\n"
+		"code is the files present in both releases; in imported stores it is\n"
+		"estimated from the lines each section shared with the others (sections\n"
+		"that share nothing are reported as removed and added).  Rows come by\n"
+		"release pair, then added, removed, renamed, then title.  They do not depend\n"
+		"on the clustering options.",
+	.options = options,
+	.operands = 0,
+};
 
 int cmd_section_changes(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "store", required_argument, NULL, 's' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'T' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *dir = "maintevo.store", *format = NULL, *out_path = NULL;
-	mev_export_options eo = { 0 };
-	int c;
+	cli_table_args a;
+	int argi, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hf:o:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's': dir = optarg; break;
-		case 'F': eo.from = optarg; break;
-		case 'T': eo.to = optarg; break;
-		case 'f': format = optarg; break;
-		case 'o': out_path = optarg; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: return cli_bad_option("section-changes", c, argc, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("section-changes", "unexpected argument '%s'", argv[optind]);
-	return cli_write_table("section-changes", dir, MEV_EXPORT_SECTION_CHANGES, &eo, format,
-			       out_path);
+	cli_table_args_init(&a);
+	if ((rc = cli_parse(&argi, &cmd_section_changes_spec, &a, argc, argv)) != CLI_RUN)
+		return rc;
+	return cli_write_table("section-changes", a.store, MEV_EXPORT_SECTION_CHANGES, &a.eo, a.format,
+			       a.out);
 }

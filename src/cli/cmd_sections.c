@@ -3,23 +3,35 @@
 #include "maintevo/error.h"
 #include "maintevo/table.h"
 
-#include <getopt.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: maintevo sections --repo PATH --rev REV [--patterns] [options]\n"
-	"\n"
-	"Write the MAINTAINERS sections of the release as CSV, in file order:\n"
-	"  section,file,line,status,maintainers,reviewers,lists,trees,patterns\n"
-	"With --patterns, one row per F:, X:, N: and K: line instead:\n"
-	"  section,file,line,type,value,regex\n"
-	"where regex is what get_maintainer.pl matches (F:/X: after its glob\n"
-	"conversion and directory test).\n"
-	"\n"
-	"options:\n" CLI_RELEASE_HELP
-	"  --patterns         one row per pattern line\n"
-	"  -o, --out FILE     write to FILE instead of standard output\n"
-	"  -h, --help         show this help\n";
+typedef struct {
+	cli_release_opts release;
+	const char *out;
+	int patterns;
+} sections_args;
+
+static const cli_option options[] = {
+	CLI_OPT_GROUP(sections_args, release, cli_release_options, NULL),
+	CLI_OPT_FLAG(sections_args, patterns, 0, "patterns", "one row per pattern line"),
+	CLI_OPT_OUT(sections_args, out),
+	CLI_OPT_HELP,
+	CLI_OPT_END
+};
+
+const cli_command cmd_sections_spec = {
+	.name = "sections",
+	.usage = CLI_USAGE("--repo PATH --rev REV [--patterns] [options]"),
+	.about =
+		"Write the MAINTAINERS sections of the release as CSV, in file order:\n"
+		"  section,file,line,status,maintainers,reviewers,lists,trees,patterns\n"
+		"With --patterns, one row per F:, X:, N: and K: line instead:\n"
+		"  section,file,line,type,value,regex\n"
+		"where regex is what get_maintainer.pl matches (F:/X: after its glob\n"
+		"conversion and directory test).",
+	.options = options,
+	.operands = 0,
+};
 
 static const mev_column section_cols[] = {
 	{ "section", MEV_COLUMN_STRING }, { "file", MEV_COLUMN_STRING },
@@ -68,58 +80,35 @@ static void section_rows(mev_table *t, const mev_maint *m, const mev_section *s,
 
 int cmd_sections(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_RELEASE_LONGOPTS,
-		{ "patterns", no_argument, NULL, 'p' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	cli_release_opts o = { 0 };
-	const char *out_path = NULL;
-	int patterns = 0, c, rc;
+	sections_args a = { 0 };
+	int argi, rc;
 	cli_release r;
 	mev_table *t = NULL;
 	FILE *out;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:j:", longopts, NULL)) != -1) {
-		if ((rc = cli_release_option(&o, "sections", c, optarg)))
-			if (rc == EXIT_USAGE)
-				return rc;
-		if (rc)
-			continue;
-		switch (c) {
-		case 'p': patterns = 1; break;
-		case 'o': out_path = optarg; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: return cli_bad_option("sections", c, argc, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("sections", "unexpected argument '%s'", argv[optind]);
-	if ((rc = cli_release_load(&r, &o, "sections")))
+	if ((rc = cli_parse(&argi, &cmd_sections_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
-	cli_report_diags(r.maint, o.warnings);
-	if (!(out = cli_open_out(out_path))) {
+	if ((rc = cli_release_load(&r, &a.release, "sections")))
+		return rc;
+	cli_report_diags(r.maint, a.release.warnings);
+	if (!(out = cli_open_out(a.out))) {
 		cli_release_free(&r);
 		return EXIT_FAIL;
 	}
-	if (mev_table_new(&t, out, MEV_TABLE_CSV, patterns ? pattern_cols : section_cols)) {
+	if (mev_table_new(&t, out, MEV_TABLE_CSV, a.patterns ? pattern_cols : section_cols)) {
 		rc = cli_fail();
-		cli_close_out(out, out_path);
+		cli_close_out(out, a.out);
 		goto done;
 	}
 	for (size_t i = 0; i < mev_maint_section_count(r.maint); i++)
-		section_rows(t, r.maint, &mev_maint_sections(r.maint)[i], patterns);
+		section_rows(t, r.maint, &mev_maint_sections(r.maint)[i], a.patterns);
 	/* a write error is reported by cli_close_out(), with the file's name */
 	if ((rc = mev_table_finish(t)) && rc != MEV_EIO) {
 		rc = cli_fail();
-		cli_close_out(out, out_path);
+		cli_close_out(out, a.out);
 		goto done;
 	}
-	rc = cli_close_out(out, out_path);
+	rc = cli_close_out(out, a.out);
 done:
 	mev_table_free(t);
 	cli_release_free(&r);

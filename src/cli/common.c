@@ -81,32 +81,6 @@ int cli_parse_real(const char *cmd, const char *opt, const char *arg, double min
 	return 0;
 }
 
-int cli_release_option(cli_release_opts *o, const char *cmd, int opt, const char *arg)
-{
-	long v = 0;
-	int d;
-	switch (opt) {
-	case 'r': o->repo = arg; return 1;
-	case 'v': o->rev = arg; return 1;
-	case 'W': o->warnings = 1; return 1;
-	case 'S': o->stats = 1; return 1;
-	case 'T': o->rules.top_level_only = 1; return 1;
-	case 'D':
-		d = mev_dialect_parse(arg);
-		if (d < 0)
-			return cli_usage_error(cmd, "unknown dialect '%s' (use auto, linux, uboot, xen or qemu)", arg);
-		o->rules.dialect = (mev_dialect)d;
-		return 1;
-	case 'j':
-		if (cli_parse_int(cmd, "--jobs", arg, 0, 64, &v))
-			return EXIT_USAGE;
-		o->jobs = (int)v;
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 void cli_report_diags(const mev_maint *m, int print)
 {
 	size_t n = mev_maint_diag_count(m);

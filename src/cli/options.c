@@ -303,8 +303,8 @@ const cli_option cli_release_options[] = {
 	CLI_OPT_END
 };
 
-/* The ranges are those cli_cluster_option() checks; cli_cluster_finish()
- * then checks that the options fit the method. */
+/* Each value is checked alone here; cli_cluster_finish() then checks that
+ * the options fit the method. */
 const cli_option cli_cluster_options[] = {
 	CLI_OPT_STRING(cli_cluster_opts, method, 'm', "method", "M",
 		       "walktrap (default), louvain, leiden or components; or a\n"

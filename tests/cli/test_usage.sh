@@ -154,6 +154,42 @@ report_error "--top-fraction takes a number from 1e-09 to 1, not '1.5'" --top-fr
 report_error "--steps is for walktrap, not louvain" --method louvain --steps 3
 report_error "unexpected argument 'stray'" --store x stray
 
+step "the commands on option tables: usage errors, exactly"
+usage_error() {
+	local c=$1 want=$2
+	shift 2
+	expect_exit 2 "$MEV" "$c" "$@"
+	printf "maintevo: error: %s\nhint: see 'maintevo %s --help'\n" "$want" "$c" | expect_stderr
+	[ ! -s "$OUT" ] || fail "stdout not empty after a usage error"
+}
+# walk, store and import-pasta are still on getopt.
+for c in $all; do
+	case $c in walk | store | import-pasta) continue ;; esac
+	usage_error "$c" "option '--help' takes no value" --help=yes
+done
+usage_error filemap "option '--keep-rest' takes no value" --keep-rest=1
+usage_error graph "option '--stats' takes no value" --stats=1
+usage_error cluster "option '--smooth' takes no value" --smooth=1
+usage_error export "option '--meta' takes no value" --meta=1
+usage_error track "option '--quiet' takes no value" --quiet=1
+usage_error filemap "--store and --release go together" --store x
+usage_error graph "--store and --release go together" --release v1
+usage_error filemap "use either --repo/--rev or --store/--release" --store x --release v1 --rev v1
+usage_error cluster "--jobs takes a whole number from 0 to 64, not '65'" -j 65
+usage_error cluster "--resolution is for louvain and leiden, not walktrap" --resolution 2
+usage_error track "--link takes a number above 0 and at most 1, not '0'" --link 0
+usage_error track "--match takes a number above 0 and at most 1, not '1.5'" --match=1.5
+usage_error track "--growth takes a number above 0 and at most 1e+06, not '2e6'" --growth 2e6
+usage_error track "--rename takes a number above 0 and at most 1, not 'x'" --rename x
+usage_error track "--jobs takes a whole number from 0 to 64, not 'all'" --jobs all
+usage_error clusters "--release is required" --store x
+usage_error releases "unexpected argument 'extra'" extra
+usage_error events "unknown option '-j'" -j 2
+usage_error section-changes "unknown option '--method'" --method louvain
+usage_error lineages "--seed is for louvain and leiden, not walktrap" --seed 3
+usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, section_changes, files or graph)"
+usage_error export "unexpected argument 'extra'" releases extra
+
 step "maintevo help: the general usage, a command's help, or an error"
 expect_exit 0 "$MEV" --help
 cp "$OUT" "$TMP/.usage"
