@@ -330,7 +330,7 @@ static int title_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int mev_filemap_write_csv(const mev_filemap *fm, FILE *out, int keep_rest)
+int mev_filemap_write_csv(FILE *out, const mev_filemap *fm, int keep_rest)
 {
 	static const mev_column cols[] = {
 		{ "path", MEV_COLUMN_STRING }, { "lines", MEV_COLUMN_INTEGER },

@@ -305,7 +305,7 @@ static void write_json(const mev_graph *g, FILE *out)
 	fputs("\n ]\n}\n", out);
 }
 
-int mev_graph_write(const mev_graph *g, FILE *out, mev_graph_format fmt)
+int mev_graph_write(FILE *out, const mev_graph *g, mev_graph_format fmt)
 {
 	int rc = 0;
 	switch (fmt) {

@@ -48,7 +48,7 @@ static char *run_table(mev_store *s, mev_export_table_id t, const mev_export_opt
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	*rc = mev_export_table(s, t, o, f);
+	*rc = mev_export_table(f, s, t, o);
 	fclose(f);
 	return buf;
 }
@@ -58,7 +58,7 @@ static char *run_report(mev_store *s, const mev_report_options *o, int *rc)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	*rc = mev_report_write(s, o, f);
+	*rc = mev_report_write(f, s, o);
 	fclose(f);
 	return buf;
 }
@@ -317,7 +317,7 @@ static void test_graph(void)
 	FILE *f;
 	CHECK_INT(mev_store_open(&s, dir, MEV_STORE_READ), 0);
 	f = open_memstream(&buf, &len);
-	CHECK_INT(mev_export_graph(s, &go, f), 0);
+	CHECK_INT(mev_export_graph(f, s, &go), 0);
 	fclose(f);
 	CHECK(buf && strstr(buf, "label=\"A, \\\"QUOTED\\\" <b>&amp;</b>\""));
 	CHECK(buf && strstr(buf, "label=\"TWO\\nLINES\""));
@@ -326,7 +326,7 @@ static void test_graph(void)
 	buf = NULL;
 	go.meta = 1;
 	f = open_memstream(&buf, &len);
-	CHECK_ERR(mev_export_graph(s, &go, f), MEV_ENOTFOUND, "release 'v1.0' is not clustered with");
+	CHECK_ERR(mev_export_graph(f, s, &go), MEV_ENOTFOUND, "release 'v1.0' is not clustered with");
 	fclose(f);
 	free(buf);
 	mev_store_free(s);

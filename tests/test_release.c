@@ -36,7 +36,7 @@ static void test_varint(void)
 	CHECK_INT(l, 0);
 	CHECK(mev__get_uv(&r) == UINT64_MAX);
 	CHECK(mev__get_sv(&r) == INT64_MIN);
-	CHECK_INT(mev__get_bytes(&r, raw, 3), 0);
+	CHECK_INT(mev__get_bytes(raw, &r, 3), 0);
 	CHECK(raw[0] == 1 && raw[2] == 3);
 	CHECK(!r.bad);
 	mev__get_uv(&r);

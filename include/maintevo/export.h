@@ -59,7 +59,8 @@ typedef struct {
  * columns are simply empty then.  Nothing is written when the table cannot
  * be made (what is missing is found before the header).
  */
-int mev_export_table(mev_store *s, mev_export_table_id t, const mev_export_options *opt, FILE *out);
+int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
+		     const mev_export_options *opt);
 
 typedef enum {
 	MEV_EXPORT_GRAPHML = 0, /* GraphML: Gephi, igraph, networkx */
@@ -86,7 +87,7 @@ typedef struct {
  * different clusters.  Errors: MEV_ENOTFOUND (unknown release, or --meta on
  * a release without clusters), the store's errors, MEV_EIO.
  */
-int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *out);
+int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *opt);
 
 /* Sections of one release counted by who looks after them. */
 typedef struct {

@@ -110,6 +110,6 @@ size_t mev_filemap_set(const uint32_t **ids, const mev_filemap *fm, uint32_t set
  * are the titles sorted bytewise and joined with " | ".  THE REST is left
  * out unless keep_rest.  Errors: MEV_ENOMEM, MEV_EIO.
  */
-int mev_filemap_write_csv(const mev_filemap *fm, FILE *out, int keep_rest);
+int mev_filemap_write_csv(FILE *out, const mev_filemap *fm, int keep_rest);
 
 #endif

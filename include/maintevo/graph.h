@@ -50,6 +50,6 @@ int mev_graph_format_parse(const char *name); /* -1 when unknown */
  * GraphML (vertex and edge attributes, no self loops) or JSON
  * {"nodes":[...],"links":[...]} (networkx node-link).  Errors: MEV_ENOMEM, MEV_EIO.
  */
-int mev_graph_write(const mev_graph *g, FILE *out, mev_graph_format fmt);
+int mev_graph_write(FILE *out, const mev_graph *g, mev_graph_format fmt);
 
 #endif

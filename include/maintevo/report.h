@@ -34,6 +34,6 @@ typedef struct {
  * releases), MEV_EINVAL (from is not older than to), the store's errors,
  * MEV_EIO when writing fails.
  */
-int mev_report_write(mev_store *s, const mev_report_options *opt, FILE *out);
+int mev_report_write(FILE *out, mev_store *s, const mev_report_options *opt);
 
 #endif

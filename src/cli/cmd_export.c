@@ -110,12 +110,12 @@ typedef struct {
 static int write_table(mev_store *s, const void *job, FILE *out)
 {
 	const table_job *j = job;
-	return mev_export_table(s, j->t, j->opt, out);
+	return mev_export_table(out, s, j->t, j->opt);
 }
 
 static int write_graph(mev_store *s, const void *opt, FILE *out)
 {
-	return mev_export_graph(s, opt, out);
+	return mev_export_graph(out, s, opt);
 }
 
 void cli_table_args_init(cli_table_args *a)

@@ -47,7 +47,7 @@ static int write_map(const mev_filemap *fm, int keep_rest, const char *out_path)
 	FILE *out = cli_open_out(out_path);
 	if (!out)
 		return EXIT_FAIL;
-	if (mev_filemap_write_csv(fm, out, keep_rest)) {
+	if (mev_filemap_write_csv(out, fm, keep_rest)) {
 		cli_fail();
 		cli_close_out(out, out_path);
 		return EXIT_FAIL;

@@ -66,7 +66,7 @@ static int write_graph(const mev_graph *g, mev_graph_format fmt, const char *out
 	FILE *out = cli_open_out(out_path);
 	if (!out)
 		return EXIT_FAIL;
-	if (mev_graph_write(g, out, fmt)) {
+	if (mev_graph_write(out, g, fmt)) {
 		cli_fail();
 		cli_close_out(out, out_path);
 		return EXIT_FAIL;

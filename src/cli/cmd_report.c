@@ -82,7 +82,7 @@ int cmd_report(int argc, char **argv)
 		mev_store_free(s);
 		return EXIT_FAIL;
 	}
-	if ((rc = mev_report_write(s, &a.ro, out))) {
+	if ((rc = mev_report_write(out, s, &a.ro))) {
 		cli_fail();
 		cli_close_out(out, a.out);
 		if (out != stdout)

@@ -241,7 +241,8 @@ static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *
 	return 0;
 }
 
-int mev_export_table(mev_store *s, mev_export_table_id t, const mev_export_options *opt, FILE *out)
+int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
+		     const mev_export_options *opt)
 {
 	static const mev_export_options defaults = { 0 };
 	mev_section_change_list changes = { 0 };

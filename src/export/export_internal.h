@@ -79,8 +79,8 @@ typedef struct {
 } mev__xgraph;
 
 /* The graph in GraphML, networkx node-link JSON or Graphviz DOT (named `tag`). */
-void mev__export_graphml(const mev__xgraph *g, FILE *out);
-void mev__export_nodelink(const mev__xgraph *g, FILE *out);
-void mev__export_dot(const mev__xgraph *g, const char *tag, FILE *out);
+void mev__export_graphml(FILE *out, const mev__xgraph *g);
+void mev__export_nodelink(FILE *out, const mev__xgraph *g);
+void mev__export_dot(FILE *out, const mev__xgraph *g, const char *tag);
 
 #endif

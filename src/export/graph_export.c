@@ -141,7 +141,7 @@ done:
 	return rc;
 }
 
-int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *out)
+int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *opt)
 {
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
@@ -163,9 +163,9 @@ int mev_export_graph(mev_store *s, const mev_export_graph_options *opt, FILE *ou
 	if (rc)
 		goto done;
 	switch (opt->format) {
-	case MEV_EXPORT_GRAPH_JSON: mev__export_nodelink(&x, out); break;
-	case MEV_EXPORT_DOT: mev__export_dot(&x, opt->release, out); break;
-	default: mev__export_graphml(&x, out); break;
+	case MEV_EXPORT_GRAPH_JSON: mev__export_nodelink(out, &x); break;
+	case MEV_EXPORT_DOT: mev__export_dot(out, &x, opt->release); break;
+	default: mev__export_graphml(out, &x); break;
 	}
 	if (ferror(out))
 		rc = mev_error_set(MEV_EIO, "cannot write the graph");

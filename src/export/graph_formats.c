@@ -27,7 +27,7 @@ static void xml_data(FILE *out, const char *key, const char *value)
 	fputs("</data>\n", out);
 }
 
-void mev__export_graphml(const mev__xgraph *g, FILE *out)
+void mev__export_graphml(FILE *out, const mev__xgraph *g)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	      "<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\"\n"
@@ -100,7 +100,7 @@ static void json_int_or_null(FILE *out, const char *key, int64_t v)
 		fprintf(out, ", \"%s\": null", key);
 }
 
-void mev__export_nodelink(const mev__xgraph *g, FILE *out)
+void mev__export_nodelink(FILE *out, const mev__xgraph *g)
 {
 	fprintf(out, "{\"directed\": false, \"multigraph\": false, \"graph\": {\"level\": \"%s\"},\n"
 		" \"nodes\": [", g->meta ? "clusters" : "sections");
@@ -140,7 +140,7 @@ void mev__export_nodelink(const mev__xgraph *g, FILE *out)
 	fputs("\n ]\n}\n", out);
 }
 
-void mev__export_dot(const mev__xgraph *g, const char *tag, FILE *out)
+void mev__export_dot(FILE *out, const mev__xgraph *g, const char *tag)
 {
 	fputs("graph ", out);
 	dot_str(out, tag);

@@ -23,7 +23,7 @@ int mev_release_identity_get(mev_identity *id, mev_store *s)
 #define GETS(field) do { p = mev__get_str(&r, &n); \
 	snprintf(id->field, sizeof id->field, "%.*s", (int)n, p); } while (0)
 	GETS(repo);
-	mev__get_bytes(&r, id->root.id, 20);
+	mev__get_bytes(id->root.id, &r, 20);
 	GETS(dialect);
 	GETS(tags);
 	GETS(exclude);

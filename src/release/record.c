@@ -156,7 +156,7 @@ static int decode_head(mev_release *m, mev__rd *r)
 		return mev_error_set(MEV_ECORRUPT, "release record of an unknown version");
 	p = mev__get_str(r, &n);
 	m->tag = strndup(p, n);
-	mev__get_bytes(r, m->commit.id, 20);
+	mev__get_bytes(m->commit.id, r, 20);
 	m->time = mev__get_sv(r);
 	m->files = mev__get_uv(r);
 	m->lines = mev__get_uv(r);

@@ -637,7 +637,7 @@ static int part_history(mev__doc *d, const mev__report *r)
 	return rc;
 }
 
-int mev_report_write(mev_store *s, const mev_report_options *opt, FILE *out)
+int mev_report_write(FILE *out, mev_store *s, const mev_report_options *opt)
 {
 	static const mev_report_options defaults = { 0 };
 	mev__report r;

@@ -74,7 +74,7 @@ const char *mev__get_str(mev__rd *r, size_t *len)
 	return s;
 }
 
-int mev__get_bytes(mev__rd *r, void *out, size_t len)
+int mev__get_bytes(void *out, mev__rd *r, size_t len)
 {
 	if (r->bad || len > (size_t)(r->end - r->p)) {
 		r->bad = 1;

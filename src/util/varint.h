@@ -33,6 +33,6 @@ int64_t mev__get_sv(mev__rd *r);
 /* A length-prefixed string: points into the record (not NUL-terminated). */
 const char *mev__get_str(mev__rd *r, size_t *len);
 /* `len` raw bytes into out (zeros and -1 when the record is too short). */
-int mev__get_bytes(mev__rd *r, void *out, size_t len);
+int mev__get_bytes(void *out, mev__rd *r, size_t len);
 
 #endif
