@@ -18,9 +18,6 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 int cli_fail(void);
 /* A usage error for command `cmd`; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The usage error for what getopt_long() rejected: c is ':' for a missing
- * value (optstrings start with ':'), '?' for an unknown option. */
-int cli_bad_option(const char *cmd, int c, int argc, char **argv);
 /* A note on stderr ("maintevo: ..."), unless quiet. */
 void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int cli_quiet;
@@ -140,10 +137,10 @@ int cmd_section_changes(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* The option tables of the commands on options.h, for 'maintevo help CMD'. */
-extern const cli_command cmd_filemap_spec, cmd_graph_spec, cmd_sections_spec;
-extern const cli_command cmd_releases_spec, cmd_cluster_spec, cmd_clusters_spec;
-extern const cli_command cmd_track_spec, cmd_events_spec, cmd_lineages_spec;
+/* The option tables of the commands (options.h), for 'maintevo help CMD'. */
+extern const cli_command cmd_filemap_spec, cmd_graph_spec, cmd_sections_spec, cmd_walk_spec;
+extern const cli_command cmd_releases_spec, cmd_store_spec, cmd_import_spec, cmd_cluster_spec;
+extern const cli_command cmd_clusters_spec, cmd_track_spec, cmd_events_spec, cmd_lineages_spec;
 extern const cli_command cmd_section_changes_spec, cmd_export_spec, cmd_report_spec;
 
 #endif

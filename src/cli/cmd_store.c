@@ -4,20 +4,8 @@
 #include "maintevo/release.h"
 #include "maintevo/store.h"
 
-#include <getopt.h>
 #include <string.h>
 #include <time.h>
-
-static const char usage[] =
-	"usage: maintevo store info [--store DIR]\n"
-	"\n"
-	"Print what the store holds: whose history (repository, root commit, dialect,\n"
-	"tag filters), the releases, the space used, and every table in it with its\n"
-	"entries and their size stored and before compression.\n"
-	"\n"
-	"options:\n"
-	"  --store DIR        the store (default: ./maintevo.store)\n"
-	"  -h, --help         show this help\n";
 
 static double ratio(uint64_t raw, uint64_t stored) { return stored ? (double)raw / stored : 0; }
 
@@ -64,42 +52,50 @@ static void print_tables(const mev_store_stats *st)
 	}
 }
 
+typedef struct {
+	const char *store;
+} store_args;
+
+static const cli_option options[] = {
+	CLI_OPT_STORE(store_args, store),
+	CLI_OPT_HELP,
+	CLI_OPT_END
+};
+
+/* The one subcommand, 'info', is part of the synopsis; cmd_store() takes
+ * it off before parsing the options. */
+const cli_command cmd_store_spec = {
+	.name = "store",
+	.usage = CLI_USAGE("info [--store DIR]"),
+	.about =
+		"Print what the store holds: whose history (repository, root commit, dialect,\n"
+		"tag filters), the releases, the space used, and every table in it with its\n"
+		"entries and their size stored and before compression.",
+	.options = options,
+	.operands = 0,
+};
+
 int cmd_store(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "store", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *dir = "maintevo.store";
+	store_args a = { .store = "maintevo.store" };
 	mev_store *s = NULL;
 	mev_identity id;
 	mev_store_stats st = { 0 };
 	mev_release *list = NULL;
 	size_t n = 0, snapshots = 0;
-	int c;
+	int argi, rc;
 
 	if (argc < 2 || strcmp(argv[1], "info") != 0) {
 		if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-			fputs(usage, stdout);
+			cli_help_print(stdout, &cmd_store_spec);
 			return EXIT_OK;
 		}
 		return cli_usage_error("store", "say what to do with the store: 'maintevo store info'");
 	}
-	argc--;
-	argv++;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's': dir = optarg; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: return cli_bad_option("store", c, argc, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("store", "unexpected argument '%s'", argv[optind]);
-	if (mev_store_open(&s, dir, MEV_STORE_READ) || mev_store_stats_get(&st, s) ||
+	/* "info" stands where cli_parse() expects the command's name. */
+	if ((rc = cli_parse(&argi, &cmd_store_spec, &a, argc - 1, argv + 1)) != CLI_RUN)
+		return rc;
+	if (mev_store_open(&s, a.store, MEV_STORE_READ) || mev_store_stats_get(&st, s) ||
 	    mev_release_list(&list, &n, s)) {
 		mev_store_stats_free(&st);
 		mev_store_free(s);
@@ -107,7 +103,7 @@ int cmd_store(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n; i++)
 		snapshots += list[i].has_files && list[i].snapshot;
-	printf("store:        %s (schema %d)\n", dir, MEV_STORE_SCHEMA);
+	printf("store:        %s (schema %d)\n", a.store, MEV_STORE_SCHEMA);
 	if (mev_release_identity_get(&id, s) == 0)
 		print_identity(&id);
 	printf("releases:     %zu", n);

@@ -3,178 +3,117 @@
 #include "maintevo/error.h"
 #include "maintevo/walk.h"
 
-#include <getopt.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include <stdio.h>
 
-static const char usage[] =
-	"usage: maintevo walk --repo PATH [--store DIR] [options]\n"
-	"\n"
-	"Walk the release tags of the repository in version order and store, for each\n"
-	"release, its sections, its overlap graph and its file table.  Each release is\n"
-	"computed from the previous one (only changed files are read and matched), and\n"
-	"only tags not stored yet are walked: run it again after 'git fetch --tags' to\n"
-	"add new releases.  A walk can be interrupted at any time (Ctrl-C stops after\n"
-	"the current release, a second Ctrl-C at once); the next run goes on.\n"
-	"\n"
-	"Release tags by dialect: linux vX.Y and vX.Y.Z, uboot vYYYY.MM, xen\n"
-	"RELEASE-X.Y.Z, qemu vX.Y.Z; with --rc also their -rcN tags.  They are ordered as\n"
-	"versions (v2.6.39 < v3.0 < v3.10, v6.1-rc1 < v6.1).\n"
-	"\n"
-	"options:\n"
-	"  --repo PATH        the git repository\n"
-	"  --store DIR        the store (default: ./maintevo.store; created if needed)\n"
-	"  --tags GLOB        walk the tags matching GLOB instead (repeatable)\n"
-	"  --exclude GLOB     leave out tags matching GLOB (repeatable)\n"
-	"  --rc               include release candidates (-rcN)\n"
-	"  --dialect D        auto (default), linux, uboot, xen or qemu\n"
-	"  --top-level-only   read only the top-level MAINTAINERS file\n"
-	"  -j, --jobs N       reader threads (default: one per core)\n"
-	"  --rebuild          forget what the store holds and walk everything again\n"
-	"  --verify           also compute every release from scratch and compare (slow)\n"
-	"  -q, --quiet        no progress line and no summary\n"
-	"  -h, --help         show this help\n";
+typedef struct {
+	mev_walk_options o;
+	cli_strings tags, exclude;
+} walk_args;
 
-static volatile int stop_soft, stop_hard;
+static const cli_option options[] = {
+	CLI_OPT_STRING(walk_args, o.repo, 0, "repo", "PATH", "the git repository"),
+	CLI_OPT_STRING(walk_args, o.store, 0, "store", "DIR",
+		       "the store (default: ./maintevo.store; created if needed)"),
+	CLI_OPT_STRINGS(walk_args, tags, 0, "tags", "GLOB",
+			"walk the tags matching GLOB instead (repeatable)"),
+	CLI_OPT_STRINGS(walk_args, exclude, 0, "exclude", "GLOB",
+			"leave out tags matching GLOB (repeatable)"),
+	CLI_OPT_FLAG(walk_args, o.rc, 0, "rc", "include release candidates (-rcN)"),
+	CLI_OPT_CALL(walk_args, o.rules.dialect, 0, "dialect", "D", cli_parse_dialect,
+		     "auto (default), linux, uboot, xen or qemu"),
+	CLI_OPT_FLAG(walk_args, o.rules.top_level_only, 0, "top-level-only",
+		     "read only the top-level MAINTAINERS file"),
+	CLI_OPT_INT(walk_args, o.jobs, 'j', "jobs", "N", 0, 64,
+		    "reader threads (default: one per core)"),
+	CLI_OPT_FLAG(walk_args, o.rebuild, 0, "rebuild",
+		     "forget what the store holds and walk everything again"),
+	CLI_OPT_FLAG(walk_args, o.verify, 0, "verify",
+		     "also compute every release from scratch and compare (slow)"),
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END
+};
 
-static void on_sigint(int sig)
+const cli_command cmd_walk_spec = {
+	.name = "walk",
+	.usage = CLI_USAGE("--repo PATH [--store DIR] [options]"),
+	.about =
+		"Walk the release tags of the repository in version order and store, for each\n"
+		"release, its sections, its overlap graph and its file table.  Each release is\n"
+		"computed from the previous one (only changed files are read and matched), and\n"
+		"only tags not stored yet are walked: run it again after 'git fetch --tags' to\n"
+		"add new releases.  A walk can be interrupted at any time (Ctrl-C stops after\n"
+		"the current release, a second Ctrl-C at once); the next run goes on.\n"
+		"\n"
+		"Release tags by dialect: linux vX.Y and vX.Y.Z, uboot vYYYY.MM, xen\n"
+		"RELEASE-X.Y.Z, qemu vX.Y.Z; with --rc also their -rcN tags.  They are ordered as\n"
+		"versions (v2.6.39 < v3.0 < v3.10, v6.1-rc1 < v6.1).",
+	.options = options,
+	.operands = 0,
+};
+
+/* The progress line with the walk's pace: "[i/n] TAG  F files/s  ETA XmYYs"
+ * (no pace before the first release is done). */
+static void walk_progress(void *ctx, const mev_walk_progress *p)
 {
-	static const char msg[] =
-		"\nmaintevo: stopping after the current release (Ctrl-C again to stop now)\n";
-	(void)sig;
-	if (stop_soft) {
-		stop_hard = 1;
+	char what[1024];
+
+	if (p->index <= 1) {
+		cli_progress(ctx, p->index, p->total, p->tag);
 		return;
 	}
-	stop_soft = 1;
-	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0)
-		return;
+	snprintf(what, sizeof what, "%s  %.0f files/s  ETA %dm%02ds", p->tag, p->files_per_second,
+		 (int)p->eta_seconds / 60, (int)p->eta_seconds % 60);
+	cli_progress(ctx, p->index, p->total, what);
 }
 
-static int tty;
-
-static void progress(void *ctx, const mev_walk_progress *p)
+/* The summary on standard error, unless quiet. */
+static void print_summary(const mev_walk_result *res, const char *store)
 {
-	(void)ctx;
-	if (!tty)
-		return;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s", p->index, p->total, p->tag);
-	if (p->index > 1)
-		fprintf(stderr, "  %.0f files/s  ETA %dm%02ds", p->files_per_second,
-			(int)p->eta_seconds / 60, (int)p->eta_seconds % 60);
-	fflush(stderr);
-}
-
-static void note(void *ctx, const char *msg)
-{
-	(void)ctx;
 	if (cli_quiet)
 		return;
-	if (tty)
-		fputs("\r\033[K", stderr);
-	fprintf(stderr, "maintevo: %s\n", msg);
+	fprintf(stderr, "maintevo: %zu release%s walked, %zu already stored, %zu release tags in all; "
+		"%.1f s, %llu blobs read (%.1f MB), store '%s'\n",
+		res->walked, res->walked == 1 ? "" : "s", res->stored_before, res->candidates,
+		res->seconds, (unsigned long long)res->blobs_read, res->bytes_read / 1e6, store);
+	if (res->verified)
+		fprintf(stderr, "maintevo: %zu release%s verified against a cold build\n", res->verified,
+			res->verified == 1 ? "" : "s");
+	if (res->stopped)
+		fprintf(stderr, "maintevo: stopped early; run the same command again to go on\n");
 }
 
 int cmd_walk(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "store", required_argument, NULL, 's' },
-		{ "tags", required_argument, NULL, 't' },
-		{ "exclude", required_argument, NULL, 'x' },
-		{ "rc", no_argument, NULL, 'R' },
-		{ "dialect", required_argument, NULL, 'D' },
-		{ "top-level-only", no_argument, NULL, 'T' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "rebuild", no_argument, NULL, 'B' },
-		{ "verify", no_argument, NULL, 'V' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *tags[64], *excl[64];
-	mev_walk_options o = { 0 };
+	walk_args a = { .o.store = "maintevo.store" };
+	mev_walk_options *o = &a.o;
 	mev_walk_result res;
-	struct sigaction sa, old;
-	long v;
-	int c, rc, d;
+	int argi, rc;
 
-	o.store = "maintevo.store";
-	o.tags = tags;
-	o.exclude = excl;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hqj:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r': o.repo = optarg; break;
-		case 's': o.store = optarg; break;
-		case 't':
-			if (o.ntags == 64)
-				return cli_usage_error("walk", "at most 64 --tags");
-			tags[o.ntags++] = optarg;
-			break;
-		case 'x':
-			if (o.nexclude == 64)
-				return cli_usage_error("walk", "at most 64 --exclude");
-			excl[o.nexclude++] = optarg;
-			break;
-		case 'R': o.rc = 1; break;
-		case 'D':
-			d = mev_dialect_parse(optarg);
-			if (d < 0)
-				return cli_usage_error("walk", "unknown dialect '%s' (use auto, linux, uboot, xen or qemu)", optarg);
-			o.rules.dialect = (mev_dialect)d;
-			break;
-		case 'T': o.rules.top_level_only = 1; break;
-		case 'j':
-			if (cli_parse_int("walk", "--jobs", optarg, 0, 64, &v))
-				return EXIT_USAGE;
-			o.jobs = (int)v;
-			break;
-		case 'B': o.rebuild = 1; break;
-		case 'V': o.verify = 1; break;
-		case 'q': cli_quiet = 1; break;
-		case 'h': fputs(usage, stdout); return EXIT_OK;
-		default: return cli_bad_option("walk", c, argc, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("walk", "unexpected argument '%s'", argv[optind]);
-	if (!o.repo)
+	if ((rc = cli_parse(&argi, &cmd_walk_spec, &a, argc, argv)) != CLI_RUN)
+		return rc;
+	if (!o->repo)
 		return cli_usage_error("walk", "--repo is required");
-	tty = !cli_quiet && isatty(STDERR_FILENO);
-	o.progress.stop = &stop_soft;
-	o.progress.note = note;
-	o.abort_now = &stop_hard;
-	o.walk_progress = progress;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old);
-	rc = mev_walk(&res, &o);
-	sigaction(SIGINT, &old, NULL);
-	if (tty)
-		fputs("\r\033[K", stderr);
-	if (rc) {
-		if (rc == MEV_EINTR)
-			fprintf(stderr, "maintevo: stopped; %zu release%s stored by this run, "
-				"run the same command again to go on\n", res.walked, res.walked == 1 ? "" : "s");
-		else
-			cli_fail();
+	o->tags = a.tags.v;
+	o->ntags = a.tags.n;
+	o->exclude = a.exclude.v;
+	o->nexclude = a.exclude.n;
+	/* The first Ctrl-C stops after the release in hand, the second at once. */
+	cli_progress_init(&o->progress);
+	o->progress.progress = NULL; /* walk_progress draws the line, with the pace */
+	o->walk_progress = walk_progress;
+	o->abort_now = &cli_stop_now;
+	cli_sigint_install("stopping after the current release (Ctrl-C again to stop now)");
+	rc = mev_walk(&res, o);
+	cli_sigint_restore();
+	cli_progress_end();
+	if (rc == MEV_EINTR) {
+		fprintf(stderr, "maintevo: stopped; %zu release%s stored by this run, "
+			"run the same command again to go on\n", res.walked, res.walked == 1 ? "" : "s");
 		return EXIT_FAIL;
 	}
-	if (!cli_quiet) {
-		fprintf(stderr, "maintevo: %zu release%s walked, %zu already stored, %zu release tags in all; "
-			"%.1f s, %llu blobs read (%.1f MB), store '%s'\n",
-			res.walked, res.walked == 1 ? "" : "s", res.stored_before, res.candidates, res.seconds,
-			(unsigned long long)res.blobs_read, res.bytes_read / 1e6, o.store);
-		if (res.verified)
-			fprintf(stderr, "maintevo: %zu release%s verified against a cold build\n", res.verified,
-				res.verified == 1 ? "" : "s");
-		if (res.stopped)
-			fprintf(stderr, "maintevo: stopped early; run the same command again to go on\n");
-	}
+	if (rc)
+		return cli_fail();
+	print_summary(&res, o->store);
 	return EXIT_OK;
 }

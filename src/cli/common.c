@@ -3,7 +3,6 @@
 #include "maintevo/error.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,16 +30,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nhint: see 'maintevo %s --help'\n", cmd);
 	return EXIT_USAGE;
-}
-
-int cli_bad_option(const char *cmd, int c, int argc, char **argv)
-{
-	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-	if (c == ':')
-		return cli_usage_error(cmd, "option '%s' needs a value", arg);
-	if (optopt)
-		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
-	return cli_usage_error(cmd, "unknown option '%s'", arg);
 }
 
 void cli_note(const char *fmt, ...)
@@ -210,8 +199,8 @@ void cli_sigint_install(const char *note)
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
 	/* Restart interrupted reads and writes (signal() did so for cluster,
-	 * track and import): the calls look at the flags between releases, they
-	 * need no EINTR to notice them. */
+	 * track and import): the calls poll the flags, between releases and
+	 * (walk's abort_now) in the readers, they need no EINTR to notice them. */
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, &sigint_old);
 }

@@ -9,9 +9,7 @@ typedef struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;
-	/* Its options and help (options.h); NULL for a command still on
-	 * getopt, whose 'help' runs 'NAME --help'. */
-	const cli_command *spec;
+	const cli_command *spec; /* its options and help (options.h) */
 } command;
 
 static const command commands[] = {
@@ -21,11 +19,12 @@ static const command commands[] = {
 	  &cmd_graph_spec },
 	{ "sections", cmd_sections, "the sections of a release and their patterns (CSV)",
 	  &cmd_sections_spec },
-	{ "walk", cmd_walk, "walk every release of a repository into a store", NULL },
+	{ "walk", cmd_walk, "walk every release of a repository into a store", &cmd_walk_spec },
 	{ "releases", cmd_releases, "the releases of a store and their numbers (CSV)",
 	  &cmd_releases_spec },
-	{ "store", cmd_store, "'store info': what a store holds and its size", NULL },
-	{ "import-pasta", cmd_import, "import the study's published section graphs into a store", NULL },
+	{ "store", cmd_store, "'store info': what a store holds and its size", &cmd_store_spec },
+	{ "import-pasta", cmd_import, "import the study's published section graphs into a store",
+	  &cmd_import_spec },
 	{ "cluster", cmd_cluster, "cluster the sections of every stored release (subsystems)",
 	  &cmd_cluster_spec },
 	{ "clusters", cmd_clusters, "the clusters of a stored release (CSV)", &cmd_clusters_spec },
@@ -74,8 +73,6 @@ static int not_a_command(const char *name)
 static int help(int argc, char **argv)
 {
 	const command *c;
-	char name[64], opt[] = "--help";
-	char *args[] = { name, opt, NULL };
 
 	if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "--help") == 0) {
@@ -89,12 +86,8 @@ static int help(int argc, char **argv)
 	}
 	if (!(c = find(argv[1])))
 		return not_a_command(argv[1]);
-	if (c->spec) {
-		cli_help_print(stdout, c->spec);
-		return EXIT_OK;
-	}
-	snprintf(name, sizeof name, "%s", c->name);
-	return c->run(2, args);
+	cli_help_print(stdout, c->spec);
+	return EXIT_OK;
 }
 
 int main(int argc, char **argv)

@@ -111,6 +111,18 @@ static const char *display_name(char *buf, size_t size, const cli_option *o)
 	return buf;
 }
 
+/* The usage error for what getopt_long() rejected: ch is ':' for a missing
+ * value (the optstring starts with ':'), '?' for an unknown option. */
+static int bad_option(const char *cmd, int ch, int argc, char **argv)
+{
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+	if (ch == ':')
+		return cli_usage_error(cmd, "option '%s' needs a value", arg);
+	if (optopt)
+		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+	return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
 /* Do what one option says; CLI_RUN to go on, else the exit code. */
 static int apply(const cli_command *c, void *args, const flat_option *f, const char *value)
 {
@@ -190,7 +202,7 @@ int cli_parse(int *argi, const cli_command *c, void *args, int argc, char **argv
 					       display_name(name, sizeof name, set.v[optopt - 256].o));
 		}
 		if (ch == ':' || ch == '?' || i < 0)
-			return cli_bad_option(c->name, ch, argc, argv);
+			return bad_option(c->name, ch, argc, argv);
 		if ((rc = apply(c, args, &set.v[i], optarg)) != CLI_RUN)
 			return rc;
 	}
@@ -273,7 +285,7 @@ int cli_set_quiet(void *field, const char *value, const cli_option *opt, const c
 	return 0;
 }
 
-static int parse_dialect(void *field, const char *value, const cli_option *opt, const char *cmd)
+int cli_parse_dialect(void *field, const char *value, const cli_option *opt, const char *cmd)
 {
 	int d = mev_dialect_parse(value);
 	(void)opt;
@@ -289,7 +301,7 @@ const cli_option cli_release_options[] = {
 		       "the git repository (work tree or bare)"),
 	CLI_OPT_STRING(cli_release_opts, rev, 0, "rev", "REV",
 		       "the release: a tag, branch or commit id"),
-	CLI_OPT_CALL(cli_release_opts, rules.dialect, 0, "dialect", "D", parse_dialect,
+	CLI_OPT_CALL(cli_release_opts, rules.dialect, 0, "dialect", "D", cli_parse_dialect,
 		     "auto (default), linux, uboot, xen or qemu"),
 	CLI_OPT_FLAG(cli_release_opts, rules.top_level_only, 0, "top-level-only",
 		     "read only the top-level MAINTAINERS file, even where the\n"

@@ -105,8 +105,10 @@
  *    EXIT_USAGE after a usage error (the message and hint printed), and
  *    CLI_RUN when the command should go on.
  *
- * 5. In main.c, give the command's entry &cmd_frob_spec instead of NULL,
- *    and delete the command's usage[] string, longopts[] and switch.
+ * 5. In main.c, give the command an entry in the table: its name, its
+ *    function, its one-line summary for 'maintevo --help', &cmd_frob_spec.
+ *    A command with a subcommand word ('store info') takes the word off
+ *    itself and parses argc - 1, argv + 1 (see cmd_store.c).
  */
 
 /* cli_parse(): the options are good, run the command. */
@@ -204,6 +206,9 @@ int cli_set_quiet(void *field, const char *value, const cli_option *opt, const c
 #define CLI_OPT_QUIET \
 	{ .type = CLI_CALL, .letter = 'q', .name = "quiet", \
 	  .help = "no progress line and no summary", .fn = cli_set_quiet }
+/* A dialect name (mev_dialect_parse()) into a mev_dialect, for a --dialect
+ * whose help differs from cli_release_options' one (walk's). */
+int cli_parse_dialect(void *field, const char *value, const cli_option *opt, const char *cmd);
 
 /* --repo, --rev, --dialect, --top-level-only, --warnings, -j, --stats: over a cli_release_opts. */
 extern const cli_option cli_release_options[];

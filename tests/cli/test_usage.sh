@@ -162,10 +162,10 @@ usage_error() {
 	printf "maintevo: error: %s\nhint: see 'maintevo %s --help'\n" "$want" "$c" | expect_stderr
 	[ ! -s "$OUT" ] || fail "stdout not empty after a usage error"
 }
-# walk, store and import-pasta are still on getopt.
 for c in $all; do
-	case $c in walk | store | import-pasta) continue ;; esac
-	usage_error "$c" "option '--help' takes no value" --help=yes
+	pre=
+	[ "$c" != store ] || pre=info
+	usage_error "$c" "option '--help' takes no value" $pre --help=yes
 done
 usage_error filemap "option '--keep-rest' takes no value" --keep-rest=1
 usage_error graph "option '--stats' takes no value" --stats=1
@@ -189,6 +189,19 @@ usage_error section-changes "unknown option '--method'" --method louvain
 usage_error lineages "--seed is for louvain and leiden, not walktrap" --seed 3
 usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, section_changes, files or graph)"
 usage_error export "unexpected argument 'extra'" releases extra
+usage_error walk "option '--rc' takes no value" --rc=1
+usage_error walk "--repo is required" --store x
+usage_error walk "unexpected argument 'extra'" --repo x extra
+usage_error walk "unknown dialect 'martian' (use auto, linux, uboot, xen or qemu)" --dialect martian
+usage_error walk "--jobs takes a whole number from 0 to 64, not '65'" --repo x -j65
+usage_error walk "at most 64 --tags" --repo x $(for i in $(seq 65); do echo --tags t$i; done)
+usage_error walk "at most 64 --exclude" --repo x $(for i in $(seq 65); do echo --exclude t$i; done)
+usage_error store "say what to do with the store: 'maintevo store info'"
+usage_error store "say what to do with the store: 'maintevo store info'" --store x info
+usage_error store "unexpected argument 'extra'" info extra
+usage_error import-pasta "option '--quiet' takes no value" --quiet=1
+usage_error import-pasta "say which directory to import (CSVDIR)" --store x
+usage_error import-pasta "unexpected argument 'b'" a b
 
 step "maintevo help: the general usage, a command's help, or an error"
 expect_exit 0 "$MEV" --help
