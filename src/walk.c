@@ -16,7 +16,6 @@
 #include "maintevo/repo.h"
 #include "maintevo/store.h"
 #include "maintevo/tags.h"
-#include "maintevo/version.h"
 #include "util/buf.h"
 #include "util/clock.h"
 

@@ -1,7 +1,6 @@
 /* Unit tests of the MAINTAINERS reader: every quirk of get_maintainer.pl's reading. */
 #include "test.h"
 #include "maint_test.h"
-#include "maintevo/error.h"
 #include "maintevo/maintainers.h"
 
 #include <stdint.h>

@@ -8,7 +8,6 @@
  * the same MAINTAINERS and files.
  */
 #include "test.h"
-#include "maintevo/error.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/match.h"
 #include "pattern.h"

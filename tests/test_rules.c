@@ -5,7 +5,6 @@
  */
 #include "test.h"
 #include "maint_test.h"
-#include "maintevo/error.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/repo.h"
 

@@ -1,6 +1,5 @@
 /* maintevo cluster: cluster every stored release not clustered yet. */
 #include "cli.h"
-#include "maintevo/error.h"
 #include "maintevo/store.h"
 
 typedef struct {

@@ -1,6 +1,5 @@
 /* maintevo export: tidy tables and graphs of a store for pandas, R and Gephi. */
 #include "cli.h"
-#include "maintevo/error.h"
 #include "maintevo/export.h"
 #include "maintevo/store.h"
 

@@ -1,6 +1,5 @@
 /* maintevo filemap: which sections cover every file of a release. */
 #include "cli.h"
-#include "maintevo/error.h"
 #include "maintevo/filemap.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"

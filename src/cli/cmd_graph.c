@@ -1,6 +1,5 @@
 /* maintevo graph: the section overlap graph of a release. */
 #include "cli.h"
-#include "maintevo/error.h"
 #include "maintevo/graph.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"

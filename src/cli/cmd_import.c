@@ -1,6 +1,5 @@
 /* maintevo import-pasta: the study's published section graphs as releases of a store. */
 #include "cli.h"
-#include "maintevo/error.h"
 #include "maintevo/import.h"
 
 typedef struct {

@@ -1,7 +1,6 @@
 /* maintevo report: what changed between two releases, in Markdown or HTML. */
 #include "cli.h"
 #include "cluster_opts.h"
-#include "maintevo/error.h"
 #include "maintevo/report.h"
 #include "maintevo/store.h"
 

@@ -1,6 +1,5 @@
 /* maintevo store info: what a store holds and how much room it takes. */
 #include "cli.h"
-#include "maintevo/error.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"
 

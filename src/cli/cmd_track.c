@@ -1,6 +1,5 @@
 /* maintevo track: link the clusters of consecutive releases; events and lineages. */
 #include "cli.h"
-#include "maintevo/error.h"
 #include "maintevo/store.h"
 #include "maintevo/track.h"
 

@@ -1,6 +1,5 @@
 /* The tables of releases, sections and edges: a store's numbers release by release. */
 #include "export_internal.h"
-#include "maintevo/error.h"
 #include "maintevo/release.h"
 
 #include <math.h>
