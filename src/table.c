@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* --- quoting ------------------------------------------------------------------ */
 
@@ -24,23 +25,99 @@ static const char *utf8_view(const char *s, size_t *len, mev_buf *tmp)
 	return tmp->ptr;
 }
 
-/* One CSV field (RFC 4180): quoted when it holds ',', '"', CR or LF. */
-static void csv_field(FILE *out, const char *s, size_t len)
+/*
+ * The length of the UTF-8 character at s[0..n) (n > 0) and its code point,
+ * or 0 when the bytes there are not UTF-8 (overlong forms and surrogates
+ * included).
+ */
+static size_t utf8_char(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	size_t len;
+	uint32_t c = s[0], min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, c &= 0x1f, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, c &= 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, c &= 0x07, min = 0x10000;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+void mev_table_term_str(FILE *out, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t n = utf8_char(s + i, len - i, &cp);
+		if (n == 0) {
+			fprintf(out, "\\x%02x", s[i]); /* not UTF-8: the byte */
+			n = 1;
+		} else if ((cp < 0x20 && cp != '\t' && cp != '\n') || cp == 0x7f) {
+			fprintf(out, "\\x%02x", (unsigned)cp);
+		} else if (cp >= 0x80 && cp <= 0x9f) {
+			fprintf(out, "\\u%04x", (unsigned)cp); /* C1: CSI is U+009B */
+		} else {
+			fwrite(s + i, 1, n, out);
+		}
+		i += n;
+	}
+}
+
+/* A cell a spreadsheet would read as a formula (OWASP's CSV injection list). */
+static int formula_like(const char *s, size_t len)
+{
+	return len && s[0] && strchr("=+-@\t\r", s[0]) != NULL;
+}
+
+/*
+ * One CSV field (RFC 4180): quoted when it holds ',', '"', CR or LF.
+ * excel_safe: a ' before a formula-like cell; term: control characters
+ * escaped (mev_table_term_str()).
+ */
+static void csv_field(FILE *out, const char *s, size_t len, int excel_safe, int term)
 {
 	mev_buf tmp = MEV_BUF_INIT;
+	const char *p, *end;
+	int quote;
 	s = utf8_view(s, &len, &tmp);
-	if (!memchr(s, ',', len) && !memchr(s, '"', len) && !memchr(s, '\n', len) &&
-	    !memchr(s, '\r', len)) {
-		fwrite(s, 1, len, out);
-	} else {
+	quote = memchr(s, ',', len) || memchr(s, '"', len) || memchr(s, '\n', len) ||
+		memchr(s, '\r', len);
+	if (quote)
 		putc('"', out);
-		for (size_t i = 0; i < len; i++) {
-			if (s[i] == '"')
-				putc('"', out);
-			putc(s[i], out);
+	if (excel_safe && formula_like(s, len))
+		putc('\'', out);
+	for (p = s, end = s + len; p < end;) {
+		/* the runs between quotes as they are, or escaped on a terminal */
+		const char *q = quote ? memchr(p, '"', (size_t)(end - p)) : NULL;
+		size_t n = q ? (size_t)(q - p) : (size_t)(end - p);
+		if (term)
+			mev_table_term_str(out, p, n);
+		else
+			fwrite(p, 1, n, out);
+		p += n;
+		if (q) {
+			fputs("\"\"", out);
+			p++;
 		}
-		putc('"', out);
 	}
+	if (quote)
+		putc('"', out);
 	mev__buf_free(&tmp);
 }
 
@@ -90,6 +167,37 @@ void mev_table_xml_str(FILE *out, const char *s, size_t len)
 	mev__buf_free(&tmp);
 }
 
+void mev_table_dot_str(FILE *out, const char *s, size_t len, int label)
+{
+	mev_buf tmp = MEV_BUF_INIT;
+	s = utf8_view(s, &len, &tmp);
+	putc('"', out);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		switch (c) {
+		case '"': fputs("\\\"", out); break;
+		case '\\': fputs("\\\\", out); break; /* else \N, \G, \l ... would expand */
+		case '\n': fputs("\\n", out); break;
+		case '&':
+			/* Graphviz reads entities in labels: "&lt;" would show as "<" */
+			fputs(label ? "&amp;" : "&", out);
+			break;
+		default:
+			/* controls shown as the text \x1b (C1: \u009b), as on a terminal */
+			if ((c < 0x20 && c != '\t') || c == 0x7f) {
+				fprintf(out, "\\\\x%02x", c);
+			} else if (c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] >= 0x80 &&
+				   (unsigned char)s[i + 1] <= 0x9f) {
+				fprintf(out, "\\\\u%04x", (unsigned char)s[++i]);
+			} else {
+				putc(c, out);
+			}
+		}
+	}
+	putc('"', out);
+	mev__buf_free(&tmp);
+}
+
 /* --- formats and types ---------------------------------------------------------- */
 
 int mev_table_format_parse(const char *name)
@@ -128,6 +236,8 @@ struct mev_table {
 	size_t bad_col;
 	mev_column_type bad_type; /* what was written into bad_col */
 	int bad_count;            /* a row with too many or too few values */
+	int excel_safe;           /* CSV: a ' before formula-like strings */
+	int term;                 /* CSV: control characters escaped */
 };
 
 static void misuse(mev_table *t, int count, mev_column_type type)
@@ -152,6 +262,8 @@ int mev_table_new(mev_table **out, FILE *stream, mev_table_format fmt, const mev
 	t->cols = cols;
 	while (cols[t->ncols].name)
 		t->ncols++;
+	/* a terminal would act on escape sequences in the data; a file keeps them */
+	t->term = fmt == MEV_TABLE_CSV && fileno(stream) >= 0 && isatty(fileno(stream));
 	if (fmt == MEV_TABLE_CSV) {
 		for (size_t i = 0; i < t->ncols; i++) {
 			if (i)
@@ -164,6 +276,16 @@ int mev_table_new(mev_table **out, FILE *stream, mev_table_format fmt, const mev
 	}
 	*out = t;
 	return 0;
+}
+
+void mev_table_excel_safe(mev_table *t, int on)
+{
+	t->excel_safe = on;
+}
+
+void mev_table_escape_controls(mev_table *t, int on)
+{
+	t->term = on;
 }
 
 void mev_table_free(mev_table *t)
@@ -208,7 +330,7 @@ void mev_table_strn(mev_table *t, const char *s, size_t len)
 	if (!field(t, MEV_COLUMN_STRING))
 		return;
 	if (t->fmt == MEV_TABLE_CSV)
-		csv_field(t->out, s, len);
+		csv_field(t->out, s, len, t->excel_safe, t->term);
 	else
 		mev_table_json_str(t->out, s, len);
 }

@@ -47,6 +47,7 @@ typedef struct {
 	const char *path;     /* files: the history of this path over all releases */
 	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
 	int keep_rest;        /* keep THE REST in sections, edges and files */
+	int excel_safe;       /* CSV: a ' before formula-like strings (mev_table_excel_safe()) */
 } mev_export_options;
 
 /*

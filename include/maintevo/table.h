@@ -48,9 +48,28 @@ typedef struct mev_table mev_table;
  * bracket, JSON Lines nothing.  Then, for every row, one value call per
  * column in column order and mev_table_end_row(); at the end
  * mev_table_finish(), then mev_table_free().  `cols` must outlive the
- * writer.  Errors: MEV_ENOMEM.
+ * writer.  CSV written to a terminal (isatty) escapes control characters
+ * as mev_table_term_str() does, so that a title holding an escape sequence
+ * cannot drive the terminal; CSV written anywhere else keeps every byte.
+ * Errors: MEV_ENOMEM.
  */
 int mev_table_new(mev_table **out, FILE *stream, mev_table_format fmt, const mev_column *cols);
+
+/*
+ * CSV only, off by default: a string value that starts with '=', '+', '-',
+ * '@', a tab or a carriage return (the characters after which spreadsheets
+ * read a cell as a formula: OWASP's CSV injection advice) gets a "'" in
+ * front, which Excel, LibreOffice and Google Sheets read as "this cell is
+ * text".  The data changes (the "'" is part of the field for every other
+ * reader): only for files meant for a spreadsheet.  Integer, number and
+ * date columns never start with one of these (numbers may be negative and
+ * are left alone).
+ */
+void mev_table_excel_safe(mev_table *t, int on);
+
+/* CSV only: escape control characters (on) or keep them (off), whatever
+ * the stream is; mev_table_new() chose by isatty(). */
+void mev_table_escape_controls(mev_table *t, int on);
 
 /* Values.  A missing value (null) is an empty CSV field and a JSON null.
  * Each call writes the next column; a call that does not fit the column's
@@ -79,5 +98,25 @@ void mev_table_free(mev_table *t);
  * become U+FFFD). */
 void mev_table_json_str(FILE *stream, const char *s, size_t len);
 void mev_table_xml_str(FILE *stream, const char *s, size_t len);
+
+/*
+ * A Graphviz DOT quoted string, with its quotes, that Graphviz shows as the
+ * text itself: '"' and '\' escaped (else "\N" would show the node's
+ * name), a newline as "\n" (a line break), other control characters as
+ * the text "\x1b" (C1 ones as "\u009b", as mev_table_term_str()); with `label` also '&' as "&amp;" (Graphviz reads entities in
+ * labels: "&lt;" would show as "<").  Other attributes are not read that
+ * way and keep their '&'.
+ */
+void mev_table_dot_str(FILE *stream, const char *s, size_t len, int label);
+
+/*
+ * Text for a terminal or a log, as it is but for what a terminal would act
+ * on: C0 control characters other than tab and newline, and DEL, as
+ * "\xHH" (ESC is "\x1b"); C1 control characters (U+0080..U+009F, CSI
+ * among them) as "\u0080".."\u009f"; bytes that are not UTF-8 as "\xHH".
+ * Backslashes are left alone (a "\x1b" in the text reads the same as an
+ * escaped ESC: the text is for people, the files keep the data).
+ */
+void mev_table_term_str(FILE *stream, const char *s, size_t len);
 
 #endif

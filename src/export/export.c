@@ -267,8 +267,10 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 	if (t == MEV_EXPORT_SECTION_CHANGES &&
 	    (rc = mev_track_section_changes(&changes, s, opt->from, opt->to ? opt->to : opt->release)))
 		goto done;
-	if (!(rc = mev_table_new(&w, out, opt->format, tables[t].cols)) &&
-	    !(rc = tables[t].rows(w, &x)))
+	if ((rc = mev_table_new(&w, out, opt->format, tables[t].cols)))
+		goto done;
+	mev_table_excel_safe(w, opt->excel_safe);
+	if (!(rc = tables[t].rows(w, &x)))
 		rc = mev_table_finish(w);
 done:
 	mev_table_free(w);

@@ -4,20 +4,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* DOT quoted string: '"' and '\' escaped, newlines as \n, other control
- * bytes dropped (titles are UTF-8 already). */
-static void dot_str(FILE *out, const char *s)
+/* A DOT quoted string (mev_table_dot_str()); labels with '&' as "&amp;". */
+static void dot_str(FILE *out, const char *s, int label)
 {
-	putc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			putc('\\', out);
-		if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p >= 0x20 || *p == '\t')
-			putc(*p, out);
-	}
-	putc('"', out);
+	mev_table_dot_str(out, s, strlen(s), label);
 }
 
 static void xml_data(FILE *out, const char *key, const char *value)
@@ -143,12 +133,12 @@ void mev__export_nodelink(FILE *out, const mev__xgraph *g)
 void mev__export_dot(FILE *out, const mev__xgraph *g, const char *tag)
 {
 	fputs("graph ", out);
-	dot_str(out, tag);
+	dot_str(out, tag, 0);
 	fputs(" {\n", out);
 	for (size_t i = 0; i < g->v.n; i++) {
 		const mev__gvertex *v = &g->v.v[i];
 		fprintf(out, "  n%zu [label=", i);
-		dot_str(out, v->name);
+		dot_str(out, v->name, 1);
 		fprintf(out, ", lines=%" PRIu64 ", bytes=%" PRIu64 ", files=%" PRIu64, v->lines,
 			v->bytes, v->files);
 		if (g->meta) {
@@ -157,14 +147,14 @@ void mev__export_dot(FILE *out, const mev__xgraph *g, const char *tag)
 				fprintf(out, ", code_lines=%" PRId64, v->code);
 		} else {
 			fputs(", status=", out);
-			dot_str(out, v->status);
+			dot_str(out, v->status, 0);
 			fprintf(out, ", maintainers=%" PRIu64, v->maintainers);
 		}
 		if (v->m.cluster >= 0)
 			fprintf(out, ", cluster=%" PRId64, v->m.cluster);
 		if (v->m.representative) {
 			fputs(", representative=", out);
-			dot_str(out, v->m.representative);
+			dot_str(out, v->m.representative, 0);
 		}
 		if (v->m.lineage >= 0)
 			fprintf(out, ", lineage=%" PRId64, v->m.lineage);

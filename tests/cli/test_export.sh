@@ -150,7 +150,7 @@ $CHECK field e.csv section "$evil" || fail "e.csv: the title does not read back"
 expect_exit 0 "$MEV" export graph --store E --release v1.1 -o e.graphml
 $CHECK graphml e.graphml "name=$evil" > /dev/null || fail "e.graphml: the title does not read back"
 expect_exit 0 "$MEV" export graph --store E --release v1.1 --format dot -o e.dot
-grep -qF 'label="<script>alert(\"x\")</script> & \"QUOTED\" DRIVER"' e.dot || fail "e.dot: quotes"
+grep -qF 'label="<script>alert(\"x\")</script> &amp; \"QUOTED\" DRIVER"' e.dot || fail "e.dot: quotes"
 
 step "usage errors: exit 2 with a hint; failures: exit 1"
 expect_exit 2 "$MEV" export
