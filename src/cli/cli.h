@@ -51,10 +51,32 @@ void cli_release_free(cli_release *r);
 void cli_print_stats(const cli_release *r, const mev_filemap_stats *st);
 double cli_now(void);
 
-/* Open --out (or stdout for NULL / "-"); NULL after printing an error. */
-FILE *cli_open_out(const char *path);
-/* Flush and close; prints an error and returns EXIT_FAIL on failure. */
-int cli_close_out(FILE *f, const char *path);
+/*
+ * Where a command writes (-o/--out), defined in output.c; every command
+ * that writes a file goes through it.  Standard output for NULL or "-".
+ * A regular file, or a name that does not exist yet, is written to a
+ * temporary file ".NAME.XXXXXX" in the same folder (with the mode the file
+ * has, or the one a new file gets under the umask) and renamed into place
+ * by cli_out_commit(): a command that fails leaves the file as it was, and
+ * Ctrl-C removes the temporary file.  Through a symbolic link, the file it
+ * leads to is replaced and the link kept.  Anything else (/dev/null, a
+ * FIFO, a terminal, /dev/stdout) is written directly and never removed.
+ */
+typedef struct {
+	FILE *f;            /* write here */
+	const char *path;   /* as given; NULL: standard output */
+	char *target;       /* the file the temporary file replaces */
+	char *tmp;          /* the temporary file; NULL when writing directly */
+} cli_out;
+
+/* EXIT_OK, or EXIT_FAIL after printing the error (nothing to undo). */
+int cli_out_open(cli_out *o, const char *path);
+/* Flush, close, rename into place: EXIT_OK, or EXIT_FAIL after printing
+ * the error (the temporary file removed, the target as it was). */
+int cli_out_commit(cli_out *o);
+/* After a failure: close and remove the temporary file; prints nothing. */
+void cli_out_abort(cli_out *o);
+
 
 /*
  * The end of every table command ('export TABLE' and the short commands

@@ -74,29 +74,25 @@ const cli_command cmd_export_spec = {
 	.operands = 1,
 };
 
-/* Run `write` with the store and the output open; no file is left behind
- * when it fails. */
+/* Run `write` with the store and the output open; the output file is
+ * left as it was when it fails (cli_out). */
 static int with_store_and_out(const char *dir, const char *out_path,
 			      int (*write)(mev_store *s, const void *opt, FILE *out), const void *opt)
 {
 	mev_store *s = NULL;
-	FILE *out;
+	cli_out out;
 	int rc;
 	if (mev_store_open(&s, dir, MEV_STORE_READ))
 		return cli_fail();
-	if (!(out = cli_open_out(out_path))) {
-		mev_store_free(s);
-		return EXIT_FAIL;
+	if ((rc = cli_out_open(&out, out_path)))
+		goto done;
+	if (write(s, opt, out.f)) {
+		rc = cli_fail();
+		cli_out_abort(&out);
+		goto done;
 	}
-	if (write(s, opt, out)) {
-		cli_fail();
-		cli_close_out(out, out_path);
-		if (out != stdout)
-			remove(out_path); /* no half-written table left behind */
-		mev_store_free(s);
-		return EXIT_FAIL;
-	}
-	rc = cli_close_out(out, out_path);
+	rc = cli_out_commit(&out);
+done:
 	mev_store_free(s);
 	return rc;
 }

@@ -43,15 +43,15 @@ const cli_command cmd_filemap_spec = {
 
 static int write_map(const mev_filemap *fm, int keep_rest, const char *out_path)
 {
-	FILE *out = cli_open_out(out_path);
-	if (!out)
+	cli_out out;
+	if (cli_out_open(&out, out_path))
 		return EXIT_FAIL;
-	if (mev_filemap_write_csv(out, fm, keep_rest)) {
+	if (mev_filemap_write_csv(out.f, fm, keep_rest)) {
 		cli_fail();
-		cli_close_out(out, out_path);
+		cli_out_abort(&out);
 		return EXIT_FAIL;
 	}
-	return cli_close_out(out, out_path);
+	return cli_out_commit(&out);
 }
 
 /* --store DIR --release TAG: the file table as 'maintevo walk' stored it. */

@@ -62,15 +62,15 @@ const cli_command cmd_graph_spec = {
 
 static int write_graph(const mev_graph *g, mev_graph_format fmt, const char *out_path)
 {
-	FILE *out = cli_open_out(out_path);
-	if (!out)
+	cli_out out;
+	if (cli_out_open(&out, out_path))
 		return EXIT_FAIL;
-	if (mev_graph_write(out, g, fmt)) {
+	if (mev_graph_write(out.f, g, fmt)) {
 		cli_fail();
-		cli_close_out(out, out_path);
+		cli_out_abort(&out);
 		return EXIT_FAIL;
 	}
-	return cli_close_out(out, out_path);
+	return cli_out_commit(&out);
 }
 
 /* --store DIR --release TAG: the graph as 'maintevo walk' stored it. */

@@ -66,7 +66,7 @@ int cmd_report(int argc, char **argv)
 {
 	report_args a = { .store = "maintevo.store" };
 	mev_store *s = NULL;
-	FILE *out;
+	cli_out out;
 	int argi, rc;
 
 	cli_cluster_init(&a.cluster);
@@ -77,19 +77,15 @@ int cmd_report(int argc, char **argv)
 	a.ro.method = &a.cluster.p;
 	if (mev_store_open(&s, a.store, MEV_STORE_READ))
 		return cli_fail();
-	if (!(out = cli_open_out(a.out))) {
-		mev_store_free(s);
-		return EXIT_FAIL;
+	if ((rc = cli_out_open(&out, a.out)))
+		goto done;
+	if (mev_report_write(out.f, s, &a.ro)) {
+		rc = cli_fail();
+		cli_out_abort(&out); /* no half-written report: the file as it was */
+		goto done;
 	}
-	if ((rc = mev_report_write(out, s, &a.ro))) {
-		cli_fail();
-		cli_close_out(out, a.out);
-		if (out != stdout)
-			remove(a.out); /* no half-written report left behind */
-		mev_store_free(s);
-		return EXIT_FAIL;
-	}
-	rc = cli_close_out(out, a.out);
+	rc = cli_out_commit(&out);
+done:
 	mev_store_free(s);
 	return rc;
 }

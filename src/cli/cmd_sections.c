@@ -84,31 +84,29 @@ int cmd_sections(int argc, char **argv)
 	int argi, rc;
 	cli_release r;
 	mev_table *t = NULL;
-	FILE *out;
+	cli_out out;
 
 	if ((rc = cli_parse(&argi, &cmd_sections_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
 	if ((rc = cli_release_load(&r, &a.release, "sections")))
 		return rc;
 	cli_report_diags(r.maint, a.release.warnings);
-	if (!(out = cli_open_out(a.out))) {
-		cli_release_free(&r);
-		return EXIT_FAIL;
-	}
-	if (mev_table_new(&t, out, MEV_TABLE_CSV, a.patterns ? pattern_cols : section_cols)) {
+	if ((rc = cli_out_open(&out, a.out)))
+		goto done;
+	if (mev_table_new(&t, out.f, MEV_TABLE_CSV, a.patterns ? pattern_cols : section_cols)) {
 		rc = cli_fail();
-		cli_close_out(out, a.out);
+		cli_out_abort(&out);
 		goto done;
 	}
 	for (size_t i = 0; i < mev_maint_section_count(r.maint); i++)
 		section_rows(t, r.maint, &mev_maint_sections(r.maint)[i], a.patterns);
-	/* a write error is reported by cli_close_out(), with the file's name */
+	/* a write error is reported by cli_out_commit(), with the file's name */
 	if ((rc = mev_table_finish(t)) && rc != MEV_EIO) {
 		rc = cli_fail();
-		cli_close_out(out, a.out);
+		cli_out_abort(&out);
 		goto done;
 	}
-	rc = cli_close_out(out, a.out);
+	rc = cli_out_commit(&out);
 done:
 	mev_table_free(t);
 	cli_release_free(&r);

@@ -123,34 +123,6 @@ void cli_release_free(cli_release *r)
 	memset(r, 0, sizeof *r);
 }
 
-FILE *cli_open_out(const char *path)
-{
-	FILE *f;
-	if (!path || strcmp(path, "-") == 0)
-		return stdout;
-	f = fopen(path, "w");
-	if (!f) {
-		mev_error_set(MEV_EIO, "cannot write '%s': %s", path, strerror(errno));
-		mev_error_hint("check that the directory exists and is writable");
-		cli_fail();
-	}
-	return f;
-}
-
-int cli_close_out(FILE *f, const char *path)
-{
-	int bad = fflush(f) != 0 || ferror(f);
-	if (f != stdout)
-		bad |= fclose(f) != 0;
-	if (bad) {
-		mev_error_set(MEV_EIO, "cannot write '%s': %s", path ? path : "standard output",
-			      strerror(errno));
-		mev_error_hint("check the free space and that the file can be written");
-		return cli_fail();
-	}
-	return EXIT_OK;
-}
-
 double cli_now(void)
 {
 	struct timespec ts;

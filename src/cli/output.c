@@ -1,0 +1,223 @@
+/* Output files (-o/--out): a regular file is replaced whole on success and left as it was on failure. */
+#include "cli.h"
+#include "maintevo/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * The temporary file in hand, for the handler of the signals that end a
+ * run (Ctrl-C, kill, a closed terminal): it removes the file, then dies of
+ * the signal as it would have.  One output at a time: statics.
+ */
+static char *sig_tmp;
+static const int sig_nums[] = { SIGHUP, SIGINT, SIGTERM };
+#define SIG_COUNT (sizeof sig_nums / sizeof *sig_nums)
+static struct sigaction sig_old[SIG_COUNT];
+static int sig_set[SIG_COUNT];
+
+static void on_fatal_signal(int sig)
+{
+	if (sig_tmp)
+		unlink(sig_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig); /* delivered when the handler returns */
+}
+
+static void sig_guard(char *tmp)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	sig_tmp = tmp;
+	for (size_t i = 0; i < SIG_COUNT; i++) {
+		/* a signal ignored by whoever started us (nohup) stays ignored */
+		sig_set[i] = sigaction(sig_nums[i], NULL, &sig_old[i]) == 0 &&
+			     sig_old[i].sa_handler != SIG_IGN &&
+			     sigaction(sig_nums[i], &sa, NULL) == 0;
+	}
+}
+
+static void sig_unguard(void)
+{
+	for (size_t i = 0; i < SIG_COUNT; i++)
+		if (sig_set[i])
+			sigaction(sig_nums[i], &sig_old[i], NULL);
+	memset(sig_set, 0, sizeof sig_set);
+	sig_tmp = NULL;
+}
+
+static int out_error(const char *path, const char *what, int err, const char *hint)
+{
+	mev_error_set(MEV_EIO, "cannot write '%s': %s%s", path, what, strerror(err));
+	mev_error_hint("%s", hint);
+	return cli_fail();
+}
+
+/* Standard output or error when `st` is the file behind them: "-o
+ * /dev/stdout >>log" appends to log through our own descriptor (opening
+ * /dev/stdout again would truncate it); -1 otherwise. */
+static int std_stream_fd(const struct stat *st)
+{
+	for (int fd = 1; fd <= 2; fd++) {
+		struct stat s;
+		if (fstat(fd, &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
+			return fd;
+	}
+	return -1;
+}
+
+/* Write straight into path (not a regular file) or into descriptor fd. */
+static int open_direct(cli_out *o, const char *path, int fd)
+{
+	int dup_fd = fd >= 0 ? dup(fd) : -1;
+	o->f = fd >= 0 ? (dup_fd >= 0 ? fdopen(dup_fd, "w") : NULL) : fopen(path, "w");
+	if (!o->f) {
+		int err = errno;
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return out_error(path, "", err, "check that it exists and can be written");
+	}
+	return EXIT_OK;
+}
+
+/* ".NAME.XXXXXX" next to target, with the mode (and, when it can, the
+ * owner) target has, or the mode a new file gets. */
+static int open_temp(cli_out *o, const struct stat *old)
+{
+	const char *slash = strrchr(o->target, '/');
+	size_t dir_len = slash ? (size_t)(slash - o->target) + 1 : 0;
+	mode_t mask = umask(0);
+	int fd, err;
+
+	umask(mask);
+	if (!(o->tmp = malloc(strlen(o->target) + 9))) {
+		mev_error_oom();
+		return cli_fail();
+	}
+	sprintf(o->tmp, "%.*s.%s.XXXXXX", (int)dir_len, o->target, o->target + dir_len);
+	if ((fd = mkstemp(o->tmp)) < 0) {
+		err = errno;
+		free(o->tmp);
+		o->tmp = NULL;
+		if (err == ENOENT || err == ENOTDIR)
+			return out_error(o->path, "", err, "check that the folder exists");
+		return out_error(o->path, "cannot make a temporary file next to it: ", err,
+				 "maintevo writes a file next to FILE and renames it into place, "
+				 "so that a failure leaves FILE as it was: the folder must be writable");
+	}
+	if (old) {
+		if ((old->st_uid != geteuid() || old->st_gid != getegid()) &&
+		    fchown(fd, old->st_uid, old->st_gid) != 0) {
+			/* not allowed: the file becomes ours, as an editor's would */
+		}
+		fchmod(fd, old->st_mode & 07777);
+	} else {
+		fchmod(fd, 0666 & ~mask);
+	}
+	if (!(o->f = fdopen(fd, "w"))) {
+		err = errno;
+		close(fd);
+		unlink(o->tmp);
+		return out_error(o->path, "", err, "check the free memory");
+	}
+	sig_guard(o->tmp);
+	return EXIT_OK;
+}
+
+/* Where to write path: see cli_out_open(). */
+static int open_out(cli_out *o, const char *path)
+{
+	struct stat st, lst;
+	int fd;
+
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT || lstat(path, &lst) == 0) /* a link to nothing: fopen() makes it */
+			return open_direct(o, path, -1);
+		if (!(o->target = strdup(path))) {
+			mev_error_oom();
+			return cli_fail();
+		}
+		return open_temp(o, NULL);
+	}
+	if (!S_ISREG(st.st_mode)) /* /dev/null, a FIFO, a terminal: never replaced */
+		return open_direct(o, path, -1);
+	if ((fd = std_stream_fd(&st)) >= 0)
+		return open_direct(o, path, fd);
+	if (access(path, W_OK) != 0) /* what fopen(path, "w") would have said */
+		return out_error(path, "", errno, "check the file's permissions");
+	/* through a symbolic link: replace the file it leads to, keep the link */
+	o->target = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? realpath(path, NULL)
+								   : strdup(path);
+	if (!o->target)
+		return out_error(path, "", errno, "check that the file exists");
+	return open_temp(o, &st);
+}
+
+int cli_out_open(cli_out *o, const char *path)
+{
+	int rc = EXIT_OK;
+
+	memset(o, 0, sizeof *o);
+	if (!path || strcmp(path, "-") == 0) {
+		o->f = stdout;
+	} else {
+		o->path = path;
+		rc = open_out(o, path);
+	}
+	if (rc)
+		cli_out_abort(o);
+	return rc;
+}
+
+static void out_free(cli_out *o)
+{
+	sig_unguard();
+	free(o->tmp);
+	free(o->target);
+	memset(o, 0, sizeof *o);
+}
+
+int cli_out_commit(cli_out *o)
+{
+	int bad = 0, err = 0;
+	const char *name = o->path ? o->path : "standard output";
+
+	if (fflush(o->f) != 0 || ferror(o->f)) {
+		err = errno;
+		bad = 1;
+	}
+	/* the data on disk before the name points at it: no empty file after a crash */
+	if (!bad && o->tmp && fsync(fileno(o->f)) != 0 && errno != EINVAL)
+		bad = 1, err = errno;
+	if (o->f != stdout && fclose(o->f) != 0 && !bad)
+		bad = 1, err = errno;
+	o->f = NULL;
+	if (!bad && o->tmp && rename(o->tmp, o->target) != 0)
+		bad = 1, err = errno;
+	if (bad) {
+		if (o->tmp)
+			unlink(o->tmp);
+		out_free(o);
+		return out_error(name, "", err, "check the free space and that the file can be written");
+	}
+	out_free(o);
+	return EXIT_OK;
+}
+
+void cli_out_abort(cli_out *o)
+{
+	if (o->f == stdout)
+		fflush(stdout);
+	else if (o->f)
+		fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
+	out_free(o);
+}

@@ -1,0 +1,170 @@
+# Output files (issue 9, point 1): a command that fails leaves what -o names
+# as it was; a regular file is replaced whole through a temporary file next
+# to it, anything else (/dev/null, a FIFO, a device) is written directly and
+# never removed.
+. "$(dirname "$0")/lib.sh" "$@"
+. "$HERE/tiny-repo.sh"
+
+make_tiny_repo r
+printf 'int a;\nint a;\nint a;\nint a;\n' >r/drivers/net/a.c
+commit_all r v2
+expect_exit 0 "$MEV" walk --repo r --store S --tags 'v*' -q
+expect_exit 0 "$MEV" track --store S -q
+expect_exit 0 "$MEV" releases --store S -o releases.csv
+expect_exit 0 "$MEV" report --store S -o report.md
+
+# no_temp_left: no ".NAME.XXXXXX" of ours in the folder
+no_temp_left() {
+	local left
+	left=$(find "${1:-.}" -maxdepth 1 -name '.*.??????' | head -n 3)
+	[ -z "$left" ] || fail "temporary files left behind: $left"
+}
+
+# Every command that writes -o, each failing after its output is opened
+# (a release the store does not hold) or before (a bad --rev): the file
+# there keeps its bytes.
+failing_commands() {
+	cat <<'EOF'
+report --store S --to nosuch
+report --store S --format html --from v2 --to v1
+export sections --store S --release nosuch
+export files --store S --release nosuch
+export events --store S --method louvain
+export graph --store S --release nosuch --format dot
+releases --store missing
+clusters --store S --release nosuch
+events --store S --method louvain
+lineages --store S --method louvain
+section-changes --store S --to nosuch
+filemap --store S --release nosuch
+graph --store S --release nosuch --format graphml
+sections --repo r --rev nosuch
+filemap --repo r --rev nosuch
+EOF
+}
+
+step "a failing command leaves an existing file byte-identical"
+printf 'precious\ndata\n' >keep.orig
+while read -r cmd; do
+	cp keep.orig out.txt
+	# shellcheck disable=SC2086 # the words of the command
+	expect_exit 1 "$MEV" $cmd -o out.txt
+	grep -q '^maintevo: error: ' "$ERR" || fail "$cmd: no error message"
+	same_files keep.orig out.txt
+	no_temp_left
+	# and a file that was not there is not made
+	rm -f new.txt
+	# shellcheck disable=SC2086
+	expect_exit 1 "$MEV" $cmd -o new.txt
+	[ ! -e new.txt ] || fail "$cmd: a failed command left 'new.txt'"
+done < <(failing_commands)
+
+step "a write that fails half-way (file size limit) leaves the file as it was"
+# With SIGXFSZ ignored, writes past 'ulimit -f' fail with EFBIG: with a
+# limit of 0 every write fails (the file there is only read, never written).
+cp keep.orig big.csv
+# (messages through a pipe: the limit holds for every file written)
+status=0
+msg=$( (trap '' XFSZ; ulimit -f 0; exec "$MEV" export sections --store S -o big.csv) 2>&1) ||
+	status=$?
+[ "$status" -eq 1 ] || fail "export past the size limit: exit $status, expected 1"
+case $msg in *"cannot write 'big.csv'"*) ;; *) fail "no 'cannot write' message: $msg" ;; esac
+same_files keep.orig big.csv
+no_temp_left
+
+step "success replaces the file whole, keeping its mode; a new file gets the umask's"
+cp keep.orig out.csv
+chmod 640 out.csv
+expect_exit 0 "$MEV" releases --store S -o out.csv
+same_files releases.csv out.csv
+[ "$(stat -c %a out.csv)" = 640 ] || fail "mode $(stat -c %a out.csv), expected 640 as before"
+rm -f new.csv
+(umask 027 && "$MEV" releases --store S -o new.csv) || fail "releases -o new.csv"
+[ "$(stat -c %a new.csv)" = 640 ] || fail "umask 027: mode $(stat -c %a new.csv), expected 640"
+rm -f new.csv
+(umask 022 && "$MEV" releases --store S -o new.csv) || fail "releases -o new.csv"
+[ "$(stat -c %a new.csv)" = 644 ] || fail "umask 022: mode $(stat -c %a new.csv), expected 644"
+mkdir sub
+expect_exit 0 "$MEV" report --store S -o sub/report.md
+same_files report.md sub/report.md
+no_temp_left
+no_temp_left sub
+
+step "through a symbolic link: the file it leads to is replaced, the link kept"
+printf 'old\n' >sub/target.csv
+ln -s sub/target.csv link.csv
+expect_exit 0 "$MEV" releases --store S -o link.csv
+[ -L link.csv ] || fail "link.csv is no longer a symbolic link"
+same_files releases.csv sub/target.csv
+no_temp_left sub
+expect_exit 1 "$MEV" releases --store missing -o link.csv
+[ -L link.csv ] || fail "a failure replaced the link"
+same_files releases.csv sub/target.csv
+
+step "-o /dev/null: written, never removed (as root too), on success and failure"
+expect_exit 0 "$MEV" releases --store S -o /dev/null
+[ -c /dev/null ] || fail "/dev/null is not a character device any more"
+for cmd in "report --store S --to nosuch" "export sections --store S --release nosuch"; do
+	# shellcheck disable=SC2086
+	expect_exit 1 "$MEV" $cmd -o /dev/null
+	[ -c /dev/null ] || fail "'$cmd -o /dev/null' removed /dev/null"
+done
+if [ "$(id -u)" = 0 ]; then
+	# a private null device, so that the same check needs no /dev
+	mknod mynull c 1 3
+	expect_exit 1 "$MEV" report --store S --to nosuch -o mynull
+	[ -c mynull ] || fail "a failure removed the character device 'mynull'"
+	expect_exit 0 "$MEV" report --store S -o mynull
+	[ -c mynull ] || fail "success replaced the character device 'mynull'"
+fi
+
+step "-o /dev/full: the write error is reported, the device stays"
+if [ -w /dev/full ]; then
+	expect_exit 1 "$MEV" export sections --store S -o /dev/full
+	expect_error "cannot write '/dev/full'"
+	[ -c /dev/full ] || fail "/dev/full is not a character device any more"
+fi
+
+step "a FIFO gets the data, and stays a FIFO"
+mkfifo fifo
+cat fifo >got.csv &
+reader=$!
+expect_exit 0 "$MEV" releases --store S -o fifo
+wait "$reader"
+same_files releases.csv got.csv
+[ -p fifo ] || fail "the FIFO was replaced"
+cat fifo >/dev/null &
+reader=$!
+expect_exit 1 "$MEV" report --store S --to nosuch -o fifo
+# the reader ends when the report closes the FIFO; if it never opened it
+# (failing earlier), the reader still waits: stop it
+kill "$reader" 2>/dev/null || true
+wait "$reader" 2>/dev/null || true
+[ -p fifo ] || fail "a failure removed the FIFO"
+
+step "-o /dev/stdout appends to where standard output goes, like '>>'"
+printf 'first line\n' >log
+"$MEV" releases --store S -o /dev/stdout >>log || fail "releases -o /dev/stdout"
+{ printf 'first line\n'; cat releases.csv; } >log.want
+same_files log.want log
+"$MEV" releases --store S -o - >stdout.csv || fail "releases -o -"
+same_files releases.csv stdout.csv
+
+step "a folder that does not exist, a directory: errors that name them"
+expect_exit 1 "$MEV" releases --store S -o no/such/dir/out.csv
+expect_error "cannot write 'no/such/dir/out.csv'"
+expect_exit 1 "$MEV" releases --store S -o sub
+expect_error "cannot write 'sub'"
+[ -d sub ] || fail "the directory went away"
+
+if [ "$(id -u)" != 0 ]; then # root writes anywhere
+	step "a folder we may not write in: the file there stays as it was"
+	mkdir ro
+	cp keep.orig ro/out.csv
+	chmod 555 ro
+	expect_exit 1 "$MEV" releases --store S -o ro/out.csv
+	expect_error "cannot write 'ro/out.csv'"
+	chmod 755 ro
+	same_files keep.orig ro/out.csv
+fi
+echo "PASS"
