@@ -2,8 +2,11 @@
 #include "cli.h"
 #include "maintevo/version.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
 	const char *name;
@@ -90,11 +93,41 @@ static int help(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * Descriptors 0, 1 and 2 open before anything else opens a file: one
+ * started with them closed ("maintevo walk >&- 2>&-") would else give them
+ * to the store's data.mdb or lock.mdb or to an output file, and the
+ * progress line or the CSV meant for standard output would be written into
+ * it.  A closed one is opened on /dev/null.  -1 when /dev/null cannot be
+ * opened.
+ */
+static int std_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int nfd;
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		/* the lowest free descriptor: fd itself, 0 .. fd - 1 being open */
+		if ((nfd = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)) < 0)
+			return -1;
+		if (nfd != fd) {
+			dup2(nfd, fd);
+			close(nfd);
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
 	const command *c;
 
+	if (std_fds_open() != 0) {
+		/* stderr may be one of the closed ones: this may go nowhere */
+		fprintf(stderr, "maintevo: error: cannot open /dev/null: %s\n", strerror(errno));
+		return EXIT_FAIL;
+	}
 	if (!name) {
 		usage(stderr);
 		return EXIT_USAGE;
