@@ -8,6 +8,7 @@
 #include "maintevo/filemap.h"
 #include "maintevo/export.h"
 #include "maintevo/progress.h"
+#include "maintevo/table.h"
 #include "options.h"
 #include "cluster_opts.h"
 
@@ -61,12 +62,14 @@ double cli_now(void);
  * Ctrl-C removes the temporary file.  Through a symbolic link, the file it
  * leads to is replaced and the link kept.  Anything else (/dev/null, a
  * FIFO, a terminal, /dev/stdout) is written directly and never removed.
+ * What goes to a terminal shows control characters as escapes (cli_say()).
  */
 typedef struct {
 	FILE *f;            /* write here */
 	const char *path;   /* as given; NULL: standard output */
 	char *target;       /* the file the temporary file replaces */
 	char *tmp;          /* the temporary file; NULL when writing directly */
+	FILE *tty;          /* a terminal f's filter writes to; NULL: none */
 } cli_out;
 
 /* EXIT_OK, or EXIT_FAIL after printing the error (nothing to undo). */
@@ -77,6 +80,13 @@ int cli_out_commit(cli_out *o);
 /* After a failure: close and remove the temporary file; prints nothing. */
 void cli_out_abort(cli_out *o);
 
+/*
+ * Formatted text on f with control characters shown as escapes (ESC as
+ * "\x1b": mev_table_term_str()), so that a title, tag or pattern holding a
+ * terminal escape sequence cannot drive the terminal: every message,
+ * warning and note goes through it.
+ */
+void cli_say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * The end of every table command ('export TABLE' and the short commands
@@ -140,6 +150,12 @@ void cli_table_args_init(cli_table_args *a);
 	CLI_OPT_STRING(T, field, 0, "from", "TAG", "only pairs whose from_release is TAG or later")
 #define CLI_OPT_TO(T, field) \
 	CLI_OPT_STRING(T, field, 0, "to", "TAG", "only pairs whose to_release is TAG or earlier")
+/* CSV for a spreadsheet (mev_table_excel_safe()): not the default, as it
+ * changes the data for every other reader. */
+#define CLI_OPT_EXCEL_SAFE(T, field) \
+	CLI_OPT_FLAG(T, field, 0, "excel-safe", \
+		     "csv: a ' before text starting with = + - @ (which a\n" \
+		     "spreadsheet would run as a formula)")
 /* --method and the other clustering options, without a heading. */
 #define CLI_OPT_CLUSTER(T, field) CLI_OPT_GROUP(T, field, cli_cluster_options, NULL)
 

@@ -19,7 +19,7 @@ int cli_cluster_finish(cli_cluster_opts *o, const char *cmd)
 {
 	if (o->method) {
 		if (mev_cluster_params_parse(&o->p, o->method)) {
-			fprintf(stderr, "maintevo: error: %s\nhint: see 'maintevo %s --help'\n",
+			cli_say(stderr, "maintevo: error: %s\nhint: see 'maintevo %s --help'\n",
 				mev_error_message(), cmd);
 			return EXIT_USAGE;
 		}
@@ -47,9 +47,9 @@ int cli_cluster_finish(cli_cluster_opts *o, const char *cmd)
 	if (o->smooth)
 		o->p.smooth = 1;
 	if (mev_cluster_params_check(&o->p)) {
-		fprintf(stderr, "maintevo: error: %s\n", mev_error_message());
+		cli_say(stderr, "maintevo: error: %s\n", mev_error_message());
 		if (mev_error_hint_text()[0])
-			fprintf(stderr, "hint: %s\n", mev_error_hint_text());
+			cli_say(stderr, "hint: %s\n", mev_error_hint_text());
 		return EXIT_USAGE;
 	}
 	mev_cluster_key(o->key, sizeof o->key, &o->p);

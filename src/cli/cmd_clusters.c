@@ -7,6 +7,7 @@ static const cli_option options[] = {
 	CLI_OPT_STRING(cli_table_args, eo.release, 0, "release", "TAG", "the release"),
 	CLI_OPT_TABLE_FORMAT(cli_table_args, format),
 	CLI_OPT_CLUSTER(cli_table_args, cluster),
+	CLI_OPT_EXCEL_SAFE(cli_table_args, eo.excel_safe),
 	CLI_OPT_OUT(cli_table_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -14,7 +15,8 @@ static const cli_option options[] = {
 
 const cli_command cmd_clusters_spec = {
 	.name = "clusters",
-	.usage = CLI_USAGE("--store DIR --release TAG [--format F] [--method M] [-o FILE]"),
+	.usage = CLI_USAGE("--store DIR --release TAG [--format F] [--method M]\n"
+			   "[--excel-safe] [-o FILE]"),
 	.about =
 		"Write the clusters of a release, as 'maintevo cluster' stored them: the\n"
 		"table 'maintevo export clusters --release TAG' writes (docs/schemas.md), as\n"

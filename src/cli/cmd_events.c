@@ -8,6 +8,7 @@ static const cli_option options[] = {
 	CLI_OPT_TO(cli_table_args, eo.to),
 	CLI_OPT_TABLE_FORMAT(cli_table_args, format),
 	CLI_OPT_CLUSTER(cli_table_args, cluster),
+	CLI_OPT_EXCEL_SAFE(cli_table_args, eo.excel_safe),
 	CLI_OPT_OUT(cli_table_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -16,7 +17,7 @@ static const cli_option options[] = {
 const cli_command cmd_events_spec = {
 	.name = "events",
 	.usage = CLI_USAGE("[--store DIR] [--from TAG] [--to TAG] [--format F] [--method M]\n"
-			   "[-o FILE]"),
+			   "[--excel-safe] [-o FILE]"),
 	.about =
 		"Write the events 'maintevo track' found, in release order: the table\n"
 		"'maintevo export events' writes (docs/schemas.md), as CSV by default\n"

@@ -30,6 +30,7 @@ static const cli_option options[] = {
 		     "graph: vertices are clusters, edges the lines their\n"
 		     "sections share"),
 	CLI_OPT_FLAG(export_args, eo.keep_rest, 0, "keep-rest", "keep THE REST (left out by default)"),
+	CLI_OPT_EXCEL_SAFE(export_args, eo.excel_safe),
 	CLI_OPT_OUT(export_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_GROUP(export_args, cluster, cli_cluster_options,
@@ -41,7 +42,7 @@ const cli_command cmd_export_spec = {
 	.name = "export",
 	.usage = CLI_USAGE("TABLE --store DIR [--format csv|json|jsonl] [-o FILE]\n"
 			   "[--release TAG] [--from TAG] [--to TAG] [--path PATH]\n"
-			   "[--keep-rest] [--method M ...]",
+			   "[--keep-rest] [--excel-safe] [--method M ...]",
 			   "graph --store DIR --release TAG [--format graphml|json|dot]\n"
 			   "[--meta] [--method M ...] [-o FILE]"),
 	.about =
@@ -127,6 +128,8 @@ int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t,
 	table_job job = { t, opt };
 	if (f < 0)
 		return cli_usage_error(cmd, "unknown format '%s' (use csv, json or jsonl)", format);
+	if (opt->excel_safe && f != MEV_TABLE_CSV)
+		return cli_usage_error(cmd, "--excel-safe goes with --format csv only");
 	opt->format = (mev_table_format)f;
 	return with_store_and_out(dir, out_path, write_table, &job);
 }
@@ -144,6 +147,8 @@ static int export_graph(const char *dir, const mev_export_options *eo, int meta,
 		return cli_usage_error("export", "export graph needs --release TAG");
 	if (eo->path)
 		return cli_usage_error("export", "--path goes with the files table only");
+	if (eo->excel_safe)
+		return cli_usage_error("export", "--excel-safe goes with the CSV tables, not graph");
 	if (eo->from || eo->to)
 		return cli_usage_error("export", "--from and --to go with the events and "
 				       "section_changes tables only");

@@ -102,7 +102,7 @@ int cmd_filemap(int argc, char **argv)
 	if (o->stats)
 		cli_print_stats(&r, &st);
 	if (st.missing)
-		fprintf(stderr, "warning: %llu blob%s missing from the repository (a partial clone?), "
+		cli_say(stderr, "warning: %llu blob%s missing from the repository (a partial clone?), "
 			"counted as 0 lines: '%s'%s\n", (unsigned long long)st.missing,
 			st.missing == 1 ? "" : "s", st.missing_path, st.missing > 1 ? " and others" : "");
 	rc = write_map(fm, a.keep_rest, a.out);

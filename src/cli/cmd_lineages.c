@@ -6,6 +6,7 @@ static const cli_option options[] = {
 	CLI_OPT_STORE(cli_table_args, store),
 	CLI_OPT_TABLE_FORMAT(cli_table_args, format),
 	CLI_OPT_CLUSTER(cli_table_args, cluster),
+	CLI_OPT_EXCEL_SAFE(cli_table_args, eo.excel_safe),
 	CLI_OPT_OUT(cli_table_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -13,7 +14,7 @@ static const cli_option options[] = {
 
 const cli_command cmd_lineages_spec = {
 	.name = "lineages",
-	.usage = CLI_USAGE("[--store DIR] [--format F] [--method M] [-o FILE]"),
+	.usage = CLI_USAGE("[--store DIR] [--format F] [--method M] [--excel-safe] [-o FILE]"),
 	.about =
 		"Write the lineages 'maintevo track' found, by id: the table 'maintevo\n"
 		"export lineages' writes (docs/schemas.md), as CSV by default\n"

@@ -6,6 +6,7 @@ static const cli_option options[] = {
 	CLI_OPT_STORE(cli_table_args, store),
 	CLI_OPT_TABLE_FORMAT(cli_table_args, format),
 	CLI_OPT_CLUSTER(cli_table_args, cluster),
+	CLI_OPT_EXCEL_SAFE(cli_table_args, eo.excel_safe),
 	CLI_OPT_OUT(cli_table_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -13,7 +14,7 @@ static const cli_option options[] = {
 
 const cli_command cmd_releases_spec = {
 	.name = "releases",
-	.usage = CLI_USAGE("--store DIR [--format F] [--method M] [-o FILE]"),
+	.usage = CLI_USAGE("--store DIR [--format F] [--method M] [--excel-safe] [-o FILE]"),
 	.about =
 		"List the stored releases in version order: the table 'maintevo export\n"
 		"releases' writes (docs/schemas.md), as CSV by default\n"

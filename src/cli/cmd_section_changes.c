@@ -7,6 +7,7 @@ static const cli_option options[] = {
 	CLI_OPT_FROM(cli_table_args, eo.from),
 	CLI_OPT_TO(cli_table_args, eo.to),
 	CLI_OPT_TABLE_FORMAT(cli_table_args, format),
+	CLI_OPT_EXCEL_SAFE(cli_table_args, eo.excel_safe),
 	CLI_OPT_OUT(cli_table_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -15,7 +16,7 @@ static const cli_option options[] = {
 const cli_command cmd_section_changes_spec = {
 	.name = "section-changes",
 	.usage = CLI_USAGE("[--store DIR] [--from TAG] [--to TAG] [--format F]\n"
-			   "[-o FILE]"),
+			   "[--excel-safe] [-o FILE]"),
 	.about =
 		"Write the section-level changes 'maintevo track' found between consecutive\n"
 		"releases, in release order: the table 'maintevo export section_changes'\n"

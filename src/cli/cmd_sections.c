@@ -8,12 +8,13 @@
 typedef struct {
 	cli_release_opts release;
 	const char *out;
-	int patterns;
+	int patterns, excel_safe;
 } sections_args;
 
 static const cli_option options[] = {
 	CLI_OPT_GROUP(sections_args, release, cli_release_options, NULL),
 	CLI_OPT_FLAG(sections_args, patterns, 0, "patterns", "one row per pattern line"),
+	CLI_OPT_EXCEL_SAFE(sections_args, excel_safe),
 	CLI_OPT_OUT(sections_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -98,6 +99,7 @@ int cmd_sections(int argc, char **argv)
 		cli_out_abort(&out);
 		goto done;
 	}
+	mev_table_excel_safe(t, a.excel_safe);
 	for (size_t i = 0; i < mev_maint_section_count(r.maint); i++)
 		section_rows(t, r.maint, &mev_maint_sections(r.maint)[i], a.patterns);
 	/* a write error is reported by cli_out_commit(), with the file's name */

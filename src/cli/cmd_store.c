@@ -28,11 +28,12 @@ static void print_identity(const mev_identity *id)
 	mev_oid_fmt(hex, &id->root);
 	gmtime_r(&t, &tm);
 	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
-	printf("repository:   %s (root commit %.12s)\n", id->repo, hex);
-	printf("dialect:      %s%s\n", id->dialect, id->top_level_only ? ", top-level MAINTAINERS only" : "");
-	printf("tags:         %s%s%s%s\n", id->tags[0] ? id->tags : "the dialect's release tags",
-	       id->rc ? " with -rc" : "", id->exclude[0] ? ", excluding " : "", id->exclude);
-	printf("created:      %s by maintevo %s\n", date, id->version);
+	cli_say(stdout, "repository:   %s (root commit %.12s)\n", id->repo, hex);
+	cli_say(stdout, "dialect:      %s%s\n", id->dialect,
+		id->top_level_only ? ", top-level MAINTAINERS only" : "");
+	cli_say(stdout, "tags:         %s%s%s%s\n", id->tags[0] ? id->tags : "the dialect's release tags",
+		id->rc ? " with -rc" : "", id->exclude[0] ? ", excluding " : "", id->exclude);
+	cli_say(stdout, "created:      %s by maintevo %s\n", date, id->version);
 }
 
 /* Every table the store holds, as LMDB lists them: entries, the pages they
@@ -102,13 +103,13 @@ int cmd_store(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n; i++)
 		snapshots += list[i].has_files && list[i].snapshot;
-	printf("store:        %s (schema %d)\n", a.store, MEV_STORE_SCHEMA);
+	cli_say(stdout, "store:        %s (schema %d)\n", a.store, MEV_STORE_SCHEMA);
 	if (mev_release_identity_get(&id, s) == 0)
 		print_identity(&id);
 	printf("releases:     %zu", n);
 	if (n)
-		printf(" (%s .. %s), %zu stored whole, the others as deltas", list[0].tag, list[n - 1].tag,
-		       snapshots);
+		cli_say(stdout, " (%s .. %s), %zu stored whole, the others as deltas", list[0].tag,
+			list[n - 1].tag, snapshots);
 	printf("\n");
 	printf("file size:    %.1f MB (%.1f MB in use, map %.0f MB)\n", st.file_bytes / 1e6,
 	       st.used_bytes / 1e6, st.map_bytes / 1e6);

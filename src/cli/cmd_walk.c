@@ -72,15 +72,15 @@ static void print_summary(const mev_walk_result *res, const char *store)
 {
 	if (cli_quiet)
 		return;
-	fprintf(stderr, "maintevo: %zu release%s walked, %zu already stored, %zu release tags in all; "
+	cli_say(stderr, "maintevo: %zu release%s walked, %zu already stored, %zu release tags in all; "
 		"%.1f s, %llu blobs read (%.1f MB), store '%s'\n",
 		res->walked, res->walked == 1 ? "" : "s", res->stored_before, res->candidates,
 		res->seconds, (unsigned long long)res->blobs_read, res->bytes_read / 1e6, store);
 	if (res->verified)
-		fprintf(stderr, "maintevo: %zu release%s verified against a cold build\n", res->verified,
+		cli_say(stderr, "maintevo: %zu release%s verified against a cold build\n", res->verified,
 			res->verified == 1 ? "" : "s");
 	if (res->stopped)
-		fprintf(stderr, "maintevo: stopped early; run the same command again to go on\n");
+		cli_say(stderr, "maintevo: stopped early; run the same command again to go on\n");
 }
 
 int cmd_walk(int argc, char **argv)
@@ -108,7 +108,7 @@ int cmd_walk(int argc, char **argv)
 	cli_sigint_restore();
 	cli_progress_end();
 	if (rc == MEV_EINTR) {
-		fprintf(stderr, "maintevo: stopped; %zu release%s stored by this run, "
+		cli_say(stderr, "maintevo: stopped; %zu release%s stored by this run, "
 			"run the same command again to go on\n", res.walked, res.walked == 1 ? "" : "s");
 		return EXIT_FAIL;
 	}

@@ -12,12 +12,39 @@
 
 int cli_quiet;
 
+/* cli_say() with a va_list. */
+static void vsay(FILE *f, const char *fmt, va_list ap)
+{
+	char small[1024], *text = small;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	if (n >= 0 && (size_t)n >= sizeof small && (text = malloc((size_t)n + 1)))
+		vsnprintf(text, (size_t)n + 1, fmt, again);
+	va_end(again);
+	if (n < 0 || !text)
+		return;
+	mev_table_term_str(f, text, (size_t)n);
+	if (text != small)
+		free(text);
+}
+
+void cli_say(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(f, fmt, ap);
+	va_end(ap);
+}
+
 int cli_fail(void)
 {
 	const char *hint = mev_error_hint_text();
-	fprintf(stderr, "maintevo: error: %s\n", mev_error_message());
+	cli_say(stderr, "maintevo: error: %s\n", mev_error_message());
 	if (hint && hint[0])
-		fprintf(stderr, "hint: %s\n", hint);
+		cli_say(stderr, "hint: %s\n", hint);
 	return EXIT_FAIL;
 }
 
@@ -26,9 +53,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_list ap;
 	fputs("maintevo: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nhint: see 'maintevo %s --help'\n", cmd);
+	cli_say(stderr, "\nhint: see 'maintevo %s --help'\n", cmd);
 	return EXIT_USAGE;
 }
 
@@ -39,7 +66,7 @@ void cli_note(const char *fmt, ...)
 		return;
 	fputs("maintevo: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
@@ -78,7 +105,7 @@ void cli_report_diags(const mev_maint *m, int print)
 	if (print) {
 		for (size_t i = 0; i < n; i++) {
 			mev_maint_diag_format(buf, sizeof buf, m, &d[i]);
-			fprintf(stderr, "warning: %s\n", buf);
+			cli_say(stderr, "warning: %s\n", buf);
 		}
 	} else if (n) {
 		cli_note("%zu note%s about MAINTAINERS content (see them with --warnings)", n,
@@ -193,7 +220,8 @@ void cli_progress(void *ctx, size_t index, size_t total, const char *what)
 	(void)ctx;
 	if (!progress_shown())
 		return;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s", index, total, what);
+	fputs("\r\033[K", stderr);
+	cli_say(stderr, "[%zu/%zu] %s", index, total, what);
 	fflush(stderr);
 }
 
@@ -204,7 +232,7 @@ void cli_progress_note(void *ctx, const char *text)
 		return;
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
-	fprintf(stderr, "maintevo: %s\n", text);
+	cli_say(stderr, "maintevo: %s\n", text);
 }
 
 void cli_progress_init(mev_progress *p)

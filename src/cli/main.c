@@ -67,7 +67,7 @@ static const command *find(const char *name)
 
 static int not_a_command(const char *name)
 {
-	fprintf(stderr, "maintevo: error: '%s' is not a maintevo command\n"
+	cli_say(stderr, "maintevo: error: '%s' is not a maintevo command\n"
 			"hint: see 'maintevo --help' for the list of commands\n", name);
 	return EXIT_USAGE;
 }
@@ -83,7 +83,7 @@ static int help(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (argc > 2) {
-		fprintf(stderr, "maintevo: error: help: unexpected argument '%s'\n"
+		cli_say(stderr, "maintevo: error: help: unexpected argument '%s'\n"
 				"hint: 'maintevo help COMMAND' shows the help of one command\n", argv[2]);
 		return EXIT_USAGE;
 	}

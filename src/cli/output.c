@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 /*
@@ -51,6 +52,82 @@ static void sig_unguard(void)
 			sigaction(sig_nums[i], &sig_old[i], NULL);
 	memset(sig_set, 0, sizeof sig_set);
 	sig_tmp = NULL;
+}
+
+/*
+ * Whatever goes to a terminal passes a filter that shows control
+ * characters as escapes (mev_table_term_str()): a title holding an escape
+ * sequence in a report or a graph cannot drive the terminal either (CSV
+ * tables escape them themselves, mev_table_new()).  A character cut in two
+ * by the stream's buffer waits in `pending` for its other bytes.
+ */
+typedef struct {
+	FILE *to;
+	char pending[4];
+	size_t npending;
+} term_filter;
+
+/* The bytes at the end of s[0..n) that start a UTF-8 character the next
+ * write may complete (at most 3). */
+static size_t cut_char(const char *s, size_t n)
+{
+	for (size_t k = 1; k <= 3 && k <= n; k++) {
+		unsigned char b = (unsigned char)s[n - k];
+		size_t need;
+		if ((b & 0xc0) == 0x80)
+			continue;
+		if (b < 0xc2 || b > 0xf4)
+			return 0;
+		need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+		return need > k ? k : 0;
+	}
+	return 0;
+}
+
+static ssize_t filter_write(void *cookie, const char *buf, size_t size)
+{
+	term_filter *t = cookie;
+	size_t n = t->npending + size, cut;
+	char *all = malloc(n);
+	if (!all)
+		return -1;
+	memcpy(all, t->pending, t->npending);
+	memcpy(all + t->npending, buf, size);
+	cut = cut_char(all, n);
+	mev_table_term_str(t->to, all, n - cut);
+	memcpy(t->pending, all + n - cut, cut);
+	t->npending = cut;
+	free(all);
+	return ferror(t->to) ? -1 : (ssize_t)size;
+}
+
+static int filter_close(void *cookie)
+{
+	term_filter *t = cookie;
+	int bad;
+	mev_table_term_str(t->to, t->pending, t->npending); /* a cut character: its bytes */
+	bad = ferror(t->to);
+	free(t);
+	return bad ? EOF : 0;
+}
+
+/* o->f on a terminal: write through the filter instead. */
+static int filter_terminal(cli_out *o)
+{
+	static const cookie_io_functions_t io = { .write = filter_write, .close = filter_close };
+	term_filter *t;
+	FILE *f;
+	if (!isatty(fileno(o->f)))
+		return EXIT_OK;
+	if (!(t = calloc(1, sizeof *t)) || !(f = fopencookie(t, "w", io))) {
+		free(t);
+		mev_error_oom();
+		return cli_fail();
+	}
+	t->to = o->f;
+	o->tty = o->f;
+	o->f = f;
+	return EXIT_OK;
 }
 
 static int out_error(const char *path, const char *what, int err, const char *hint)
@@ -171,7 +248,7 @@ int cli_out_open(cli_out *o, const char *path)
 		o->path = path;
 		rc = open_out(o, path);
 	}
-	if (rc)
+	if (rc || (rc = filter_terminal(o)))
 		cli_out_abort(o);
 	return rc;
 }
@@ -189,8 +266,14 @@ int cli_out_commit(cli_out *o)
 	int bad = 0, err = 0;
 	const char *name = o->path ? o->path : "standard output";
 
-	if (fflush(o->f) != 0 || ferror(o->f)) {
+	if (o->tty) {
+		bad = fclose(o->f) != 0;
 		err = errno;
+		o->f = o->tty;
+		o->tty = NULL;
+	}
+	if (fflush(o->f) != 0 || ferror(o->f)) {
+		err = bad ? err : errno;
 		bad = 1;
 	}
 	/* the data on disk before the name points at it: no empty file after a crash */
@@ -213,6 +296,10 @@ int cli_out_commit(cli_out *o)
 
 void cli_out_abort(cli_out *o)
 {
+	if (o->tty) {
+		fclose(o->f);
+		o->f = o->tty;
+	}
 	if (o->f == stdout)
 		fflush(stdout);
 	else if (o->f)

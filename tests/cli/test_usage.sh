@@ -38,19 +38,19 @@ options_of() {
 	case $1 in
 	filemap) echo "$release_opts store release keep-rest out help" ;;
 	graph) echo "$release_opts store release format keep-rest out help" ;;
-	sections) echo "$release_opts patterns out help" ;;
+	sections) echo "$release_opts patterns excel-safe out help" ;;
 	walk) echo "repo store tags exclude rc dialect top-level-only jobs rebuild verify quiet help" ;;
-	releases) echo "store format $cluster_opts out help" ;;
+	releases) echo "store format $cluster_opts excel-safe out help" ;;
 	store) echo "store help" ;;
 	import-pasta) echo "store quiet help" ;;
 	cluster) echo "store $cluster_opts jobs quiet help" ;;
-	clusters) echo "store release format $cluster_opts out help" ;;
+	clusters) echo "store release format $cluster_opts excel-safe out help" ;;
 	track) echo "store $cluster_opts link match growth rename jobs quiet help" ;;
-	events) echo "store from to format $cluster_opts out help" ;;
-	lineages) echo "store format $cluster_opts out help" ;;
-	section-changes) echo "store from to format out help" ;;
+	events) echo "store from to format $cluster_opts excel-safe out help" ;;
+	lineages) echo "store format $cluster_opts excel-safe out help" ;;
+	section-changes) echo "store from to format excel-safe out help" ;;
 	report) echo "store from to format title out help $cluster_opts" ;;
-	export) echo "store format release from to path meta keep-rest out help $cluster_opts" ;;
+	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
 	esac
 }
