@@ -75,7 +75,10 @@ if script -qc true /dev/null </dev/null >/dev/null 2>&1; then
 		local name=$1 cmd=
 		shift
 		printf -v cmd '%q ' "$@"
-		script -qc "$cmd 2>/dev/null" /dev/null </dev/null | tr -d '\r' >"$name"
+		script -qc "$cmd 2>$name.err" /dev/null </dev/null | tr -d '\r' >"$name"
+		if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$name.err"; then
+			fail "$*: sanitizer report: $(head -n 5 "$name.err")"
+		fi
 	}
 	on_tty tty.csv "$MEV" export sections --store S
 	grep -qF 'v1,RED \x1b[31mTITLE\x1b[0m,Maintained,' tty.csv || fail "tty.csv: $(head -3 tty.csv)"

@@ -68,6 +68,7 @@ status=0
 msg=$( (trap '' XFSZ; ulimit -f 0; exec "$MEV" export sections --store S -o big.csv) 2>&1) ||
 	status=$?
 [ "$status" -eq 1 ] || fail "export past the size limit: exit $status, expected 1"
+case $msg in *Sanitizer*|*"runtime error:"*) fail "sanitizer report: $msg" ;; esac
 case $msg in *"cannot write 'big.csv'"*) ;; *) fail "no 'cannot write' message: $msg" ;; esac
 same_files keep.orig big.csv
 no_temp_left
