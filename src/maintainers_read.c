@@ -122,7 +122,7 @@ static int read_field(mev_maint *m, mev_buf *conv, const unsigned char *p, const
 {
 	mev_field f = { 0 };
 	const unsigned char *v = p + 2;
-	int rc;
+	int pattern = p[0] == 'F' || p[0] == 'X' || p[0] == 'N', rc;
 	v += skip_space(v, le, m->rules.utf8);
 	f.type = (char)p[0];
 	f.value = mev__arena_strndup(&m->arena, (const char *)v, (size_t)(le - v));
@@ -132,14 +132,19 @@ static int read_field(mev_maint *m, mev_buf *conv, const unsigned char *p, const
 		return mev_error_oom();
 	if (!valid_type(f.type))
 		mev__maint_diag_add(m, fi, lineno, "unknown field type '%c:'", f.type);
-	if ((f.type == 'F' || f.type == 'X' || f.type == 'N') && memchr(v, '\0', (size_t)(le - v))) {
+	if (f.type == 'N' && m->rules.no_n) {
+		/* like K:, a line the matching never looks at */
+		mev__maint_diag_add(m, fi, lineno,
+			"N: line, but this get_maintainer.pl has no N: handling: it matches nothing");
+		pattern = 0;
+	}
+	if (pattern && memchr(v, '\0', (size_t)(le - v))) {
 		/* the script's regex would need a NUL, which no git path holds:
 		 * it matches nothing (values here end at a NUL) */
 		f.regex = mev__maint_never_regex;
 		mev__maint_diag_add(m, fi, lineno,
 			"%c: pattern with a NUL byte; it can match no path", f.type);
-	} else if ((f.type == 'F' || f.type == 'X' || f.type == 'N') &&
-		   (rc = field_regex(m, &f, conv, tree))) {
+	} else if (pattern && (rc = field_regex(m, &f, conv, tree))) {
 		return rc;
 	}
 	return MEV_VEC_PUSH(&m->fields, f) ? mev_error_oom() : 0;
