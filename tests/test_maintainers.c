@@ -450,11 +450,24 @@ static void test_the_rest(void)
 	CHECK_STR(regexes(m, 1), "F=.*;F=.*/");
 	mev_maint_free(m);
 
-	/* trailing white space on the title does not hide it */
-	m = parse_text(&r, "THE REST \t\nF:\t*\n");
+	/* the catch-all is found by what it covers, not by its title */
+	m = parse_text(&r,
+		"THE REST\nF:\t*\n\n"                    /* top-level files only */
+		"All patches CC here\nL: l@x\nF: *\nF: */\n\n" /* QEMU's */
+		"DEEP\nF:\t**/\nF:\t\nM:\tm\n\n"        /* '**' then '/', and an empty F: */
+		"EXCLUDING\nF:\t*\nF:\t*/\nX:\tdoc/\n\n" /* excludes something */
+		"ONLY DEEP\nF:\t*/\nF:\t*/*\n\n"
+		"BY N\nF:\t*\nN:\t.*\n\n"               /* N: is not considered */
+		"SPACE\nF:\t* \nF:\t*/\n\n"              /* '.* ' needs a space */
+		"SLASH\nF:\t*\nF:\t/\n");                  /* '^/' matches no path */
 	if (!m)
 		return;
-	CHECK_INT(section(m, 0)->is_rest, 1);
+	CHECK_STR(titles(m), "THE REST|All patches CC here|DEEP|EXCLUDING|ONLY DEEP|BY N|SPACE|SLASH");
+	CHECK_INT(section(m, 0)->is_rest, 0);
+	CHECK_INT(section(m, 1)->is_rest, 1);
+	CHECK_INT(section(m, 2)->is_rest, 1);
+	for (size_t i = 3; i < 8; i++)
+		CHECK_INT(section(m, i)->is_rest, 0);
 	mev_maint_free(m);
 }
 

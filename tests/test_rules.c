@@ -368,6 +368,7 @@ static void test_qemu_script(void)
 		CHECK_STR(titles(m), "All patches CC here|ALPHA|BETA");
 		CHECK_STR(fields(m, 1), "M=A <a@example.org>;f=beta/;F=alpha/;1=one;N=gamma");
 		CHECK_STR(regexes(m, 1), "F=alpha/");
+		CHECK_INT(mev_maint_sections(m)[0].is_rest, 1);
 		CHECK_STR(coverage(m, paths, 4), "alpha/a.c=All patches CC here,ALPHA;"
 			  "beta/b.c=All patches CC here,BETA;gamma/g.c=All patches CC here;"
 			  "top.c=All patches CC here");

@@ -88,7 +88,8 @@ typedef struct {
 	uint32_t field_begin, field_count; /* into mev_maint_fields() */
 	uint32_t n_maintainers, n_reviewers, n_lists, n_trees;
 	uint32_t n_patterns;     /* F + X + N */
-	uint8_t is_rest;         /* "THE REST": covers everything, left out of graphs */
+	uint8_t is_rest;         /* the catch-all (THE REST): its F: lines cover every path,
+				    whatever its title; left out of graphs (docs/matching.md) */
 } mev_section;
 
 /* A message about MAINTAINERS content: "file:line: message". */
