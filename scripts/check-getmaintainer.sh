@@ -21,8 +21,10 @@
 # regex, and only when the script's own is byte-identical to the known one.
 # Files are fed in batches through xargs, on all cores.
 #
-# Sections are compared by title and by their F:/X:/N: lines, so repeated
-# titles are told apart.  Exit status 0 when every file agrees.
+# Sections are compared by title and by their F:/X:/N: lines (as the
+# script's @typevalue holds them: F:/X: converted, N: as written), so
+# repeated titles are told apart.  QEMU's script (m/^(.):/, no N:) runs the
+# same way.  Exit status 0 when every file agrees.
 set -euo pipefail
 
 jobs=$(nproc)
@@ -33,7 +35,7 @@ while [ $# -gt 0 ]; do
 	-j) jobs=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--cache) cache=$2; shift 2 ;;
-	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,27p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -109,10 +111,12 @@ perl -e '
             my $start = find_starting_index($tvi);
             my $end = find_ending_index($tvi);
             my $title = $typevalue[$start];
-            $title = "" if ($title =~ m/^([A-Z]):/);
+            # a field line by the field-line regex of the script itself
+            # (the one of QEMU takes any character before the colon)
+            $title = "" if ($title =~ m/MEV_FIELD_RE/);
             # maintevo shows an underline title (QEMU) as the header above it
             $title = $typevalue[$start - 1]
-                if ($title =~ m/^[-=]{3,}\s*$/ && $start > 0 && $typevalue[$start - 1] !~ m/^([A-Z]):/);
+                if ($title =~ m/^[-=]{3,}\s*$/ && $start > 0 && $typevalue[$start - 1] !~ m/MEV_FIELD_RE/);
             my @pats = grep { /^[FXN]:/ } @typevalue[$start .. $end - 1];
             push(@keys, join("\x1f", $title, @pats));
         }
@@ -123,6 +127,8 @@ perl -e '
 }
 my @maintainers;
 };
+	my $field_re = ($s =~ m{m/\^\(\.\):} || $s =~ m{m/\^\(\\C\):}) ? "^(.):" : "^([A-Z]):";
+	$driver =~ s/MEV_FIELD_RE/$field_re/g;
 	my $n = ($s =~ s/^my \@maintainers = get_maintainers\(\);$/$driver/m);
 	die "check: this get_maintainer.pl has no main get_maintainers() call I know\n" unless $n == 1;
 	open(my $o, ">", $out) or die "$out: $!"; print $o $s; close $o;
@@ -205,7 +211,10 @@ def norm_title(b):
 pats = {}
 for r in csv.DictReader(open(f"{work}/patterns.csv", newline="", encoding="utf-8")):
     if r["type"] in "FXN":
-        pats.setdefault(r["section"], []).append(f'{r["type"]}:{r["regex"]}')
+        # the script keeps N: values as written (and where it has no N:
+        # handling maintevo gives them no regex)
+        v = r["value"] if r["type"] == "N" else r["regex"]
+        pats.setdefault(r["section"], []).append(f'{r["type"]}:{v}')
 titles = [r["section"] for r in csv.DictReader(open(f"{work}/sections.csv", newline="", encoding="utf-8"))]
 base = {}
 tset = set()

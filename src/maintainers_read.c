@@ -122,7 +122,7 @@ static int read_field(mev_maint *m, mev_buf *conv, const unsigned char *p, const
 {
 	mev_field f = { 0 };
 	const unsigned char *v = p + 2;
-	int rc;
+	int pattern = p[0] == 'F' || p[0] == 'X' || p[0] == 'N', rc;
 	v += skip_space(v, le, m->rules.utf8);
 	f.type = (char)p[0];
 	f.value = mev__arena_strndup(&m->arena, (const char *)v, (size_t)(le - v));
@@ -132,16 +132,19 @@ static int read_field(mev_maint *m, mev_buf *conv, const unsigned char *p, const
 		return mev_error_oom();
 	if (!valid_type(f.type))
 		mev__maint_diag_add(m, fi, lineno, "unknown field type '%c:'", f.type);
-	if (le - p > 2 && p[2] == ' ' && f.type != ' ')
-		mev__maint_diag_add(m, fi, lineno, "space instead of tab after '%c:'", f.type);
-	if ((f.type == 'F' || f.type == 'X' || f.type == 'N') && memchr(v, '\0', (size_t)(le - v))) {
+	if (f.type == 'N' && m->rules.no_n) {
+		/* like K:, a line the matching never looks at */
+		mev__maint_diag_add(m, fi, lineno,
+			"N: line, but this get_maintainer.pl has no N: handling: it matches nothing");
+		pattern = 0;
+	}
+	if (pattern && memchr(v, '\0', (size_t)(le - v))) {
 		/* the script's regex would need a NUL, which no git path holds:
 		 * it matches nothing (values here end at a NUL) */
 		f.regex = mev__maint_never_regex;
 		mev__maint_diag_add(m, fi, lineno,
 			"%c: pattern with a NUL byte; it can match no path", f.type);
-	} else if ((f.type == 'F' || f.type == 'X' || f.type == 'N') &&
-		   (rc = field_regex(m, &f, conv, tree))) {
+	} else if (pattern && (rc = field_regex(m, &f, conv, tree))) {
 		return rc;
 	}
 	return MEV_VEC_PUSH(&m->fields, f) ? mev_error_oom() : 0;
@@ -153,6 +156,7 @@ int mev__maint_read_file(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char
 	const mev_rules *r = &m->rules;
 	const unsigned char *p = (const unsigned char *)data, *end = p + len, *next;
 	uint32_t lineno = 0, cr_lines = 0, cr_first = 0, bad_utf8 = 0, nul_lines = 0;
+	uint32_t nfields = 0, spaced = 0, spaced_first = 0;
 	mev_buf conv = MEV_BUF_INIT;
 	int rc = 0, in_section = 0;
 
@@ -178,6 +182,9 @@ int mev__maint_read_file(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char
 			if ((rc = read_field(m, &conv, p, le, fi, lineno, tree)))
 				break;
 			in_section = 1;
+			nfields++;
+			if (ll > 2 && p[2] == ' ' && p[0] != ' ' && !spaced++)
+				spaced_first = lineno;
 		} else {
 			size_t sp = skip_space(p, le, r->utf8);
 			int blank = sp == ll;
@@ -196,6 +203,12 @@ int mev__maint_read_file(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char
 		mev__maint_diag_add(m, fi, cr_first,
 			"%u line(s) end with CR (DOS line endings); get_maintainer.pl keeps the CR in values",
 			cr_lines);
+	/* a convention, not an oddity: said once per file, and not at all
+	 * where it is the file's own way of writing fields (QEMU, DPDK) */
+	if (spaced && spaced * 2 <= nfields)
+		mev__maint_diag_add(m, fi, spaced_first,
+			"%u field line(s) have a space instead of a tab after the colon, the first here; get_maintainer.pl accepts it",
+			spaced);
 	if (nul_lines)
 		mev__maint_diag_add(m, fi, 0, "%u line(s) contain NUL bytes; is this a text file?", nul_lines);
 	mev__buf_free(&conv);

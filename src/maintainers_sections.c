@@ -140,6 +140,46 @@ static int count_fields(mev_maint *m, mev_section *s, const mev__tv_entry *tv, s
 	return 0;
 }
 
+/* The regex is ".*" repeated n/2 times (n = 0: empty). */
+static int only_dot_stars(const char *re, size_t n)
+{
+	if (n % 2)
+		return 0;
+	for (size_t i = 0; i < n; i += 2)
+		if (re[i] != '.' || re[i + 1] != '*')
+			return 0;
+	return 1;
+}
+
+/*
+ * The catch-all (Linux's THE REST, QEMU's "All patches CC here"), found by
+ * what it covers, whatever its title: a section without X: lines whose F:
+ * lines by themselves cover every path.  Under file_match_pattern() a
+ * pattern without a trailing '/' covers only paths with as many '/' as it
+ * has, so that takes one made of ".*" alone for the top-level files
+ * ("F: *", or an empty "F:") and one of ".*" then a single trailing '/'
+ * for all the others (the "F: * /" of THE REST, without the space).
+ * N: lines are not considered: docs/matching.md says why.
+ */
+static int covers_everything(const mev_maint *m, const mev_section *s)
+{
+	int top = 0, deep = 0;
+	for (uint32_t k = 0; k < s->field_count; k++) {
+		const mev_field *f = &m->fields.v[s->field_begin + k];
+		size_t n;
+		if (f->type == 'X')
+			return 0;
+		if (f->type != 'F' || !f->regex)
+			continue;
+		n = strlen(f->regex);
+		if (only_dot_stars(f->regex, n))
+			top = 1;
+		else if (n >= 3 && f->regex[n - 1] == '/' && only_dot_stars(f->regex, n - 1))
+			deep = 1;
+	}
+	return top && deep;
+}
+
 /* Give the section a display title "TITLE #k" no other section has. */
 static int rename_repeat(mev_maint *m, mev_strmap *taken, uint32_t i, uint32_t first)
 {
@@ -223,7 +263,7 @@ int mev__maint_build_sections(mev_maint *m, const mev__tv_entry *tv, size_t n)
 			s.title = "(untitled)";
 		if ((rc = count_fields(m, &s, tv, i, j)))
 			return rc;
-		s.is_rest = strcmp(s.title, "THE REST") == 0;
+		s.is_rest = covers_everything(m, &s);
 		if (MEV_VEC_PUSH(&m->sections, s))
 			return mev_error_oom();
 		i = j;

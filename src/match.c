@@ -44,6 +44,12 @@ struct mev_matcher {
 	uint64_t limit_hits;
 };
 
+/* An F:, X: or N: line the script matches with (not an N: its script ignores). */
+static int is_pattern(const mev_field *f)
+{
+	return (f->type == 'F' || f->type == 'X' || f->type == 'N') && f->regex;
+}
+
 static int add_to_bucket(mev_matcher *m, const char *key, size_t klen, uint32_t pat, int is_x)
 {
 	uint32_t b;
@@ -151,7 +157,7 @@ int mev_matcher_new(mev_matcher **out, mev_maint *maint, unsigned flags)
 			const char *err;
 			size_t off;
 			mev__pattern *p;
-			if (f->type != 'F' && f->type != 'X' && f->type != 'N')
+			if (!is_pattern(f))
 				continue;
 			p = &m->pats[m->npats++];
 			if ((rc = mev__pattern_compile(p, f->type, f->regex, utf8, &err, &off, errbuf,
@@ -401,7 +407,7 @@ static int signature(mev_buf *b, const mev_maint *m, const mev_section *s, int w
 		return MEV_ENOMEM;
 	for (uint32_t k = 0; k < s->field_count; k++) {
 		const mev_field *fl = &f[s->field_begin + k];
-		if (!strchr(types, fl->type) || !fl->type)
+		if (!strchr(types, fl->type) || !fl->type || !fl->regex)
 			continue;
 		if (mev__buf_putc(b, fl->type) || mev__buf_put(b, fl->regex, strlen(fl->regex) + 1))
 			return MEV_ENOMEM;
@@ -455,7 +461,7 @@ static int add_dirty(mev_rematch *rm, const mev_maint *m, const mev_section *s)
 	int utf8 = mev_maint_rules(m)->utf8, rc = 0;
 	for (uint32_t k = 0; k < s->field_count && !rc; k++) {
 		const mev_field *fl = &f[s->field_begin + k];
-		if (fl->type == 'F' || fl->type == 'X' || fl->type == 'N')
+		if (is_pattern(fl))
 			rc = add_dirty_field(rm, fl, utf8);
 	}
 	return rc;
@@ -475,7 +481,7 @@ static const mev_field **sorted_fields(const mev_maint *m, const mev_section *s,
 	if (!v)
 		return NULL;
 	for (uint32_t k = 0; k < s->field_count; k++)
-		if (f[s->field_begin + k].type == t)
+		if (f[s->field_begin + k].type == t && is_pattern(&f[s->field_begin + k]))
 			v[(*n)++] = &f[s->field_begin + k];
 	qsort(v, *n, sizeof *v, regex_cmp);
 	return v;

@@ -42,6 +42,12 @@ void mev_rules_default(mev_rules *r, mev_dialect dialect)
 	case MEV_DIALECT_LINUX:
 		r->utf8 = 1;
 		break;
+	case MEV_DIALECT_QEMU:
+		r->discover = MEV_DISCOVER_TOP;
+		r->drop_comments = 0;
+		r->any_type = 1;
+		r->no_n = 1;
+		break;
 	default:
 		break;
 	}
@@ -109,6 +115,17 @@ static void apply_conf(mev_rules *r, char *text)
 	}
 }
 
+/*
+ * How the script reads field lines: the letter its field-line regex takes
+ * (old scripts' m/^(\C):/ and QEMU's m/^(.):/ take any byte), and whether
+ * its get_maintainers() looks at N: lines at all (QEMU's does not).
+ */
+static void detect_fields(mev_rules *r, const char *script)
+{
+	r->any_type = strstr(script, "m/^(\\C):") != NULL || strstr(script, "m/^(.):\\s*(.*)/") != NULL;
+	r->no_n = strstr(script, "$type eq 'N'") == NULL && strstr(script, "$type eq \"N\"") == NULL;
+}
+
 int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_rules_options *opt)
 {
 	mev_dialect d = opt && opt->dialect != MEV_DIALECT_AUTO ? opt->dialect : guess_dialect(t);
@@ -119,7 +136,7 @@ int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_
 	if (script) {
 		int reads_conf = strstr(script, ".get_maintainer.conf") != NULL;
 		r->has_script = 1;
-		r->any_type = strstr(script, "m/^(\\C):") != NULL;
+		detect_fields(r, script);
 		r->drop_comments = strstr(script, "/^\\s*\\#/") != NULL;
 		r->utf8 = strstr(script, "use open qw(:std :encoding(UTF-8))") != NULL;
 		r->braces = strstr(script, "Bash brace expansion") != NULL;

@@ -253,9 +253,33 @@ static void test_spaces_after_colon(void)
 		return;
 	CHECK_STR(titles(m), "TITLE");
 	CHECK_STR(fields(m, 0), "F=spaced/;F=mixed/;F=nospace;L=trailing  \t;M=");
-	CHECK_DIAG(m, "MAINTAINERS:2:", "space instead of tab after 'F:'", 1);
-	CHECK_DIAG(m, "MAINTAINERS:6:", "space instead of tab after 'M:'", 1);
-	CHECK_DIAG(m, "", "space instead of tab", 2);
+	/* a convention, not an oddity: one note per file, at its first line */
+	CHECK_DIAG(m, "MAINTAINERS:2:", "2 field line(s) have a space instead of a tab after the colon", 1);
+	CHECK_INT(mev_maint_diag_count(m), 1);
+	mev_maint_free(m);
+
+	/* one note per file, files counted apart */
+	{
+		mev_maint_input in[2] = {
+			{ "one", "A\nM:\tx\nF: a/\nF:\tb/\nF: c/\n", 0 },
+			{ "two", "B\nM:\tx\nF:\td/\nF:\te/\nF: f/\n", 0 },
+		};
+		in[0].len = strlen(in[0].data);
+		in[1].len = strlen(in[1].data);
+		m = parse_files(&r, in, 2, NULL);
+		if (!m)
+			return;
+		CHECK_DIAG(m, "one:3:", "2 field line(s) have a space", 1);
+		CHECK_DIAG(m, "two:5:", "1 field line(s) have a space", 1);
+		CHECK_INT(mev_maint_diag_count(m), 2);
+		mev_maint_free(m);
+	}
+
+	/* a file that writes most fields so (QEMU, DPDK): its own way, no note */
+	m = parse_text(&r, "TITLE\nM: x\nS: Maintained\nF:\ta/\nF: b/\n");
+	if (!m)
+		return;
+	CHECK_INT(mev_maint_diag_count(m), 0);
 	mev_maint_free(m);
 }
 
@@ -425,11 +449,24 @@ static void test_the_rest(void)
 	CHECK_STR(regexes(m, 1), "F=.*;F=.*/");
 	mev_maint_free(m);
 
-	/* trailing white space on the title does not hide it */
-	m = parse_text(&r, "THE REST \t\nF:\t*\n");
+	/* the catch-all is found by what it covers, not by its title */
+	m = parse_text(&r,
+		"THE REST\nF:\t*\n\n"                    /* top-level files only */
+		"All patches CC here\nL: l@x\nF: *\nF: */\n\n" /* QEMU's */
+		"DEEP\nF:\t**/\nF:\t\nM:\tm\n\n"        /* '**' then '/', and an empty F: */
+		"EXCLUDING\nF:\t*\nF:\t*/\nX:\tdoc/\n\n" /* excludes something */
+		"ONLY DEEP\nF:\t*/\nF:\t*/*\n\n"
+		"BY N\nF:\t*\nN:\t.*\n\n"               /* N: is not considered */
+		"SPACE\nF:\t* \nF:\t*/\n\n"              /* '.* ' needs a space */
+		"SLASH\nF:\t*\nF:\t/\n");                  /* '^/' matches no path */
 	if (!m)
 		return;
-	CHECK_INT(section(m, 0)->is_rest, 1);
+	CHECK_STR(titles(m), "THE REST|All patches CC here|DEEP|EXCLUDING|ONLY DEEP|BY N|SPACE|SLASH");
+	CHECK_INT(section(m, 0)->is_rest, 0);
+	CHECK_INT(section(m, 1)->is_rest, 1);
+	CHECK_INT(section(m, 2)->is_rest, 1);
+	for (size_t i = 3; i < 8; i++)
+		CHECK_INT(section(m, i)->is_rest, 0);
 	mev_maint_free(m);
 }
 

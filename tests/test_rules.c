@@ -1,11 +1,13 @@
 /*
  * Unit tests of the rules of a release's get_maintainer.pl and of the F:/X:
  * conversion they drive: dialect defaults, the glob conversion, Xen brace
- * lists, and the directory test on a real tree.
+ * lists, the directory test on a real tree, and a small repository built
+ * around QEMU's script (field letters and N: as that script reads them).
  */
 #include "test.h"
 #include "maint_test.h"
 #include "maintevo/maintainers.h"
+#include "maintevo/match.h"
 #include "maintevo/repo.h"
 
 #include <stdarg.h>
@@ -233,11 +235,182 @@ static void test_rules_default_and_dialects(void)
 	}
 }
 
+/* --- a repository built around QEMU's script ------------------------------- */
+
+/*
+ * The lines of QEMU's scripts/get_maintainer.pl (5.2 .. 10.2) that tell it
+ * apart, as mev_rules_detect() reads them: any character before ':' starts
+ * a field line, only blank lines are dropped, and get_maintainers() looks
+ * at X: and F: lines only (no N:).
+ */
+static const char qemu_script[] =
+	"#!/usr/bin/env perl\n"
+	"my $conf = which_conf(\".get_maintainer.conf\");\n"
+	"open (my $maint, '<', \"${lk_path}MAINTAINERS\")\n"
+	"while (<$maint>) {\n"
+	"    my $line = $_;\n"
+	"    if ($line =~ m/^(.):\\s*(.*)/) {\n"
+	"\tif ($type eq \"F\" || $type eq \"X\") {\n"
+	"    } elsif (!/^(\\s)*$/) {\n"
+	"\t\tif ($line =~ m/^(.):\\s*(.*)/) {\n"
+	"\t\t    if ($type eq 'X') {\n"
+	"\t\t\tif ($type eq 'F') {\n";
+
+/* The same places in Linux's script (v4.x .. 6.12). */
+static const char linux_script[] =
+	"#!/usr/bin/env perl\n"
+	"my $conf = which_conf(\".get_maintainer.conf\");\n"
+	"\tif ($line =~ m/^([A-Z]):\\s*(.*)/) {\n"
+	"\t} elsif (!(/^\\s*$/ || /^\\s*\\#/)) {\n"
+	"\t\t    if ($type eq 'X') {\n"
+	"\t\t\tif ($type eq 'F') {\n"
+	"\t\t    } elsif ($type eq 'N') {\n";
+
+/* QEMU's way of writing: a space after the colon, its catch-all section,
+ * and the lines the two scripts read differently. */
+static const char qemu_maintainers[] =
+	"QEMU Maintainers\n================\n\n"
+	"All patches CC here\nL: qemu-devel@nongnu.org\nF: *\nF: */\n\n"
+	"ALPHA\nM: A <a@example.org>\nf: beta/\nF: alpha/\n1: one\nN: gamma\n"
+	"# a comment line\n"
+	"BETA\nM: B <b@example.org>\nF: beta/\n";
+
+static int write_file(const char *dir, const char *path, const char *text)
+{
+	char p[1024];
+	FILE *f;
+	snprintf(p, sizeof p, "%s/%s", dir, path);
+	if (!(f = fopen(p, "w")))
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static int make_qemu_repo(const char *d)
+{
+	return run_sh("cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		      "mkdir -p scripts alpha beta gamma && echo a > alpha/a.c && "
+		      "echo b > beta/b.c && echo g > gamma/g.c && echo t > top.c && "
+		      "echo q > qemu-options.hx", d) ||
+	       write_file(d, "MAINTAINERS", qemu_maintainers) ||
+	       write_file(d, "scripts/get_maintainer.pl", qemu_script) ||
+	       run_sh("cd '%s' && git add -A && " GIT_ENV "git commit -q -m qemu && git tag qemu", d) ||
+	       write_file(d, "scripts/get_maintainer.pl", linux_script) ||
+	       run_sh("cd '%s' && git add -A && " GIT_ENV "git commit -q -m linux && git tag linux", d);
+}
+
+/* "path=A,B;path=..." : the sections covering each path, "-" for none. */
+static const char *coverage(mev_maint *m, const char *const *paths, size_t n)
+{
+	static char b[1024];
+	mev_matcher *mt = NULL;
+	b[0] = '\0';
+	if (mev_matcher_new(&mt, m, 0))
+		return "(no matcher)";
+	for (size_t i = 0; i < n; i++) {
+		const uint32_t *ids;
+		size_t k;
+		size_t l = strlen(b);
+		if (mev_matcher_match(&ids, &k, mt, paths[i], strlen(paths[i]), 0))
+			break;
+		l += (size_t)snprintf(b + l, sizeof b - l, "%s%s=", i ? ";" : "", paths[i]);
+		for (size_t j = 0; j < k; j++)
+			l += (size_t)snprintf(b + l, sizeof b - l, "%s%s", j ? "," : "",
+					      mev_maint_sections(m)[ids[j]].title);
+		if (!k)
+			snprintf(b + l, sizeof b - l, "-");
+	}
+	mev_matcher_free(mt);
+	return b;
+}
+
+static mev_maint *load_rev(mev_repo *repo, const char *rev, mev_rules *rules)
+{
+	mev_oid c;
+	mev_tree *t = NULL;
+	mev_maint *m = NULL;
+	CHECK_INT(mev_repo_resolve(&c, NULL, repo, rev), 0);
+	CHECK_INT(mev_tree_load(&t, repo, &c), 0);
+	if (!t)
+		return NULL;
+	CHECK_INT(mev_rules_detect(rules, repo, t, NULL), 0);
+	CHECK_INT(mev_maint_load(&m, rules, repo, t), 0);
+	mev_tree_free(t);
+	return m;
+}
+
+static void test_qemu_script(void)
+{
+	static const char *const paths[] = { "alpha/a.c", "beta/b.c", "gamma/g.c", "top.c" };
+	const char *d = test_tmpdir("qemu");
+	mev_repo *repo = NULL;
+	mev_rules r;
+	mev_maint *m;
+
+	if (!have_git() || make_qemu_repo(d) != 0) {
+		fprintf(stderr, "skipping test_qemu_script: cannot build a git repository\n");
+		test_tmpdir_remove(d);
+		return;
+	}
+	CHECK_INT(mev_repo_open(&repo, d), 0);
+	if (!repo)
+		goto done;
+
+	/* QEMU's script: 'f:' and '1:' are field lines the matching ignores,
+	 * N: matches nothing, '#' lines are title lines */
+	if ((m = load_rev(repo, "qemu", &r))) {
+		CHECK_INT(r.dialect, MEV_DIALECT_QEMU);
+		CHECK_INT(r.any_type, 1);
+		CHECK_INT(r.no_n, 1);
+		CHECK_INT(r.drop_comments, 0);
+		CHECK_INT(r.discover, MEV_DISCOVER_TOP);
+		CHECK_STR(titles(m), "All patches CC here|ALPHA|BETA");
+		CHECK_STR(fields(m, 1), "M=A <a@example.org>;f=beta/;F=alpha/;1=one;N=gamma");
+		CHECK_STR(regexes(m, 1), "F=alpha/");
+		CHECK_INT(mev_maint_sections(m)[0].is_rest, 1);
+		CHECK_STR(coverage(m, paths, 4), "alpha/a.c=All patches CC here,ALPHA;"
+			  "beta/b.c=All patches CC here,BETA;gamma/g.c=All patches CC here;"
+			  "top.c=All patches CC here");
+		CHECK_DIAG(m, "MAINTAINERS:14:", "no N: handling", 1);
+		CHECK_DIAG(m, "MAINTAINERS:11:", "unknown field type 'f:'", 1);
+		CHECK_DIAG(m, "MAINTAINERS:15:", "not followed by fields", 1);
+		CHECK_DIAG(m, "", "space instead of a tab", 0); /* the file's own way */
+		mev_maint_free(m);
+	}
+	/* the same file under Linux's script: only A-Z letters, N: active,
+	 * '#' lines dropped */
+	if ((m = load_rev(repo, "linux", &r))) {
+		CHECK_INT(r.any_type, 0);
+		CHECK_INT(r.no_n, 0);
+		CHECK_INT(r.drop_comments, 1);
+		CHECK_STR(titles(m), "All patches CC here|ALPHA|f: beta/|1: one|BETA");
+		CHECK_STR(coverage(m, paths, 4), "alpha/a.c=All patches CC here,f: beta/;"
+			  "beta/b.c=All patches CC here,BETA;gamma/g.c=All patches CC here,1: one;"
+			  "top.c=All patches CC here");
+		mev_maint_free(m);
+	}
+	/* a tree without a script gets its dialect's current rules */
+	{
+		mev_rules q;
+		mev_rules_default(&q, MEV_DIALECT_QEMU);
+		CHECK_INT(q.any_type, 1);
+		CHECK_INT(q.no_n, 1);
+		CHECK_INT(q.drop_comments, 0);
+		CHECK_INT(q.discover, MEV_DISCOVER_TOP);
+		mev_rules_default(&q, MEV_DIALECT_LINUX);
+		CHECK_INT(q.no_n, 0);
+	}
+done:
+	mev_repo_free(repo);
+	test_tmpdir_remove(d);
+}
+
 int main(void)
 {
 	RUN(test_regex_conversion);
 	RUN(test_directory_test);
 	RUN(test_xen_braces);
 	RUN(test_rules_default_and_dialects);
+	RUN(test_qemu_script);
 	return test_summary();
 }

@@ -36,12 +36,13 @@ typedef struct {
 	mev_dialect dialect;
 	int discover;             /* MEV_DISCOVER_* */
 	unsigned has_script : 1;  /* the tree has scripts/get_maintainer.pl */
-	unsigned any_type : 1;    /* field lines are ^(\C): (any byte), not ^([A-Z]): */
+	unsigned any_type : 1;    /* field lines are ^(\C): or ^(.): (any byte), not ^([A-Z]): */
 	unsigned drop_comments : 1; /* lines matching ^\s*# are skipped */
 	unsigned utf8 : 1;        /* the script decodes MAINTAINERS as UTF-8 */
 	unsigned braces : 1;      /* Xen: {a,b} in F:/X: becomes (a|b) */
 	unsigned find_files : 1;  /* --find-maintainer-files in effect */
 	char mpath[256];          /* --maintainer-path in effect ("" = ./MAINTAINERS) */
+	unsigned no_n : 1;        /* the script has no N: handling: N: lines match nothing (QEMU) */
 } mev_rules;
 
 /* User choices that override what the tree says. */
@@ -87,7 +88,8 @@ typedef struct {
 	uint32_t field_begin, field_count; /* into mev_maint_fields() */
 	uint32_t n_maintainers, n_reviewers, n_lists, n_trees;
 	uint32_t n_patterns;     /* F + X + N */
-	uint8_t is_rest;         /* "THE REST": covers everything, left out of graphs */
+	uint8_t is_rest;         /* the catch-all (THE REST): its F: lines cover every path,
+				    whatever its title; left out of graphs (docs/matching.md) */
 } mev_section;
 
 /* A message about MAINTAINERS content: "file:line: message". */

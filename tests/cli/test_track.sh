@@ -120,6 +120,32 @@ expect_stdout_contains "v1.0,walktrap:steps=4:top=1,1,ALPHA,ALPHA,1000,1,1000,10
 expect_stdout_contains "v1.0,walktrap:steps=4:top=1,2,BETA,BETA,500,1,500,500,2"
 expect_stdout_contains "v1.1,walktrap:steps=4:top=1,2,XRAY,XRAY,400,1,400,400,1"
 
+step "QEMU: the catch-all is found by what it covers, whatever its title"
+# QEMU's "All patches CC here" (F: * and F: */) is its THE REST: left out of
+# the sections, the graph and the clusters; uncovered files are those no
+# other section covers (docs/, qemu-options.hx, MAINTAINERS).
+mkrepo qm
+mkdir -p qm/block qm/net qm/docs
+seq 1 100 > qm/block/a.c; seq 1 50 > qm/block/b.c; seq 1 30 > qm/net/n.c; seq 1 10 > qm/docs/d.txt
+echo q > qm/qemu-options.hx
+printf 'QEMU Maintainers\n================\n\nGeneral Project Administration\n------------------------------\nM: P <p@example.org>\n\nAll patches CC here\nL: qemu-devel@example.org\nF: *\nF: */\n\nBlock layer core\nM: K <k@example.org>\nF: block/\n\nqcow2\nM: K <k@example.org>\nF: block/a.c\n\nNetwork devices\nM: J <j@example.org>\nF: net/\nF: block/b.c\n' > qm/MAINTAINERS
+commit_all qm v1.0.0
+expect_exit 0 "$MEV" walk --repo qm --store Q -q
+expect_exit 0 "$MEV" cluster --store Q -q
+expect_exit 0 "$MEV" releases --store Q
+python3 - "$OUT" <<'PY' || fail "catch-all counted as a section or covering files"
+import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))[0]
+assert (r["sections"], r["sections_with_files"], r["uncovered_files"], r["notes"]) == ("4", "3", "3", "1"), r
+PY
+expect_exit 0 "$MEV" clusters --store Q --release v1.0.0
+! grep -qF 'All patches CC here' "$OUT" || fail "the catch-all is clustered"
+expect_stdout_contains ",Block layer core,"
+expect_exit 0 "$MEV" filemap --store Q --release v1.0.0 --keep-rest
+expect_stdout_contains "docs/d.txt,10,21,All patches CC here"
+expect_exit 0 "$MEV" filemap --store Q --release v1.0.0
+expect_stdout_contains "docs/d.txt,10,21,"
+
 step "import-pasta: graphs without file tables"
 mkdir csvs
 cat > csvs/v1.0.csv <<'CSV'
