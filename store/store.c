@@ -66,11 +66,12 @@ static int txn_begin(mev_store *s, MDB_txn **txn, unsigned flags)
 	return rc ? mev__store_fail(rc, "cannot start a store transaction") : 0;
 }
 
-/* The transaction to use: the open write one, or a fresh read one. */
+/* The transaction to use: the open write one, the held read snapshot, or
+ * a fresh read one. */
 int mev__store_txn(mev_store *s, MDB_txn **txn, int *own)
 {
-	if (s->wtxn) {
-		*txn = s->wtxn;
+	if (s->wtxn || s->rtxn) {
+		*txn = s->wtxn ? s->wtxn : s->rtxn;
 		*own = 0;
 		return 0;
 	}
@@ -309,6 +310,8 @@ void mev_store_free(mev_store *s)
 		return;
 	if (s->wtxn)
 		mdb_txn_abort(s->wtxn);
+	if (s->rtxn)
+		mdb_txn_abort(s->rtxn);
 	if (s->env)
 		mdb_env_close(s->env);
 	mev__buf_free(&s->scratch);
@@ -318,6 +321,29 @@ void mev_store_free(mev_store *s)
 
 const char *mev_store_dir(const mev_store *s) { return s->dir; }
 
+int mev_store_read_begin(mev_store *s)
+{
+	int rc;
+	/* nested: the outer snapshot; in a write transaction: that one */
+	if (s->rdepth++ > 0 || s->wtxn)
+		return 0;
+	if ((rc = txn_begin(s, &s->rtxn, MDB_RDONLY))) {
+		s->rtxn = NULL;
+		s->rdepth--;
+	}
+	return rc;
+}
+
+void mev_store_read_end(mev_store *s)
+{
+	if (!s || s->rdepth == 0 || --s->rdepth > 0)
+		return;
+	/* committing a read-only transaction keeps the table handles it opened */
+	if (s->rtxn)
+		mdb_txn_commit(s->rtxn);
+	s->rtxn = NULL;
+}
+
 int mev__store_begin(mev_store *s)
 {
 	int rc;
@@ -325,6 +351,8 @@ int mev__store_begin(mev_store *s)
 		return mev_error_set(MEV_ESTORE, "store '%s' is open read-only", s->dir);
 	if (s->wtxn)
 		return mev_error_set(MEV_ESTORE, "a store transaction is already open");
+	if (s->rtxn)
+		return mev_error_set(MEV_ESTORE, "cannot write to the store while a read snapshot is held");
 	if ((rc = grow_if_needed(s)))
 		return rc;
 	s->npending = 0;

@@ -12,6 +12,8 @@ struct mev_store {
 	char *dir;
 	MDB_env *env;
 	MDB_txn *wtxn;      /* the open write transaction, if any */
+	MDB_txn *rtxn;      /* the read snapshot held by mev_store_read_begin(), if any */
+	int rdepth;         /* mev_store_read_begin() calls not ended yet */
 	int writable;
 	/* table handles: those of committed (or read) transactions, and those
 	 * opened by the write transaction in hand, kept only if it commits */
@@ -25,7 +27,8 @@ struct mev_store {
 
 /* An LMDB error as MEV_ELIMIT (map full), MEV_ECORRUPT or MEV_ESTORE, with a message. */
 int mev__store_fail(int rc, const char *what);
-/* The transaction to use: the open write one (*own 0), or a fresh read one. */
+/* The transaction to use: the open write one or the held read snapshot
+ * (*own 0), or a fresh read one. */
 int mev__store_txn(mev_store *s, MDB_txn **txn, int *own);
 void mev__store_txn_done(MDB_txn *txn, int own);
 /* The handle of table `name`; MEV_ENOTFOUND (no message) when a read finds

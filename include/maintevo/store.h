@@ -52,6 +52,26 @@ int mev_store_lock(int *fd, const char *dir);
  */
 int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx);
 
+/*
+ * A read snapshot.  Each read outside one (a get, a scan) sees the store
+ * as the last commit left it, so two reads may see two commits of a writer
+ * working meanwhile.  Between mev_store_read_begin(s) and
+ * mev_store_read_end(s) every read of s sees one commit: the one current
+ * at the outermost begin.  A reader that needs several values to agree (a
+ * release record and its chain of file tables, a clustering and its
+ * release) reads them inside one pair.
+ *
+ * Pairs nest: an inner pair joins the outer snapshot.  Inside a write
+ * transaction reads see that transaction, and a pair changes nothing.
+ * While a snapshot is held the writer cannot reuse the pages it sees (the
+ * file grows), so hold one for a unit of reading, not for a whole command;
+ * no write transaction begins on s meanwhile (MEV_ESTORE).  Begin fails
+ * as a read does (MEV_ESTORE, MEV_ECORRUPT); end accepts NULL and is a
+ * no-op without a begin.
+ */
+int mev_store_read_begin(mev_store *s);
+void mev_store_read_end(mev_store *s);
+
 
 /*
  * Values.  Keys are byte strings of 1 to 511 bytes, values any bytes.

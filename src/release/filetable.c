@@ -571,8 +571,14 @@ int mev_release_load_filemap(mev_filemap **out, mev_store *s, const char *tag)
 	int rc;
 
 	*out = NULL;
-	if ((rc = mev__release_sections(&fm, &r, &rec, s, tag)) ||
-	    (rc = load_rows(&rows, &n, &nsec, s, tag)))
+	/* the record and every table of its chain from one commit: a walk
+	 * re-encoding them meanwhile is seen before or after, never half */
+	if ((rc = mev_store_read_begin(s)))
+		return rc;
+	if (!(rc = mev__release_sections(&fm, &r, &rec, s, tag)))
+		rc = load_rows(&rows, &n, &nsec, s, tag);
+	mev_store_read_end(s);
+	if (rc)
 		goto done;
 	if (nsec != mev_filemap_section_count(fm)) {
 		rc = mev_error_set(MEV_ECORRUPT, "file table of '%s' does not fit its release", tag);

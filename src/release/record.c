@@ -471,7 +471,11 @@ int mev_release_load_graph(mev_filemap **sections, mev_graph **g, mev_store *s, 
 
 	*sections = NULL;
 	*g = NULL;
-	if ((rc = mev__release_sections(&fm, &r, &rec, s, tag)))
+	if ((rc = mev_store_read_begin(s)))
+		return rc;
+	rc = mev__release_sections(&fm, &r, &rec, s, tag);
+	mev_store_read_end(s);
+	if (rc)
 		return rc;
 	ne = mev__get_uv(&r);
 	if (r.bad || ne > (uint64_t)(r.end - r.p)) {
