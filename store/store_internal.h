@@ -32,8 +32,20 @@ int mev__store_fail(int rc, const char *what);
 int mev__store_txn(mev_store *s, MDB_txn **txn, int *own);
 void mev__store_txn_done(MDB_txn *txn, int own);
 /* The handle of table `name`; MEV_ENOTFOUND (no message) when a read finds
- * no such table; the write transaction creates it. */
+ * no such table (the write transaction creates it), MEV_EINVAL when the
+ * catalogue has the name for a value, not a table (another program's LMDB). */
 int mev__store_dbi(mev_store *s, MDB_txn *txn, const char *name, MDB_dbi *dbi);
+
+/*
+ * Check the data file of the store in `dir` before LMDB maps it
+ * (datafile.c): a regular file (and lock.mdb too, when present), not
+ * empty, an LMDB file, long enough for every page the newest meta page
+ * can reach.  The pages of the trees are walked when the file ends before
+ * the last page, or always with walk_pages.  0 when there is no data.mdb;
+ * MEV_ESTORE (not a store), MEV_ECORRUPT (damaged), MEV_EIO, each with a
+ * message naming the file, and a hint.
+ */
+int mev__store_check_datafile(const char *dir, int walk_pages);
 
 /*
  * The parts mev_store_write() combines (store/ and its unit test only:
