@@ -56,6 +56,7 @@ typedef struct {
 	mev_identity id;
 	int have_id;
 	mev_dialect dialect;
+	size_t bad_blobs;    /* damaged blob sizes met */
 } walker;
 
 static void note(const walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -200,14 +201,16 @@ static int sources_equal(const mev_maint_source *a, size_t na, const mev_maint_s
 	return 1;
 }
 
+/* A size the store knows and whose check holds; --rebuild trusts none. */
 static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t *bytes)
 {
 	walker *w = ctx;
-	if (mev_release_blob_get(lines, bytes, w->store, oid)) {
-		w->res->blobs_cached++;
-		return 1;
-	}
-	return 0;
+	int known = w->opt->rebuild ? 0 : mev_release_blob_get(lines, bytes, w->store, oid);
+	if (known < 0 && w->bad_blobs++ < 10)
+		note(w, "%s: measuring it again%s", mev_error_message(),
+		     w->bad_blobs == 10 ? " (further ones without a note)" : "");
+	w->res->blobs_cached += known > 0;
+	return known > 0;
 }
 
 static int blob_store(void *ctx, const mev_oid *oid, uint64_t lines, uint64_t bytes)

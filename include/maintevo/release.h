@@ -111,7 +111,13 @@ int mev_release_identity_get(mev_identity *out, mev_store *s);
 /* Inside a write transaction; `created` 0 is now, `version` "" this build's. */
 int mev_release_identity_set(mev_store *s, const mev_identity *id);
 
-/* Lines and bytes of a blob measured before: 1, or 0 when unknown. */
+/*
+ * Lines and bytes of a blob measured before ("blobs", each value with a
+ * check of its own): 1 and the sizes, or 0 when unknown (never measured,
+ * or stored by a maintevo before the check: measure it).  MEV_ECORRUPT,
+ * the message naming the blob, when the stored value is damaged: the
+ * sizes are not to be used; measure the blob again and put them anew.
+ */
 int mev_release_blob_get(uint64_t *lines, uint64_t *bytes, mev_store *s, const mev_oid *oid);
 /* Inside a write transaction. */
 int mev_release_blob_put(mev_store *s, const mev_oid *oid, uint64_t lines, uint64_t bytes);
