@@ -456,9 +456,13 @@ int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx)
 	for (int attempt = 0; attempt < 3 && rc == MEV_ELIMIT; attempt++) {
 		if ((rc = mev__store_begin(s)))
 			return rc;
-		if (!(rc = fn(s, ctx)))
-			return mev__store_commit(s);
-		mev__store_abort(s);
+		if (!(rc = fn(s, ctx))) {
+			/* the commit itself may need a page more (LMDB's free list) */
+			if ((rc = mev__store_commit(s)) != MEV_ELIMIT)
+				return rc;
+		} else {
+			mev__store_abort(s);
+		}
 		if (rc == MEV_ELIMIT) {
 			int grc = mev__store_grow(s);
 			if (grc)

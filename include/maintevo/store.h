@@ -44,8 +44,9 @@ int mev_store_lock(int *fd, const char *dir);
 
 /*
  * Run fn(s, ctx) in a write transaction of its own and commit it; on a
- * full map (fn returned MEV_ELIMIT) abort, grow the map and run fn again
- * (up to three times), so fn must only write what it computed before.
+ * full map (fn, or the commit, returned MEV_ELIMIT) abort, grow the map
+ * and run fn again (up to three times), so fn must only write what it
+ * computed before.
  * Any other error aborts and is returned unchanged.  An abort (or a crash)
  * leaves the store as it was at the last commit.  Modules above the store
  * write through this.
