@@ -147,4 +147,25 @@ typedef struct {
 int mev_store_stats_get(mev_store_stats *out, mev_store *s);
 void mev_store_stats_free(mev_store_stats *st);
 
+/*
+ * Check the store for 'maintevo store check': its data file (every page
+ * its trees reach is in the file), then every value of every table but
+ * those in `skip` (NULL-terminated: the tables whose module checks its own
+ * records, such as mev_release_tables), which must unpack as a packed
+ * value of the kind its header names (magic, zstd frame, checksum).  All
+ * values are read from one snapshot.  bad(ctx, table, key, klen, why) is
+ * called for each damaged value; its non-zero return stops the check and
+ * is returned.  *values (when not NULL) gets the number of values read.
+ * Errors: MEV_ECORRUPT (with message and hint) for a damaged data file,
+ * MEV_ESTORE and MEV_ENOMEM.
+ */
+int mev_store_verify(uint64_t *values, mev_store *s, const char *const *skip,
+		     int (*bad)(void *ctx, const char *table, const void *key, size_t klen,
+				const char *why),
+		     void *ctx);
+
+/* A key for messages: printable ASCII as it is, NUL as \0, other bytes
+ * (and the backslash) as \xNN; cut to fit `size`. */
+void mev_store_key_text(char *out, size_t size, const void *key, size_t klen);
+
 #endif
