@@ -406,6 +406,109 @@ static void test_identity_and_blobs(void)
 	mev_store_free(s);
 }
 
+/* Replace the stored value of table/key by itself with one bit flipped. */
+static void flip(mev_store *s, const char *table, const char *key)
+{
+	void *raw = NULL;
+	size_t len = 0;
+	CHECK_INT(mev_store_get_record(&raw, &len, s, table, MEV_STORE_RAW, key, strlen(key)), 0);
+	if (!raw)
+		return;
+	((unsigned char *)raw)[len / 2] ^= 0x08;
+	CHECK_INT(mev__store_begin(s), 0);
+	CHECK_INT(mev_store_put_record(NULL, s, table, MEV_STORE_RAW, 0, key, strlen(key), raw, len), 0);
+	CHECK_INT(mev__store_commit(s), 0);
+	free(raw);
+}
+
+static size_t count_tag(const mev_release_check_result *r, const char *tag)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		n += r->v[i].tag && strcmp(r->v[i].tag, tag) == 0;
+	return n;
+}
+
+/*
+ * One damaged record does not take the store down (issue 9, point 6): the
+ * check names it by table and tag, with the releases whose chains need it;
+ * the other releases read; a repair drops just those.
+ */
+static void test_check_repair(void)
+{
+	mev_store *s = open_store("check");
+	mev_filemap *fm[20], *back = NULL;
+	mev_graph *g[20];
+	mev_release_check_result r;
+	mev_release *list = NULL;
+	mev_oid o;
+	size_t n = 0;
+
+	put_twenty(s, fm, g);
+	CHECK_INT(mev_release_check(&r, s, MEV_RELEASE_CHECK_FULL), 0);
+	CHECK(r.n == 0 && r.releases == 20 && r.records == 60); /* 3 per release, no identity */
+	mev_release_check_free(&r);
+	/* v1.5's table: v1.5 .. v1.15 lost (v1.16 is whole); the notes of v1.17
+	 * (v1.18 and v1.19 go with it: their tables are deltas against it) */
+	flip(s, "tables", "v1.5");
+	flip(s, "diags", "v1.17");
+	memset(o.id, 3, 20);
+	mev__store_begin(s);
+	mev_release_blob_put(s, &o, 1, 2);
+	mev_store_put_record(NULL, s, "tables", 'T', 3, "v9.9", 4, "x", 1); /* no release */
+	mev__store_commit(s);
+	flip(s, "blobs", "\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03");
+	CHECK_INT(mev_release_check(&r, s, 0), 0);
+	CHECK_INT(r.n, 11 + 3 + 1);
+	CHECK(r.n > 2 && strcmp(r.v[0].table, "tables") == 0 && strcmp(r.v[0].tag, "v1.5") == 0 &&
+	      strstr(r.v[0].what, "file table of 'v1.5'") && strstr(r.v[0].what, "damaged"));
+	CHECK(r.n > 2 && strcmp(r.v[1].tag, "v1.6") == 0 &&
+	      strcmp(r.v[1].what, "its file table is a delta against 'v1.5', which is damaged") == 0);
+	CHECK(count_tag(&r, "v1.15") == 1 && count_tag(&r, "v1.16") == 0 && count_tag(&r, "v1.4") == 0);
+	CHECK(count_tag(&r, "v1.17") == 1 && count_tag(&r, "v1.19") == 1);
+	CHECK(count_tag(&r, "v9.9") == 1);
+	mev_release_check_free(&r);
+	/* the full check finds the blob too */
+	CHECK_INT(mev_release_check(&r, s, MEV_RELEASE_CHECK_FULL), 0);
+	CHECK_INT(r.n, 16);
+	CHECK(r.n == 16 && strcmp(r.v[15].table, "blobs") == 0 && !r.v[15].tag &&
+	      strcmp(r.v[15].key, "0303030303030303030303030303030303030303") == 0);
+	mev_release_check_free(&r);
+	/* readers: the damaged ones name the release and the way out, the others read */
+	CHECK_ERR(mev_release_load_filemap(&back, s, "v1.9"), MEV_ECORRUPT,
+		  "cannot read release 'v1.9': file table of 'v1.5'");
+	CHECK(strstr(mev_error_hint_text(), "store repair") != NULL);
+	CHECK_INT(mev_release_load_filemap(&back, s, "v1.4"), 0);
+	CHECK(back && same_fm(back, fm[4]));
+	mev_filemap_free(back);
+	CHECK_INT(mev_release_load_filemap(&back, s, "v1.16"), 0);
+	mev_filemap_free(back);
+	/* the repair drops the releases, the orphan, the blob */
+	CHECK_INT(mev_release_repair(&r, s, MEV_RELEASE_CHECK_FULL), 0);
+	CHECK_INT(r.dropped, 11 + 3 + 1);
+	mev_release_check_free(&r);
+	CHECK_INT(mev_release_check(&r, s, MEV_RELEASE_CHECK_FULL), 0);
+	CHECK(r.n == 0 && r.releases == 6);
+	mev_release_check_free(&r);
+	CHECK_INT(mev_release_list(&list, &n, s), 0);
+	CHECK(n == 6 && strcmp(list[5].tag, "v1.16") == 0);
+	mev_release_list_free(list, n);
+	/* a damaged identity takes every release with it */
+	mev__store_begin(s);
+	mev_release_identity_set(s, &(mev_identity){ .schema = 1 });
+	mev__store_commit(s);
+	flip(s, "meta", "identity");
+	CHECK_INT(mev_release_repair(&r, s, 0), 0);
+	CHECK(r.identity && r.dropped == 6);
+	mev_release_check_free(&r);
+	CHECK(!mev_release_has(NULL, s, "v1.16"));
+	mev_store_free(s);
+	for (int i = 0; i < 20; i++) {
+		mev_graph_free(g[i]);
+		mev_filemap_free(fm[i]);
+	}
+}
+
 /* Put v2 (fm2, whole) and v3 (fm3, a delta against it) in one transaction,
  * as a walk does when v2's tag moved: v3 re-encoded against the new v2. */
 static int put_pair(mev_store *s, mev_filemap *fm2, mev_filemap *fm3)
@@ -508,6 +611,7 @@ int main(void)
 	RUN(test_no_sections);
 	RUN(test_graph_only);
 	RUN(test_identity_and_blobs);
+	RUN(test_check_repair);
 	RUN(test_snapshot_reads);
 	test_tmpdir_remove(dir);
 	return test_summary();

@@ -8,6 +8,14 @@
 #include <string.h>
 #include <time.h>
 
+static int identity_damaged(mev_store *s, int rc)
+{
+	if (rc == MEV_ECORRUPT)
+		mev_error_hint("whose history the store holds is lost: 'maintevo store repair --store %s' "
+			       "drops it with every release, and the next walk starts over", mev_store_dir(s));
+	return rc;
+}
+
 int mev_release_identity_get(mev_identity *id, mev_store *s)
 {
 	void *val;
@@ -16,8 +24,10 @@ int mev_release_identity_get(mev_identity *id, mev_store *s)
 	mev__rd r;
 	int rc = mev_store_get_record(&val, &len, s, "meta", 'I', "identity", 8);
 	memset(id, 0, sizeof *id);
+	if (rc == MEV_ECORRUPT)
+		mev_error_prefix("the store's identity record");
 	if (rc)
-		return rc;
+		return identity_damaged(s, rc);
 	mev__rd_init(&r, val, len);
 	id->schema = (uint32_t)mev__get_uv(&r);
 #define GETS(field) do { p = mev__get_str(&r, &n); \
@@ -35,7 +45,7 @@ int mev_release_identity_get(mev_identity *id, mev_store *s)
 	if (r.bad)
 		rc = mev_error_set(MEV_ECORRUPT, "the store's identity record is damaged");
 	free(val);
-	return rc;
+	return identity_damaged(s, rc);
 }
 
 int mev_release_identity_set(mev_store *s, const mev_identity *id)
@@ -84,32 +94,36 @@ static uint32_t blob_check(const mev_oid *oid, const void *sizes, size_t n)
 	return crc32(crc32(0, oid->id, 20), sizes, n);
 }
 
-int mev_release_blob_get(uint64_t *lines, uint64_t *bytes, mev_store *s, const mev_oid *oid)
+int mev__blob_decode(uint64_t *lines, uint64_t *bytes, const mev_oid *oid, const void *val,
+		     size_t len)
 {
-	void *val;
-	size_t len, n;
 	const unsigned char *c;
+	size_t n;
 	mev__rd r;
-	uint32_t want;
-	int rc = mev_store_get_record(&val, &len, s, "blobs", MEV_STORE_RAW, oid->id, 20);
-	if (rc)
-		return rc == MEV_ENOTFOUND ? 0 : rc;
+	char hex[41];
 	mev__rd_init(&r, val, len);
 	*lines = mev__get_uv(&r);
 	*bytes = mev__get_uv(&r);
 	n = (size_t)(r.p - (const unsigned char *)val);
 	c = r.p;
-	want = blob_check(oid, val, n);
-	if (!r.bad && n == len) {
-		rc = 0; /* no check: from before it existed, measured again */
-	} else if (r.bad || n + 4 != len ||
-		   (c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24) != want) {
-		char hex[41];
-		mev_oid_fmt(hex, oid);
-		rc = mev_error_set(MEV_ECORRUPT, "the stored size of blob %s is damaged", hex);
-	} else {
-		rc = 1;
-	}
+	if (!r.bad && n == len)
+		return 0; /* no check: from before it existed, measured again */
+	if (!r.bad && n + 4 == len &&
+	    (c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24) ==
+		    blob_check(oid, val, n))
+		return 1;
+	mev_oid_fmt(hex, oid);
+	return mev_error_set(MEV_ECORRUPT, "the stored size of blob %s is damaged", hex);
+}
+
+int mev_release_blob_get(uint64_t *lines, uint64_t *bytes, mev_store *s, const mev_oid *oid)
+{
+	void *val;
+	size_t len;
+	int rc = mev_store_get_record(&val, &len, s, "blobs", MEV_STORE_RAW, oid->id, 20);
+	if (rc)
+		return rc == MEV_ENOTFOUND ? 0 : rc;
+	rc = mev__blob_decode(lines, bytes, oid, val, len);
 	free(val);
 	return rc;
 }
