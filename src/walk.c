@@ -532,6 +532,21 @@ static int open_walk(walker *w)
 	return check_identity(w);
 }
 
+/* Damaged releases, and those whose file table needs them, are dropped
+ * first (a quick check: records, not chains rebuilt), so that this walk
+ * computes them again. */
+static int drop_damaged(walker *w)
+{
+	mev_release_check_result r;
+	int rc = mev_release_repair(&r, w->store, 0);
+	for (size_t i = 0; i < r.n && !rc; i++)
+		if (r.v[i].tag)
+			note(w, "release %s is damaged (%s: %s); walking it again", r.v[i].tag, r.v[i].table,
+			     r.v[i].what);
+	mev_release_check_free(&r);
+	return rc;
+}
+
 /*
  * The tags to walk, in version order, into work[]: the release tags the
  * filters choose that are not stored yet (or moved since).  The dialect is
@@ -670,7 +685,8 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	w.opt = o;
 	w.res = res;
 	w.lockfd = -1;
-	if ((rc = open_walk(&w)) || (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
+	if ((rc = open_walk(&w)) || (rc = drop_damaged(&w)) ||
+	    (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
 		goto done;
 	res->tags = ntags + skipped;
 	if (skipped)
