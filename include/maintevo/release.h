@@ -147,6 +147,7 @@ typedef struct {
  * against a damaged (or absent) one is listed too, as is a file table or
  * notes record without its release.  With MEV_RELEASE_CHECK_FULL every
  * file table is also rebuilt from its chain and every blob size checked.
+ * All is read from one snapshot (a walk may write meanwhile).
  * Damage is no error: the function fails only when the store cannot be
  * read (MEV_ESTORE, MEV_ENOMEM).
  */

@@ -252,6 +252,9 @@ int mev_release_check(mev_release_check_result *out, mev_store *s, unsigned flag
 	int rc;
 
 	memset(out, 0, sizeof *out);
+	/* one commit throughout: a walk writing meanwhile is no damage */
+	if ((rc = mev_store_read_begin(s)))
+		return rc;
 	out->records++;
 	rc = mev_release_identity_get(&id, s);
 	if (rc == MEV_ECORRUPT) {
@@ -281,6 +284,7 @@ int mev_release_check(mev_release_check_result *out, mev_store *s, unsigned flag
 		rc = check_orphans(&c);
 	if (!rc && (flags & MEV_RELEASE_CHECK_FULL))
 		rc = check_full(&c);
+	mev_store_read_end(s);
 	checker_free(&c);
 	if (rc) {
 		mev_release_check_free(out);
