@@ -56,6 +56,7 @@ typedef struct {
 	mev_identity id;
 	int have_id;
 	mev_dialect dialect;
+	size_t bad_blobs;    /* damaged blob sizes met */
 } walker;
 
 static void note(const walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -200,14 +201,16 @@ static int sources_equal(const mev_maint_source *a, size_t na, const mev_maint_s
 	return 1;
 }
 
+/* A size the store knows and whose check holds; --rebuild trusts none. */
 static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t *bytes)
 {
 	walker *w = ctx;
-	if (mev_release_blob_get(lines, bytes, w->store, oid)) {
-		w->res->blobs_cached++;
-		return 1;
-	}
-	return 0;
+	int known = w->opt->rebuild ? 0 : mev_release_blob_get(lines, bytes, w->store, oid);
+	if (known < 0 && w->bad_blobs++ < 10)
+		note(w, "%s: measuring it again%s", mev_error_message(),
+		     w->bad_blobs == 10 ? " (further ones without a note)" : "");
+	w->res->blobs_cached += known > 0;
+	return known > 0;
 }
 
 static int blob_store(void *ctx, const mev_oid *oid, uint64_t lines, uint64_t bytes)
@@ -529,6 +532,21 @@ static int open_walk(walker *w)
 	return check_identity(w);
 }
 
+/* Damaged releases, and those whose file table needs them, are dropped
+ * first (a quick check: records, not chains rebuilt), so that this walk
+ * computes them again. */
+static int drop_damaged(walker *w)
+{
+	mev_release_check_result r;
+	int rc = mev_release_repair(&r, w->store, 0);
+	for (size_t i = 0; i < r.n && !rc; i++)
+		if (r.v[i].tag)
+			note(w, "release %s is damaged (%s: %s); walking it again", r.v[i].tag, r.v[i].table,
+			     r.v[i].what);
+	mev_release_check_free(&r);
+	return rc;
+}
+
 /*
  * The tags to walk, in version order, into work[]: the release tags the
  * filters choose that are not stored yet (or moved since).  The dialect is
@@ -667,7 +685,8 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	w.opt = o;
 	w.res = res;
 	w.lockfd = -1;
-	if ((rc = open_walk(&w)) || (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
+	if ((rc = open_walk(&w)) || (rc = drop_damaged(&w)) ||
+	    (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
 		goto done;
 	res->tags = ntags + skipped;
 	if (skipped)

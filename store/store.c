@@ -46,7 +46,7 @@ static int dir_state(const char *dir)
 		return 3;
 	while ((e = readdir(d))) {
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, "lock.mdb") &&
-		    strcmp(e->d_name, "walk.lock")) {
+		    strcmp(e->d_name, "walk.lock") && strncmp(e->d_name, "data.mdb.new.", 13)) {
 			state = 3;
 			break;
 		}
@@ -66,11 +66,12 @@ static int txn_begin(mev_store *s, MDB_txn **txn, unsigned flags)
 	return rc ? mev__store_fail(rc, "cannot start a store transaction") : 0;
 }
 
-/* The transaction to use: the open write one, or a fresh read one. */
+/* The transaction to use: the open write one, the held read snapshot, or
+ * a fresh read one. */
 int mev__store_txn(mev_store *s, MDB_txn **txn, int *own)
 {
-	if (s->wtxn) {
-		*txn = s->wtxn;
+	if (s->wtxn || s->rtxn) {
+		*txn = s->wtxn ? s->wtxn : s->rtxn;
 		*own = 0;
 		return 0;
 	}
@@ -104,6 +105,9 @@ int mev__store_dbi(mev_store *s, MDB_txn *txn, const char *name, MDB_dbi *dbi)
 	rc = mdb_dbi_open(txn, name, txn == s->wtxn ? MDB_CREATE : 0, dbi);
 	if (rc == MDB_NOTFOUND)
 		return MEV_ENOTFOUND; /* not created yet: an empty table */
+	if (rc == MDB_INCOMPATIBLE)
+		return mev_error_set(MEV_EINVAL, "key '%s' of the catalogue of store '%s' holds a value, "
+				     "not a table", name, s->dir);
 	if (rc)
 		return mev__store_fail(rc, "cannot open a store table");
 	/* a handle opened in a transaction lives only if it commits; keep
@@ -143,7 +147,9 @@ int mev__store_grow(mev_store *s)
 	return 0;
 }
 
-static int read_schema(mev_store *s, uint32_t *schema)
+/* The schema under meta/schema: MEV_ENOTFOUND when absent; MEV_EINVAL
+ * when that is not ours, *why saying what it is. */
+static int read_schema(mev_store *s, uint32_t *schema, const char **why)
 {
 	MDB_txn *txn;
 	MDB_dbi dbi;
@@ -153,12 +159,19 @@ static int read_schema(mev_store *s, uint32_t *schema)
 	if ((rc = mev__store_txn(s, &txn, &own)))
 		return rc;
 	rc = mev__store_dbi(s, txn, "meta", &dbi);
+	*why = "its key 'meta' holds a value, not a table";
 	if (rc == 0) {
 		rc = mdb_get(txn, dbi, &k, &v);
 		if (rc == 0) {
+			/* decimal digits, or not ours */
 			char buf[16] = { 0 };
+			size_t n;
 			memcpy(buf, v.mv_data, v.mv_size < 15 ? v.mv_size : 15);
+			n = strspn(buf, "0123456789");
 			*schema = (uint32_t)strtoul(buf, NULL, 10);
+			*why = "its meta/schema is not a schema number";
+			if (n == 0 || n > 9 || n != v.mv_size)
+				rc = MEV_EINVAL;
 		} else {
 			rc = MEV_ENOTFOUND;
 		}
@@ -167,19 +180,66 @@ static int read_schema(mev_store *s, uint32_t *schema)
 	return rc;
 }
 
-static int write_schema(mev_store *s)
+static int put_schema(MDB_txn *txn, MDB_dbi dbi)
 {
-	MDB_dbi dbi;
 	char buf[16];
 	MDB_val k = { 6, "schema" }, v;
 	int rc;
 	snprintf(buf, sizeof buf, "%d", MEV_STORE_SCHEMA);
 	v.mv_size = strlen(buf);
 	v.mv_data = buf;
-	if ((rc = mev__store_dbi(s, s->wtxn, "meta", &dbi)))
-		return rc;
-	rc = mdb_put(s->wtxn, dbi, &k, &v, 0);
+	rc = mdb_put(txn, dbi, &k, &v, 0);
 	return rc ? mev__store_fail(rc, "cannot write the store schema") : 0;
+}
+
+static int write_schema(mev_store *s)
+{
+	MDB_dbi dbi;
+	int rc = mev__store_dbi(s, s->wtxn, "meta", &dbi);
+	return rc ? rc : put_schema(s->wtxn, dbi);
+}
+
+/*
+ * A new store's data.mdb appears whole, with its schema, or not at all:
+ * it is made under a name of its own (data.mdb.new.PID, with LMDB's
+ * data.mdb.new.PID-lock) and then linked into place.  A creation cut short
+ * leaves no empty data.mdb, which would be refused as damaged; of two
+ * creations at once the first link wins and the other opens its store.
+ */
+static int create_datafile(const char *dir)
+{
+	char tmp[4096], lock[4200], path[4096];
+	MDB_env *env = NULL;
+	MDB_txn *txn = NULL;
+	MDB_dbi dbi;
+	int rc;
+	snprintf(tmp, sizeof tmp, "%s/data.mdb.new.%ld", dir, (long)getpid());
+	snprintf(lock, sizeof lock, "%s-lock", tmp);
+	snprintf(path, sizeof path, "%s/data.mdb", dir);
+	unlink(tmp);
+	unlink(lock);
+	if ((rc = mdb_env_create(&env)) || (rc = mdb_env_set_maxdbs(env, MEV__STORE_MAX_TABLES)) ||
+	    (rc = mdb_env_open(env, tmp, MDB_NOSUBDIR, 0666)) ||
+	    (rc = mdb_txn_begin(env, NULL, 0, &txn)) || (rc = mdb_dbi_open(txn, "meta", MDB_CREATE, &dbi))) {
+		if (txn)
+			mdb_txn_abort(txn);
+		rc = rc == EACCES || rc == EROFS
+			? mev_error_set(MEV_EIO, "cannot create store '%s': %s", dir, strerror(rc))
+			: mev__store_fail(rc, "cannot create the store");
+	} else if ((rc = put_schema(txn, dbi))) {
+		mdb_txn_abort(txn);
+	} else if ((rc = mdb_txn_commit(txn))) {
+		rc = mev__store_fail(rc, "cannot create the store");
+	}
+	mdb_env_close(env);
+	/* link, not rename: never over a data.mdb made meanwhile (a file
+	 * system without hard links gets a rename, if none is there yet) */
+	if (!rc && link(tmp, path) != 0 && errno != EEXIST &&
+	    (access(path, F_OK) == 0 ? 0 : rename(tmp, path)) != 0)
+		rc = mev_error_set(MEV_EIO, "cannot create '%s': %s", path, strerror(errno));
+	unlink(tmp);
+	unlink(lock);
+	return rc;
 }
 
 /* Refuse a directory that cannot be (or become) a store; create a new one. */
@@ -217,6 +277,8 @@ static int env_open(mev_store *s)
 	struct stat sb;
 	char path[4096];
 	int rc;
+	if ((rc = mev__store_check_datafile(s->dir, 0)))
+		return rc;
 	if ((rc = mdb_env_create(&s->env)))
 		return mev__store_fail(rc, "cannot open the store");
 	mdb_env_set_maxdbs(s->env, MEV__STORE_MAX_TABLES);
@@ -245,17 +307,18 @@ static int env_open(mev_store *s)
 static int check_schema(mev_store *s, int st, unsigned flags)
 {
 	uint32_t schema;
-	int rc = read_schema(s, &schema);
-	if (rc == MEV_ENOTFOUND && st == 2) {
-		/* an LMDB environment, but not ours (or an empty one we made) */
-		MDB_stat ms;
-		mdb_env_stat(s->env, &ms);
-		/* an empty environment is a store whose creation was cut short */
-		if (ms.ms_entries > 0) {
-			mev_error_set(MEV_ESTORE, "'%s' is not a maintevo store: its LMDB database has no maintevo schema", s->dir);
-			mev_error_hint("choose another directory with --store");
-			return MEV_ESTORE;
-		}
+	const char *why = "";
+	int rc = read_schema(s, &schema, &why);
+	MDB_stat ms;
+	/* an LMDB environment, but not ours; an empty one is a store whose
+	 * creation (by an older maintevo) was cut short */
+	if (rc == MEV_EINVAL || (rc == MEV_ENOTFOUND && st == 2 && mdb_env_stat(s->env, &ms) == 0 &&
+				 ms.ms_entries > 0)) {
+		mev_error_set(MEV_ESTORE, "'%s' is not a maintevo store: '%s/data.mdb' is another program's "
+			      "LMDB database (%s)", s->dir, s->dir, rc == MEV_EINVAL ? why
+			      : "it has no meta/schema");
+		mev_error_hint("choose another directory with --store");
+		return MEV_ESTORE;
 	}
 	if (rc == MEV_ENOTFOUND) {
 		if (!(flags & MEV_STORE_CREATE)) {
@@ -287,7 +350,7 @@ int mev_store_open(mev_store **out, const char *dir, unsigned flags)
 	int st = dir_state(dir), rc;
 
 	*out = NULL;
-	if ((rc = check_dir(dir, st, flags)))
+	if ((rc = check_dir(dir, st, flags)) || (st <= 1 && (rc = create_datafile(dir))))
 		return rc;
 	s = calloc(1, sizeof *s);
 	if (!s || !(s->dir = strdup(dir))) {
@@ -309,6 +372,8 @@ void mev_store_free(mev_store *s)
 		return;
 	if (s->wtxn)
 		mdb_txn_abort(s->wtxn);
+	if (s->rtxn)
+		mdb_txn_abort(s->rtxn);
 	if (s->env)
 		mdb_env_close(s->env);
 	mev__buf_free(&s->scratch);
@@ -318,6 +383,29 @@ void mev_store_free(mev_store *s)
 
 const char *mev_store_dir(const mev_store *s) { return s->dir; }
 
+int mev_store_read_begin(mev_store *s)
+{
+	int rc;
+	/* nested: the outer snapshot; in a write transaction: that one */
+	if (s->rdepth++ > 0 || s->wtxn)
+		return 0;
+	if ((rc = txn_begin(s, &s->rtxn, MDB_RDONLY))) {
+		s->rtxn = NULL;
+		s->rdepth--;
+	}
+	return rc;
+}
+
+void mev_store_read_end(mev_store *s)
+{
+	if (!s || s->rdepth == 0 || --s->rdepth > 0)
+		return;
+	/* committing a read-only transaction keeps the table handles it opened */
+	if (s->rtxn)
+		mdb_txn_commit(s->rtxn);
+	s->rtxn = NULL;
+}
+
 int mev__store_begin(mev_store *s)
 {
 	int rc;
@@ -325,6 +413,8 @@ int mev__store_begin(mev_store *s)
 		return mev_error_set(MEV_ESTORE, "store '%s' is open read-only", s->dir);
 	if (s->wtxn)
 		return mev_error_set(MEV_ESTORE, "a store transaction is already open");
+	if (s->rtxn)
+		return mev_error_set(MEV_ESTORE, "cannot write to the store while a read snapshot is held");
 	if ((rc = grow_if_needed(s)))
 		return rc;
 	s->npending = 0;
@@ -366,9 +456,13 @@ int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx)
 	for (int attempt = 0; attempt < 3 && rc == MEV_ELIMIT; attempt++) {
 		if ((rc = mev__store_begin(s)))
 			return rc;
-		if (!(rc = fn(s, ctx)))
-			return mev__store_commit(s);
-		mev__store_abort(s);
+		if (!(rc = fn(s, ctx))) {
+			/* the commit itself may need a page more (LMDB's free list) */
+			if ((rc = mev__store_commit(s)) != MEV_ELIMIT)
+				return rc;
+		} else {
+			mev__store_abort(s);
+		}
 		if (rc == MEV_ELIMIT) {
 			int grc = mev__store_grow(s);
 			if (grc)

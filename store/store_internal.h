@@ -12,6 +12,8 @@ struct mev_store {
 	char *dir;
 	MDB_env *env;
 	MDB_txn *wtxn;      /* the open write transaction, if any */
+	MDB_txn *rtxn;      /* the read snapshot held by mev_store_read_begin(), if any */
+	int rdepth;         /* mev_store_read_begin() calls not ended yet */
 	int writable;
 	/* table handles: those of committed (or read) transactions, and those
 	 * opened by the write transaction in hand, kept only if it commits */
@@ -25,12 +27,25 @@ struct mev_store {
 
 /* An LMDB error as MEV_ELIMIT (map full), MEV_ECORRUPT or MEV_ESTORE, with a message. */
 int mev__store_fail(int rc, const char *what);
-/* The transaction to use: the open write one (*own 0), or a fresh read one. */
+/* The transaction to use: the open write one or the held read snapshot
+ * (*own 0), or a fresh read one. */
 int mev__store_txn(mev_store *s, MDB_txn **txn, int *own);
 void mev__store_txn_done(MDB_txn *txn, int own);
 /* The handle of table `name`; MEV_ENOTFOUND (no message) when a read finds
- * no such table; the write transaction creates it. */
+ * no such table (the write transaction creates it), MEV_EINVAL when the
+ * catalogue has the name for a value, not a table (another program's LMDB). */
 int mev__store_dbi(mev_store *s, MDB_txn *txn, const char *name, MDB_dbi *dbi);
+
+/*
+ * Check the data file of the store in `dir` before LMDB maps it
+ * (datafile.c): a regular file (and lock.mdb too, when present), not
+ * empty, an LMDB file, long enough for every page the newest meta page
+ * can reach.  The pages of the trees are walked when the file ends before
+ * the last page, or always with walk_pages.  0 when there is no data.mdb;
+ * MEV_ESTORE (not a store), MEV_ECORRUPT (damaged), MEV_EIO, each with a
+ * message naming the file, and a hint.
+ */
+int mev__store_check_datafile(const char *dir, int walk_pages);
 
 /*
  * The parts mev_store_write() combines (store/ and its unit test only:

@@ -147,6 +147,19 @@ int mev_store_get_record(void **data, size_t *len, mev_store *s, const char *tab
 
 /* --- the generic value ('V') ------------------------------------------------- */
 
+/* A damaged value of a module above: which one, and the way out. */
+static int damaged_value(mev_store *s, int rc, const char *table, const void *key, size_t klen)
+{
+	char k[128];
+	if (rc != MEV_ECORRUPT)
+		return rc;
+	mev_store_key_text(k, sizeof k, key, klen);
+	mev_error_prefix("value '%s' of table '%s'", k, table);
+	mev_error_hint("'maintevo store check --store %s' lists the damaged values, 'maintevo store "
+		       "repair' drops them", s->dir);
+	return rc;
+}
+
 int mev_store_put(mev_store *s, const char *table, const void *key, size_t klen,
 		  const void *data, size_t len)
 {
@@ -156,27 +169,32 @@ int mev_store_put(mev_store *s, const char *table, const void *key, size_t klen,
 int mev_store_get(void **data, size_t *len, mev_store *s, const char *table, const void *key,
 		  size_t klen)
 {
-	return mev_store_get_record(data, len, s, table, 'V', key, klen);
+	return damaged_value(s, mev_store_get_record(data, len, s, table, 'V', key, klen), table, key,
+			     klen);
 }
 
 typedef struct {
 	int (*fn)(void *, const void *, size_t, const void *, size_t);
 	void *ctx;
 	mev_buf val;
+	mev_store *s;
+	const char *table;
 } scan_ctx;
 
 static int scan_unpack(void *c, const void *key, size_t klen, const void *data, size_t len)
 {
 	scan_ctx *sc = c;
 	int rc = mev__unpack(&sc->val, 'V', data, len);
-	return rc ? rc : sc->fn(sc->ctx, key, klen, sc->val.ptr, sc->val.len);
+	if (rc)
+		return damaged_value(sc->s, rc, sc->table, key, klen);
+	return sc->fn(sc->ctx, key, klen, sc->val.ptr, sc->val.len);
 }
 
 int mev_store_scan(mev_store *s, const char *table, const void *prefix, size_t plen,
 		   int (*fn)(void *ctx, const void *key, size_t klen, const void *data, size_t len),
 		   void *ctx)
 {
-	scan_ctx sc = { fn, ctx, MEV_BUF_INIT };
+	scan_ctx sc = { fn, ctx, MEV_BUF_INIT, s, table };
 	int rc = mev_store_scan_raw(s, table, prefix, plen, scan_unpack, &sc);
 	mev__buf_free(&sc.val);
 	return rc;

@@ -5,6 +5,7 @@
 #include "store_internal.h"
 #include "util/buf.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -298,6 +299,184 @@ static void test_schema(void)
 	mev_store_free(s);
 }
 
+/* Read snapshots: reads inside a pair see the commit of its begin. */
+static void test_snapshot(void)
+{
+	mev_store *s = open_new("snap"), *r = NULL;
+	const char *one[] = { "k", "one", NULL }, *two[] = { "k", "two", NULL };
+	char path[700];
+	void *data = NULL;
+	size_t len = 0;
+	snprintf(path, sizeof path, "%s/snap", dir);
+	CHECK_INT(mev_store_write(s, put_cb, one), 0);
+	CHECK_INT(mev_store_open(&r, path, MEV_STORE_READ), 0);
+	CHECK_INT(mev_store_read_begin(r), 0);
+	CHECK_INT(mev_store_read_begin(r), 0); /* nested: the same snapshot */
+	CHECK_INT(mev_store_write(s, put_cb, two), 0);
+	CHECK_INT(mev_store_get(&data, &len, r, "things", "k", 1), 0);
+	CHECK(len == 3 && memcmp(data, "one", 3) == 0);
+	free(data);
+	mev_store_read_end(r);
+	CHECK_INT(mev_store_get(&data, &len, r, "things", "k", 1), 0);
+	CHECK(len == 3 && memcmp(data, "one", 3) == 0); /* still the outer one */
+	free(data);
+	mev_store_read_end(r);
+	CHECK_INT(mev_store_get(&data, &len, r, "things", "k", 1), 0);
+	CHECK(len == 3 && memcmp(data, "two", 3) == 0);
+	free(data);
+	mev_store_read_end(r); /* without a begin: nothing */
+	mev_store_read_end(NULL);
+	/* no write while a snapshot is held; inside a write, a pair is a no-op */
+	CHECK_INT(mev_store_read_begin(s), 0);
+	CHECK_ERR(mev_store_write(s, put_cb, one), MEV_ESTORE, "while a read snapshot is held");
+	mev_store_read_end(s);
+	CHECK_INT(mev__store_begin(s), 0);
+	CHECK_INT(mev_store_read_begin(s), 0);
+	CHECK_INT(mev_store_put(s, "things", "k", 1, "three", 5), 0);
+	CHECK_INT(mev_store_get(&data, &len, s, "things", "k", 1), 0);
+	CHECK(len == 5);
+	free(data);
+	mev_store_read_end(s);
+	CHECK_INT(mev__store_commit(s), 0);
+	mev_store_free(r);
+	mev_store_free(s);
+}
+
+/* A store with a few tables, values on overflow pages among them, closed. */
+static void make_store(const char *path)
+{
+	mev_store *s = NULL;
+	int n = 300;
+	const char *kv[] = { "a", "1", "b", "2", NULL };
+	CHECK_INT(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	CHECK_INT(mev_store_write(s, fill_cb, &n), 0);
+	CHECK_INT(mev_store_write(s, put_cb, kv), 0);
+	mev_store_free(s);
+}
+
+static long file_size(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
+}
+
+/* Add `add` to the last page of both meta pages of data.mdb (LMDB 0.9,
+ * 64-bit): the file then ends before its last page, as it does when LMDB
+ * freed the last pages in the commit that took them. */
+static void move_last_page(const char *data, uint64_t add)
+{
+	int fd = open(data, O_RDWR);
+	for (int m = 0; m < 2 && fd >= 0; m++) {
+		uint64_t last;
+		off_t off = (off_t)m * 4096 + 16 + 24 + 2 * 48;
+		CHECK(pread(fd, &last, 8, off) == 8);
+		last += add;
+		CHECK(pwrite(fd, &last, 8, off) == 8);
+	}
+	CHECK(fd >= 0);
+	close(fd);
+}
+
+/*
+ * Damaged or foreign data files are refused before LMDB maps them (issue
+ * 9, point 5): cut short (a SIGBUS at the first read before), empty (taken
+ * for a new environment), a FIFO (a hang), another program's LMDB with a
+ * key 'meta' (MDB_INCOMPATIBLE).  A file that only ends before pages no
+ * tree reaches is whole.
+ */
+static void test_datafile(void)
+{
+	char path[700], data[800], cmd[2000];
+	mev_store *s = NULL;
+	void *v = NULL;
+	size_t len = 0;
+	long size;
+	snprintf(path, sizeof path, "%s/df", dir);
+	snprintf(data, sizeof data, "%s/data.mdb", path);
+	make_store(path);
+	CHECK_INT(mev__store_check_datafile(path, 1), 0); /* every reachable page is there */
+	size = file_size(data);
+	/* the last pages freed, never written: still whole, and readable */
+	move_last_page(data, 3);
+	CHECK_INT(mev__store_check_datafile(path, 0), 0);
+	CHECK_INT(mev_store_open(&s, path, MEV_STORE_READ), 0);
+	CHECK_INT(mev_store_get(&v, &len, s, "things", "b", 1), 0);
+	free(v);
+	mev_store_free(s);
+	move_last_page(data, (uint64_t)-3);
+	/* cut short: at half, at one page, inside a meta page */
+	CHECK_INT(truncate(data, size / 2), 0);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_READ), MEV_ECORRUPT, "data.mdb' is cut short at");
+	CHECK(strstr(mev_error_hint_text(), "restore it from a backup") != NULL);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), MEV_ECORRUPT, "cut short");
+	CHECK_INT(truncate(data, 4096), 0);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_READ), MEV_ECORRUPT, "page 1 (a meta page) is not all there");
+	CHECK_INT(truncate(data, 100), 0);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_READ), MEV_ECORRUPT, "page 0 (a meta page)");
+	/* empty: refused, not made a new store */
+	CHECK_INT(truncate(data, 0), 0);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_READ), MEV_ECORRUPT, "data.mdb' is empty");
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), MEV_ECORRUPT, "is empty");
+	CHECK_INT(file_size(data), 0);
+	/* not a regular file */
+	unlink(data);
+	CHECK_INT(mkfifo(data, 0666), 0);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_READ), MEV_ESTORE, "data.mdb' is a FIFO, not a regular file");
+	CHECK(mev_error_hint_text()[0] != '\0');
+	unlink(data);
+	CHECK_INT(mkdir(data, 0777), 0);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_READ), MEV_ESTORE, "is a directory, not a regular file");
+	rmdir(data);
+	snprintf(cmd, sizeof cmd, "%s/lock.mdb", path);
+	unlink(cmd);
+	CHECK_INT(mkfifo(cmd, 0666), 0);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), MEV_ESTORE,
+		  "lock.mdb' is a FIFO");
+	unlink(cmd);
+	/* a creation cut short leaves its own file, which is no other content */
+	snprintf(cmd, sizeof cmd, "%s/data.mdb.new.99999", path);
+	CHECK(fclose(fopen(cmd, "w")) == 0);
+	CHECK_INT(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	mev_store_free(s);
+}
+
+/* Another program's LMDB, whose catalogue has a key 'meta'. */
+static void test_foreign(void)
+{
+	char path[700];
+	MDB_env *env = NULL;
+	MDB_txn *txn = NULL;
+	MDB_dbi dbi;
+	MDB_val k = { 4, "meta" }, v = { 5, "hello" }, ks = { 6, "schema" }, vs = { 3, "abc" };
+	mev_store *s = NULL;
+	snprintf(path, sizeof path, "%s/foreign", dir);
+	mkdir(path, 0777);
+	CHECK_INT(mdb_env_create(&env), 0);
+	mdb_env_set_maxdbs(env, 4);
+	CHECK_INT(mdb_env_open(env, path, 0, 0666), 0);
+	CHECK_INT(mdb_txn_begin(env, NULL, 0, &txn), 0);
+	CHECK_INT(mdb_dbi_open(txn, NULL, 0, &dbi), 0);
+	CHECK_INT(mdb_put(txn, dbi, &k, &v, 0), 0);
+	CHECK_INT(mdb_txn_commit(txn), 0);
+	mdb_env_close(env);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_READ), MEV_ESTORE,
+		  "is another program's LMDB database (its key 'meta' holds a value, not a table)");
+	CHECK(strstr(mev_error_hint_text(), "choose another directory") != NULL);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), MEV_ESTORE, "another program's");
+	/* a table 'meta' whose schema is not a number */
+	snprintf(path, sizeof path, "%s/foreign2", dir);
+	mkdir(path, 0777);
+	CHECK_INT(mdb_env_create(&env), 0);
+	mdb_env_set_maxdbs(env, 4);
+	CHECK_INT(mdb_env_open(env, path, 0, 0666), 0);
+	CHECK_INT(mdb_txn_begin(env, NULL, 0, &txn), 0);
+	CHECK_INT(mdb_dbi_open(txn, "meta", MDB_CREATE, &dbi), 0);
+	CHECK_INT(mdb_put(txn, dbi, &ks, &vs, 0), 0);
+	CHECK_INT(mdb_txn_commit(txn), 0);
+	mdb_env_close(env);
+	CHECK_ERR(mev_store_open(&s, path, MEV_STORE_READ), MEV_ESTORE, "its meta/schema is not a schema number");
+}
+
 int main(void)
 {
 	dir = test_tmpdir("store");
@@ -309,6 +488,9 @@ int main(void)
 	RUN(test_lock);
 	RUN(test_refusals);
 	RUN(test_schema);
+	RUN(test_snapshot);
+	RUN(test_datafile);
+	RUN(test_foreign);
 	test_tmpdir_remove(dir);
 	return test_summary();
 }

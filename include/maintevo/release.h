@@ -111,7 +111,64 @@ int mev_release_identity_get(mev_identity *out, mev_store *s);
 /* Inside a write transaction; `created` 0 is now, `version` "" this build's. */
 int mev_release_identity_set(mev_store *s, const mev_identity *id);
 
-/* Lines and bytes of a blob measured before: 1, or 0 when unknown. */
+/* --- checking and repairing what the release module stores ---------------- */
+
+/* The tables the release module writes (and checks): the records above,
+ * the identity under "meta", the blob sizes.  NULL-terminated. */
+extern const char *const mev_release_tables[];
+
+/* One damaged record. */
+typedef struct {
+	char *table;     /* "releases", "tables", "diags", "blobs" or "meta" */
+	char *key;       /* its key as text: a tag, a blob id in hex, "identity" */
+	char *tag;       /* the release it takes out (a repair drops it), or NULL */
+	char *what;      /* what is wrong */
+	size_t order;    /* found as the order-th */
+} mev_release_damage;
+
+typedef struct {
+	mev_release_damage *v;   /* by release in version order, then the others */
+	size_t n;
+	size_t releases;         /* release records checked */
+	uint64_t records;        /* records checked, blob sizes included */
+	uint64_t blobs_unchecked;/* blob sizes without a check (from before it): not used */
+	int identity;            /* the identity is damaged: a repair drops every release */
+	size_t dropped;          /* releases a repair dropped */
+} mev_release_check_result;
+
+/* Also rebuild every file table from its chain, and check every blob size. */
+#define MEV_RELEASE_CHECK_FULL 1u
+
+/*
+ * Check what the release module stores, record by record, and list the
+ * damaged records in *out (free with mev_release_check_free()).  Every
+ * release record is read whole (numbers, sections, graph), its notes, its
+ * file table unpacked and parsed; a release whose file table is a delta
+ * against a damaged (or absent) one is listed too, as is a file table or
+ * notes record without its release.  With MEV_RELEASE_CHECK_FULL every
+ * file table is also rebuilt from its chain and every blob size checked.
+ * All is read from one snapshot (a walk may write meanwhile).
+ * Damage is no error: the function fails only when the store cannot be
+ * read (MEV_ESTORE, MEV_ENOMEM).
+ */
+int mev_release_check(mev_release_check_result *out, mev_store *s, unsigned flags);
+void mev_release_check_free(mev_release_check_result *r);
+
+/*
+ * mev_release_check(), then drop, in one write transaction, every release
+ * it lists (all its records) and every damaged blob size, so that the next
+ * walk computes them again; a damaged identity drops every release with it.
+ * out->dropped says how many releases went.  Needs the writer's lock.
+ */
+int mev_release_repair(mev_release_check_result *out, mev_store *s, unsigned flags);
+
+/*
+ * Lines and bytes of a blob measured before ("blobs", each value with a
+ * check of its own): 1 and the sizes, or 0 when unknown (never measured,
+ * or stored by a maintevo before the check: measure it).  MEV_ECORRUPT,
+ * the message naming the blob, when the stored value is damaged: the
+ * sizes are not to be used; measure the blob again and put them anew.
+ */
 int mev_release_blob_get(uint64_t *lines, uint64_t *bytes, mev_store *s, const mev_oid *oid);
 /* Inside a write transaction. */
 int mev_release_blob_put(mev_store *s, const mev_oid *oid, uint64_t lines, uint64_t bytes);

@@ -44,13 +44,34 @@ int mev_store_lock(int *fd, const char *dir);
 
 /*
  * Run fn(s, ctx) in a write transaction of its own and commit it; on a
- * full map (fn returned MEV_ELIMIT) abort, grow the map and run fn again
- * (up to three times), so fn must only write what it computed before.
+ * full map (fn, or the commit, returned MEV_ELIMIT) abort, grow the map
+ * and run fn again (up to three times), so fn must only write what it
+ * computed before.
  * Any other error aborts and is returned unchanged.  An abort (or a crash)
  * leaves the store as it was at the last commit.  Modules above the store
  * write through this.
  */
 int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx);
+
+/*
+ * A read snapshot.  Each read outside one (a get, a scan) sees the store
+ * as the last commit left it, so two reads may see two commits of a writer
+ * working meanwhile.  Between mev_store_read_begin(s) and
+ * mev_store_read_end(s) every read of s sees one commit: the one current
+ * at the outermost begin.  A reader that needs several values to agree (a
+ * release record and its chain of file tables, a clustering and its
+ * release) reads them inside one pair.
+ *
+ * Pairs nest: an inner pair joins the outer snapshot.  Inside a write
+ * transaction reads see that transaction, and a pair changes nothing.
+ * While a snapshot is held the writer cannot reuse the pages it sees (the
+ * file grows), so hold one for a unit of reading, not for a whole command;
+ * no write transaction begins on s meanwhile (MEV_ESTORE).  Begin fails
+ * as a read does (MEV_ESTORE, MEV_ECORRUPT); end accepts NULL and is a
+ * no-op without a begin.
+ */
+int mev_store_read_begin(mev_store *s);
+void mev_store_read_end(mev_store *s);
 
 
 /*
@@ -125,5 +146,26 @@ typedef struct {
 /* Measure the store (reads every value once).  Free with mev_store_stats_free(). */
 int mev_store_stats_get(mev_store_stats *out, mev_store *s);
 void mev_store_stats_free(mev_store_stats *st);
+
+/*
+ * Check the store for 'maintevo store check': its data file (every page
+ * its trees reach is in the file), then every value of every table but
+ * those in `skip` (NULL-terminated: the tables whose module checks its own
+ * records, such as mev_release_tables), which must unpack as a packed
+ * value of the kind its header names (magic, zstd frame, checksum).  All
+ * values are read from one snapshot.  bad(ctx, table, key, klen, why) is
+ * called for each damaged value; its non-zero return stops the check and
+ * is returned.  *values (when not NULL) gets the number of values read.
+ * Errors: MEV_ECORRUPT (with message and hint) for a damaged data file,
+ * MEV_ESTORE and MEV_ENOMEM.
+ */
+int mev_store_verify(uint64_t *values, mev_store *s, const char *const *skip,
+		     int (*bad)(void *ctx, const char *table, const void *key, size_t klen,
+				const char *why),
+		     void *ctx);
+
+/* A key for messages: printable ASCII as it is, NUL as \0, other bytes
+ * (and the backslash) as \xNN; cut to fit `size`. */
+void mev_store_key_text(char *out, size_t size, const void *key, size_t klen);
 
 #endif

@@ -446,9 +446,10 @@ static int merge_rows(row_tmp **out, size_t *nout, const row_tmp *base, size_t n
 	return 0;
 }
 
-/* Read a table into a row list with ids of its own release; a delta applies to base. */
+/* Read a table into a row list with ids of its own release; a delta applies
+ * to base, or, with parse_only, is read but not applied (no rows). */
 static int decode_table(row_tmp **rows, size_t *nrows, uint32_t *nsec_out, mev__rd *r,
-			const row_tmp *base, size_t nbase)
+			const row_tmp *base, size_t nbase, int parse_only)
 {
 	mev_strmap removed = MEV_STRMAP_INIT;
 	uint32_t *remap = NULL;
@@ -466,11 +467,11 @@ static int decode_table(row_tmp **rows, size_t *nrows, uint32_t *nsec_out, mev__
 	if (r->bad || nsec > UINT32_MAX)
 		return mev_error_set(MEV_ECORRUPT, "file table is damaged");
 	*nsec_out = (uint32_t)nsec;
-	if (is_delta && !base)
+	if (is_delta && !base && !parse_only)
 		return mev_error_set(MEV_ECORRUPT, "file table delta without its base");
 	if (is_delta && ((rc = read_title_map(r, &remap, &nb, nsec)) || (rc = read_removed(r, &removed))))
 		goto done;
-	if ((rc = read_rows(r, &up, &nup, (uint32_t)nsec)))
+	if ((rc = read_rows(r, &up, &nup, (uint32_t)nsec)) || (is_delta && parse_only))
 		goto done;
 	if (is_delta) {
 		rc = merge_rows(rows, nrows, base, nbase, up, nup, &removed, remap, nb);
@@ -528,11 +529,36 @@ static int apply_table(row_tmp **rows, size_t *nrows, uint32_t *nsec, mev_store 
 		return rc;
 	}
 	mev__rd_init(&r, val, len);
-	rc = decode_table(&next, &nnext, nsec, &r, *rows, *nrows);
+	if ((rc = decode_table(&next, &nnext, nsec, &r, *rows, *nrows, 0)))
+		mev_error_prefix("file table of '%s'", tag);
 	free(val);
 	rows_free(*rows, *nrows);
 	*rows = next;
 	*nrows = nnext;
+	return rc;
+}
+
+int mev__filetable_check(mev_store *s, const char *tag, size_t nsec)
+{
+	void *val = NULL;
+	size_t len, n = 0;
+	row_tmp *rows = NULL;
+	uint32_t ns = 0;
+	mev__rd r;
+	int rc = mev_store_get_record(&val, &len, s, "tables", 'T', tag, strlen(tag));
+	if (rc == MEV_ENOTFOUND)
+		return mev_error_set(MEV_ECORRUPT, "file table of '%s' is missing", tag);
+	if (!rc) {
+		mev__rd_init(&r, val, len);
+		rc = decode_table(&rows, &n, &ns, &r, NULL, 0, 1);
+		if (!rc && ns != nsec)
+			rc = mev_error_set(MEV_ECORRUPT, "it does not fit its release (%u sections, not %zu)",
+					   ns, nsec);
+		rows_free(rows, n);
+		free(val);
+	}
+	if (rc)
+		mev_error_prefix("file table of '%s'", tag);
 	return rc;
 }
 
@@ -571,8 +597,14 @@ int mev_release_load_filemap(mev_filemap **out, mev_store *s, const char *tag)
 	int rc;
 
 	*out = NULL;
-	if ((rc = mev__release_sections(&fm, &r, &rec, s, tag)) ||
-	    (rc = load_rows(&rows, &n, &nsec, s, tag)))
+	/* the record and every table of its chain from one commit: a walk
+	 * re-encoding them meanwhile is seen before or after, never half */
+	if ((rc = mev_store_read_begin(s)))
+		return rc;
+	if (!(rc = mev__release_sections(&fm, &r, &rec, s, tag)))
+		rc = load_rows(&rows, &n, &nsec, s, tag);
+	mev_store_read_end(s);
+	if (rc)
 		goto done;
 	if (nsec != mev_filemap_section_count(fm)) {
 		rc = mev_error_set(MEV_ECORRUPT, "file table of '%s' does not fit its release", tag);
@@ -594,5 +626,5 @@ done:
 		mev_filemap_free(fm);
 	else
 		*out = fm;
-	return rc;
+	return mev__release_damaged(s, rc, tag);
 }

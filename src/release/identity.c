@@ -8,6 +8,14 @@
 #include <string.h>
 #include <time.h>
 
+static int identity_damaged(mev_store *s, int rc)
+{
+	if (rc == MEV_ECORRUPT)
+		mev_error_hint("whose history the store holds is lost: 'maintevo store repair --store %s' "
+			       "drops it with every release, and the next walk starts over", mev_store_dir(s));
+	return rc;
+}
+
 int mev_release_identity_get(mev_identity *id, mev_store *s)
 {
 	void *val;
@@ -16,8 +24,10 @@ int mev_release_identity_get(mev_identity *id, mev_store *s)
 	mev__rd r;
 	int rc = mev_store_get_record(&val, &len, s, "meta", 'I', "identity", 8);
 	memset(id, 0, sizeof *id);
+	if (rc == MEV_ECORRUPT)
+		mev_error_prefix("the store's identity record");
 	if (rc)
-		return rc;
+		return identity_damaged(s, rc);
 	mev__rd_init(&r, val, len);
 	id->schema = (uint32_t)mev__get_uv(&r);
 #define GETS(field) do { p = mev__get_str(&r, &n); \
@@ -35,7 +45,7 @@ int mev_release_identity_get(mev_identity *id, mev_store *s)
 	if (r.bad)
 		rc = mev_error_set(MEV_ECORRUPT, "the store's identity record is damaged");
 	free(val);
-	return rc;
+	return identity_damaged(s, rc);
 }
 
 int mev_release_identity_set(mev_store *s, const mev_identity *id)
@@ -60,26 +70,74 @@ int mev_release_identity_set(mev_store *s, const mev_identity *id)
 	return rc;
 }
 
-/* --- blobs: oid -> lines, bytes (two varints, raw: read for every blob of a walk) --- */
+/*
+ * --- blobs: oid -> lines, bytes ------------------------------------------------
+ *
+ * Raw values (read for every blob a walk meets): two varints and the
+ * CRC-32 of the blob id and those varints, 4 bytes little-endian.  A value
+ * of two varints alone was written before the check existed: unknown.
+ */
+
+static uint32_t crc32(uint32_t crc, const unsigned char *p, size_t n)
+{
+	crc = ~crc;
+	while (n--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = crc >> 1 ^ (0xEDB88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+static uint32_t blob_check(const mev_oid *oid, const void *sizes, size_t n)
+{
+	return crc32(crc32(0, oid->id, 20), sizes, n);
+}
+
+int mev__blob_decode(uint64_t *lines, uint64_t *bytes, const mev_oid *oid, const void *val,
+		     size_t len)
+{
+	const unsigned char *c;
+	size_t n;
+	mev__rd r;
+	char hex[41];
+	mev__rd_init(&r, val, len);
+	*lines = mev__get_uv(&r);
+	*bytes = mev__get_uv(&r);
+	n = (size_t)(r.p - (const unsigned char *)val);
+	c = r.p;
+	if (!r.bad && n == len)
+		return 0; /* no check: from before it existed, measured again */
+	if (!r.bad && n + 4 == len &&
+	    (c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24) ==
+		    blob_check(oid, val, n))
+		return 1;
+	mev_oid_fmt(hex, oid);
+	return mev_error_set(MEV_ECORRUPT, "the stored size of blob %s is damaged", hex);
+}
 
 int mev_release_blob_get(uint64_t *lines, uint64_t *bytes, mev_store *s, const mev_oid *oid)
 {
 	void *val;
 	size_t len;
-	mev__rd r;
-	if (mev_store_get_record(&val, &len, s, "blobs", MEV_STORE_RAW, oid->id, 20))
-		return 0;
-	mev__rd_init(&r, val, len);
-	*lines = mev__get_uv(&r);
-	*bytes = mev__get_uv(&r);
+	int rc = mev_store_get_record(&val, &len, s, "blobs", MEV_STORE_RAW, oid->id, 20);
+	if (rc)
+		return rc == MEV_ENOTFOUND ? 0 : rc;
+	rc = mev__blob_decode(lines, bytes, oid, val, len);
 	free(val);
-	return !r.bad;
+	return rc;
 }
 
 int mev_release_blob_put(mev_store *s, const mev_oid *oid, uint64_t lines, uint64_t bytes)
 {
 	mev_buf b = MEV_BUF_INIT;
 	int rc = mev__put_uv(&b, lines) || mev__put_uv(&b, bytes) ? mev_error_oom() : 0;
+	if (!rc) {
+		uint32_t c = blob_check(oid, b.ptr, b.len);
+		unsigned char le[4] = { (unsigned char)c, (unsigned char)(c >> 8),
+					(unsigned char)(c >> 16), (unsigned char)(c >> 24) };
+		rc = mev__buf_put(&b, le, 4) ? mev_error_oom() : 0;
+	}
 	if (!rc)
 		rc = mev_store_put_record(NULL, s, "blobs", MEV_STORE_RAW, 0, oid->id, 20, b.ptr, b.len);
 	mev__buf_free(&b);

@@ -224,7 +224,7 @@ int mev__release_get(mev_release *m, mev_store *s, const char *tag)
 	if (rc)
 		return rc;
 	if ((rc = head_of_stored(m, raw, len)))
-		mev_error_prefix("release '%s'", tag);
+		mev_error_prefix("release record of '%s'", tag);
 	free(raw);
 	return rc;
 }
@@ -240,7 +240,7 @@ int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_st
 	if (rc == MEV_ENOTFOUND)
 		return not_stored(s, tag);
 	if (rc) {
-		mev_error_prefix("release '%s'", tag);
+		mev_error_prefix("release record of '%s'", tag);
 		return rc;
 	}
 	mev__rd_init(r, *rec, len);
@@ -377,10 +377,10 @@ static int list_cb(void *c, const void *key, size_t klen, const void *data, size
 	release_vec *list = c;
 	mev_release m;
 	int rc = head_of_stored(&m, data, len);
-	(void)key;
-	(void)klen;
-	if (rc)
+	if (rc) {
+		mev_error_prefix("release record of '%.*s'", (int)klen, (const char *)key);
 		return rc;
+	}
 	if (MEV_VEC_PUSH(list, m)) {
 		mev__release_clear(&m);
 		return mev_error_oom();
@@ -401,7 +401,7 @@ int mev_release_list(mev_release **out, size_t *n, mev_store *s)
 	*n = 0;
 	if (rc) {
 		mev_release_list_free(list.v, list.n);
-		return rc;
+		return mev__release_damaged(s, rc, NULL);
 	}
 	if (list.n > 1)
 		qsort(list.v, list.n, sizeof *list.v, release_cmp);
@@ -426,7 +426,7 @@ int mev_release_find(mev_release **out, mev_store *s, const char *tag)
 		return mev_error_oom();
 	if ((rc = mev__release_get(r, s, tag))) {
 		free(r);
-		return rc;
+		return mev__release_damaged(s, rc, tag);
 	}
 	*out = r;
 	return 0;
@@ -471,8 +471,12 @@ int mev_release_load_graph(mev_filemap **sections, mev_graph **g, mev_store *s, 
 
 	*sections = NULL;
 	*g = NULL;
-	if ((rc = mev__release_sections(&fm, &r, &rec, s, tag)))
+	if ((rc = mev_store_read_begin(s)))
 		return rc;
+	rc = mev__release_sections(&fm, &r, &rec, s, tag);
+	mev_store_read_end(s);
+	if (rc)
+		return mev__release_damaged(s, rc, tag);
 	ne = mev__get_uv(&r);
 	if (r.bad || ne > (uint64_t)(r.end - r.p)) {
 		rc = mev_error_set(MEV_ECORRUPT, "release record of '%s' is damaged", tag);
@@ -501,7 +505,7 @@ done:
 	free(rec);
 	if (rc) {
 		mev_filemap_free(fm);
-		return rc;
+		return mev__release_damaged(s, rc, tag);
 	}
 	*sections = fm;
 	return 0;
@@ -518,8 +522,11 @@ int mev_release_load_diags(char ***out, size_t *n, mev_store *s, const char *tag
 	*n = 0;
 	if (rc == MEV_ENOTFOUND)
 		rc = 0;
-	if (rc || !rlen || (rc = mev_store_unpack(&val, &vlen, 'D', raw, rlen)))
+	if (rc || !rlen || (rc = mev_store_unpack(&val, &vlen, 'D', raw, rlen))) {
+		if (rc)
+			mev_error_prefix("notes of '%s'", tag);
 		goto done;
+	}
 	mev__rd_init(&r, val, vlen);
 	k = mev__get_uv(&r);
 	if (r.bad || k > vlen) {
@@ -539,7 +546,7 @@ int mev_release_load_diags(char ***out, size_t *n, mev_store *s, const char *tag
 done:
 	free(raw);
 	free(val);
-	return rc;
+	return mev__release_damaged(s, rc, tag);
 }
 
 void mev_release_diags_free(char **v, size_t n)

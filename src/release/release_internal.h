@@ -36,4 +36,24 @@ int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_st
 int mev__filetable_put(int *snapshot, uint64_t *stored, uint64_t *raw, mev_store *s,
 		       const char *tag, const mev_filemap *fm, const mev_filemap *base);
 
+/*
+ * Check the stored file table of `tag` without reading its base: unpacked
+ * (its checksum), parsed to the end, `nsec` sections.  MEV_ECORRUPT, the
+ * message naming the table, when it is missing or damaged.
+ */
+int mev__filetable_check(mev_store *s, const char *tag, size_t nsec);
+
+/*
+ * A stored blob size (docs/store-format.md): 1 and the sizes when its
+ * check holds, 0 when it has none (stored before the check), MEV_ECORRUPT
+ * with a message naming the blob when damaged.
+ */
+int mev__blob_decode(uint64_t *lines, uint64_t *bytes, const mev_oid *oid, const void *val,
+		     size_t len);
+
+/* An error of a public reader: MEV_ECORRUPT gets "cannot read release
+ * 'tag'" (or "cannot list the releases" for NULL) before its message, and
+ * the way out as its hint; returns rc. */
+int mev__release_damaged(mev_store *s, int rc, const char *tag);
+
 #endif

@@ -196,9 +196,11 @@ usage_error walk "unknown dialect 'martian' (use auto, linux, uboot, xen or qemu
 usage_error walk "--jobs takes a whole number from 0 to 64, not '65'" --repo x -j65
 usage_error walk "at most 64 --tags" --repo x $(for i in $(seq 65); do echo --tags t$i; done)
 usage_error walk "at most 64 --exclude" --repo x $(for i in $(seq 65); do echo --exclude t$i; done)
-usage_error store "say what to do with the store: 'maintevo store info'"
-usage_error store "say what to do with the store: 'maintevo store info'" --store x info
+usage_error store "say what to do with the store: 'maintevo store info', 'check' or 'repair'"
+usage_error store "say what to do with the store: 'maintevo store info', 'check' or 'repair'" --store x info
 usage_error store "unexpected argument 'extra'" info extra
+usage_error store "unexpected argument 'extra'" check extra
+usage_error store "unexpected argument 'extra'" repair --store x extra
 usage_error import-pasta "option '--quiet' takes no value" --quiet=1
 usage_error import-pasta "say which directory to import (CSVDIR)" --store x
 usage_error import-pasta "unexpected argument 'b'" a b
