@@ -24,7 +24,9 @@
 # Sections are compared by title and by their F:/X:/N: lines (as the
 # script's @typevalue holds them: F:/X: converted, N: as written), so
 # repeated titles are told apart.  QEMU's script (m/^(.):/, no N:) runs the
-# same way.  Exit status 0 when every file agrees.
+# same way; the 2014-2016 U-Boot scripts' m/^(\C):/ (\C was removed from
+# Perl in 5.24) runs as m/^((?s:.)):/, which takes the same one byte of
+# the bytes these scripts read.  Exit status 0 when every file agrees.
 set -euo pipefail
 
 jobs=$(nproc)
@@ -35,7 +37,7 @@ while [ $# -gt 0 ]; do
 	-j) jobs=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--cache) cache=$2; shift 2 ;;
-	-h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,30p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -129,6 +131,10 @@ my @maintainers;
 };
 	my $field_re = ($s =~ m{m/\^\(\.\):} || $s =~ m{m/\^\(\\C\):}) ? "^(.):" : "^([A-Z]):";
 	$driver =~ s/MEV_FIELD_RE/$field_re/g;
+	# Perl 5.24 removed \C (one byte); these scripts read bytes, so (?s:.)
+	# takes exactly what \C took (U-Boot v2014.10 .. v2016.01)
+	my $nc = ($s =~ s/\(\\C\)/((?s:.))/g);
+	print STDERR "check: \\C (removed from Perl) replaced by (?s:.) in $nc places\n" if $nc;
 	my $n = ($s =~ s/^my \@maintainers = get_maintainers\(\);$/$driver/m);
 	die "check: this get_maintainer.pl has no main get_maintainers() call I know\n" unless $n == 1;
 	open(my $o, ">", $out) or die "$out: $!"; print $o $s; close $o;

@@ -29,22 +29,58 @@ static const char *base_name(const mev_tree_file *f)
 	return s ? s + 1 : f->path;
 }
 
-/* Entries named exactly MAINTAINERS below `dir` ("" = root) that are files. */
-static int find_files_named(mev__path_list *l, const mev_tree *t, const char *dir)
+/*
+ * File::Find's order (no_chdir or not, links not followed): in each folder
+ * the non-folders first, then each subfolder in turn, depth first.  Names
+ * come in readdir() order, which depends on the file system; maintevo uses
+ * byte order, the order `git ls-files` and most checkouts show.
+ */
+static int find_order(const void *pa, const void *pb)
 {
-	size_t n = mev_tree_count(t), dl = strlen(dir);
+	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
+	for (;;) {
+		const char *sa = strchr(a, '/'), *sb = strchr(b, '/');
+		size_t la = sa ? (size_t)(sa - a) : strlen(a), lb = sb ? (size_t)(sb - b) : strlen(b);
+		int c;
+		if (!sa != !sb)
+			return sa ? 1 : -1;   /* a file of this folder before any subfolder */
+		c = memcmp(a, b, la < lb ? la : lb);
+		if (c || la != lb || !sa)
+			return c ? c : la < lb ? -1 : la > lb;
+		a = sa + 1;
+		b = sb + 1;
+	}
+}
+
+/*
+ * File::Find below `dir` ("" = root): the entries whose base name is
+ * "MAINTAINERS" (exact) or starts with it (prefix), in File::Find's order.
+ * Links are not followed into folders; a link to a file counts where the
+ * script's -f test follows it (exact), and any link where the script opens
+ * what it found (prefix: a link that leads nowhere is skipped with a note).
+ */
+static int find_files_named(mev__path_list *l, mev_maint *m, const mev_tree *t, const char *dir,
+			    int prefix)
+{
+	size_t n = mev_tree_count(t), dl = strlen(dir), first = l->n;
 	const mev_tree_file *fs = mev_tree_files(t);
 	for (size_t i = 0; i < n; i++) {
 		const mev_tree_file *f = &fs[i];
+		const char *b = base_name(f);
 		if (dl && (f->path_len <= dl || memcmp(f->path, dir, dl) || f->path[dl] != '/'))
 			continue;
-		if (strcmp(base_name(f), "MAINTAINERS") != 0)
+		if (prefix ? strncmp(b, "MAINTAINERS", 11) : strcmp(b, "MAINTAINERS"))
 			continue;
-		if (f->kind == MEV_KIND_LINK && !f->link_file)
+		if (f->kind == MEV_KIND_LINK && !f->link_file) {
+			if (prefix)
+				mev__maint_diag_add(m, UINT32_MAX, 0,
+						    "'%s' is a link to nothing readable; skipped", f->path);
 			continue;
+		}
 		if (push_path(l, f->path, f->path_len))
 			return MEV_ENOMEM;
 	}
+	qsort(l->v + first, l->n - first, sizeof *l->v, find_order);
 	return 0;
 }
 
@@ -84,9 +120,7 @@ static char *tree_dir_path(const mev_tree *t, const char *p, int *kind)
 int mev__maint_discover(mev__path_list *l, mev_maint *m, const mev_tree *t)
 {
 	const mev_rules *r = &m->rules;
-	size_t n = mev_tree_count(t);
-	const mev_tree_file *fs = mev_tree_files(t);
-	int kind;
+	int kind, rc = 0;
 	char *dir;
 
 	switch (r->discover) {
@@ -94,27 +128,19 @@ int mev__maint_discover(mev__path_list *l, mev_maint *m, const mev_tree *t)
 		if (is_kind(t, "MAINTAINERS", MEV_KIND_FILE))
 			return push_path(l, "MAINTAINERS", 11);
 		return mev__maint_diag_add(m, UINT32_MAX, 0, "no MAINTAINERS file at the top of the tree");
-	case MEV_DISCOVER_BOARD:
+	case MEV_DISCOVER_SUBDIR:
 		if (!is_kind(t, "MAINTAINERS", MEV_KIND_FILE))
 			return mev__maint_diag_add(m, UINT32_MAX, 0,
 				"no MAINTAINERS file at the top of the tree (this get_maintainer.pl stops there)");
 		if (push_path(l, "MAINTAINERS", 11))
 			return MEV_ENOMEM;
-		for (size_t i = 0; i < n; i++) {
-			const mev_tree_file *f = &fs[i];
-			if (f->path_len < 6 || memcmp(f->path, "board/", 6))
-				continue;
-			if (strncmp(base_name(f), "MAINTAINERS", 11))
-				continue;
-			if (f->kind == MEV_KIND_LINK && !f->link_file) {
-				mev__maint_diag_add(m, UINT32_MAX, 0, "'%s' is a link to nothing readable; skipped",
-						   f->path);
-				continue;
-			}
-			if (push_path(l, f->path, f->path_len))
-				return MEV_ENOMEM;
-		}
-		return 0;
+		/* File::Find does not enter a start folder that is a link */
+		if (!r->find_dir[0] || !(dir = tree_dir_path(t, r->find_dir, &kind)))
+			return 0;
+		rc = kind == MEV_KIND_DIR && strcmp(dir, r->find_dir) == 0 ?
+			find_files_named(l, m, t, r->find_dir, 1) : 0;
+		free(dir);
+		return rc;
 	case MEV_DISCOVER_DIR_FMF:
 		if (is_kind(t, "MAINTAINERS", MEV_KIND_DIR)) {
 			dir = tree_dir_path(t, "MAINTAINERS", &kind);
@@ -125,7 +151,7 @@ int mev__maint_discover(mev__path_list *l, mev_maint *m, const mev_tree *t)
 			free(dir);
 		}
 		if (r->find_files)
-			return find_files_named(l, t, "");
+			return find_files_named(l, m, t, "", 0);
 		if (is_kind(t, "MAINTAINERS", MEV_KIND_FILE))
 			return push_path(l, "MAINTAINERS", 11);
 		if (!l->n)
@@ -133,13 +159,12 @@ int mev__maint_discover(mev__path_list *l, mev_maint *m, const mev_tree *t)
 		return 0;
 	default: {
 		const char *path = r->mpath[0] ? r->mpath : "MAINTAINERS";
-		int rc = 0;
 		if (path[0] == '/' || path[0] == '~')
 			return mev__maint_diag_add(m, UINT32_MAX, 0,
 				"maintainer path '%s' is outside the tree; no MAINTAINERS read", path);
 		dir = tree_dir_path(t, path, &kind);
 		if (kind == MEV_KIND_DIR) {
-			rc = r->find_files ? find_files_named(l, t, dir) : list_dir(l, t, dir);
+			rc = r->find_files ? find_files_named(l, m, t, dir, 0) : list_dir(l, t, dir);
 			if (!rc && !l->n)
 				rc = mev__maint_diag_add(m, UINT32_MAX, 0, "no MAINTAINERS files found in '%s'", path);
 		} else if (kind == MEV_KIND_FILE) {

@@ -67,27 +67,42 @@ static mev_dialect guess_dialect(const mev_tree *t)
 	return MEV_DIALECT_LINUX;
 }
 
+/* The bytes of the file at `path` (a link to a file in the tree is
+ * followed, as open() would); NULL when there is none. */
 static char *read_file(mev_repo *repo, const mev_tree *t, const char *path, size_t *len)
 {
-	int64_t i = mev_tree_find(t, path, strlen(path));
-	char *data = NULL;
-	if (i < 0 || mev_tree_files(t)[i].kind != MEV_KIND_FILE)
+	char *real = NULL, *data = NULL;
+	int64_t i;
+	if (mev_tree_resolve(&real, t, path, strlen(path)) != MEV_KIND_FILE) {
+		free(real);
 		return NULL;
-	if (mev_repo_read_blob(&data, len, repo, &mev_tree_files(t)[i].oid))
+	}
+	i = mev_tree_find(t, real, strlen(real));
+	free(real);
+	if (i < 0 || mev_repo_read_blob(&data, len, repo, &mev_tree_files(t)[i].oid))
 		return NULL;
 	return data;
 }
 
+/* A word of the conf as it was applied, for mev_rules_describe(). */
+static void conf_note(mev_rules *r, const char *word)
+{
+	size_t n = strlen(r->conf);
+	snprintf(r->conf + n, sizeof r->conf - n, "%s%s", n ? " " : "", word);
+}
+
 /*
  * Apply the options of a .get_maintainer.conf that bear on which files are
- * read: words are split on white space, '#' starts a comment.  Getopt::Long
- * accepts one or two dashes and "--opt=value" or "--opt value".
+ * read, as the script's Getopt::Long would take them from the front of
+ * @ARGV: words are split on white space, '#' starts a comment, one or two
+ * dashes, "--opt=value" or "--opt value".  An option the script does not
+ * know (`knows_fmf`, `knows_mpath`) is left alone.
  */
-static void apply_conf(mev_rules *r, char *text)
+static void apply_conf(mev_rules *r, char *text, int knows_fmf, int knows_mpath)
 {
-	char *words[256];
+	char *words[256], *save_line = NULL;
 	int n = 0;
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+	for (char *line = strtok_r(text, "\n", &save_line); line; line = strtok_r(NULL, "\n", &save_line)) {
 		char *save = NULL;
 		for (char *w = strtok_r(line, " \t\r\f\v", &save); w && n < 256;
 		     w = strtok_r(NULL, " \t\r\f\v", &save)) {
@@ -97,20 +112,24 @@ static void apply_conf(mev_rules *r, char *text)
 		}
 	}
 	for (int i = 0; i < n; i++) {
-		char *w = words[i], *val;
+		char *w = words[i], *val, word[300];
 		if (w[0] != '-')
 			continue;
 		w += w[1] == '-' ? 2 : 1;
 		val = strchr(w, '=');
 		if (val)
 			*val++ = '\0';
-		if (strcmp(w, "find-maintainer-files") == 0) {
+		if (knows_fmf && strcmp(w, "find-maintainer-files") == 0) {
 			r->find_files = 1;
-		} else if (strcmp(w, "maintainer-path") == 0 || strcmp(w, "mpath") == 0) {
+			conf_note(r, "--find-maintainer-files");
+		} else if (knows_mpath && (strcmp(w, "maintainer-path") == 0 || strcmp(w, "mpath") == 0)) {
 			if (!val && i + 1 < n)
 				val = words[++i];
-			if (val)
+			if (val) {
 				snprintf(r->mpath, sizeof r->mpath, "%s", val);
+				snprintf(word, sizeof word, "--maintainer-path=%s", val);
+				conf_note(r, word);
+			}
 		}
 	}
 }
@@ -126,6 +145,47 @@ static void detect_fields(mev_rules *r, const char *script)
 	r->no_n = strstr(script, "$type eq 'N'") == NULL && strstr(script, "$type eq \"N\"") == NULL;
 }
 
+/*
+ * The script's file search, from its text: which generation of the code
+ * that fills @mfiles (or @maint_files) it has, the folder the 2014 code
+ * hands File::Find, and its own $find_maintainer_files default.
+ */
+static void detect_search(mev_rules *r, const char *script)
+{
+	static const char subdir[] = "File::Find::find(\\&maint_wanted, \"${lk_path}";
+	const char *p, *e;
+	if (strstr(script, "my $path = \"${lk_path}MAINTAINERS\""))
+		r->discover = MEV_DISCOVER_PATH;
+	else if (strstr(script, "-d \"${lk_path}MAINTAINERS\""))
+		r->discover = MEV_DISCOVER_DIR_FMF;
+	else if ((p = strstr(script, subdir)) && (e = strstr(p += sizeof subdir - 1, "\")")) &&
+		 (size_t)(e - p) < sizeof r->find_dir && !memchr(p, '\n', (size_t)(e - p))) {
+		r->discover = MEV_DISCOVER_SUBDIR;
+		memcpy(r->find_dir, p, (size_t)(e - p));
+		r->find_dir[e - p] = '\0';
+	} else {
+		r->discover = MEV_DISCOVER_TOP;
+	}
+	if ((p = strstr(script, "my $find_maintainer_files = ")))
+		r->find_files = atoi(p + 28) != 0;
+}
+
+/* which_conf(".get_maintainer.conf"): the first of ./ and .scripts/ that
+ * exists (links followed) (the user's $HOME is not part of a release); read only when it is
+ * a file, as the script's -f test does. */
+static char *read_conf(mev_repo *repo, const mev_tree *t, size_t *len)
+{
+	static const char *const where[] = { ".get_maintainer.conf", ".scripts/.get_maintainer.conf" };
+	for (size_t i = 0; i < 2; i++) {
+		int kind = mev_tree_stat(t, where[i], strlen(where[i]));
+		if (kind == MEV_KIND_FILE)
+			return read_file(repo, t, where[i], len);
+		if (kind == MEV_KIND_DIR)
+			return NULL;
+	}
+	return NULL;
+}
+
 int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_rules_options *opt)
 {
 	mev_dialect d = opt && opt->dialect != MEV_DIALECT_AUTO ? opt->dialect : guess_dialect(t);
@@ -134,7 +194,9 @@ int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_
 
 	mev_rules_default(r, d);
 	if (script) {
-		int reads_conf = strstr(script, ".get_maintainer.conf") != NULL;
+		int reads_conf = strstr(script, "which_conf(\".get_maintainer.conf\")") != NULL;
+		int knows_fmf = strstr(script, "'find-maintainer-files' =>") != NULL;
+		int knows_mpath = strstr(script, "maintainer-path=s' =>") != NULL;
 		r->has_script = 1;
 		detect_fields(r, script);
 		r->drop_comments = strstr(script, "/^\\s*\\#/") != NULL;
@@ -142,24 +204,17 @@ int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_
 		r->braces = strstr(script, "Bash brace expansion") != NULL;
 		r->find_files = 0;
 		r->mpath[0] = '\0';
-		if (strstr(script, "\"${lk_path}board\""))
-			r->discover = MEV_DISCOVER_BOARD;
-		else if (strstr(script, "my $path = \"${lk_path}MAINTAINERS\""))
-			r->discover = MEV_DISCOVER_PATH;
-		else if (strstr(script, "-d \"${lk_path}MAINTAINERS\""))
-			r->discover = MEV_DISCOVER_DIR_FMF;
-		else
-			r->discover = MEV_DISCOVER_TOP;
+		detect_search(r, script);
 		free(script);
 		if (reads_conf) {
-			char *conf = read_file(repo, t, ".get_maintainer.conf", &len);
+			char *conf = read_conf(repo, t, &len);
 			if (conf) {
-				apply_conf(r, conf);
+				apply_conf(r, conf, knows_fmf, knows_mpath);
 				free(conf);
 			}
 		}
-		/* options the script of this generation does not know are ignored */
-		if (r->discover == MEV_DISCOVER_TOP || r->discover == MEV_DISCOVER_BOARD)
+		/* the generations before --find-maintainer-files search their own way */
+		if (r->discover == MEV_DISCOVER_TOP || r->discover == MEV_DISCOVER_SUBDIR)
 			r->find_files = 0;
 		if (r->discover != MEV_DISCOVER_PATH)
 			r->mpath[0] = '\0';
@@ -167,8 +222,37 @@ int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_
 	if (opt && opt->top_level_only) {
 		r->find_files = 0;
 		r->mpath[0] = '\0';
-		if (r->discover == MEV_DISCOVER_BOARD)
+		r->find_dir[0] = '\0';
+		if (r->discover == MEV_DISCOVER_SUBDIR)
 			r->discover = MEV_DISCOVER_TOP;
 	}
 	return 0;
+}
+
+void mev_rules_describe(char *buf, size_t size, const mev_rules *r)
+{
+	char files[400];
+	const char *mpath = r->mpath[0] ? r->mpath : "./MAINTAINERS";
+	switch (r->discover) {
+	case MEV_DISCOVER_TOP:
+		snprintf(files, sizeof files, "./MAINTAINERS");
+		break;
+	case MEV_DISCOVER_SUBDIR:
+		snprintf(files, sizeof files, "./MAINTAINERS, then %s/**/MAINTAINERS* (File::Find)", r->find_dir);
+		break;
+	case MEV_DISCOVER_DIR_FMF:
+		snprintf(files, sizeof files, "./MAINTAINERS/* (when a folder), then %s",
+			 r->find_files ? "every */MAINTAINERS (File::Find)" : "./MAINTAINERS");
+		break;
+	default:
+		snprintf(files, sizeof files, "%s%s", mpath,
+			 r->find_files ? " (every */MAINTAINERS below it, File::Find)" : "");
+		break;
+	}
+	snprintf(buf, size, "%s%s: files %s%s%s%s; fields %s, N: %s; # lines %s; %s%s",
+		 mev_dialect_name(r->dialect), r->has_script ? "" : " (no get_maintainer.pl: defaults)",
+		 files, r->conf[0] ? " [.get_maintainer.conf: " : "", r->conf, r->conf[0] ? "]" : "",
+		 r->any_type ? "any byte" : "[A-Z]", r->no_n ? "off" : "on",
+		 r->drop_comments ? "skipped" : "read", r->utf8 ? "UTF-8" : "bytes",
+		 r->braces ? "; {a,b} braces" : "");
 }

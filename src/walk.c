@@ -422,6 +422,8 @@ static int reencode_successor(walker *w, const char *succ, const state *cur, con
 	in.maintainer_files = rel->maintainer_files;
 	in.diags = (const char *const *)diags;
 	in.ndiags = nd;
+	in.rules_version = rel->rules_version;
+	in.rules = rel->rules;
 	rc = mev_release_put(w->store, &in, fm, g, cur->fm, tag);
 done:
 	mev_graph_free(g);
@@ -451,6 +453,7 @@ static int store_release(mev_store *s, void *ctx)
 	char **diags = NULL;
 	size_t nd = 0;
 	mev_release_input in = { 0 };
+	char rules[1024];
 	int rc;
 
 	if ((rc = mev_graph_build(&g, cur->fm, &go)) || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
@@ -465,6 +468,9 @@ static int store_release(mev_store *s, void *ctx)
 	in.maintainer_files = mev_maint_file_count(cur->maint);
 	in.diags = (const char *const *)diags;
 	in.ndiags = nd;
+	mev_rules_describe(rules, sizeof rules, &cur->rules);
+	in.rules_version = MEV_RULES_VERSION;
+	in.rules = rules;
 	if (!w->have_id) {
 		if ((rc = mev_repo_root(&w->id.root, w->repo, &rw->tag->commit)))
 			goto done;
@@ -552,10 +558,22 @@ static int drop_damaged(walker *w)
  * filters choose that are not stored yet (or moved since).  The dialect is
  * settled on the way: as asked, as stored, or detected.
  */
-static int choose_work(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags, size_t ntags)
+static const mev_release *stored_release(const mev_release *stored, size_t nstored, const char *tag)
+{
+	for (size_t i = 0; i < nstored; i++)
+		if (strcmp(stored[i].tag, tag) == 0)
+			return &stored[i];
+	return NULL;
+}
+
+static int choose_work(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags, size_t ntags,
+		       const mev_release *stored, size_t nstored)
 {
 	const mev_walk_options *o = w->opt;
 	mev_walk_result *res = w->res;
+	size_t stale = 0;
+	uint32_t stale_version = 0;
+	const char *stale_first = NULL;
 	int rc;
 	if (o->rules.dialect != MEV_DIALECT_AUTO)
 		w->dialect = o->rules.dialect;
@@ -568,17 +586,26 @@ static int choose_work(walker *w, const mev_tag ***work, size_t *nwork, mev_tag 
 	if (!(*work = calloc(ntags + 1, sizeof **work)))
 		return mev_error_oom();
 	for (size_t i = 0; i < ntags; i++) {
-		mev_oid c;
+		const mev_release *rel;
 		if (!chosen(w, tags[i].name))
 			continue;
 		res->candidates++;
-		if (mev_release_has(&c, w->store, tags[i].name)) {
-			if (mev_oid_equal(&c, &tags[i].commit))
+		if ((rel = stored_release(stored, nstored, tags[i].name))) {
+			if (!mev_oid_equal(&rel->commit, &tags[i].commit)) {
+				note(w, "tag %s moved since it was stored; walking it again", tags[i].name);
+			} else if (rel->rules_version != MEV_RULES_VERSION) {
+				stale_version = rel->rules_version;
+				stale_first = stale_first ? stale_first : rel->tag;
+				stale++;
+			} else {
 				continue;
-			note(w, "tag %s moved since it was stored; walking it again", tags[i].name);
+			}
 		}
 		(*work)[(*nwork)++] = &tags[i];
 	}
+	if (stale)
+		note(w, "%zu stored release%s (%s first) built by older matching rules (version %u, now %u): "
+		     "computed again", stale, stale == 1 ? "" : "s", stale_first, stale_version, MEV_RULES_VERSION);
 	if (!res->candidates)
 		note(w, "no release tags chosen in '%s' (dialect %s%s); see --tags", o->repo,
 		     mev_dialect_name(w->dialect), w->id.tags[0] ? ", --tags given" : "");
@@ -607,6 +634,8 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 		int c = mev_tag_cmp(list[i].tag, t->name);
 		if (!list[i].has_files || !chosen(w, list[i].tag))
 			continue;
+		if (c < 0 && list[i].rules_version != MEV_RULES_VERSION)
+			continue;   /* built by older rules: not a base (it is computed again too) */
 		if (c < 0) {
 			pred = list[i].tag;
 			pred_commit = list[i].commit;
@@ -695,7 +724,7 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	if ((rc = mev_release_list(&stored, &nstored, w.store)))
 		goto done;
 	res->stored_before = nstored;
-	if ((rc = choose_work(&w, &work, &nwork, tags, ntags)))
+	if ((rc = choose_work(&w, &work, &nwork, tags, ntags, stored, nstored)))
 		goto done;
 	tw = mev__now();
 	for (size_t k = 0; k < nwork; k++) {

@@ -19,13 +19,29 @@ typedef enum {
 const char *mev_dialect_name(mev_dialect d);
 int mev_dialect_parse(const char *name);
 
-/* How MAINTAINERS files are found, one mode per generation of the script. */
+/*
+ * How MAINTAINERS files are found, one mode per generation of the script's
+ * file search (read from the script text, never from a list of folders):
+ */
 enum {
-	MEV_DISCOVER_TOP = 1,    /* only ./MAINTAINERS (Xen, old Linux) */
-	MEV_DISCOVER_BOARD,      /* ./MAINTAINERS + board/ files named MAINTAINERS* (U-Boot 2014-2017) */
-	MEV_DISCOVER_DIR_FMF,    /* ./MAINTAINERS file or directory, --find-maintainer-files (2017-2021) */
-	MEV_DISCOVER_PATH        /* --maintainer-path, file or directory (current) */
+	MEV_DISCOVER_TOP = 1,    /* only ./MAINTAINERS (Xen, QEMU, old Linux) */
+	MEV_DISCOVER_SUBDIR,     /* ./MAINTAINERS, then File::Find of find_dir for names
+				    starting with "MAINTAINERS" (U-Boot 2014.10-2017.09) */
+	MEV_DISCOVER_DIR_FMF,    /* ./MAINTAINERS directory listing and file, or with
+				    --find-maintainer-files every .../MAINTAINERS (2017.11-2021.07) */
+	MEV_DISCOVER_PATH        /* --maintainer-path, file or directory (Linux 5.x on, U-Boot 2021.10 on) */
 };
+
+/*
+ * The version of maintevo's reading of the rules: raised whenever a change
+ * of this code changes the sections or file map some release gets.  Every
+ * release record keeps the version that built it, and a walk computes again
+ * the releases an older version built.
+ *   1  before release records kept it
+ *   2  file search read from each script, .get_maintainer.conf, File::Find
+ *      order; catch-all by coverage; QEMU field letters and N:
+ */
+#define MEV_RULES_VERSION 2
 
 /*
  * The reading and matching rules of one tree's scripts/get_maintainer.pl.
@@ -43,7 +59,16 @@ typedef struct {
 	unsigned find_files : 1;  /* --find-maintainer-files in effect */
 	char mpath[256];          /* --maintainer-path in effect ("" = ./MAINTAINERS) */
 	unsigned no_n : 1;        /* the script has no N: handling: N: lines match nothing (QEMU) */
+	char find_dir[64];        /* MEV_DISCOVER_SUBDIR: the folder searched ("board") */
+	char conf[256];           /* the .get_maintainer.conf options applied, "" when none */
 } mev_rules;
+
+/*
+ * The rules in one line of text, for the record of a release and for
+ * people: "linux: files ./MAINTAINERS; fields [A-Z], N: on, ...".
+ * Always NUL-terminated; cut when too long.
+ */
+void mev_rules_describe(char *buf, size_t size, const mev_rules *r);
 
 /* User choices that override what the tree says. */
 typedef struct {

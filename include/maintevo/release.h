@@ -33,6 +33,8 @@ typedef struct {
 	char *base;               /* else: the release it is a delta against */
 	uint64_t stored_bytes;    /* size of the stored values */
 	uint64_t raw_bytes;       /* their size before compression */
+	uint32_t rules_version;   /* MEV_RULES_VERSION of the code that built it (0: imported) */
+	char *rules;              /* the matching rules it was built with (mev_rules_describe), or "" */
 } mev_release;
 
 /* All releases in version order; free with mev_release_list_free(). */
@@ -53,6 +55,8 @@ typedef struct {
 	uint64_t maintainer_files;
 	const char *const *diags; /* "file:line: message" texts */
 	size_t ndiags;
+	uint32_t rules_version;   /* see mev_release */
+	const char *rules;        /* NULL: "" */
 } mev_release_input;
 
 /*

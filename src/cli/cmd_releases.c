@@ -20,13 +20,15 @@ const cli_command cmd_releases_spec = {
 		"releases' writes (docs/schemas.md), as CSV by default\n"
 		"  release,position,commit,date,files,lines,bytes,sections,sections_with_files,\n"
 		"  sections_without_maintainer,sections_orphan,uncovered_files,uncovered_lines,\n"
-		"  edges,notes,maintainers_files,clusters,modularity\n"
+		"  edges,notes,maintainers_files,clusters,modularity,rules_version,rules\n"
 		"position counts the releases from 1; sections leaves out THE REST;\n"
 		"sections_orphan have an S: starting with Orphan; uncovered files are covered\n"
 		"by no section but THE REST; edges join two different sections; notes are the\n"
 		"oddities found in MAINTAINERS; date is the commit date (UTC, ISO 8601);\n"
 		"clusters and modularity are those of the clustering --method names (empty\n"
-		"when the release is not clustered).",
+		"when the release is not clustered); rules says which MAINTAINERS files were\n"
+		"read and how (from the release's own get_maintainer.pl), rules_version which\n"
+		"version of maintevo's reading of them built it (0: imported).",
 	.options = options,
 	.operands = 0,
 };

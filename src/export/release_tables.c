@@ -70,6 +70,8 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 		mev_table_uint(w, r->maintainer_files);
 		mev_table_int_or_null(w, c ? (int64_t)mev_clustering_count(c) : -1);
 		mev_table_num(w, c ? mev_clustering_modularity(c) : NAN);
+		mev_table_uint(w, r->rules_version);
+		mev_table_str(w, r->rules);
 		mev_table_end_row(w);
 	}
 	return rc;

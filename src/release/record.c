@@ -113,7 +113,7 @@ static int encode_release(mev_buf *b, const mev_release_input *in, const counts 
 	const mev_edge *e = mev_graph_edges(g);
 	size_t ne = mev_graph_edge_count(g);
 	int rc = 0;
-	rc |= mev__put_uv(b, MEV__RELEASE_VERSION);
+	rc |= mev__put_uv(b, MEV__RECORD_VERSION);
 	rc |= mev__put_cstr(b, in->tag);
 	rc |= mev__buf_put(b, in->commit.id, 20);
 	rc |= mev__put_sv(b, in->time);
@@ -132,6 +132,8 @@ static int encode_release(mev_buf *b, const mev_release_input *in, const counts 
 	rc |= mev__put_cstr(b, base ? base : "");
 	rc |= mev__put_uv(b, table_stored);
 	rc |= mev__put_uv(b, table_raw);
+	rc |= mev__put_uv(b, in->rules_version);
+	rc |= mev__put_cstr(b, in->rules ? in->rules : "");
 	if (rc)
 		return mev_error_oom();
 	if ((rc = put_sections(b, fm)))
@@ -151,8 +153,9 @@ static int decode_head(mev_release *m, mev__rd *r)
 {
 	size_t n;
 	const char *p;
+	uint64_t version = mev__get_uv(r);
 	memset(m, 0, sizeof *m);
-	if (mev__get_uv(r) != MEV__RELEASE_VERSION)
+	if (version != 1 && version != MEV__RECORD_VERSION)
 		return mev_error_set(MEV_ECORRUPT, "release record of an unknown version");
 	p = mev__get_str(r, &n);
 	m->tag = strndup(p, n);
@@ -174,7 +177,15 @@ static int decode_head(mev_release *m, mev__rd *r)
 	m->base = strndup(p, n);
 	m->stored_bytes = mev__get_uv(r);
 	m->raw_bytes = mev__get_uv(r);
-	if (r->bad || !m->tag || !m->base) {
+	if (version >= 2) {
+		m->rules_version = (uint32_t)mev__get_uv(r);
+		p = mev__get_str(r, &n);
+		m->rules = strndup(p, n);
+	} else {
+		m->rules_version = m->has_files;   /* walked (1) or imported (0) before records kept it */
+		m->rules = strdup("");
+	}
+	if (r->bad || !m->tag || !m->base || !m->rules) {
 		mev__release_clear(m);
 		return r->bad ? mev_error_set(MEV_ECORRUPT, "a release record is damaged") : mev_error_oom();
 	}
@@ -210,7 +221,8 @@ void mev__release_clear(mev_release *m)
 {
 	free(m->tag);
 	free(m->base);
-	m->tag = m->base = NULL;
+	free(m->rules);
+	m->tag = m->base = m->rules = NULL;
 }
 
 int mev__release_get(mev_release *m, mev_store *s, const char *tag)

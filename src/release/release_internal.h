@@ -7,7 +7,8 @@
 #include "util/varint.h"
 
 enum {
-	MEV__RELEASE_VERSION = 1,  /* of the release record and the file table */
+	MEV__RELEASE_VERSION = 1,  /* of the file table (and of the first release records) */
+	MEV__RECORD_VERSION = 2,   /* of the release record: 2 adds the matching rules */
 	MEV__RELEASE_LEVEL = 6,    /* zstd level of the stored records */
 	MEV__SNAPSHOT_EVERY = 16   /* a chain of file tables reads at most this many */
 };
