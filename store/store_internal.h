@@ -6,7 +6,8 @@
 #include "maintevo/store.h"
 #include "util/buf.h"
 
-enum { MEV__STORE_MAX_TABLES = 24, MEV__STORE_NAME = 24 };
+/* MEV__STORE_KEY_MAX: LMDB's mdb_env_get_maxkeysize() with its default build */
+enum { MEV__STORE_MAX_TABLES = 24, MEV__STORE_NAME = 24, MEV__STORE_KEY_MAX = 511 };
 
 struct mev_store {
 	char *dir;

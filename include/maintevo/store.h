@@ -75,7 +75,9 @@ void mev_store_read_end(mev_store *s);
 
 
 /*
- * Values.  Keys are byte strings of 1 to 511 bytes, values any bytes.
+ * Values.  Keys are byte strings of 1 to 511 bytes (a put of another
+ * size fails with MEV_EINVAL; a get finds nothing, a delete does nothing),
+ * values any bytes.
  * Stored values are packed (docs/store-format.md, "Packing"): "MEV", a
  * kind letter naming the record, and one zstd frame with the content size
  * and checksum; reading checks all of them and reports MEV_ECORRUPT for
