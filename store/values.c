@@ -51,7 +51,9 @@ static int raw_put(mev_store *s, const char *table, const void *key, size_t klen
 	if ((rc = mev__store_dbi(s, s->wtxn, table, &dbi)))
 		return rc;
 	rc = mdb_put(s->wtxn, dbi, &k, &v, 0);
-	return rc ? mev__store_fail(rc, "cannot write to the store") : 0;
+	if (rc)
+		return mev__store_write_fail(s->dir, rc, "cannot write to the store", s->free_before, 0);
+	return 0;
 }
 
 int mev_store_delete(mev_store *s, const char *table, const void *key, size_t klen)
@@ -69,7 +71,9 @@ int mev_store_delete(mev_store *s, const char *table, const void *key, size_t kl
 	if (rc)
 		return rc;
 	rc = mdb_del(s->wtxn, dbi, &k, NULL);
-	return rc && rc != MDB_NOTFOUND ? mev__store_fail(rc, "cannot delete from the store") : 0;
+	if (rc && rc != MDB_NOTFOUND)
+		return mev__store_write_fail(s->dir, rc, "cannot delete from the store", s->free_before, 0);
+	return 0;
 }
 
 int mev_store_scan_raw(mev_store *s, const char *table, const void *prefix, size_t plen,

@@ -47,8 +47,9 @@ int mev_store_lock(int *fd, const char *dir);
  * full map (fn, or the commit, returned MEV_ELIMIT) abort, grow the map
  * and run fn again (up to three times), so fn must only write what it
  * computed before.
- * Any other error aborts and is returned unchanged.  An abort (or a crash)
- * leaves the store as it was at the last commit.  Modules above the store
+ * Any other error aborts and is returned unchanged; a full file system is
+ * MEV_EIO, its message saying so and how much space was free.  An abort
+ * (or a crash, or a full disk) leaves the store as it was at the last commit.  Modules above the store
  * write through this.
  */
 int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx);
