@@ -18,6 +18,7 @@
 #include "maintevo/tags.h"
 #include "util/buf.h"
 #include "util/clock.h"
+#include "walk/walk_internal.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -110,6 +111,18 @@ static int chosen(const walker *w, const char *tag)
 	return !(w->id.exclude[0] && glob_any(w->id.exclude, tag));
 }
 
+/* A chosen tag too long for the keys of the store is left out with a
+ * note naming it (docs/walking.md). */
+static int too_long(const walker *w, const char *tag)
+{
+	size_t n = strlen(tag);
+	if (n <= MEV_RELEASE_TAG_MAX)
+		return 0;
+	note(w, "tag '%.900s%s' left out: its name has %zu bytes, a release tag at most %d", tag,
+	     n > 900 ? "..." : "", n, MEV_RELEASE_TAG_MAX);
+	return 1;
+}
+
 static int tag_cmp(const void *a, const void *b)
 {
 	return mev_tag_cmp(((const mev_tag *)a)->name, ((const mev_tag *)b)->name);
@@ -167,6 +180,8 @@ static int check_identity(walker *w)
 	if (!mev_repo_has_commit(w->repo, &w->id.root)) {
 		char hex[41];
 		mev_oid_fmt(hex, &w->id.root);
+		if (mev__walk_shallow_root(w->repo, &w->id.root, o->repo, o->store))
+			return MEV_ESTORE;
 		mev_error_set(MEV_ESTORE, "store '%s' holds the history of another repository ('%s'): "
 			      "'%s' has no commit %.12s", o->store, w->id.repo, o->repo, hex);
 		mev_error_hint("walk this repository into a new store, or pass the store's own repository");
@@ -267,7 +282,8 @@ static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
 	if (rc)
 		goto done;
 	if ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
-	    (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)))
+	    (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)) ||
+	    (rc = mev__walk_need_blobs(w->repo, cur->tree, cur->src, cur->nsrc)))
 		goto done;
 	if (prev->maint && memcmp(&prev->rules, &cur->rules, sizeof cur->rules) == 0 &&
 	    sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
@@ -295,10 +311,8 @@ static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
 	rc = mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher,
 				  prev->tree ? &base : NULL, &fo);
 	if (!rc && st.missing)
-		snprintf(cur->missing, sizeof cur->missing,
-			 "%s: %llu blob%s missing from the repository (a partial clone?), counted as "
-			 "0 lines: '%s'%s", tag->name, (unsigned long long)st.missing,
-			 st.missing == 1 ? "" : "s", st.missing_path, st.missing > 1 ? " and others" : "");
+		mev__walk_missing_note(cur->missing, sizeof cur->missing, w->repo, tag->name, st.missing,
+				       st.missing_path);
 	if (!rc) {
 		w->res->files += st.paths;
 		w->res->blobs_read += st.blobs_read;
@@ -587,7 +601,7 @@ static int choose_work(walker *w, const mev_tag ***work, size_t *nwork, mev_tag 
 		return mev_error_oom();
 	for (size_t i = 0; i < ntags; i++) {
 		const mev_release *rel;
-		if (!chosen(w, tags[i].name))
+		if (!chosen(w, tags[i].name) || too_long(w, tags[i].name))
 			continue;
 		res->candidates++;
 		if ((rel = stored_release(stored, nstored, tags[i].name))) {
@@ -673,11 +687,15 @@ static int walk_one(walker *w, const mev_tag *t, state *prev)
 	w->blobs.n = 0;
 	if ((rc = compute(w, t, prev, &cur))) {
 		free(succ);
+		if (rc == MEV_ENOTFOUND) /* what the clone lacks: say which release needs it */
+			mev_error_prefix("%s", t->name);
 		return rc;
 	}
 	rw.succ = succ;
 	rc = mev_store_write(w->store, store_release, &rw);
 	free(succ);
+	if (rc == MEV_ENOTFOUND)
+		mev_error_prefix("%s", t->name);
 	if (rc)
 		goto fail;
 	w->res->reencoded += rw.succ != NULL;

@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/statvfs.h>
 #include <sys/file.h>
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +25,63 @@ int mev__store_fail(int rc, const char *what)
 	if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND || rc == MDB_INVALID)
 		return mev_error_set(MEV_ECORRUPT, "%s: the store is damaged (%s)", what, mdb_strerror(rc));
 	return mev_error_set(MEV_ESTORE, "%s: %s", what, mdb_strerror(rc));
+}
+
+/* "12 kB", "3.4 MB" */
+static void size_text(char *out, size_t size, uint64_t bytes)
+{
+	if (bytes < 1000000)
+		snprintf(out, size, "%llu kB", (unsigned long long)(bytes + 500) / 1000);
+	else
+		snprintf(out, size, "%.1f MB", bytes / 1e6);
+}
+
+int64_t mev__store_free_space(const char *dir)
+{
+	struct statvfs vfs;
+	return statvfs(dir, &vfs) == 0 ? (int64_t)vfs.f_bavail * (int64_t)vfs.f_frsize : -1;
+}
+
+int mev__store_write_fail(const char *dir, int rc, const char *what, int64_t before, uint64_t need)
+{
+	int64_t now = mev__store_free_space(dir);
+	char avail[32], needed[32];
+	/* LMDB reports a short write as EIO: a full disk when little is left */
+	if (rc != ENOSPC && rc != EDQUOT && !(rc == EIO && now >= 0 && now < (1 << 20)))
+		return mev__store_fail(rc, what);
+	size_text(avail, sizeof avail, (uint64_t)(before >= 0 ? before : now >= 0 ? now : 0));
+	size_text(needed, sizeof needed, need);
+	if (need)
+		mev_error_set(MEV_EIO, "%s: the file system of store '%s' is full (%s free, %s needed)",
+			      what, dir, avail, needed);
+	else
+		mev_error_set(MEV_EIO, "%s: the file system of store '%s' is full (%s%s)", what, dir, avail,
+			      before >= 0 ? " were free when the write began, too little for it" : " free");
+	mev_error_hint("%sfree some space there (or move the store to a larger file system) and run "
+		       "the command again: the store holds everything committed before, and a walk goes "
+		       "on from there", rc == EDQUOT ? "your disk quota is used up: " : "");
+	return MEV_EIO;
+}
+
+/*
+ * LMDB maps its lock file and writes through the map, so on a full file
+ * system a page of the file that has no disk block yet kills the process
+ * (SIGBUS).  Give the file its blocks first (LMDB's 8 kB for 126 readers,
+ * or the size it has): a full file system is then an error like any other.
+ */
+static int reserve_lock(const char *dir, const char *path, const char *what)
+{
+	struct stat st;
+	off_t len = 8192;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666), rc = 0;
+	if (fd < 0)
+		return 0; /* not writable: LMDB says why */
+	if (fstat(fd, &st) == 0 && st.st_size > len)
+		len = st.st_size;
+	if (fallocate(fd, 0, 0, len) != 0 && (errno == ENOSPC || errno == EDQUOT))
+		rc = mev__store_write_fail(dir, errno, what, -1, (uint64_t)len);
+	close(fd);
+	return rc;
 }
 
 static int dir_state(const char *dir)
@@ -212,12 +270,17 @@ static int create_datafile(const char *dir)
 	MDB_env *env = NULL;
 	MDB_txn *txn = NULL;
 	MDB_dbi dbi;
+	int64_t before = mev__store_free_space(dir);
 	int rc;
 	snprintf(tmp, sizeof tmp, "%s/data.mdb.new.%ld", dir, (long)getpid());
 	snprintf(lock, sizeof lock, "%s-lock", tmp);
 	snprintf(path, sizeof path, "%s/data.mdb", dir);
 	unlink(tmp);
 	unlink(lock);
+	if ((rc = reserve_lock(dir, lock, "cannot create the store"))) {
+		unlink(lock);
+		return rc;
+	}
 	if ((rc = mdb_env_create(&env)) || (rc = mdb_env_set_maxdbs(env, MEV__STORE_MAX_TABLES)) ||
 	    (rc = mdb_env_open(env, tmp, MDB_NOSUBDIR, 0666)) ||
 	    (rc = mdb_txn_begin(env, NULL, 0, &txn)) || (rc = mdb_dbi_open(txn, "meta", MDB_CREATE, &dbi))) {
@@ -225,11 +288,11 @@ static int create_datafile(const char *dir)
 			mdb_txn_abort(txn);
 		rc = rc == EACCES || rc == EROFS
 			? mev_error_set(MEV_EIO, "cannot create store '%s': %s", dir, strerror(rc))
-			: mev__store_fail(rc, "cannot create the store");
+			: mev__store_write_fail(dir, rc, "cannot create the store", before, 24576);
 	} else if ((rc = put_schema(txn, dbi))) {
 		mdb_txn_abort(txn);
 	} else if ((rc = mdb_txn_commit(txn))) {
-		rc = mev__store_fail(rc, "cannot create the store");
+		rc = mev__store_write_fail(dir, rc, "cannot create the store", before, 24576);
 	}
 	mdb_env_close(env);
 	/* link, not rename: never over a data.mdb made meanwhile (a file
@@ -279,6 +342,9 @@ static int env_open(mev_store *s)
 	int rc;
 	if ((rc = mev__store_check_datafile(s->dir, 0)))
 		return rc;
+	snprintf(path, sizeof path, "%s/lock.mdb", s->dir);
+	if ((rc = reserve_lock(s->dir, path, "cannot open the store")))
+		return rc;
 	if ((rc = mdb_env_create(&s->env)))
 		return mev__store_fail(rc, "cannot open the store");
 	mdb_env_set_maxdbs(s->env, MEV__STORE_MAX_TABLES);
@@ -300,7 +366,7 @@ static int env_open(mev_store *s)
 		mev_error_hint("check the permissions of the directory and of lock.mdb");
 		return MEV_EIO;
 	}
-	return rc ? mev__store_fail(rc, "cannot open the store") : 0;
+	return rc ? mev__store_write_fail(s->dir, rc, "cannot open the store", -1, 0) : 0;
 }
 
 /* Read the schema (writing it into a new store) and refuse any other. */
@@ -418,6 +484,7 @@ int mev__store_begin(mev_store *s)
 	if ((rc = grow_if_needed(s)))
 		return rc;
 	s->npending = 0;
+	s->free_before = mev__store_free_space(s->dir);
 	return txn_begin(s, &s->wtxn, 0);
 }
 
@@ -430,7 +497,7 @@ int mev__store_commit(mev_store *s)
 	s->wtxn = NULL;
 	if (rc) {
 		s->npending = 0;
-		return mev__store_fail(rc, "cannot commit to the store");
+		return mev__store_write_fail(s->dir, rc, "cannot commit to the store", s->free_before, 0);
 	}
 	for (int i = 0; i < s->npending && s->ntables < MEV__STORE_MAX_TABLES; i++) {
 		memcpy(s->table_names[s->ntables], s->pending_names[i], sizeof s->table_names[0]);

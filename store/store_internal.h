@@ -6,7 +6,8 @@
 #include "maintevo/store.h"
 #include "util/buf.h"
 
-enum { MEV__STORE_MAX_TABLES = 24, MEV__STORE_NAME = 24 };
+/* MEV__STORE_KEY_MAX: LMDB's mdb_env_get_maxkeysize() with its default build */
+enum { MEV__STORE_MAX_TABLES = 24, MEV__STORE_NAME = 24, MEV__STORE_KEY_MAX = 511 };
 
 struct mev_store {
 	char *dir;
@@ -23,10 +24,21 @@ struct mev_store {
 	char pending_names[MEV__STORE_MAX_TABLES][MEV__STORE_NAME];
 	MDB_dbi pending[MEV__STORE_MAX_TABLES];
 	mev_buf scratch;    /* a packed value on its way in */
+	int64_t free_before; /* bytes free on the file system when the write transaction began */
 };
 
 /* An LMDB error as MEV_ELIMIT (map full), MEV_ECORRUPT or MEV_ESTORE, with a message. */
 int mev__store_fail(int rc, const char *what);
+/* Bytes free for us on the file system of dir; -1 when unknown. */
+int64_t mev__store_free_space(const char *dir);
+/*
+ * A failed write to the store in `dir`: when the file system is full
+ * (ENOSPC, EDQUOT, or LMDB's EIO for a short write with little space
+ * left), MEV_EIO with a message saying so, the space that was free
+ * (`before` the write, or now when -1), what the write needed (`need`
+ * bytes; 0: not known) and a hint; any other error as mev__store_fail().
+ */
+int mev__store_write_fail(const char *dir, int rc, const char *what, int64_t before, uint64_t need);
 /* The transaction to use: the open write one or the held read snapshot
  * (*own 0), or a fresh read one. */
 int mev__store_txn(mev_store *s, MDB_txn **txn, int *own);

@@ -17,6 +17,8 @@ static int raw_get(mev_buf *out, mev_store *s, const char *table, const void *ke
 	MDB_dbi dbi;
 	MDB_val k = { klen, (void *)key }, v;
 	int own, rc;
+	if (klen == 0 || klen > MEV__STORE_KEY_MAX)
+		return MEV_ENOTFOUND; /* no such key can be stored */
 	if ((rc = mev__store_txn(s, &txn, &own)))
 		return rc;
 	rc = mev__store_dbi(s, txn, table, &dbi);
@@ -43,12 +45,15 @@ static int raw_put(mev_store *s, const char *table, const void *key, size_t klen
 	int rc;
 	if (!s->wtxn)
 		return mev_error_set(MEV_ESTORE, "store write outside a transaction");
-	if (klen == 0 || klen > 511)
-		return mev_error_set(MEV_EINVAL, "store key of %zu bytes", klen);
+	if (klen == 0 || klen > MEV__STORE_KEY_MAX)
+		return mev_error_set(MEV_EINVAL, "a store key has 1 to %d bytes, not %zu", MEV__STORE_KEY_MAX,
+				     klen);
 	if ((rc = mev__store_dbi(s, s->wtxn, table, &dbi)))
 		return rc;
 	rc = mdb_put(s->wtxn, dbi, &k, &v, 0);
-	return rc ? mev__store_fail(rc, "cannot write to the store") : 0;
+	if (rc)
+		return mev__store_write_fail(s->dir, rc, "cannot write to the store", s->free_before, 0);
+	return 0;
 }
 
 int mev_store_delete(mev_store *s, const char *table, const void *key, size_t klen)
@@ -58,13 +63,17 @@ int mev_store_delete(mev_store *s, const char *table, const void *key, size_t kl
 	int rc;
 	if (!s->wtxn)
 		return mev_error_set(MEV_ESTORE, "store write outside a transaction");
+	if (klen == 0 || klen > MEV__STORE_KEY_MAX)
+		return 0; /* no such key can be stored */
 	rc = mev__store_dbi(s, s->wtxn, table, &dbi);
 	if (rc == MEV_ENOTFOUND)
 		return 0;
 	if (rc)
 		return rc;
 	rc = mdb_del(s->wtxn, dbi, &k, NULL);
-	return rc && rc != MDB_NOTFOUND ? mev__store_fail(rc, "cannot delete from the store") : 0;
+	if (rc && rc != MDB_NOTFOUND)
+		return mev__store_write_fail(s->dir, rc, "cannot delete from the store", s->free_before, 0);
+	return 0;
 }
 
 int mev_store_scan_raw(mev_store *s, const char *table, const void *prefix, size_t plen,

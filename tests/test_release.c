@@ -275,6 +275,27 @@ static void test_no_sections(void)
 	CHECK_INT(mev__store_begin(s), 0);
 	CHECK_INT(mev_release_put(s, &in, fm, g, NULL, NULL), 0);
 	CHECK_INT(mev__store_commit(s), 0);
+	/* a tag too long for the store's keys: refused, not stored, not found */
+	{
+		char tag[600];
+		mev_release *rel = NULL;
+		memset(tag, 'x', sizeof tag - 1);
+		tag[sizeof tag - 1] = '\0';
+		in.tag = tag;
+		CHECK_INT(mev__store_begin(s), 0);
+		CHECK_ERR(mev_release_put(s, &in, fm, g, NULL, NULL), MEV_EINVAL,
+			  "its tag has 599 bytes, a release tag at most 255");
+		CHECK_INT(mev_release_delete(s, tag), 0);
+		mev__store_abort(s);
+		CHECK_INT(mev_release_has(NULL, s, tag), 0);
+		CHECK_ERR(mev_release_find(&rel, s, tag), MEV_ENOTFOUND, "is not in store");
+		tag[MEV_RELEASE_TAG_MAX] = '\0';
+		CHECK_INT(mev__store_begin(s), 0);
+		CHECK_INT(mev_release_put(s, &in, fm, g, NULL, NULL), 0);
+		CHECK_INT(mev__store_commit(s), 0);
+		CHECK_INT(mev_release_has(NULL, s, tag), 1);
+		in.tag = "v2008.10";
+	}
 	CHECK_INT(mev_release_load_graph(&secs, &gb, s, "v2008.10", 0), 0);
 	CHECK(gb && mev_graph_edge_count(gb) == 0);
 	CHECK_INT(mev_release_load_filemap(&back, s, "v2008.10"), 0);

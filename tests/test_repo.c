@@ -13,6 +13,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MEV_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(MEV_ASAN)
+/* libgit2 1.5's leak on opening a partial clone is let be by the library's
+ * suppression, which must see libgit2's frames (src/repo.c) */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "fast_unwind_on_malloc=0"; }
+#endif
+
 static char tmp_root[512];
 
 #define GIT_ENV "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=/nonexistent " \
@@ -508,8 +520,9 @@ static void test_measure_blobs(void)
 		{
 			char *data = NULL;
 			size_t len;
-			CHECK_ERR(mev_repo_read_blob(&data, &len, r, &bad[35]), MEV_EGIT,
-				  "4242424242424242424242424242424242424242: ");
+			CHECK_ERR(mev_repo_read_blob(&data, &len, r, &bad[35]), MEV_ENOTFOUND,
+				  "lacks blob 424242424242, so the repository is damaged");
+			CHECK(strstr(mev_error_hint_text(), "fsck") != NULL);
 			CHECK(data == NULL);
 		}
 	}
@@ -518,6 +531,124 @@ static void test_measure_blobs(void)
 	free(bytes);
 	mev_tree_free(t);
 	mev_repo_free(r);
+}
+
+/* --- clones that lack something --------------------------------------------- */
+
+/* A shallow clone: its history stops at .git/shallow, and the root is
+ * found only when the cut falls on it. */
+static void test_shallow(void)
+{
+	const char *src = repo_path("main"), *cut = repo_path("shallow"), *root = repo_path("shallow-root");
+	mev_repo *r = NULL;
+	mev_oid head, one, got;
+	char hex[41], msg[64];
+	CHECK_INT(sh(GIT_ENV "git clone -q --depth 1 'file://%s' '%s' && " GIT_ENV "git clone -q "
+		     "--depth 1 --branch v1 'file://%s' '%s' 2>/dev/null", src, cut, src, root), 0);
+	CHECK_INT(mev_repo_open(&r, src), 0);
+	CHECK_INT(mev_repo_is_shallow(r), 0);
+	CHECK_INT(mev_repo_resolve(&one, NULL, r, "v1"), 0);
+	CHECK_INT(mev_repo_resolve(&head, NULL, r, "HEAD"), 0);
+	CHECK_INT(mev_repo_root(&got, r, &head), 0);
+	CHECK(mev_oid_equal(&got, &one));
+	mev_repo_free(r);
+
+	CHECK_INT(mev_repo_open(&r, cut), 0);
+	CHECK_INT(mev_repo_is_shallow(r), 1);
+	CHECK(mev_repo_has_commit(r, &head) && !mev_repo_has_commit(r, &one));
+	mev_oid_fmt(hex, &head);
+	snprintf(msg, sizeof msg, "history stops at commit %.12s", hex);
+	CHECK_ERR(mev_repo_root(&got, r, &head), MEV_ENOTFOUND, msg);
+	CHECK(strstr(mev_error_message(), "is a shallow clone") != NULL);
+	CHECK(strstr(mev_error_hint_text(), "fetch --unshallow") != NULL);
+	mev_repo_free(r);
+
+	/* cut at the root commit itself: it has no parents, the root is known */
+	CHECK_INT(mev_repo_open(&r, root), 0);
+	CHECK_INT(mev_repo_is_shallow(r), 1);
+	CHECK_INT(mev_repo_root(&got, r, &one), 0);
+	CHECK(mev_oid_equal(&got, &one));
+	mev_repo_free(r);
+
+	/* once unshallowed, the root is found */
+	CHECK_INT(sh("cd '%s' && " GIT_ENV "git fetch -q --unshallow", cut), 0);
+	CHECK_INT(mev_repo_open(&r, cut), 0);
+	CHECK_INT(mev_repo_is_shallow(r), 0);
+	CHECK_INT(mev_repo_root(&got, r, &head), 0);
+	CHECK(mev_oid_equal(&got, &one));
+	mev_repo_free(r);
+}
+
+/* A partial clone: a missing link target fails the tree, a missing file
+ * that matters fails mev_tree_need, each naming the path and the fetch. */
+static void test_partial(void)
+{
+	const char *src = repo_path("main"), *p = repo_path("partial");
+	mev_repo *r = NULL;
+	mev_tree *t = NULL;
+	mev_oid one;
+	CHECK_INT(sh("cd '%s' && git config uploadpack.allowFilter true && " GIT_ENV "git clone -q "
+		     "--no-checkout --filter=blob:none 'file://%s' '%s'", src, src, p), 0);
+	CHECK_INT(mev_repo_open(&r, p), 0);
+	CHECK_STR(mev_repo_promisor(r), "origin");
+	CHECK_INT(mev_repo_is_shallow(r), 0);
+	CHECK_INT(mev_repo_resolve(&one, NULL, r, "v1"), 0);
+	CHECK_ERR(mev_tree_load(&t, r, &one), MEV_ENOTFOUND,
+		  "is a partial clone and lacks the blob of symbolic link '");
+	CHECK(strstr(mev_error_message(), "where it leads decides") != NULL);
+	CHECK(strstr(mev_error_hint_text(), "cat-file -e ") != NULL);
+	CHECK(strstr(mev_error_hint_text(), "config --unset remote.origin.partialclonefilter") != NULL);
+	CHECK(strstr(mev_error_hint_text(), "fetch --refetch origin") != NULL);
+	CHECK(t == NULL);
+	/* fetch the link targets (git fetches a missing object when asked) */
+	CHECK_INT(sh("cd '%s' && git ls-tree -r v1 | awk '$1 == \"120000\" { print $3 }' | "
+		     "while read o; do " GIT_ENV "git cat-file -e $o || exit 1; done", p), 0);
+	CHECK_INT(mev_tree_load(&t, r, &one), 0);
+	CHECK_ERR(mev_tree_need(r, t, "MAINTAINERS", "it lists the sections"), MEV_ENOTFOUND,
+		  "lacks the blob of 'MAINTAINERS' (");
+	CHECK(strstr(mev_error_message(), "): it lists the sections") != NULL);
+	CHECK_ERR(mev_tree_need(r, t, "link-to-file", NULL), MEV_ENOTFOUND, "blob of 'link-to-file'");
+	CHECK_INT(mev_tree_need(r, t, "no/such/file", "x"), 0);
+	CHECK_INT(mev_tree_need(r, t, "dir", "x"), 0);
+	CHECK_INT(sh("cd '%s' && " GIT_ENV "git cat-file -e v1:MAINTAINERS", p), 0);
+	CHECK_INT(mev_tree_need(r, t, "MAINTAINERS", "it lists the sections"), 0);
+	mev_tree_free(t);
+	mev_repo_free(r);
+}
+
+/* A repository of another user: refused as git refuses it, the hint names
+ * the directory for safe.directory; once named, it opens (root only). */
+static void test_foreign_owner(void)
+{
+	const char *src = repo_path("main"), *o = repo_path("owned"), *home = repo_path("home");
+	char *real, hint[1200], *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	mev_repo *r = NULL;
+	if (geteuid() != 0) {
+		fprintf(stderr, "test_foreign_owner: not root, skipped\n");
+		free(old_home);
+		return;
+	}
+	CHECK_INT(sh("cp -a '%s' '%s' && chown -R 12345 '%s' && mkdir -p '%s'", src, o, o, home), 0);
+	setenv("HOME", home, 1);
+	unsetenv("XDG_CONFIG_HOME");
+	real = realpath(o, NULL);
+	snprintf(hint, sizeof hint, "git config --global --add safe.directory %s", real ? real : o);
+	CHECK_ERR(mev_repo_open(&r, o), MEV_EGIT, "belongs to another user (uid 12345; you are root");
+	CHECK(strstr(mev_error_message(), "dubious ownership") != NULL);
+	CHECK_STR(strstr(mev_error_hint_text(), "git config"), hint);
+	CHECK(r == NULL);
+	/* its .git directory: the work tree is what safe.directory names */
+	CHECK_ERR(mev_repo_open(&r, repo_path("owned/.git")), MEV_EGIT, "dubious ownership");
+	CHECK_STR(strstr(mev_error_hint_text(), "git config"), hint);
+	CHECK_INT(sh("HOME='%s' %s", home, strstr(hint, "git config")), 0);
+	CHECK_INT(mev_repo_open(&r, o), 0);
+	mev_repo_free(r);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	else
+		unsetenv("HOME");
+	free(old_home);
+	free(real);
 }
 
 int main(void)
@@ -539,6 +670,9 @@ int main(void)
 	RUN(test_tree_load);
 	RUN(test_tree_stat);
 	RUN(test_measure_blobs);
+	RUN(test_shallow);
+	RUN(test_partial);
+	RUN(test_foreign_owner);
 	rc = test_summary();
 	test_tmpdir_remove(tmp_root);
 	return rc;

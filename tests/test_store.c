@@ -79,7 +79,18 @@ static void test_values(void)
 	CHECK_ERR(mev__store_begin(s), MEV_ESTORE, "already open");
 	CHECK_INT(mev_store_delete(s, "things", "a/2", 3), 0);
 	CHECK_INT(mev_store_get(&data, &len, s, "things", "a/2", 3), MEV_ENOTFOUND); /* seen inside */
-	CHECK_ERR(mev_store_put(s, "things", "", 0, "v", 1), MEV_EINVAL, "store key of 0 bytes");
+	CHECK_ERR(mev_store_put(s, "things", "", 0, "v", 1), MEV_EINVAL, "1 to 511 bytes, not 0");
+	{
+		/* a key longer than any stored: refused, absent, nothing to delete */
+		char k[600];
+		memset(k, 'k', sizeof k);
+		CHECK_ERR(mev_store_put(s, "things", k, 512, "v", 1), MEV_EINVAL, "not 512");
+		CHECK_INT(mev_store_put(s, "things", k, 511, "v", 1), 0);
+		CHECK_INT(mev_store_get(&data, &len, s, "things", k, 600), MEV_ENOTFOUND);
+		CHECK_INT(mev_store_delete(s, "things", k, 600), 0);
+		CHECK_INT(mev_store_get(&data, &len, s, "things", k, 511), 0);
+		free(data);
+	}
 	mev__store_abort(s);
 	CHECK_INT(mev_store_get(&data, &len, s, "things", "a/2", 3), 0);
 	free(data);

@@ -16,6 +16,14 @@
  * identity under "meta".  Writes need a write transaction (mev_store_write).
  */
 
+/*
+ * The longest tag a release can have, in bytes.  Tags are keys in the
+ * store (LMDB takes keys of at most 511 bytes), also after the clustering
+ * parameters in the keys of stored clusterings and events: a walk leaves a
+ * longer tag out with a note, mev_release_put refuses it (MEV_EINVAL).
+ */
+#define MEV_RELEASE_TAG_MAX 255
+
 /* One stored release and its headline numbers. */
 typedef struct {
 	char *tag;
@@ -64,7 +72,8 @@ typedef struct {
  * the graph (built with keep_rest), the MAINTAINERS notes and the file
  * table, as a delta against `base` (the previous release, with its tag) or
  * whole when base is NULL or the chain of deltas behind it is long.
- * Replaces a release of the same tag.
+ * Replaces a release of the same tag.  MEV_EINVAL for a tag longer than
+ * MEV_RELEASE_TAG_MAX.
  */
 int mev_release_put(mev_store *s, const mev_release_input *in, const mev_filemap *fm,
 		    const mev_graph *g, const mev_filemap *base, const char *base_tag);

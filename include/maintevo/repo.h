@@ -21,12 +21,20 @@ typedef struct mev_repo mev_repo;
 
 /*
  * Open the repository at `path` (a work tree, a .git directory or a bare
- * repository).  Errors: MEV_ENOTFOUND when `path` is not a repository.
+ * repository).  Errors: MEV_ENOTFOUND when `path` is not a repository;
+ * MEV_EGIT when it belongs to another user and git's safe.directory does
+ * not name it (the hint gives the 'git config' command that does).
  */
 int mev_repo_open(mev_repo **out, const char *path);
 void mev_repo_free(mev_repo *repo);
 /* The path the repository was opened with. */
 const char *mev_repo_path(const mev_repo *repo);
+/* 1 for a shallow clone (git clone --depth, --shallow-since): its history
+ * stops at the commits listed in .git/shallow. */
+int mev_repo_is_shallow(const mev_repo *repo);
+/* For a partial clone (git clone --filter), the remote git fetches the
+ * objects it left out from ("origin"); NULL for a full clone. */
+const char *mev_repo_promisor(const mev_repo *repo);
 
 /*
  * Resolve `rev` (tag, branch, commit id, any git revision expression) to a
@@ -51,12 +59,19 @@ typedef struct {
 int mev_repo_tags(mev_tag **out, size_t *n, size_t *skipped, mev_repo *repo);
 void mev_tag_list_free(mev_tag *tags, size_t n);
 
-/* The root commit reached by following first parents from `commit`. */
+/*
+ * The root commit reached by following first parents from `commit`.
+ * MEV_ENOTFOUND when a shallow clone's history stops on the way (the
+ * message names the commit, the hint says 'git fetch --unshallow');
+ * MEV_EGIT when a commit cannot be read.
+ */
 int mev_repo_root(mev_oid *out, mev_repo *repo, const mev_oid *commit);
 /* 1 when the repository holds the commit. */
 int mev_repo_has_commit(mev_repo *repo, const mev_oid *commit);
 
-/* Read a blob; *data is malloc'ed (NUL-terminated) and the caller's. */
+/* Read a blob; *data is malloc'ed (NUL-terminated) and the caller's.
+ * MEV_ENOTFOUND when the repository lacks it (a partial clone: the hint
+ * says how to fetch it). */
 int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid);
 
 /*
@@ -89,7 +104,9 @@ typedef struct {
 
 typedef struct mev_tree mev_tree;
 
-/* List the tree of `commit`: every blob, sorted bytewise by path. */
+/* List the tree of `commit`: every blob, sorted bytewise by path.  The
+ * targets of symbolic links are read: MEV_ENOTFOUND, naming the link, when
+ * a partial clone lacks one. */
 int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit);
 
 /*
@@ -114,6 +131,15 @@ int64_t mev_tree_find(const mev_tree *tree, const char *path, size_t len);
  * loops.  Handles "", ".", ".." and repeated '/' like the kernel does.
  */
 int mev_tree_stat(const mev_tree *tree, const char *path, size_t len);
+
+/*
+ * Check that the file at `path` (links followed) can be read: 0 when its
+ * blob is in the repository or when the tree has no such file;
+ * MEV_ENOTFOUND when the repository lacks it (a partial clone, or damage),
+ * the message naming `path` and saying `why` it is needed (may be NULL),
+ * the hint how to fetch it.
+ */
+int mev_tree_need(mev_repo *repo, const mev_tree *tree, const char *path, const char *why);
 
 /* Like mev_tree_stat(); when `real` is not NULL it gets the path reached
  * (malloc'ed; NULL when the result is 0). */

@@ -47,8 +47,9 @@ int mev_store_lock(int *fd, const char *dir);
  * full map (fn, or the commit, returned MEV_ELIMIT) abort, grow the map
  * and run fn again (up to three times), so fn must only write what it
  * computed before.
- * Any other error aborts and is returned unchanged.  An abort (or a crash)
- * leaves the store as it was at the last commit.  Modules above the store
+ * Any other error aborts and is returned unchanged; a full file system is
+ * MEV_EIO, its message saying so and how much space was free.  An abort
+ * (or a crash, or a full disk) leaves the store as it was at the last commit.  Modules above the store
  * write through this.
  */
 int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx);
@@ -75,7 +76,9 @@ void mev_store_read_end(mev_store *s);
 
 
 /*
- * Values.  Keys are byte strings of 1 to 511 bytes, values any bytes.
+ * Values.  Keys are byte strings of 1 to 511 bytes (a put of another
+ * size fails with MEV_EINVAL; a get finds nothing, a delete does nothing),
+ * values any bytes.
  * Stored values are packed (docs/store-format.md, "Packing"): "MEV", a
  * kind letter naming the record, and one zstd frame with the content size
  * and checksum; reading checks all of them and reports MEV_ECORRUPT for

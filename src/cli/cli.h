@@ -77,7 +77,8 @@ int cli_out_open(cli_out *o, const char *path);
 /* Flush, close, rename into place: EXIT_OK, or EXIT_FAIL after printing
  * the error (the temporary file removed, the target as it was). */
 int cli_out_commit(cli_out *o);
-/* After a failure: close and remove the temporary file; prints nothing. */
+/* After a failure: close and remove the temporary file; prints nothing
+ * but the error of a write to it that failed (a full disk). */
 void cli_out_abort(cli_out *o);
 
 /*

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -137,6 +138,59 @@ static int out_error(const char *path, const char *what, int err, const char *hi
 	return cli_fail();
 }
 
+/*
+ * The temporary file is written through `sink`, which keeps the error of
+ * the first write that failed: a full disk is then reported as such, with
+ * the space left, however the command noticed the failure.  One output at
+ * a time: a static, like the signal handler's.
+ */
+static struct {
+	int fd;
+	int err;
+} sink = { -1, 0 };
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t size)
+{
+	size_t done = 0;
+	(void)cookie;
+	while (done < size) {
+		ssize_t w = write(sink.fd, buf + done, size - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			sink.err = w < 0 ? errno : ENOSPC;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)size;
+}
+
+static int sink_close(void *cookie)
+{
+	int rc = close(sink.fd);
+	(void)cookie;
+	if (rc != 0 && !sink.err)
+		sink.err = errno;
+	sink.fd = -1;
+	return rc;
+}
+
+/* A write to the temporary file of `path` failed with err: say why, with
+ * the space left when the disk is full (the target is left as it was). */
+static int sink_error(const char *path, int err)
+{
+	struct statvfs vfs;
+	if ((err == ENOSPC || err == EDQUOT) && sink.fd >= 0 && fstatvfs(sink.fd, &vfs) == 0) {
+		mev_error_set(MEV_EIO, "cannot write '%s': %s (%llu kB free on its file system)", path,
+			      strerror(err), (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1000);
+		mev_error_hint("free some space there or write the file elsewhere; '%s' is left as it was",
+			       path);
+		return cli_fail();
+	}
+	return out_error(path, "", err, "check the free space and that the file can be written");
+}
+
 /* Standard output or error when `st` is the file behind them: "-o
  * /dev/stdout >>log" appends to log through our own descriptor (opening
  * /dev/stdout again would truncate it); -1 otherwise. */
@@ -198,11 +252,17 @@ static int open_temp(cli_out *o, const struct stat *old)
 	} else {
 		fchmod(fd, 0666 & ~mask);
 	}
-	if (!(o->f = fdopen(fd, "w"))) {
-		err = errno;
-		close(fd);
-		unlink(o->tmp);
-		return out_error(o->path, "", err, "check the free memory");
+	{
+		static const cookie_io_functions_t io = { .write = sink_write, .close = sink_close };
+		sink.fd = fd;
+		sink.err = 0;
+		if (!(o->f = fopencookie(NULL, "w", io))) {
+			err = errno;
+			close(fd);
+			sink.fd = -1;
+			unlink(o->tmp);
+			return out_error(o->path, "", err, "check the free memory");
+		}
 	}
 	sig_guard(o->tmp);
 	return EXIT_OK;
@@ -263,7 +323,7 @@ static void out_free(cli_out *o)
 
 int cli_out_commit(cli_out *o)
 {
-	int bad = 0, err = 0;
+	int bad = 0, err = 0, rc;
 	const char *name = o->path ? o->path : "standard output";
 
 	if (o->tty) {
@@ -277,10 +337,18 @@ int cli_out_commit(cli_out *o)
 		bad = 1;
 	}
 	/* the data on disk before the name points at it: no empty file after a crash */
-	if (!bad && o->tmp && fsync(fileno(o->f)) != 0 && errno != EINVAL)
+	if (!bad && o->tmp && fsync(sink.fd) != 0 && errno != EINVAL)
 		bad = 1, err = errno;
+	if (o->tmp && sink.err)
+		err = sink.err;
+	if (bad && o->tmp) {
+		rc = sink_error(name, err);
+		sink.err = 0;
+		cli_out_abort(o);
+		return rc;
+	}
 	if (o->f != stdout && fclose(o->f) != 0 && !bad)
-		bad = 1, err = errno;
+		bad = 1, err = o->tmp && sink.err ? sink.err : errno;
 	o->f = NULL;
 	if (!bad && o->tmp && rename(o->tmp, o->target) != 0)
 		bad = 1, err = errno;
@@ -296,6 +364,10 @@ int cli_out_commit(cli_out *o)
 
 void cli_out_abort(cli_out *o)
 {
+	/* the command said it failed; a write that failed says why */
+	if (o->tmp && sink.err && sink.fd >= 0)
+		sink_error(o->path, sink.err);
+	sink.err = 0;
 	if (o->tty) {
 		fclose(o->f);
 		o->f = o->tty;

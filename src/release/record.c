@@ -302,6 +302,12 @@ static int put_release(mev_store *s, const mev_release_input *in, const counts *
 	uint64_t stored = 0, raw = 0;
 	size_t tl = strlen(in->tag);
 
+	if (tl > MEV_RELEASE_TAG_MAX) {
+		mev_error_set(MEV_EINVAL, "cannot store release '%.60s...': its tag has %zu bytes, a release "
+			      "tag at most %d", in->tag, tl, MEV_RELEASE_TAG_MAX);
+		mev_error_hint("give the release a shorter name");
+		return MEV_EINVAL;
+	}
 	if (has_files)
 		rc = mev__filetable_put(&snapshot, &stored, &raw, s, in->tag, fm, base);
 	else
