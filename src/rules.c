@@ -190,7 +190,14 @@ int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_
 {
 	mev_dialect d = opt && opt->dialect != MEV_DIALECT_AUTO ? opt->dialect : guess_dialect(t);
 	size_t len = 0;
-	char *script = read_file(repo, t, "scripts/get_maintainer.pl", &len);
+	char *script;
+	int rc;
+
+	/* a partial clone may lack them: the rules would silently be wrong */
+	if ((rc = mev_tree_need(repo, t, "scripts/get_maintainer.pl", "the rules of the release come from it")) ||
+	    (rc = mev_tree_need(repo, t, ".get_maintainer.conf", "the rules of the release come from it")))
+		return rc;
+	script = read_file(repo, t, "scripts/get_maintainer.pl", &len);
 
 	mev_rules_default(r, d);
 	if (script) {

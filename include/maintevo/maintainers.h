@@ -78,7 +78,9 @@ typedef struct {
 
 /*
  * Detect the rules of the tree: the dialect (unless forced), the script's
- * generation and its .get_maintainer.conf.  Never fails for a readable tree.
+ * generation and its .get_maintainer.conf.  Errors: MEV_ENOTFOUND when the
+ * repository lacks the blob of either (a partial clone; the hint says how to
+ * fetch it); never fails otherwise.
  */
 int mev_rules_detect(mev_rules *out, mev_repo *repo, const mev_tree *tree,
 		     const mev_rules_options *opt);
