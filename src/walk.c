@@ -458,7 +458,9 @@ static int store_release(mev_store *s, void *ctx)
 	char rules[1024];
 	int rc;
 
-	if ((rc = mev_graph_build(&g, cur->fm, &go)) || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
+	if ((rc = mev_graph_build(&g, cur->fm, &go)))
+		mev_error_prefix("release %s", rw->tag->name);
+	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
 		goto done;
 	for (size_t i = 0; i < w->blobs.n; i++)
 		if ((rc = mev_release_blob_put(s, &w->blobs.v[i].oid, w->blobs.v[i].lines,
