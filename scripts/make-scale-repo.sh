@@ -11,6 +11,10 @@
 #   sections N  one release (v1.0) whose N sections all cover the same
 #               directory (F: dir/): the overlap graph is complete, with
 #               N*(N-1)/2 edges between sections
+#   regex N     two releases of N files with long lowercase names: v1.0,
+#               and v1.1 whose MAINTAINERS adds 20 sections EVIL 1 .. 20,
+#               each with a catastrophic N: regex such as
+#               ^(([a-z])+.)+[A-Z]([a-z])+$ (at lines 13, 17, .. 89)
 #
 # Deterministic (fixed identities and dates) and fast: one `git fast-import`
 # stream, no checkout (maintevo reads the object database only).  Used by
@@ -18,7 +22,7 @@
 set -euo pipefail
 
 die() { echo "make-scale-repo.sh: error: $*" >&2; exit 1; }
-[ $# -eq 3 ] || { echo "usage: scripts/make-scale-repo.sh titles|tags|sections DIR N" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: scripts/make-scale-repo.sh titles|tags|sections|regex DIR N" >&2; exit 2; }
 case=$1 dir=$2 n=$3
 case $n in '' | *[!0-9]*) die "N must be a number, not '$n'" ;; esac
 if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
@@ -95,9 +99,37 @@ sections() {
 	tag v1.0 1
 }
 
+regex() {
+	awk -v n="$n" -v t0=$t0 '
+	function blob(mark, data) { printf "blob\nmark :%d\ndata %d\n%s\n", mark, length(data), data }
+	function commit(mark, time) {
+		printf "commit refs/heads/master\nmark :%d\n", mark
+		printf "author A U Thor <author@example.org> %d +0000\n", time
+		printf "committer C O Mitter <committer@example.org> %d +0000\n", time
+		printf "data 7\nrelease\n"
+	}
+	BEGIN {
+		m = "THE REST\nS:\tBuried alive in reporters\nF:\t*\nF:\t*/\n\nLIB\nS:\tMaintained\n" \
+		    "F:\tlib/\nN:\tparser\n\n"
+		blob(1000000, m)
+		for (k = 1; k <= 20; k++)
+			m = m sprintf("EVIL %d\nS:\tMaintained\nN:\t^(([a-z])+.)+[A-Z]([a-z])+%c$\n\n", k,
+				      96 + k)
+		blob(1000001, m)
+		blob(1000002, "int a;\n")
+		commit(1, t0)
+		printf "M 100644 :1000000 MAINTAINERS\n"
+		for (i = 0; i < n; i++)
+			printf "M 100644 :1000002 lib/abcdefghijklmnopqrstuvwxyz%05d.c\n", i
+		printf "\nreset refs/tags/v1.0\nfrom :1\n\n"
+		commit(2, t0 + 86400)
+		printf "from :1\nM 100644 :1000001 MAINTAINERS\n\nreset refs/tags/v1.1\nfrom :2\n\n"
+	}'
+}
+
 case $case in
-titles | tags | sections) "$case" | git -C "$dir" fast-import --quiet ;;
-*) die "unknown case '$case' (titles, tags or sections)" ;;
+titles | tags | sections | regex) "$case" | git -C "$dir" fast-import --quiet ;;
+*) die "unknown case '$case' (titles, tags, sections or regex)" ;;
 esac
 # tags packed as a clone or `git gc` leaves them (not thousands of files)
 git -C "$dir" pack-refs --all
