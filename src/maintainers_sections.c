@@ -8,6 +8,7 @@
 #include "util/strmap.h"
 #include "util/text.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -180,15 +181,23 @@ static int covers_everything(const mev_maint *m, const mev_section *s)
 	return top && deep;
 }
 
-/* Give the section a display title "TITLE #k" no other section has. */
-static int rename_repeat(mev_maint *m, mev_strmap *taken, uint32_t i, uint32_t first)
+/*
+ * Give the section a display title "TITLE #k" no other section has, k from
+ * *next on; *next becomes k + 1.  A title once taken stays taken, so every
+ * k below *next is still taken when the next repeat of TITLE comes: it
+ * starts where the one before stopped, and n repeats cost O(n), not O(n^2)
+ * (the titles are exactly those of a search from 2 each time).
+ */
+static int rename_repeat(mev_maint *m, mev_strmap *taken, uint32_t i, uint32_t first,
+			 uint32_t *next)
 {
 	mev_section *s = &m->sections.v[i];
 	const mev_section *f0 = &m->sections.v[first];
 	const char *base = s->title;
 	mev_buf b = MEV_BUF_INIT;
+	uint32_t k = *next;
 	int rc = 0;
-	for (unsigned k = 2;; k++) {
+	for (;; k++) {
 		mev__buf_clear(&b);
 		if (mev__buf_printf(&b, "%s #%u", base, k)) {
 			rc = mev_error_oom();
@@ -197,6 +206,7 @@ static int rename_repeat(mev_maint *m, mev_strmap *taken, uint32_t i, uint32_t f
 		if (mev__strmap_get(taken, b.ptr, b.len) < 0)
 			break;
 	}
+	*next = k + 1;
 	mev__maint_diag_add(m, s->file, s->line,
 		"duplicate section title '%s' (first at %s:%u); kept apart as '%s'",
 		base, m->files.v[f0->file], f0->line, b.ptr);
@@ -214,20 +224,26 @@ done:
 static int unique_titles(mev_maint *m)
 {
 	mev_strmap seen = MEV_STRMAP_INIT, taken = MEV_STRMAP_INIT;
+	MEV_VEC(uint32_t) next = { 0 };   /* by first section of a title: its next k */
 	int rc = 0;
 	for (size_t i = 0; i < m->sections.n && !rc; i++) {
 		const char *t = m->sections.v[i].title;
 		rc = mev__strmap_intern(&taken, t, strlen(t), (uint32_t)i, NULL, NULL);
 	}
+	if (!rc)
+		rc = MEV_VEC_RESERVE(&next, m->sections.n + 1);
 	for (size_t i = 0; i < m->sections.n && !rc; i++) {
 		const char *t = m->sections.v[i].title;
 		uint32_t first;
 		int added;
 		if ((rc = mev__strmap_intern(&seen, t, strlen(t), (uint32_t)i, &first, &added)))
 			break;
-		if (!added)
-			rc = rename_repeat(m, &taken, (uint32_t)i, first);
+		if (added)
+			next.v[i] = 2;
+		else
+			rc = rename_repeat(m, &taken, (uint32_t)i, first, &next.v[first]);
 	}
+	MEV_VEC_FREE(&next);
 	mev__strmap_free(&seen);
 	mev__strmap_free(&taken);
 	return rc;

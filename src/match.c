@@ -21,6 +21,17 @@
 
 typedef MEV_VEC(uint32_t) u32vec;
 
+/*
+ * What PCRE2 may spend (its match-limit units; about 5 ns each with JIT):
+ * one match at most MATCH_LIMIT, each pattern at most PATTERN_BUDGET
+ * beyond the first 1,000 units of each match (pattern.c) for as long as
+ * the matcher lives, i.e. one MAINTAINERS version: a release, or the
+ * releases of a walk that share it.  No N: pattern of Linux or U-Boot
+ * spends any of it (docs/matching.md).
+ */
+enum { MATCH_LIMIT = 1000000, DEPTH_LIMIT = 10000 };
+#define PATTERN_BUDGET 10000000ULL
+
 struct mev_matcher {
 	mev_maint *maint;
 	unsigned flags;
@@ -147,8 +158,8 @@ int mev_matcher_new(mev_matcher **out, mev_maint *maint, unsigned flags)
 		goto fail;
 	}
 	/* Hostile patterns must not hang a walk: Perl has no such limit, so a
-	 * match that hits it is reported and treated as no match. */
-	if ((rc = mev__pattern_scratch_new(&m->scratch, 1000000, 10000)))
+	 * pattern that runs out of its budget is reported and disabled. */
+	if ((rc = mev__pattern_scratch_new(&m->scratch, MATCH_LIMIT, DEPTH_LIMIT, PATTERN_BUDGET)))
 		goto fail;
 	for (size_t s = 0; s < nsec; s++) {
 		for (uint32_t k = 0; k < secs[s].field_count; k++) {
@@ -234,14 +245,13 @@ static int run(mev_matcher *m, mev__pattern *p, const subject *sj)
 		: mev__pattern_match(p, m->scratch, sj->s, sj->len, sj->slashes, sj->ascii, sj->has_nl,
 				     sj->u, sj->ulen);
 	if (r < 0) {
+		/* once per pattern: exhausted, it is not run again */
+		const mev_field *f = &mev_maint_fields(m->maint)[p->field];
 		m->limit_hits++;
-		if (!p->limit_hit) {
-			const mev_field *f = &mev_maint_fields(m->maint)[p->field];
-			p->limit_hit = 1;
-			mev__maint_diag_add(m->maint, f->file, f->line,
-				"%c: pattern '%s' hit the regex match limit on '%.*s'; treated as no match",
-				f->type, f->value, (int)sj->len, sj->s);
-		}
+		mev__maint_diag_add(m->maint, f->file, f->line,
+			"%c: pattern '%s' exceeded its matching budget (on '%.*s'); disabled for the "
+			"rest of this release (it matches nothing more)", f->type, f->value,
+			(int)sj->len, sj->s);
 		return 0;
 	}
 	return r;

@@ -31,7 +31,13 @@ struct mev__pattern_re {
 struct mev__pattern_scratch {
 	pcre2_match_data *md;
 	pcre2_match_context *mc;
+	uint32_t match_limit;   /* of one match */
+	uint64_t budget;        /* of one pattern over all its matches (0: none) */
 };
+
+/* PCRE2's own match limit (its default), and the work a match may do
+ * before it is charged to the pattern's budget. */
+enum { PCRE2_LIMIT = 10000000, FREE_UNITS = 1000 };
 
 static int is_meta(unsigned char c)
 {
@@ -448,7 +454,7 @@ void mev__pattern_free(mev__pattern *p)
 }
 
 int mev__pattern_scratch_new(mev__pattern_scratch **out, uint32_t match_limit,
-			     uint32_t depth_limit)
+			     uint32_t depth_limit, uint64_t budget)
 {
 	mev__pattern_scratch *sc = calloc(1, sizeof *sc);
 	*out = NULL;
@@ -460,8 +466,8 @@ int mev__pattern_scratch_new(mev__pattern_scratch **out, uint32_t match_limit,
 		mev__pattern_scratch_free(sc);
 		return mev_error_oom();
 	}
-	if (match_limit)
-		pcre2_set_match_limit(sc->mc, match_limit);
+	sc->match_limit = match_limit ? match_limit : PCRE2_LIMIT;
+	sc->budget = budget;
 	if (depth_limit)
 		pcre2_set_depth_limit(sc->mc, depth_limit);
 	*out = sc;
@@ -526,33 +532,66 @@ static int glob_match(const mev__pattern *p, const unsigned char *s, size_t len)
 	return 1;
 }
 
-static int pcre_run(mev__pattern_re *re, mev__pattern_scratch *sc, const char *path, size_t len,
-		    int ascii, const char *upath, size_t ulen)
+/* One PCRE2 run of at most `limit` units: 1, 0, or PCRE2's error. */
+static int pcre_once(mev__pattern_re *re, mev__pattern_scratch *sc, const char *path, size_t len,
+		     int ascii, const char *upath, size_t ulen, uint32_t limit)
 {
-	int r, errcode;
-	PCRE2_SIZE off;
-	if (!re->byte && !compile_re(re, &errcode, &off))
-		return 0; /* cannot happen for a glob; be safe */
+	int r;
+	pcre2_set_match_limit(sc->mc, limit);
 	if (!ascii && re->uni)
 		r = pcre2_match(re->uni, (PCRE2_SPTR)upath, ulen, 0, 0, sc->md, sc->mc);
 	else if (re->jit)
 		r = pcre2_jit_match(re->byte, (PCRE2_SPTR)path, len, 0, 0, sc->md, sc->mc);
 	else
 		r = pcre2_match(re->byte, (PCRE2_SPTR)path, len, 0, 0, sc->md, sc->mc);
-	if (r >= 0)
-		return 1;
-	if (r == PCRE2_ERROR_NOMATCH)
-		return 0;
-	return -1; /* match or depth limit: Perl would grind on; we give up */
+	return r >= 0 ? 1 : r == PCRE2_ERROR_NOMATCH ? 0 : r;
+}
+
+/*
+ * A PCRE2 match under the pattern's budget.  A run of up to FREE_UNITS
+ * units (PCRE2's match limit) costs nothing; past that the match is run
+ * again under limits ten times higher, each failed run charging the
+ * pattern the units it spent.  A pattern whose charges reach the budget,
+ * or whose match runs past the scratch's match limit (or into another
+ * PCRE2 limit), is exhausted: -1 now, and no match from then on.  A real
+ * pattern never comes near (docs/matching.md); a catastrophic one such as
+ * "^(([a-z])+.)+[A-Z]([a-z])+$" is stopped after at most about 11 budgets'
+ * work, plus FREE_UNITS a path.  All deterministic: units, not time.
+ */
+static int pcre_run(mev__pattern *p, mev__pattern_scratch *sc, const char *path, size_t len,
+		    int ascii, const char *upath, size_t ulen)
+{
+	mev__pattern_re *re = p->re;
+	uint64_t limit = sc->budget && FREE_UNITS < sc->match_limit ? FREE_UNITS : sc->match_limit;
+	int errcode;
+	PCRE2_SIZE off;
+	if (!re->byte && !compile_re(re, &errcode, &off))
+		return 0; /* cannot happen for a glob; be safe */
+	for (;;) {
+		int r = pcre_once(re, sc, path, len, ascii, upath, ulen, (uint32_t)limit);
+		if (r >= 0)
+			return r;
+		p->spent += limit;
+		if (r != PCRE2_ERROR_MATCHLIMIT || limit >= sc->match_limit || !sc->budget ||
+		    p->spent >= sc->budget) {
+			p->exhausted = 1;   /* Perl would grind on; we give up */
+			return -1;
+		}
+		limit *= 10;
+		if (limit > sc->match_limit)
+			limit = sc->match_limit;
+		if (limit > sc->budget - p->spent)
+			limit = sc->budget - p->spent;
+	}
 }
 
 int mev__pattern_match_pcre(mev__pattern *p, mev__pattern_scratch *sc, const char *path,
 			    size_t len, uint32_t slashes, int ascii, const char *upath, size_t ulen)
 {
 	int r;
-	if (p->kind == MEV__PAT_NEVER)
+	if (p->kind == MEV__PAT_NEVER || p->exhausted)
 		return 0;
-	r = pcre_run(p->re, sc, path, len, ascii, upath, ulen);
+	r = pcre_run(p, sc, path, len, ascii, upath, ulen);
 	if (r <= 0 || p->type == 'N' || p->trailing)
 		return r;
 	return slashes == p->slashes;

@@ -16,7 +16,7 @@ typedef struct {
 	uint8_t kind;          /* MEV__PAT_* */
 	uint8_t type;          /* 'F', 'X' or 'N' */
 	uint8_t trailing;      /* F/X regex ends with '/': prefix rule, any depth */
-	uint8_t limit_hit;     /* a match ran into the PCRE2 limits (reported once) */
+	uint8_t exhausted;     /* ran out of its matching budget: matches nothing more */
 	uint32_t slashes;      /* '/' count of the F/X regex (equal-slash rule) */
 	uint32_t section;
 	uint32_t field;        /* index of the field line (for messages) */
@@ -27,6 +27,7 @@ typedef struct {
 	size_t prefix_len;
 	char *must;            /* literal every match contains (N), for the prefilter */
 	size_t must_len;
+	uint64_t spent;        /* PCRE2 units charged to its budget */
 } mev__pattern;
 
 /*
@@ -42,10 +43,13 @@ void mev__pattern_free(mev__pattern *p);
 
 /*
  * What a thread needs to run PCRE2 matches.  match_limit and depth_limit
- * bound the work of one match (0: PCRE2's default).  Errors: MEV_ENOMEM.
+ * bound the work of one match (0: PCRE2's default); budget, when not 0,
+ * that of each pattern over all the matches it runs with this scratch
+ * (PCRE2 match-limit units; see pcre_run() in pattern.c for how they are
+ * charged).  Errors: MEV_ENOMEM.
  */
 int mev__pattern_scratch_new(mev__pattern_scratch **out, uint32_t match_limit,
-			     uint32_t depth_limit);
+			     uint32_t depth_limit, uint64_t budget);
 void mev__pattern_scratch_free(mev__pattern_scratch *sc);
 
 /*
@@ -54,8 +58,9 @@ void mev__pattern_scratch_free(mev__pattern_scratch *sc);
  * the trailing-slash and equal-slash rules); for N it is m/$value/x.
  * `slashes` is the number of '/' in path, `ascii` whether it has no byte
  * >= 0x80, `has_nl` whether it contains '\n'; upath is path read as
- * ISO-8859-1, in UTF-8 (used when !ascii).  Returns 1, 0, or -1 when PCRE2
- * hit the scratch's limits (treated as no match).
+ * ISO-8859-1, in UTF-8 (used when !ascii).  Returns 1, 0, or -1 when the
+ * pattern ran out of its budget or past the scratch's limits on this path
+ * (no match): it is exhausted then, and matches nothing from then on.
  */
 int mev__pattern_match(mev__pattern *p, mev__pattern_scratch *sc, const char *path, size_t len,
 		       uint32_t slashes, int ascii, int has_nl, const char *upath, size_t ulen);

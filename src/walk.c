@@ -51,6 +51,7 @@ typedef struct {
 	const mev_walk_options *opt;
 	mev_walk_result *res;
 	MEV_VEC(blob_size) blobs;
+	mev__stored_list stored;
 	mev_repo *repo;
 	mev_store *store;
 	int lockfd;          /* the writer's lock, -1 when not taken */
@@ -268,7 +269,7 @@ static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
 	mev_blob_sizes sizes = { blob_lookup, blob_store, w };
 	mev_filemap_options fo = { o->jobs, &st, o->abort_now, &sizes };
 	mev_filemap_base base;
-	int rc, reuse = 0;
+	int rc, reuse = 0, cold;
 
 	memset(cur, 0, sizeof *cur);
 	ro.dialect = w->dialect;
@@ -285,7 +286,11 @@ static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
 	    (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)) ||
 	    (rc = mev__walk_need_blobs(w->repo, cur->tree, cur->src, cur->nsrc)))
 		goto done;
-	if (prev->maint && memcmp(&prev->rules, &cur->rules, sizeof cur->rules) == 0 &&
+	/* a pattern that ran out of its matching budget matched some paths and
+	 * not the later ones: which depends on what was matched, so such a
+	 * release is computed from scratch, as a cold build computes it */
+	cold = prev->matcher && mev_matcher_limit_hits(prev->matcher) > 0;
+	if (!cold && prev->maint && memcmp(&prev->rules, &cur->rules, sizeof cur->rules) == 0 &&
 	    sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
 	    !mev_maint_dirs_changed(prev->maint, cur->tree)) {
 		/* MAINTAINERS as before: keep the sections and the matcher */
@@ -299,17 +304,30 @@ static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
 		if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
 		    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)))
 			goto done;
-		if (prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
+		if (!cold && prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
 			goto done;
 	}
-	if (prev->tree) {
+	if (prev->tree && !cold) {
 		base.fm = prev->fm;
 		base.tree = prev->tree;
 		base.changed = changed;
 		base.rematch = reuse || (rm && mev_rematch_identical(rm)) ? NULL : rm;
 	}
 	rc = mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher,
-				  prev->tree ? &base : NULL, &fo);
+				  prev->tree && !cold ? &base : NULL, &fo);
+	if (!rc && prev->tree && !cold && mev_matcher_limit_hits(cur->matcher) > 0) {
+		mev_filemap_free(cur->fm);
+		mev_matcher_free(cur->matcher);
+		mev_maint_free(cur->maint);
+		cur->fm = NULL;
+		cur->matcher = NULL;
+		cur->maint = NULL;
+		if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
+		    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)) ||
+		    (rc = mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher,
+					       NULL, &fo)))
+			goto done;
+	}
 	if (!rc && st.missing)
 		mev__walk_missing_note(cur->missing, sizeof cur->missing, w->repo, tag->name, st.missing,
 				       st.missing_path);
@@ -470,7 +488,9 @@ static int store_release(mev_store *s, void *ctx)
 	char rules[1024];
 	int rc;
 
-	if ((rc = mev_graph_build(&g, cur->fm, &go)) || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
+	if ((rc = mev_graph_build(&g, cur->fm, &go)))
+		mev_error_prefix("release %s", rw->tag->name);
+	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
 		goto done;
 	for (size_t i = 0; i < w->blobs.n; i++)
 		if ((rc = mev_release_blob_put(s, &w->blobs.v[i].oid, w->blobs.v[i].lines,
@@ -572,16 +592,7 @@ static int drop_damaged(walker *w)
  * filters choose that are not stored yet (or moved since).  The dialect is
  * settled on the way: as asked, as stored, or detected.
  */
-static const mev_release *stored_release(const mev_release *stored, size_t nstored, const char *tag)
-{
-	for (size_t i = 0; i < nstored; i++)
-		if (strcmp(stored[i].tag, tag) == 0)
-			return &stored[i];
-	return NULL;
-}
-
-static int choose_work(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags, size_t ntags,
-		       const mev_release *stored, size_t nstored)
+static int choose_work(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags, size_t ntags)
 {
 	const mev_walk_options *o = w->opt;
 	mev_walk_result *res = w->res;
@@ -600,11 +611,11 @@ static int choose_work(walker *w, const mev_tag ***work, size_t *nwork, mev_tag 
 	if (!(*work = calloc(ntags + 1, sizeof **work)))
 		return mev_error_oom();
 	for (size_t i = 0; i < ntags; i++) {
-		const mev_release *rel;
+		const mev__stored_rel *rel;
 		if (!chosen(w, tags[i].name) || too_long(w, tags[i].name))
 			continue;
 		res->candidates++;
-		if ((rel = stored_release(stored, nstored, tags[i].name))) {
+		if ((rel = mev__stored_find(&w->stored, tags[i].name))) {
 			if (!mev_oid_equal(&rel->commit, &tags[i].commit)) {
 				note(w, "tag %s moved since it was stored; walking it again", tags[i].name);
 			} else if (rel->rules_version != MEV_RULES_VERSION) {
@@ -637,24 +648,25 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 {
 	const char *pred = NULL;
 	mev_oid pred_commit;
-	mev_release *list = NULL;
-	size_t n = 0;
-	int rc;
+	size_t at = mev__stored_pos(&w->stored, t->name);
+	int rc = 0;
 
 	*succ = NULL;
-	if ((rc = mev_release_list(&list, &n, w->store)))
-		return rc;
-	for (size_t i = 0; i < n && !rc; i++) {
-		int c = mev_tag_cmp(list[i].tag, t->name);
-		if (!list[i].has_files || !chosen(w, list[i].tag))
-			continue;
-		if (c < 0 && list[i].rules_version != MEV_RULES_VERSION)
-			continue;   /* built by older rules: not a base (it is computed again too) */
-		if (c < 0) {
-			pred = list[i].tag;
-			pred_commit = list[i].commit;
-		} else if (c > 0 && !*succ && !(*succ = strdup(list[i].tag))) {
-			rc = mev_error_oom();
+	for (size_t i = at; i < w->stored.n; i++) {
+		const mev__stored_rel *r = &w->stored.v[i];
+		if (r->has_files && strcmp(r->tag, t->name) && chosen(w, r->tag)) {
+			if (!(*succ = strdup(r->tag)))
+				return mev_error_oom();
+			break;
+		}
+	}
+	for (size_t i = at; i-- > 0;) {
+		const mev__stored_rel *r = &w->stored.v[i];
+		/* one built by older rules is no base (it is computed again too) */
+		if (r->has_files && r->rules_version == MEV_RULES_VERSION && chosen(w, r->tag)) {
+			pred = r->tag;
+			pred_commit = r->commit;
+			break;
 		}
 	}
 	if (!rc && pred && (!prev->tag || strcmp(prev->tag, pred))) {
@@ -667,7 +679,6 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 	} else if (!rc && !pred) {
 		state_clear(prev);
 	}
-	mev_release_list_free(list, n);
 	return rc;
 }
 
@@ -700,6 +711,8 @@ static int walk_one(walker *w, const mev_tag *t, state *prev)
 		goto fail;
 	w->res->reencoded += rw.succ != NULL;
 	w->have_id = 1;
+	if ((rc = mev__stored_put(&w->stored, t->name, &t->commit, MEV_RULES_VERSION)))
+		goto fail;
 	if (mev_maint_section_count(cur.maint) == 0)
 		note(w, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
 	if (cur.missing[0])
@@ -721,8 +734,6 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	mev_tag *tags = NULL;
 	size_t ntags = 0, skipped = 0, nwork = 0;
 	const mev_tag **work = NULL;
-	mev_release *stored = NULL;
-	size_t nstored = 0;
 	state prev = { 0 };
 	double t0 = mev__now(), tw;
 	uint64_t files_done = 0;
@@ -739,10 +750,10 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	if (skipped)
 		note(&w, "%zu tag%s that do%s not point at a commit left out", skipped,
 		     skipped == 1 ? "" : "s", skipped == 1 ? "es" : "");
-	if ((rc = mev_release_list(&stored, &nstored, w.store)))
+	if ((rc = mev__stored_load(&w.stored, w.store)))
 		goto done;
-	res->stored_before = nstored;
-	if ((rc = choose_work(&w, &work, &nwork, tags, ntags, stored, nstored)))
+	res->stored_before = w.stored.n;
+	if ((rc = choose_work(&w, &work, &nwork, tags, ntags)))
 		goto done;
 	tw = mev__now();
 	for (size_t k = 0; k < nwork; k++) {
@@ -772,7 +783,7 @@ done:
 	state_clear(&prev);
 	free(work);
 	MEV_VEC_FREE(&w.blobs);
-	mev_release_list_free(stored, nstored);
+	mev__stored_free(&w.stored);
 	mev_tag_list_free(tags, ntags);
 	if (w.lockfd >= 0)
 		close(w.lockfd);

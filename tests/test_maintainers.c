@@ -2,6 +2,7 @@
 #include "test.h"
 #include "maint_test.h"
 #include "maintevo/maintainers.h"
+#include "util/buf.h"
 
 #include <stdint.h>
 
@@ -210,6 +211,52 @@ static void test_duplicate_titles(void)
 		return;
 	CHECK_STR(titles(m), "SAME|SAME #2");
 	CHECK_STR(section(m, 1)->raw_title, "SAME  \t");
+	mev_maint_free(m);
+}
+
+/* MAINTAINERS text of n sections titled X, with `extra` (sections) after
+ * the one at `at`. */
+static mev_maint *repeated_titles(const mev_rules *r, int n, int at, const char *extra)
+{
+	mev_buf b = MEV_BUF_INIT;
+	mev_maint *m;
+	for (int i = 0; i < n; i++)
+		CHECK_INT(mev__buf_printf(&b, "X\nF:\tf%d\n\n%s", i, i == at ? extra : ""), 0);
+	m = parse_text(r, b.ptr);
+	mev__buf_free(&b);
+	return m;
+}
+
+/* 20,000 repeats of one title: numbered in linear time (the search for a
+ * free "X #k" goes on from the last repeat's k; from 2 each time it took
+ * minutes), with exactly the titles of that search. */
+static void test_many_duplicate_titles(void)
+{
+	mev_rules r = linux_rules();
+	const mev_section *s;
+	mev_maint *m = repeated_titles(&r, 20000, -1, "");
+	if (!m)
+		return;
+	CHECK_INT(mev_maint_section_count(m), 20000);
+	s = mev_maint_sections(m);
+	CHECK_STR(s[1].title, "X #2");
+	CHECK_STR(s[19999].title, "X #20000");
+	CHECK_INT(mev_maint_diag_count(m), 19999);
+	mev_maint_free(m);
+
+	/* a literal "X #7" (taken from the start) and a repeated Y among them */
+	m = repeated_titles(&r, 2000, 1000, "X #7\nF:\tg\n\nY\nF:\th\n\nY\nF:\ti\n\n");
+	if (!m)
+		return;
+	CHECK_INT(mev_maint_section_count(m), 2003);
+	s = mev_maint_sections(m);
+	CHECK_STR(s[5].title, "X #6");
+	CHECK_STR(s[6].title, "X #8");
+	CHECK_STR(s[1000].title, "X #1002");
+	CHECK_STR(s[1001].title, "X #7");
+	CHECK_STR(s[1003].title, "Y #2");
+	CHECK_STR(s[1004].title, "X #1003");
+	CHECK_STR(s[2002].title, "X #2001");
 	mev_maint_free(m);
 }
 
@@ -604,6 +651,7 @@ int main(void)
 	RUN(test_fields_before_title);
 	RUN(test_file_starts_with_fields);
 	RUN(test_duplicate_titles);
+	RUN(test_many_duplicate_titles);
 	RUN(test_crlf);
 	RUN(test_spaces_after_colon);
 	RUN(test_not_fields);

@@ -15,6 +15,11 @@ typedef struct {
 
 typedef struct mev_graph mev_graph;
 
+/* The most edges between two sections mev_graph_build() makes by default
+ * (a complete graph of 10,000 sections, 1.6 GB of edges): a bigger graph
+ * is refused with MEV_ELIMIT rather than running out of memory. */
+#define MEV_GRAPH_MAX_EDGES 50000000ULL
+
 typedef struct {
 	int keep_rest;            /* keep THE REST (left out by default) */
 } mev_graph_options;
@@ -22,9 +27,17 @@ typedef struct {
 /*
  * Sum, for every pair of sections, the lines, bytes and files both cover;
  * and for every section what it covers alone (a self edge, also for
- * sections that cover nothing).  Errors: MEV_ENOMEM.
+ * sections that cover nothing).  Time: the sum over the distinct section
+ * sets of the files of k(k+1)/2 (k: the set's sections), plus the edges;
+ * memory: sizeof(mev_edge) (32 bytes) an edge, plus a few words a section
+ * and a set member.  Errors: MEV_ENOMEM; MEV_ELIMIT when the graph would
+ * have more than MEV_GRAPH_MAX_EDGES edges between sections (counted
+ * before any is made).
  */
 int mev_graph_build(mev_graph **out, const mev_filemap *fm, const mev_graph_options *opt);
+/* The same with another limit than MEV_GRAPH_MAX_EDGES. */
+int mev_graph_build_max(mev_graph **out, const mev_filemap *fm, const mev_graph_options *opt,
+			uint64_t max_edges);
 void mev_graph_free(mev_graph *g);
 
 /*
@@ -34,6 +47,10 @@ void mev_graph_free(mev_graph *g);
  */
 int mev_graph_from_edges(mev_graph **out, const mev_filemap *fm, const mev_edge *edges,
 			 size_t n, const mev_graph_options *opt);
+/* The same taking `edges` (malloc'ed, n of them): the graph keeps the array
+ * (no copy) and frees it, also on failure. */
+int mev_graph_adopt_edges(mev_graph **out, const mev_filemap *fm, mev_edge *edges, size_t n,
+			  const mev_graph_options *opt);
 
 /* Edges sorted by (title(a), title(b)); self edges included. */
 size_t mev_graph_edge_count(const mev_graph *g);

@@ -29,7 +29,8 @@ void mev_matcher_free(mev_matcher *m);
 int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const char *path,
 		      size_t len, int is_dir);
 
-/* Number of matches given up because PCRE2 hit its limits. */
+/* Number of patterns disabled because they ran out of their matching
+ * budget or past PCRE2's limits (each is also a diagnostic of `maint`). */
 uint64_t mev_matcher_limit_hits(const mev_matcher *m);
 
 /*

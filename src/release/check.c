@@ -100,12 +100,19 @@ static void keys_clear(checker *c)
 	c->keys.n = 0;
 }
 
+/* The node of `tag`: a binary search, the nodes being in version order
+ * (a linear one made the check of n releases O(n^2)). */
 static node *find(checker *c, const char *tag)
 {
-	for (size_t i = 0; i < c->nodes.n; i++)
-		if (strcmp(c->nodes.v[i].tag, tag) == 0)
-			return &c->nodes.v[i];
-	return NULL;
+	size_t lo = 0, hi = c->nodes.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (mev_tag_cmp(c->nodes.v[mid].tag, tag) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nodes.n && strcmp(c->nodes.v[lo].tag, tag) == 0 ? &c->nodes.v[lo] : NULL;
 }
 
 /* The records of one release: the release record whole (numbers, sections,

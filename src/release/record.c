@@ -515,7 +515,9 @@ int mev_release_load_graph(mev_filemap **sections, mev_graph **g, mev_store *s, 
 		rc = mev_error_set(MEV_ECORRUPT, "release record of '%s' is damaged", tag);
 		goto done;
 	}
-	rc = mev_graph_from_edges(g, fm, edges, (size_t)ne, &go);
+	/* the graph takes the array: one copy of the edges, not two */
+	rc = mev_graph_adopt_edges(g, fm, edges, (size_t)ne, &go);
+	edges = NULL;
 	if (rc == MEV_EINVAL)
 		rc = mev_error_set(MEV_ECORRUPT, "graph of '%s' is damaged", tag);
 done:
