@@ -46,8 +46,11 @@ enum {
  * fields stay empty.  The lineage and the code lines of each cluster are
  * those the tracker stored for it (mev_track_clusters()); they stay
  * unknown (-1) in a release the tracker did not see (no sections) or whose
- * clustering changed since it ran.  Errors: the store's, MEV_ENOTFOUND for
- * an unknown `only`.
+ * clustering changed since it ran.  Everything comes from one read
+ * snapshot, so a walk or a track writing meanwhile is seen before or after,
+ * never half way.  A store without releases counts as clustered (and,
+ * with nothing to track, as tracked): its tables are empty.  Errors: the
+ * store's, MEV_ENOTFOUND for an unknown `only`.
  */
 int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp, const char *only,
 		      unsigned need);
