@@ -620,6 +620,9 @@ static void test_store_small(void)
 	CHECK_INT(mev_track_lineages(&li, s, &cp), 0);
 	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
 	CHECK(ev.n == 0 && li.n == 0 && sc.n == 0);
+	mev_event_list_free(&ev);
+	mev_lineage_list_free(&li);
+	mev_section_change_list_free(&sc);
 	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK(res.releases == 0 && res.tracked == 0 && res.lineages == 0);
 	mev_store_free(s);
@@ -635,6 +638,9 @@ static void test_store_small(void)
 	/* no section changes with one release, whatever ran */
 	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
 	CHECK_INT(sc.n, 0);
+	mev_event_list_free(&ev);
+	mev_lineage_list_free(&li);
+	mev_section_change_list_free(&sc);
 	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK(res.releases == 1 && res.tracked == 1 && res.by_code == 0 && res.by_title == 0);
 	CHECK_INT(res.events[MEV_EVENT_BIRTH] + res.events[MEV_EVENT_CONTINUATION], 0);
@@ -644,6 +650,7 @@ static void test_store_small(void)
 	CHECK(li.n > 0 && li.n == res.lineages);
 	for (size_t i = 0; i < li.n; i++)
 		CHECK(strcmp(li.v[i].first_release, "v1") == 0 && li.v[i].releases == 1);
+	mev_section_change_list_free(&sc);
 	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
 	CHECK_INT(sc.n, 0);
 	/* again: nothing computed */

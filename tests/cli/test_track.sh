@@ -214,7 +214,7 @@ expect_stderr_contains "1 release tracked (1 computed: 0 pairs on code, 0 on tit
 expect_stderr_contains "events: 0 birth, 0 death, 0 continuation"
 mkrepo none
 echo hello > none/README
-commit_all none
+commit_all none snapshot-1
 expect_exit 0 "$MEV" walk --repo none --store O0 -q
 expect_exit 0 "$MEV" cluster --store O0
 expect_stderr_contains "0 releases clustered, 0 already clustered"
