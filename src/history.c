@@ -159,11 +159,15 @@ int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *c
 	}
 	mev_cluster_key(h->key, sizeof h->key, cp);
 	/* the releases, their clusterings and the tracker's records from one
-	 * snapshot: a walk or a track writing meanwhile is not seen half way */
+	 * snapshot, held until mev__history_free(): a walk or a track writing
+	 * meanwhile is not seen half way, nor a release dropped (walk
+	 * --rebuild) before the caller reads its graph */
 	if ((rc = mev_store_read_begin(s)))
 		return rc;
-	rc = history_read(h, s, cp, only, need);
-	mev_store_read_end(s);
+	if ((rc = history_read(h, s, cp, only, need)))
+		mev_store_read_end(s);
+	else
+		h->snapshot = s;
 	return rc;
 }
 
@@ -179,5 +183,6 @@ void mev__history_free(mev__history *h)
 	mev_event_list_free(&h->events);
 	mev_lineage_list_free(&h->lineages);
 	mev_release_list_free(h->list, h->n);
+	mev_store_read_end(h->snapshot);
 	memset(h, 0, sizeof *h);
 }

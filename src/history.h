@@ -30,6 +30,7 @@ typedef struct {
 	mev_event_list events;
 	mev_lineage_list lineages;
 	char key[128];            /* the parameter key */
+	mev_store *snapshot;      /* the store whose read snapshot is held */
 } mev__history;
 
 /* What mev__history_load() reads besides the releases. */
@@ -48,7 +49,9 @@ enum {
  * unknown (-1) in a release the tracker did not see (no sections) or whose
  * clustering changed since it ran.  Everything comes from one read
  * snapshot, so a walk or a track writing meanwhile is seen before or after,
- * never half way.  A store without releases counts as clustered (and,
+ * never half way; the snapshot is held until mev__history_free(), so that
+ * the caller's further reads of s (graphs, file tables of the releases
+ * listed) agree with it.  No write transaction may begin on s meanwhile.  A store without releases counts as clustered (and,
  * with nothing to track, as tracked): its tables are empty.  Errors: the
  * store's, MEV_ENOTFOUND for an unknown `only`.
  */
