@@ -121,17 +121,10 @@ static int load_tracks(mev__history *h, mev_store *s, const mev_cluster_params *
 	return rc;
 }
 
-int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp, const char *only,
-		      unsigned need)
+static int history_read(mev__history *h, mev_store *s, const mev_cluster_params *cp,
+			const char *only, unsigned need)
 {
-	mev_cluster_params defaults;
 	int rc;
-	memset(h, 0, sizeof *h);
-	if (!cp) {
-		mev_cluster_params_init(&defaults);
-		cp = &defaults;
-	}
-	mev_cluster_key(h->key, sizeof h->key, cp);
 	if ((rc = mev_release_list(&h->list, &h->n, s)))
 		return rc;
 	if (only && mev__history_find(h, only) < 0) {
@@ -143,6 +136,8 @@ int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *c
 	}
 	if (!(h->rel = calloc(h->n + 1, sizeof *h->rel)))
 		return mev_error_oom();
+	/* a store without releases has nothing to cluster: its tables are empty */
+	h->clustered = h->n == 0;
 	for (size_t i = 0; i < h->n; i++)
 		if ((need & MEV__HISTORY_CLUSTERS) && (!only || strcmp(only, h->list[i].tag) == 0) &&
 		    (rc = load_release(h, i, s, cp)))
@@ -150,6 +145,30 @@ int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *c
 	if (!(need & MEV__HISTORY_TRACKS) || ((need & MEV__HISTORY_CLUSTERS) && !h->clustered))
 		return 0;
 	return load_tracks(h, s, cp);
+}
+
+int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp, const char *only,
+		      unsigned need)
+{
+	mev_cluster_params defaults;
+	int rc;
+	memset(h, 0, sizeof *h);
+	if (!cp) {
+		mev_cluster_params_init(&defaults);
+		cp = &defaults;
+	}
+	mev_cluster_key(h->key, sizeof h->key, cp);
+	/* the releases, their clusterings and the tracker's records from one
+	 * snapshot, held until mev__history_free(): a walk or a track writing
+	 * meanwhile is not seen half way, nor a release dropped (walk
+	 * --rebuild) before the caller reads its graph */
+	if ((rc = mev_store_read_begin(s)))
+		return rc;
+	if ((rc = history_read(h, s, cp, only, need)))
+		mev_store_read_end(s);
+	else
+		h->snapshot = s;
+	return rc;
 }
 
 void mev__history_free(mev__history *h)
@@ -164,5 +183,6 @@ void mev__history_free(mev__history *h)
 	mev_event_list_free(&h->events);
 	mev_lineage_list_free(&h->lineages);
 	mev_release_list_free(h->list, h->n);
+	mev_store_read_end(h->snapshot);
 	memset(h, 0, sizeof *h);
 }

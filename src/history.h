@@ -30,6 +30,7 @@ typedef struct {
 	mev_event_list events;
 	mev_lineage_list lineages;
 	char key[128];            /* the parameter key */
+	mev_store *snapshot;      /* the store whose read snapshot is held */
 } mev__history;
 
 /* What mev__history_load() reads besides the releases. */
@@ -46,8 +47,13 @@ enum {
  * fields stay empty.  The lineage and the code lines of each cluster are
  * those the tracker stored for it (mev_track_clusters()); they stay
  * unknown (-1) in a release the tracker did not see (no sections) or whose
- * clustering changed since it ran.  Errors: the store's, MEV_ENOTFOUND for
- * an unknown `only`.
+ * clustering changed since it ran.  Everything comes from one read
+ * snapshot, so a walk or a track writing meanwhile is seen before or after,
+ * never half way; the snapshot is held until mev__history_free(), so that
+ * the caller's further reads of s (graphs, file tables of the releases
+ * listed) agree with it.  No write transaction may begin on s meanwhile.  A store without releases counts as clustered (and,
+ * with nothing to track, as tracked): its tables are empty.  Errors: the
+ * store's, MEV_ENOTFOUND for an unknown `only`.
  */
 int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp, const char *only,
 		      unsigned need);

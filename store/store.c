@@ -6,6 +6,7 @@
  */
 #include "store_internal.h"
 #include "maintevo/error.h"
+#include "util/clock.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int mev__store_fail(int rc, const char *what)
@@ -539,19 +541,45 @@ int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx)
 	return rc;
 }
 
-int mev_store_lock(int *fd, const char *dir)
+/* Try the lock once: 0 (taken), 1 (another process holds it) or an error. */
+static int lock_try(int *fd, const char *path)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/walk.lock", dir);
 	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 	if (*fd < 0)
 		return mev_error_set(MEV_EIO, "cannot create '%s': %s", path, strerror(errno));
-	if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
-		close(*fd);
-		*fd = -1;
-		mev_error_set(MEV_ESTORE, "another walk or import is writing to store '%s'", dir);
-		mev_error_hint("wait for it to finish; readers can use the store meanwhile");
-		return MEV_ESTORE;
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return 1;
+}
+
+int mev_store_lock_wait(int *fd, const char *dir, double seconds, volatile int *stop)
+{
+	char path[4096];
+	const struct timespec nap = { 0, 50 * 1000000L };
+	const double until = mev__now() + seconds;
+	int rc;
+	snprintf(path, sizeof path, "%s/walk.lock", dir);
+	while ((rc = lock_try(fd, path)) == 1 && mev__now() < until) {
+		if (stop && *stop)
+			return mev_error_set(MEV_EINTR, "interrupted while waiting for store '%s'", dir);
+		nanosleep(&nap, NULL);
 	}
-	return 0;
+	if (rc != 1)
+		return rc;
+	if (seconds > 0)
+		mev_error_set(MEV_ESTORE, "another maintevo command (walk, import-pasta, cluster, track "
+			      "or store repair) still writes to store '%s' after %g s", dir, seconds);
+	else
+		mev_error_set(MEV_ESTORE, "another maintevo command (walk, import-pasta, cluster, track "
+			      "or store repair) is writing to store '%s'", dir);
+	mev_error_hint("run this again when it has finished (cluster and track wait with --wait "
+		       "SECONDS); readers can use the store meanwhile");
+	return MEV_ESTORE;
+}
+
+int mev_store_lock(int *fd, const char *dir)
+{
+	return mev_store_lock_wait(fd, dir, 0, NULL);
 }

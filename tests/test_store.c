@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *dir;
@@ -254,11 +255,48 @@ static void test_lock(void)
 	mev_store *s = open_new("locked");
 	snprintf(path, sizeof path, "%s/locked", dir);
 	CHECK_INT(mev_store_lock(&a, path), 0);
-	CHECK_ERR(mev_store_lock(&b, path), MEV_ESTORE, "another walk or import is writing to store");
+	CHECK_ERR(mev_store_lock(&b, path), MEV_ESTORE, "another maintevo command (walk, import-pasta, cluster, track or store repair) is writing to store");
 	CHECK_INT(b, -1);
 	close(a);
 	CHECK_INT(mev_store_lock(&b, path), 0);
 	close(b);
+	/* waiting: for a writer that lets go after 0.2 s, in vain for one that does not */
+	{
+		volatile int stop = 1;
+		int c = -1, pfd[2] = { -1, -1 };
+		char byte = 0;
+		pid_t pid;
+		CHECK_INT(mev_store_lock(&a, path), 0);
+		CHECK_ERR(mev_store_lock_wait(&b, path, 0.1, NULL), MEV_ESTORE, "still writes to store");
+		CHECK_ERR(mev_store_lock_wait(&b, path, 10, &stop), MEV_EINTR, "interrupted while waiting");
+		CHECK_INT(b, -1);
+		fflush(NULL);
+		CHECK_INT(pipe(pfd), 0);
+		if ((pid = fork()) == 0) {
+			/* the child takes the lock over (the parent lets go of its
+			 * copy), says so and holds it for 0.2 s */
+			int fd = -1;
+			close(a);
+			if (mev_store_lock_wait(&fd, path, 10, NULL) || write(pfd[1], "x", 1) != 1)
+				_exit(1);
+			usleep(200000);
+			_exit(0);
+		}
+		close(a);
+		CHECK_INT((int)read(pfd[0], &byte, 1), 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		CHECK_ERR(mev_store_lock(&c, path), MEV_ESTORE, "is writing to store");
+		CHECK_INT(mev_store_lock_wait(&c, path, 10, NULL), 0);
+		CHECK(c >= 0);
+		if (c >= 0)
+			close(c);
+		if (pid > 0) {
+			int st = 0;
+			waitpid(pid, &st, 0);
+			CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		}
+	}
 	mev_store_free(s);
 }
 

@@ -596,6 +596,122 @@ static void test_store_merge(void)
 	mev_filemap_free(f2);
 }
 
+/* A store with one release has no pairs: track succeeds, its clusters
+ * start the lineages, events and section changes are empty.  A store
+ * without releases has nothing to track: every list is empty. */
+static void test_store_small(void)
+{
+	mev_store *s = NULL;
+	mev_filemap *f1 = make_fm(secs1, files1);
+	mev_cluster_params cp;
+	mev_track_result res;
+	mev_event_list ev = { 0 };
+	mev_lineage_list li = { 0 };
+	mev_section_change_list sc = { 0 };
+	char sub[600];
+
+	mev_cluster_params_init(&cp);
+	snprintf(sub, sizeof sub, "%s/none", dir);
+	CHECK_INT(mev_store_open(&s, sub, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	if (!s)
+		return;
+	/* nothing stored: empty, tracked or not */
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL), 0);
+	CHECK_INT(mev_track_lineages(&li, s, &cp), 0);
+	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
+	CHECK(ev.n == 0 && li.n == 0 && sc.n == 0);
+	mev_event_list_free(&ev);
+	mev_lineage_list_free(&li);
+	mev_section_change_list_free(&sc);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
+	CHECK(res.releases == 0 && res.tracked == 0 && res.lineages == 0);
+	mev_store_free(s);
+
+	snprintf(sub, sizeof sub, "%s/one", dir);
+	CHECK_INT(mev_store_open(&s, sub, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	if (!s)
+		return;
+	put_release(s, "v1", f1, 1);
+	/* not tracked yet: the events and lineages need 'track' */
+	CHECK_ERR(mev_track_events(&ev, s, &cp, NULL, NULL), MEV_ENOTFOUND, "has no events");
+	CHECK_ERR(mev_track_lineages(&li, s, &cp), MEV_ENOTFOUND, "has no lineages");
+	/* no section changes with one release, whatever ran */
+	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
+	CHECK_INT(sc.n, 0);
+	mev_event_list_free(&ev);
+	mev_lineage_list_free(&li);
+	mev_section_change_list_free(&sc);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
+	CHECK(res.releases == 1 && res.tracked == 1 && res.by_code == 0 && res.by_title == 0);
+	CHECK_INT(res.events[MEV_EVENT_BIRTH] + res.events[MEV_EVENT_CONTINUATION], 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL), 0);
+	CHECK_INT(ev.n, 0);
+	CHECK_INT(mev_track_lineages(&li, s, &cp), 0);
+	CHECK(li.n > 0 && li.n == res.lineages);
+	for (size_t i = 0; i < li.n; i++)
+		CHECK(strcmp(li.v[i].first_release, "v1") == 0 && li.v[i].releases == 1);
+	mev_section_change_list_free(&sc);
+	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
+	CHECK_INT(sc.n, 0);
+	/* again: nothing computed */
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
+	CHECK(res.tracked == 0 && res.kept == 1);
+	mev_event_list_free(&ev);
+	mev_lineage_list_free(&li);
+	mev_section_change_list_free(&sc);
+	mev_store_free(s);
+	mev_filemap_free(f1);
+}
+
+/* Track and cluster take the writer's lock: while another writer holds
+ * it they fail at once (or after opt->wait) and write nothing. */
+static void test_store_lock(void)
+{
+	mev_store *s = NULL;
+	mev_filemap *f1 = make_fm(secs1, files1), *f2 = make_fm(secs2, files2);
+	mev_cluster_params cp;
+	mev_track_result res;
+	mev_track_options o = { 0 };
+	mev_cluster_result cr;
+	mev_cluster_options co = { 0 };
+	mev_store_stats st;
+	volatile int stop = 1;
+	int lock = -1;
+	char sub[600];
+
+	mev_cluster_params_init(&cp);
+	snprintf(sub, sizeof sub, "%s/lock", dir);
+	CHECK_INT(mev_store_open(&s, sub, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	if (!s)
+		return;
+	put_release(s, "v1", f1, 1);
+	put_release(s, "v2", f2, 1);
+	CHECK_INT(mev_store_lock(&lock, sub), 0);
+	CHECK_ERR(mev_track_store(&res, s, &cp, &tp, NULL), MEV_ESTORE,
+		  "another maintevo command (walk, import-pasta, cluster, track or store repair) is "
+		  "writing to store");
+	CHECK_ERR(mev_cluster_store(&cr, s, &cp, NULL), MEV_ESTORE, "is writing to store");
+	o.wait = 0.2;
+	CHECK_ERR(mev_track_store(&res, s, &cp, &tp, &o), MEV_ESTORE, "still writes to store");
+	co.wait = 30;
+	co.progress.stop = &stop;
+	CHECK_ERR(mev_cluster_store(&cr, s, &cp, &co), MEV_EINTR, "interrupted while waiting");
+	/* nothing was written: no table but the releases' */
+	CHECK_INT(mev_store_stats_get(&st, s), 0);
+	for (size_t i = 0; i < st.n; i++)
+		CHECK(strcmp(st.v[i].name, "clusters") != 0 && strcmp(st.v[i].name, "events") != 0);
+	mev_store_stats_free(&st);
+	close(lock);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, &o), 0);
+	CHECK_INT(res.tracked, 2);
+	/* the lock is let go: a second run takes it again */
+	CHECK_INT(mev_cluster_store(&cr, s, &cp, NULL), 0);
+	CHECK_INT(cr.kept, 2);
+	mev_store_free(s);
+	mev_filemap_free(f1);
+	mev_filemap_free(f2);
+}
+
 static void test_params(void)
 {
 	mev_track_params p;
@@ -628,6 +744,8 @@ int main(void)
 	RUN(test_store_code);
 	RUN(test_store_titles);
 	RUN(test_store_merge);
+	RUN(test_store_small);
+	RUN(test_store_lock);
 	if (getenv("MEV_TEST_KEEP")) { /* look at the stores with the maintevo command */
 		fprintf(stderr, "kept %s\n", dir);
 		return test_summary();

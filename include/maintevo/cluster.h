@@ -114,6 +114,7 @@ typedef struct {
 	/* progress.stop: stop after the release in hand (MEV_EINTR);
 	 * progress.progress: called per release with its tag; note: unused */
 	mev_progress progress;
+	double wait;             /* seconds to wait for another writer (0: fail at once) */
 } mev_cluster_options;
 
 /*
@@ -126,8 +127,11 @@ typedef struct {
  * again, in order.  Else, with opt->jobs > 1, releases are clustered in
  * worker processes (forked; this process writes the store), so a caller
  * with other threads running must set opt->jobs to 1.  `opt` may be NULL.  The store
- * must be open for writing.  Counts and time go to *res.  Errors: those of
- * the store and of mev_cluster_graph(); MEV_EINTR when stopped.
+ * must be open for writing.  The whole run holds the store's writer's lock
+ * (mev_store_lock(), waiting up to opt->wait seconds for it), so no walk or
+ * import changes the releases meanwhile.  Counts and time go to *res.
+ * Errors: those of the store and of mev_cluster_graph(); MEV_ESTORE when
+ * another writer holds the lock; MEV_EINTR when stopped.
  */
 int mev_cluster_store(mev_cluster_result *res, mev_store *s, const mev_cluster_params *p,
 		      const mev_cluster_options *opt);

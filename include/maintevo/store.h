@@ -36,11 +36,19 @@ const char *mev_store_dir(const mev_store *s);
 
 /*
  * Take the writer's lock of the store in `dir` (walk.lock, flock): one
- * writer at a time, readers are not affected.  *fd gets the lock's file
- * (close it to let go).  MEV_ESTORE when another writer holds it (the
- * hint says to wait), MEV_EIO when the file cannot be made.
+ * writer at a time (walk, import, cluster, track, repair), readers are not
+ * affected.  *fd gets the lock's file (close it to let go; a forked child
+ * that does not write should close its copy).  MEV_ESTORE when another
+ * writer holds it (the hint says to run again when it has finished),
+ * MEV_EIO when the file cannot be made.
  */
 int mev_store_lock(int *fd, const char *dir);
+/*
+ * mev_store_lock(), waiting up to `seconds` (polling every 50 ms) for
+ * another writer to let go; MEV_EINTR when *stop (may be NULL) is set
+ * meanwhile.
+ */
+int mev_store_lock_wait(int *fd, const char *dir, double seconds, volatile int *stop);
 
 /*
  * Run fn(s, ctx) in a write transaction of its own and commit it; on a

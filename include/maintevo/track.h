@@ -139,6 +139,7 @@ typedef struct {
 	int jobs;                  /* for clustering (see mev_cluster_options) */
 	mev_progress progress;     /* stop flag (also for the clustering); progress before
 				      each release pair computed, with the release's tag */
+	double wait;               /* seconds to wait for another writer (0: fail at once) */
 } mev_track_options;
 
 /*
@@ -150,10 +151,17 @@ typedef struct {
  * present in both (by path) when both have file tables, else on section
  * titles weighted by their lines.  Only pairs whose stored result no longer
  * fits (new or re-walked releases, other clusters or thresholds) are
- * computed again; lineage ids stay stable.  *res gets the counts (also on
+ * computed again; lineage ids stay stable.  The whole run holds the
+ * store's writer's lock (waiting up to opt->wait seconds for it), so the
+ * releases it clusters are those it tracks: no walk or import adds or
+ * drops one meanwhile.  The records of each pair are committed together,
+ * so a run killed at any moment leaves whole pairs, and the next run goes
+ * on from them.  A store with one release (or none) with sections has no
+ * pairs: its first release starts the lineages.  *res gets the counts (also on
  * failure, as far as it got).  opt may be NULL.  Errors: those of the store
- * and of the clustering; MEV_EINVAL for bad thresholds; MEV_EINTR when
- * *opt->progress.stop was set (the pairs computed so far are kept).
+ * and of the clustering; MEV_ESTORE when another writer holds the lock;
+ * MEV_EINVAL for bad thresholds; MEV_EINTR when *opt->progress.stop was set
+ * (the pairs computed so far are kept).
  */
 int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_params *cp,
 		    const mev_track_params *tp, const mev_track_options *opt);

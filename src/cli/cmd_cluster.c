@@ -6,6 +6,7 @@ typedef struct {
 	const char *store;
 	cli_cluster_opts cluster;
 	int jobs;
+	double wait;
 } cluster_args;
 
 static const cli_option options[] = {
@@ -13,6 +14,10 @@ static const cli_option options[] = {
 	CLI_OPT_CLUSTER(cluster_args, cluster),
 	CLI_OPT_INT(cluster_args, jobs, 'j', "jobs", "N", 0, 64,
 		    "worker processes (default: one per core; --smooth uses one)"),
+	CLI_OPT_REAL(cluster_args, wait, 0, "wait", "SECONDS", 0, 86400,
+		     "when another command writes to the store (a walk,\n"
+		     "import-pasta, cluster or track), wait up to SECONDS\n"
+		     "for it to finish (default 0: fail at once)"),
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -33,7 +38,15 @@ const cli_command cmd_cluster_spec = {
 		"clustered, so a nightly run after 'maintevo walk' clusters the new release\n"
 		"only.  Results are deterministic: louvain and leiden seed igraph's random\n"
 		"numbers with --seed before each release.  Read them back with 'maintevo\n"
-		"clusters'; 'maintevo track' follows them across releases.",
+		"clusters'; 'maintevo track' follows them across releases.\n"
+		"\n"
+		"One command writes to a store at a time: cluster holds the store's writer's\n"
+		"lock (walk.lock) from start to end, as walk, import-pasta and track do, so\n"
+		"the releases it clusters cannot change meanwhile.  When another one holds\n"
+		"it, cluster fails at once (exit 1, \"another maintevo command ... is writing\n"
+		"to store\") or, with --wait, waits for it.  Readers (clusters, events,\n"
+		"export, ...) run at any time.  A run killed at any moment keeps every\n"
+		"release it clustered; the next run clusters the rest.",
 	.options = options,
 	.operands = 0,
 };
@@ -52,6 +65,7 @@ int cmd_cluster(int argc, char **argv)
 	if ((rc = cli_cluster_finish(&a.cluster, "cluster")))
 		return rc;
 	opt.jobs = a.jobs;
+	opt.wait = a.wait;
 	cli_progress_init(&opt.progress);
 	cli_sigint_install(NULL);
 	if (mev_store_open(&s, a.store, MEV_STORE_WRITE)) {

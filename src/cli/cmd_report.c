@@ -57,6 +57,7 @@ const cli_command cmd_report_spec = {
 		"        release; prints well too\n"
 		"\n"
 		"Subsystems need 'maintevo cluster' and 'maintevo track' on the store first.\n"
+		"A report needs two stored releases: with one or none it exits 1 and says so.\n"
 		"The same store gives the same bytes: the report holds no date of its own.",
 	.options = options,
 	.operands = 0,

@@ -11,6 +11,7 @@ typedef struct {
 	cli_cluster_opts cluster;
 	mev_track_params tp;
 	int jobs;
+	double wait;
 } track_args;
 
 /* A threshold: a number above 0 and at most opt->max. */
@@ -48,6 +49,10 @@ static const cli_option options[] = {
 		  "cover to be its new name (default 0.8)"),
 	CLI_OPT_INT(track_args, jobs, 'j', "jobs", "N", 0, 64,
 		    "clustering processes (default: one per core)"),
+	CLI_OPT_REAL(track_args, wait, 0, "wait", "SECONDS", 0, 86400,
+		     "when another command writes to the store (a walk,\n"
+		     "import-pasta, cluster or track), wait up to SECONDS\n"
+		     "for it to finish (default 0: fail at once)"),
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -69,7 +74,17 @@ const cli_command cmd_track_spec = {
 		"merge continues the largest predecessor.  Sections added, removed and\n"
 		"renamed are found too.  Only what changed since the last run is computed.\n"
 		"Read the results with 'maintevo events', 'maintevo lineages' and 'maintevo\n"
-		"section-changes'; docs/tracking.md explains the thresholds.",
+		"section-changes'; docs/tracking.md explains the thresholds.  A store with\n"
+		"one release has no pairs: its clusters start the lineages, and there are no\n"
+		"events or section changes (exit 0); a store without releases has nothing to\n"
+		"track (exit 0, empty tables).\n"
+		"\n"
+		"One command writes to a store at a time: track holds the store's writer's\n"
+		"lock from start to end (the releases it clusters are those it tracks), as\n"
+		"walk, import-pasta and cluster do.  When another one holds it, track fails\n"
+		"at once (exit 1, \"another maintevo command ... is writing to store\") or,\n"
+		"with --wait, waits for it.  Readers run at any time.  A run killed at any\n"
+		"moment keeps whole release pairs; the next run goes on from them.",
 	.options = options,
 	.operands = 0,
 };
@@ -107,6 +122,7 @@ int cmd_track(int argc, char **argv)
 	if ((rc = cli_cluster_finish(&a.cluster, "track")))
 		return rc;
 	opt.jobs = a.jobs;
+	opt.wait = a.wait;
 	cli_progress_init(&opt.progress);
 	cli_sigint_install(NULL);
 	if (mev_store_open(&s, a.store, MEV_STORE_WRITE)) {

@@ -91,4 +91,15 @@ typedef struct {
 
 int mev__workers_run(const mev__workers *w);
 
+/*
+ * mev_cluster_store() for a caller that holds the store's writer's lock
+ * (lockfd, closed in the worker processes; -1 when held elsewhere), so
+ * that the releases it reads cannot change under it.
+ */
+int mev__cluster_run(mev_cluster_result *res, mev_store *s, const mev_cluster_params *p,
+		     const mev_cluster_options *o, int lockfd);
+/* Take the writer's lock of s's directory, waiting up to `wait` seconds
+ * (pr->stop ends the wait; pr may be NULL). */
+int mev__cluster_lock(int *lockfd, mev_store *s, const mev_progress *pr, double wait);
+
 #endif

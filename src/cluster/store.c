@@ -169,6 +169,7 @@ typedef struct {
 	size_t got;           /* records stored from the workers */
 	mev_buf key, val;
 	mev_store *ws;        /* a worker's own read-only handle */
+	int lockfd;           /* the writer's lock (-1: the caller's); workers close their copy */
 } run;
 
 static int stopped(const run *r)
@@ -314,10 +315,14 @@ static int cluster_serial(run *r)
 	return rc;
 }
 
-/* In a worker: its own read-only handle on the store. */
+/* In a worker: its own read-only handle on the store.  It lets go of its
+ * copy of the writer's lock, which would else outlive a killed caller. */
 static int worker_start(void *ctx)
 {
 	run *r = ctx;
+	if (r->lockfd >= 0)
+		close(r->lockfd);
+	r->lockfd = -1;
 	return mev_store_open(&r->ws, mev_store_dir(r->s), MEV_STORE_READ);
 }
 
@@ -371,8 +376,8 @@ static int cluster_parallel(run *r, int jobs)
 	return mev__workers_run(&w);
 }
 
-int mev_cluster_store(mev_cluster_result *res, mev_store *s, const mev_cluster_params *p,
-		      const mev_cluster_options *o)
+int mev__cluster_run(mev_cluster_result *res, mev_store *s, const mev_cluster_params *p,
+		     const mev_cluster_options *o, int lockfd)
 {
 	mev_release *list = NULL;
 	run r = { 0 };
@@ -386,6 +391,7 @@ int mev_cluster_store(mev_cluster_result *res, mev_store *s, const mev_cluster_p
 	r.p = p;
 	r.o = o;
 	r.res = res;
+	r.lockfd = lockfd;
 	res->releases = r.n;
 	r.todo = malloc((r.n + 1) * sizeof *r.todo);
 	r.tags = calloc(r.n + 1, sizeof *r.tags);
@@ -408,5 +414,23 @@ done:
 	free(r.todo);
 	free(r.tags);
 	mev_release_list_free(list, r.n);
+	return rc;
+}
+
+int mev__cluster_lock(int *lockfd, mev_store *s, const mev_progress *pr, double wait)
+{
+	return mev_store_lock_wait(lockfd, mev_store_dir(s), wait, pr ? pr->stop : NULL);
+}
+
+int mev_cluster_store(mev_cluster_result *res, mev_store *s, const mev_cluster_params *p,
+		      const mev_cluster_options *o)
+{
+	int lockfd = -1, rc;
+	memset(res, 0, sizeof *res);
+	if ((rc = mev_cluster_params_check(p)) ||
+	    (rc = mev__cluster_lock(&lockfd, s, o ? &o->progress : NULL, o ? o->wait : 0)))
+		return rc;
+	rc = mev__cluster_run(res, s, p, o, lockfd);
+	close(lockfd);
 	return rc;
 }

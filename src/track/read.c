@@ -4,6 +4,7 @@
  */
 #include "track_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/release.h"
 #include "maintevo/tags.h"
 
 #include <stdlib.h>
@@ -159,19 +160,39 @@ static void recs_free(rec_vec *rv)
 	MEV_VEC_FREE(&rv->v);
 }
 
+/* Whether the store has at most `most` releases with sections: then it
+ * has nothing to track (none) or no pairs (one), and no records is an
+ * empty result, not a store 'maintevo track' has to see first. */
+static int few_releases(int *few, mev_store *s, size_t most)
+{
+	mev_release *rels = NULL;
+	size_t n = 0, with = 0;
+	int rc = mev_release_list(&rels, &n, s);
+	for (size_t i = 0; !rc && i < n; i++)
+		with += rels[i].sections > 0;
+	*few = !rc && with <= most;
+	mev_release_list_free(rels, n);
+	return rc;
+}
+
 /* Each pair record's body is read by one of these (from, to: the pair). */
 typedef int (*rec_fn)(list *out, const char *from, const char *to, const void *data, size_t len);
 
-/* The records under a prefix, in release order: they must exist and form
- * a chain (the first events record starts it, each record links to the
- * previous one). */
+/* The records under a prefix, in release order: they must exist (unless
+ * the store has no release with sections, or for section changes one) and
+ * form a chain (the first events record starts it, each record links to
+ * the previous one). */
 static int load_chain(rec_vec *rv, mev_store *s, const mev_buf *prefix, int events, const char *what,
 		      const char *key)
 {
-	int rc;
+	int few = 0, rc;
 	rv->plen = prefix->len;
 	if ((rc = mev_store_scan(s, "events", prefix->ptr, prefix->len, rec_cb, rv)))
 		return rc;
+	if (!rv->v.n && (rc = few_releases(&few, s, events ? 0 : 1)))
+		return rc;
+	if (!rv->v.n && few)
+		return 0;
 	if (!rv->v.n) {
 		mev_error_set(MEV_ENOTFOUND, "store '%s' has no %s%s%s", mev_store_dir(s), what,
 			      key ? " for " : "", key ? key : "");
@@ -189,7 +210,8 @@ static int load_chain(rec_vec *rv, mev_store *s, const mev_buf *prefix, int even
 		if (i ? strcmp(h.from, rv->v.v[i - 1].to) != 0 : (events && h.from[0] != '\0')) {
 			mev_error_set(MEV_ENOTFOUND, "the %s in store '%s' are out of date (releases were "
 				      "added or walked again since)", what, mev_store_dir(s));
-			mev_error_hint("run 'maintevo track --store %s'%s again", mev_store_dir(s),
+			mev_error_hint("run 'maintevo track --store %s'%s again (or, while one runs, wait "
+				       "for it to finish)", mev_store_dir(s),
 				       key ? " with the same clustering options" : "");
 			return MEV_ENOTFOUND;
 		}
@@ -212,7 +234,12 @@ static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events
 		      const char *key, const char *lo, const char *hi, rec_fn fn)
 {
 	rec_vec rv = { { 0 }, 0 };
-	int rc = load_chain(&rv, s, prefix, events, what, key);
+	int rc = mev_store_read_begin(s);
+	if (rc)
+		return rc;
+	/* the records and the releases from one snapshot */
+	rc = load_chain(&rv, s, prefix, events, what, key);
+	mev_store_read_end(s);
 	for (size_t i = 0; i < rv.v.n && !rc; i++) {
 		mev__rd r;
 		mev__rec_head h;
@@ -324,14 +351,20 @@ int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_pa
 	mev_cluster_key(pk, sizeof pk, cp);
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
-	if (!(rc = mev__lineages_key(&k, cp)))
+	if (!(rc = mev__lineages_key(&k, cp)) && !(rc = mev_store_read_begin(s))) {
+		int few = 0;
 		rc = mev_store_get(&data, &len, s, "lineages", k.ptr, k.len);
+		/* no release with sections: no lineages, tracked or not */
+		if (rc == MEV_ENOTFOUND && !few_releases(&few, s, 0) && few)
+			rc = 0;
+		mev_store_read_end(s);
+	}
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_set(MEV_ENOTFOUND, "store '%s' has no lineages for %s", mev_store_dir(s), pk);
 		mev_error_hint("run 'maintevo track --store %s' with the same clustering options first",
 			       mev_store_dir(s));
 	}
-	if (!rc) {
+	if (!rc && data) {
 		mev_lineage *v = NULL;
 		rc = mev__lineages_decode(&v, &l.n, l.arena, data, len, pk);
 		l.v = v;

@@ -23,6 +23,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void mev_track_params_init(mev_track_params *p)
 {
@@ -154,7 +155,7 @@ typedef struct {
 	mev__track_rel prev, cur;
 	int have_prev;
 	int dirty_ev, dirty_ch;            /* a pair was computed again: all after it too */
-	mev_buf k, ev_val, ch_val;
+	mev_buf k, k2, ev_val, ch_val;
 } run;
 
 /* The events of the pair ra -> rb: rb gets its lineages, r->ev_val the record. */
@@ -250,18 +251,22 @@ done:
 typedef struct {
 	const char *table;
 	const mev_buf *k, *v;
+	const mev_buf *k2, *v2;            /* a second record of table "events", or NULL */
 } put_ctx;
 
 static int put_fn(mev_store *s, void *ctx)
 {
 	const put_ctx *p = ctx;
-	return mev_store_put(s, p->table, p->k->ptr, p->k->len, p->v->ptr, p->v->len);
+	int rc = mev_store_put(s, p->table, p->k->ptr, p->k->len, p->v->ptr, p->v->len);
+	if (!rc && p->k2)
+		rc = mev_store_put(s, "events", p->k2->ptr, p->k2->len, p->v2->ptr, p->v2->len);
+	return rc;
 }
 
 /* Store one record in a transaction of its own. */
 static int put_value(mev_store *s, const char *table, const mev_buf *k, const mev_buf *v)
 {
-	put_ctx p = { table, k, v };
+	put_ctx p = { table, k, v, NULL, NULL };
 	return mev_store_write(s, put_fn, &p);
 }
 
@@ -294,6 +299,28 @@ static int check_kept(run *r, int *ev_ok, int *ch_ok)
 	return 0;
 }
 
+/* Store the records of the pair ending at r->cur that were computed (its
+ * events, its section changes) in one transaction: a kill leaves both or
+ * neither. */
+static int store_pair(run *r, int events, int changes)
+{
+	put_ctx p = { "events", NULL, NULL, NULL, NULL };
+	int rc;
+	r->dirty_ev |= events;
+	r->dirty_ch |= changes;
+	if (events && (rc = mev__events_key(&r->k, r->cp, r->cur.tag)))
+		return rc;
+	if (changes && (rc = mev__sections_key(events ? &r->k2 : &r->k, r->cur.tag)))
+		return rc;
+	p.k = &r->k;
+	p.v = events ? &r->ev_val : &r->ch_val;
+	if (events && changes) {
+		p.k2 = &r->k2;
+		p.v2 = &r->ch_val;
+	}
+	return events || changes ? mev_store_write(r->s, put_fn, &p) : 0;
+}
+
 /* Track release i of total (m): keep its stored pair or compute and store it. */
 static int track_release(run *r, const mev_release *m, size_t i, size_t total)
 {
@@ -307,20 +334,9 @@ static int track_release(run *r, const mev_release *m, size_t i, size_t total)
 			r->pr->progress(r->pr->ctx, i + 1, total, r->cur.tag);
 		mev__buf_clear(&r->ev_val);
 		mev__buf_clear(&r->ch_val);
-		if ((rc = compute_pair(r, r->have_prev ? &r->prev : NULL, &r->cur, !ev_ok, !ch_ok)))
+		if ((rc = compute_pair(r, r->have_prev ? &r->prev : NULL, &r->cur, !ev_ok, !ch_ok)) ||
+		    (rc = store_pair(r, !ev_ok, !ch_ok && r->have_prev)))
 			return rc;
-		if (!ev_ok) {
-			r->dirty_ev = 1;
-			if ((rc = mev__events_key(&r->k, r->cp, r->cur.tag)) ||
-			    (rc = put_value(r->s, "events", &r->k, &r->ev_val)))
-				return rc;
-		}
-		if (!ch_ok && r->have_prev) {
-			r->dirty_ch = 1;
-			if ((rc = mev__sections_key(&r->k, r->cur.tag)) ||
-			    (rc = put_value(r->s, "events", &r->k, &r->ch_val)))
-				return rc;
-		}
 		r->res->tracked++;
 	}
 	rel_clear(&r->prev);
@@ -495,59 +511,72 @@ static int finish(run *r, const mev_release *const *chain, size_t nchain, const 
 		return rc;
 	if ((rc = write_lineages(r->s, r->cp, chain, nchain, r->res)))
 		return rc;
-	rc = count_events(r->res, r->s, r->cp);
-	if (rc == MEV_ENOTFOUND && !nchain) {
-		mev_error_clear();
-		rc = 0;
-	}
-	return rc;
+	return count_events(r->res, r->s, r->cp);
 }
 
-int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_params *cp,
-		    const mev_track_params *tp, const mev_track_options *o)
+/* The run itself, under the writer's lock (lockfd): cluster, then every
+ * pair of the releases clustered now, then the lineages. */
+static int track_locked(run *r, const mev_track_options *o, int lockfd)
 {
 	mev_cluster_options co = { 0 };
 	mev_release *list = NULL;
 	const mev_release **chain = NULL;
 	size_t n = 0, nchain = 0;
 	mev_strmap tags = MEV_STRMAP_INIT;
-	run r = { s, cp, tp, o ? &o->progress : NULL, res, { 0 }, { 0 }, { 0 }, { 0 }, 0, 0, 0,
-		  MEV_BUF_INIT, MEV_BUF_INIT, MEV_BUF_INIT };
 	double t0 = mev__now();
 	int rc;
+
+	if (o) {
+		co.jobs = o->jobs;
+		co.progress.stop = o->progress.stop;
+	}
+	if ((rc = mev__cluster_run(&r->res->cluster, r->s, r->cp, &co, lockfd)))
+		return rc;
+	r->res->cluster_seconds = mev__now() - t0;
+	if ((rc = mev_release_list(&list, &n, r->s)) || (rc = chain_of(&chain, &nchain, &tags, list, n)))
+		goto done;
+	r->res->releases = nchain;
+	for (size_t i = 0; i < nchain && !rc; i++) {
+		if (r->pr && r->pr->stop && *r->pr->stop)
+			rc = mev_error_set(MEV_EINTR, "interrupted");
+		else
+			rc = track_release(r, chain[i], i, nchain);
+	}
+	if (!rc)
+		rc = finish(r, chain, nchain, &tags);
+done:
+	mev__strmap_free(&tags);
+	free(chain);
+	mev_release_list_free(list, n);
+	return rc;
+}
+
+int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_params *cp,
+		    const mev_track_params *tp, const mev_track_options *o)
+{
+	run r = { s, cp, tp, o ? &o->progress : NULL, res, { 0 }, { 0 }, { 0 }, { 0 }, 0, 0, 0,
+		  MEV_BUF_INIT, MEV_BUF_INIT, MEV_BUF_INIT, MEV_BUF_INIT };
+	double t0 = mev__now();
+	int lockfd = -1, rc;
 
 	memset(res, 0, sizeof *res);
 	if ((rc = mev_cluster_params_check(cp)) || (rc = mev_track_params_check(tp)))
 		return rc;
 	mev__event_params(r.params, tp);
 	mev__change_params(r.rparams, tp);
-	if (o) {
-		co.jobs = o->jobs;
-		co.progress.stop = o->progress.stop;
-	}
-	if ((rc = mev_cluster_store(&res->cluster, s, cp, &co)))
+	/* one writer: the releases and clusterings read here stay as they are
+	 * until the run ends (a walk meanwhile could add a release that has no
+	 * clustering yet, or drop one) */
+	if ((rc = mev__cluster_lock(&lockfd, s, r.pr, o ? o->wait : 0)))
 		return rc;
-	res->cluster_seconds = mev__now() - t0;
-	if ((rc = mev_release_list(&list, &n, s)) || (rc = chain_of(&chain, &nchain, &tags, list, n)))
-		goto done;
-	res->releases = nchain;
-	for (size_t i = 0; i < nchain && !rc; i++) {
-		if (r.pr && r.pr->stop && *r.pr->stop)
-			rc = mev_error_set(MEV_EINTR, "interrupted");
-		else
-			rc = track_release(&r, chain[i], i, nchain);
-	}
-	if (!rc)
-		rc = finish(&r, chain, nchain, &tags);
-done:
+	rc = track_locked(&r, o, lockfd);
+	close(lockfd);
 	res->seconds = mev__now() - t0;
 	rel_clear(&r.prev);
 	rel_clear(&r.cur);
-	mev__strmap_free(&tags);
 	mev__buf_free(&r.k);
+	mev__buf_free(&r.k2);
 	mev__buf_free(&r.ev_val);
 	mev__buf_free(&r.ch_val);
-	free(chain);
-	mev_release_list_free(list, n);
 	return rc;
 }

@@ -202,6 +202,56 @@ mkdir empty
 expect_exit 1 "$MEV" import-pasta --store J empty
 expect_error "no TAG.csv or TAG.csv.zst files in 'empty'"
 
+step "one release: track and every reader succeed; no release: the same, empty"
+git clone -q --mirror planted one.git
+for t in $(git -C one.git tag); do [ "$t" = v1.0 ] || git -C one.git tag -d "$t" >/dev/null; done
+expect_exit 0 "$MEV" walk --repo one.git --store O1 -q
+# not tracked yet: the events need 'track'; section changes need no pair
+expect_exit 1 "$MEV" events --store O1
+expect_error "is not tracked with walktrap:steps=4:top=1"
+expect_exit 0 "$MEV" track --store O1
+expect_stderr_contains "1 release tracked (1 computed: 0 pairs on code, 0 on titles; 0 kept)"
+expect_stderr_contains "events: 0 birth, 0 death, 0 continuation"
+mkrepo none
+echo hello > none/README
+commit_all none snapshot-1
+expect_exit 0 "$MEV" walk --repo none --store O0 -q
+expect_exit 0 "$MEV" cluster --store O0
+expect_stderr_contains "0 releases clustered, 0 already clustered"
+expect_exit 0 "$MEV" track --store O0
+expect_stderr_contains "0 releases tracked"
+# readers: exit 0; a table has one line per cluster, lineage or release
+# of the one release, and a header only where there is nothing
+for S in O1 O0; do
+	n=$([ $S = O1 ] && echo 1 || echo 0)
+	expect_exit 0 "$MEV" releases --store $S
+	[ "$(wc -l < "$OUT")" -eq $((n + 1)) ] || fail "releases of $S: not $n rows"
+	for c in events section-changes "export events" "export section_changes"; do
+		expect_exit 0 "$MEV" $c --store $S
+		[ "$(wc -l < "$OUT")" -eq 1 ] || fail "'$c' of $S is not a header alone"
+	done
+	for c in lineages "export lineages" "export clusters" "export sections"; do
+		expect_exit 0 "$MEV" $c --store $S
+		rows=$(($(wc -l < "$OUT") - 1))
+		if [ $S = O1 ]; then [ $rows -gt 0 ]; else [ $rows -eq 0 ]; fi || fail "'$c' of $S has $rows rows"
+	done
+	expect_exit 0 "$MEV" export edges --store $S
+	expect_exit 0 "$MEV" store info --store $S
+	expect_exit 0 "$MEV" store check --store $S
+	# a report compares two releases: said so, with the way out
+	expect_exit 1 "$MEV" report --store $S
+	expect_error "holds $n release"
+	expect_stderr_contains "a report compares two"
+done
+for c in "clusters --release v1.0" "filemap --release v1.0" "graph --release v1.0" \
+	"export files --release v1.0" "export graph --release v1.0" "export graph --meta --release v1.0"; do
+	expect_exit 0 "$MEV" $c --store O1
+	[ "$(wc -l < "$OUT")" -gt 1 ] || fail "'$c' of the one release is empty"
+done
+expect_exit 0 "$MEV" lineages --store O1
+awk -F, 'NR > 1 && !($3 == "v1.0" && $4 == "v1.0" && $7 == 1) { exit 1 }' "$OUT" ||
+	fail "a lineage of the one release does not start and end there"
+
 step "usage errors"
 expect_exit 2 "$MEV" cluster --store S --method walktrap --smooth
 expect_error "smoothing needs the leiden method"

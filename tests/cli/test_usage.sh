@@ -43,9 +43,9 @@ options_of() {
 	releases) echo "store format $cluster_opts excel-safe out help" ;;
 	store) echo "store help" ;;
 	import-pasta) echo "store quiet help" ;;
-	cluster) echo "store $cluster_opts jobs quiet help" ;;
+	cluster) echo "store $cluster_opts jobs wait quiet help" ;;
 	clusters) echo "store release format $cluster_opts excel-safe out help" ;;
-	track) echo "store $cluster_opts link match growth rename jobs quiet help" ;;
+	track) echo "store $cluster_opts link match growth rename jobs wait quiet help" ;;
 	events) echo "store from to format $cluster_opts excel-safe out help" ;;
 	lineages) echo "store format $cluster_opts excel-safe out help" ;;
 	section-changes) echo "store from to format excel-safe out help" ;;
@@ -101,6 +101,7 @@ growers and shrinkers by lines.
         release; prints well too
 
 Subsystems need 'maintevo cluster' and 'maintevo track' on the store first.
+A report needs two stored releases: with one or none it exits 1 and says so.
 The same store gives the same bytes: the report holds no date of its own.
 
 options:
