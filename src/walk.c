@@ -546,7 +546,7 @@ static int open_walk(walker *w)
 	int rc;
 	if ((rc = mev_repo_open(&w->repo, o->repo)) ||
 	    (rc = mev_store_open(&w->store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
-	    (rc = mev_store_lock(&w->lockfd, o->store)))
+	    (rc = mev_store_lock_wait(&w->lockfd, o->store, o->wait, o->abort_now)))
 		return rc;
 	rc = mev_release_identity_get(&w->id, w->store);
 	if (rc && rc != MEV_ENOTFOUND)
@@ -606,7 +606,8 @@ static int choose_work(walker *w, const mev_tag ***work, size_t *nwork, mev_tag 
 		w->dialect = (mev_dialect)mev_dialect_parse(w->id.dialect);
 	else if ((rc = detect_dialect(w, tags, ntags)))
 		return rc;
-	qsort(tags, ntags, sizeof *tags, tag_cmp);
+	if (ntags)
+		qsort(tags, ntags, sizeof *tags, tag_cmp);
 	*nwork = 0;
 	if (!(*work = calloc(ntags + 1, sizeof **work)))
 		return mev_error_oom();

@@ -574,7 +574,7 @@ int mev_store_lock_wait(int *fd, const char *dir, double seconds, volatile int *
 	else
 		mev_error_set(MEV_ESTORE, "another maintevo command (walk, import-pasta, cluster, track "
 			      "or store repair) is writing to store '%s'", dir);
-	mev_error_hint("run this again when it has finished (cluster and track wait with --wait "
+	mev_error_hint("run this again when it has finished (walk, cluster and track wait with --wait "
 		       "SECONDS); readers can use the store meanwhile");
 	return MEV_ESTORE;
 }

@@ -25,6 +25,7 @@ typedef struct {
 	int jobs;                /* reader threads (0 = cores) */
 	int rebuild;             /* forget what the store holds and start over */
 	int verify;              /* also build every release cold and compare (slow) */
+	double wait;             /* seconds to wait for another writer of the store (0: fail at once) */
 	mev_rules_options rules;
 	/*
 	 * progress.stop: non-zero ends the walk after the current release, which

@@ -23,7 +23,7 @@ holder=$!
 until ! flock -n S/walk.lock true; do sleep 0.01; done
 for c in cluster track; do
 	expect_exit 1 "$MEV" $c --store S
-	printf "maintevo: error: another maintevo command (walk, import-pasta, cluster, track or store repair) is writing to store 'S'\nhint: run this again when it has finished (cluster and track wait with --wait SECONDS); readers can use the store meanwhile\n" |
+	printf "maintevo: error: another maintevo command (walk, import-pasta, cluster, track or store repair) is writing to store 'S'\nhint: run this again when it has finished (walk, cluster and track wait with --wait SECONDS); readers can use the store meanwhile\n" |
 		expect_stderr
 done
 expect_exit 1 "$MEV" walk --repo m.git --store S
@@ -39,6 +39,13 @@ wait $holder
 expect_stderr_contains "8 releases tracked"
 expect_exit 0 "$MEV" events --store S
 expect_stdout_contains "split"
+step "--wait: a walk waits for the writer to finish"
+flock S/walk.lock sleep 1 &
+holder=$!
+until ! flock -n S/walk.lock true; do sleep 0.01; done
+expect_exit 0 "$MEV" walk --repo m.git --store S --wait 30
+kill -0 $holder 2>/dev/null && fail "walk did not wait for the lock"
+wait $holder
 expect_exit 2 "$MEV" cluster --store S --wait -1
 expect_error "--wait"
 
