@@ -48,6 +48,14 @@ uint64_t mev__history_cluster_lines(const mev__history *h, size_t r, uint32_t k)
 	return hr->code && hr->code[k] >= 0 ? (uint64_t)hr->code[k] : mev_clustering_lines(hr->c, k);
 }
 
+const char *mev__history_lineage_name(const mev__history *h, size_t r, uint32_t k)
+{
+	const mev__history_release *hr = &h->rel[r];
+	if (!hr->lineage || hr->lineage[k] < 0 || k >= hr->names.n || !hr->names.v[k].name)
+		return "";
+	return hr->names.v[k].name;
+}
+
 /* Read the clustering of release i (none stored is no error). */
 static int load_release(mev__history *h, size_t i, mev_store *s, const mev_cluster_params *cp)
 {
@@ -80,11 +88,12 @@ static int load_release(mev__history *h, size_t i, mev_store *s, const mev_clust
 
 /* The lineage and code lines the tracker stored for each cluster of
  * release i, when they describe the clustering read. */
-static int load_lineages(mev__history *h, size_t i, mev_store *s, const mev_cluster_params *cp)
+static int load_lineages(mev__history *h, size_t i, mev_store *s, const mev_cluster_params *cp,
+			 const mev_track_params *tp)
 {
 	mev__history_release *hr = &h->rel[i];
 	mev_tracked_cluster_list tc = { 0 };
-	int rc = mev_track_clusters(&tc, s, cp, h->list[i].tag);
+	int rc = mev_track_clusters(&tc, s, cp, tp, h->list[i].tag);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		return 0;
@@ -96,16 +105,17 @@ static int load_lineages(mev__history *h, size_t i, mev_store *s, const mev_clus
 			hr->lineage[k] = tc.v[k].lineage;
 			hr->code[k] = (int64_t)tc.v[k].code_lines;
 		}
-	mev_tracked_cluster_list_free(&tc);
+	hr->names = tc;
 	return 0;
 }
 
 /* Events and lineages, when 'maintevo track' ran for these parameters. */
-static int load_tracks(mev__history *h, mev_store *s, const mev_cluster_params *cp)
+static int load_tracks(mev__history *h, mev_store *s, const mev_cluster_params *cp,
+		       const mev_track_params *tp)
 {
-	int rc = mev_track_events(&h->events, s, cp, NULL, NULL);
+	int rc = mev_track_events(&h->events, s, cp, tp, NULL, NULL);
 	if (!rc)
-		rc = mev_track_lineages(&h->lineages, s, cp);
+		rc = mev_track_lineages(&h->lineages, s, cp, tp);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		mev_event_list_free(&h->events);
@@ -117,12 +127,12 @@ static int load_tracks(mev__history *h, mev_store *s, const mev_cluster_params *
 	h->tracked = 1;
 	for (size_t i = 0; i < h->n && !rc; i++)
 		if (h->rel[i].c)
-			rc = load_lineages(h, i, s, cp);
+			rc = load_lineages(h, i, s, cp, tp);
 	return rc;
 }
 
 static int history_read(mev__history *h, mev_store *s, const mev_cluster_params *cp,
-			const char *only, unsigned need)
+			const mev_track_params *tp, const char *only, unsigned need)
 {
 	int rc;
 	if ((rc = mev_release_list(&h->list, &h->n, s)))
@@ -144,27 +154,33 @@ static int history_read(mev__history *h, mev_store *s, const mev_cluster_params 
 			return rc;
 	if (!(need & MEV__HISTORY_TRACKS) || ((need & MEV__HISTORY_CLUSTERS) && !h->clustered))
 		return 0;
-	return load_tracks(h, s, cp);
+	return load_tracks(h, s, cp, tp);
 }
 
-int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp, const char *only,
-		      unsigned need)
+int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp,
+		      const mev_track_params *tp, const char *only, unsigned need)
 {
 	mev_cluster_params defaults;
+	mev_track_params tdefaults;
 	int rc;
 	memset(h, 0, sizeof *h);
 	if (!cp) {
 		mev_cluster_params_init(&defaults);
 		cp = &defaults;
 	}
+	if (!tp) {
+		mev_track_params_init(&tdefaults);
+		tp = &tdefaults;
+	}
 	mev_cluster_key(h->key, sizeof h->key, cp);
+	mev_track_key(h->tkey, sizeof h->tkey, tp);
 	/* the releases, their clusterings and the tracker's records from one
 	 * snapshot, held until mev__history_free(): a walk or a track writing
 	 * meanwhile is not seen half way, nor a release dropped (walk
 	 * --rebuild) before the caller reads its graph */
 	if ((rc = mev_store_read_begin(s)))
 		return rc;
-	if ((rc = history_read(h, s, cp, only, need)))
+	if ((rc = history_read(h, s, cp, tp, only, need)))
 		mev_store_read_end(s);
 	else
 		h->snapshot = s;
@@ -177,6 +193,7 @@ void mev__history_free(mev__history *h)
 		mev_clustering_free(h->rel[i].c);
 		free(h->rel[i].lineage);
 		free(h->rel[i].code);
+		mev_tracked_cluster_list_free(&h->rel[i].names);
 		mev__strmap_free(&h->rel[i].by_title);
 	}
 	free(h->rel);

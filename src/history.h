@@ -18,6 +18,8 @@ typedef struct {
 	int64_t *lineage;         /* per cluster: its lineage id, -1 when unknown */
 	int64_t *code;            /* per cluster: lines of the files it covers, each
 				   * once (the tracker's size); -1 when unknown */
+	mev_tracked_cluster_list names; /* what the tracker stored (names[k].name: the
+				   * lineage's name), when lineage[] is known */
 	mev_strmap by_title;      /* section title -> section index of c */
 } mev__history_release;
 
@@ -29,7 +31,8 @@ typedef struct {
 	int tracked;              /* events and lineages were read */
 	mev_event_list events;
 	mev_lineage_list lineages;
-	char key[128];            /* the parameter key */
+	char key[128];            /* the clustering's parameter key */
+	char tkey[160];           /* the tracker's thresholds (mev_track_key()) */
 	mev_store *snapshot;      /* the store whose read snapshot is held */
 } mev__history;
 
@@ -55,8 +58,8 @@ enum {
  * with nothing to track, as tracked): its tables are empty.  Errors: the
  * store's, MEV_ENOTFOUND for an unknown `only`.
  */
-int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp, const char *only,
-		      unsigned need);
+int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp,
+		      const mev_track_params *tp, const char *only, unsigned need);
 void mev__history_free(mev__history *h);
 
 /* Index of release `tag`, or -1. */
@@ -67,6 +70,9 @@ int64_t mev__history_cluster_of(const mev__history *h, size_t r, const char *tit
 
 /* The cluster whose representative is `title` in release r, or -1. */
 int64_t mev__history_cluster_named(const mev__history *h, size_t r, const char *title);
+
+/* The name of the lineage of cluster k of release r ("" when unknown). */
+const char *mev__history_lineage_name(const mev__history *h, size_t r, uint32_t k);
 
 /* Lines of cluster k of release r: the lines of the files it covers, each
  * once, when tracked; else the sum of its sections' lines. */

@@ -228,10 +228,10 @@ static void test_tables(void)
 	CHECK_INT(rc, 0);
 	CHECK_STR(out,
 		  "release,section,status,maintainers,reviewers,lists,trees,patterns,files,lines,bytes,"
-		  "cluster,representative,lineage\n"
-		  "v1.1,\"A, \"\"QUOTED\"\" <b>&amp;</b>\",Maintained,1,0,0,0,1,1,11,100,,,\n"
-		  "v1.1,PLAIN,Orphan,0,0,0,0,1,2,14,130,,,\n"
-		  "v1.1,\"TWO\nLINES\",Maintained,1,0,0,0,1,0,0,0,,,\n");
+		  "cluster,representative,lineage,lineage_name\n"
+		  "v1.1,\"A, \"\"QUOTED\"\" <b>&amp;</b>\",Maintained,1,0,0,0,1,1,11,100,,,,\n"
+		  "v1.1,PLAIN,Orphan,0,0,0,0,1,2,14,130,,,,\n"
+		  "v1.1,\"TWO\nLINES\",Maintained,1,0,0,0,1,0,0,0,,,,\n");
 	free(out);
 
 	/* edges in JSON Lines: one object per line, nulls for nothing */
@@ -257,7 +257,7 @@ static void test_tables(void)
 	o.path = "c/rest.txt";
 	out = run_table(s, MEV_EXPORT_FILES, &o, &rc);
 	CHECK_INT(rc, 0);
-	CHECK(out && strstr(out, "\nv1.0,c/rest.txt,file,7,70,,,,\n"));
+	CHECK(out && strstr(out, "\nv1.0,c/rest.txt,file,7,70,,,,,\n"));
 	free(out);
 
 	/* errors: no --release nor --path for files, an unknown release, not clustered */
@@ -311,7 +311,7 @@ static void test_tables(void)
 static void test_graph(void)
 {
 	mev_store *s = NULL;
-	mev_export_graph_options go = { MEV_EXPORT_DOT, "v1.0", NULL, 0, 0 };
+	mev_export_graph_options go = { MEV_EXPORT_DOT, "v1.0", NULL, NULL, 0, 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;

@@ -113,6 +113,42 @@ static void test_split_merge(void)
 	mev__pair_out_free(&o);
 }
 
+static void test_absorption(void)
+{
+	/* 1 (100 lines) is absorbed by the big 0: 97 of its lines are in
+	 * files 0's successor covers, Jaccard only 0.08; 2 dies, 30% of it
+	 * went to 0; 1 is born from 0's code (40% of it) and new code */
+	pair p = { .na = 3, .nb = 2, .ca = { 1000, 100, 30 }, .cb = { 1127, 20 },
+		   .la = { 1000, 100, 100 }, .lb = { 1127, 50 },
+		   .ov = { { 0, 0, 1000, 1000, 1000 }, { 1, 0, 97, 97, 97 }, { 2, 0, 30, 30, 30 },
+			   { 0, 1, 20, 20, 20 } },
+		   .nov = 4, .lin = { 3, 4, 5 } };
+	mev__pair_out o = run(&p);
+	const mev__link *l;
+	CHECK_INT(kind(&o, 0, 0), MEV_EVENT_MERGE);
+	CHECK_INT(kind(&o, 1, 0), MEV_EVENT_MERGE);
+	CHECK_INT(kind(&o, 2, MEV_CLUSTER_NONE), MEV_EVENT_DEATH);
+	CHECK_INT(kind(&o, MEV_CLUSTER_NONE, 1), MEV_EVENT_BIRTH);
+	CHECK_INT(o.lin_b[0], 3); /* the merge continues the largest predecessor */
+	for (size_t i = 0; i < o.nlinks; i++) {
+		l = &o.links[i];
+		if (l->a == 1)
+			CHECK(fabs(l->share - 0.97) < 1e-9 && fabs(l->sim - 97.0 / 1130) < 1e-9);
+		if (l->kind == MEV_EVENT_DEATH)
+			CHECK(l->partner == 0 && fabs(l->partner_share - 0.3) < 1e-9);
+		if (l->kind == MEV_EVENT_BIRTH)
+			CHECK(l->partner == 0 && fabs(l->partner_share - 0.4) < 1e-9);
+	}
+	mev__pair_out_free(&o);
+	/* with --absorb 0.98 the 97% are not enough: 1 dies, its code went to 0 */
+	tp.absorb = 0.98;
+	o = run(&p);
+	CHECK_INT(kind(&o, 1, MEV_CLUSTER_NONE), MEV_EVENT_DEATH);
+	CHECK_INT(kind(&o, 0, 0), MEV_EVENT_GROWTH);
+	mev__pair_out_free(&o);
+	tp.absorb = 0.5;
+}
+
 static void test_birth_death_growth(void)
 {
 	/* 0 grows, 1 shrinks, 2 stays, 3 dies; 3 is born (new code only) */
@@ -305,8 +341,8 @@ static int64_t cluster_named(mev_store *s, const mev_cluster_params *cp, const c
  * What mev_track_clusters() reads back for release tag fits the clustering
  * and the other results: one entry per cluster, distinct lineages, and per
  * cluster the lineage and the size of the events leading into it (leaving
- * it for a lineage's first release) and of its lineage, by name, in the
- * lineage's last release.
+ * it for a lineage's first release), and its lineage's name, the
+ * representative of the lineage's first cluster.
  */
 static void check_clusters(mev_store *s, const mev_cluster_params *cp, const char *tag)
 {
@@ -315,9 +351,9 @@ static void check_clusters(mev_store *s, const mev_cluster_params *cp, const cha
 	mev_event_list ev = { 0 };
 	mev_lineage_list ls = { 0 };
 	CHECK_INT(mev_cluster_load(&c, s, cp, tag), 0);
-	CHECK_INT(mev_track_clusters(&tc, s, cp, tag), 0);
-	CHECK_INT(mev_track_events(&ev, s, cp, NULL, NULL), 0);
-	CHECK_INT(mev_track_lineages(&ls, s, cp), 0);
+	CHECK_INT(mev_track_clusters(&tc, s, cp, NULL, tag), 0);
+	CHECK_INT(mev_track_events(&ev, s, cp, NULL, NULL, NULL), 0);
+	CHECK_INT(mev_track_lineages(&ls, s, cp, NULL), 0);
 	if (!c)
 		return;
 	CHECK_INT(tc.n, mev_clustering_count(c));
@@ -336,11 +372,15 @@ static void check_clusters(mev_store *s, const mev_cluster_params *cp, const cha
 			if (strcmp(e->from_release, tag) == 0 && strcmp(e->from_cluster, rep) == 0)
 				CHECK_INT(tc.v[k].code_lines, e->from_lines);
 		}
+		/* a lineage born here is named after this cluster; every
+		 * cluster carries its lineage's one name */
 		for (size_t i = 0; i < ls.n; i++)
-			if (strcmp(ls.v[i].last_release, tag) == 0 && strcmp(ls.v[i].name, rep) == 0)
+			if (strcmp(ls.v[i].first_release, tag) == 0 && strcmp(ls.v[i].name, rep) == 0)
 				CHECK_INT(tc.v[k].lineage, ls.v[i].id);
-		if (tc.v[k].lineage <= ls.n)
+		if (tc.v[k].lineage <= ls.n) {
 			CHECK(tc.v[k].code_lines <= ls.v[tc.v[k].lineage - 1].peak_lines);
+			CHECK_STR(tc.v[k].name, ls.v[tc.v[k].lineage - 1].name);
+		}
 	}
 	mev_lineage_list_free(&ls);
 	mev_event_list_free(&ev);
@@ -362,8 +402,8 @@ static void check_read_back(mev_store *s, const mev_cluster_params *cp)
 	check_clusters(s, cp, "v3");
 	/* v1's SOUND (with its codecs) goes on as the codecs' lineage in v2;
 	 * v2's SOUND starts a lineage split from it */
-	CHECK_INT(mev_track_clusters(&t1, s, cp, "v1"), 0);
-	CHECK_INT(mev_track_clusters(&t2, s, cp, "v2"), 0);
+	CHECK_INT(mev_track_clusters(&t1, s, cp, NULL, "v1"), 0);
+	CHECK_INT(mev_track_clusters(&t2, s, cp, NULL, "v2"), 0);
 	CHECK(k1 >= 0 && (size_t)k1 < t1.n && k2 >= 0 && (size_t)k2 < t2.n && kc >= 0 && (size_t)kc < t2.n);
 	if (k1 >= 0 && (size_t)k1 < t1.n && k2 >= 0 && (size_t)k2 < t2.n && kc >= 0 && (size_t)kc < t2.n) {
 		CHECK_INT(t2.v[kc].lineage, t1.v[k1].lineage);
@@ -374,11 +414,11 @@ static void check_read_back(mev_store *s, const mev_cluster_params *cp)
 	mev_tracked_cluster_list_free(&t1);
 	mev_tracked_cluster_list_free(&t2);
 	/* a release not in the store; parameters not tracked */
-	CHECK_ERR(mev_track_clusters(&none, s, cp, "v9"), MEV_ENOTFOUND, "release 'v9' of store");
+	CHECK_ERR(mev_track_clusters(&none, s, cp, NULL, "v9"), MEV_ENOTFOUND, "release 'v9' of store");
 	CHECK(strstr(mev_error_hint_text(), "maintevo track") != NULL);
 	mev_cluster_params_init(&other);
 	other.method = MEV_CLUSTER_COMPONENTS;
-	CHECK_ERR(mev_track_clusters(&none, s, &other, "v1"), MEV_ENOTFOUND, "is not tracked for components");
+	CHECK_ERR(mev_track_clusters(&none, s, &other, NULL, "v1"), MEV_ENOTFOUND, "is not tracked for components");
 	CHECK_INT(none.n, 0);
 }
 
@@ -401,13 +441,13 @@ static void test_store_code(void)
 	put_release(s, "v1", f1, 1);
 	put_release(s, "v2", f2, 1);
 	put_release(s, "v3", f2, 1); /* the same content again */
-	CHECK_ERR(mev_track_events(&ev, s, &cp, NULL, NULL), MEV_ENOTFOUND, "has no events for walktrap");
+	CHECK_ERR(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), MEV_ENOTFOUND, "has no events for walktrap");
 	CHECK(strstr(mev_error_hint_text(), "maintevo track") != NULL);
 	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK_INT(res.releases, 3);
 	CHECK_INT(res.tracked, 3);
 	CHECK_INT(res.by_code, 2);
-	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), 0);
 	/* v1 -> v2: SOUND splits into SOUND and the codecs */
 	CHECK_INT(count_events(&ev, "v1", MEV_EVENT_SPLIT), 2);
 	for (size_t i = 0; i < ev.n; i++) {
@@ -422,24 +462,26 @@ static void test_store_code(void)
 			CHECK_STR(e->to_cluster, "LEGACY DRIVER (RENAMED)"); /* followed through the rename */
 	}
 	mev_event_list_free(&ev);
-	CHECK_INT(mev_track_events(&ev, s, &cp, "v2", NULL), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, "v2", NULL), 0);
 	CHECK_INT(count_events(&ev, "v1", MEV_EVENT_SPLIT), 0);
 	CHECK(ev.n > 0);
 	mev_event_list_free(&ev);
 	/* lineages: the split leaves the id on the larger successor (the
-	 * codecs, with their new core), SOUND starts a lineage of its own */
-	CHECK_INT(mev_track_lineages(&ls, s, &cp), 0);
+	 * codecs, with their new core), SOUND starts a lineage of its own.  A
+	 * lineage keeps the name it was born with: the codecs' lineage is
+	 * "SOUND" (its representative in v1), the new one "SOUND (v2)" */
+	CHECK_INT(mev_track_lineages(&ls, s, &cp, NULL), 0);
 	{
 		uint32_t sound = 0, codecs = 0;
 		for (size_t i = 0; i < ls.n; i++) {
-			if (strcmp(ls.v[i].name, "SOUND CODECS") == 0) {
+			if (strcmp(ls.v[i].name, "SOUND") == 0) {
 				codecs = ls.v[i].id;
 				CHECK_STR(ls.v[i].first_release, "v1");
 				CHECK_INT(ls.v[i].releases, 3);
 				CHECK_INT(ls.v[i].parent, 0);
 				CHECK_INT(ls.v[i].peak_lines, 800);
 			}
-			if (strcmp(ls.v[i].name, "SOUND") == 0) {
+			if (strcmp(ls.v[i].name, "SOUND (v2)") == 0) {
 				sound = ls.v[i].id;
 				CHECK_STR(ls.v[i].first_release, "v2");
 				CHECK_STR(ls.v[i].last_release, "v3");
@@ -453,7 +495,7 @@ static void test_store_code(void)
 	}
 	mev_lineage_list_free(&ls);
 	/* sections: one added, one renamed, nothing between the identical ones */
-	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
+	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL, NULL), 0);
 	CHECK_INT(sc.n, 2);
 	if (sc.n == 2) {
 		CHECK_INT(sc.v[0].kind, MEV_SECTION_ADDED);
@@ -504,7 +546,7 @@ static void test_store_titles(void)
 	put_release(s, "v2", f1, 0);
 	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK_INT(res.by_title, 1);
-	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), 0);
 	for (size_t i = 0; i < ev.n; i++)
 		CHECK_INT(ev.v[i].kind, MEV_EVENT_CONTINUATION);
 	CHECK(ev.n >= 4);
@@ -515,7 +557,7 @@ static void test_store_titles(void)
 		mev_clustering *c = NULL;
 		mev_tracked_cluster_list tc = { 0 };
 		CHECK_INT(mev_cluster_load(&c, s, &cp, "v2"), 0);
-		CHECK_INT(mev_track_clusters(&tc, s, &cp, "v2"), 0);
+		CHECK_INT(mev_track_clusters(&tc, s, &cp, NULL, "v2"), 0);
 		for (size_t k = 0; c && k < tc.n; k++)
 			CHECK_INT(tc.v[k].code_lines, mev_clustering_lines(c, (uint32_t)k));
 		mev_tracked_cluster_list_free(&tc);
@@ -559,7 +601,7 @@ static void test_store_merge(void)
 	put_release(s, "v1", f1, 1);
 	put_release(s, "v2", f2, 1);
 	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
-	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), 0);
 	CHECK_INT(ev.n, 3);
 	for (size_t i = 0; i < ev.n; i++)
 		if (strcmp(ev.v[i].from_cluster, "BETA") == 0 && strcmp(ev.v[i].to_cluster, "XRAY") == 0) {
@@ -572,7 +614,7 @@ static void test_store_merge(void)
 	beta2 = cluster_named(s, &cp, "v2", "BETA", NULL);
 	xray = cluster_named(s, &cp, "v2", "XRAY", NULL);
 	CHECK(alpha == 0 && beta == 1 && beta2 >= 0 && xray >= 0);
-	CHECK_INT(mev_track_clusters(&tc, s, &cp, "v1"), 0);
+	CHECK_INT(mev_track_clusters(&tc, s, &cp, NULL, "v1"), 0);
 	if (tc.n == 2) {
 		CHECK_INT(tc.v[alpha].lineage, 1);
 		CHECK_INT(tc.v[alpha].code_lines, 1000);
@@ -580,7 +622,7 @@ static void test_store_merge(void)
 		CHECK_INT(tc.v[beta].code_lines, 500);
 	}
 	mev_tracked_cluster_list_free(&tc);
-	CHECK_INT(mev_track_clusters(&tc, s, &cp, "v2"), 0);
+	CHECK_INT(mev_track_clusters(&tc, s, &cp, NULL, "v2"), 0);
 	if (tc.n == 2 && beta2 >= 0 && xray >= 0) {
 		CHECK_INT(tc.v[beta2].lineage, 2);
 		CHECK_INT(tc.v[beta2].parent, 0);
@@ -616,9 +658,9 @@ static void test_store_small(void)
 	if (!s)
 		return;
 	/* nothing stored: empty, tracked or not */
-	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL), 0);
-	CHECK_INT(mev_track_lineages(&li, s, &cp), 0);
-	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), 0);
+	CHECK_INT(mev_track_lineages(&li, s, &cp, NULL), 0);
+	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL, NULL), 0);
 	CHECK(ev.n == 0 && li.n == 0 && sc.n == 0);
 	mev_event_list_free(&ev);
 	mev_lineage_list_free(&li);
@@ -633,10 +675,10 @@ static void test_store_small(void)
 		return;
 	put_release(s, "v1", f1, 1);
 	/* not tracked yet: the events and lineages need 'track' */
-	CHECK_ERR(mev_track_events(&ev, s, &cp, NULL, NULL), MEV_ENOTFOUND, "has no events");
-	CHECK_ERR(mev_track_lineages(&li, s, &cp), MEV_ENOTFOUND, "has no lineages");
+	CHECK_ERR(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), MEV_ENOTFOUND, "has no events");
+	CHECK_ERR(mev_track_lineages(&li, s, &cp, NULL), MEV_ENOTFOUND, "has no lineages");
 	/* no section changes with one release, whatever ran */
-	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
+	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL, NULL), 0);
 	CHECK_INT(sc.n, 0);
 	mev_event_list_free(&ev);
 	mev_lineage_list_free(&li);
@@ -644,14 +686,14 @@ static void test_store_small(void)
 	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK(res.releases == 1 && res.tracked == 1 && res.by_code == 0 && res.by_title == 0);
 	CHECK_INT(res.events[MEV_EVENT_BIRTH] + res.events[MEV_EVENT_CONTINUATION], 0);
-	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), 0);
 	CHECK_INT(ev.n, 0);
-	CHECK_INT(mev_track_lineages(&li, s, &cp), 0);
+	CHECK_INT(mev_track_lineages(&li, s, &cp, NULL), 0);
 	CHECK(li.n > 0 && li.n == res.lineages);
 	for (size_t i = 0; i < li.n; i++)
 		CHECK(strcmp(li.v[i].first_release, "v1") == 0 && li.v[i].releases == 1);
 	mev_section_change_list_free(&sc);
-	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL), 0);
+	CHECK_INT(mev_track_section_changes(&sc, s, NULL, NULL, NULL), 0);
 	CHECK_INT(sc.n, 0);
 	/* again: nothing computed */
 	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
@@ -729,6 +771,27 @@ static void test_params(void)
 	CHECK_INT(mev_event_parse("contraction"), MEV_EVENT_CONTRACTION);
 	CHECK_INT(mev_event_parse("explosion"), -1);
 	CHECK_STR(mev_section_change_name(MEV_SECTION_RENAMED), "renamed");
+	/* the key that names a result, and reading it back */
+	{
+		char k[256];
+		mev_cluster_params cp;
+		mev_track_params q;
+		mev_cluster_params_init(&cp);
+		mev_track_params_init(&p);
+		p.link = 0.05;
+		p.absorb = 1.0 / 3;
+		mev_track_result_key(k, sizeof k, &cp, &p);
+		CHECK_STR(k, "walktrap:steps=4:top=1/link=0.05:match=0.5:growth=0.1:"
+			     "absorb=0.33333333333333331");
+		mev_track_params_init(&q);
+		CHECK_INT(mev_track_params_parse(&q, strchr(k, '/') + 1), 0);
+		CHECK(q.link == p.link && q.absorb == p.absorb && q.match == p.match);
+		mev_track_result_key(k, sizeof k, &cp, NULL);
+		CHECK_STR(k, "walktrap:steps=4:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5");
+		CHECK_ERR(mev_track_params_parse(&q, "link=0.1:size=3"), MEV_EINVAL, "unknown threshold 'size'");
+		CHECK_ERR(mev_track_params_parse(&q, "absorb=2"), MEV_EINVAL, "absorb threshold must be in");
+		CHECK_ERR(mev_track_params_parse(&q, "link"), MEV_EINVAL, "is not NAME=VALUE");
+	}
 }
 
 int main(void)
@@ -739,6 +802,7 @@ int main(void)
 	RUN(test_identical);
 	RUN(test_split_merge);
 	RUN(test_birth_death_growth);
+	RUN(test_absorption);
 	RUN(test_thresholds);
 	RUN(test_second_chance);
 	RUN(test_store_code);

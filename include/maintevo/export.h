@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "maintevo/store.h"
 #include "maintevo/cluster.h"
+#include "maintevo/track.h"
 #include "maintevo/table.h"
 
 /*
@@ -46,6 +47,7 @@ typedef struct {
 				* order, both included; NULL: no limit) */
 	const char *path;     /* files: the history of this path over all releases */
 	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
+	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
 	int keep_rest;        /* keep THE REST in sections, edges and files */
 	int excel_safe;       /* CSV: a ' before formula-like strings (mev_table_excel_safe()) */
 } mev_export_options;
@@ -76,6 +78,7 @@ typedef struct {
 	mev_export_graph_format format;
 	const char *release;  /* required */
 	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
+	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
 	int meta;             /* the cluster-level graph instead of the section graph */
 	int keep_rest;        /* keep THE REST (section graph only) */
 } mev_export_graph_options;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include "maintevo/store.h"
 #include "maintevo/cluster.h"
+#include "maintevo/track.h"
 
 typedef enum {
 	MEV_REPORT_MD = 0,  /* Markdown tables, for a mailing list post */
@@ -19,6 +20,7 @@ typedef struct {
 	const char *from;     /* the older release (NULL: the one before `to`) */
 	const char *to;       /* the newer release (NULL: the newest stored) */
 	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
+	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
 	const char *title;    /* project name in the heading (NULL: from the store) */
 } mev_report_options;
 

@@ -20,11 +20,37 @@ typedef struct {
 			    or a contraction (default 0.1) */
 	double rename;   /* share of a vanished section's code a new title must cover to
 			    count as its new name (default 0.8) */
+	double absorb;   /* share of a cluster's code one newer cluster must receive for
+			    an unlinked cluster to be absorbed by it (a merge), not to
+			    die (default 0.5) */
 } mev_track_params;
 
 void mev_track_params_init(mev_track_params *p);
 /* MEV_EINVAL with a message when a threshold is outside (0, 1] (growth: > 0). */
 int mev_track_params_check(const mev_track_params *p);
+
+/*
+ * The canonical name of the thresholds events and lineages depend on, the
+ * tracker's half of the key their results are stored under:
+ * "link=0.1:match=0.5:growth=0.1:absorb=0.5".  Written NUL-terminated into
+ * out (`size` bytes; 128 always fits); returns its length.
+ */
+size_t mev_track_key(char *out, size_t size, const mev_track_params *p);
+
+/*
+ * The whole key of a tracking result: "<clustering key>/<tracker key>",
+ * e.g. "walktrap:steps=4:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5"
+ * (256 bytes always fit).  tp NULL: the default thresholds.
+ */
+size_t mev_track_result_key(char *out, size_t size, const mev_cluster_params *cp,
+			    const mev_track_params *tp);
+
+/*
+ * Read thresholds from text: a tracker key as mev_track_key() writes it, in
+ * any order, missing fields keeping their values in *out.  Errors:
+ * MEV_EINVAL naming the bad part.
+ */
+int mev_track_params_parse(mev_track_params *out, const char *text);
 
 typedef enum {
 	MEV_EVENT_BIRTH = 0,
@@ -54,6 +80,16 @@ typedef struct {
 	const char *to_cluster;    /* representative; "" for a death */
 	double similarity;         /* Jaccard on common code (or titles); NaN for birth, death */
 	int64_t from_lines, to_lines; /* cluster sizes; -1 for the missing side */
+	double share;              /* a link: the share of from_cluster's code (lines) that
+				      to_cluster holds; NaN for birth and death */
+	uint32_t from_lineage;     /* lineage of from_cluster (0 for a birth) */
+	/* Where the code of a death went, or where the code of a birth came
+	 * from: the cluster of the other release holding the largest share of
+	 * it ("" when none holds any), that share, and its lineage (0: none).
+	 * Empty for links. */
+	const char *partner;
+	double partner_share;
+	uint32_t partner_lineage;
 } mev_event;
 
 typedef struct {
@@ -65,7 +101,9 @@ typedef struct {
 /* A chain of clusters linked by continuations, splits kept by it, merges into it. */
 typedef struct {
 	uint32_t id;               /* 1, 2, ... in order of birth */
-	const char *name;          /* representative of its cluster in its last release */
+	const char *name;          /* its one name for its whole life: the representative of
+				      its first cluster, with " (TAG)" (the release it was born
+				      in) when an older lineage has that name already; unique */
 	const char *first_release, *last_release;
 	uint32_t parent;           /* lineage it split from (0: none) */
 	uint64_t peak_lines;       /* largest cluster size over its releases */
@@ -109,12 +147,14 @@ typedef struct {
 	uint64_t code_lines;       /* its size as the tracker measured it: the lines of the
 				      files it covers, each once (a store without file
 				      tables: the sum of its sections' lines) */
+	const char *name;          /* the lineage's name (mev_lineage.name) */
 } mev_tracked_cluster;
 
 typedef struct {
 	mev_tracked_cluster *v;    /* by cluster number, as mev_cluster_load() numbers them */
 	size_t n;
 	uint64_t fingerprint;      /* mev_clustering_fingerprint() of the clustering tracked */
+	void *mem_;                /* owns the names */
 } mev_tracked_cluster_list;
 
 /* Free what a list owns and leave it empty (a zeroed list is fine). */
@@ -175,13 +215,14 @@ int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_param
  * MEV_ECORRUPT.
  */
 int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params *cp,
-		     const char *from, const char *to);
+		     const mev_track_params *tp, const char *from, const char *to);
 /* The lineages of a parameter set, by id.  Errors: as mev_track_events(). */
-int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_params *cp);
+int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_params *cp,
+		       const mev_track_params *tp);
 /* Sections added, removed and renamed between consecutive releases (they do
  * not depend on the clustering).  Errors: as mev_track_events(). */
-int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const char *from,
-			      const char *to);
+int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const mev_track_params *tp,
+			      const char *from, const char *to);
 
 /*
  * The lineage, parent and tracked size of every cluster of `release` for a
@@ -196,6 +237,14 @@ int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const 
  * MEV_ECORRUPT.
  */
 int mev_track_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev_cluster_params *cp,
-		       const char *release);
+		       const mev_track_params *tp, const char *release);
+
+/*
+ * The tracking results a store holds, one per key: out->v[i].name is the
+ * result key (mev_track_result_key()), out->v[i].releases the number of
+ * its lineages; the other fields are empty.  Free with
+ * mev_lineage_list_free().  Errors: the store's.
+ */
+int mev_track_results(mev_lineage_list *out, mev_store *s);
 
 #endif

@@ -138,6 +138,7 @@ typedef struct {
 	const char *store, *format, *out;
 	mev_export_options eo;
 	cli_cluster_opts cluster;
+	mev_track_params tp;       /* the tracker's thresholds (eo.tracking points here) */
 } cli_table_args;
 
 /* store "maintevo.store", no format (csv), standard output, the default
@@ -159,6 +160,8 @@ void cli_table_args_init(cli_table_args *a);
 		     "spreadsheet would run as a formula)")
 /* --method and the other clustering options, without a heading. */
 #define CLI_OPT_CLUSTER(T, field) CLI_OPT_GROUP(T, field, cli_cluster_options, NULL)
+/* The tracker's thresholds (--link, ...), naming which tracking results to read. */
+#define CLI_OPT_TRACK(T, field) CLI_OPT_GROUP(T, field, cli_track_options, NULL)
 
 int cmd_filemap(int argc, char **argv);
 int cmd_graph(int argc, char **argv);

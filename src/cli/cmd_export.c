@@ -10,6 +10,7 @@ typedef struct {
 	mev_export_options eo;
 	int meta;
 	cli_cluster_opts cluster;
+	mev_track_params tp;
 } export_args;
 
 static const cli_option options[] = {
@@ -35,6 +36,8 @@ static const cli_option options[] = {
 	CLI_OPT_HELP,
 	CLI_OPT_GROUP(export_args, cluster, cli_cluster_options,
 		      "the clustering to read (as given to 'maintevo cluster'):"),
+	CLI_OPT_GROUP(export_args, tp, cli_track_options,
+		      "the tracking results to read (as given to 'maintevo track'):"),
 	CLI_OPT_END
 };
 
@@ -119,6 +122,8 @@ void cli_table_args_init(cli_table_args *a)
 	memset(a, 0, sizeof *a);
 	a->store = "maintevo.store";
 	cli_cluster_init(&a->cluster);
+	mev_track_params_init(&a->tp);
+	a->eo.tracking = &a->tp;
 }
 
 int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t,
@@ -155,6 +160,7 @@ static int export_graph(const char *dir, const mev_export_options *eo, int meta,
 	go.format = (mev_export_graph_format)f;
 	go.release = eo->release;
 	go.method = eo->method;
+	go.tracking = eo->tracking;
 	go.meta = meta;
 	go.keep_rest = eo->keep_rest;
 	return with_store_and_out(dir, out_path, write_graph, &go);
@@ -191,6 +197,8 @@ int cmd_export(int argc, char **argv)
 	int argi, rc;
 
 	cli_cluster_init(&a.cluster);
+	mev_track_params_init(&a.tp);
+	a.eo.tracking = &a.tp;
 	if ((rc = cli_parse(&argi, &cmd_export_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
 	if (argi >= argc)

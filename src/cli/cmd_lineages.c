@@ -6,6 +6,7 @@ static const cli_option options[] = {
 	CLI_OPT_STORE(cli_table_args, store),
 	CLI_OPT_TABLE_FORMAT(cli_table_args, format),
 	CLI_OPT_CLUSTER(cli_table_args, cluster),
+	CLI_OPT_TRACK(cli_table_args, tp),
 	CLI_OPT_EXCEL_SAFE(cli_table_args, eo.excel_safe),
 	CLI_OPT_OUT(cli_table_args, out),
 	CLI_OPT_HELP,

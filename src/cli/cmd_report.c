@@ -10,6 +10,7 @@ typedef struct {
 	const char *store, *out;
 	mev_report_options ro;
 	cli_cluster_opts cluster;
+	mev_track_params tp;
 } report_args;
 
 static int parse_format(void *field, const char *value, const cli_option *opt, const char *cmd)
@@ -36,6 +37,8 @@ static const cli_option options[] = {
 	CLI_OPT_HELP,
 	CLI_OPT_GROUP(report_args, cluster, cli_cluster_options,
 		      "the clustering to read (as given to 'maintevo cluster'):"),
+	CLI_OPT_GROUP(report_args, tp, cli_track_options,
+		      "the tracking results to read (as given to 'maintevo track'):"),
 	CLI_OPT_END
 };
 
@@ -71,6 +74,8 @@ int cmd_report(int argc, char **argv)
 	int argi, rc;
 
 	cli_cluster_init(&a.cluster);
+	mev_track_params_init(&a.tp);
+	a.ro.tracking = &a.tp;
 	if ((rc = cli_parse(&argi, &cmd_report_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
 	if ((rc = cli_cluster_finish(&a.cluster, "report")))

@@ -7,6 +7,9 @@ static const cli_option options[] = {
 	CLI_OPT_FROM(cli_table_args, eo.from),
 	CLI_OPT_TO(cli_table_args, eo.to),
 	CLI_OPT_TABLE_FORMAT(cli_table_args, format),
+	CLI_OPT_REAL(cli_table_args, tp.rename, 0, "rename", "R", 1e-9, 1,
+		     "the rename threshold given to 'maintevo track' (default\n"
+		     "0.8): which stored results to read"),
 	CLI_OPT_EXCEL_SAFE(cli_table_args, eo.excel_safe),
 	CLI_OPT_OUT(cli_table_args, out),
 	CLI_OPT_HELP,

@@ -1,5 +1,6 @@
 /* maintevo store info, check and repair: what a store holds, whether it is whole, dropping what is not. */
 #include "cli.h"
+#include "maintevo/track.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"
@@ -87,6 +88,19 @@ const cli_command cmd_store_spec = {
 	.operands = 0,
 };
 
+/* The tracking results held, by key (method and thresholds). */
+static void print_results(mev_store *s)
+{
+	mev_lineage_list r = { 0 };
+	if (mev_track_results(&r, s)) {
+		mev_error_clear();
+		return;
+	}
+	for (size_t i = 0; i < r.n; i++)
+		cli_say(stdout, "tracked:      %s (%u lineages)\n", r.v[i].name, r.v[i].releases);
+	mev_lineage_list_free(&r);
+}
+
 static int info(const store_args *a)
 {
 	mev_store *s = NULL;
@@ -115,6 +129,7 @@ static int info(const store_args *a)
 	       st.used_bytes / 1e6, st.map_bytes / 1e6);
 	if (n)
 		printf("per release:  %.1f kB in use\n", st.used_bytes / 1e3 / (double)n);
+	print_results(s);
 	print_tables(&st);
 	mev_store_stats_free(&st);
 	mev_release_list_free(list, n);

@@ -3,7 +3,6 @@
 #include "maintevo/store.h"
 #include "maintevo/track.h"
 
-#include <errno.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -14,39 +13,10 @@ typedef struct {
 	double wait;
 } track_args;
 
-/* A threshold: a number above 0 and at most opt->max. */
-static int parse_threshold(void *field, const char *value, const cli_option *opt, const char *cmd)
-{
-	char *end;
-	double v;
-	errno = 0;
-	v = strtod(value, &end);
-	if (errno || !*value || *end || !(v > 0) || v > opt->max)
-		return cli_usage_error(cmd, "--%s takes a number above 0 and at most %g, not '%s'",
-				       opt->name, opt->max, value);
-	*(double *)field = v;
-	return 0;
-}
-
-/* A CLI_OPT_CALL over a double, with the largest value it takes. */
-#define THRESHOLD(field, name_, value_, max_, help_) \
-	{ .type = _Generic(CLI__MEMBER(track_args, field), double: CLI_CALL), .name = (name_), \
-	  .value = (value_), .help = (help_), CLI__FIELD(track_args, field), .max = (max_), \
-	  .fn = parse_threshold }
-
 static const cli_option options[] = {
 	CLI_OPT_STORE(track_args, store),
 	CLI_OPT_CLUSTER(track_args, cluster),
-	THRESHOLD(tp.link, "link", "J", 1, "minimum Jaccard similarity of a link (default 0.1)"),
-	THRESHOLD(tp.match, "match", "S", 1,
-		  "share of a cluster's code that makes the other cluster\n"
-		  "its heir or origin (default 0.5)"),
-	THRESHOLD(tp.growth, "growth", "G", 1e6,
-		  "a continuation whose lines change by at least G is a\n"
-		  "growth or contraction (default 0.1)"),
-	THRESHOLD(tp.rename, "rename", "R", 1,
-		  "share of a removed section's code a new section must\n"
-		  "cover to be its new name (default 0.8)"),
+	CLI_OPT_TRACK(track_args, tp),
 	CLI_OPT_INT(track_args, jobs, 'j', "jobs", "N", 0, 64,
 		    "clustering processes (default: one per core)"),
 	CLI_OPT_REAL(track_args, wait, 0, "wait", "SECONDS", 0, 86400,

@@ -212,6 +212,8 @@ int cli_parse_dialect(void *field, const char *value, const cli_option *opt, con
 
 /* --repo, --rev, --dialect, --top-level-only, --warnings, -j, --stats: over a cli_release_opts. */
 extern const cli_option cli_release_options[];
+/* --link, --match, --absorb, --growth, --rename, --tracking: over a mev_track_params. */
+extern const cli_option cli_track_options[];
 /* -m/--method, --steps, --resolution, --seed, --top-fraction, --smooth: over a cli_cluster_opts. */
 extern const cli_option cli_cluster_options[];
 

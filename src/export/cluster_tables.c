@@ -42,6 +42,8 @@ static void cluster_rows(mev_table *w, const mev__history *h, size_t i, uint32_t
 		mev_table_uint(w, mev_clustering_lines(c, k));
 		mev_table_int_or_null(w, h->rel[i].code[k]);
 		mev_table_int_or_null(w, h->rel[i].lineage[k]);
+		mev_table_str_or_null(w, h->rel[i].lineage[k] >= 0 ? mev__history_lineage_name(h, i, k) : NULL);
+		mev_table_str_or_null(w, h->tracked ? h->tkey : NULL);
 		mev_table_end_row(w);
 	}
 }
@@ -64,6 +66,12 @@ int mev__export_clusters(mev_table *w, const mev__export_ctx *x)
 		free(rows);
 	}
 	return 0;
+}
+
+/* The name of lineage `id` ("" when unknown). */
+static const char *lineage_name(const mev__history *h, uint32_t id)
+{
+	return id >= 1 && id <= h->lineages.n ? h->lineages.v[id - 1].name : "";
 }
 
 /* A release pair kept by --release, --from and --to (as mev_track_events()
@@ -92,6 +100,13 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x)
 		mev_table_int_or_null(w, e->from_lines);
 		mev_table_int_or_null(w, e->to_lines);
 		mev_table_str(w, h->key);
+		mev_table_str_or_null(w, lineage_name(h, e->lineage));
+		mev_table_int_or_null(w, e->from_lineage ? (int64_t)e->from_lineage : -1);
+		mev_table_num(w, e->share);
+		mev_table_str_or_null(w, e->partner);
+		mev_table_int_or_null(w, e->partner_lineage ? (int64_t)e->partner_lineage : -1);
+		mev_table_num(w, e->partner_share);
+		mev_table_str(w, h->tkey);
 		mev_table_end_row(w);
 	}
 	return 0;
@@ -110,6 +125,7 @@ int mev__export_lineages(mev_table *w, const mev__export_ctx *x)
 		mev_table_uint(w, l->peak_lines);
 		mev_table_uint(w, l->releases);
 		mev_table_str(w, h->key);
+		mev_table_str(w, h->tkey);
 		mev_table_end_row(w);
 	}
 	return 0;

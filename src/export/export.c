@@ -28,7 +28,7 @@ static const mev_column sections_cols[] = {
 	{ "release", S }, { "section", S }, { "status", S }, { "maintainers", I },
 	{ "reviewers", I }, { "lists", I }, { "trees", I }, { "patterns", I }, { "files", I },
 	{ "lines", I }, { "bytes", I }, { "cluster", I }, { "representative", S },
-	{ "lineage", I }, { NULL, S }
+	{ "lineage", I }, { "lineage_name", S }, { NULL, S }
 };
 static const mev_column edges_cols[] = {
 	{ "release", S }, { "from", S }, { "to", S }, { "lines", I }, { "bytes", I },
@@ -37,20 +37,25 @@ static const mev_column edges_cols[] = {
 static const mev_column clusters_cols[] = {
 	{ "release", S }, { "method", S }, { "cluster", I }, { "representative", S },
 	{ "section", S }, { "section_lines", I }, { "cluster_sections", I },
-	{ "cluster_lines", I }, { "code_lines", I }, { "lineage", I }, { NULL, S }
+	{ "cluster_lines", I }, { "code_lines", I }, { "lineage", I }, { "lineage_name", S },
+	{ "tracking", S }, { NULL, S }
 };
 static const mev_column events_cols[] = {
 	{ "from_release", S }, { "to_release", S }, { "event", S }, { "lineage", I },
 	{ "from_cluster", S }, { "to_cluster", S }, { "similarity", N }, { "from_lines", I },
-	{ "to_lines", I }, { "method", S }, { NULL, S }
+	{ "to_lines", I }, { "method", S }, { "lineage_name", S }, { "from_lineage", I },
+	{ "share", N }, { "partner", S }, { "partner_lineage", I }, { "partner_share", N },
+	{ "tracking", S }, { NULL, S }
 };
 static const mev_column lineages_cols[] = {
 	{ "lineage", I }, { "name", S }, { "first_release", S }, { "last_release", S },
-	{ "parent", I }, { "peak_lines", I }, { "releases", I }, { "method", S }, { NULL, S }
+	{ "parent", I }, { "peak_lines", I }, { "releases", I }, { "method", S }, { "tracking", S },
+	{ NULL, S }
 };
 static const mev_column files_cols[] = {
 	{ "release", S }, { "path", S }, { "kind", S }, { "lines", I }, { "bytes", I },
-	{ "section", S }, { "cluster", I }, { "representative", S }, { "lineage", I }, { NULL, S }
+	{ "section", S }, { "cluster", I }, { "representative", S }, { "lineage", I },
+	{ "lineage_name", S }, { NULL, S }
 };
 static const mev_column changes_cols[] = {
 	{ "from_release", S }, { "to_release", S }, { "change", S }, { "section", S },
@@ -114,13 +119,14 @@ void mev__export_sort(void *base, size_t n, size_t size, int (*cmp)(const void *
 
 mev__export_member mev__export_member_of(const mev__history *h, int64_t r, const char *title)
 {
-	mev__export_member m = { -1, NULL, -1 };
+	mev__export_member m = { -1, NULL, -1, NULL };
 	int64_t k = r >= 0 && title ? mev__history_cluster_of(h, (size_t)r, title) : -1;
 	if (k >= 0) {
 		const mev_clustering *c = h->rel[r].c;
 		m.cluster = k + 1;
 		m.representative = mev_clustering_title(c, mev_clustering_representative(c, (uint32_t)k));
 		m.lineage = h->rel[r].lineage[k];
+		m.lineage_name = m.lineage >= 0 ? mev__history_lineage_name(h, (size_t)r, (uint32_t)k) : NULL;
 	}
 	return m;
 }
@@ -130,6 +136,7 @@ void mev__export_member_row(mev_table *w, const mev__export_member *m)
 	mev_table_int_or_null(w, m->cluster);
 	mev_table_str_or_null(w, m->representative);
 	mev_table_int_or_null(w, m->lineage);
+	mev_table_str_or_null(w, m->lineage_name);
 }
 
 void mev__export_range(size_t *first, size_t *end, const mev__history *h, const char *tag)
@@ -195,8 +202,9 @@ static int not_clustered(const mev__history *h, const char *release)
 
 static int not_tracked(const mev__history *h)
 {
-	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s", h->key);
-	mev_error_hint("run 'maintevo track' (with the same --method and options) first");
+	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s/%s", h->key, h->tkey);
+	mev_error_hint("run 'maintevo track' (with the same --method, thresholds and options) first; "
+		       "'maintevo store info' lists the results the store holds");
 	return rc;
 }
 
@@ -260,12 +268,13 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 	x.opt = opt;
 	/* every table reads the releases (and clusters where they exist); the
 	 * events filter --release themselves */
-	if ((rc = mev__history_load(&h, s, opt->method, t == MEV_EXPORT_EVENTS ? NULL : opt->release,
-			       tables[t].need)) ||
+	if ((rc = mev__history_load(&h, s, opt->method, opt->tracking,
+				    t == MEV_EXPORT_EVENTS ? NULL : opt->release, tables[t].need)) ||
 	    (rc = check_needs(s, t, &h, opt)))
 		goto done;
 	if (t == MEV_EXPORT_SECTION_CHANGES &&
-	    (rc = mev_track_section_changes(&changes, s, opt->from, opt->to ? opt->to : opt->release)))
+	    (rc = mev_track_section_changes(&changes, s, opt->tracking, opt->from,
+					    opt->to ? opt->to : opt->release)))
 		goto done;
 	if ((rc = mev_table_new(&w, out, opt->format, tables[t].cols)))
 		goto done;

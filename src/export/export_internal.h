@@ -41,10 +41,11 @@ typedef struct {
 	int64_t cluster;
 	const char *representative;
 	int64_t lineage;
+	const char *lineage_name;
 } mev__export_member;
 
 mev__export_member mev__export_member_of(const mev__history *h, int64_t r, const char *title);
-/* The member's three columns: cluster, representative, lineage. */
+/* The member's four columns: cluster, representative, lineage, lineage_name. */
 void mev__export_member_row(mev_table *w, const mev__export_member *m);
 
 /* The range of h's releases to export: all, or only `tag`. */

@@ -93,7 +93,7 @@ static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev__hist
 	nc = mev_clustering_count(c);
 	for (uint32_t k = 0; k < nc; k++) {
 		const char *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
-		mev__gvertex v = { rep, "", { k + 1, rep, h->rel[r].lineage[k] },
+		mev__gvertex v = { rep, "", { k + 1, rep, h->rel[r].lineage[k], mev__history_lineage_name(h, r, k) },
 				   mev_clustering_lines(c, k), 0, 0, 0, mev_clustering_size(c, k),
 				   h->rel[r].code[k] };
 		if (MEV_VEC_PUSH(&x->v, v)) {
@@ -152,7 +152,8 @@ int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *op
 
 	if (!opt->release)
 		return mev_error_set(MEV_EINVAL, "a graph is of one release: name it");
-	if ((rc = mev__history_load(&h, s, opt->method, opt->release, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)) ||
+	if ((rc = mev__history_load(&h, s, opt->method, opt->tracking, opt->release,
+				    MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)) ||
 	    (rc = mev_release_load_graph(&fm, &g, s, opt->release, opt->keep_rest && !opt->meta)))
 		goto done;
 	r = mev__history_find(&h, opt->release);

@@ -41,6 +41,8 @@ void mev__export_graphml(FILE *out, const mev__xgraph *g)
 	      "  <key id=\"v_representative\" for=\"node\" attr.name=\"representative\" "
 	      "attr.type=\"string\"/>\n"
 	      "  <key id=\"v_lineage\" for=\"node\" attr.name=\"lineage\" attr.type=\"long\"/>\n"
+	      "  <key id=\"v_lineage_name\" for=\"node\" attr.name=\"lineage_name\" "
+	      "attr.type=\"string\"/>\n"
 	      "  <key id=\"e_lines\" for=\"edge\" attr.name=\"lines\" attr.type=\"long\"/>\n"
 	      "  <key id=\"e_bytes\" for=\"edge\" attr.name=\"bytes\" attr.type=\"long\"/>\n"
 	      "  <key id=\"e_files\" for=\"edge\" attr.name=\"files\" attr.type=\"long\"/>\n"
@@ -68,6 +70,8 @@ void mev__export_graphml(FILE *out, const mev__xgraph *g)
 			xml_data(out, "v_representative", v->m.representative);
 		if (v->m.lineage >= 0)
 			fprintf(out, "      <data key=\"v_lineage\">%" PRId64 "</data>\n", v->m.lineage);
+		if (v->m.lineage_name && v->m.lineage_name[0])
+			xml_data(out, "v_lineage_name", v->m.lineage_name);
 		fputs("    </node>\n", out);
 	}
 	for (size_t i = 0; i < g->e.n; i++) {
@@ -115,6 +119,11 @@ void mev__export_nodelink(FILE *out, const mev__xgraph *g)
 		else
 			fputs("null", out);
 		json_int_or_null(out, "lineage", v->m.lineage);
+		fputs(", \"lineage_name\": ", out);
+		if (v->m.lineage_name && v->m.lineage_name[0])
+			mev_table_json_str(out, v->m.lineage_name, strlen(v->m.lineage_name));
+		else
+			fputs("null", out);
 		fputs("}", out);
 	}
 	fputs("\n ],\n \"links\": [", out);
@@ -158,6 +167,10 @@ void mev__export_dot(FILE *out, const mev__xgraph *g, const char *tag)
 		}
 		if (v->m.lineage >= 0)
 			fprintf(out, ", lineage=%" PRId64, v->m.lineage);
+		if (v->m.lineage_name && v->m.lineage_name[0]) {
+			fputs(", lineage_name=", out);
+			dot_str(out, v->m.lineage_name, 0);
+		}
 		fputs("];\n", out);
 	}
 	for (size_t i = 0; i < g->e.n; i++) {

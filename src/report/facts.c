@@ -270,7 +270,7 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 	memset(r, 0, sizeof *r);
 	r->store = s;
 	r->opt = opt;
-	if ((rc = mev__history_load(&r->h, r->store, r->opt->method, NULL,
+	if ((rc = mev__history_load(&r->h, r->store, r->opt->method, r->opt->tracking, NULL,
 			       MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
 		return rc;
 	if ((rc = pick_releases(r)))
@@ -285,7 +285,7 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 	}
 	if ((rc = side_load(r, &r->a, r->ia)) || (rc = side_load(r, &r->b, r->ib)))
 		return rc;
-	rc = mev_track_section_changes(&r->changes, r->store, r->a.rel->tag, r->b.rel->tag);
+	rc = mev_track_section_changes(&r->changes, r->store, r->opt->tracking, r->a.rel->tag, r->b.rel->tag);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		memset(&r->changes, 0, sizeof r->changes);

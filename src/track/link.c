@@ -80,7 +80,8 @@ static int link_pass(const mev__pair_in *in, const mev_track_params *p, const me
 		heir = best_a[o->a] == (int64_t)e && o->w >= p->match * ca[o->a] - EPS;
 		origin = best_b[o->b] == (int64_t)e && o->w >= p->match * cb[o->b] - EPS;
 		if (heir || origin) {
-			mev__link l = { MEV_EVENT_CONTINUATION, o->a, o->b, j[e] };
+			mev__link l = { MEV_EVENT_CONTINUATION, o->a, o->b, j[e], 0, MEV_CLUSTER_NONE,
+					NAN };
 			if (MEV_VEC_PUSH(links, l)) {
 				rc = mev_error_oom();
 				goto done;
@@ -112,6 +113,100 @@ void mev__pair_out_free(mev__pair_out *o)
 	memset(o, 0, sizeof *o);
 }
 
+/* The overlap of a and b in ov, or NULL (a linear search: links are few). */
+static const mev__overlap *find_overlap(const mev__pair_in *in, uint32_t a, uint32_t b)
+{
+	for (size_t e = 0; e < in->nov; e++)
+		if (in->ov[e].a == a && in->ov[e].b == b)
+			return &in->ov[e];
+	return NULL;
+}
+
+/* The share of a's lines that b holds (NaN when a has no lines). */
+static double share_of(const mev__pair_in *in, uint32_t a, uint32_t b)
+{
+	const mev__overlap *o = find_overlap(in, a, b);
+	if (!in->la[a])
+		return NAN;
+	return o ? o->wo / (double)in->la[a] : 0;
+}
+
+/*
+ * For every cluster of one side, the cluster of the other side holding the
+ * most of its lines: side 0 gives each older cluster its largest receiver
+ * (by wo), side 1 each newer cluster its largest giver (by wn).  Ties: the
+ * same representative, then the lower numbers.  -1: none.
+ */
+static void largest_partners(int64_t *best, const mev__pair_in *in, int side)
+{
+	size_t n = side ? in->nb : in->na;
+	for (size_t i = 0; i < n; i++)
+		best[i] = -1;
+	for (size_t e = 0; e < in->nov; e++) {
+		const mev__overlap *o = &in->ov[e];
+		uint32_t me = side ? o->b : o->a;
+		double w = side ? o->wn : o->wo;
+		const mev__overlap *y;
+		double wy;
+		if (w <= 0)
+			continue;
+		if (best[me] < 0) {
+			best[me] = (int64_t)e;
+			continue;
+		}
+		y = &in->ov[best[me]];
+		wy = side ? y->wn : y->wo;
+		if (w > wy * (1 + EPS) || (!(wy > w * (1 + EPS)) && better(in, o, 0, y, 0)))
+			best[me] = (int64_t)e;
+	}
+}
+
+/*
+ * Absorption: an older cluster left without a link whose largest receiver
+ * holds at least p->absorb of its lines is linked to it (a merge into the
+ * receiver when that has another predecessor).  Its code did not die.
+ */
+static int absorb(link_vec *links, const mev__pair_in *in, const mev_track_params *p,
+		  const int64_t *recv, const uint8_t *open_a)
+{
+	for (uint32_t a = 0; a < in->na; a++) {
+		const mev__overlap *o;
+		if (!open_a[a] || recv[a] < 0 || !in->la[a])
+			continue;
+		o = &in->ov[recv[a]];
+		if (o->wo >= p->absorb * (double)in->la[a] - EPS) {
+			double u = in->ca[o->a] + in->cb[o->b] - o->w;
+			mev__link l = { MEV_EVENT_CONTINUATION, o->a, o->b, u > 0 ? o->w / u : 0, 0,
+					MEV_CLUSTER_NONE, NAN };
+			if (MEV_VEC_PUSH(links, l))
+				return mev_error_oom();
+		}
+	}
+	return 0;
+}
+
+/* What each link is: merge, split, growth, contraction or continuation,
+ * and the share of its older cluster's lines the newer one holds. */
+static void kinds(mev__link *links, size_t nlinked, const mev__pair_in *in, const mev_track_params *p,
+		  const uint32_t *nsucc, const uint32_t *npred)
+{
+	for (size_t i = 0; i < nlinked; i++) {
+		mev__link *l = &links[i];
+		double la = (double)in->la[l->a], lb = (double)in->lb[l->b];
+		l->share = share_of(in, l->a, l->b);
+		if (npred[l->b] >= 2)
+			l->kind = MEV_EVENT_MERGE;
+		else if (nsucc[l->a] >= 2)
+			l->kind = MEV_EVENT_SPLIT;
+		else if (lb >= (1 + p->growth) * la && lb > la)
+			l->kind = MEV_EVENT_GROWTH;
+		else if (la >= (1 + p->growth) * lb && la > lb)
+			l->kind = MEV_EVENT_CONTRACTION;
+		else
+			l->kind = MEV_EVENT_CONTINUATION;
+	}
+}
+
 int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_params *p)
 {
 	link_vec links = { 0 };
@@ -119,6 +214,7 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 	uint32_t *nsucc = calloc(in->na + 1, sizeof *nsucc), *npred = calloc(in->nb + 1, sizeof *npred);
 	int64_t *big_succ = malloc((in->na + 1) * sizeof *big_succ);
 	int64_t *big_pred = malloc((in->nb + 1) * sizeof *big_pred);
+	int64_t *recv = malloc((in->na + 1) * sizeof *recv), *give = malloc((in->nb + 1) * sizeof *give);
 	size_t nlinked;
 	int rc = 0;
 
@@ -126,7 +222,7 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 	out->lin_b = calloc(in->nb + 1, sizeof *out->lin_b);
 	out->par_b = calloc(in->nb + 1, sizeof *out->par_b);
 	if (!open_a || !open_b || !nsucc || !npred || !big_succ || !big_pred || !out->lin_b ||
-	    !out->par_b) {
+	    !out->par_b || !recv || !give) {
 		rc = mev_error_oom();
 		goto done;
 	}
@@ -142,8 +238,15 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 	if (in->ntov && (rc = link_pass(in, p, in->tov, in->ntov, in->ta, in->tb, open_a, open_b,
 					&links)))
 		goto done;
+	/* 3. absorption of the older clusters still without a link */
+	for (size_t i = 0; i < links.n; i++)
+		open_a[links.v[i].a] = 0;
+	largest_partners(recv, in, 0);
+	largest_partners(give, in, 1);
+	if ((rc = absorb(&links, in, p, recv, open_a)))
+		goto done;
 	nlinked = links.n;
-	/* 3. what each link is */
+	/* 4. what each link is */
 	for (size_t i = 0; i < in->na; i++)
 		big_succ[i] = -1;
 	for (size_t i = 0; i < in->nb; i++)
@@ -161,35 +264,30 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 		     strcmp(in->rep_a[l->a], in->rep_a[links.v[big_pred[l->b]].a]) < 0))
 			big_pred[l->b] = (int64_t)i;
 	}
-	for (size_t i = 0; i < nlinked; i++) {
-		mev__link *l = &links.v[i];
-		double la = (double)in->la[l->a], lb = (double)in->lb[l->b];
-		if (npred[l->b] >= 2)
-			l->kind = MEV_EVENT_MERGE;
-		else if (nsucc[l->a] >= 2)
-			l->kind = MEV_EVENT_SPLIT;
-		else if (lb >= (1 + p->growth) * la && lb > la)
-			l->kind = MEV_EVENT_GROWTH;
-		else if (la >= (1 + p->growth) * lb && la > lb)
-			l->kind = MEV_EVENT_CONTRACTION;
-		else
-			l->kind = MEV_EVENT_CONTINUATION;
-	}
+	kinds(links.v, nlinked, in, p, nsucc, npred);
 	for (uint32_t a = 0; a < in->na; a++)
 		if (!nsucc[a]) {
-			mev__link l = { MEV_EVENT_DEATH, a, MEV_CLUSTER_NONE, NAN };
+			mev__link l = { MEV_EVENT_DEATH, a, MEV_CLUSTER_NONE, NAN, NAN, MEV_CLUSTER_NONE, 0 };
+			if (recv[a] >= 0) {
+				l.partner = in->ov[recv[a]].b;
+				l.partner_share = in->la[a] ? in->ov[recv[a]].wo / (double)in->la[a] : NAN;
+			}
 			if (MEV_VEC_PUSH(&links, l)) {
 				rc = mev_error_oom();
 				goto done;
 			}
 		}
-	/* 4. lineages: a cluster continues the lineage of its largest predecessor
+	/* 5. lineages: a cluster continues the lineage of its largest predecessor
 	 * when it is that predecessor's largest successor too; else it starts a
 	 * new one, whose parent is the largest predecessor's lineage */
 	out->next_lineage = in->next_lineage;
 	for (uint32_t b = 0; b < in->nb; b++) {
 		if (!npred[b]) {
-			mev__link l = { MEV_EVENT_BIRTH, MEV_CLUSTER_NONE, b, NAN };
+			mev__link l = { MEV_EVENT_BIRTH, MEV_CLUSTER_NONE, b, NAN, NAN, MEV_CLUSTER_NONE, 0 };
+			if (give[b] >= 0) {
+				l.partner = in->ov[give[b]].a;
+				l.partner_share = in->lb[b] ? in->ov[give[b]].wn / (double)in->lb[b] : NAN;
+			}
 			if (MEV_VEC_PUSH(&links, l)) {
 				rc = mev_error_oom();
 				goto done;
@@ -219,6 +317,8 @@ done:
 	free(npred);
 	free(big_succ);
 	free(big_pred);
+	free(recv);
+	free(give);
 	if (rc)
 		mev__pair_out_free(out);
 	return rc;

@@ -97,18 +97,20 @@ int mev__cluster_lines(mev__track_rel *r)
 	return r->has_files ? cluster_lines_from_files(r) : cluster_lines_from_sections(r);
 }
 
-int mev__ov_add(mev__ov_acc *acc, uint32_t a, uint32_t b, double w)
+int mev__ov_add(mev__ov_acc *acc, uint32_t a, uint32_t b, double w, double wo, double wn)
 {
 	uint32_t key[2] = { a, b }, e;
 	int added;
 	if (mev__strmap_intern(&acc->idx, (const char *)key, sizeof key, (uint32_t)acc->v.n, &e, &added))
 		return mev_error_oom();
 	if (added) {
-		mev__overlap o = { a, b, 0 };
+		mev__overlap o = { a, b, 0, 0, 0 };
 		if (MEV_VEC_PUSH(&acc->v, o))
 			return mev_error_oom();
 	}
 	acc->v.v[e].w += w;
+	acc->v.v[e].wo += wo;
+	acc->v.v[e].wn += wn;
 	return 0;
 }
 
@@ -150,7 +152,7 @@ int mev__set_pairs(mev__set_pair_vec *out, const mev__track_rel *ra, const mev__
 			break;
 		}
 		if (added) {
-			mev__set_pair p = { key[0], key[1], 0, 0 };
+			mev__set_pair p = { key[0], key[1], 0, 0, 0 };
 			if (MEV_VEC_PUSH(out, p)) {
 				rc = mev_error_oom();
 				break;
@@ -158,6 +160,7 @@ int mev__set_pairs(mev__set_pair_vec *out, const mev__track_rel *ra, const mev__
 		}
 		out->v[e].w += ((double)xa[i].lines + (double)xb[j].lines) / 2;
 		out->v[e].old_lines += xa[i].lines;
+		out->v[e].new_lines += xb[j].lines;
 		i++;
 		j++;
 	}
@@ -182,7 +185,8 @@ int mev__overlaps_code(mev__ov_acc *acc, double *ca, double *cb, const mev__trac
 			cb[sb.ids[y]] += p->w;
 		for (uint32_t x = sa.off[p->sa]; x < sa.off[p->sa + 1] && !rc; x++)
 			for (uint32_t y = sb.off[p->sb]; y < sb.off[p->sb + 1] && !rc; y++)
-				rc = mev__ov_add(acc, sa.ids[x], sb.ids[y], p->w);
+				rc = mev__ov_add(acc, sa.ids[x], sb.ids[y], p->w, (double)p->old_lines,
+						 (double)p->new_lines);
 	}
 done:
 	set_clusters_free(&sa);
@@ -220,15 +224,15 @@ int mev__overlaps_titles(mev__ov_acc *acc, double *ca, double *cb, const mev__tr
 	int rc = 0;
 	for (size_t k = 0; k < ntp && !rc; k++) {
 		uint32_t a = mev_clustering_of(ra->cl, tp[k].a), b = mev_clustering_of(rb->cl, tp[k].b);
-		double w = by_lines ? ((double)mev_clustering_section_lines(ra->cl, tp[k].a) +
-				       (double)mev_clustering_section_lines(rb->cl, tp[k].b)) / 2
-				    : 1.0;
+		double wo = (double)mev_clustering_section_lines(ra->cl, tp[k].a);
+		double wn = (double)mev_clustering_section_lines(rb->cl, tp[k].b);
+		double w = by_lines ? (wo + wn) / 2 : 1.0;
 		if (a != MEV_CLUSTER_NONE)
 			ca[a] += w;
 		if (b != MEV_CLUSTER_NONE)
 			cb[b] += w;
 		if (a != MEV_CLUSTER_NONE && b != MEV_CLUSTER_NONE)
-			rc = mev__ov_add(acc, a, b, w);
+			rc = mev__ov_add(acc, a, b, w, wo, wn);
 	}
 	return rc;
 }

@@ -113,6 +113,10 @@ void mev_section_change_list_free(mev_section_change_list *l)
 
 void mev_tracked_cluster_list_free(mev_tracked_cluster_list *l)
 {
+	if (l->mem_) {
+		mev__arena_free(l->mem_);
+		free(l->mem_);
+	}
 	free(l->v);
 	memset(l, 0, sizeof *l);
 }
@@ -197,7 +201,7 @@ static int load_chain(rec_vec *rv, mev_store *s, const mev_buf *prefix, int even
 		mev_error_set(MEV_ENOTFOUND, "store '%s' has no %s%s%s", mev_store_dir(s), what,
 			      key ? " for " : "", key ? key : "");
 		mev_error_hint("run 'maintevo track --store %s'%s first", mev_store_dir(s),
-			       key ? " with the same clustering options" : "");
+			       key ? " with the same clustering options and thresholds" : "");
 		return MEV_ENOTFOUND;
 	}
 	qsort(rv->v.v, rv->v.n, sizeof *rv->v.v, rec_cmp);
@@ -212,7 +216,7 @@ static int load_chain(rec_vec *rv, mev_store *s, const mev_buf *prefix, int even
 				      "added or walked again since)", what, mev_store_dir(s));
 			mev_error_hint("run 'maintevo track --store %s'%s again (or, while one runs, wait "
 				       "for it to finish)", mev_store_dir(s),
-				       key ? " with the same clustering options" : "");
+				       key ? " with the same clustering options and thresholds" : "");
 			return MEV_ENOTFOUND;
 		}
 	}
@@ -273,24 +277,29 @@ static int add_events(list *out, const char *from, const char *to, const void *d
 		e->similarity = x->sim;
 		e->from_lines = x->from_lines;
 		e->to_lines = x->to_lines;
+		e->share = x->share;
+		e->from_lineage = x->from_lineage;
+		e->partner = list_str(out, x->partner, x->partner_len);
+		e->partner_share = x->partner_share;
+		e->partner_lineage = x->partner_lineage;
 	}
 	mev__events_rec_free(&rec);
 	return rc;
 }
 
-int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params *cp, const char *from,
-		     const char *to)
+int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params *cp,
+		     const mev_track_params *tp, const char *from, const char *to)
 {
 	mev_buf prefix = MEV_BUF_INIT;
 	list l;
-	char pk[128];
+	char pk[256];
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	mev_cluster_key(pk, sizeof pk, cp);
+	mev_track_result_key(pk, sizeof pk, cp, tp);
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
-	if (!(rc = mev__events_key(&prefix, cp, NULL)))
+	if (!(rc = mev__events_key(&prefix, cp, tp, NULL)))
 		rc = read_chain(&l, s, &prefix, 1, "events", pk, from, to, add_events);
 	mev__buf_free(&prefix);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
@@ -320,17 +329,22 @@ static int add_changes(list *out, const char *from, const char *to, const void *
 	return rc;
 }
 
-int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const char *from,
-			      const char *to)
+int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const mev_track_params *tp,
+			      const char *from, const char *to)
 {
 	mev_buf prefix = MEV_BUF_INIT;
+	mev_track_params d;
 	list l;
 	int rc;
 
 	memset(out, 0, sizeof *out);
+	if (!tp) {
+		mev_track_params_init(&d);
+		tp = &d;
+	}
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
-	if (!(rc = mev__sections_key(&prefix, NULL)))
+	if (!(rc = mev__sections_key(&prefix, tp, NULL)))
 		rc = read_chain(&l, s, &prefix, 0, "section changes", NULL, from, to, add_changes);
 	mev__buf_free(&prefix);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
@@ -338,20 +352,21 @@ int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const 
 
 /* --- lineages ---------------------------------------------------------------------- */
 
-int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_params *cp)
+int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_params *cp,
+		       const mev_track_params *tp)
 {
 	mev_buf k = MEV_BUF_INIT;
 	void *data = NULL;
 	size_t len = 0;
 	list l;
-	char pk[128];
+	char pk[256];
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	mev_cluster_key(pk, sizeof pk, cp);
+	mev_track_result_key(pk, sizeof pk, cp, tp);
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
-	if (!(rc = mev__lineages_key(&k, cp)) && !(rc = mev_store_read_begin(s))) {
+	if (!(rc = mev__lineages_key(&k, cp, tp)) && !(rc = mev_store_read_begin(s))) {
 		int few = 0;
 		rc = mev_store_get(&data, &len, s, "lineages", k.ptr, k.len);
 		/* no release with sections: no lineages, tracked or not */
@@ -361,8 +376,8 @@ int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_pa
 	}
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_set(MEV_ENOTFOUND, "store '%s' has no lineages for %s", mev_store_dir(s), pk);
-		mev_error_hint("run 'maintevo track --store %s' with the same clustering options first",
-			       mev_store_dir(s));
+		mev_error_hint("run 'maintevo track --store %s' with the same clustering options and "
+			       "thresholds first", mev_store_dir(s));
 	}
 	if (!rc && data) {
 		mev_lineage *v = NULL;
@@ -376,19 +391,54 @@ int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_pa
 
 /* --- the clusters of a release ------------------------------------------------------ */
 
+/* The names of the lineages of a result, by id (names[id]; strings in
+ * *arena); an absent lineages record leaves them all "". */
+static int lineage_names(const char ***names, size_t *n, mev_arena *arena, mev_store *s,
+			 const mev_cluster_params *cp, const mev_track_params *tp, const char *pk)
+{
+	mev_buf k = MEV_BUF_INIT;
+	mev_lineage *v = NULL;
+	void *data = NULL;
+	size_t len = 0, nv = 0;
+	int rc = mev__lineages_key(&k, cp, tp);
+	*names = NULL;
+	*n = 0;
+	if (!rc && (rc = mev_store_get(&data, &len, s, "lineages", k.ptr, k.len)) == MEV_ENOTFOUND) {
+		mev_error_clear();
+		rc = 0;
+	}
+	if (!rc && data)
+		rc = mev__lineages_decode(&v, &nv, arena, data, len, pk);
+	if (!rc && !(*names = calloc(nv + 1, sizeof **names)))
+		rc = mev_error_oom();
+	for (size_t i = 0; !rc && i < nv; i++)
+		(*names)[i] = v[i].name;
+	if (!rc)
+		*n = nv;
+	free(v);
+	free(data);
+	mev__buf_free(&k);
+	return rc;
+}
+
 int mev_track_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev_cluster_params *cp,
-		       const char *release)
+		       const mev_track_params *tp, const char *release)
 {
 	mev_buf k = MEV_BUF_INIT;
 	void *data = NULL;
-	size_t len = 0;
+	size_t len = 0, nnames = 0;
 	mev__events_rec rec = { 0 };
-	char pk[128];
+	mev_arena *arena = calloc(1, sizeof *arena);
+	const char **names = NULL;
+	char pk[256];
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	mev_cluster_key(pk, sizeof pk, cp);
-	if (!(rc = mev__events_key(&k, cp, release)))
+	mev_track_result_key(pk, sizeof pk, cp, tp);
+	if (!arena)
+		return mev_error_oom();
+	out->mem_ = arena;
+	if (!(rc = mev__events_key(&k, cp, tp, release)))
 		rc = mev_store_get(&data, &len, s, "events", k.ptr, k.len);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_set(MEV_ENOTFOUND, "release '%s' of store '%s' is not tracked for %s", release,
@@ -396,24 +446,69 @@ int mev_track_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev_cl
 		mev_error_hint("run 'maintevo track --store %s' with the same clustering options first",
 			       mev_store_dir(s));
 	}
-	if (rc || (rc = mev__events_rec_decode(&rec, data, len, release)))
+	if (rc || (rc = mev__events_rec_decode(&rec, data, len, release)) ||
+	    (rc = lineage_names(&names, &nnames, arena, s, cp, tp, pk)))
 		goto done;
 	if (!(out->v = calloc(rec.clusters.n + 1, sizeof *out->v))) {
 		rc = mev_error_oom();
 		goto done;
 	}
 	for (size_t c = 0; c < rec.clusters.n; c++) {
-		out->v[c].lineage = rec.clusters.v[c].lineage;
+		uint32_t id = rec.clusters.v[c].lineage;
+		out->v[c].lineage = id;
 		out->v[c].parent = rec.clusters.v[c].parent;
 		out->v[c].code_lines = rec.clusters.v[c].lines;
+		out->v[c].name = id >= 1 && id <= nnames ? names[id - 1] : "";
 	}
 	out->n = rec.clusters.n;
 	out->fingerprint = rec.head.fp_to;
 done:
+	free(names);
 	mev__events_rec_free(&rec);
 	free(data);
 	mev__buf_free(&k);
 	if (rc)
 		mev_tracked_cluster_list_free(out);
 	return rc;
+}
+
+/* --- the results a store holds --------------------------------------------------------- */
+
+typedef struct {
+	mev_lineage_list *out;
+	list *l;
+} keys_ctx;
+
+static int key_cb(void *c, const void *key, size_t klen, const void *data, size_t len)
+{
+	keys_ctx *kc = c;
+	mev_lineage *x = list_push(kc->l);
+	mev_lineage *v = NULL;
+	size_t n = 0;
+	mev_arena tmp = MEV_ARENA_INIT;
+	char name[300];
+	if (!x)
+		return mev_error_oom();
+	snprintf(name, sizeof name, "%.*s", (int)(klen < 299 ? klen : 299), (const char *)key);
+	x->name = list_str(kc->l, key, klen);
+	/* the count of lineages; a damaged record counts 0 (store check names it) */
+	if (mev__lineages_decode(&v, &n, &tmp, data, len, name) == 0)
+		x->releases = (uint32_t)n;
+	else
+		mev_error_clear();
+	free(v);
+	mev__arena_free(&tmp);
+	return 0;
+}
+
+int mev_track_results(mev_lineage_list *out, mev_store *s)
+{
+	list l;
+	keys_ctx kc = { out, &l };
+	int rc;
+	memset(out, 0, sizeof *out);
+	if ((rc = list_init(&l, sizeof *out->v)))
+		return rc;
+	rc = mev_store_scan(s, "lineages", "", 0, key_cb, &kc);
+	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
 }

@@ -6,6 +6,8 @@
 #include "track_internal.h"
 #include "maintevo/error.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,7 @@ void mev__event_params(uint64_t out[MEV__EVENT_PARAMS], const mev_track_params *
 	out[0] = dbits(p->link);
 	out[1] = dbits(p->match);
 	out[2] = dbits(p->growth);
+	out[3] = dbits(p->absorb);
 }
 
 void mev__change_params(uint64_t out[MEV__CHANGE_PARAMS], const mev_track_params *p)
@@ -37,23 +40,35 @@ void mev__change_params(uint64_t out[MEV__CHANGE_PARAMS], const mev_track_params
 
 /* --- keys ------------------------------------------------------------------ */
 
-int mev__events_key(mev_buf *k, const mev_cluster_params *cp, const char *tag)
+int mev__events_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_params *tp,
+		     const char *tag)
 {
-	char pk[128];
-	size_t n = mev_cluster_key(pk, sizeof pk, cp);
+	char pk[256];
+	size_t n = mev_track_result_key(pk, sizeof pk, cp, tp);
 	mev__buf_clear(k);
 	return mev__buf_put(k, pk, n + 1) || (tag && mev__buf_puts(k, tag)) ? mev_error_oom() : 0;
 }
 
-int mev__sections_key(mev_buf *k, const char *tag)
+int mev__legacy_events_key(mev_buf *k, const mev_cluster_params *cp)
 {
+	char pk[128];
+	size_t n = mev_cluster_key(pk, sizeof pk, cp);
 	mev__buf_clear(k);
-	return mev__buf_put(k, "sections", 9) || (tag && mev__buf_puts(k, tag)) ? mev_error_oom() : 0;
+	return mev__buf_put(k, pk, n + 1) ? mev_error_oom() : 0;
 }
 
-int mev__lineages_key(mev_buf *k, const mev_cluster_params *cp)
+int mev__sections_key(mev_buf *k, const mev_track_params *tp, const char *tag)
 {
-	int rc = mev__events_key(k, cp, NULL);
+	char pk[64];
+	int n = snprintf(pk, sizeof pk, "sections:rename=%g", tp->rename);
+	mev__buf_clear(k);
+	return mev__buf_put(k, pk, (size_t)n + 1) || (tag && mev__buf_puts(k, tag)) ? mev_error_oom()
+											: 0;
+}
+
+int mev__lineages_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_params *tp)
+{
+	int rc = mev__events_key(k, cp, tp, NULL);
 	if (!rc)
 		k->len--; /* the parameter key alone, without the NUL */
 	return rc;
@@ -115,9 +130,25 @@ int mev__rec_fresh(void **data, size_t *len, mev_store *s, const mev_buf *k, con
 
 /* --- events ------------------------------------------------------------------ */
 
+/* What an event holds beyond its clusters: uv share bits, uv from
+ * lineage, uv partner lineage, uv partner share bits, str partner. */
+static int put_link_extra(mev_buf *b, const mev__track_rel *ra, const mev__track_rel *rb,
+			  const mev__link *l)
+{
+	int ha = l->a != MEV_CLUSTER_NONE, hp = l->partner != MEV_CLUSTER_NONE;
+	/* a birth's partner is an older cluster, a death's a newer one */
+	const mev__track_rel *pr = l->kind == MEV_EVENT_BIRTH ? ra : rb;
+	int rc = mev__put_uv(b, dbits(l->share));
+	rc |= mev__put_uv(b, ha ? ra->lineage[l->a] : 0);
+	rc |= mev__put_uv(b, hp ? pr->lineage[l->partner] : 0);
+	rc |= mev__put_uv(b, dbits(hp ? l->partner_share : NAN));
+	rc |= mev__put_cstr(b, hp ? pr->reps[l->partner] : "");
+	return rc;
+}
+
 /*
- * Events record (table "events", key "<parameter key>\0<tag>"): head (from
- * tag, clustering fingerprints, link/match/growth), uv mode, uv next
+ * Events record (table "events", key "<result key>\0<tag>"): head (from
+ * tag, clustering fingerprints, link/match/growth/absorb), uv mode, uv next
  * lineage, the clusters of the release (uv lineage, uv parent, uv lines,
  * str representative), the events (uv kind, uv from+1, uv to+1, uv
  * similarity bits, uv from_lines+1, uv to_lines+1, uv lineage, str from
@@ -153,6 +184,7 @@ int mev__encode_events(mev_buf *b, const mev__track_rel *ra, const mev__track_re
 		rc |= mev__put_uv(b, hb ? rb->lineage[l->b] : ra->lineage[l->a]);
 		rc |= mev__put_cstr(b, ha ? ra->reps[l->a] : "");
 		rc |= mev__put_cstr(b, hb ? rb->reps[l->b] : "");
+		rc |= put_link_extra(b, ra, rb, l);
 	}
 	return rc ? mev_error_oom() : 0;
 }
@@ -201,6 +233,11 @@ static int decode_events(mev__events_rec *out, mev__rd *r)
 		x->lineage = (uint32_t)mev__get_uv(r);
 		x->from_rep = mev__get_str(r, &x->from_len);
 		x->to_rep = mev__get_str(r, &x->to_len);
+		x->share = bitsd(mev__get_uv(r));
+		x->from_lineage = (uint32_t)mev__get_uv(r);
+		x->partner_lineage = (uint32_t)mev__get_uv(r);
+		x->partner_share = bitsd(mev__get_uv(r));
+		x->partner = mev__get_str(r, &x->partner_len);
 		if ((unsigned)x->kind >= MEV_EVENT_KINDS)
 			r->bad = 1;
 	}
@@ -234,7 +271,7 @@ void mev__events_rec_free(mev__events_rec *r)
 
 /* --- section changes -------------------------------------------------------- */
 
-/* Section changes record (key "sections\0<tag>"): head (from tag, release
+/* Section changes record (key "sections:rename=R\0<tag>"): head (from tag, release
  * fingerprints, rename), uv n, per change uv kind, str section, str new
  * section, uv lines, uv coverage bits. */
 int mev__encode_changes(mev_buf *b, const mev__track_rel *ra, const mev__track_rel *rb,

@@ -25,33 +25,6 @@
 #include <string.h>
 #include <unistd.h>
 
-void mev_track_params_init(mev_track_params *p)
-{
-	p->link = 0.1;
-	p->match = 0.5;
-	p->growth = 0.1;
-	p->rename = 0.8;
-}
-
-int mev_track_params_check(const mev_track_params *p)
-{
-	const struct { const char *name; double v; } t[] = {
-		{ "link", p->link }, { "match", p->match }, { "rename", p->rename }
-	};
-	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		if (!(t[i].v > 0) || t[i].v > 1) {
-			mev_error_set(MEV_EINVAL, "the %s threshold must be in (0, 1], not %g", t[i].name, t[i].v);
-			mev_error_hint("see docs/tracking.md for what each threshold does");
-			return MEV_EINVAL;
-		}
-	if (!(p->growth > 0) || p->growth > 1e6) {
-		mev_error_set(MEV_EINVAL, "the growth threshold must be positive, not %g", p->growth);
-		mev_error_hint("0.1 calls a change of 10%% in lines a growth or a contraction");
-		return MEV_EINVAL;
-	}
-	return 0;
-}
-
 /* --- a release as the tracker sees it ------------------------------------- */
 
 static void rel_clear(mev__track_rel *r)
@@ -279,7 +252,7 @@ static int check_kept(run *r, int *ev_ok, int *ch_ok)
 	void *data = NULL;
 	size_t len = 0;
 	int rc;
-	if ((rc = mev__events_key(&r->k, r->cp, r->cur.tag)))
+	if ((rc = mev__events_key(&r->k, r->cp, r->tp, r->cur.tag)))
 		return rc;
 	*ev_ok = !r->dirty_ev && mev__rec_fresh(&data, &len, r->s, &r->k, prev ? prev->tag : "",
 						 prev ? prev->cl_fp : 0, r->cur.cl_fp, r->params,
@@ -291,7 +264,7 @@ static int check_kept(run *r, int *ev_ok, int *ch_ok)
 	*ch_ok = 1;
 	if (!prev)
 		return 0;
-	if ((rc = mev__sections_key(&r->k, r->cur.tag)))
+	if ((rc = mev__sections_key(&r->k, r->tp, r->cur.tag)))
 		return rc;
 	*ch_ok = !r->dirty_ch && mev__rec_fresh(&data, &len, r->s, &r->k, prev->tag, prev->rel_fp,
 						 r->cur.rel_fp, r->rparams, MEV__CHANGE_PARAMS);
@@ -308,9 +281,9 @@ static int store_pair(run *r, int events, int changes)
 	int rc;
 	r->dirty_ev |= events;
 	r->dirty_ch |= changes;
-	if (events && (rc = mev__events_key(&r->k, r->cp, r->cur.tag)))
+	if (events && (rc = mev__events_key(&r->k, r->cp, r->tp, r->cur.tag)))
 		return rc;
-	if (changes && (rc = mev__sections_key(events ? &r->k2 : &r->k, r->cur.tag)))
+	if (changes && (rc = mev__sections_key(events ? &r->k2 : &r->k, r->tp, r->cur.tag)))
 		return rc;
 	p.k = &r->k;
 	p.v = events ? &r->ev_val : &r->ch_val;
@@ -386,6 +359,12 @@ static int delete_stale(mev_store *s, void *ctx)
 	return rc;
 }
 
+static int del_lineages(mev_store *s, void *ctx)
+{
+	const mev_buf *k = ctx;
+	return mev_store_delete(s, "lineages", k->ptr, k->len);
+}
+
 /* Drop the stored records under prefix of releases not in the chain. */
 static int drop_stale(mev_store *s, const mev_buf *prefix, const mev_strmap *chain)
 {
@@ -399,12 +378,72 @@ static int drop_stale(mev_store *s, const mev_buf *prefix, const mev_strmap *cha
 	return rc;
 }
 
+/* Records of maintevo before record version 2, which kept one result per
+ * clustering under "<parameter key>\0<tag>", "sections\0<tag>" and
+ * lineages "<parameter key>": computed again under the new keys, so the
+ * old ones go. */
+static int drop_legacy(mev_store *s, const mev_cluster_params *cp)
+{
+	mev_strmap none = MEV_STRMAP_INIT;
+	mev_buf k = MEV_BUF_INIT;
+	int rc = mev__legacy_events_key(&k, cp);
+	if (!rc)
+		rc = drop_stale(s, &k, &none);
+	if (!rc) {
+		mev__buf_clear(&k);
+		if (mev__buf_put(&k, "sections", 9))
+			rc = mev_error_oom();
+		else
+			rc = drop_stale(s, &k, &none);
+	}
+	if (!rc && !(rc = mev__legacy_events_key(&k, cp))) {
+		void *data = NULL;
+		size_t len = 0;
+		k.len--;
+		if (mev_store_get(&data, &len, s, "lineages", k.ptr, k.len) == 0)
+			rc = mev_store_write(s, del_lineages, &k);
+		else
+			mev_error_clear();
+		free(data);
+	}
+	mev__buf_free(&k);
+	mev__strmap_free(&none);
+	return rc;
+}
+
 /* --- lineages ----------------------------------------------------------------- */
 
 typedef MEV_VEC(mev_lineage) lineage_vec;
 
+/*
+ * The name of a lineage born at `tag` whose first cluster is represented by
+ * rep: rep itself, or "rep (tag)" when an older lineage has that name (then
+ * " #2", ... in the unlikely case that is taken too).  Names are given in
+ * the order of birth and never change, so a longer history keeps them.
+ */
+static const char *lineage_name(mev_arena *names, mev_strmap *used, const char *rep, size_t len,
+				const char *tag)
+{
+	char *name = mev__arena_strndup(names, rep, len);
+	for (int k = 1; name && mev__strmap_get(used, name, strlen(name)) >= 0; k++) {
+		size_t n = len + strlen(tag) + 32;
+		char *alt = mev__arena_alloc(names, n, 1);
+		if (!alt)
+			return NULL;
+		if (k == 1)
+			snprintf(alt, n, "%.*s (%s)", (int)len, rep, tag);
+		else
+			snprintf(alt, n, "%.*s (%s) #%d", (int)len, rep, tag, k);
+		name = alt;
+	}
+	if (name && mev__strmap_put(used, name, strlen(name), 1))
+		return NULL;
+	return name;
+}
+
 /* Add the clusters of one release's events record to the lineages. */
-static int add_release(lineage_vec *v, mev_arena *names, const mev__events_rec *rec, const char *tag)
+static int add_release(lineage_vec *v, mev_arena *names, mev_strmap *used, const mev__events_rec *rec,
+		       const char *tag)
 {
 	for (size_t c = 0; c < rec->clusters.n; c++) {
 		const mev__rec_cluster *x = &rec->clusters.v[c];
@@ -420,45 +459,46 @@ static int add_release(lineage_vec *v, mev_arena *names, const mev__events_rec *
 		if (!a->first_release) {
 			a->first_release = tag;
 			a->parent = x->parent;
+			if (!(a->name = lineage_name(names, used, x->rep, x->rep_len, tag)))
+				return mev_error_oom();
 		}
 		a->last_release = tag;
 		a->releases++;
 		if (x->lines > a->peak_lines)
 			a->peak_lines = x->lines;
-		/* the name: the representative in the lineage's last release */
-		if (!(a->name = mev__arena_strndup(names, x->rep, x->rep_len)))
-			return mev_error_oom();
 	}
 	return 0;
 }
 
-/* Lineages record (table "lineages", key "<parameter key>"), from the
+/* Lineages record (table "lineages", key "<result key>"), from the
  * clusters of every release's events record. */
-static int write_lineages(mev_store *s, const mev_cluster_params *cp, const mev_release *const *chain,
-			  size_t n, mev_track_result *res)
+static int write_lineages(mev_store *s, const mev_cluster_params *cp, const mev_track_params *tp,
+			  const mev_release *const *chain, size_t n, mev_track_result *res)
 {
 	lineage_vec v = { 0 };
 	mev_arena names = MEV_ARENA_INIT;
+	mev_strmap used = MEV_STRMAP_INIT;
 	mev_buf k = MEV_BUF_INIT, val = MEV_BUF_INIT;
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		void *data = NULL;
 		size_t len = 0;
 		mev__events_rec rec;
-		if ((rc = mev__events_key(&k, cp, chain[i]->tag)) ||
+		if ((rc = mev__events_key(&k, cp, tp, chain[i]->tag)) ||
 		    (rc = mev_store_get(&data, &len, s, "events", k.ptr, k.len)))
 			break;
 		if (!(rc = mev__events_rec_decode(&rec, data, len, chain[i]->tag)))
-			rc = add_release(&v, &names, &rec, chain[i]->tag);
+			rc = add_release(&v, &names, &used, &rec, chain[i]->tag);
 		mev__events_rec_free(&rec);
 		free(data);
 	}
-	if (rc || (rc = mev__encode_lineages(&val, v.v, v.n)) || (rc = mev__lineages_key(&k, cp)))
+	if (rc || (rc = mev__encode_lineages(&val, v.v, v.n)) || (rc = mev__lineages_key(&k, cp, tp)))
 		goto done;
 	rc = put_value(s, "lineages", &k, &val);
 	res->lineages = v.n;
 done:
 	MEV_VEC_FREE(&v);
+	mev__strmap_free(&used);
 	mev__arena_free(&names);
 	mev__buf_free(&k);
 	mev__buf_free(&val);
@@ -468,15 +508,16 @@ done:
 /* --- the whole store ---------------------------------------------------------- */
 
 /* Count the events and changes stored for the chain (for the summary). */
-static int count_events(mev_track_result *res, mev_store *s, const mev_cluster_params *cp)
+static int count_events(mev_track_result *res, mev_store *s, const mev_cluster_params *cp,
+			const mev_track_params *tp)
 {
 	mev_event_list ev = { 0 };
 	mev_section_change_list sc = { 0 };
-	int rc = mev_track_events(&ev, s, cp, NULL, NULL);
+	int rc = mev_track_events(&ev, s, cp, tp, NULL, NULL);
 	if (!rc)
 		for (size_t i = 0; i < ev.n; i++)
 			res->events[ev.v[i].kind]++;
-	if (!rc && !(rc = mev_track_section_changes(&sc, s, NULL, NULL)))
+	if (!rc && !(rc = mev_track_section_changes(&sc, s, tp, NULL, NULL)))
 		for (size_t i = 0; i < sc.n; i++)
 			res->section_changes[sc.v[i].kind]++;
 	mev_event_list_free(&ev);
@@ -506,12 +547,13 @@ static int chain_of(const mev_release ***chain, size_t *nchain, mev_strmap *tags
 static int finish(run *r, const mev_release *const *chain, size_t nchain, const mev_strmap *tags)
 {
 	int rc;
-	if ((rc = mev__events_key(&r->k, r->cp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
-	    (rc = mev__sections_key(&r->k, NULL)) || (rc = drop_stale(r->s, &r->k, tags)))
+	if ((rc = mev__events_key(&r->k, r->cp, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
+	    (rc = mev__sections_key(&r->k, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
+	    (rc = drop_legacy(r->s, r->cp)))
 		return rc;
-	if ((rc = write_lineages(r->s, r->cp, chain, nchain, r->res)))
+	if ((rc = write_lineages(r->s, r->cp, r->tp, chain, nchain, r->res)))
 		return rc;
-	return count_events(r->res, r->s, r->cp);
+	return count_events(r->res, r->s, r->cp, r->tp);
 }
 
 /* The run itself, under the writer's lock (lockfd): cluster, then every

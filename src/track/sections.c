@@ -202,7 +202,7 @@ static int shared_code(mev__ov_acc *acc, const diff *d, const mev__set_pair *sp,
 			if (d->gone[ia[x]])
 				for (size_t y = 0; y < kb && !rc; y++)
 					if (d->born[ib[y]])
-						rc = mev__ov_add(acc, ia[x], ib[y], (double)sp[k].old_lines);
+						rc = mev__ov_add(acc, ia[x], ib[y], (double)sp[k].old_lines, 0, 0);
 	}
 	return rc;
 }
@@ -268,7 +268,7 @@ static int shared_neighbours(mev__ov_acc *acc, const diff *d)
 				if (id >= 0) {
 					uint64_t m = w.v[id] < eb[e].lines ? w.v[id] : eb[e].lines;
 					if (m)
-						rc = mev__ov_add(acc, (uint32_t)r, n, (double)m);
+						rc = mev__ov_add(acc, (uint32_t)r, n, (double)m, 0, 0);
 				}
 			}
 		}

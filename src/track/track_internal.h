@@ -14,10 +14,12 @@
 
 /* --- linking two releases' clusters (link.c) ----------------------------- */
 
-/* Common weight of cluster a of the older and cluster b of the newer release. */
+/* Common weight of cluster a of the older and cluster b of the newer
+ * release (mean lines of the items both cover), and those items' lines in
+ * the older (wo) and the newer release (wn). */
 typedef struct {
 	uint32_t a, b;
-	double w;
+	double w, wo, wn;
 } mev__overlap;
 
 typedef struct {
@@ -38,6 +40,11 @@ typedef struct {
 	mev_event_kind kind;
 	uint32_t a, b;                 /* MEV_CLUSTER_NONE for the missing side */
 	double sim;
+	double share;                  /* a link: share of a's lines that b holds */
+	uint32_t partner;              /* birth: the older cluster holding most of b's code;
+					  death: the newer cluster holding most of a's code;
+					  MEV_CLUSTER_NONE: none */
+	double partner_share;          /* of b's (birth) or a's (death) lines */
 } mev__link;
 
 typedef struct {
@@ -89,14 +96,14 @@ typedef struct {
 } mev__ov_acc;
 
 #define MEV__OV_ACC_INIT { MEV_STRMAP_INIT, { 0 } }
-int mev__ov_add(mev__ov_acc *acc, uint32_t a, uint32_t b, double w);
+int mev__ov_add(mev__ov_acc *acc, uint32_t a, uint32_t b, double w, double wo, double wn);
 void mev__ov_free(mev__ov_acc *acc);
 
 /* Per pair of section sets (older, newer): the files they share. */
 typedef struct {
 	uint32_t sa, sb;
 	double w;          /* mean lines */
-	uint64_t old_lines;
+	uint64_t old_lines, new_lines;
 } mev__set_pair;
 
 typedef MEV_VEC(mev__set_pair) mev__set_pair_vec;
@@ -151,33 +158,38 @@ int mev__section_changes(mev__change_vec *out, const mev__track_rel *ra, const m
  * clusters, so that stored results of an older build are computed again.
  */
 enum {
-	MEV__TRACK_REC_VERSION = 1,
-	MEV__TRACK_ALGORITHM = 2,
+	MEV__TRACK_REC_VERSION = 2,
+	MEV__TRACK_ALGORITHM = 3,
 	MEV__TRACK_MODE_FIRST = 0,
 	MEV__TRACK_MODE_CODE = 1,
 	MEV__TRACK_MODE_TITLES = 2
 };
 
-/* The thresholds an events record (3: link, match, growth) or a section
- * changes record (1: rename) depends on, as stored. */
-#define MEV__EVENT_PARAMS 3
+/* The thresholds an events record (4: link, match, growth, absorb) or a
+ * section changes record (1: rename) depends on, as stored. */
+#define MEV__EVENT_PARAMS 4
 #define MEV__CHANGE_PARAMS 1
 void mev__event_params(uint64_t out[MEV__EVENT_PARAMS], const mev_track_params *p);
 void mev__change_params(uint64_t out[MEV__CHANGE_PARAMS], const mev_track_params *p);
 
-/* Keys: "<parameter key>\0<tag>" (events), "sections\0<tag>" (section
- * changes); tag NULL gives the prefix of all of them. */
-int mev__events_key(mev_buf *k, const mev_cluster_params *cp, const char *tag);
-int mev__sections_key(mev_buf *k, const char *tag);
-/* The key of the lineages record: the parameter key alone, no NUL. */
-int mev__lineages_key(mev_buf *k, const mev_cluster_params *cp);
+/* Keys: "<result key>\0<tag>" (events; mev_track_result_key()),
+ * "sections:rename=R\0<tag>" (section changes); tag NULL gives the prefix
+ * of all of them. */
+int mev__events_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_params *tp,
+		     const char *tag);
+int mev__sections_key(mev_buf *k, const mev_track_params *tp, const char *tag);
+/* The prefix "<parameter key>\0" under which maintevo before record
+ * version 2 kept the events of a clustering (dropped by the next track). */
+int mev__legacy_events_key(mev_buf *k, const mev_cluster_params *cp);
+/* The key of the lineages record: the result key alone, no NUL. */
+int mev__lineages_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_params *tp);
 
 /* The head of a stored pair: what it was computed from. */
 typedef struct {
 	uint64_t algorithm;
 	char from[256];
 	uint64_t fp_from, fp_to;
-	uint64_t params[3];
+	uint64_t params[MEV__EVENT_PARAMS];
 } mev__rec_head;
 
 /* Read the head off r (nparams thresholds); -1 when it is damaged or of
@@ -212,6 +224,10 @@ typedef struct {
 	uint32_t lineage;
 	const char *from_rep, *to_rep;
 	size_t from_len, to_len;
+	double share, partner_share;
+	uint32_t from_lineage, partner_lineage;
+	const char *partner;
+	size_t partner_len;
 } mev__rec_event;
 
 typedef struct {

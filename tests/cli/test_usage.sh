@@ -34,6 +34,7 @@ done
 # The long options of each command: its --help lists exactly these.
 release_opts="repo rev dialect top-level-only warnings jobs stats"
 cluster_opts="method steps resolution seed top-fraction smooth"
+track_opts="link match absorb growth rename tracking"
 options_of() {
 	case $1 in
 	filemap) echo "$release_opts store release keep-rest out help" ;;
@@ -44,13 +45,13 @@ options_of() {
 	store) echo "store help" ;;
 	import-pasta) echo "store quiet help" ;;
 	cluster) echo "store $cluster_opts jobs wait quiet help" ;;
-	clusters) echo "store release format $cluster_opts excel-safe out help" ;;
-	track) echo "store $cluster_opts link match growth rename jobs wait quiet help" ;;
-	events) echo "store from to format $cluster_opts excel-safe out help" ;;
-	lineages) echo "store format $cluster_opts excel-safe out help" ;;
-	section-changes) echo "store from to format excel-safe out help" ;;
-	report) echo "store from to format title out help $cluster_opts" ;;
-	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts" ;;
+	clusters) echo "store release format $cluster_opts $track_opts excel-safe out help" ;;
+	track) echo "store $cluster_opts $track_opts jobs wait quiet help" ;;
+	events) echo "store from to format $cluster_opts $track_opts excel-safe out help" ;;
+	lineages) echo "store format $cluster_opts $track_opts excel-safe out help" ;;
+	section-changes) echo "store from to format rename excel-safe out help" ;;
+	report) echo "store from to format title out help $cluster_opts $track_opts" ;;
+	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts $track_opts" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
 	esac
 }
@@ -124,6 +125,19 @@ the clustering to read (as given to 'maintevo cluster'):
                      (default 1; the study's figures used 0.2)
   --smooth           leiden started from the previous release's clusters
                      (implies --method leiden)
+the tracking results to read (as given to 'maintevo track'):
+  --link J           minimum Jaccard similarity of a link (default 0.1)
+  --match S          share of a cluster's code that makes the other cluster
+                     its heir or origin (default 0.5)
+  --absorb A         a cluster left without a link whose largest receiver
+                     holds at least A of its lines merges into it instead
+                     of dying (default 0.5)
+  --growth G         a continuation whose lines change by at least G is a
+                     growth or contraction (default 0.1)
+  --rename R         share of a removed section's code a new section must
+                     cover to be its new name (default 0.8)
+  --tracking KEY     all thresholds at once, as the CSVs' tracking column
+                     shows them (link=0.05:match=0.5:growth=0.1:absorb=0.5)
 EOF
 cp "$OUT" "$TMP/.help"
 for h in -h "--help --bogus" "--store x -h"; do
