@@ -673,12 +673,16 @@ static void test_formats(void)
 	CHECK_STR(mev__change_class(-5, 1), "good");
 }
 
-/* The flow width of a split or merge from the similarity of its two sides. */
+/* The flow width of a split or merge: the measured share of the older
+ * side, else estimated from the similarity of its two sides. */
 static void test_shared_lines(void)
 {
 	mev_event e;
 	memset(&e, 0, sizeof e);
 	e.from_lines = 100;
+	e.share = 0.45;
+	CHECK_NEAR(mev__shared_lines(&e), 45);
+	e.share = NAN; /* a store tracked before the share was kept */
 	e.to_lines = 60;
 	e.similarity = 0.6; /* |A & B| = 0.6 * 160 / 1.6 = 60: B inside A */
 	CHECK_NEAR(mev__shared_lines(&e), 60);

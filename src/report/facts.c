@@ -362,6 +362,8 @@ double mev__shared_lines(const mev_event *e)
 {
 	double a = (double)e->from_lines, b = (double)e->to_lines, j = e->similarity, s;
 	double m = a < b ? a : b;
+	if (!isnan(e->share)) /* measured: the older cluster's lines the newer one covers */
+		return e->share * a;
 	if (isnan(j))
 		return m;
 	s = j * (a + b) / (1 + j);

@@ -47,6 +47,10 @@ static void part_title(mev__doc *d, const mev__report *r, const char *title)
 	if (r->h.clustered) {
 		mev__doc_text(d, " Clustering: ");
 		mev__doc_code(d, r->h.key);
+		if (r->h.tracked) {
+			mev__doc_text(d, "; tracking: ");
+			mev__doc_code(d, r->h.tkey);
+		}
 		mev__doc_text(d, ".");
 	}
 	if (d->fmt == MEV_REPORT_HTML) {
@@ -213,8 +217,8 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 		for (size_t i = 0; i < nodes.n; i++)
 			nodes.v[i].name = names.ptr + name_at.v[i];
 		mev__buf_printf(&cap, "The %zu largest splits and merges %s (of %zu): bar heights are the "
-			       "subsystems' lines, band widths the code they share (estimated from "
-			       "their similarity), to scale within each split or merge (larger ones "
+			       "subsystems' lines, band widths the code they share (the older "
+			       "subsystem's lines in files the newer one covers), to scale within each split or merge (larger ones "
 			       "are drawn larger, by the square root of their size); a colour is a "
 			       "lineage", ngroups,
 			       mev__multi_step(r) ? "in the range" : "between the two releases", r->groups.n);
@@ -277,24 +281,45 @@ static void moves_table(mev__doc *d, const mev__report *r, mev_event_kind kind)
 	mev__buf_free(&secs);
 }
 
+/* The name of lineage id ("" when unknown). */
+static const char *lineage_of(const mev__report *r, uint32_t id)
+{
+	return id >= 1 && id <= r->h.lineages.n ? r->h.lineages.v[id - 1].name : "";
+}
+
 static void births_table(mev__doc *d, const mev__report *r, int births)
 {
 	const char *hdr[] = { births ? "subsystem born" : "subsystem gone", births ? "in" : "after",
-			      "lines", "sections" };
+			      "lines", births ? "its code came from" : "its code went to", "lineage",
+			      "sections" };
 	const mev_event *const *v = births ? r->births.v : r->deaths.v;
 	size_t n = births ? r->births.n : r->deaths.n;
 	mev_buf secs = MEV_BUF_INIT;
 	if (!n)
 		return;
 	mev__doc_heading(d, 3, births ? "Born" : "Died");
-	mev__doc_table(d, hdr, "ltrl");
+	mev__doc_table(d, hdr, "ltrlll");
 	for (size_t i = 0; i < n && i < LIST_MAX; i++) {
 		const mev_event *e = v[i];
 		const char *name = births ? e->to_cluster : e->from_cluster;
 		const char *rel = births ? e->to_release : e->from_release;
+		mev_buf p = MEV_BUF_INIT;
 		mev__doc_cell(d, name);
 		mev__doc_cell(d, rel);
 		mev__doc_cell_count(d, mev__event_size(e));
+		/* where the code went (or came from), so a death hides nothing */
+		if (mev__event_size(e) <= 0)
+			mev__buf_puts(&p, "(it covers no code)");
+		else if (e->partner && e->partner[0])
+			mev__buf_printf(&p, "%s (%.0f%%)%s", e->partner, 100 * e->partner_share,
+					e->partner_share >= 0.995 ? ""
+					: births ? ", the rest new"
+						 : ", the rest left the tree or is spread out");
+		else
+			mev__buf_puts(&p, births ? "new code only" : "the code left the tree");
+		mev__doc_cell(d, p.ptr ? p.ptr : "");
+		mev__buf_free(&p);
+		mev__doc_cell(d, lineage_of(r, e->lineage));
 		mev__cluster_sections(&secs, r, rel, name);
 		mev__doc_cell(d, secs.ptr ? secs.ptr : "");
 	}
