@@ -23,6 +23,11 @@ typedef struct {
 	double absorb;   /* share of a cluster's code one newer cluster must receive for
 			    an unlinked cluster to be absorbed by it (a merge), not to
 			    die (default 0.5) */
+	int support_runs; /* perturbed runs that measure each event's support (default
+			     10; 0: none) */
+	double noise;    /* their perturbation: edge weights (and louvain/leiden's
+			    resolution) scaled by a factor in [1 - noise, 1 + noise]
+			    (default 0.05) */
 } mev_track_params;
 
 void mev_track_params_init(mev_track_params *p);
@@ -90,6 +95,8 @@ typedef struct {
 	const char *partner;
 	double partner_share;
 	uint32_t partner_lineage;
+	double support;            /* share of the perturbed runs that found this event
+				      (mev_track_params.support_runs); NaN when not measured */
 } mev_event;
 
 typedef struct {
@@ -171,6 +178,8 @@ typedef struct {
 	size_t events[MEV_EVENT_KINDS]; /* over the whole history */
 	size_t lineages;
 	size_t section_changes[3];
+	size_t supported;          /* pairs whose support was computed now */
+	double support_seconds;
 	double cluster_seconds, seconds;
 	mev_cluster_result cluster;
 } mev_track_result;

@@ -73,6 +73,9 @@ static void print_summary(const mev_track_result *res, const track_args *a)
 		 res->events[MEV_EVENT_DEATH], res->events[MEV_EVENT_CONTINUATION],
 		 res->events[MEV_EVENT_GROWTH], res->events[MEV_EVENT_CONTRACTION],
 		 res->events[MEV_EVENT_SPLIT], res->events[MEV_EVENT_MERGE], res->lineages);
+	if (res->supported)
+		cli_note("support: %zu pair%s measured with %d perturbed runs in %.2f s", res->supported,
+			 res->supported == 1 ? "" : "s", a->tp.support_runs, res->support_seconds);
 	cli_note("sections: %zu added, %zu removed, %zu renamed", res->section_changes[MEV_SECTION_ADDED],
 		 res->section_changes[MEV_SECTION_REMOVED], res->section_changes[MEV_SECTION_RENAMED]);
 }

@@ -51,6 +51,12 @@ const cli_option cli_track_options[] = {
 	THRESHOLD(rename, "rename", "R", 1,
 		  "share of a removed section's code a new section must\n"
 		  "cover to be its new name (default 0.8)"),
+	CLI_OPT_INT(mev_track_params, support_runs, 0, "support-runs", "N", 0, 1000,
+		    "perturbed runs that measure each event's support\n"
+		    "(default 10; 0: none)"),
+	CLI_OPT_REAL(mev_track_params, noise, 0, "noise", "X", 0, 0.5,
+		     "their perturbation: edge weights scaled by a factor\n"
+		     "in [1 - X, 1 + X] (default 0.05)"),
 	{ .type = CLI_CALL, .name = "tracking", .value = "KEY",
 	  .help = "all thresholds at once, as the CSVs' tracking column\n"
 		  "shows them (link=0.05:match=0.5:growth=0.1:absorb=0.5)",

@@ -106,6 +106,7 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x)
 		mev_table_str_or_null(w, e->partner);
 		mev_table_int_or_null(w, e->partner_lineage ? (int64_t)e->partner_lineage : -1);
 		mev_table_num(w, e->partner_share);
+		mev_table_num(w, e->support);
 		mev_table_str(w, h->tkey);
 		mev_table_end_row(w);
 	}

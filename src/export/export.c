@@ -45,7 +45,7 @@ static const mev_column events_cols[] = {
 	{ "from_cluster", S }, { "to_cluster", S }, { "similarity", N }, { "from_lines", I },
 	{ "to_lines", I }, { "method", S }, { "lineage_name", S }, { "from_lineage", I },
 	{ "share", N }, { "partner", S }, { "partner_lineage", I }, { "partner_share", N },
-	{ "tracking", S }, { NULL, S }
+	{ "support", N }, { "tracking", S }, { NULL, S }
 };
 static const mev_column lineages_cols[] = {
 	{ "lineage", I }, { "name", S }, { "first_release", S }, { "last_release", S },

@@ -237,3 +237,42 @@ int mev__overlaps_titles(mev__ov_acc *acc, double *ca, double *cb, const mev__tr
 	return rc;
 }
 
+int mev__pair_link(mev__pair_out *po, const mev__track_rel *ra, const mev__track_rel *rb,
+		   const mev__set_pair_vec *sp, int code, const mev_track_params *tp)
+{
+	size_t na = mev_clustering_count(ra->cl), nb = mev_clustering_count(rb->cl);
+	double *ca = calloc(na + 1, sizeof *ca), *cb = calloc(nb + 1, sizeof *cb);
+	double *ta = calloc(na + 1, sizeof *ta), *tb = calloc(nb + 1, sizeof *tb);
+	mev__ov_acc acc = MEV__OV_ACC_INIT, tacc = MEV__OV_ACC_INIT;
+	mev__title_pair_vec tpv = { 0 };
+	int rc;
+
+	memset(po, 0, sizeof *po);
+	if (!ca || !cb || !ta || !tb) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	if ((rc = mev__common_titles(&tpv, ra, rb)))
+		goto done;
+	if (code)
+		rc = mev__overlaps_code(&acc, ca, cb, ra, rb, sp->v, sp->n);
+	else
+		rc = mev__overlaps_titles(&acc, ca, cb, ra, rb, tpv.v, tpv.n, 1);
+	if (rc || (rc = mev__overlaps_titles(&tacc, ta, tb, ra, rb, tpv.v, tpv.n, 0)))
+		goto done;
+	{
+		mev__pair_in in = { na, nb, ca, cb, ra->cl_lines, rb->cl_lines, ra->reps, rb->reps,
+				    acc.v.v, acc.v.n, ta, tb, tacc.v.v, tacc.v.n, ra->lineage,
+				    ra->next_lineage };
+		rc = mev__track_pair(po, &in, tp);
+	}
+done:
+	mev__ov_free(&acc);
+	mev__ov_free(&tacc);
+	MEV_VEC_FREE(&tpv);
+	free(ca);
+	free(cb);
+	free(ta);
+	free(tb);
+	return rc;
+}

@@ -14,6 +14,8 @@ void mev_track_params_init(mev_track_params *p)
 	p->growth = 0.1;
 	p->rename = 0.8;
 	p->absorb = 0.5;
+	p->support_runs = 10;
+	p->noise = 0.05;
 }
 
 int mev_track_params_check(const mev_track_params *p)
@@ -27,6 +29,16 @@ int mev_track_params_check(const mev_track_params *p)
 			mev_error_hint("see docs/tracking.md for what each threshold does");
 			return MEV_EINVAL;
 		}
+	if (p->support_runs < 0 || p->support_runs > 1000) {
+		mev_error_set(MEV_EINVAL, "support runs must be 0 to 1000, not %d", p->support_runs);
+		mev_error_hint("10 runs give the support of an event in steps of 0.1");
+		return MEV_EINVAL;
+	}
+	if (!(p->noise >= 0) || p->noise > 0.5) {
+		mev_error_set(MEV_EINVAL, "the support noise must be in [0, 0.5], not %g", p->noise);
+		mev_error_hint("0.05 scales each edge weight by a factor in [0.95, 1.05]");
+		return MEV_EINVAL;
+	}
 	if (!(p->growth > 0) || p->growth > 1e6) {
 		mev_error_set(MEV_EINVAL, "the growth threshold must be positive, not %g", p->growth);
 		mev_error_hint("0.1 calls a change of 10%% in lines a growth or a contraction");

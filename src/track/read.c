@@ -7,6 +7,7 @@
 #include "maintevo/release.h"
 #include "maintevo/tags.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,7 @@ typedef struct {
 	size_t n, cap, size;
 	mev_arena *arena;
 	int oom;
+	const void *aux;          /* events: the support records (support_map) */
 } list;
 
 static int list_init(list *l, size_t size)
@@ -235,14 +237,19 @@ static int in_range(const char *from, const char *to, const char *lo, const char
  * fn, in release order.  The first release's events record is no pair.
  */
 static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events, const char *what,
-		      const char *key, const char *lo, const char *hi, rec_fn fn)
+		      const char *key, const char *lo, const char *hi, rec_fn fn, rec_vec *aux,
+		      const mev_buf *aux_prefix)
 {
 	rec_vec rv = { { 0 }, 0 };
 	int rc = mev_store_read_begin(s);
 	if (rc)
 		return rc;
-	/* the records and the releases from one snapshot */
+	/* the records, the releases and the support from one snapshot */
 	rc = load_chain(&rv, s, prefix, events, what, key);
+	if (!rc && aux) {
+		aux->plen = aux_prefix->len;
+		rc = mev_store_scan(s, "events", aux_prefix->ptr, aux_prefix->len, rec_cb, aux);
+	}
 	mev_store_read_end(s);
 	for (size_t i = 0; i < rv.v.n && !rc; i++) {
 		mev__rd r;
@@ -257,6 +264,35 @@ static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events
 }
 
 /* --- events ------------------------------------------------------------------------ */
+
+/* The support records read with the events, and the runs they count. */
+typedef struct {
+	const rec_vec *recs;
+	int runs;
+} support_map;
+
+/* Support of event e of the pair ending at `to` whose record is data: hits
+ * over runs from the support record made for exactly this record; NaN
+ * when there is none (not computed, or computed for other events). */
+static double support_of(const list *out, const char *to, const void *data, size_t len, size_t e)
+{
+	const support_map *sm = out->aux;
+	for (size_t i = 0; sm && sm->runs > 0 && i < sm->recs->v.n; i++) {
+		const raw_rec *x = &sm->recs->v.v[i];
+		mev__rd r;
+		uint64_t n, hits = 0;
+		if (strcmp(x->to, to) != 0)
+			continue;
+		mev__rd_init(&r, x->data, x->len);
+		if (mev__get_uv(&r) != 1 || mev__get_uv(&r) != mev__hash_bytes(data, len))
+			return NAN;
+		n = mev__get_uv(&r);
+		for (size_t k = 0; k <= e && k < n; k++)
+			hits = mev__get_uv(&r);
+		return r.bad || e >= n ? NAN : (double)hits / sm->runs;
+	}
+	return NAN;
+}
 
 static int add_events(list *out, const char *from, const char *to, const void *data, size_t len)
 {
@@ -282,6 +318,7 @@ static int add_events(list *out, const char *from, const char *to, const void *d
 		e->partner = list_str(out, x->partner, x->partner_len);
 		e->partner_share = x->partner_share;
 		e->partner_lineage = x->partner_lineage;
+		e->support = support_of(out, to, data, len, i);
 	}
 	mev__events_rec_free(&rec);
 	return rc;
@@ -290,18 +327,29 @@ static int add_events(list *out, const char *from, const char *to, const void *d
 int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params *cp,
 		     const mev_track_params *tp, const char *from, const char *to)
 {
-	mev_buf prefix = MEV_BUF_INIT;
+	mev_buf prefix = MEV_BUF_INIT, sprefix = MEV_BUF_INIT;
+	rec_vec sup = { { 0 }, 0 };
+	mev_track_params d;
+	support_map sm = { &sup, 0 };
 	list l;
 	char pk[256];
 	int rc;
 
 	memset(out, 0, sizeof *out);
+	if (!tp) {
+		mev_track_params_init(&d);
+		tp = &d;
+	}
+	sm.runs = tp->support_runs;
 	mev_track_result_key(pk, sizeof pk, cp, tp);
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
-	if (!(rc = mev__events_key(&prefix, cp, tp, NULL)))
-		rc = read_chain(&l, s, &prefix, 1, "events", pk, from, to, add_events);
+	l.aux = &sm;
+	if (!(rc = mev__events_key(&prefix, cp, tp, NULL)) && !(rc = mev__support_key(&sprefix, cp, tp, NULL)))
+		rc = read_chain(&l, s, &prefix, 1, "events", pk, from, to, add_events, &sup, &sprefix);
+	recs_free(&sup);
 	mev__buf_free(&prefix);
+	mev__buf_free(&sprefix);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
 }
 
@@ -345,7 +393,7 @@ int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const 
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
 	if (!(rc = mev__sections_key(&prefix, tp, NULL)))
-		rc = read_chain(&l, s, &prefix, 0, "section changes", NULL, from, to, add_changes);
+		rc = read_chain(&l, s, &prefix, 0, "section changes", NULL, from, to, add_changes, NULL, NULL);
 	mev__buf_free(&prefix);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
 }

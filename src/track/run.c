@@ -135,52 +135,21 @@ typedef struct {
 static int pair_events(run *r, mev__track_rel *ra, mev__track_rel *rb, const mev__set_pair_vec *sp,
 		       int code)
 {
-	size_t na = mev_clustering_count(ra->cl), nb = mev_clustering_count(rb->cl);
-	double *ca = calloc(na + 1, sizeof *ca), *cb = calloc(nb + 1, sizeof *cb);
-	double *ta = calloc(na + 1, sizeof *ta), *tb = calloc(nb + 1, sizeof *tb);
-	mev__ov_acc acc = MEV__OV_ACC_INIT, tacc = MEV__OV_ACC_INIT;
-	mev__title_pair_vec tp = { 0 };
+	size_t nb = mev_clustering_count(rb->cl);
 	mev__pair_out po = { 0 };
-	int rc;
-
-	if (!ca || !cb || !ta || !tb) {
-		rc = mev_error_oom();
-		goto done;
-	}
-	if ((rc = mev__common_titles(&tp, ra, rb)))
-		goto done;
-	if (code)
-		rc = mev__overlaps_code(&acc, ca, cb, ra, rb, sp->v, sp->n);
-	else
-		rc = mev__overlaps_titles(&acc, ca, cb, ra, rb, tp.v, tp.n, 1);
-	if (rc || (rc = mev__overlaps_titles(&tacc, ta, tb, ra, rb, tp.v, tp.n, 0)))
-		goto done;
-	{
-		mev__pair_in in = { na, nb, ca, cb, ra->cl_lines, rb->cl_lines, ra->reps, rb->reps,
-				    acc.v.v, acc.v.n, ta, tb, tacc.v.v, tacc.v.n, ra->lineage,
-				    ra->next_lineage };
-		if ((rc = mev__track_pair(&po, &in, r->tp)))
-			goto done;
-	}
+	int rc = mev__pair_link(&po, ra, rb, sp, code, r->tp);
+	if (rc)
+		return rc;
 	memcpy(rb->lineage, po.lin_b, nb * sizeof *rb->lineage);
 	memcpy(rb->parent, po.par_b, nb * sizeof *rb->parent);
 	rb->next_lineage = po.next_lineage;
-	if ((rc = mev__encode_events(&r->ev_val, ra, rb, r->tp,
-				     code ? MEV__TRACK_MODE_CODE : MEV__TRACK_MODE_TITLES, &po)))
-		goto done;
-	if (code)
+	rc = mev__encode_events(&r->ev_val, ra, rb, r->tp, code ? MEV__TRACK_MODE_CODE : MEV__TRACK_MODE_TITLES,
+				&po);
+	if (!rc && code)
 		r->res->by_code++;
-	else
+	else if (!rc)
 		r->res->by_title++;
-done:
 	mev__pair_out_free(&po);
-	mev__ov_free(&acc);
-	mev__ov_free(&tacc);
-	MEV_VEC_FREE(&tp);
-	free(ca);
-	free(cb);
-	free(ta);
-	free(tb);
 	return rc;
 }
 
@@ -549,6 +518,7 @@ static int finish(run *r, const mev_release *const *chain, size_t nchain, const 
 	int rc;
 	if ((rc = mev__events_key(&r->k, r->cp, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
 	    (rc = mev__sections_key(&r->k, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
+	    (rc = mev__support_key(&r->k, r->cp, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
 	    (rc = drop_legacy(r->s, r->cp)))
 		return rc;
 	if ((rc = write_lineages(r->s, r->cp, r->tp, chain, nchain, r->res)))
@@ -586,6 +556,12 @@ static int track_locked(run *r, const mev_track_options *o, int lockfd)
 	}
 	if (!rc)
 		rc = finish(r, chain, nchain, &tags);
+	if (!rc) {
+		double t1 = mev__now();
+		rc = mev__track_support(&r->res->supported, r->s, r->cp, r->tp, chain, nchain,
+					r->pr ? r->pr->stop : NULL);
+		r->res->support_seconds = mev__now() - t1;
+	}
 done:
 	mev__strmap_free(&tags);
 	free(chain);

@@ -5,6 +5,7 @@
 #include "maintevo/track.h"
 #include "maintevo/filemap.h"
 #include "maintevo/graph.h"
+#include "maintevo/release.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 #include "util/varint.h"
@@ -129,6 +130,33 @@ int mev__common_titles(mev__title_pair_vec *out, const mev__track_rel *ra, const
 /* Overlaps on titles: weighted by the mean of the sections' lines, or by 1. */
 int mev__overlaps_titles(mev__ov_acc *acc, double *ca, double *cb, const mev__track_rel *ra,
 			 const mev__track_rel *rb, const mev__title_pair *tp, size_t ntp, int by_lines);
+
+/*
+ * Link the clusters of ra to those of rb (both with cl, cl_lines, reps,
+ * sec and, for code, fm loaded; ra with lineage and next_lineage): the
+ * overlaps on code (code: sp holds the set pairs) or on section titles, a
+ * second chance on titles, then mev__track_pair().  Errors: MEV_ENOMEM.
+ */
+int mev__pair_link(mev__pair_out *po, const mev__track_rel *ra, const mev__track_rel *rb,
+		   const mev__set_pair_vec *sp, int code, const mev_track_params *tp);
+
+/* --- support (support.c) ---------------------------------------------------- */
+
+/* "<result key>/support:runs=R:noise=X\0<tag>" (table "events"); tag NULL:
+ * the prefix.  Record: uv version, uv hash of the events record, uv n, n
+ * times uv runs that found the event. */
+int mev__support_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_params *tp,
+		     const char *tag);
+
+/*
+ * Compute and store the support of every pair of the chain whose events
+ * record has no fitting support record (docs/tracking.md "Support").
+ * *computed: pairs computed.  Errors: the store's, the clustering's,
+ * MEV_EINTR when *stop is set.
+ */
+int mev__track_support(size_t *computed, mev_store *s, const mev_cluster_params *cp,
+		       const mev_track_params *tp, const mev_release *const *chain, size_t n,
+		       const volatile int *stop);
 
 /* --- section changes (sections.c) ---------------------------------------- */
 

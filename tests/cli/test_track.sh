@@ -49,7 +49,14 @@ awk -F, '$1 == "v1.4" && $2 == "v1.5" { n++; if ($3 != "continuation") bad = 1 }
 	fail "the identical pair v1.4 -> v1.5 has other events than continuations"
 
 step "events, lineages, section-changes: headers and filters"
-head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines,method,lineage_name,from_lineage,share,partner,partner_lineage,partner_share,tracking' ||
+# support: every planted event is found by (nearly) every perturbed run
+python3 - events.csv <<'PY' || fail "support: an event without support in [0, 1], or a planted one below 0.9"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r["support"] != "" and 0 <= float(r["support"]) <= 1 for r in rows)
+assert all(float(r["support"]) >= 0.9 for r in rows if r["event"] in ("split", "merge", "birth", "death"))
+PY
+head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines,method,lineage_name,from_lineage,share,partner,partner_lineage,partner_share,support,tracking' ||
 	fail "events header"
 expect_exit 0 "$MEV" events --store S --from v1.2 --to v1.3
 awk -F, 'NR > 1 && !($1 == "v1.2" && $2 == "v1.3") { exit 1 }' "$OUT" || fail "--from/--to"
@@ -85,6 +92,17 @@ expect_exit 1 "$MEV" events --store S --link 0.07
 expect_error "not tracked with walktrap:steps=4:top=1/link=0.07:match=0.5:growth=0.1:absorb=0.5"
 expect_exit 2 "$MEV" events --store S --tracking link=0.05:bogus=1
 expect_error "unknown threshold 'bogus'"
+
+step "support: other runs are stored beside, none leaves the column empty"
+expect_exit 0 "$MEV" track --store S --support-runs 3
+expect_stderr_contains "support: 5 pairs measured with 3 perturbed runs"
+expect_exit 0 "$MEV" events --store S --support-runs 3
+awk -F, 'NR > 1 && $17 != "1" && $17 != "0.666667" && $17 != "0.333333" && $17 != "0" { exit 1 }' "$OUT" ||
+	fail "support of 3 runs is not a multiple of 1/3"
+expect_exit 0 "$MEV" events --store S --support-runs 0
+awk -F, 'NR > 1 && $17 != "" { exit 1 }' "$OUT" || fail "no runs: support not empty"
+expect_exit 0 "$MEV" events --store S
+same_files events.csv "$OUT"
 
 step "nothing new: nothing computed, same output"
 expect_exit 0 "$MEV" track --store S

@@ -34,7 +34,7 @@ done
 # The long options of each command: its --help lists exactly these.
 release_opts="repo rev dialect top-level-only warnings jobs stats"
 cluster_opts="method steps resolution seed top-fraction smooth"
-track_opts="link match absorb growth rename tracking"
+track_opts="link match absorb growth rename support-runs noise tracking"
 options_of() {
 	case $1 in
 	filemap) echo "$release_opts store release keep-rest out help" ;;
@@ -136,6 +136,10 @@ the tracking results to read (as given to 'maintevo track'):
                      growth or contraction (default 0.1)
   --rename R         share of a removed section's code a new section must
                      cover to be its new name (default 0.8)
+  --support-runs N   perturbed runs that measure each event's support
+                     (default 10; 0: none)
+  --noise X          their perturbation: edge weights scaled by a factor
+                     in [1 - X, 1 + X] (default 0.05)
   --tracking KEY     all thresholds at once, as the CSVs' tracking column
                      shows them (link=0.05:match=0.5:growth=0.1:absorb=0.5)
 EOF
