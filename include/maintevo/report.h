@@ -22,6 +22,8 @@ typedef struct {
 	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
 	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
 	const char *title;    /* project name in the heading (NULL: from the store) */
+	double min_support;   /* events with a measured support below it are left out and
+			       * counted (0: all shown; the command's default is 0.5) */
 } mev_report_options;
 
 /*

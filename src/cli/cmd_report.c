@@ -33,6 +33,9 @@ static const cli_option options[] = {
 	CLI_OPT_STRING(report_args, ro.title, 0, "title", "NAME",
 		       "the project's name in the heading (default: from the\n"
 		       "store's dialect: Linux, U-Boot, Xen, QEMU)"),
+	CLI_OPT_REAL(report_args, ro.min_support, 0, "min-support", "S", 0, 1,
+		     "leave out events found by fewer than S of the\n"
+		     "perturbed runs (default 0.5; 0: show all)"),
 	CLI_OPT_OUT(report_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_GROUP(report_args, cluster, cli_cluster_options,
@@ -76,6 +79,7 @@ int cmd_report(int argc, char **argv)
 	cli_cluster_init(&a.cluster);
 	mev_track_params_init(&a.tp);
 	a.ro.tracking = &a.tp;
+	a.ro.min_support = 0.5;
 	if ((rc = cli_parse(&argi, &cmd_report_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
 	if ((rc = cli_cluster_finish(&a.cluster, "report")))

@@ -176,6 +176,10 @@ static int collect_events(mev__report *r)
 		int rc = 0;
 		if (f < (int64_t)r->ia || t > (int64_t)r->ib || f < 0 || t < 0)
 			continue;
+		if (e->kind != MEV_EVENT_CONTINUATION && e->support < r->opt->min_support) {
+			r->weak++; /* NaN (not measured) compares false: kept */
+			continue;
+		}
 		if (e->kind == MEV_EVENT_BIRTH)
 			rc = MEV_VEC_PUSH(&r->births, e);
 		else if (e->kind == MEV_EVENT_DEATH)
@@ -190,9 +194,11 @@ static int collect_events(mev__report *r)
 	mev__sort(r->moves.v, r->moves.n, sizeof *r->moves.v, by_group);
 	for (size_t i = 0; i < r->moves.n;) {
 		const mev_event *e = r->moves.v[i];
-		mev__move m = { e->kind, i, 0, e->kind == MEV_EVENT_SPLIT ? e->from_lines : e->to_lines };
+		mev__move m = { e->kind, i, 0, 0 };
+		double moved = 0;
 		while (i < r->moves.n && by_group_key_equal(e, r->moves.v[i]))
-			i++;
+			moved += mev__shared_lines(r->moves.v[i++]);
+		m.lines = (int64_t)llround(moved);
 		m.n = i - m.first;
 		if (MEV_VEC_PUSH(&r->groups, m))
 			return mev_error_oom();

@@ -351,6 +351,11 @@ static void part_subsystems(mev__doc *d, const mev__report *r)
 			merges);
 	mev__doc_text(d, " (a subsystem is a cluster of sections; it is followed from release to release "
 		      "by the code it covers).");
+	if (r->weak)
+		mev__doc_printf(d, " %zu event%s with a support below %g (found by fewer of the perturbed "
+				"runs) %s left out: 'maintevo events' lists %s.", r->weak,
+				r->weak == 1 ? "" : "s", r->opt->min_support, r->weak == 1 ? "is" : "are",
+				r->weak == 1 ? "it" : "them");
 	mev__doc_para_end(d, NULL);
 	if (d->fmt == MEV_REPORT_HTML && r->groups.n)
 		moves_chart(d, r);

@@ -35,7 +35,7 @@ typedef struct {
 typedef struct {
 	mev_event_kind kind;
 	size_t first, n;           /* its events in mev__report.moves */
-	int64_t lines;             /* the size of the single side */
+	int64_t lines;             /* the code that moved: the sum of its links' shared lines */
 } mev__move;
 
 /* Everything the report says, gathered once for both formats. */
@@ -49,7 +49,8 @@ typedef struct {
 	int changes_known;         /* 'maintevo track' ran */
 	MEV_VEC(mev__kept) kept;
 	MEV_VEC(const mev_event *) births, deaths, moves; /* in the range */
-	MEV_VEC(mev__move) groups; /* splits and merges, largest first */
+	MEV_VEC(mev__move) groups; /* splits and merges, by the code that moved */
+	size_t weak;               /* events of the range left out: support < min_support */
 	const char *project;
 	char project_buf[64];
 } mev__report;

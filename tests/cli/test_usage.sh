@@ -50,7 +50,7 @@ options_of() {
 	events) echo "store from to format $cluster_opts $track_opts excel-safe out help" ;;
 	lineages) echo "store format $cluster_opts $track_opts excel-safe out help" ;;
 	section-changes) echo "store from to format rename excel-safe out help" ;;
-	report) echo "store from to format title out help $cluster_opts $track_opts" ;;
+	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
 	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts $track_opts" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
 	esac
@@ -112,6 +112,8 @@ options:
   -f, --format F     md (default) or html
   --title NAME       the project's name in the heading (default: from the
                      store's dialect: Linux, U-Boot, Xen, QEMU)
+  --min-support S    leave out events found by fewer than S of the
+                     perturbed runs (default 0.5; 0: show all)
   -o, --out FILE     write to FILE instead of standard output
   -h, --help         show this help
 the clustering to read (as given to 'maintevo cluster'):
