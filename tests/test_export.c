@@ -30,7 +30,7 @@ static mev_filemap *make_release(int r)
 	mev_filemap_new(&fm);
 	for (size_t i = 0; i < sizeof titles / sizeof *titles; i++) {
 		mev_section_info si = { titles[i], i == 1 ? "Orphan" : "Maintained", i == 1 ? 0 : 1,
-					0, 0, 0, 1, i == 2 };
+					0, 0, 0, 1, i == 2, 0, NULL };
 		mev_filemap_add_section(fm, &si);
 	}
 	mev_filemap_intern_set(&s01, fm, ids01, 2);
