@@ -20,7 +20,7 @@ expect_stderr_contains "0 releases clustered, 6 already clustered"
 
 step "clusters: the CSV of one release"
 expect_exit 0 "$MEV" clusters --store S --release v1.0
-head -n 1 "$OUT" | grep -qx 'release,method,cluster,representative,section,section_lines,cluster_sections,cluster_lines,code_lines,lineage' ||
+head -n 1 "$OUT" | grep -qx 'release,method,cluster,representative,section,section_lines,cluster_sections,cluster_lines,code_lines,lineage,display_name,representative_display_name' ||
 	fail "clusters header"
 # every cluster starts with its representative, clusters are numbered from 1
 awk -F, 'NR > 1 && $3 != prev { if ($4 != $5) exit 1; prev = $3 }' "$OUT" || fail "a cluster does not start with its representative"
@@ -49,16 +49,16 @@ awk -F, '$1 == "v1.4" && $2 == "v1.5" { n++; if ($3 != "continuation") bad = 1 }
 	fail "the identical pair v1.4 -> v1.5 has other events than continuations"
 
 step "events, lineages, section-changes: headers and filters"
-head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines,method' ||
+head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines,method,from_cluster_display_name,to_cluster_display_name' ||
 	fail "events header"
 expect_exit 0 "$MEV" events --store S --from v1.2 --to v1.3
 awk -F, 'NR > 1 && !($1 == "v1.2" && $2 == "v1.3") { exit 1 }' "$OUT" || fail "--from/--to"
 [ "$(wc -l < "$OUT")" -gt 1 ] || fail "--from/--to kept nothing"
 expect_exit 0 "$MEV" lineages --store S
-head -n 1 "$OUT" | grep -qx 'lineage,name,first_release,last_release,parent,peak_lines,releases,method' ||
+head -n 1 "$OUT" | grep -qx 'lineage,name,first_release,last_release,parent,peak_lines,releases,method,display_name' ||
 	fail "lineages header"
 awk -F, 'NR > 1 && $5 != "" { n++ } END { exit !n }' "$OUT" || fail "no lineage has a parent (splits were planted)"
-head -n 1 sections.csv | grep -qx 'from_release,to_release,change,section,new_section,lines,coverage' ||
+head -n 1 sections.csv | grep -qx 'from_release,to_release,change,section,new_section,lines,coverage,display_name,new_display_name' ||
 	fail "section-changes header"
 grep -q ',renamed,' sections.csv || fail "no renamed section"
 expect_exit 1 "$MEV" events --store S --from v7.0
