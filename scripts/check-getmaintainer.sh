@@ -4,7 +4,7 @@
 #
 # usage: scripts/check-getmaintainer.sh [-j N] [--keep] [--cache DIR] REPO REV
 #
-# --cache DIR keeps the script's answers in DIR/<commit>-<script hash>.txt,
+# --cache DIR keeps the script's answers in DIR/<commit>-<driver hash>.txt,
 # so checking a newer maintevo against the same commit takes seconds.
 #
 # The commit is checked out into a temporary directory (symbolic links
@@ -21,7 +21,9 @@
 # regex, and only when the script's own is byte-identical to the known one.
 # Files are fed in batches through xargs, on all cores.
 #
-# Sections are compared by title and by their F:/X:/N: lines (as the
+# Sections are compared by their exact title (an underline or a
+# commented-out field line included: maintevo keeps the script's title as
+# the key, its display name aside) and by their F:/X:/N: lines (as the
 # script's @typevalue holds them: F:/X: converted, N: as written), so
 # repeated titles are told apart.  QEMU's script (m/^(.):/, no N:) runs the
 # same way; the 2014-2016 U-Boot scripts' m/^(\C):/ (\C was removed from
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
 	-j) jobs=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--cache) cache=$2; shift 2 ;;
-	-h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,32p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -136,9 +138,6 @@ perl -e '
             # a field line by the field-line regex of the script itself
             # (the one of QEMU takes any character before the colon)
             $title = "" if ($title =~ m/MEV_FIELD_RE/);
-            # maintevo shows an underline title (QEMU) as the header above it
-            $title = $typevalue[$start - 1]
-                if ($title =~ m/^[-=]{3,}\s*$/ && $start > 0 && $typevalue[$start - 1] !~ m/MEV_FIELD_RE/);
             my @pats = grep { /^[FXN]:/ } @typevalue[$start .. $end - 1];
             push(@keys, join("\x1f", $title, @pats));
         }
@@ -189,7 +188,9 @@ done
 cached=
 if [ -n "$cache" ]; then
 	mkdir -p "$cache"
-	cached=$cache/$(git -C "$repo" rev-parse "$rev^{commit}")-$(md5sum < "$script" | cut -c1-12).txt
+	# the driver (the script with the block above) names the answers: a
+	# change of the block is a new cache entry
+	cached=$cache/$(git -C "$repo" rev-parse "$rev^{commit}")-$(md5sum < "$work/driver.pl" | cut -c1-12).txt
 fi
 start=$(date +%s)
 if [ -n "$cached" ] && [ -s "$cached" ]; then
@@ -225,7 +226,7 @@ def text(b):
     return s
 
 def norm_title(b):
-    # maintevo's display form: trailing white space and CR dropped,
+    # maintevo's form of the script's title: trailing white space and CR dropped,
     # ISO-8859-1 when not UTF-8, at most 200 bytes
     b = b.rstrip(b" \t\r\f\v")
     if len(b) > 200:
@@ -233,7 +234,8 @@ def norm_title(b):
         return text(b) + "..."
     return text(b) or "(untitled)"
 
-# sections: display title -> key (base title, F/X/N lines as typevalue holds them)
+# sections: maintevo's title ("X #2" for a repeat) -> key (the script's title,
+# F/X/N lines as typevalue holds them)
 pats = {}
 for r in csv.DictReader(open(f"{work}/patterns.csv", newline="", encoding="utf-8")):
     if r["type"] in "FXN":

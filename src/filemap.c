@@ -58,8 +58,11 @@ static int copy_sections(mev_filemap *fm, const mev_maint *maint)
 		mev_section_info si = { 0 };
 		si.title = mev__arena_strndup(&fm->arena, s[i].title, strlen(s[i].title));
 		si.status = mev__arena_strndup(&fm->arena, s[i].status_text, strlen(s[i].status_text));
-		if (!si.title || !si.status)
+		si.display = s[i].display == s[i].title ? si.title
+			     : mev__arena_strndup(&fm->arena, s[i].display, strlen(s[i].display));
+		if (!si.title || !si.status || !si.display)
 			return mev_error_oom();
+		si.title_kind = s[i].title_kind;
 		si.n_maintainers = s[i].n_maintainers;
 		si.n_reviewers = s[i].n_reviewers;
 		si.n_lists = s[i].n_lists;
@@ -399,7 +402,9 @@ int mev_filemap_add_section(mev_filemap *fm, const mev_section_info *si)
 	c.title = mev__arena_strndup(&fm->arena, si->title, strlen(si->title));
 	c.status = mev__arena_strndup(&fm->arena, si->status ? si->status : "",
 				     si->status ? strlen(si->status) : 0);
-	if (!c.title || !c.status || MEV_VEC_PUSH(&fm->sections, c))
+	c.display = !si->display || strcmp(si->display, si->title) == 0 ? c.title
+		    : mev__arena_strndup(&fm->arena, si->display, strlen(si->display));
+	if (!c.title || !c.status || !c.display || MEV_VEC_PUSH(&fm->sections, c))
 		return mev_error_oom();
 	return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * Cutting MAINTAINERS fields into sections as scripts/get_maintainer.pl
  * does: each maximal run of field lines is a section whose title is the
- * non-field line just before it.  Display titles are made unique.
+ * non-field line just before it.  Titles (the keys) and display names are
+ * made unique.
  */
 #include "maint_internal.h"
 #include "maintevo/error.h"
@@ -70,11 +71,70 @@ static int is_underline(const char *s, size_t len)
 	return n >= 3;
 }
 
-/* The title of the section whose fields start at tv[i], and where it is. */
+/* A commented-out field line: white space, '#', white space, a letter and
+ * ':' ("#M:\t-", "# S: Maintained"). */
+static int is_comment_field(const char *s, size_t len)
+{
+	size_t k = 0;
+	while (k < len && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	if (k == len || s[k++] != '#')
+		return 0;
+	while (k < len && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	return k + 1 < len && ((s[k] >= 'A' && s[k] <= 'Z') || (s[k] >= 'a' && s[k] <= 'z')) &&
+	       s[k + 1] == ':';
+}
+
+static mev_title_kind title_kind(const char *s, size_t len)
+{
+	if (is_underline(s, len))
+		return MEV_TITLE_UNDERLINE;
+	return is_comment_field(s, len) ? MEV_TITLE_COMMENT : MEV_TITLE_NAME;
+}
+
+/* A title line that is a name and no comment at all. */
+static int is_name_line(const char *s, size_t len)
+{
+	size_t k = 0;
+	while (k < len && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	return k < len && s[k] != '#' && title_kind(s, len) == MEV_TITLE_NAME;
+}
+
+const char *mev_title_kind_name(mev_title_kind k)
+{
+	static const char *const names[MEV_TITLE_KINDS] = { "name", "comment", "underline" };
+	return (unsigned)k < MEV_TITLE_KINDS ? names[k] : names[0];
+}
+
+/*
+ * The display name of a title that is not a name, from the line above it
+ * (tv[i - 2]): an underline's group header ("Alpha Machines" over
+ * "--------------"); the name line above a commented-out field line
+ * ("NET2BIG_V2 BOARD" over "#M:\t-", the title later scripts read), when
+ * that is a name itself, not a comment.  NULL when there is no such line.
+ */
+static const char *display_above(mev_maint *m, const mev_section *s, const mev__tv_entry *tv,
+				 size_t i, int *oom)
+{
+	const mev__tv_entry *h = i > 1 ? &tv[i - 2] : NULL;
+	const char *d;
+	int trunc;
+	*oom = 0;
+	if (!h || h->is_field || h->file != tv[i - 1].file ||
+	    (s->title_kind == MEV_TITLE_COMMENT && !is_name_line(h->text, h->text_len)))
+		return NULL;
+	d = display_text(m, h->text, h->text_len, &trunc);
+	*oom = !d;
+	return d && *d ? d : NULL;
+}
+
+/* The title of the section whose fields start at tv[i], its kind, and where it is. */
 static int section_title(mev_maint *m, mev_section *s, const mev__tv_entry *tv, size_t i)
 {
 	const mev__tv_entry *t;
-	int trunc = 0;
+	int trunc = 0, oom;
 	if (i == 0) {
 		s->raw_title = "";
 		s->title = "(untitled)";
@@ -85,21 +145,24 @@ static int section_title(mev_maint *m, mev_section *s, const mev__tv_entry *tv, 
 	}
 	t = &tv[i - 1];
 	s->raw_title = mev__arena_strndup(&m->arena, t->text, t->text_len);
-	if (is_underline(t->text, t->text_len) && i > 1 && !tv[i - 2].is_field) {
-		/* QEMU: "Group header" then "------": the script's title is the
-		 * underline; show the header instead */
-		const mev__tv_entry *h = &tv[i - 2];
-		s->title = display_text(m, h->text, h->text_len, &trunc);
-		if (s->title)
-			mev__maint_diag_add(m, t->file, t->line,
-				"section title is an underline; shown as '%s'", s->title);
-	} else {
-		s->title = display_text(m, t->text, t->text_len, &trunc);
-	}
+	s->title = display_text(m, t->text, t->text_len, &trunc);
+	s->title_kind = (uint8_t)title_kind(t->text, t->text_len);
 	s->file = t->file;
 	s->line = t->line;
 	if (!s->raw_title || !s->title)
 		return mev_error_oom();
+	if (s->title_kind != MEV_TITLE_NAME) {
+		s->display = display_above(m, s, tv, i, &oom);
+		if (oom)
+			return mev_error_oom();
+	}
+	/* QEMU: "Group header" then "------": the script's title is the underline */
+	if (s->title_kind == MEV_TITLE_UNDERLINE && s->display)
+		mev__maint_diag_add(m, t->file, t->line,
+			"section title is an underline; displayed as '%s'", s->display);
+	else if (s->title_kind == MEV_TITLE_UNDERLINE)
+		mev__maint_diag_add(m, t->file, t->line,
+			"section title is an underline without a header above it");
 	if (trunc)
 		mev__maint_diag_add(m, t->file, t->line,
 				    "section title longer than %d bytes; shortened", TITLE_MAX);
@@ -249,6 +312,127 @@ static int unique_titles(mev_maint *m)
 	return rc;
 }
 
+/*
+ * The folder an F: value names, ending in '/', into *out: the value up to
+ * its last '/' before any glob character ("board/a/b/" of "board/a/b/" and
+ * of "board/a/b/x*.c"), all of it when the script's directory test made it
+ * one ("board/a/b" whose regex ends in '/'); "" for a top-level pattern.
+ */
+static int pattern_dir(mev_buf *out, const mev_field *f)
+{
+	size_t len = strlen(f->value), n = strcspn(f->value, "*?[{(|\\");
+	size_t rl = f->regex ? strlen(f->regex) : 0;
+	mev__buf_clear(out);
+	if (n == len && len && f->value[len - 1] != '/' && rl && f->regex[rl - 1] == '/')
+		return mev__buf_put(out, f->value, len) || mev__buf_putc(out, '/') ? mev_error_oom() : 0;
+	while (n && f->value[n - 1] != '/')
+		n--;
+	return mev__buf_put(out, f->value, n) ? mev_error_oom() : 0;
+}
+
+/* The deepest folder the F: patterns of s share (only those under board/
+ * when `board`), ending in '/', into *common; "" when none. */
+static int shared_dir(mev_buf *common, const mev_maint *m, const mev_section *s, int board)
+{
+	mev_buf dir = MEV_BUF_INIT;
+	int any = 0, rc = 0;
+	mev__buf_clear(common);
+	for (uint32_t k = 0; k < s->field_count && !rc; k++) {
+		const mev_field *f = &m->fields.v[s->field_begin + k];
+		size_t c = 0;
+		if (f->type != 'F' || (rc = pattern_dir(&dir, f)))
+			continue;
+		if (board && strncmp(dir.ptr, "board/", 6) != 0)
+			continue;
+		if (!any++) {
+			rc = mev__buf_put(common, dir.ptr, dir.len) ? mev_error_oom() : 0;
+			continue;
+		}
+		while (c < common->len && c < dir.len && common->ptr[c] == dir.ptr[c])
+			c++;
+		while (c && common->ptr[c - 1] != '/')
+			c--;
+		common->len = c;
+	}
+	mev__buf_free(&dir);
+	return rc;
+}
+
+/*
+ * The display name of a title that is not a name and has no line above to
+ * show (display_above()): the deepest folder its F: patterns under board/
+ * share (U-Boot's board sections), else the one all of them share, else
+ * its first F: value; the title when it has no F: line.
+ */
+static int display_from_patterns(mev_maint *m, mev_section *s)
+{
+	mev_buf common = MEV_BUF_INIT;
+	int rc = 0, trunc;
+	for (int board = 1; board >= 0 && !rc && !s->display; board--)
+		if (!(rc = shared_dir(&common, m, s, board)) && common.len > (board ? 6u : 0u) &&
+		    !(s->display = display_text(m, common.ptr, common.len - 1, &trunc)))
+			rc = mev_error_oom();
+	for (uint32_t k = 0; k < s->field_count && !rc && !s->display; k++) {
+		const mev_field *f = &m->fields.v[s->field_begin + k];
+		if (f->type == 'F' && f->value[0] &&
+		    !(s->display = display_text(m, f->value, strlen(f->value), &trunc)))
+			rc = mev_error_oom();
+	}
+	mev__buf_free(&common);
+	if (!rc && (!s->display || !s->display[0]))
+		s->display = s->title;
+	return rc;
+}
+
+/*
+ * Unique display names: a name's is its (unique) title; the others take
+ * theirs in reading order, "NAME #2", "NAME #3", ... when it is taken.
+ * next: per display name met, the k to try from (every one below is taken).
+ */
+static int unique_displays(mev_maint *m)
+{
+	mev_strmap taken = MEV_STRMAP_INIT, next = MEV_STRMAP_INIT;
+	mev_buf b = MEV_BUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < m->sections.n && !rc; i++) {
+		mev_section *s = &m->sections.v[i];
+		if (s->title_kind == MEV_TITLE_NAME || !s->display)
+			s->display = s->title;
+		if (s->title_kind == MEV_TITLE_NAME)
+			rc = mev__strmap_put(&taken, s->title, strlen(s->title), 1);
+	}
+	for (size_t i = 0; i < m->sections.n && !rc; i++) {
+		mev_section *s = &m->sections.v[i];
+		size_t l = strlen(s->display);
+		int64_t k0;
+		uint32_t k;
+		int added;
+		if (s->title_kind == MEV_TITLE_NAME)
+			continue;
+		if ((rc = mev__strmap_intern(&taken, s->display, l, 1, &k, &added)) || added)
+			continue;
+		k0 = mev__strmap_get(&next, s->display, l);
+		for (k = k0 < 0 ? 2 : (uint32_t)k0;; k++) {
+			mev__buf_clear(&b);
+			if (mev__buf_printf(&b, "%s #%u", s->display, k)) {
+				rc = mev_error_oom();
+				break;
+			}
+			if (mev__strmap_get(&taken, b.ptr, b.len) < 0)
+				break;
+		}
+		if (rc || (rc = mev__strmap_put(&next, s->display, l, k + 1)) ||
+		    (rc = mev__strmap_put(&taken, b.ptr, b.len, 1)))
+			break;
+		if (!(s->display = mev__arena_strndup(&m->arena, b.ptr, b.len)))
+			rc = mev_error_oom();
+	}
+	mev__buf_free(&b);
+	mev__strmap_free(&taken);
+	mev__strmap_free(&next);
+	return rc ? mev_error_oom() : 0;
+}
+
 int mev__maint_build_sections(mev_maint *m, const mev__tv_entry *tv, size_t n)
 {
 	size_t i = 0;
@@ -280,9 +464,13 @@ int mev__maint_build_sections(mev_maint *m, const mev__tv_entry *tv, size_t n)
 		if ((rc = count_fields(m, &s, tv, i, j)))
 			return rc;
 		s.is_rest = covers_everything(m, &s);
+		if (s.title_kind != MEV_TITLE_NAME && !s.display && (rc = display_from_patterns(m, &s)))
+			return rc;
 		if (MEV_VEC_PUSH(&m->sections, s))
 			return mev_error_oom();
 		i = j;
 	}
-	return unique_titles(m);
+	if ((rc = unique_titles(m)))
+		return rc;
+	return unique_displays(m);
 }

@@ -102,7 +102,8 @@ static inline const char *regexes(const mev_maint *m, size_t i)
 
 static inline const mev_section *section(const mev_maint *m, size_t i)
 {
-	static const mev_section none = { .title = "(none)", .raw_title = "(none)", .status_text = "" };
+	static const mev_section none = { .title = "(none)", .display = "(none)", .raw_title = "(none)",
+					     .status_text = "" };
 	CHECK(i < mev_maint_section_count(m));
 	return i < mev_maint_section_count(m) ? &mev_maint_sections(m)[i] : &none;
 }

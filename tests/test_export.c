@@ -30,7 +30,7 @@ static mev_filemap *make_release(int r)
 	mev_filemap_new(&fm);
 	for (size_t i = 0; i < sizeof titles / sizeof *titles; i++) {
 		mev_section_info si = { titles[i], i == 1 ? "Orphan" : "Maintained", i == 1 ? 0 : 1,
-					0, 0, 0, 1, i == 2 };
+					0, 0, 0, 1, i == 2, 0, NULL };
 		mev_filemap_add_section(fm, &si);
 	}
 	mev_filemap_intern_set(&s01, fm, ids01, 2);
@@ -78,7 +78,8 @@ static void test_names(void)
 	CHECK_STR(mev_table_type_name(c[0].type), "string");
 	CHECK_STR(c[5].name, "files");
 	CHECK_STR(mev_table_type_name(c[5].type), "integer");
-	CHECK(c[6].name == NULL);
+	CHECK_STR(c[7].name, "to_display_name");
+	CHECK(c[8].name == NULL);
 	CHECK(mev_export_columns(MEV_EXPORT_TABLE_COUNT) == NULL);
 	/* every table has columns, each with a known type */
 	for (int t = 0; t < MEV_EXPORT_TABLE_COUNT; t++) {
@@ -228,10 +229,11 @@ static void test_tables(void)
 	CHECK_INT(rc, 0);
 	CHECK_STR(out,
 		  "release,section,status,maintainers,reviewers,lists,trees,patterns,files,lines,bytes,"
-		  "cluster,representative,lineage,lineage_name\n"
-		  "v1.1,\"A, \"\"QUOTED\"\" <b>&amp;</b>\",Maintained,1,0,0,0,1,1,11,100,,,,\n"
-		  "v1.1,PLAIN,Orphan,0,0,0,0,1,2,14,130,,,,\n"
-		  "v1.1,\"TWO\nLINES\",Maintained,1,0,0,0,1,0,0,0,,,,\n");
+		  "cluster,representative,lineage,lineage_name,display_name,title_kind,representative_display_name\n"
+		  "v1.1,\"A, \"\"QUOTED\"\" <b>&amp;</b>\",Maintained,1,0,0,0,1,1,11,100,,,,,"
+		  "\"A, \"\"QUOTED\"\" <b>&amp;</b>\",name,\n"
+		  "v1.1,PLAIN,Orphan,0,0,0,0,1,2,14,130,,,,,PLAIN,name,\n"
+		  "v1.1,\"TWO\nLINES\",Maintained,1,0,0,0,1,0,0,0,,,,,\"TWO\nLINES\",name,\n");
 	free(out);
 
 	/* edges in JSON Lines: one object per line, nulls for nothing */
@@ -239,7 +241,9 @@ static void test_tables(void)
 	out = run_table(s, MEV_EXPORT_EDGES, &o, &rc);
 	CHECK_INT(rc, 0);
 	CHECK_STR(out, "{\"release\": \"v1.1\", \"from\": \"A, \\\"QUOTED\\\" <b>&amp;</b>\", "
-		       "\"to\": \"PLAIN\", \"lines\": 11, \"bytes\": 100, \"files\": 1}\n");
+		       "\"to\": \"PLAIN\", \"lines\": 11, \"bytes\": 100, \"files\": 1, "
+		       "\"from_display_name\": \"A, \\\"QUOTED\\\" <b>&amp;</b>\", "
+		       "\"to_display_name\": \"PLAIN\"}\n");
 	free(out);
 
 	/* files of one path over all releases, as one JSON array */
@@ -257,7 +261,7 @@ static void test_tables(void)
 	o.path = "c/rest.txt";
 	out = run_table(s, MEV_EXPORT_FILES, &o, &rc);
 	CHECK_INT(rc, 0);
-	CHECK(out && strstr(out, "\nv1.0,c/rest.txt,file,7,70,,,,,\n"));
+	CHECK(out && strstr(out, "\nv1.0,c/rest.txt,file,7,70,,,,,,,\n"));
 	free(out);
 
 	/* errors: no --release nor --path for files, an unknown release, not clustered */

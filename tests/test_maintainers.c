@@ -624,8 +624,24 @@ static void test_binary_garbage(void)
 	free(data);
 }
 
+/* The display names of all sections and their kinds: "A=name|B=comment". */
+static const char *displays(const mev_maint *m)
+{
+	char *b = scratch();
+	for (size_t i = 0; i < mev_maint_section_count(m); i++) {
+		const mev_section *s = &mev_maint_sections(m)[i];
+		if (i)
+			cat(b, "|");
+		cat(b, s->display);
+		cat(b, "=");
+		cat(b, mev_title_kind_name((mev_title_kind)s->title_kind));
+	}
+	return b;
+}
+
 /* QEMU underlines group headers: the script's title is then the underline,
- * shown as the header; a header followed by a title keeps that title. */
+ * kept as the key and displayed as the header; a header followed by a
+ * title keeps that title. */
 static void test_qemu_underlines(void)
 {
 	mev_rules r = linux_rules();
@@ -636,10 +652,63 @@ static void test_qemu_underlines(void)
 		"All patches CC here\nL: list@example.org\nF: *\nF: */\n\n"
 		"Guest CPU cores (TCG)\n---------------------\nOverall TCG CPUs\n"
 		"M: Richard <r@example.org>\nF: accel/tcg/\n\n"
-		"Alpha Machines\n--------------\nM: Richard <r@example.org>\nF: hw/alpha/\n");
-	CHECK_STR(titles(m), "General Project Administration|All patches CC here|Overall TCG CPUs|Alpha Machines");
+		"Alpha Machines\n--------------\nM: Richard <r@example.org>\nF: hw/alpha/\n"
+		"Beta Machines\n--------------\nM: Richard <r@example.org>\nF: hw/beta/\n");
+	CHECK_STR(titles(m), "------------------------------|All patches CC here|Overall TCG CPUs|"
+		  "--------------|-------------- #2");
+	CHECK_STR(displays(m), "General Project Administration=underline|All patches CC here=name|"
+		  "Overall TCG CPUs=name|Alpha Machines=underline|Beta Machines=underline");
 	CHECK_STR(mev_maint_sections(m)[0].raw_title, "------------------------------");
-	CHECK(diags(m, "MAINTAINERS:7", "underline"));
+	CHECK(diags(m, "MAINTAINERS:7", "underline; displayed as 'General Project Administration'"));
+	/* a name displays as its title, the same string */
+	CHECK(mev_maint_sections(m)[1].display == mev_maint_sections(m)[1].title);
+	mev_maint_free(m);
+}
+
+/* U-Boot 2014.10-2017.09 read comment lines: the title of a board whose
+ * maintainer is commented out is "#M:\t-".  Its display name is the name
+ * line above it, else the board folder its F: patterns share, else the
+ * folder all share, else its first F:, else the title. */
+static void test_comment_titles(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m;
+	r.drop_comments = 0;
+	m = parse_text(&r,
+		"NET2BIG_V2 BOARD\n#M:\t-\nS:\tMaintained\nF:\tboard/LaCie/net2big_v2/\n"
+		"F:\tinclude/configs/lacie_kw.h\n\n"
+		"EXAMPLE\nM: A <a@example.org>\nF: README\n"
+		"#M:\tGone <g@example.org>\nS:\tOrphan\nF:\tboard/amcc/bubinga/\nF:\tboard/amcc/bubinga/x.c\n"
+		"F:\tconfigs/bubinga_defconfig\n\n"
+		"# a comment\n# M: Gone <g@example.org>\nF:\tdrivers/foo/a*.c\nF:\tdrivers/foo/sub/\n\n"
+		"OTHER\nF: Makefile\n#m:\t-\nF:\tMakefile\n\n"
+		"OTHER2\nF: x\n#M:\t-\nS: Orphan\n\n"
+		"# M not a field line\nF: y\n");
+	CHECK_STR(titles(m), "#M:\t-|EXAMPLE|#M:\tGone <g@example.org>|# M: Gone <g@example.org>|"
+		  "OTHER|#m:\t-|OTHER2|#M:\t- #2|# M not a field line");
+	CHECK_STR(displays(m), "NET2BIG_V2 BOARD=comment|EXAMPLE=name|board/amcc/bubinga=comment|"
+		  "drivers/foo=comment|OTHER=name|Makefile=comment|OTHER2=name|#M:\t-=comment|"
+		  "# M not a field line=name");
+	mev_maint_free(m);
+}
+
+/* Display names are unique in a release: a name keeps its title, the
+ * others become "NAME #2", "NAME #3" ... in reading order, after any
+ * literal "NAME #2" title. */
+static void test_unique_display_names(void)
+{
+	mev_rules r = linux_rules();
+	mev_maint *m;
+	r.drop_comments = 0;
+	m = parse_text(&r,
+		"X BOARD\n#M:\t-\nF: board/x/\n\n"
+		"X BOARD\nM: A <a@example.org>\nF: board/x/a.c\n\n"
+		"X BOARD #2\nM: A <a@example.org>\nF: board/x/b.c\n\n"
+		"X BOARD\n#M:\t-\nF: board/x/c/\n\n"
+		"X BOARD\n---------\nF: board/x/d/\n");
+	CHECK_STR(titles(m), "#M:\t-|X BOARD|X BOARD #2|#M:\t- #2|---------");
+	CHECK_STR(displays(m), "X BOARD #3=comment|X BOARD=name|X BOARD #2=name|X BOARD #4=comment|"
+		  "X BOARD #5=underline");
 	mev_maint_free(m);
 }
 
@@ -662,5 +731,7 @@ int main(void)
 	RUN(test_huge_line);
 	RUN(test_binary_garbage);
 	RUN(test_qemu_underlines);
+	RUN(test_comment_titles);
+	RUN(test_unique_display_names);
 	return test_summary();
 }

@@ -623,6 +623,116 @@ static void test_snapshot_reads(void)
 	mev_filemap_free(c);
 }
 
+/* A release record of version 2 (before display names), with one section
+ * of that title, no file table and its own size as the only edge. */
+static void put_record_v2(mev_store *s, const char *tag, const char *title)
+{
+	mev_buf b = MEV_BUF_INIT;
+	static const unsigned char commit[20] = { 1 };
+	mev__put_uv(&b, 2);
+	mev__put_cstr(&b, tag);
+	mev__buf_put(&b, commit, 20);
+	mev__put_sv(&b, 1000);
+	for (int i = 0; i < 11; i++)  /* files .. maintainer files */
+		mev__put_uv(&b, 1);
+	mev__put_uv(&b, 0);           /* has file table */
+	mev__put_uv(&b, 1);           /* snapshot */
+	mev__put_cstr(&b, "");
+	mev__put_uv(&b, 0);
+	mev__put_uv(&b, 0);
+	mev__put_uv(&b, 2);           /* rules version */
+	mev__put_cstr(&b, "");
+	mev__put_uv(&b, 1);           /* sections */
+	mev__put_cstr(&b, title);
+	mev__put_cstr(&b, "Maintained");
+	for (int i = 0; i < 6; i++)   /* maintainers .. is THE REST */
+		mev__put_uv(&b, 0);
+	mev__put_uv(&b, 1);           /* edges */
+	for (int i = 0; i < 5; i++)
+		mev__put_uv(&b, 0);
+	CHECK_INT(mev__store_begin(s), 0);
+	CHECK_INT(mev_store_put_record(NULL, s, "releases", 'R', 3, tag, strlen(tag), b.ptr, b.len), 0);
+	CHECK_INT(mev__store_commit(s), 0);
+	mev__buf_free(&b);
+}
+
+/* Display names and title kinds go through the release record (version
+ * 3) and mev_release_display(); a record of version 2 reads back with
+ * display name = title, a name. */
+static void test_display_names(void)
+{
+	static const struct { const char *title, *display; mev_title_kind kind; } secs[] = {
+		{ "#M:\t-", "X BOARD", MEV_TITLE_COMMENT }, { "X BOARD #2", NULL, MEV_TITLE_NAME },
+		{ "--------------", "Alpha Machines", MEV_TITLE_UNDERLINE },
+	};
+	mev_store *s = open_store("names");
+	mev_filemap *fm, *back = NULL;
+	mev_graph *g = NULL, *gb = NULL;
+	mev_graph_options go = { 1 };
+	mev_release_input in = { 0 };
+	mev_release_names *names = NULL;
+	const mev_section_info *si;
+	const char *d = NULL;
+	uint32_t ids[3] = { 0, 1, 2 }, set;
+	mev_filemap_new(&fm);
+	for (size_t i = 0; i < 3; i++) {
+		mev_section_info x = { 0 };
+		x.title = secs[i].title;
+		x.display = secs[i].display;
+		x.title_kind = (uint8_t)secs[i].kind;
+		mev_filemap_add_section(fm, &x);
+	}
+	mev_filemap_intern_set(&set, fm, ids, 3);
+	mev_filemap_add_row(fm, "a/1", 3, 1, 5, 50, set);
+	mev_graph_build(&g, fm, &go);
+	in.tag = "v1";
+	CHECK_INT(mev__store_begin(s), 0);
+	CHECK_INT(mev_release_put(s, &in, fm, g, NULL, NULL), 0);
+	CHECK_INT(mev__store_commit(s), 0);
+	put_record_v2(s, "v0", "#M:\t-");
+
+	CHECK_INT(mev_release_load_graph(&back, &gb, s, "v1", 1), 0);
+	si = back ? mev_filemap_sections(back) : NULL;
+	CHECK(si && mev_filemap_section_count(back) == 3);
+	for (size_t i = 0; si && i < 3; i++) {
+		CHECK_STR(si[i].title, secs[i].title);
+		CHECK_STR(si[i].display, secs[i].display ? secs[i].display : secs[i].title);
+		CHECK_INT(si[i].title_kind, secs[i].kind);
+	}
+	mev_graph_free(gb);
+	mev_filemap_free(back);
+	back = NULL;
+	gb = NULL;
+	CHECK_INT(mev_release_load_graph(&back, &gb, s, "v0", 1), 0);
+	si = back ? mev_filemap_sections(back) : NULL;
+	CHECK(si && mev_filemap_section_count(back) == 1);
+	if (si) {
+		CHECK_STR(si[0].title, "#M:\t-");
+		CHECK_STR(si[0].display, "#M:\t-");
+		CHECK_INT(si[0].title_kind, MEV_TITLE_NAME);
+	}
+
+	CHECK_INT(mev_release_names_new(&names, s), 0);
+	CHECK_INT(mev_release_display(&d, names, "v1", "#M:\t-"), 0);
+	CHECK_STR(d, "X BOARD");
+	CHECK_INT(mev_release_display(&d, names, "v1", "--------------"), 0);
+	CHECK_STR(d, "Alpha Machines");
+	CHECK_INT(mev_release_display(&d, names, "v1", "X BOARD #2"), 0);
+	CHECK_STR(d, "X BOARD #2");
+	CHECK_INT(mev_release_display(&d, names, "v0", "#M:\t-"), 0);
+	CHECK_STR(d, "#M:\t-");
+	CHECK_INT(mev_release_display(&d, names, "v9", "#M:\t-"), 0); /* not stored */
+	CHECK_STR(d, "#M:\t-");
+	CHECK_INT(mev_release_display(&d, names, "v1", "-- not there"), 0);
+	CHECK_STR(d, "-- not there");
+	mev_release_names_free(names);
+	mev_graph_free(gb);
+	mev_filemap_free(back);
+	mev_graph_free(g);
+	mev_filemap_free(fm);
+	mev_store_free(s);
+}
+
 int main(void)
 {
 	dir = test_tmpdir("release");
@@ -634,6 +744,7 @@ int main(void)
 	RUN(test_identity_and_blobs);
 	RUN(test_check_repair);
 	RUN(test_snapshot_reads);
+	RUN(test_display_names);
 	test_tmpdir_remove(dir);
 	return test_summary();
 }

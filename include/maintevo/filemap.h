@@ -10,10 +10,13 @@
 
 /* What the graph and the store need to know of a section. */
 typedef struct {
-	const char *title;        /* unique display title (UTF-8) */
+	const char *title;        /* the unique key: the script's title (UTF-8) */
 	const char *status;       /* S: text as written ("" when none) */
 	uint32_t n_maintainers, n_reviewers, n_lists, n_trees, n_patterns;
 	uint8_t is_rest;          /* THE REST */
+	uint8_t title_kind;       /* mev_title_kind (maintainers.h) */
+	const char *display;      /* the unique display name (mev_section.display); never
+				     NULL in a file map (mev_filemap_add_section: NULL is the title) */
 } mev_section_info;
 
 typedef struct {

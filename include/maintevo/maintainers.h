@@ -40,8 +40,10 @@ enum {
  *   1  before release records kept it
  *   2  file search read from each script, .get_maintainer.conf, File::Find
  *      order; catch-all by coverage; QEMU field letters and N:
+ *   3  a section's title is exactly the script's (an underline stays one),
+ *      with a display name and its kind beside it
  */
-#define MEV_RULES_VERSION 2
+#define MEV_RULES_VERSION 3
 
 /*
  * The reading and matching rules of one tree's scripts/get_maintainer.pl.
@@ -106,8 +108,31 @@ typedef enum {
 
 const char *mev_status_name(mev_status s);
 
+/*
+ * What the script's title line of a section is (docs/matching.md, "Titles
+ * that are not names").  The title stays the section's key either way;
+ * the display name is what people read.
+ */
+typedef enum {
+	MEV_TITLE_NAME = 0,      /* a name: the display name is the title */
+	MEV_TITLE_COMMENT,       /* a commented-out field line, "#M:\t-" (U-Boot 2014.10-2017.09):
+				    displayed as the line above it, else the board
+				    directory its F: patterns share */
+	MEV_TITLE_UNDERLINE      /* a line of '-' or '=' under a group header (QEMU before
+				    v10.2): displayed as that header */
+} mev_title_kind;
+
+#define MEV_TITLE_KINDS 3
+
+/* "name", "comment", "underline" ("name" for an unknown kind). */
+const char *mev_title_kind_name(mev_title_kind k);
+
 typedef struct {
-	const char *title;       /* unique display title: UTF-8, trimmed, "NAME #2" for repeats */
+	const char *title;       /* the unique key: the script's title line, UTF-8, trimmed,
+				    "TITLE #2" for repeats */
+	const char *display;     /* the unique display name: the title when title_kind is
+				    MEV_TITLE_NAME; "NAME #2" when two would be the same */
+	uint8_t title_kind;      /* mev_title_kind */
 	const char *raw_title;   /* the title line as read; "" for a headless section */
 	uint32_t file, line;     /* where the section starts (its title, or first field) */
 	const char *status_text; /* first S: value, UTF-8; "" when none */

@@ -96,6 +96,32 @@ int mev_release_load_filemap(mev_filemap **out, mev_store *s, const char *tag);
  */
 int mev_release_load_graph(mev_filemap **sections, mev_graph **g, mev_store *s, const char *tag,
 			   int keep_rest);
+/*
+ * The display names of the sections of stored releases, for readers that
+ * hold a release's titles but not its sections (clusterings, events,
+ * section changes, lineages).  A title is the section's key (the script's
+ * title line); its display name differs only for titles that are not
+ * names (mev_title_kind), so a title whose first character other than
+ * white space is none of '#', '-' and '=' is its own display name and
+ * reads nothing; for the others the release's sections are read once, the
+ * first time one is asked for.  Reads see the store as it is then: a
+ * reader that needs them to agree with others holds a read snapshot
+ * (mev_store_read_begin) while it asks.
+ */
+typedef struct mev_release_names mev_release_names;
+
+/* An empty cache over `s` (which must outlive it).  Errors: MEV_ENOMEM. */
+int mev_release_names_new(mev_release_names **out, mev_store *s);
+void mev_release_names_free(mev_release_names *n);
+
+/*
+ * The display name of the section titled `title` in release `tag` into
+ * *out: valid as long as n (or as `title`, which it may be).  A release
+ * not stored, or without a section of that title, gives `title` itself.
+ * Errors: MEV_ECORRUPT (the release record is damaged), MEV_ENOMEM.
+ */
+int mev_release_display(const char **out, mev_release_names *n, const char *tag, const char *title);
+
 /* The stored notes about MAINTAINERS content (none: *n 0); free with
  * mev_release_diags_free(). */
 int mev_release_load_diags(char ***out, size_t *n, mev_store *s, const char *tag);

@@ -23,7 +23,8 @@ const cli_command cmd_clusters_spec = {
 		"table 'maintevo export clusters --release TAG' writes (docs/schemas.md), as\n"
 		"CSV by default\n"
 		"  release,method,cluster,representative,section,section_lines,\n"
-		"  cluster_sections,cluster_lines,code_lines,lineage\n"
+		"  cluster_sections,cluster_lines,code_lines,lineage,display_name,\n"
+		"  representative_display_name\n"
 		"one row per clustered section.  method is the parameter key\n"
 		"(walktrap:steps=4:top=1); cluster numbers the clusters of this release from\n"
 		"1, the largest first (by the sum of its sections' lines, cluster_lines; ties\n"
@@ -35,7 +36,8 @@ const cli_command cmd_clusters_spec = {
 		"first), then title, so each cluster starts with its representative.\n"
 		"Sections not clustered (THE REST, and those below --top-fraction) are left\n"
 		"out.  Cluster numbers are not kept across releases: 'maintevo events' and\n"
-		"'maintevo lineages' link them.",
+		"'maintevo lineages' link them.  Titles are the keys; display_name and\n"
+		"representative_display_name are the names to show (docs/matching.md).",
 	.options = options,
 	.operands = 0,
 };

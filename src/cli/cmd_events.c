@@ -23,7 +23,7 @@ const cli_command cmd_events_spec = {
 		"Write the events 'maintevo track' found, in release order: the table\n"
 		"'maintevo export events' writes (docs/schemas.md), as CSV by default\n"
 		"  from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,\n"
-		"  from_lines,to_lines,method\n"
+		"  from_lines,to_lines,method,from_cluster_display_name,to_cluster_display_name\n"
 		"one row per link between a cluster of from_release and one of to_release:\n"
 		"event is birth, death, continuation, growth, contraction, split or merge (a\n"
 		"split into two is two rows, one per successor; a merge of two is two rows,\n"
@@ -34,7 +34,8 @@ const cli_command cmd_events_spec = {
 		"releases (empty for birth and death); from_lines and to_lines are the\n"
 		"clusters' sizes in lines; method is the clustering's parameter key.  --from\n"
 		"and --to keep the pairs between these releases (version order, both\n"
-		"included).",
+		"included).  The *_display_name columns are the names to show of the\n"
+		"representatives (docs/matching.md).",
 	.options = options,
 	.operands = 0,
 };

@@ -19,13 +19,15 @@ const cli_command cmd_lineages_spec = {
 	.about =
 		"Write the lineages 'maintevo track' found, by id: the table 'maintevo\n"
 		"export lineages' writes (docs/schemas.md), as CSV by default\n"
-		"  lineage,name,first_release,last_release,parent,peak_lines,releases,method\n"
+		"  lineage,name,first_release,last_release,parent,peak_lines,releases,method,\n"
+		"  display_name\n"
 		"A lineage is a chain of clusters linked by continuations (a split keeps it\n"
 		"on the largest successor, a merge continues the largest predecessor).\n"
 		"name is the representative of its cluster in its last release; parent is\n"
 		"the lineage it split from (empty: none); peak_lines its largest size in\n"
 		"lines; releases the number of releases in which it has a cluster; method\n"
-		"the clustering's parameter key.",
+		"the clustering's parameter key; display_name the name to show for name\n"
+		"(docs/matching.md).",
 	.options = options,
 	.operands = 0,
 };

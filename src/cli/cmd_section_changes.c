@@ -24,7 +24,8 @@ const cli_command cmd_section_changes_spec = {
 		"Write the section-level changes 'maintevo track' found between consecutive\n"
 		"releases, in release order: the table 'maintevo export section_changes'\n"
 		"writes (docs/schemas.md), as CSV by default\n"
-		"  from_release,to_release,change,section,new_section,lines,coverage\n"
+		"  from_release,to_release,change,section,new_section,lines,coverage,\n"
+		"  display_name,new_display_name\n"
 		"change is added (section: the new title, lines: its lines in to_release),\n"
 		"removed (section: the old title, lines: its lines in from_release) or\n"
 		"renamed: a title that went away and a new title that covers at least 80%\n"
@@ -34,7 +35,11 @@ const cli_command cmd_section_changes_spec = {
 		"estimated from the lines each section shared with the others (sections\n"
 		"that share nothing are reported as removed and added).  Rows come by\n"
 		"release pair, then added, removed, renamed, then title.  They do not depend\n"
-		"on the clustering options.",
+		"on the clustering options.  Titles are the keys (the script's title lines):\n"
+		"a change of display name alone (display_name, new_display_name) is no\n"
+		"change, nor is a title that is not a name (a commented-out '#M:' line, an\n"
+		"underline) replaced by a name over the same files, or the other way round\n"
+		"under the same display name (docs/matching.md).",
 	.options = options,
 	.operands = 0,
 };

@@ -25,11 +25,17 @@ const cli_command cmd_sections_spec = {
 	.usage = CLI_USAGE("--repo PATH --rev REV [--patterns] [options]"),
 	.about =
 		"Write the MAINTAINERS sections of the release as CSV, in file order:\n"
-		"  section,file,line,status,maintainers,reviewers,lists,trees,patterns\n"
+		"  section,file,line,status,maintainers,reviewers,lists,trees,patterns,\n"
+		"  display_name,title_kind\n"
 		"With --patterns, one row per F:, X:, N: and K: line instead:\n"
-		"  section,file,line,type,value,regex\n"
+		"  section,file,line,type,value,regex,display_name\n"
 		"where regex is what get_maintainer.pl matches (F:/X: after its glob\n"
-		"conversion and directory test).",
+		"conversion and directory test).  section is the title exactly as the\n"
+		"release's get_maintainer.pl reads it (the key); title_kind says whether\n"
+		"it is a name, a commented-out field line (comment: U-Boot 2014-2017) or\n"
+		"an underline (QEMU), and display_name is the name to show: the title\n"
+		"for a name, else the header or name line above it, or the board folder\n"
+		"of its files (docs/matching.md).",
 	.options = options,
 	.operands = 0,
 };
@@ -39,12 +45,14 @@ static const mev_column section_cols[] = {
 	{ "line", MEV_COLUMN_INTEGER }, { "status", MEV_COLUMN_STRING },
 	{ "maintainers", MEV_COLUMN_INTEGER }, { "reviewers", MEV_COLUMN_INTEGER },
 	{ "lists", MEV_COLUMN_INTEGER }, { "trees", MEV_COLUMN_INTEGER },
-	{ "patterns", MEV_COLUMN_INTEGER }, { NULL, 0 }
+	{ "patterns", MEV_COLUMN_INTEGER }, { "display_name", MEV_COLUMN_STRING },
+	{ "title_kind", MEV_COLUMN_STRING }, { NULL, 0 }
 };
 static const mev_column pattern_cols[] = {
 	{ "section", MEV_COLUMN_STRING }, { "file", MEV_COLUMN_STRING },
 	{ "line", MEV_COLUMN_INTEGER }, { "type", MEV_COLUMN_STRING },
-	{ "value", MEV_COLUMN_STRING }, { "regex", MEV_COLUMN_STRING }, { NULL, 0 }
+	{ "value", MEV_COLUMN_STRING }, { "regex", MEV_COLUMN_STRING },
+	{ "display_name", MEV_COLUMN_STRING }, { NULL, 0 }
 };
 
 /* The rows of section s: itself, or (patterns) its F:, X:, N: and K: lines. */
@@ -61,6 +69,8 @@ static void section_rows(mev_table *t, const mev_maint *m, const mev_section *s,
 		mev_table_uint(t, s->n_lists);
 		mev_table_uint(t, s->n_trees);
 		mev_table_uint(t, s->n_patterns);
+		mev_table_str(t, s->display);
+		mev_table_str(t, mev_title_kind_name((mev_title_kind)s->title_kind));
 		mev_table_end_row(t);
 		return;
 	}
@@ -75,6 +85,7 @@ static void section_rows(mev_table *t, const mev_maint *m, const mev_section *s,
 		mev_table_str(t, type);
 		mev_table_str(t, fl->value);
 		mev_table_str(t, fl->regex ? fl->regex : "");
+		mev_table_str(t, s->display);
 		mev_table_end_row(t);
 	}
 }

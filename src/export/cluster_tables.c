@@ -21,10 +21,13 @@ static int cl_row_cmp(const void *x, const void *y)
 }
 
 /* The rows of cluster k of release i, its sections in `rows` (room for all). */
-static void cluster_rows(mev_table *w, const mev__history *h, size_t i, uint32_t k, cl_row *rows)
+static int cluster_rows(mev_table *w, const mev__export_ctx *x, size_t i, uint32_t k, cl_row *rows)
 {
+	const mev__history *h = x->h;
 	const mev_clustering *c = h->rel[i].c;
+	const char *tag = h->list[i].tag, *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
 	size_t ns = mev_clustering_section_count(c), n = 0;
+	int rc = 0;
 	for (uint32_t j = 0; j < ns; j++)
 		if (mev_clustering_of(c, j) == k) {
 			cl_row r = { j, mev_clustering_section_lines(c, j), mev_clustering_title(c, j) };
@@ -35,7 +38,7 @@ static void cluster_rows(mev_table *w, const mev__history *h, size_t i, uint32_t
 		mev_table_str(w, h->list[i].tag);
 		mev_table_str(w, h->key);
 		mev_table_uint(w, k + 1);
-		mev_table_str(w, mev_clustering_title(c, mev_clustering_representative(c, k)));
+		mev_table_str(w, rep);
 		mev_table_str(w, rows[j].title);
 		mev_table_uint(w, rows[j].lines);
 		mev_table_uint(w, mev_clustering_size(c, k));
@@ -44,8 +47,11 @@ static void cluster_rows(mev_table *w, const mev__history *h, size_t i, uint32_t
 		mev_table_int_or_null(w, h->rel[i].lineage[k]);
 		mev_table_str_or_null(w, h->rel[i].lineage[k] >= 0 ? mev__history_lineage_name(h, i, k) : NULL);
 		mev_table_str_or_null(w, h->tracked ? h->tkey : NULL);
+		mev_table_str(w, mev__export_display(x, tag, rows[j].title, &rc));
+		mev_table_str(w, mev__export_display(x, tag, rep, &rc));
 		mev_table_end_row(w);
 	}
+	return rc;
 }
 
 /* Rows by cluster number, then section lines (largest first), then title. */
@@ -53,19 +59,20 @@ int mev__export_clusters(mev_table *w, const mev__export_ctx *x)
 {
 	const mev__history *h = x->h;
 	size_t first, end;
+	int rc = 0;
 	mev__export_range(&first, &end, h, x->opt->release);
-	for (size_t i = first; i < end; i++) {
+	for (size_t i = first; i < end && !rc; i++) {
 		const mev_clustering *c = h->rel[i].c;
 		cl_row *rows;
 		if (!c)
 			continue;
 		if (!(rows = malloc((mev_clustering_section_count(c) + 1) * sizeof *rows)))
 			return mev_error_oom();
-		for (uint32_t k = 0; k < mev_clustering_count(c); k++)
-			cluster_rows(w, h, i, k, rows);
+		for (uint32_t k = 0; k < mev_clustering_count(c) && !rc; k++)
+			rc = cluster_rows(w, x, i, k, rows);
 		free(rows);
 	}
-	return 0;
+	return rc;
 }
 
 /* The name of lineage `id` ("" when unknown). */
@@ -86,7 +93,8 @@ static int pair_wanted(const mev_export_options *opt, const char *from, const ch
 int mev__export_events(mev_table *w, const mev__export_ctx *x)
 {
 	const mev__history *h = x->h;
-	for (size_t i = 0; i < h->events.n; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < h->events.n && !rc; i++) {
 		const mev_event *e = &h->events.v[i];
 		if (!pair_wanted(x->opt, e->from_release, e->to_release))
 			continue;
@@ -108,15 +116,18 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x)
 		mev_table_num(w, e->partner_share);
 		mev_table_num(w, e->support);
 		mev_table_str(w, h->tkey);
+		mev_table_str_or_null(w, mev__export_display(x, e->from_release, e->from_cluster, &rc));
+		mev_table_str_or_null(w, mev__export_display(x, e->to_release, e->to_cluster, &rc));
 		mev_table_end_row(w);
 	}
-	return 0;
+	return rc;
 }
 
 int mev__export_lineages(mev_table *w, const mev__export_ctx *x)
 {
 	const mev__history *h = x->h;
-	for (size_t i = 0; i < h->lineages.n; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < h->lineages.n && !rc; i++) {
 		const mev_lineage *l = &h->lineages.v[i];
 		mev_table_uint(w, l->id);
 		mev_table_str(w, l->name);
@@ -127,16 +138,18 @@ int mev__export_lineages(mev_table *w, const mev__export_ctx *x)
 		mev_table_uint(w, l->releases);
 		mev_table_str(w, h->key);
 		mev_table_str(w, h->tkey);
+		mev_table_str(w, l->name); /* named after a display name already */
 		mev_table_end_row(w);
 	}
-	return 0;
+	return rc;
 }
 
 /* Read with --from and --to already (mev_export_table()); --release here. */
 int mev__export_section_changes(mev_table *w, const mev__export_ctx *x)
 {
 	const mev_section_change_list *l = x->changes;
-	for (size_t i = 0; i < l->n; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < l->n && !rc; i++) {
 		const mev_section_change *c = &l->v[i];
 		if (!pair_wanted(x->opt, c->from_release, c->to_release))
 			continue;
@@ -147,7 +160,11 @@ int mev__export_section_changes(mev_table *w, const mev__export_ctx *x)
 		mev_table_str_or_null(w, c->new_section);
 		mev_table_uint(w, c->lines);
 		mev_table_num(w, c->coverage);
+		mev_table_str(w, mev__export_display(x, c->kind == MEV_SECTION_ADDED ? c->to_release
+							  : c->from_release, c->section, &rc));
+		mev_table_str_or_null(w, c->kind == MEV_SECTION_RENAMED
+				      ? mev__export_display(x, c->to_release, c->new_section, &rc) : NULL);
 		mev_table_end_row(w);
 	}
-	return 0;
+	return rc;
 }

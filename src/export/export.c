@@ -28,38 +28,41 @@ static const mev_column sections_cols[] = {
 	{ "release", S }, { "section", S }, { "status", S }, { "maintainers", I },
 	{ "reviewers", I }, { "lists", I }, { "trees", I }, { "patterns", I }, { "files", I },
 	{ "lines", I }, { "bytes", I }, { "cluster", I }, { "representative", S },
-	{ "lineage", I }, { "lineage_name", S }, { NULL, S }
+	{ "lineage", I }, { "lineage_name", S }, { "display_name", S }, { "title_kind", S },
+	{ "representative_display_name", S }, { NULL, S }
 };
 static const mev_column edges_cols[] = {
 	{ "release", S }, { "from", S }, { "to", S }, { "lines", I }, { "bytes", I },
-	{ "files", I }, { NULL, S }
+	{ "files", I }, { "from_display_name", S }, { "to_display_name", S }, { NULL, S }
 };
 static const mev_column clusters_cols[] = {
 	{ "release", S }, { "method", S }, { "cluster", I }, { "representative", S },
 	{ "section", S }, { "section_lines", I }, { "cluster_sections", I },
 	{ "cluster_lines", I }, { "code_lines", I }, { "lineage", I }, { "lineage_name", S },
-	{ "tracking", S }, { NULL, S }
+	{ "tracking", S }, { "display_name", S }, { "representative_display_name", S }, { NULL, S }
 };
 static const mev_column events_cols[] = {
 	{ "from_release", S }, { "to_release", S }, { "event", S }, { "lineage", I },
 	{ "from_cluster", S }, { "to_cluster", S }, { "similarity", N }, { "from_lines", I },
 	{ "to_lines", I }, { "method", S }, { "lineage_name", S }, { "from_lineage", I },
 	{ "share", N }, { "partner", S }, { "partner_lineage", I }, { "partner_share", N },
-	{ "support", N }, { "tracking", S }, { NULL, S }
+	{ "support", N }, { "tracking", S }, { "from_cluster_display_name", S },
+	{ "to_cluster_display_name", S }, { NULL, S }
 };
 static const mev_column lineages_cols[] = {
 	{ "lineage", I }, { "name", S }, { "first_release", S }, { "last_release", S },
 	{ "parent", I }, { "peak_lines", I }, { "releases", I }, { "method", S }, { "tracking", S },
-	{ NULL, S }
+	{ "display_name", S }, { NULL, S }
 };
 static const mev_column files_cols[] = {
 	{ "release", S }, { "path", S }, { "kind", S }, { "lines", I }, { "bytes", I },
 	{ "section", S }, { "cluster", I }, { "representative", S }, { "lineage", I },
-	{ "lineage_name", S }, { NULL, S }
+	{ "lineage_name", S }, { "display_name", S }, { "representative_display_name", S }, { NULL, S }
 };
 static const mev_column changes_cols[] = {
 	{ "from_release", S }, { "to_release", S }, { "change", S }, { "section", S },
-	{ "new_section", S }, { "lines", I }, { "coverage", N }, { NULL, S }
+	{ "new_section", S }, { "lines", I }, { "coverage", N }, { "display_name", S },
+	{ "new_display_name", S }, { NULL, S }
 };
 
 #undef S
@@ -129,6 +132,18 @@ mev__export_member mev__export_member_of(const mev__history *h, int64_t r, const
 		m.lineage_name = m.lineage >= 0 ? mev__history_lineage_name(h, (size_t)r, (uint32_t)k) : NULL;
 	}
 	return m;
+}
+
+const char *mev__export_display(const mev__export_ctx *x, const char *tag, const char *title,
+				int *rc)
+{
+	const char *d = title;
+	int e;
+	if (!title)
+		return NULL;
+	if ((e = mev_release_display(&d, x->names, tag, title)) && !*rc)
+		*rc = e;
+	return e ? title : d;
 }
 
 void mev__export_member_row(mev_table *w, const mev__export_member *m)
@@ -254,7 +269,7 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 {
 	static const mev_export_options defaults = { 0 };
 	mev_section_change_list changes = { 0 };
-	mev__export_ctx x = { s, NULL, NULL, &changes };
+	mev__export_ctx x = { s, NULL, NULL, &changes, NULL };
 	mev_table *w = NULL;
 	mev__history h;
 	int rc;
@@ -262,7 +277,7 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 		opt = &defaults;
 	if ((unsigned)t >= MEV_EXPORT_TABLE_COUNT)
 		return mev_error_set(MEV_EINVAL, "unknown table %d", (int)t);
-	if ((rc = check_options(t, opt)))
+	if ((rc = check_options(t, opt)) || (rc = mev_release_names_new(&x.names, s)))
 		return rc;
 	x.h = &h;
 	x.opt = opt;
@@ -285,5 +300,6 @@ done:
 	mev_table_free(w);
 	mev_section_change_list_free(&changes);
 	mev__history_free(&h);
+	mev_release_names_free(x.names);
 	return rc;
 }

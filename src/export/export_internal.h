@@ -4,6 +4,7 @@
 
 #include "maintevo/export.h"
 #include "maintevo/graph.h"
+#include "maintevo/release.h"
 #include "maintevo/table.h"
 #include "maintevo/track.h"
 #include "history.h"
@@ -19,6 +20,7 @@ typedef struct {
 	const mev__history *h;
 	const mev_export_options *opt;
 	const mev_section_change_list *changes;
+	mev_release_names *names;  /* display names of the titles of other tables */
 } mev__export_ctx;
 
 /* Write the rows of one table (its header is written already). */
@@ -30,6 +32,11 @@ int mev__export_clusters(mev_table *w, const mev__export_ctx *x);
 int mev__export_events(mev_table *w, const mev__export_ctx *x);
 int mev__export_lineages(mev_table *w, const mev__export_ctx *x);
 int mev__export_section_changes(mev_table *w, const mev__export_ctx *x);
+
+/* The display name of section `title` of release `tag` (NULL for NULL).
+ * On an error it is the title, and *rc gets the error unless it has one. */
+const char *mev__export_display(const mev__export_ctx *x, const char *tag, const char *title,
+				int *rc);
 
 /* qsort() that accepts an empty (possibly NULL) array. */
 void mev__export_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
@@ -61,11 +68,12 @@ int mev__export_sorted_sections(uint32_t **out, size_t *n, const mev_filemap *fm
 
 /* A vertex or an edge of an exported graph, whatever its level. */
 typedef struct {
-	const char *name;
+	const char *name;         /* the title (the key), or the cluster's representative */
 	const char *status;       /* sections only */
 	mev__export_member m;     /* cluster, representative, lineage */
 	uint64_t lines, bytes, files, maintainers, sections;
 	int64_t code;             /* clusters: lines of their files, each once (-1: unknown) */
+	const char *display;      /* the display name of `name` */
 } mev__gvertex;
 
 typedef struct {

@@ -8,9 +8,11 @@
 
 /* The rows of one file: one per covering section (by title), or one with an
  * empty section when none covers it. */
-static void file_rows(mev_table *w, const mev__history *h, size_t r, const mev_filemap *fm,
-		      const mev_file_row *row, int keep_rest)
+static int file_rows(mev_table *w, const mev__export_ctx *x, size_t r, const mev_filemap *fm,
+		     const mev_file_row *row)
 {
+	const mev__history *h = x->h;
+	int keep_rest = x->opt->keep_rest, rc = 0;
 	const mev_section_info *si = mev_filemap_sections(fm);
 	const uint32_t *ids;
 	size_t n = mev_filemap_set(&ids, fm, row->set), shown = 0, k = 0;
@@ -25,6 +27,7 @@ static void file_rows(mev_table *w, const mev__history *h, size_t r, const mev_f
 	mev__export_sort_titles(v, k, fm);
 	do {
 		const char *title = shown < k ? si[v[shown]].title : NULL;
+		const char *display = shown < k ? si[v[shown]].display : NULL;
 		mev__export_member m = mev__export_member_of(h, (int64_t)r, title);
 		mev_table_str(w, h->list[r].tag);
 		mev_table_strn(w, row->path, row->path_len);
@@ -33,10 +36,13 @@ static void file_rows(mev_table *w, const mev__history *h, size_t r, const mev_f
 		mev_table_uint(w, row->bytes);
 		mev_table_str_or_null(w, title);
 		mev__export_member_row(w, &m);
+		mev_table_str_or_null(w, display);
+		mev_table_str_or_null(w, mev__export_display(x, h->list[r].tag, m.representative, &rc));
 		mev_table_end_row(w);
 	} while (++shown < k);
 	if (v != sorted)
 		free(v);
+	return rc;
 }
 
 /* The row of `path` in fm (binary search: rows are in path order), or NULL. */
@@ -81,11 +87,11 @@ int mev__export_files(mev_table *w, const mev__export_ctx *x)
 		if (opt->path) {
 			const mev_file_row *row = find_row(fm, opt->path);
 			if (row)
-				file_rows(w, h, i, fm, row, opt->keep_rest);
+				rc = file_rows(w, x, i, fm, row);
 		} else {
 			const mev_file_row *rows = mev_filemap_rows(fm);
-			for (size_t j = 0; j < mev_filemap_count(fm); j++)
-				file_rows(w, h, i, fm, &rows[j], opt->keep_rest);
+			for (size_t j = 0; j < mev_filemap_count(fm) && !rc; j++)
+				rc = file_rows(w, x, i, fm, &rows[j]);
 		}
 		mev_filemap_free(fm);
 	}

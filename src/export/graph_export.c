@@ -38,7 +38,7 @@ static int section_graph(const mev_filemap *fm, const mev_graph *g, const mev__h
 		const mev_section_info *s = &si[order[i]];
 		mev__gvertex v = { s->title, s->status, mev__export_member_of(h, r, s->title),
 				   sz[order[i]].lines, sz[order[i]].bytes, sz[order[i]].files,
-				   s->n_maintainers, 1, -1 };
+				   s->n_maintainers, 1, -1, s->display };
 		vid[order[i]] = (uint32_t)i;
 		if (MEV_VEC_PUSH(&x->v, v)) {
 			rc = mev_error_oom();
@@ -73,7 +73,7 @@ static int gedge_cmp(const void *x, const void *y)
  * clusters whose sections share files, summing those section edges.
  */
 static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev__history *h, int64_t r,
-		      mev__xgraph *x)
+		      mev__xgraph *x, mev_release_names *names)
 {
 	const mev_clustering *c = r >= 0 ? h->rel[r].c : NULL;
 	const mev_section_info *si = mev_filemap_sections(fm);
@@ -95,7 +95,9 @@ static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev__hist
 		const char *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
 		mev__gvertex v = { rep, "", { k + 1, rep, h->rel[r].lineage[k], mev__history_lineage_name(h, r, k) },
 				   mev_clustering_lines(c, k), 0, 0, 0, mev_clustering_size(c, k),
-				   h->rel[r].code[k] };
+				   h->rel[r].code[k], rep };
+		if ((rc = mev_release_display(&v.display, names, h->list[r].tag, rep)))
+			goto done;
 		if (MEV_VEC_PUSH(&x->v, v)) {
 			rc = mev_error_oom();
 			goto done;
@@ -145,6 +147,7 @@ int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *op
 {
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
+	mev_release_names *names = NULL;
 	mev__history h;
 	mev__xgraph x = { { 0 }, { 0 }, opt->meta };
 	int64_t r;
@@ -152,13 +155,15 @@ int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *op
 
 	if (!opt->release)
 		return mev_error_set(MEV_EINVAL, "a graph is of one release: name it");
+	if ((rc = mev_release_names_new(&names, s)))
+		return rc;
 	if ((rc = mev__history_load(&h, s, opt->method, opt->tracking, opt->release,
 				    MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)) ||
 	    (rc = mev_release_load_graph(&fm, &g, s, opt->release, opt->keep_rest && !opt->meta)))
 		goto done;
 	r = mev__history_find(&h, opt->release);
 	if (opt->meta)
-		rc = meta_graph(fm, g, &h, r, &x);
+		rc = meta_graph(fm, g, &h, r, &x, names);
 	else
 		rc = section_graph(fm, g, &h, r, opt->keep_rest, &x);
 	if (rc)
@@ -174,6 +179,7 @@ done:
 	MEV_VEC_FREE(&x.v);
 	MEV_VEC_FREE(&x.e);
 	mev__history_free(&h);
+	mev_release_names_free(names);
 	mev_graph_free(g);
 	mev_filemap_free(fm);
 	return rc;

@@ -25,6 +25,8 @@ void mev__export_graphml(FILE *out, const mev__xgraph *g)
 	      "    xsi:schemaLocation=\"http://graphml.graphdrawing.org/xmlns "
 	      "http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd\">\n"
 	      "  <key id=\"v_name\" for=\"node\" attr.name=\"name\" attr.type=\"string\"/>\n"
+	      "  <key id=\"v_display_name\" for=\"node\" attr.name=\"display_name\" "
+	      "attr.type=\"string\"/>\n"
 	      "  <key id=\"v_lines\" for=\"node\" attr.name=\"lines\" attr.type=\"long\"/>\n"
 	      "  <key id=\"v_bytes\" for=\"node\" attr.name=\"bytes\" attr.type=\"long\"/>\n"
 	      "  <key id=\"v_files\" for=\"node\" attr.name=\"files\" attr.type=\"long\"/>\n",
@@ -53,6 +55,7 @@ void mev__export_graphml(FILE *out, const mev__xgraph *g)
 		const mev__gvertex *v = &g->v.v[i];
 		fprintf(out, "    <node id=\"n%zu\">\n", i);
 		xml_data(out, "v_name", v->name);
+		xml_data(out, "v_display_name", v->display);
 		fprintf(out, "      <data key=\"v_lines\">%" PRIu64 "</data>\n"
 			"      <data key=\"v_bytes\">%" PRIu64 "</data>\n"
 			"      <data key=\"v_files\">%" PRIu64 "</data>\n", v->lines, v->bytes, v->files);
@@ -102,6 +105,8 @@ void mev__export_nodelink(FILE *out, const mev__xgraph *g)
 		const mev__gvertex *v = &g->v.v[i];
 		fputs(i ? ",\n  {\"id\": " : "\n  {\"id\": ", out);
 		mev_table_json_str(out, v->name, strlen(v->name));
+		fputs(", \"display_name\": ", out);
+		mev_table_json_str(out, v->display, strlen(v->display));
 		fprintf(out, ", \"lines\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"files\": %" PRIu64,
 			v->lines, v->bytes, v->files);
 		if (g->meta) {
@@ -147,7 +152,9 @@ void mev__export_dot(FILE *out, const mev__xgraph *g, const char *tag)
 	for (size_t i = 0; i < g->v.n; i++) {
 		const mev__gvertex *v = &g->v.v[i];
 		fprintf(out, "  n%zu [label=", i);
-		dot_str(out, v->name, 1);
+		dot_str(out, v->display, 1);
+		fputs(", name=", out);
+		dot_str(out, v->name, 0);
 		fprintf(out, ", lines=%" PRIu64 ", bytes=%" PRIu64 ", files=%" PRIu64, v->lines,
 			v->bytes, v->files);
 		if (g->meta) {

@@ -106,6 +106,10 @@ static int section_rows(mev_table *w, const mev__export_ctx *x, size_t i)
 			mev_table_uint(w, sz[order[j]].lines);
 			mev_table_uint(w, sz[order[j]].bytes);
 			mev__export_member_row(w, &m);
+			mev_table_str(w, sec->display);
+			mev_table_str(w, mev_title_kind_name((mev_title_kind)sec->title_kind));
+			mev_table_str_or_null(w, mev__export_display(x, h->list[i].tag, m.representative,
+								     &rc));
 			mev_table_end_row(w);
 		}
 	}
@@ -147,6 +151,8 @@ int mev__export_edges(mev_table *w, const mev__export_ctx *x)
 				mev_table_uint(w, e[j].lines);
 				mev_table_uint(w, e[j].bytes);
 				mev_table_uint(w, e[j].files);
+				mev_table_str(w, si[e[j].a].display);
+				mev_table_str(w, si[e[j].b].display);
 				mev_table_end_row(w);
 			}
 		}

@@ -70,37 +70,56 @@ static int put_sections(mev_buf *b, const mev_filemap *fm)
 		rc |= mev__put_uv(b, s[i].n_trees);
 		rc |= mev__put_uv(b, s[i].n_patterns);
 		rc |= mev__put_uv(b, s[i].is_rest);
+		/* version 3: the display name ("" when it is the title) and its kind */
+		rc |= mev__put_cstr(b, s[i].display && strcmp(s[i].display, s[i].title) ? s[i].display : "");
+		rc |= mev__put_uv(b, s[i].title_kind);
 	}
 	return rc ? mev_error_oom() : 0;
 }
 
-static int get_sections(mev__rd *r, mev_filemap *fm)
+/* A string of the record, NUL-terminated in *b. */
+static const char *get_cstr(mev_buf *b, mev__rd *r)
+{
+	size_t l;
+	const char *p = mev__get_str(r, &l);
+	mev__buf_clear(b);
+	mev__buf_put(b, p, l);
+	return b->ptr ? b->ptr : "";
+}
+
+/* The sections of a record of `version`: before 3 each displays as its
+ * title, a name. */
+static int get_sections(mev__rd *r, mev_filemap *fm, uint64_t version)
 {
 	uint64_t n = mev__get_uv(r);
-	mev_buf t = MEV_BUF_INIT, st = MEV_BUF_INIT;
+	mev_buf t = MEV_BUF_INIT, st = MEV_BUF_INIT, d = MEV_BUF_INIT;
 	int rc = 0;
 	for (uint64_t i = 0; i < n && !r->bad && !rc; i++) {
 		mev_section_info si = { 0 };
-		size_t l;
-		const char *p = mev__get_str(r, &l);
-		mev__buf_clear(&t);
-		mev__buf_put(&t, p, l);
-		p = mev__get_str(r, &l);
-		mev__buf_clear(&st);
-		mev__buf_put(&st, p, l);
-		si.title = t.ptr ? t.ptr : "";
-		si.status = st.ptr ? st.ptr : "";
+		si.title = get_cstr(&t, r);
+		si.status = get_cstr(&st, r);
 		si.n_maintainers = (uint32_t)mev__get_uv(r);
 		si.n_reviewers = (uint32_t)mev__get_uv(r);
 		si.n_lists = (uint32_t)mev__get_uv(r);
 		si.n_trees = (uint32_t)mev__get_uv(r);
 		si.n_patterns = (uint32_t)mev__get_uv(r);
 		si.is_rest = (uint8_t)mev__get_uv(r);
+		if (version >= 3) {
+			uint64_t kind;
+			si.display = get_cstr(&d, r);
+			kind = mev__get_uv(r);
+			if (kind >= MEV_TITLE_KINDS)
+				r->bad = 1;
+			si.title_kind = (uint8_t)kind;
+			if (!si.display[0])
+				si.display = NULL;   /* the title */
+		}
 		if (!r->bad)
 			rc = mev_filemap_add_section(fm, &si);
 	}
 	mev__buf_free(&t);
 	mev__buf_free(&st);
+	mev__buf_free(&d);
 	return rc;
 }
 
@@ -149,13 +168,15 @@ static int encode_release(mev_buf *b, const mev_release_input *in, const counts 
 	return rc ? mev_error_oom() : 0;
 }
 
-static int decode_head(mev_release *m, mev__rd *r)
+/* The head of a record into *m; *version gets the record's version. */
+static int decode_head(mev_release *m, uint64_t *version_out, mev__rd *r)
 {
 	size_t n;
 	const char *p;
 	uint64_t version = mev__get_uv(r);
 	memset(m, 0, sizeof *m);
-	if (version != 1 && version != MEV__RECORD_VERSION)
+	*version_out = version;
+	if (version < 1 || version > MEV__RECORD_VERSION)
 		return mev_error_set(MEV_ECORRUPT, "release record of an unknown version");
 	p = mev__get_str(r, &n);
 	m->tag = strndup(p, n);
@@ -198,11 +219,12 @@ static int head_of_stored(mev_release *m, const void *data, size_t len)
 	void *rec;
 	size_t n;
 	mev__rd r;
+	uint64_t version;
 	int rc = mev_store_unpack(&rec, &n, 'R', data, len);
 	if (rc)
 		return rc;
 	mev__rd_init(&r, rec, n);
-	if (!(rc = decode_head(m, &r))) {
+	if (!(rc = decode_head(m, &version, &r))) {
 		m->stored_bytes += len;
 		m->raw_bytes += n;
 	}
@@ -247,6 +269,7 @@ int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_st
 	mev_filemap *fm = NULL;
 	mev_release m;
 	size_t len;
+	uint64_t version = 0;
 	int rc = mev_store_get_record(rec, &len, s, "releases", 'R', tag, strlen(tag));
 	*sections = NULL;
 	if (rc == MEV_ENOTFOUND)
@@ -256,9 +279,9 @@ int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_st
 		return rc;
 	}
 	mev__rd_init(r, *rec, len);
-	if (!(rc = decode_head(&m, r)))
+	if (!(rc = decode_head(&m, &version, r)))
 		mev__release_clear(&m);
-	if (!rc && !(rc = mev_filemap_new(&fm)) && !(rc = get_sections(r, fm)) && r->bad)
+	if (!rc && !(rc = mev_filemap_new(&fm)) && !(rc = get_sections(r, fm, version)) && r->bad)
 		rc = mev_error_set(MEV_ECORRUPT, "release record of '%s' is damaged", tag);
 	if (rc) {
 		mev_filemap_free(fm);

@@ -25,10 +25,24 @@ void mev__sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const
 
 int mev__multi_step(const mev__report *r) { return r->ib - r->ia > 1; }
 
+const char *mev__display(const mev__report *r, const char *release, const char *title)
+{
+	const char *d = title;
+	if (title && r->names && mev_release_display(&d, r->names, release, title)) {
+		mev_error_clear();
+		d = title;
+	}
+	return d;
+}
+
 static int64_t sec_lines(const mev__side *s, uint32_t i) { return (int64_t)s->size[i].lines; }
 static const char *sec_title(const mev__side *s, uint32_t i)
 {
 	return mev_filemap_sections(s->secs)[i].title;
+}
+static const char *sec_display(const mev__side *s, uint32_t i)
+{
+	return mev_filemap_sections(s->secs)[i].display;
 }
 
 static int side_load(mev__report *r, mev__side *s, size_t idx)
@@ -276,6 +290,8 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 	memset(r, 0, sizeof *r);
 	r->store = s;
 	r->opt = opt;
+	if ((rc = mev_release_names_new(&r->names, s)))
+		return rc;
 	if ((rc = mev__history_load(&r->h, r->store, r->opt->method, r->opt->tracking, NULL,
 			       MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
 		return rc;
@@ -318,6 +334,8 @@ void mev__report_free(mev__report *r)
 	MEV_VEC_FREE(&r->groups);
 	mev_section_change_list_free(&r->changes);
 	mev__history_free(&r->h);
+	mev_release_names_free(r->names);
+	r->names = NULL;
 }
 
 /* --- derived facts --------------------------------------------------------------------- */
@@ -351,7 +369,8 @@ void mev__cluster_sections(mev_buf *out, const mev__report *r, const char *relea
 		return;
 	for (uint32_t j = 0; j < ns; j++)
 		if (mev_clustering_of(c, j) == (uint32_t)k) {
-			named x = { mev_clustering_title(c, j), mev_clustering_section_lines(c, j) };
+			named x = { mev__display(r, release, mev_clustering_title(c, j)),
+				    mev_clustering_section_lines(c, j) };
 			v[n++] = x;
 		}
 	mev__sort(v, n, sizeof *v, named_cmp);
@@ -424,7 +443,7 @@ int mev__section_movers(mev__mover **out, size_t *n, const mev__report *r)
 		return mev_error_oom();
 	for (size_t i = 0; i < r->kept.n; i++) {
 		const mev__kept *p = &r->kept.v[i];
-		mev__mover m = { sec_title(&r->b, p->b), sec_title(&r->a, p->a), sec_lines(&r->a, p->a),
+		mev__mover m = { sec_display(&r->b, p->b), sec_display(&r->a, p->a), sec_lines(&r->a, p->a),
 				 sec_lines(&r->b, p->b) };
 		v[i] = m;
 	}
@@ -451,8 +470,10 @@ int mev__lineage_movers(mev__mover **out, size_t *n, const mev__report *r)
 		int64_t lin = r->h.rel[r->ia].lineage[i];
 		for (uint32_t j = 0; lin >= 0 && j < nb; j++)
 			if (r->h.rel[r->ib].lineage[j] == lin) {
-				mev__mover m = { mev_clustering_title(cb, mev_clustering_representative(cb, j)),
-						 mev_clustering_title(ca, mev_clustering_representative(ca, i)),
+				mev__mover m = { mev__display(r, r->b.rel->tag,
+						 mev_clustering_title(cb, mev_clustering_representative(cb, j))),
+						 mev__display(r, r->a.rel->tag,
+						 mev_clustering_title(ca, mev_clustering_representative(ca, i))),
 						 (int64_t)mev__history_cluster_lines(&r->h, r->ia, i),
 						 (int64_t)mev__history_cluster_lines(&r->h, r->ib, j) };
 				v[k++] = m;
@@ -524,7 +545,8 @@ int mev__top_lineages(mev__lineages *out, const mev__report *r, size_t max)
 			all[lin].id = lin;
 			if (mev__history_cluster_lines(&r->h, ri, k) > all[lin].peak)
 				all[lin].peak = mev__history_cluster_lines(&r->h, ri, k);
-			all[lin].name = mev_clustering_title(c, mev_clustering_representative(c, k));
+			all[lin].name = mev__display(r, r->h.list[ri].tag,
+						     mev_clustering_title(c, mev_clustering_representative(c, k)));
 		}
 	}
 	mev__sort(all, nid, sizeof *all, series_cmp);

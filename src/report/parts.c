@@ -147,6 +147,7 @@ static void part_headline(mev__doc *d, const mev__report *r)
 static void cell_cluster(mev__doc *d, const mev__report *r, const char *name, const char *release)
 {
 	mev_buf t = MEV_BUF_INIT;
+	name = mev__display(r, release, name);
 	if (mev__multi_step(r))
 		mev__buf_printf(&t, "%s (%s)", name, release);
 	else
@@ -178,8 +179,8 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 			/* node 0 of a group is its single side, then one per event */
 			const mev_event *e = r->moves.v[m->first + (i ? i - 1 : 0)];
 			int left = (m->kind == MEV_EVENT_SPLIT) == (i == 0);
-			const char *name = left ? e->from_cluster : e->to_cluster;
 			const char *rel = left ? e->from_release : e->to_release;
+			const char *name = left ? e->from_cluster : e->to_cluster;
 			int64_t ri = mev__history_find(&r->h, rel), k, lin = -1, ci;
 			mev__chart_node nd = { NULL, left ? 0 : 1, (double)(left ? e->from_lines : e->to_lines), -1,
 					      g };
@@ -193,9 +194,9 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 			nd.color = lin >= 0 ? (int)ci : -1;
 			bad |= MEV_VEC_PUSH(&name_at, names.len);
 			if (mev__multi_step(r))
-				bad |= mev__buf_printf(&names, "%s (%s)", name, rel);
+				bad |= mev__buf_printf(&names, "%s (%s)", mev__display(r, rel, name), rel);
 			else
-				bad |= mev__buf_puts(&names, name);
+				bad |= mev__buf_puts(&names, mev__display(r, rel, name));
 			bad |= mev__buf_putc(&names, 0);
 			bad |= MEV_VEC_PUSH(&nodes, nd);
 			if (i) {
@@ -304,14 +305,16 @@ static void births_table(mev__doc *d, const mev__report *r, int births)
 		const char *name = births ? e->to_cluster : e->from_cluster;
 		const char *rel = births ? e->to_release : e->from_release;
 		mev_buf p = MEV_BUF_INIT;
-		mev__doc_cell(d, name);
+		mev__doc_cell(d, mev__display(r, rel, name));
 		mev__doc_cell(d, rel);
 		mev__doc_cell_count(d, mev__event_size(e));
 		/* where the code went (or came from), so a death hides nothing */
 		if (mev__event_size(e) <= 0)
 			mev__buf_puts(&p, "(it covers no code)");
 		else if (e->partner && e->partner[0])
-			mev__buf_printf(&p, "%s (%.0f%%)%s", e->partner, 100 * e->partner_share,
+			mev__buf_printf(&p, "%s (%.0f%%)%s",
+					mev__display(r, births ? e->from_release : e->to_release, e->partner),
+					100 * e->partner_share,
 					e->partner_share >= 0.995 ? ""
 					: births ? ", the rest new"
 						 : ", the rest left the tree or is spread out");
@@ -389,9 +392,10 @@ static int changes_table(mev__doc *d, const mev__report *r, mev_section_change_k
 		mev__doc_table(d, many ? plain_m : plain, many ? "ltr" : "llrr");
 	for (size_t i = 0; i < m && i < LIST_MAX; i++) {
 		const mev_section_change *c = v[i];
-		mev__doc_cell(d, c->section);
+		mev__doc_cell(d, mev__display(r, kind == MEV_SECTION_ADDED ? c->to_release : c->from_release,
+					      c->section));
 		if (renamed)
-			mev__doc_cell(d, c->new_section);
+			mev__doc_cell(d, mev__display(r, c->to_release, c->new_section));
 		if (many) {
 			mev__buf_clear(&h);
 			mev__buf_printf(&h, "%s \xe2\x86\x92 %s", c->from_release, c->to_release);

@@ -53,6 +53,7 @@ typedef struct {
 	size_t weak;               /* events of the range left out: support < min_support */
 	const char *project;
 	char project_buf[64];
+	mev_release_names *names;  /* display names of the titles the report shows */
 } mev__report;
 
 /*
@@ -66,6 +67,14 @@ typedef struct {
  */
 int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *opt);
 void mev__report_free(mev__report *r);
+
+/*
+ * What the report shows for section (or cluster representative) `title` of
+ * `release`: its display name (NULL for NULL).  The title is the key that
+ * joins; people read the display name.  Should the release record fail to
+ * read, the title is shown.
+ */
+const char *mev__display(const mev__report *r, const char *release, const char *title);
 
 /* qsort() that accepts an empty (possibly NULL) array. */
 void mev__sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));

@@ -411,8 +411,8 @@ static const char *lineage_name(mev_arena *names, mev_strmap *used, const char *
 }
 
 /* Add the clusters of one release's events record to the lineages. */
-static int add_release(lineage_vec *v, mev_arena *names, mev_strmap *used, const mev__events_rec *rec,
-		       const char *tag)
+static int add_release(lineage_vec *v, mev_arena *names, mev_strmap *used, mev_release_names *disp,
+		       const mev__events_rec *rec, const char *tag)
 {
 	for (size_t c = 0; c < rec->clusters.n; c++) {
 		const mev__rec_cluster *x = &rec->clusters.v[c];
@@ -428,7 +428,16 @@ static int add_release(lineage_vec *v, mev_arena *names, mev_strmap *used, const
 		if (!a->first_release) {
 			a->first_release = tag;
 			a->parent = x->parent;
-			if (!(a->name = lineage_name(names, used, x->rep, x->rep_len, tag)))
+			/* named after the representative's display name (a U-Boot
+			 * "#M: ..." title reads as its board) */
+			const char *d = NULL;
+			char *rep = mev__arena_strndup(names, x->rep, x->rep_len);
+			int rc;
+			if (!rep)
+				return mev_error_oom();
+			if ((rc = mev_release_display(&d, disp, tag, rep)))
+				return rc;
+			if (!(a->name = lineage_name(names, used, d, strlen(d), tag)))
 				return mev_error_oom();
 		}
 		a->last_release = tag;
@@ -447,8 +456,9 @@ static int write_lineages(mev_store *s, const mev_cluster_params *cp, const mev_
 	lineage_vec v = { 0 };
 	mev_arena names = MEV_ARENA_INIT;
 	mev_strmap used = MEV_STRMAP_INIT;
+	mev_release_names *disp = NULL;
 	mev_buf k = MEV_BUF_INIT, val = MEV_BUF_INIT;
-	int rc = 0;
+	int rc = mev_release_names_new(&disp, s);
 	for (size_t i = 0; i < n && !rc; i++) {
 		void *data = NULL;
 		size_t len = 0;
@@ -457,7 +467,7 @@ static int write_lineages(mev_store *s, const mev_cluster_params *cp, const mev_
 		    (rc = mev_store_get(&data, &len, s, "events", k.ptr, k.len)))
 			break;
 		if (!(rc = mev__events_rec_decode(&rec, data, len, chain[i]->tag)))
-			rc = add_release(&v, &names, &used, &rec, chain[i]->tag);
+			rc = add_release(&v, &names, &used, disp, &rec, chain[i]->tag);
 		mev__events_rec_free(&rec);
 		free(data);
 	}
@@ -467,6 +477,7 @@ static int write_lineages(mev_store *s, const mev_cluster_params *cp, const mev_
 	res->lineages = v.n;
 done:
 	MEV_VEC_FREE(&v);
+	mev_release_names_free(disp);
 	mev__strmap_free(&used);
 	mev__arena_free(&names);
 	mev__buf_free(&k);

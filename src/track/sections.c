@@ -1,6 +1,7 @@
 /*
  * Sections added, removed and renamed between two consecutive releases (they
- * do not depend on the clustering).
+ * do not depend on the clustering).  Sections are matched by title, their
+ * key: a change of display name alone is no change.
  */
 #include "track_internal.h"
 #include "maintevo/error.h"
@@ -15,6 +16,7 @@ typedef struct {
 	uint32_t r, n;     /* removed section (older), added section (newer) */
 	double cov;
 	uint64_t lines;    /* of r */
+	double shared;     /* lines (in the older release) of the common files both cover */
 } rename_cand;
 
 /* Best coverage first; among equals (two sections merged into a new one)
@@ -149,6 +151,8 @@ typedef struct {
 	size_t na, nb;
 	uint8_t *gone, *born;    /* per section of ra: removed; per section of rb: added */
 	size_t ngone, nborn;
+	uint64_t *born_lines;    /* with file tables, per added section: lines (in ra) of the
+				    common files it covers */
 } diff;
 
 static int diff_titles(diff *d, const mev__track_rel *ra, const mev__track_rel *rb)
@@ -164,7 +168,8 @@ static int diff_titles(diff *d, const mev__track_rel *ra, const mev__track_rel *
 	d->nb = mev_filemap_section_count(rb->sec);
 	d->gone = calloc(d->na + 1, 1);
 	d->born = calloc(d->nb + 1, 1);
-	if (!d->gone || !d->born)
+	d->born_lines = calloc(d->nb + 1, sizeof *d->born_lines);
+	if (!d->gone || !d->born || !d->born_lines)
 		return mev_error_oom();
 	for (size_t i = 0; i < d->na && !rc; i++)
 		if (mev__strmap_put(&ta, d->sa[i].title, strlen(d->sa[i].title), (uint32_t)i))
@@ -187,6 +192,7 @@ static void diff_free(diff *d)
 {
 	free(d->gone);
 	free(d->born);
+	free(d->born_lines);
 }
 
 /* With file tables: per removed R and added N, the lines (in ra) of the
@@ -198,6 +204,9 @@ static int shared_code(mev__ov_acc *acc, const diff *d, const mev__set_pair *sp,
 		const uint32_t *ia, *ib;
 		size_t ka = mev_filemap_set(&ia, d->ra->fm, sp[k].sa);
 		size_t kb = mev_filemap_set(&ib, d->rb->fm, sp[k].sb);
+		for (size_t y = 0; y < kb; y++)
+			if (d->born[ib[y]])
+				d->born_lines[ib[y]] += sp[k].old_lines;
 		for (size_t x = 0; x < ka && !rc; x++)
 			if (d->gone[ia[x]])
 				for (size_t y = 0; y < kb && !rc; y++)
@@ -298,7 +307,7 @@ static int rename_candidates(cand_vec *out, const mev__ov_acc *acc, const diff *
 			cov = 1;
 		if (lines && cov >= p->rename - EPS &&
 		    (by_code || share_rare_word(&words, d->sa[o->a].title, d->sb[o->b].title))) {
-			rename_cand c = { o->a, o->b, cov, lines };
+			rename_cand c = { o->a, o->b, cov, lines, o->w };
 			if (MEV_VEC_PUSH(out, c)) {
 				rc = mev_error_oom();
 				goto done;
@@ -312,9 +321,33 @@ done:
 	return rc;
 }
 
+/*
+ * Not a change at all, though the title (the key) changed: over the same
+ * files (the common files both cover are all the old section's code and
+ * all the new one covers),
+ *  - a title that is not a name (a commented-out field line, an underline:
+ *    mev_title_kind) replaced by a name: the same section, read under its
+ *    name by a newer get_maintainer.pl (U-Boot v2017.11 stopped reading
+ *    comment lines) or after its "#M:" line became an "M:" line;
+ *  - a name replaced by a title that is not one but displays as that name
+ *    (its "M:" line commented out, under "NAME").
+ * Compared on titles alone (no file tables) it stays a rename.
+ */
+static int retitled(const diff *d, const rename_cand *c, int by_code)
+{
+	const mev_section_info *a = &d->sa[c->r], *b = &d->sb[c->n];
+	if (!by_code || c->cov < 1 - EPS || c->shared + 0.5 < (double)d->born_lines[c->n])
+		return 0;
+	if (a->title_kind != MEV_TITLE_NAME && b->title_kind == MEV_TITLE_NAME)
+		return 1;
+	return a->title_kind == MEV_TITLE_NAME && b->title_kind != MEV_TITLE_NAME &&
+	       strcmp(a->display, b->display) == 0;
+}
+
 /* The renames (each section in one at most, best candidates first), then
  * the sections removed and added that are not part of one. */
-static int push_changes(mev__change_vec *out, const diff *d, const rename_cand *cand, size_t ncand)
+static int push_changes(mev__change_vec *out, const diff *d, const rename_cand *cand, size_t ncand,
+			int by_code)
 {
 	uint8_t *used_a = calloc(d->na + 1, 1), *used_b = calloc(d->nb + 1, 1);
 	int rc = 0;
@@ -328,7 +361,7 @@ static int push_changes(mev__change_vec *out, const diff *d, const rename_cand *
 		if (used_a[cand[k].r] || used_b[cand[k].n])
 			continue;
 		used_a[cand[k].r] = used_b[cand[k].n] = 1;
-		if (MEV_VEC_PUSH(out, c))
+		if (!retitled(d, &cand[k], by_code) && MEV_VEC_PUSH(out, c))
 			rc = mev_error_oom();
 	}
 	for (size_t i = 0; i < d->na && !rc; i++)
@@ -370,7 +403,7 @@ int mev__section_changes(mev__change_vec *out, const mev__track_rel *ra, const m
 	if (d.ngone && d.nborn)
 		rc = sp ? shared_code(&acc, &d, sp, nsp) : shared_neighbours(&acc, &d);
 	if (!rc && !(rc = rename_candidates(&cand, &acc, &d, sp != NULL, p)))
-		rc = push_changes(out, &d, cand.v, cand.n);
+		rc = push_changes(out, &d, cand.v, cand.n, sp != NULL);
 	if (!rc && out->n > 1)
 		qsort(out->v, out->n, sizeof *out->v, change_cmp);
 done:

@@ -53,7 +53,7 @@ run s-v1.7.csv sections --rev v1.7
 for status in Supported Maintained 'Odd Fixes' Orphan 'Buried alive in reporters'; do
 	grep -qF ",$status," s-v1.7.csv || fail "no section with status '$status'"
 done
-has s-v1.3.csv 'ISDN SUBSYSTEM,MAINTAINERS,149,Obsolete,1,0,0,0,3'
+has s-v1.3.csv 'ISDN SUBSYSTEM,MAINTAINERS,149,Obsolete,1,0,0,0,3,ISDN SUBSYSTEM,name'
 
 step "every release adds, changes and removes files"
 prev=
@@ -67,7 +67,7 @@ done
 
 step "v1.2: BTRFS is born"
 lacks s-v1.1.csv '^BTRFS'
-has s-v1.2.csv 'BTRFS FILE SYSTEM,MAINTAINERS,59,Maintained,2,0,1,1,3'
+has s-v1.2.csv 'BTRFS FILE SYSTEM,MAINTAINERS,59,Maintained,2,0,1,1,3,BTRFS FILE SYSTEM,name'
 
 step "v1.3-rc1 has the code of v1.3 and the MAINTAINERS of v1.2"
 same_files s-v1.2.csv s-v1.3-rc1.csv
@@ -97,8 +97,9 @@ lacks f-v1.5.csv '^drivers/isdn/'
 step "v1.6: DRM DRIVERS renamed, same patterns"
 run p-v1.5.csv sections --rev v1.5 --patterns
 run p-v1.6.csv sections --rev v1.6 --patterns
-sed -n 's/^DRM DRIVERS,//p' p-v1.5.csv >drm-v1.5
-sed -n 's/^DRM DRIVERS AND COMMON INFRASTRUCTURE,//p' p-v1.6.csv >drm-v1.6
+sed -n 's/^DRM DRIVERS,\(.*\),DRM DRIVERS$/\1/p' p-v1.5.csv >drm-v1.5
+sed -n 's/^DRM DRIVERS AND COMMON INFRASTRUCTURE,\(.*\),DRM DRIVERS AND COMMON INFRASTRUCTURE$/\1/p' \
+	p-v1.6.csv >drm-v1.6
 [ -s drm-v1.5 ] || fail "no DRM DRIVERS patterns in v1.5"
 same_files drm-v1.5 drm-v1.6
 

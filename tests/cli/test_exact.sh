@@ -82,32 +82,32 @@ same_files graph.csv "$OUT"
 step "sections: file order, status, counts of M/R/L/T and patterns"
 expect_exit 0 "$MEV" sections --repo tiny --rev v1
 expect_stdout <<'EOF'
-section,file,line,status,maintainers,reviewers,lists,trees,patterns
-8250 SERIAL,MAINTAINERS,3,Maintained,0,0,0,0,1
-ARM DEBUG,MAINTAINERS,7,Odd Fixes,0,0,0,0,1
-ARM PORT,MAINTAINERS,11,Maintained,2,0,0,0,1
-EMPTY SECTION,MAINTAINERS,17,Orphan,0,0,0,0,1
-LINKED DOCS,MAINTAINERS,21,Supported,0,0,0,0,1
-"NETWORKING, ""CORE"" DRIVERS",MAINTAINERS,25,Odd Fixes,0,0,1,0,3
-WIRELESS,MAINTAINERS,33,Maintained,0,0,0,0,1
-THE REST,MAINTAINERS,37,Buried alive in reporters,1,0,0,0,2
+section,file,line,status,maintainers,reviewers,lists,trees,patterns,display_name,title_kind
+8250 SERIAL,MAINTAINERS,3,Maintained,0,0,0,0,1,8250 SERIAL,name
+ARM DEBUG,MAINTAINERS,7,Odd Fixes,0,0,0,0,1,ARM DEBUG,name
+ARM PORT,MAINTAINERS,11,Maintained,2,0,0,0,1,ARM PORT,name
+EMPTY SECTION,MAINTAINERS,17,Orphan,0,0,0,0,1,EMPTY SECTION,name
+LINKED DOCS,MAINTAINERS,21,Supported,0,0,0,0,1,LINKED DOCS,name
+"NETWORKING, ""CORE"" DRIVERS",MAINTAINERS,25,Odd Fixes,0,0,1,0,3,"NETWORKING, ""CORE"" DRIVERS",name
+WIRELESS,MAINTAINERS,33,Maintained,0,0,0,0,1,WIRELESS,name
+THE REST,MAINTAINERS,37,Buried alive in reporters,1,0,0,0,2,THE REST,name
 EOF
 
 step "sections --patterns: the regex get_maintainer.pl derives (link to a directory gets '/')"
 expect_exit 0 "$MEV" sections --repo tiny --rev v1 --patterns
 expect_stdout <<'EOF'
-section,file,line,type,value,regex
-8250 SERIAL,MAINTAINERS,5,F,drivers/tty/serial/8250*,drivers/tty/serial/8250.*
-ARM DEBUG,MAINTAINERS,9,N,Kconfig \. debug,Kconfig \. debug
-ARM PORT,MAINTAINERS,15,F,arch/arm/Kconfig,arch/arm/Kconfig
-EMPTY SECTION,MAINTAINERS,19,F,does/not/exist.c,does/not/exist\.c
-LINKED DOCS,MAINTAINERS,23,F,docs/link,docs/link/
-"NETWORKING, ""CORE"" DRIVERS",MAINTAINERS,28,F,drivers/net/,drivers/net/
-"NETWORKING, ""CORE"" DRIVERS",MAINTAINERS,30,X,drivers/net/wireless/,drivers/net/wireless/
-"NETWORKING, ""CORE"" DRIVERS",MAINTAINERS,31,N,b\.c,b\.c
-WIRELESS,MAINTAINERS,35,F,drivers/net/wireless/,drivers/net/wireless/
-THE REST,MAINTAINERS,40,F,*,.*
-THE REST,MAINTAINERS,41,F,*/,.*/
+section,file,line,type,value,regex,display_name
+8250 SERIAL,MAINTAINERS,5,F,drivers/tty/serial/8250*,drivers/tty/serial/8250.*,8250 SERIAL
+ARM DEBUG,MAINTAINERS,9,N,Kconfig \. debug,Kconfig \. debug,ARM DEBUG
+ARM PORT,MAINTAINERS,15,F,arch/arm/Kconfig,arch/arm/Kconfig,ARM PORT
+EMPTY SECTION,MAINTAINERS,19,F,does/not/exist.c,does/not/exist\.c,EMPTY SECTION
+LINKED DOCS,MAINTAINERS,23,F,docs/link,docs/link/,LINKED DOCS
+"NETWORKING, ""CORE"" DRIVERS",MAINTAINERS,28,F,drivers/net/,drivers/net/,"NETWORKING, ""CORE"" DRIVERS"
+"NETWORKING, ""CORE"" DRIVERS",MAINTAINERS,30,X,drivers/net/wireless/,drivers/net/wireless/,"NETWORKING, ""CORE"" DRIVERS"
+"NETWORKING, ""CORE"" DRIVERS",MAINTAINERS,31,N,b\.c,b\.c,"NETWORKING, ""CORE"" DRIVERS"
+WIRELESS,MAINTAINERS,35,F,drivers/net/wireless/,drivers/net/wireless/,WIRELESS
+THE REST,MAINTAINERS,40,F,*,.*,THE REST
+THE REST,MAINTAINERS,41,F,*/,.*/,THE REST
 EOF
 
 step "a clean MAINTAINERS gives no notes on stderr"

@@ -20,7 +20,7 @@ expect_stderr_contains "0 releases clustered, 6 already clustered"
 
 step "clusters: the CSV of one release"
 expect_exit 0 "$MEV" clusters --store S --release v1.0
-head -n 1 "$OUT" | grep -qx 'release,method,cluster,representative,section,section_lines,cluster_sections,cluster_lines,code_lines,lineage,lineage_name,tracking' ||
+head -n 1 "$OUT" | grep -qx 'release,method,cluster,representative,section,section_lines,cluster_sections,cluster_lines,code_lines,lineage,lineage_name,tracking,display_name,representative_display_name' ||
 	fail "clusters header"
 # every cluster starts with its representative, clusters are numbered from 1
 awk -F, 'NR > 1 && $3 != prev { if ($4 != $5) exit 1; prev = $3 }' "$OUT" || fail "a cluster does not start with its representative"
@@ -56,16 +56,16 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert rows and all(r["support"] != "" and 0 <= float(r["support"]) <= 1 for r in rows)
 assert all(float(r["support"]) >= 0.9 for r in rows if r["event"] in ("split", "merge", "birth", "death"))
 PY
-head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines,method,lineage_name,from_lineage,share,partner,partner_lineage,partner_share,support,tracking' ||
+head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines,method,lineage_name,from_lineage,share,partner,partner_lineage,partner_share,support,tracking,from_cluster_display_name,to_cluster_display_name' ||
 	fail "events header"
 expect_exit 0 "$MEV" events --store S --from v1.2 --to v1.3
 awk -F, 'NR > 1 && !($1 == "v1.2" && $2 == "v1.3") { exit 1 }' "$OUT" || fail "--from/--to"
 [ "$(wc -l < "$OUT")" -gt 1 ] || fail "--from/--to kept nothing"
 expect_exit 0 "$MEV" lineages --store S
-head -n 1 "$OUT" | grep -qx 'lineage,name,first_release,last_release,parent,peak_lines,releases,method,tracking' ||
+head -n 1 "$OUT" | grep -qx 'lineage,name,first_release,last_release,parent,peak_lines,releases,method,tracking,display_name' ||
 	fail "lineages header"
 awk -F, 'NR > 1 && $5 != "" { n++ } END { exit !n }' "$OUT" || fail "no lineage has a parent (splits were planted)"
-head -n 1 sections.csv | grep -qx 'from_release,to_release,change,section,new_section,lines,coverage' ||
+head -n 1 sections.csv | grep -qx 'from_release,to_release,change,section,new_section,lines,coverage,display_name,new_display_name' ||
 	fail "section-changes header"
 grep -q ',renamed,' sections.csv || fail "no renamed section"
 expect_exit 1 "$MEV" events --store S --from v7.0
@@ -83,7 +83,7 @@ cp "$OUT" events-low.csv
 expect_exit 0 "$MEV" events --store S --tracking link=0.05:absorb=0.9
 same_files events-low.csv "$OUT"
 expect_exit 0 "$MEV" lineages --store S --link 0.05 --absorb 0.9
-awk -F, 'NR > 1 && $NF != "link=0.05:match=0.5:growth=0.1:absorb=0.9" { exit 1 }' "$OUT" ||
+awk -F, 'NR > 1 && $9 != "link=0.05:match=0.5:growth=0.1:absorb=0.9" { exit 1 }' "$OUT" ||
 	fail "lineages rows do not name the thresholds"
 expect_exit 0 "$MEV" store info --store S
 expect_stdout_contains "tracked:      walktrap:steps=4:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5 ("
