@@ -2,7 +2,7 @@
 """Build a kernel-like git history with planted subsystem events, and its truth.
 
 usage: scripts/make-planted-repo.py [--seed N] [--releases R] [--groups G]
-                                    [--events E] [--identical-last]
+                                    [--events E] [--quiet Q] [--identical-last]
                                     [--truth FILE] DIR
 
 Writes a git repository in DIR (tags v1.0 .. v1.<R-1>, one day apart, fixed
@@ -25,6 +25,19 @@ planted, each on subsystems no other event of that release touches:
   contraction  a subsystem loses about 40% of its lines
   rename       a section of a continuing subsystem changes its title (its
                lead, sometimes: the representative changes name)
+  absorption   one of the small subsystems (a lead and one member, about a
+               twentieth of a normal one) is taken in by a large one: its
+               sections cover the large one's cores from now on - a merge
+               whose small side Jaccard alone cannot see
+  reorg        a rename with reorganisation: a subsystem's lead section
+               changes its title and takes over the directory of one of
+               its members, whose section goes away (the cluster continues
+               under the new name; the section changes are a rename and a
+               removal)
+
+Besides, --quiet Q releases (default 1 when there are 5 releases or more)
+plant no event at all: only the usual small file changes, so only
+continuations may be reported there.
 
 The truth goes to FILE (default DIR/planted-truth.csv, not part of the
 history) as CSV
@@ -68,6 +81,8 @@ class Planter:
         self.dirs_used = set()
         for _ in range(groups):
             self.groups.append(self.new_group())
+        for _ in range(max(1, groups // 6)):
+            self.groups.append(self.new_small_group())
         for i in range(3):
             t = "%s STANDALONE %s" % (WORDS[(seed + i) % len(WORDS)], ROLES[i])
             d = "lib/standalone%d" % i
@@ -110,19 +125,29 @@ class Planter:
         return {"name": name, "slug": slug, "lead": [name + " SUBSYSTEM", main],
                 "members": members, "cores": [core]}
 
+    def new_small_group(self):
+        # a lead and one member over a few small files: absorbed, not merged
+        name, slug = self.fresh_name()
+        base = "drivers/" + slug
+        core = self.new_dir(base + "/core", 2, 20, 60)
+        main = self.new_dir(base + "/main", 2, 30, 80)
+        d = self.new_dir(base + "/driver", 2, 20, 60)
+        return {"name": name, "slug": slug, "lead": [name + " SUBSYSTEM", main],
+                "members": [["%s DRIVER" % name, d]], "cores": [core], "small": True}
+
     def group_lines(self, g):
-        dirs = [g["lead"][1]] + [m[1] for m in g["members"]] + g["cores"]
+        dirs = self.group_dirs(g)
         return sum(v for p, v in self.files.items() if any(p.startswith(d + "/") for d in dirs))
 
     def group_dirs(self, g):
-        return [g["lead"][1]] + [m[1] for m in g["members"]] + g["cores"]
+        return [g["lead"][1]] + [m[1] for m in g["members"]] + g["cores"] + g.get("extra", [])
 
     # -- MAINTAINERS ---------------------------------------------------------
     def maintainers(self):
         secs = []
         for g in self.groups:
             lead, main = g["lead"]
-            pats = sorted(set([main] + [m[1] for m in g["members"]] + g["cores"]))
+            pats = sorted(set([main] + [m[1] for m in g["members"]] + g["cores"] + g.get("extra", [])))
             secs.append((lead, pats))
             for title, d in g["members"]:
                 secs.append((title, sorted(set([d] + g["cores"]))))
@@ -164,11 +189,13 @@ class Planter:
         busy = set()
         reps_before = {id(g): g["lead"][0] for g in self.groups}
         events = []
-        kinds = ["birth", "death", "split", "merge", "growth", "contraction", "rename"]
+        kinds = ["birth", "death", "split", "merge", "growth", "contraction", "rename", "absorption",
+                 "reorg"]
         for _ in range(n_events):
             for _try in range(20):
                 k = self.rng.choice(kinds)
-                free = [g for g in self.groups if id(g) not in busy]
+                free = [g for g in self.groups if id(g) not in busy and not g.get("small")]
+                small = [g for g in self.groups if id(g) not in busy and g.get("small")]
                 if k == "birth":
                     g = self.new_group()
                     busy.add(id(g))
@@ -230,6 +257,29 @@ class Planter:
                                 self.files[p] = max(1, self.files[p] * 55 // 100)
                     events.append((k, g, [g]))
                     break
+                if k == "absorption" and small and free:
+                    b = self.rng.choice(small)
+                    a = self.rng.choice(free)
+                    # the small one's sections join the large one's, sharing its cores
+                    a["members"] = a["members"] + [b["lead"]] + b["members"]
+                    a["cores"] = a["cores"] + b["cores"]
+                    self.groups.remove(b)
+                    busy.update([id(a), id(b)])
+                    events.append(("merge", None, [a], [a, b]))
+                    break
+                if k == "reorg":
+                    cand = [g for g in free if len(g["members"]) >= 3]
+                    if not cand:
+                        continue
+                    g = self.rng.choice(cand)
+                    busy.add(id(g))
+                    gone = g["members"].pop(self.rng.randrange(len(g["members"])))
+                    old = g["lead"][0]
+                    g["lead"][0] = "%s PLATFORM (REORGANISED %s)" % (g["name"], to.upper().replace(".", "_"))
+                    g["extra"] = g.get("extra", []) + [gone[1]]
+                    truth.append(("section", frm, to, "renamed", old, g["lead"][0]))
+                    events.append(("rename", g, [g]))
+                    break
                 if k == "rename" and free:
                     g = self.rng.choice(free)
                     busy.add(id(g))
@@ -279,6 +329,7 @@ def main():
     ap.add_argument("--groups", type=int, default=16)
     ap.add_argument("--events", type=int, default=3)
     ap.add_argument("--identical-last", action="store_true")
+    ap.add_argument("--quiet", type=int, default=None)
     ap.add_argument("--truth")
     a = ap.parse_args()
     if a.releases < 2:
@@ -332,6 +383,9 @@ def main():
                                                     len(("release %s" % tag).encode()) + 1, tag.encode()))
 
     last_real = a.releases - (1 if a.identical_last else 0)
+    nquiet = a.quiet if a.quiet is not None else (1 if a.releases >= 5 else 0)
+    qrng = random.Random(a.seed * 7919 + 1)
+    quiet = set(qrng.sample(range(2, last_real), min(nquiet, max(0, last_real - 2))))
     for i, tag in enumerate(tags):
         if i == 0:
             commit(0, tag, pl.maintainers())
@@ -345,7 +399,7 @@ def main():
             continue
         before = pl.titles()
         pl.noise()
-        pl.plant(a.events, frm, tag, truth)
+        pl.plant(0 if i in quiet else a.events, frm, tag, truth)
         after = pl.titles()
         renamed_old = {r[4] for r in truth if r[0] == "section" and r[2] == tag and r[3] == "renamed"}
         renamed_new = {r[5] for r in truth if r[0] == "section" and r[2] == tag and r[3] == "renamed"}
