@@ -16,6 +16,7 @@
 #include "track_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
+#include "cluster/cluster_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -73,14 +74,20 @@ static mev_cluster_params run_params(const mev_cluster_params *cp, uint32_t r, d
 	return p;
 }
 
-/* --- one release of every run ------------------------------------------------ */
+/* --- one release of every run of a worker ------------------------------------- */
+
+/* The runs a worker does: r = first, first + step, ... < runs (1-based
+ * run numbers are r + 1). */
+typedef struct {
+	uint32_t first, step, runs;
+} run_set;
 
 typedef struct {
 	const mev_release *rel;
 	mev_filemap *sec, *fm;
 	mev_graph *g;
 	mev_strmap idx;           /* title -> section */
-	mev_clustering **cl;      /* per run */
+	mev_clustering **cl;      /* per run (NULL for runs of other workers) */
 } srel;
 
 static void srel_clear(srel *x, uint32_t runs)
@@ -95,10 +102,10 @@ static void srel_clear(srel *x, uint32_t runs)
 	memset(x, 0, sizeof *x);
 }
 
-/* Load release m and cluster it in every run (prev: the runs' previous
- * release, or NULL). */
+/* Load release m and cluster it in the worker's runs (prev: the runs'
+ * previous release, or NULL). */
 static int srel_load(srel *x, mev_store *s, const mev_release *m, const mev_cluster_params *cp,
-		     const mev_track_params *tp, const srel *prev, int files)
+		     const mev_track_params *tp, const run_set *rs, const srel *prev, int files)
 {
 	const mev_section_info *si;
 	int rc;
@@ -107,13 +114,13 @@ static int srel_load(srel *x, mev_store *s, const mev_release *m, const mev_clus
 	if ((rc = mev_release_load_graph(&x->sec, &x->g, s, m->tag, 0)) ||
 	    (files && m->has_files && (rc = mev_release_load_filemap(&x->fm, s, m->tag))))
 		return rc;
-	if (!(x->cl = calloc((size_t)tp->support_runs + 1, sizeof *x->cl)))
+	if (!(x->cl = calloc((size_t)rs->runs + 1, sizeof *x->cl)))
 		return mev_error_oom();
 	si = mev_filemap_sections(x->sec);
 	for (size_t i = 0; i < mev_filemap_section_count(x->sec); i++)
 		if (mev__strmap_put(&x->idx, si[i].title, strlen(si[i].title), (uint32_t)i))
 			return mev_error_oom();
-	for (uint32_t r = 0; r < (uint32_t)tp->support_runs; r++) {
+	for (uint32_t r = rs->first; r < rs->runs; r += rs->step) {
 		mev_graph *pg = NULL;
 		mev_cluster_params p = run_params(cp, r + 1, tp->noise);
 		if ((rc = perturb(&pg, x->g, r + 1, tp->noise)))
@@ -130,7 +137,6 @@ static int srel_load(srel *x, mev_store *s, const mev_release *m, const mev_clus
 static int view(mev__track_rel *v, const srel *x, uint32_t r)
 {
 	size_t k = mev_clustering_count(x->cl[r]);
-	int rc;
 	memset(v, 0, sizeof *v);
 	v->tag = x->rel->tag;
 	v->has_files = x->rel->has_files && x->fm;
@@ -148,8 +154,7 @@ static int view(mev__track_rel *v, const srel *x, uint32_t r)
 		v->lineage[c] = c + 1;
 	}
 	v->next_lineage = (uint32_t)k + 1;
-	rc = mev__cluster_lines(v);
-	return rc;
+	return mev__cluster_lines(v);
 }
 
 static void view_free(mev__track_rel *v)
@@ -213,19 +218,27 @@ static void count_hits(uint32_t *hits, const mev__events_rec *rec, const mev__pa
 /* --- the pairs ------------------------------------------------------------------ */
 
 typedef struct {
-	mev_store *s;
+	mev_store *s;              /* the caller's store; a worker opens its own (ws) */
+	mev_store *ws;
 	const mev_cluster_params *cp;
 	const mev_track_params *tp;
+	const mev_release *const *chain;
+	size_t n, first, last;
+	const uint8_t *need;       /* per release: the pair ending there needs support */
+	int chained, workers;
+	uint32_t **hits;           /* in the caller: per release needing it, per event */
+	size_t *nev;
+	uint64_t *hash;
 	mev_buf k, val;
 } sctx;
 
 /* The events record of the pair ending at tag, and the hash of its bytes. */
-static int events_of(void **data, size_t *len, uint64_t *hash, sctx *c, const char *tag)
+static int events_of(void **data, size_t *len, uint64_t *hash, sctx *c, mev_store *s, const char *tag)
 {
 	int rc = mev__events_key(&c->k, c->cp, c->tp, tag);
 	if (!rc)
-		rc = mev_store_get(data, len, c->s, "events", c->k.ptr, c->k.len);
-	if (!rc)
+		rc = mev_store_get(data, len, s, "events", c->k.ptr, c->k.len);
+	if (!rc && hash)
 		*hash = mev__hash_bytes(*data, *len);
 	return rc;
 }
@@ -248,25 +261,19 @@ static int support_fresh(sctx *c, const char *tag, uint64_t hash)
 	return ok;
 }
 
-static int put_fn(mev_store *s, void *ctx)
-{
-	sctx *c = ctx;
-	return mev_store_put(s, "events", c->k.ptr, c->k.len, c->val.ptr, c->val.len);
-}
-
-/* Support of the pair xa -> xb, stored. */
-static int pair_support(sctx *c, const srel *xa, const srel *xb)
+/* In a worker: the hits of its runs on the pair xa -> xb, appended to out
+ * (uv events, then uv hits each). */
+static int pair_hits(mev_buf *out, sctx *c, const run_set *rs, const srel *xa, const srel *xb)
 {
 	void *data = NULL;
 	size_t len = 0;
-	uint64_t hash = 0;
 	mev__events_rec rec;
 	mev__set_pair_vec sp = { 0 };
 	int code = xa->fm && xb->fm, rc;
 	uint32_t *hits = NULL;
 
 	memset(&rec, 0, sizeof rec);
-	if ((rc = events_of(&data, &len, &hash, c, xb->rel->tag)) ||
+	if ((rc = events_of(&data, &len, NULL, c, c->ws, xb->rel->tag)) ||
 	    (rc = mev__events_rec_decode(&rec, data, len, xb->rel->tag)))
 		goto done;
 	if (!(hits = calloc(rec.events.n + 1, sizeof *hits))) {
@@ -280,7 +287,7 @@ static int pair_support(sctx *c, const srel *xa, const srel *xb)
 		if ((rc = mev__set_pairs(&sp, &va, &vb)))
 			goto done;
 	}
-	for (uint32_t r = 0; r < (uint32_t)c->tp->support_runs && !rc; r++) {
+	for (uint32_t r = rs->first; r < rs->runs && !rc; r += rs->step) {
 		mev__track_rel va, vb;
 		mev__pair_out po = { 0 };
 		if (!(rc = view(&va, xa, r)) && !(rc = view(&vb, xb, r)) &&
@@ -290,19 +297,129 @@ static int pair_support(sctx *c, const srel *xa, const srel *xb)
 		view_free(&va);
 		view_free(&vb);
 	}
-	if (rc || (rc = mev__support_key(&c->k, c->cp, c->tp, xb->rel->tag)))
-		goto done;
-	mev__buf_clear(&c->val);
-	rc = mev__put_uv(&c->val, SUPPORT_REC_VERSION) | mev__put_uv(&c->val, hash) |
-	     mev__put_uv(&c->val, rec.events.n);
-	for (size_t e = 0; e < rec.events.n; e++)
-		rc |= mev__put_uv(&c->val, hits[e]);
-	rc = rc ? mev_error_oom() : mev_store_write(c->s, put_fn, c);
+	if (!rc) {
+		int bad = mev__put_uv(out, rec.events.n);
+		for (size_t e = 0; e < rec.events.n; e++)
+			bad |= mev__put_uv(out, hits[e]);
+		rc = bad ? mev_error_oom() : 0;
+	}
 done:
 	free(hits);
 	MEV_VEC_FREE(&sp);
 	mev__events_rec_free(&rec);
 	free(data);
+	return rc;
+}
+
+static int worker_start(void *ctx)
+{
+	sctx *c = ctx;
+	return mev_store_open(&c->ws, mev_store_dir(c->s), MEV_STORE_READ);
+}
+
+static void worker_finish(void *ctx)
+{
+	(void)ctx; /* the worker's store handle goes with the process (_exit) */
+}
+
+/* In a worker: job j is the runs j, j + workers, ...: the hits of every
+ * pair that needs them, in release order. */
+static int worker_work(mev_buf *out, size_t j, void *ctx)
+{
+	sctx *c = ctx;
+	run_set rs = { (uint32_t)j, (uint32_t)c->workers, (uint32_t)c->tp->support_runs };
+	srel prev, cur;
+	int rc = 0;
+	memset(&prev, 0, sizeof prev);
+	memset(&cur, 0, sizeof cur);
+	mev__buf_clear(out);
+	for (size_t i = c->chained ? 0 : c->first - 1; !rc && i <= c->last; i++) {
+		/* a release is read with its files when a pair it is part of needs them */
+		int files = c->need[i] || c->need[i + 1];
+		if (!c->chained && !files) {
+			srel_clear(&prev, rs.runs);
+			continue;
+		}
+		if ((rc = srel_load(&cur, c->ws, c->chain[i], c->cp, c->tp, &rs, c->chained ? &prev : NULL,
+				    files)))
+			break;
+		if (c->need[i] && prev.rel)
+			rc = pair_hits(out, c, &rs, &prev, &cur);
+		srel_clear(&prev, rs.runs);
+		prev = cur;
+		memset(&cur, 0, sizeof cur);
+	}
+	srel_clear(&prev, rs.runs);
+	srel_clear(&cur, rs.runs);
+	return rc;
+}
+
+/* In the caller: add a worker's hits. */
+static int worker_done(size_t j, const void *data, size_t len, void *ctx)
+{
+	sctx *c = ctx;
+	mev__rd r;
+	(void)j;
+	mev__rd_init(&r, data, len);
+	for (size_t i = c->first; i <= c->last && !r.bad; i++) {
+		uint64_t n;
+		if (!c->need[i])
+			continue;
+		n = mev__get_uv(&r);
+		if (n != c->nev[i])
+			r.bad = 1;
+		for (size_t e = 0; e < n && !r.bad; e++)
+			c->hits[i][e] += (uint32_t)mev__get_uv(&r);
+	}
+	return r.bad ? mev_error_set(MEV_ECORRUPT, "a support worker sent damaged counts") : 0;
+}
+
+static int put_fn(mev_store *s, void *ctx)
+{
+	sctx *c = ctx;
+	return mev_store_put(s, "events", c->k.ptr, c->k.len, c->val.ptr, c->val.len);
+}
+
+/* Store the support of the pair ending at release i. */
+static int store_support(sctx *c, size_t i)
+{
+	int rc = mev__support_key(&c->k, c->cp, c->tp, c->chain[i]->tag);
+	if (rc)
+		return rc;
+	mev__buf_clear(&c->val);
+	rc = mev__put_uv(&c->val, SUPPORT_REC_VERSION) | mev__put_uv(&c->val, c->hash[i]) |
+	     mev__put_uv(&c->val, c->nev[i]);
+	for (size_t e = 0; e < c->nev[i]; e++)
+		rc |= mev__put_uv(&c->val, c->hits[i][e]);
+	return rc ? mev_error_oom() : mev_store_write(c->s, put_fn, c);
+}
+
+/* Which pairs need their support: need[i], their event counts and hashes. */
+static int plan(sctx *c, uint8_t *need)
+{
+	int rc = 0;
+	c->first = c->n;
+	for (size_t i = 1; i < c->n && !rc; i++) {
+		void *data = NULL;
+		size_t len = 0;
+		mev__events_rec rec;
+		if ((rc = events_of(&data, &len, &c->hash[i], c, c->s, c->chain[i]->tag)))
+			break;
+		if (!support_fresh(c, c->chain[i]->tag, c->hash[i])) {
+			memset(&rec, 0, sizeof rec);
+			if (!(rc = mev__events_rec_decode(&rec, data, len, c->chain[i]->tag))) {
+				need[i] = 1;
+				c->nev[i] = rec.events.n;
+				c->last = i;
+				if (c->first == c->n)
+					c->first = i;
+				if (!(c->hits[i] = calloc(rec.events.n + 1, sizeof **c->hits)))
+					rc = mev_error_oom();
+			}
+			mev__events_rec_free(&rec);
+		}
+		free(data);
+	}
 	return rc;
 }
 
@@ -314,56 +431,50 @@ static int uses_previous(const mev_cluster_params *cp)
 }
 
 int mev__track_support(size_t *computed, mev_store *s, const mev_cluster_params *cp,
-		       const mev_track_params *tp, const mev_release *const *chain, size_t n,
-		       const volatile int *stop)
+		       const mev_track_params *tp, const mev_release *const *chain, size_t n, int jobs,
+		       volatile int *stop)
 {
-	sctx c = { s, cp, tp, MEV_BUF_INIT, MEV_BUF_INIT };
+	sctx c;
 	uint8_t *need = calloc(n + 2, 1);
-	srel prev, cur;
-	size_t last = 0, first = n;
-	int chained = uses_previous(cp), rc = 0;
+	int rc;
 
 	*computed = 0;
-	memset(&prev, 0, sizeof prev);
-	memset(&cur, 0, sizeof cur);
-	if (!need)
-		return mev_error_oom();
-	/* which pairs need their support computed */
-	for (size_t i = 1; i < n && !rc && tp->support_runs > 0; i++) {
-		void *data = NULL;
-		size_t len = 0;
-		uint64_t hash = 0;
-		if ((rc = events_of(&data, &len, &hash, &c, chain[i]->tag)))
-			break;
-		free(data);
-		if (!support_fresh(&c, chain[i]->tag, hash)) {
-			need[i] = 1;
-			last = i;
-			if (first == n)
-				first = i;
-		}
+	memset(&c, 0, sizeof c);
+	c.s = s;
+	c.cp = cp;
+	c.tp = tp;
+	c.chain = chain;
+	c.n = n;
+	c.need = need;
+	c.chained = uses_previous(cp);
+	c.hits = calloc(n + 1, sizeof *c.hits);
+	c.nev = calloc(n + 1, sizeof *c.nev);
+	c.hash = calloc(n + 1, sizeof *c.hash);
+	if (!need || !c.hits || !c.nev || !c.hash)
+		rc = mev_error_oom();
+	else if (tp->support_runs <= 0 || n < 2)
+		rc = 0;
+	else if (!(rc = plan(&c, need)) && c.first < n) {
+		mev__workers w = { 0 };
+		c.workers = jobs < 1 ? 1 : jobs > tp->support_runs ? tp->support_runs : jobs;
+		w.njobs = (size_t)c.workers;
+		w.workers = c.workers;
+		w.start = worker_start;
+		w.work = worker_work;
+		w.finish = worker_finish;
+		w.done = worker_done;
+		w.ctx = &c;
+		w.stop = stop;
+		rc = mev__workers_run(&w);
+		for (size_t i = c.first; !rc && i <= c.last; i++)
+			if (need[i] && !(rc = store_support(&c, i)))
+				(*computed)++;
 	}
-	for (size_t i = chained ? 0 : first - 1; !rc && first < n && i <= last; i++) {
-		/* a release is read with its files when a pair it is part of needs them */
-		int files = need[i] || need[i + 1];
-		if (stop && *stop) {
-			rc = mev_error_set(MEV_EINTR, "interrupted");
-			break;
-		}
-		if (!chained && !files) {
-			srel_clear(&prev, (uint32_t)tp->support_runs);
-			continue;
-		}
-		if ((rc = srel_load(&cur, s, chain[i], cp, tp, chained ? &prev : NULL, files)))
-			break;
-		if (need[i] && prev.rel && !(rc = pair_support(&c, &prev, &cur)))
-			(*computed)++;
-		srel_clear(&prev, (uint32_t)tp->support_runs);
-		prev = cur;
-		memset(&cur, 0, sizeof cur);
-	}
-	srel_clear(&prev, (uint32_t)tp->support_runs);
-	srel_clear(&cur, (uint32_t)tp->support_runs);
+	for (size_t i = 0; c.hits && i < n; i++)
+		free(c.hits[i]);
+	free(c.hits);
+	free(c.nev);
+	free(c.hash);
 	mev__buf_free(&c.k);
 	mev__buf_free(&c.val);
 	free(need);

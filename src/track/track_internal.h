@@ -150,13 +150,15 @@ int mev__support_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_p
 
 /*
  * Compute and store the support of every pair of the chain whose events
- * record has no fitting support record (docs/tracking.md "Support").
+ * record has no fitting support record (docs/tracking.md "Support"), the
+ * perturbed runs shared out over `jobs` worker processes (each opens the
+ * store read-only itself; only the caller writes).
  * *computed: pairs computed.  Errors: the store's, the clustering's,
  * MEV_EINTR when *stop is set.
  */
 int mev__track_support(size_t *computed, mev_store *s, const mev_cluster_params *cp,
-		       const mev_track_params *tp, const mev_release *const *chain, size_t n,
-		       const volatile int *stop);
+		       const mev_track_params *tp, const mev_release *const *chain, size_t n, int jobs,
+		       volatile int *stop);
 
 /* --- section changes (sections.c) ---------------------------------------- */
 
