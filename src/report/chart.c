@@ -233,10 +233,11 @@ void mev__chart_stacked(FILE *out, const char *caption, const char *const *label
 static const double node_gap = 10, node_room = 16;
 
 /*
- * The scales: within a group heights are to scale; one group fills
- * 360 units, several get 40 + 160 sqrt(size / largest size) each, so
- * that a small split next to a huge one stays readable.  kn[i] gets the
- * units per line of node i.  Returns -1 when out of memory.
+ * The scale: one for every node and flow, so that bars and bands of
+ * different splits and merges compare and flows add up; the largest group
+ * fills 360 units (a small group may be thin: its label keeps its room,
+ * node_room).  kn[i] gets the units per line of node i.  Returns -1 when
+ * out of memory.
  */
 static int alluvial_scales(double *kn, const mev__chart_node *nodes, size_t nnodes, size_t ncolumns)
 {
@@ -258,11 +259,8 @@ static int alluvial_scales(double *kn, const mev__chart_node *nodes, size_t nnod
 		if (row[ncolumns] > maxtot)
 			maxtot = row[ncolumns];
 	}
-	for (size_t i = 0; i < nnodes; i++) {
-		double size = gtot[nodes[i].group * (ncolumns + 1) + ncolumns];
-		double target = ngroups <= 1 ? 360 : 40 + 160 * sqrt(maxtot > 0 ? size / maxtot : 0);
-		kn[i] = size > 0 ? target / size : 0;
-	}
+	for (size_t i = 0; i < nnodes; i++)
+		kn[i] = maxtot > 0 ? 360 / maxtot : 0;
 	free(gtot);
 	return 0;
 }

@@ -52,8 +52,8 @@ typedef struct {
 
 /*
  * Columns of nodes (titled column_titles[c]) joined by flows.  Node heights
- * and flow widths are on one scale within a group; a group's height grows
- * with the square root of its size.  Nodes are stacked in their column in
+ * and flow widths are on one scale, the same for every group (the largest
+ * fills the plot's height).  Nodes are stacked in their column in
  * array order, group after group (groups in increasing order, each starting
  * below the end of the previous one in every column).  Node names are
  * written beside the bars (left column: on the left, others: on the right).

@@ -217,11 +217,11 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 	if (!bad) {
 		for (size_t i = 0; i < nodes.n; i++)
 			nodes.v[i].name = names.ptr + name_at.v[i];
-		mev__buf_printf(&cap, "The %zu largest splits and merges %s (of %zu): bar heights are the "
-			       "subsystems' lines, band widths the code they share (the older "
-			       "subsystem's lines in files the newer one covers), to scale within each split or merge (larger ones "
-			       "are drawn larger, by the square root of their size); a colour is a "
-			       "lineage", ngroups,
+		mev__buf_printf(&cap, "The %zu largest splits and merges %s (of %zu), by the code that "
+			       "moved: bar heights are the subsystems' lines, band widths the code "
+			       "they share (the older subsystem's lines in files the newer one "
+			       "covers), all on one scale, so that bands add up and splits and "
+			       "merges compare; a colour is a lineage", ngroups,
 			       mev__multi_step(r) ? "in the range" : "between the two releases", r->groups.n);
 		mev__chart_alluvial(d->out, cap.ptr ? cap.ptr : "", cols, 2, nodes.v, nodes.n, flows.v, flows.n);
 	}
@@ -601,10 +601,35 @@ static int lineage_chart(mev__doc *d, const mev__report *r)
 	return rc;
 }
 
-/* Sections per release over all stored releases up to the newer one. */
+/* Say which releases without sections the charts leave out. */
+static void without_sections(mev__doc *d, const mev__report *r, size_t n)
+{
+	size_t none = 0, first = n, last = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!r->h.list[i].sections) {
+			none++;
+			first = first < i ? first : i;
+			last = i;
+		}
+	if (!none)
+		return;
+	mev__doc_para_begin(d, NULL);
+	if (none == 1)
+		mev__doc_printf(d, "Release %s has no MAINTAINERS sections (a board list or no file of "
+				"the format): it is left out.", r->h.list[first].tag);
+	else
+		mev__doc_printf(d, "%zu releases (%s .. %s) have no MAINTAINERS sections (board lists, or "
+				"no file of the format): they are left out.", none, r->h.list[first].tag,
+				r->h.list[last].tag);
+	mev__doc_para_end(d, NULL);
+}
+
+/* Sections per release over the stored releases with sections up to the
+ * newer one. */
 static void sections_chart(mev__doc *d, const mev__report *r)
 {
 	size_t n = r->ib + 1;
+	without_sections(d, r, n);
 	if (d->fmt == MEV_REPORT_HTML) {
 		const char **labels = malloc((n + 1) * sizeof *labels);
 		double *vals = malloc((n + 1) * sizeof *vals);
@@ -612,11 +637,15 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 		if (labels && vals && hl) {
 			char ca[32], cb[32];
 			mev_buf cap = MEV_BUF_INIT;
+			size_t m = 0;
 			for (size_t i = 0; i < n; i++) {
-				labels[i] = r->h.list[i].tag;
-				vals[i] = (double)r->h.list[i].sections;
+				if (!r->h.list[i].sections && i != r->ia && i != r->ib)
+					continue;
+				labels[m] = r->h.list[i].tag;
+				vals[m] = (double)r->h.list[i].sections;
+				hl[m++] = i == r->ia || i == r->ib;
 			}
-			hl[r->ia] = hl[r->ib] = 1;
+			n = m;
 			mev__fmt_count(ca, (int64_t)r->a.rel->sections);
 			mev__fmt_count(cb, (int64_t)r->b.rel->sections);
 			mev__buf_printf(&cap, "MAINTAINERS sections (THE REST left out) in every stored release "
@@ -638,6 +667,8 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 		for (size_t i = first; i < n; i++) {
 			const mev_release *x = &r->h.list[i];
 			char date[16];
+			if (!x->sections && i != r->ia && i != r->ib)
+				continue;
 			mev__fmt_date(date, x->time);
 			mev__doc_cell(d, x->tag);
 			mev__doc_cell(d, date);
