@@ -24,17 +24,17 @@ const cli_command cmd_clusters_spec = {
 		"  release,method,cluster,representative,section,section_lines,\n"
 		"  cluster_sections,cluster_lines,code_lines,lineage\n"
 		"one row per clustered section.  method is the parameter key\n"
-		"(walktrap:steps=4:top=1); cluster numbers the clusters of this release from\n"
-		"1, the largest first (by the sum of its sections' lines, cluster_lines; ties\n"
-		"by representative); representative is the cluster's largest section (ties:\n"
-		"bytewise smallest title); section_lines are the lines the section covers;\n"
-		"cluster_sections the sections of the cluster; code_lines the lines of the\n"
-		"files it covers, each once, and lineage its lineage (both empty when the\n"
-		"store is not tracked).  Rows come by cluster, then by section_lines (largest\n"
-		"first), then title, so each cluster starts with its representative.\n"
-		"Sections not clustered (THE REST, and those below --top-fraction) are left\n"
-		"out.  Cluster numbers are not kept across releases: 'maintevo events' and\n"
-		"'maintevo lineages' link them.",
+		"(temporal:res=1:seed=1:tol=0.97:top=1); cluster numbers the clusters of this\n"
+		"release from 1, the largest first (by the sum of its sections' lines,\n"
+		"cluster_lines; ties by representative); representative is the cluster's\n"
+		"largest section (ties: bytewise smallest title); section_lines are the lines\n"
+		"the section covers; cluster_sections the sections of the cluster; code_lines\n"
+		"the lines of the files it covers, each once, and lineage its lineage (both\n"
+		"empty when the store is not tracked).  Rows come by cluster, then by\n"
+		"section_lines (largest first), then title, so each cluster starts with its\n"
+		"representative.  Sections not clustered (THE REST, and those below\n"
+		"--top-fraction) are left out.  Cluster numbers are not kept across releases:\n"
+		"'maintevo events' and 'maintevo lineages' link them.",
 	.options = options,
 	.operands = 0,
 };
