@@ -90,6 +90,14 @@ expect_stderr_contains "(1 computed: 1 pair on code"
 "$MEV" events --store N > events3.csv
 same_files events.csv events3.csv
 
+step "scripts/stability.py: flip-back share and modularity ratio"
+expect_exit 0 python3 "$SRC/scripts/stability.py" --self-test
+expect_exit 0 python3 "$SRC/scripts/stability.py" --maintevo "$MEV" S temporal
+# planted subsystems are unambiguous: nothing flips back, and the temporal
+# clusters score as well as the best independent Leiden run
+awk '$1 == "temporal" { found = 1; if ($2 != 0 || $4 < 0.97 || $5 < 0.97) exit 1 } END { exit !found }' "$OUT" ||
+	fail "stability.py: temporal row missing or off"
+
 step "other methods and smoothing"
 for m in walktrap louvain leiden components; do
 	expect_exit 0 "$MEV" track --store S -q --method $m
