@@ -1,5 +1,6 @@
-/* Tests of the clustering: parameters, methods, representatives, the store, igraph errors, workers. */
-#include "test.h"
+/* Tests of the clustering: parameters, methods, representatives, the store, igraph errors, workers
+ * (the temporal method: test_temporal.c). */
+#include "cluster_test.h"
 #include "cluster/cluster_internal.h"
 #include "maintevo/cluster.h"
 #include "maintevo/error.h"
@@ -14,79 +15,6 @@
 #include <unistd.h>
 
 static const char *dir;
-
-/* A graph over named sections: self sizes and pair weights given as text. */
-typedef struct {
-	mev_filemap *fm;
-	mev_graph *g;
-} tgraph;
-
-static int find(const mev_filemap *fm, const char *t)
-{
-	for (size_t i = 0; i < mev_filemap_section_count(fm); i++)
-		if (strcmp(mev_filemap_sections(fm)[i].title, t) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* sections: "TITLE=lines" ...; edges: "A|B=lines" ... (NULL-terminated) */
-static tgraph make(const char *const *sections, const char *const *edges)
-{
-	tgraph t;
-	mev_edge e[256];
-	size_t n = 0;
-	mev_graph_options go = { 1 };
-	mev_filemap_new(&t.fm);
-	for (size_t i = 0; sections[i]; i++) {
-		char title[128];
-		const char *eq = strchr(sections[i], '=');
-		mev_section_info si = { 0 };
-		snprintf(title, sizeof title, "%.*s", (int)(eq - sections[i]), sections[i]);
-		si.title = title;
-		si.status = "";
-		si.is_rest = strcmp(title, "THE REST") == 0;
-		mev_filemap_add_section(t.fm, &si);
-		e[n].a = e[n].b = (uint32_t)i;
-		e[n].lines = strtoull(eq + 1, NULL, 10);
-		e[n].bytes = e[n].lines * 10;
-		e[n].files = 1;
-		n++;
-	}
-	for (size_t i = 0; edges && edges[i]; i++) {
-		char a[128], b[128];
-		const char *bar = strchr(edges[i], '|'), *eq = strchr(edges[i], '=');
-		snprintf(a, sizeof a, "%.*s", (int)(bar - edges[i]), edges[i]);
-		snprintf(b, sizeof b, "%.*s", (int)(eq - bar - 1), bar + 1);
-		e[n].a = (uint32_t)find(t.fm, a);
-		e[n].b = (uint32_t)find(t.fm, b);
-		e[n].lines = strtoull(eq + 1, NULL, 10);
-		e[n].bytes = e[n].lines * 10;
-		e[n].files = 1;
-		n++;
-	}
-	mev_graph_from_edges(&t.g, t.fm, e, n, &go);
-	return t;
-}
-
-static void drop(tgraph *t)
-{
-	mev_graph_free(t->g);
-	mev_filemap_free(t->fm);
-}
-
-static uint32_t cluster_of(const mev_clustering *c, const char *title)
-{
-	for (uint32_t i = 0; i < mev_clustering_section_count(c); i++)
-		if (strcmp(mev_clustering_title(c, i), title) == 0)
-			return mev_clustering_of(c, i);
-	return 12345;
-}
-
-static const char *rep_of(const mev_clustering *c, const char *title)
-{
-	uint32_t k = cluster_of(c, title);
-	return k < mev_clustering_count(c) ? mev_clustering_title(c, mev_clustering_representative(c, k)) : "";
-}
 
 /* Two dense groups joined by one thin edge, an isolated section, one that
  * covers nothing, and THE REST over everything. */
@@ -109,6 +37,9 @@ static void test_params(void)
 	char key[128];
 	mev_cluster_params_init(&p);
 	mev_cluster_key(key, sizeof key, &p);
+	CHECK_STR(key, "temporal:res=1:seed=1:tol=0.97:top=1");
+	p.method = MEV_CLUSTER_WALKTRAP;
+	mev_cluster_key(key, sizeof key, &p);
 	CHECK_STR(key, "walktrap:steps=4:top=1");
 	p.method = MEV_CLUSTER_LEIDEN;
 	p.smooth = 1;
@@ -129,6 +60,16 @@ static void test_params(void)
 	CHECK_STR(key, "leiden:res=2.5:seed=7:top=0.5:smooth");
 	CHECK_INT(mev_cluster_params_parse(&p, "walktrap:steps=6"), 0);
 	CHECK_INT(p.steps, 6);
+	CHECK_INT(mev_cluster_params_parse(&p, "temporal:tol=0.9:seed=3"), 0);
+	CHECK(p.method == MEV_CLUSTER_TEMPORAL && p.tolerance == 0.9 && p.seed == 3 && p.resolution == 1);
+	mev_cluster_key(key, sizeof key, &p);
+	CHECK_STR(key, "temporal:res=1:seed=3:tol=0.9:top=1");
+	CHECK_ERR(mev_cluster_params_parse(&p, "temporal:tol=0"), MEV_EINVAL, "tolerance must be in (0, 1], not 0");
+	CHECK_ERR(mev_cluster_params_parse(&p, "temporal:tol=1.5"), MEV_EINVAL,
+		  "tolerance must be in (0, 1], not 1.5");
+	CHECK_ERR(mev_cluster_params_parse(&p, "temporal:smooth"), MEV_EINVAL,
+		  "smoothing needs the leiden method, not temporal");
+	CHECK(strstr(mev_error_hint_text(), "always starts from the previous release") != NULL);
 	CHECK_ERR(mev_cluster_params_parse(&p, "spectral"), MEV_EINVAL,
 		  "unknown clustering method in 'spectral'");
 	CHECK_ERR(mev_cluster_params_parse(&p, "walktrap:steps=x"), MEV_EINVAL,
@@ -142,6 +83,7 @@ static void test_params(void)
 		  "top fraction must be in (0, 1], not 0");
 	CHECK_ERR(mev_cluster_params_parse(&p, ""), MEV_EINVAL, "unknown clustering method in ''");
 	CHECK_INT(mev_cluster_method_parse("components"), MEV_CLUSTER_COMPONENTS);
+	CHECK_INT(mev_cluster_method_parse("temporal"), MEV_CLUSTER_TEMPORAL);
 	CHECK_INT(mev_cluster_method_parse("nope"), -1);
 }
 
@@ -151,6 +93,7 @@ static void test_walktrap(void)
 	mev_cluster_params p;
 	mev_clustering *c = NULL;
 	mev_cluster_params_init(&p);
+	p.method = MEV_CLUSTER_WALKTRAP;
 	CHECK_INT(mev_cluster_graph(&c, t.g, &p, NULL), 0);
 	if (!c)
 		return;
@@ -184,6 +127,7 @@ static void test_ties_and_top(void)
 	mev_cluster_params p;
 	mev_clustering *c = NULL;
 	mev_cluster_params_init(&p);
+	p.method = MEV_CLUSTER_WALKTRAP;
 	CHECK_INT(mev_cluster_graph(&c, t.g, &p, NULL), 0);
 	if (c) {
 		CHECK_INT(mev_clustering_count(c), 1);
@@ -209,20 +153,10 @@ static void test_ties_and_top(void)
 	drop(&t);
 }
 
-static int same_partition(const mev_clustering *a, const mev_clustering *b)
-{
-	if (mev_clustering_section_count(a) != mev_clustering_section_count(b))
-		return 0;
-	for (uint32_t i = 0; i < mev_clustering_section_count(a); i++)
-		if (mev_clustering_of(a, i) != mev_clustering_of(b, i))
-			return 0;
-	return 1;
-}
-
 static void test_methods(void)
 {
 	tgraph t = make(two_groups_s, two_groups_e);
-	for (int m = MEV_CLUSTER_LOUVAIN; m <= MEV_CLUSTER_COMPONENTS; m++) {
+	for (int m = MEV_CLUSTER_LOUVAIN; m <= MEV_CLUSTER_TEMPORAL; m++) {
 		mev_cluster_params p;
 		mev_clustering *a = NULL, *b = NULL;
 		mev_cluster_params_init(&p);
@@ -309,6 +243,9 @@ static void test_empty(void)
 	if (c) {
 		CHECK_INT(mev_clustering_count(c), 2);
 		CHECK(isnan(mev_clustering_modularity(c)));
+		/* the default (temporal) did nothing of its own there */
+		CHECK_INT(mev_clustering_step(c), MEV_CLUSTER_STEP_NONE);
+		CHECK(isnan(mev_clustering_reference_modularity(c)));
 		mev_clustering_free(c);
 	}
 	drop(&t);
@@ -355,6 +292,7 @@ static void test_store(void)
 	mev_clustering *c = NULL, *d = NULL;
 
 	mev_cluster_params_init(&p);
+	p.method = MEV_CLUSTER_WALKTRAP;
 	CHECK_INT(mev_store_open(&s, dir, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
 	if (!s)
 		return;

@@ -276,7 +276,7 @@ static void test_tables(void)
 	free(out);
 	o.release = NULL;
 	out = run_table(s, MEV_EXPORT_CLUSTERS, &o, &rc);
-	CHECK_ERR(rc, MEV_ENOTFOUND, "the store is not clustered with walktrap:steps=4:top=1");
+	CHECK_ERR(rc, MEV_ENOTFOUND, "the store is not clustered with temporal:res=1:seed=1:tol=0.97:top=1");
 	CHECK(out && out[0] == '\0'); /* nothing written before the error */
 	free(out);
 

@@ -244,7 +244,7 @@ static void test_store_code(void)
 	put_release(s, "v1", f1, 1);
 	put_release(s, "v2", f2, 1);
 	put_release(s, "v3", f2, 1); /* the same content again */
-	CHECK_ERR(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), MEV_ENOTFOUND, "has no events for walktrap");
+	CHECK_ERR(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), MEV_ENOTFOUND, "has no events for temporal");
 	CHECK(strstr(mev_error_hint_text(), "maintevo track") != NULL);
 	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	CHECK_INT(res.releases, 3);

@@ -33,8 +33,9 @@ int cli_cluster_finish(cli_cluster_opts *o, const char *cmd)
 		o->p.steps = (int)o->steps;
 	}
 	if (o->resolution >= 0 || o->seed >= 0) {
-		if (o->p.method != MEV_CLUSTER_LOUVAIN && o->p.method != MEV_CLUSTER_LEIDEN)
-			return cli_usage_error(cmd, "%s is for louvain and leiden, not %s",
+		if (o->p.method != MEV_CLUSTER_LOUVAIN && o->p.method != MEV_CLUSTER_LEIDEN &&
+		    o->p.method != MEV_CLUSTER_TEMPORAL)
+			return cli_usage_error(cmd, "%s is for temporal, louvain and leiden, not %s",
 					       o->resolution >= 0 ? "--resolution" : "--seed",
 					       mev_cluster_method_name(o->p.method));
 		if (o->resolution >= 0)

@@ -6,7 +6,7 @@
 
 /* What cli_cluster_options (options.h) sets; cli_cluster_finish() puts it together. */
 typedef struct {
-	const char *method;      /* as given (NULL: walktrap) */
+	const char *method;      /* as given (NULL: temporal) */
 	long steps;              /* -1: not given */
 	double resolution, top;  /* < 0: not given */
 	long long seed;          /* -1: not given */

@@ -13,7 +13,8 @@ static const cli_option options[] = {
 	CLI_OPT_STORE(cluster_args, store),
 	CLI_OPT_CLUSTER(cluster_args, cluster),
 	CLI_OPT_INT(cluster_args, jobs, 'j', "jobs", "N", 0, 64,
-		    "worker processes (default: one per core; --smooth uses one)"),
+		    "worker processes (default: one per core; temporal and\n"
+		    "--smooth use one)"),
 	CLI_OPT_REAL(cluster_args, wait, 0, "wait", "SECONDS", 0, 86400,
 		     "when another command writes to the store (a walk,\n"
 		     "import-pasta, cluster or track), wait up to SECONDS\n"
@@ -29,14 +30,19 @@ const cli_command cmd_cluster_spec = {
 	.about =
 		"Find the subsystems of every stored release: clusters of MAINTAINERS sections\n"
 		"in its overlap graph (THE REST and self loops left out, edges weighted by the\n"
-		"lines two sections share).  The default is the study's: walktrap with random\n"
-		"walks of 4 steps, cut at maximum modularity.  Sections that share no code\n"
-		"with any other are clusters of their own.  Each cluster is named after its\n"
-		"largest section by lines (its representative).\n"
+		"lines two sections share).  The default method, temporal, clusters each\n"
+		"release from the previous one's clusters: it keeps them, moving single\n"
+		"sections only where that clearly gains, as long as their modularity is at\n"
+		"least 0.97 of what Leiden finds on the release alone, so clusters change\n"
+		"when the graph does (docs/tracking.md).  --method walktrap is the study's\n"
+		"(random walks of 4 steps, cut at maximum modularity).  Sections that share\n"
+		"no code with any other are clusters of their own.  Each cluster is named\n"
+		"after its largest section by lines (its representative).\n"
 		"\n"
 		"Only releases without an up-to-date clustering for these parameters are\n"
 		"clustered, so a nightly run after 'maintevo walk' clusters the new release\n"
-		"only.  Results are deterministic: louvain and leiden seed igraph's random\n"
+		"only (temporal and --smooth: also every release after one clustered again).\n"
+		"Results are deterministic: temporal, louvain and leiden seed igraph's random\n"
 		"numbers with --seed before each release.  Read them back with 'maintevo\n"
 		"clusters'; 'maintevo track' follows them across releases.\n"
 		"\n"
@@ -80,6 +86,11 @@ int cmd_cluster(int argc, char **argv)
 	}
 	cli_note("%zu release%s clustered, %zu already clustered, with %s in %.2f s", res.clustered,
 		 res.clustered == 1 ? "" : "s", res.kept, a.cluster.key, res.seconds);
+	if (a.cluster.p.method == MEV_CLUSTER_TEMPORAL && res.clustered)
+		cli_note("clustered now: %zu kept the previous clusters, %zu moved sections, %zu "
+			 "re-optimised, %zu independent", res.steps[MEV_CLUSTER_STEP_KEPT],
+			 res.steps[MEV_CLUSTER_STEP_MOVED], res.steps[MEV_CLUSTER_STEP_REOPTIMISED],
+			 res.steps[MEV_CLUSTER_STEP_INDEPENDENT]);
 done:
 	cli_sigint_restore();
 	mev_store_free(s);

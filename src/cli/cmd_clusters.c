@@ -26,18 +26,20 @@ const cli_command cmd_clusters_spec = {
 		"  cluster_sections,cluster_lines,code_lines,lineage,display_name,\n"
 		"  representative_display_name\n"
 		"one row per clustered section.  method is the parameter key\n"
-		"(walktrap:steps=4:top=1); cluster numbers the clusters of this release from\n"
-		"1, the largest first (by the sum of its sections' lines, cluster_lines; ties\n"
-		"by representative); representative is the cluster's largest section (ties:\n"
-		"bytewise smallest title); section_lines are the lines the section covers;\n"
-		"cluster_sections the sections of the cluster; code_lines the lines of the\n"
-		"files it covers, each once, and lineage its lineage (both empty when the\n"
-		"store is not tracked).  Rows come by cluster, then by section_lines (largest\n"
-		"first), then title, so each cluster starts with its representative.\n"
-		"Sections not clustered (THE REST, and those below --top-fraction) are left\n"
-		"out.  Cluster numbers are not kept across releases: 'maintevo events' and\n"
-		"'maintevo lineages' link them.  Titles are the keys; display_name and\n"
-		"representative_display_name are the names to show (docs/matching.md).",
+		"(temporal:res=1:seed=1:tol=0.97:top=1); cluster numbers the clusters of this\n"
+		"release from 1, the largest first (by the sum of its sections' lines,\n"
+		"cluster_lines; ties by representative); representative is the cluster's\n"
+		"largest section (ties: bytewise smallest title); section_lines are the lines\n"
+		"the section covers; cluster_sections the sections of the cluster; code_lines\n"
+		"the lines of the files it covers, each once, lineage its lineage and\n"
+		"lineage_name that lineage's one name (empty when the store is not tracked),\n"
+		"tracking the thresholds of the tracking that made them.  Rows come by\n"
+		"cluster, then by section_lines (largest first), then title, so each cluster\n"
+		"starts with its representative.  Sections not clustered (THE REST, and those\n"
+		"below --top-fraction) are left out.  Cluster numbers are not kept across\n"
+		"releases: 'maintevo events' and 'maintevo lineages' link them.  Titles are\n"
+		"the keys; display_name and representative_display_name are the names to\n"
+		"show (docs/matching.md).",
 	.options = options,
 	.operands = 0,
 };

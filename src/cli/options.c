@@ -319,15 +319,18 @@ const cli_option cli_release_options[] = {
  * the options fit the method. */
 const cli_option cli_cluster_options[] = {
 	CLI_OPT_STRING(cli_cluster_opts, method, 'm', "method", "M",
-		       "walktrap (default), louvain, leiden or components; or a\n"
-		       "whole parameter key as the CSVs show it\n"
-		       "(walktrap:steps=4:top=1)"),
+		       "temporal (default: each release from the previous one's\n"
+		       "clusters, docs/tracking.md), walktrap (the study's),\n"
+		       "louvain, leiden or components; or a whole parameter key\n"
+		       "as the CSVs show it (temporal:res=1:seed=1:tol=0.97:top=1;\n"
+		       "tol: keep clusters scoring this share of Leiden's)"),
 	CLI_OPT_INT(cli_cluster_opts, steps, 0, "steps", "N", 1, 1000,
 		    "walktrap: length of the random walks (default 4)"),
 	CLI_OPT_REAL(cli_cluster_opts, resolution, 0, "resolution", "R", 1e-9, 1e6,
-		     "louvain, leiden: modularity resolution (default 1)"),
+		     "temporal, louvain, leiden: modularity resolution\n"
+		     "(default 1)"),
 	CLI_OPT_INT(cli_cluster_opts, seed, 0, "seed", "N", 0, 2147483647L,
-		    "louvain, leiden: random seed (default 1)"),
+		    "temporal, louvain, leiden: random seed (default 1)"),
 	CLI_OPT_REAL(cli_cluster_opts, top, 0, "top-fraction", "F", 1e-9, 1,
 		     "cluster only the largest F of the sections by lines\n"
 		     "(default 1; the study's figures used 0.2)"),

@@ -27,12 +27,20 @@ struct mev_clustering {
 	uint32_t *cl_size;
 	double modularity;
 	uint64_t graph_fp;
+	/* temporal: what was done, and the reference modularity */
+	mev_cluster_step step;
+	size_t moved;
+	double reference;
+	/* smooth and temporal: the fingerprint of the previous release's
+	 * clustering it started from (0: none) */
+	uint64_t chain;
 	mev_arena arena;
 };
 
 /*
  * A clustering over the sections of g, every section unclustered, its own
- * lines taken from the self loops, modularity NaN, graph_fp set.
+ * lines taken from the self loops, modularity and reference NaN, graph_fp
+ * set, no step, no chain.
  */
 int mev__clustering_new(mev_clustering **out, const mev_graph *g);
 
@@ -43,6 +51,44 @@ int mev__clustering_new(mev_clustering **out, const mev_graph *g);
  * Errors: MEV_ECORRUPT for a label >= nraw, MEV_ENOMEM.
  */
 int mev__clustering_rank(mev_clustering *c, size_t nraw);
+
+/* --- the temporal method's own steps (temporal.c) ---------------------------- */
+
+/* A weighted undirected graph as adjacency lists (no self loops). */
+typedef struct {
+	size_t n;
+	size_t *off;       /* neighbours of v: adj[off[v] .. off[v + 1]) */
+	uint32_t *adj;
+	double *w;         /* weight of each adj entry */
+	double *k;         /* strength of each vertex */
+	double m;          /* total weight, each edge once */
+	double gamma;      /* resolution */
+} mev__wgraph;
+
+/* From ne edges ends[2i]--ends[2i+1] (< n) of weights w[i] > 0.  MEV_ENOMEM. */
+int mev__wgraph_init(mev__wgraph *g, size_t n, const uint32_t *ends, const double *w, size_t ne,
+		     double gamma);
+void mev__wgraph_free(mev__wgraph *g);
+
+/*
+ * Deterministic local moving with hysteresis until nothing changes: in
+ * vertex order, a vertex moves to the neighbouring cluster (or to a cluster
+ * of its own) of the largest modularity gain, only when that gain exceeds
+ * margin * its strength / m; clusters cut into connected pieces (the piece
+ * of the smallest vertex keeps the label); again until neither changes
+ * anything.  The result is a fixed point: settling it again changes
+ * nothing.  `label` (labels < n) is changed in place.  Errors: MEV_ENOMEM.
+ */
+int mev__settle(uint32_t *label, const mev__wgraph *g, double margin);
+
+/* Labels (any values < bound) renumbered 0.. by first appearance. MEV_ENOMEM. */
+int mev__relabel(uint32_t *label, size_t n, size_t bound);
+
+/* Vertices not in the cluster they started in, under the greedy one-to-one
+ * matching of `from` and `to` clusters by shared vertices (labels < n),
+ * counting only the vertices v with only[v] (only may be NULL: all). */
+int mev__moved(size_t *out, const uint32_t *from, const uint32_t *to, const unsigned char *only,
+	       size_t n);
 
 /* --- igraph (igraph.c) ----------------------------------------------------- */
 

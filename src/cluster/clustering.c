@@ -31,6 +31,16 @@ uint64_t mev_clustering_lines(const mev_clustering *c, uint32_t k) { return c->c
 uint32_t mev_clustering_size(const mev_clustering *c, uint32_t k) { return c->cl_size[k]; }
 double mev_clustering_modularity(const mev_clustering *c) { return c->modularity; }
 
+mev_cluster_step mev_clustering_step(const mev_clustering *c) { return c->step; }
+size_t mev_clustering_moved(const mev_clustering *c) { return c->moved; }
+double mev_clustering_reference_modularity(const mev_clustering *c) { return c->reference; }
+
+const char *mev_cluster_step_name(mev_cluster_step s)
+{
+	static const char *const names[] = { "", "kept", "moved", "reoptimised", "independent" };
+	return (unsigned)s < sizeof names / sizeof *names ? names[s] : "?";
+}
+
 uint64_t mev_clustering_fingerprint(const mev_clustering *c)
 {
 	uint64_t h[2];
@@ -68,6 +78,7 @@ int mev__clustering_new(mev_clustering **out, const mev_graph *g)
 		if (e[i].a == e[i].b)
 			c->lines[e[i].a] = e[i].lines;
 	c->modularity = NAN;
+	c->reference = NAN;
 	c->graph_fp = mev__graph_fingerprint(g);
 	*out = c;
 	return 0;

@@ -1,7 +1,9 @@
 /*
  * The igraph adapter: the overlap graph handed to igraph (THE REST and self
  * loops removed, weights = shared lines), walktrap cut at maximum
- * modularity as the study did, Louvain, Leiden or connected components.
+ * modularity as the study did, Louvain, Leiden or connected components,
+ * and the temporal method's Leiden runs and choice between its steps (its
+ * own local moves, in plain C: temporal.c).
  *
  * The only file that includes igraph.h.  igraph's default error handler
  * aborts the process: every entry into igraph installs a handler that
@@ -300,13 +302,18 @@ static int split_disconnected(igraph_vector_int_t *m, const vgraph *v)
 	return 0;
 }
 
-/* Start of a smoothed run: each vertex in the cluster its title had before. */
-static int start_membership(igraph_vector_int_t *m, const vgraph *v, const mev_clustering *c,
-			    const mev_clustering *prev)
+/*
+ * Each vertex in the cluster its title had in `prev`, new titles alone;
+ * labels renumbered 0.. in vertex order.  *known: vertices whose title was
+ * clustered in prev, and seen[i] (seen may be NULL) whether vertex i is one.
+ */
+static int project(uint32_t *lab, size_t *known, unsigned char *seen, const vgraph *v,
+		   const mev_clustering *c, const mev_clustering *prev)
 {
 	mev_strmap titles = MEV_STRMAP_INIT;
 	size_t next = prev ? prev->ncl : 0;
 	int rc = 0;
+	*known = 0;
 	if (prev)
 		for (uint32_t s = 0; s < prev->nsec; s++)
 			if (prev->member[s] != MEV_CLUSTER_NONE &&
@@ -317,11 +324,183 @@ static int start_membership(igraph_vector_int_t *m, const vgraph *v, const mev_c
 	for (size_t i = 0; i < v->n; i++) {
 		const char *t = c->titles[v->sec[i]];
 		int64_t k = prev ? mev__strmap_get(&titles, t, strlen(t)) : -1;
-		VECTOR(*m)[i] = k >= 0 ? (igraph_integer_t)k : (igraph_integer_t)next++;
+		*known += k >= 0;
+		if (seen)
+			seen[i] = k >= 0;
+		lab[i] = k >= 0 ? (uint32_t)k : (uint32_t)next++;
 	}
-	rc = split_disconnected(m, v);
+	rc = mev__relabel(lab, v->n, next);
 done:
 	mev__strmap_free(&titles);
+	return rc;
+}
+
+/* Start of a smoothed run: each vertex in the cluster its title had before. */
+static int start_membership(igraph_vector_int_t *m, const vgraph *v, const mev_clustering *c,
+			    const mev_clustering *prev)
+{
+	uint32_t *lab = malloc((v->n + 1) * sizeof *lab);
+	size_t known;
+	int rc = lab ? project(lab, &known, NULL, v, c, prev) : mev_error_oom();
+	for (size_t i = 0; !rc && i < v->n; i++)
+		VECTOR(*m)[i] = (igraph_integer_t)lab[i];
+	free(lab);
+	return rc ? rc : split_disconnected(m, v);
+}
+
+/* --- the temporal method ---------------------------------------------------- */
+
+/*
+ * TEMPORAL_SEEDS Leiden runs (seeds p->seed, p->seed + 1, ...) give the
+ * reference and the re-optimisations.  TEMPORAL_MARGIN is the hysteresis of
+ * local moving: a section moves only when the target cluster beats its own
+ * by this share of its strength (modularity terms: the gain exceeds
+ * margin * k / m); docs/tracking.md has the measurements behind 0.3.
+ */
+enum { TEMPORAL_SEEDS = 4 };
+#define TEMPORAL_MARGIN 0.3
+
+typedef struct {
+	const igraph_t *graph;
+	const vgraph *v;
+	const mev_cluster_params *p;
+	igraph_vector_int_t *m;   /* scratch, sized v->n */
+	mev__wgraph wg;
+	double margin;
+} temporal_run;
+
+/* Modularity of lab (made canonical first: the same partition, the same bits). */
+static int temporal_q(double *q, const temporal_run *t, uint32_t *lab)
+{
+	igraph_error_t err;
+	int rc = mev__relabel(lab, t->v->n, t->v->n);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < t->v->n; i++)
+		VECTOR(*t->m)[i] = (igraph_integer_t)lab[i];
+	err = igraph_modularity(t->graph, t->m, &t->v->weights, t->p->resolution, 0, q);
+	return err ? ig_fail(err, "modularity") : 0;
+}
+
+/* Leiden from start (NULL: every vertex alone), seeded, into out (settled
+ * unless raw), its modularity into *q. */
+static int temporal_leiden(uint32_t *out, double *q, temporal_run *t, const uint32_t *start,
+			   uint64_t seed, int raw)
+{
+	size_t n = t->v->n;
+	igraph_error_t err;
+	int rc;
+	for (size_t i = 0; i < n; i++)
+		VECTOR(*t->m)[i] = (igraph_integer_t)(start ? start[i] : i);
+	igraph_rng_seed(igraph_rng_default(), (igraph_uint_t)seed);
+	if ((err = leiden(t->graph, &t->v->weights, t->p->resolution, t->m)))
+		return ig_fail(err, "temporal: Leiden");
+	for (size_t i = 0; i < n; i++) {
+		igraph_integer_t k = VECTOR(*t->m)[i];
+		if (k < 0 || (size_t)k >= n)
+			return mev_error_set(MEV_ERROR, "igraph: Leiden gave cluster %lld to vertex %zu of %zu",
+					     (long long)k, i, n);
+		out[i] = (uint32_t)k;
+	}
+	if (!raw && (rc = mev__settle(out, &t->wg, t->margin)))
+		return rc;
+	return temporal_q(q, t, out);
+}
+
+/* The best of TEMPORAL_SEEDS Leiden runs from start into best (ties: the first). */
+static int temporal_best(uint32_t *best, double *qbest, temporal_run *t, const uint32_t *start,
+			 uint32_t *scratch, int raw)
+{
+	size_t n = t->v->n;
+	int rc;
+	*qbest = -INFINITY;
+	for (uint64_t s = 0; s < TEMPORAL_SEEDS; s++) {
+		double q;
+		if ((rc = temporal_leiden(scratch, &q, t, start, t->p->seed + s, raw)))
+			return rc;
+		if (q > *qbest) {
+			*qbest = q;
+			memcpy(best, scratch, n * sizeof *best);
+		}
+	}
+	return 0;
+}
+
+static int temporal_graph(mev__wgraph *wg, const vgraph *v, double gamma)
+{
+	size_t ne = (size_t)igraph_vector_size(&v->weights);
+	uint32_t *ends = malloc((2 * ne + 1) * sizeof *ends);
+	int rc;
+	if (!ends)
+		return mev_error_oom();
+	for (size_t i = 0; i < 2 * ne; i++)
+		ends[i] = (uint32_t)VECTOR(v->edges)[i];
+	rc = mev__wgraph_init(wg, v->n, ends, VECTOR(v->weights), ne, gamma);
+	free(ends);
+	return rc;
+}
+
+/*
+ * The temporal method (cluster.h): the reference (best independent
+ * Leiden), then the previous release's clusters settled, else Leiden from
+ * them, else the reference's partition settled.  Fills c's step, moved and
+ * reference; the partition goes into lab.  buf: scratch of 5 * v->n.
+ */
+static int temporal_steps(uint32_t *lab, temporal_run *t, mev_clustering *c, const mev_clustering *prev,
+			  uint32_t *buf)
+{
+	uint32_t *ind = buf, *start = buf + t->v->n, *inc = buf + 2 * t->v->n, *tmp = buf + 3 * t->v->n;
+	unsigned char *seen = (unsigned char *)(buf + 4 * t->v->n);
+	size_t n = t->v->n, known = 0;
+	double qind, q, floor;
+	int rc;
+	if ((rc = temporal_best(ind, &qind, t, NULL, tmp, 1)))
+		return rc;
+	c->reference = qind;
+	floor = qind - (1 - t->p->tolerance) * fabs(qind);
+	if (prev && !isnan(prev->modularity) && (rc = project(start, &known, seen, t->v, c, prev)))
+		return rc;
+	if (known) {
+		memcpy(lab, start, n * sizeof *lab);
+		if ((rc = mev__settle(lab, &t->wg, t->margin)) || (rc = temporal_q(&q, t, lab)))
+			return rc;
+		if (q >= floor) {
+			c->step = MEV_CLUSTER_STEP_MOVED;
+		} else {
+			memcpy(inc, lab, n * sizeof *lab);
+			if ((rc = temporal_best(lab, &q, t, inc, tmp, 0)))
+				return rc;
+			c->step = MEV_CLUSTER_STEP_REOPTIMISED;
+		}
+	}
+	if (!known || q < floor) {
+		memcpy(lab, ind, n * sizeof *lab);
+		if ((rc = mev__settle(lab, &t->wg, t->margin)) || (rc = temporal_q(&q, t, lab)))
+			return rc;
+		c->step = MEV_CLUSTER_STEP_INDEPENDENT;
+	}
+	if (known && (rc = mev__moved(&c->moved, start, lab, seen, n)))
+		return rc;
+	if (c->step == MEV_CLUSTER_STEP_MOVED && !c->moved)
+		c->step = MEV_CLUSTER_STEP_KEPT;
+	return 0;
+}
+
+static int temporal(igraph_vector_int_t *membership, const igraph_t *graph, const vgraph *v,
+		    const mev_cluster_params *p, mev_clustering *c, const mev_clustering *prev)
+{
+	temporal_run t = { graph, v, p, membership, { 0 }, TEMPORAL_MARGIN };
+	uint32_t *lab = malloc((v->n + 1) * sizeof *lab), *buf = malloc((5 * v->n + 1) * sizeof *buf);
+	int rc;
+	if (!lab || !buf)
+		rc = mev_error_oom();
+	else if (!(rc = temporal_graph(&t.wg, v, p->resolution)))
+		rc = temporal_steps(lab, &t, c, prev, buf);
+	for (size_t i = 0; !rc && i < v->n; i++)
+		VECTOR(*membership)[i] = (igraph_integer_t)lab[i];
+	mev__wgraph_free(&t.wg);
+	free(lab);
+	free(buf);
 	return rc;
 }
 
@@ -331,7 +510,7 @@ done:
  * alone (igraph would say the same) and *q is left alone.
  */
 static int partition(igraph_vector_int_t *membership, double *q, const igraph_t *graph,
-		     const vgraph *v, const mev_cluster_params *p, const mev_clustering *c,
+		     const vgraph *v, const mev_cluster_params *p, mev_clustering *c,
 		     const mev_clustering *prev)
 {
 	igraph_matrix_int_t merges;
@@ -369,6 +548,10 @@ static int partition(igraph_vector_int_t *membership, double *q, const igraph_t 
 		}
 		err = leiden(graph, &v->weights, p->resolution, membership);
 		break;
+	case MEV_CLUSTER_TEMPORAL:
+		if ((rc = temporal(membership, graph, v, p, c, prev)))
+			return rc;
+		break;
 	default:
 		what = "connected components";
 		err = igraph_connected_components(graph, membership, NULL, NULL, IGRAPH_WEAK);
@@ -377,7 +560,8 @@ static int partition(igraph_vector_int_t *membership, double *q, const igraph_t 
 	if (err)
 		return ig_fail(err, what);
 	err = igraph_modularity(graph, membership, &v->weights,
-				p->method == MEV_CLUSTER_LOUVAIN || p->method == MEV_CLUSTER_LEIDEN
+				p->method == MEV_CLUSTER_LOUVAIN || p->method == MEV_CLUSTER_LEIDEN ||
+						p->method == MEV_CLUSTER_TEMPORAL
 					? p->resolution : 1.0,
 				0, q);
 	return err ? ig_fail(err, "modularity") : 0;
@@ -412,6 +596,8 @@ int mev_cluster_graph(mev_clustering **out, const mev_graph *g, const mev_cluste
 	memset(&v, 0, sizeof v);
 	if ((rc = mev_cluster_params_check(p)) || (rc = mev__clustering_new(&c, g)))
 		return rc;
+	if ((p->smooth || p->method == MEV_CLUSTER_TEMPORAL) && prev)
+		c->chain = mev_clustering_fingerprint(prev);
 	ig_enter(&h, p->seed);
 	if ((rc = vgraph_build(&v, g, c, p->top_fraction)) || !v.n)
 		goto rank;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[] = { "walktrap", "louvain", "leiden", "components" };
+static const char *const method_names[] = { "walktrap", "louvain", "leiden", "components", "temporal" };
 
 const char *mev_cluster_method_name(mev_cluster_method m)
 {
@@ -25,16 +25,17 @@ int mev_cluster_method_parse(const char *name)
 void mev_cluster_params_init(mev_cluster_params *p)
 {
 	memset(p, 0, sizeof *p);
-	p->method = MEV_CLUSTER_WALKTRAP;
+	p->method = MEV_CLUSTER_TEMPORAL;
 	p->steps = 4;
 	p->resolution = 1.0;
 	p->seed = 1;
 	p->top_fraction = 1.0;
+	p->tolerance = 0.97;
 }
 
 int mev_cluster_params_check(const mev_cluster_params *p)
 {
-	if ((unsigned)p->method > MEV_CLUSTER_COMPONENTS)
+	if ((unsigned)p->method > MEV_CLUSTER_TEMPORAL)
 		return mev_error_set(MEV_EINVAL, "unknown clustering method %d", (int)p->method);
 	if (p->steps < 1 || p->steps > 1000) {
 		mev_error_set(MEV_EINVAL, "walktrap steps must be 1 to 1000, not %d", p->steps);
@@ -51,10 +52,17 @@ int mev_cluster_params_check(const mev_cluster_params *p)
 		mev_error_hint("0.2 keeps the largest 20%% of the sections, as the study's figures");
 		return MEV_EINVAL;
 	}
+	if (!(p->tolerance > 0) || p->tolerance > 1) {
+		mev_error_set(MEV_EINVAL, "tolerance must be in (0, 1], not %g", p->tolerance);
+		mev_error_hint("0.97 keeps a partition within 3%% of independent Leiden's modularity");
+		return MEV_EINVAL;
+	}
 	if (p->smooth && p->method != MEV_CLUSTER_LEIDEN) {
 		mev_error_set(MEV_EINVAL, "smoothing needs the leiden method, not %s",
 			      mev_cluster_method_name(p->method));
-		mev_error_hint("use --method leiden --smooth (only Leiden starts from a given partition)");
+		mev_error_hint(p->method == MEV_CLUSTER_TEMPORAL
+				       ? "the temporal method always starts from the previous release"
+				       : "use --method leiden --smooth (only Leiden starts from a given partition)");
 		return MEV_EINVAL;
 	}
 	return 0;
@@ -72,6 +80,10 @@ size_t mev_cluster_key(char *out, size_t size, const mev_cluster_params *p)
 		n = snprintf(out, size, "%s:res=%g:seed=%llu:top=%g%s", mev_cluster_method_name(p->method),
 			     p->resolution, (unsigned long long)p->seed, p->top_fraction,
 			     p->smooth ? ":smooth" : "");
+		break;
+	case MEV_CLUSTER_TEMPORAL:
+		n = snprintf(out, size, "temporal:res=%g:seed=%llu:tol=%g:top=%g", p->resolution,
+			     (unsigned long long)p->seed, p->tolerance, p->top_fraction);
 		break;
 	default:
 		n = snprintf(out, size, "components:top=%g", p->top_fraction);
@@ -108,14 +120,16 @@ int mev_cluster_params_parse(mev_cluster_params *out, const char *text)
 			out->seed = strtoull(v, &end, 10);
 		else if (strcmp(f, "top") == 0)
 			out->top_fraction = strtod(v, &end);
+		else if (strcmp(f, "tol") == 0)
+			out->tolerance = strtod(v, &end);
 		else if (strcmp(f, "smooth") == 0 && !eq) {
 			out->smooth = 1;
 			continue;
 		}
 		if (!eq || !end || end == v || *end || errno) {
 			mev_error_set(MEV_EINVAL, "cannot read '%s' in clustering parameters '%s'", f, text);
-			mev_error_hint("write a method (walktrap, louvain, leiden, components) or a key such "
-				       "as walktrap:steps=4:top=1");
+			mev_error_hint("write a method (temporal, walktrap, louvain, leiden, components) or a "
+				       "key such as walktrap:steps=4:top=1");
 			return MEV_EINVAL;
 		}
 	}
@@ -124,6 +138,6 @@ int mev_cluster_params_parse(mev_cluster_params *out, const char *text)
 	return mev_cluster_params_check(out);
 bad_method:
 	mev_error_set(MEV_EINVAL, "unknown clustering method in '%s'", text);
-	mev_error_hint("use walktrap, louvain, leiden or components");
+	mev_error_hint("use temporal, walktrap, louvain, leiden or components");
 	return MEV_EINVAL;
 }

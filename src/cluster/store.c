@@ -14,11 +14,24 @@
 #include <unistd.h>
 
 /*
- * REC_VERSION is the record format; ALGORITHM is bumped whenever a change
- * of src/cluster/ gives other clusters for the same input, so that stored
- * clusterings of an older build count as out of date.
+ * REC_VERSION is the record format (2 added the chain, the reference
+ * modularity, the step and the moved sections at the end; 1 is still
+ * read); ALGORITHM is bumped whenever a change of src/cluster/ gives other
+ * clusters for the same input, so that stored clusterings of an older
+ * build count as out of date.
  */
-enum { REC_VERSION = 1, ALGORITHM = 1 };
+enum { REC_VERSION = 2, ALGORITHM = 1 };
+
+static int known_version(uint64_t v)
+{
+	return v == 1 || v == REC_VERSION;
+}
+
+/* Smoothed and temporal runs: each release from the one before. */
+static int sequential(const mev_cluster_params *p)
+{
+	return p->smooth || p->method == MEV_CLUSTER_TEMPORAL;
+}
 
 /* --- the record ------------------------------------------------------------ */
 
@@ -35,9 +48,10 @@ static int make_key(mev_buf *k, const mev_cluster_params *p, const char *tag)
 
 static int encode(mev_buf *b, const mev_clustering *c)
 {
-	uint64_t bits;
+	uint64_t bits, ref;
 	int rc = 0;
 	memcpy(&bits, &c->modularity, sizeof bits);
+	memcpy(&ref, &c->reference, sizeof ref);
 	rc |= mev__put_uv(b, REC_VERSION);
 	rc |= mev__put_uv(b, ALGORITHM);
 	rc |= mev__put_uv(b, c->graph_fp);
@@ -48,6 +62,10 @@ static int encode(mev_buf *b, const mev_clustering *c)
 		rc |= mev__put_uv(b, c->member[i] == MEV_CLUSTER_NONE ? 0 : (uint64_t)c->member[i] + 1);
 	for (size_t k = 0; k < c->ncl && !rc; k++)
 		rc |= mev__put_uv(b, c->rep[k]);
+	rc |= mev__put_uv(b, c->chain);
+	rc |= mev__put_uv(b, ref);
+	rc |= mev__put_uv(b, (uint64_t)c->step);
+	rc |= mev__put_uv(b, c->moved);
 	return rc ? mev_error_oom() : 0;
 }
 
@@ -56,7 +74,7 @@ static uint64_t record_fp(const void *data, size_t len)
 {
 	mev__rd r;
 	mev__rd_init(&r, data, len);
-	if (mev__get_uv(&r) != REC_VERSION || mev__get_uv(&r) != ALGORITHM)
+	if (!known_version(mev__get_uv(&r)) || mev__get_uv(&r) != ALGORITHM)
 		return 0;
 	{
 		uint64_t fp = mev__get_uv(&r);
@@ -68,10 +86,10 @@ static uint64_t record_fp(const void *data, size_t len)
 static int decode(mev_clustering *c, const void *data, size_t len, const char *tag)
 {
 	mev__rd r;
-	uint64_t ns, ncl, bits;
+	uint64_t version, ns, ncl, bits;
 	int rc;
 	mev__rd_init(&r, data, len);
-	if (mev__get_uv(&r) != REC_VERSION)
+	if (!known_version(version = mev__get_uv(&r)))
 		return mev_error_set(MEV_ECORRUPT, "clustering of '%s' has an unknown version", tag);
 	(void)mev__get_uv(&r);
 	(void)mev__get_uv(&r);
@@ -93,6 +111,17 @@ static int decode(mev_clustering *c, const void *data, size_t len, const char *t
 	for (size_t k = 0; k < c->ncl; k++)
 		if (mev__get_uv(&r) != c->rep[k] || r.bad)
 			return mev_error_set(MEV_ECORRUPT, "clustering of '%s' is damaged", tag);
+	if (version >= 2) {
+		uint64_t step;
+		c->chain = mev__get_uv(&r);
+		bits = mev__get_uv(&r);
+		memcpy(&c->reference, &bits, sizeof bits);
+		step = mev__get_uv(&r);
+		c->moved = (size_t)mev__get_uv(&r);
+		if (r.bad || step > MEV_CLUSTER_STEP_INDEPENDENT)
+			return mev_error_set(MEV_ECORRUPT, "clustering of '%s' is damaged", tag);
+		c->step = (mev_cluster_step)step;
+	}
 	return 0;
 }
 
@@ -221,11 +250,14 @@ static int cluster_one(mev_buf *val, const mev_graph *g, const mev_cluster_param
 }
 
 /*
- * A smoothed run at release i: a fresh record is read back (it starts the
- * next release), else the release is clustered from *prev and stored.
+ * A smoothed or temporal run at release i: a fresh record computed from
+ * *prev (its chain: the fingerprint of the clustering it started from) is
+ * read back (it starts the next release), else the release is clustered
+ * from *prev and stored.  So a release clustered again makes the next one
+ * out of date exactly when its clusters (or graph) came out different.
  */
-static int smooth_one(run *r, size_t i, const mev_graph *g, const void *data, size_t len, int fresh,
-		      mev_clustering **prev)
+static int sequential_one(run *r, size_t i, const mev_graph *g, const void *data, size_t len, int fresh,
+			  mev_clustering **prev)
 {
 	mev_clustering *c = NULL;
 	int rc;
@@ -234,11 +266,16 @@ static int smooth_one(run *r, size_t i, const mev_graph *g, const void *data, si
 			mev_clustering_free(c);
 			return rc;
 		}
+		fresh = c->chain == (*prev ? mev_clustering_fingerprint(*prev) : 0);
+	}
+	if (fresh) {
 		mev_clustering_free(*prev);
 		*prev = c;
 		r->res->kept++;
 		return 0;
 	}
+	mev_clustering_free(c);
+	c = NULL;
 	progress(r, i + 1, r->n, r->tags[i]);
 	if ((rc = cluster_one(&r->val, g, r->p, *prev, &c, r->tags[i])))
 		return rc;
@@ -247,18 +284,18 @@ static int smooth_one(run *r, size_t i, const mev_graph *g, const void *data, si
 	if ((rc = put_record(r->s, &r->key, r->val.ptr, r->val.len)))
 		return rc;
 	r->res->clustered++;
+	r->res->steps[c->step]++;
 	return 0;
 }
 
 /*
- * Which releases need clustering (r->todo); a smoothed run clusters them
- * here, in order, each from the one before, and everything after the first
- * one that changed (dirty) is done again.
+ * Which releases need clustering (r->todo); a smoothed or temporal run
+ * clusters them here, in order, each from the one before.
  */
 static int scan(run *r)
 {
 	mev_clustering *prev = NULL;
-	int rc = 0, dirty = 0;
+	int rc = 0;
 	for (size_t i = 0; i < r->n && !rc; i++) {
 		mev_filemap *fm = NULL;
 		mev_graph *g = NULL;
@@ -275,11 +312,10 @@ static int scan(run *r)
 		rc = mev_store_get(&data, &len, r->s, "clusters", r->key.ptr, r->key.len);
 		if (rc && rc != MEV_ENOTFOUND)
 			goto next;
-		fresh = !rc && !dirty && record_fp(data, len) == mev__graph_fingerprint(g);
+		fresh = !rc && record_fp(data, len) == mev__graph_fingerprint(g);
 		rc = 0;
-		if (r->p->smooth) {
-			dirty |= !fresh;
-			rc = smooth_one(r, i, g, data, len, fresh, &prev);
+		if (sequential(r->p)) {
+			rc = sequential_one(r, i, g, data, len, fresh, &prev);
 		} else if (fresh) {
 			r->res->kept++;
 		} else {
@@ -401,7 +437,7 @@ int mev__cluster_run(mev_cluster_result *res, mev_store *s, const mev_cluster_pa
 	}
 	for (size_t i = 0; i < r.n; i++)
 		r.tags[i] = list[i].tag;
-	if ((rc = scan(&r)) || p->smooth || !r.ntodo)
+	if ((rc = scan(&r)) || sequential(p) || !r.ntodo)
 		goto done;
 	if (jobs > 1 && r.ntodo > 1)
 		rc = cluster_parallel(&r, jobs);

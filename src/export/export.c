@@ -22,7 +22,9 @@ static const mev_column releases_cols[] = {
 	{ "lines", I }, { "bytes", I }, { "sections", I }, { "sections_with_files", I },
 	{ "sections_without_maintainer", I }, { "sections_orphan", I }, { "uncovered_files", I },
 	{ "uncovered_lines", I }, { "edges", I }, { "notes", I }, { "maintainers_files", I },
-	{ "clusters", I }, { "modularity", N }, { "rules_version", I }, { "rules", S }, { NULL, S }
+	{ "clusters", I }, { "modularity", N }, { "reference_modularity", N },
+	{ "clustering_step", S }, { "moved_sections", I }, { "rules_version", I }, { "rules", S },
+	{ NULL, S }
 };
 static const mev_column sections_cols[] = {
 	{ "release", S }, { "section", S }, { "status", S }, { "maintainers", I },

@@ -70,6 +70,9 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 		mev_table_uint(w, r->maintainer_files);
 		mev_table_int_or_null(w, c ? (int64_t)mev_clustering_count(c) : -1);
 		mev_table_num(w, c ? mev_clustering_modularity(c) : NAN);
+		mev_table_num(w, c ? mev_clustering_reference_modularity(c) : NAN);
+		mev_table_str_or_null(w, c ? mev_cluster_step_name(mev_clustering_step(c)) : NULL);
+		mev_table_int_or_null(w, c && mev_clustering_step(c) ? (int64_t)mev_clustering_moved(c) : -1);
 		mev_table_uint(w, r->rules_version);
 		mev_table_str(w, r->rules);
 		mev_table_end_row(w);

@@ -571,7 +571,7 @@ static int track_locked(run *r, const mev_track_options *o, int lockfd)
 		double t1 = mev__now();
 		int jobs = o && o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 		rc = mev__track_support(&r->res->supported, r->s, r->cp, r->tp, chain, nchain, jobs,
-					r->pr ? r->pr->stop : NULL);
+					lockfd, r->pr ? r->pr->stop : NULL);
 		r->res->support_seconds = mev__now() - t1;
 	}
 done:

@@ -19,9 +19,14 @@
 #include "cluster/cluster_internal.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 enum { SUPPORT_REC_VERSION = 1 };
 
@@ -226,6 +231,7 @@ typedef struct {
 	size_t n, first, last;
 	const uint8_t *need;       /* per release: the pair ending there needs support */
 	int chained, workers;
+	int lockfd;                /* the caller's writer's lock (closed in the workers) */
 	uint32_t **hits;           /* in the caller: per release needing it, per event */
 	size_t *nev;
 	uint64_t *hash;
@@ -314,6 +320,15 @@ done:
 static int worker_start(void *ctx)
 {
 	sctx *c = ctx;
+	/* the writer's lock is the caller's: a worker left running after a
+	 * kill -9 of the caller must not keep it (nor keep computing) */
+	if (c->lockfd >= 0)
+		close(c->lockfd);
+	c->lockfd = -1;
+#ifdef __linux__
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 && getppid() == 1)
+		_exit(1);
+#endif
 	return mev_store_open(&c->ws, mev_store_dir(c->s), MEV_STORE_READ);
 }
 
@@ -427,12 +442,12 @@ static int plan(sctx *c, uint8_t *need)
  * then a run's releases are clustered in order from the first. */
 static int uses_previous(const mev_cluster_params *cp)
 {
-	return cp->smooth;
+	return cp->smooth || cp->method == MEV_CLUSTER_TEMPORAL;
 }
 
 int mev__track_support(size_t *computed, mev_store *s, const mev_cluster_params *cp,
 		       const mev_track_params *tp, const mev_release *const *chain, size_t n, int jobs,
-		       volatile int *stop)
+		       int lockfd, volatile int *stop)
 {
 	sctx c;
 	uint8_t *need = calloc(n + 2, 1);
@@ -447,6 +462,7 @@ int mev__track_support(size_t *computed, mev_store *s, const mev_cluster_params 
 	c.n = n;
 	c.need = need;
 	c.chained = uses_previous(cp);
+	c.lockfd = lockfd;
 	c.hits = calloc(n + 1, sizeof *c.hits);
 	c.nev = calloc(n + 1, sizeof *c.nev);
 	c.hash = calloc(n + 1, sizeof *c.hash);

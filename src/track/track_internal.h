@@ -158,7 +158,7 @@ int mev__support_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_p
  */
 int mev__track_support(size_t *computed, mev_store *s, const mev_cluster_params *cp,
 		       const mev_track_params *tp, const mev_release *const *chain, size_t n, int jobs,
-		       volatile int *stop);
+		       int lockfd, volatile int *stop);
 
 /* --- section changes (sections.c) ---------------------------------------- */
 

@@ -188,9 +188,9 @@ damage C events "$key"
 expect_exit 1 "$MEV" events --store C
 expect_error "of table 'events': stored value of kind 'V' is damaged"
 expect_exit 1 "$MEV" store check --store C
-expect_stdout_contains "damaged: clusters walktrap:"
+expect_stdout_contains "damaged: clusters temporal:"
 expect_stdout_contains '\0v1.3: stored value'
-expect_stdout_contains "damaged: events walktrap:"
+expect_stdout_contains "damaged: events temporal:"
 expect_error "store 'C' has 2 damaged records"
 expect_stderr_contains "then 'maintevo cluster' and 'maintevo track' compute their results again"
 expect_exit 0 "$MEV" store repair --store C

@@ -18,15 +18,17 @@ expect_exit 0 "$MEV" walk --repo planted --store W -q
 tags=$("$MEV" releases --store W | awk -F, 'NR > 1 { print $1 }')
 [ "$(echo "$tags" | wc -l)" -eq 16 ] || fail "the walk stored $(echo "$tags" | wc -l) releases, not 16"
 
-# dump STORE: what cluster, track and import leave, as text
+# dump STORE: what cluster, track and import leave, as text, for the
+# clustering $method
+method=temporal
 dump() {
-	"$MEV" releases --store "$1"
+	"$MEV" releases --store "$1" --method $method
 	"$MEV" export edges --store "$1"
-	"$MEV" export clusters --store "$1" 2>/dev/null || echo "(not clustered)"
-	if "$MEV" events --store "$1" 2>/dev/null; then
-		"$MEV" lineages --store "$1"
+	"$MEV" export clusters --store "$1" --method $method 2>/dev/null || echo "(not clustered)"
+	if "$MEV" events --store "$1" --method $method 2>/dev/null; then
+		"$MEV" lineages --store "$1" --method $method
 		"$MEV" section-changes --store "$1"
-		"$MEV" export sections --store "$1"
+		"$MEV" export sections --store "$1" --method $method
 	fi
 }
 
@@ -84,14 +86,23 @@ step "references: uninterrupted runs"
 cp -r W C
 expect_exit 0 "$MEV" cluster --store C -q
 dump C > C.txt
+cp -r W CW
+expect_exit 0 "$MEV" cluster --store CW -q --method walktrap
+method=walktrap dump CW > CW.txt
 cp -r W T
 expect_exit 0 "$MEV" track --store T -q
 dump T > T.txt
-grep -q ',walktrap:steps=4:top=1,' C.txt || fail "the cluster reference has no clusters"
+grep -q ',temporal:res=1:seed=1:tol=0.97:top=1,' C.txt || fail "the cluster reference has no clusters"
+grep -q ',walktrap:steps=4:top=1,' CW.txt || fail "the walktrap reference has no clusters"
 grep -q ',continuation,' T.txt && grep -q '^lineage,' T.txt || fail "the track reference has no events"
 
-step "cluster (two worker processes) killed at random moments"
-faults cluster W C.txt "$MEV" cluster --store K -q -j 2
+step "cluster (the default, temporal: each release from the one before) killed at random moments"
+faults cluster W C.txt "$MEV" cluster --store K -q
+
+step "cluster --method walktrap (two worker processes) killed at random moments"
+method=walktrap
+faults cluster-walktrap W CW.txt "$MEV" cluster --store K -q -j 2 --method walktrap
+method=temporal
 
 step "track (clustering in this process, then the pairs) killed at random moments"
 faults track W T.txt "$MEV" track --store K -q -j 1

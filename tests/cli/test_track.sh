@@ -14,9 +14,15 @@ expect_exit 0 "$MEV" walk --repo planted --store S -q
 
 step "cluster: every release once, then nothing"
 expect_exit 0 "$MEV" cluster --store S
-expect_stderr_contains "6 releases clustered, 0 already clustered, with walktrap:steps=4:top=1"
+expect_stderr_contains "6 releases clustered, 0 already clustered, with temporal:res=1:seed=1:tol=0.97:top=1"
+expect_stderr_contains "clustered now: "
 expect_exit 0 "$MEV" cluster --store S -j 1
 expect_stderr_contains "0 releases clustered, 6 already clustered"
+# the default (temporal) keeps the clusters of the last release, identical
+# to the one before, and stays within 0.97 of Leiden's modularity
+expect_exit 0 "$MEV" releases --store S
+awk -F, 'NR == 7 { exit !($20 == "kept" && $21 == 0) }' "$OUT" || fail "identical last release: clusters not kept"
+awk -F, 'NR > 1 && !($18 >= 0.97 * $19) { exit 1 }' "$OUT" || fail "modularity below 0.97 of the reference"
 
 step "clusters: the CSV of one release"
 expect_exit 0 "$MEV" clusters --store S --release v1.0
@@ -86,10 +92,10 @@ expect_exit 0 "$MEV" lineages --store S --link 0.05 --absorb 0.9
 awk -F, 'NR > 1 && $9 != "link=0.05:match=0.5:growth=0.1:absorb=0.9" { exit 1 }' "$OUT" ||
 	fail "lineages rows do not name the thresholds"
 expect_exit 0 "$MEV" store info --store S
-expect_stdout_contains "tracked:      walktrap:steps=4:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5 ("
-expect_stdout_contains "tracked:      walktrap:steps=4:top=1/link=0.05:match=0.5:growth=0.1:absorb=0.9 ("
+expect_stdout_contains "tracked:      temporal:res=1:seed=1:tol=0.97:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5 ("
+expect_stdout_contains "tracked:      temporal:res=1:seed=1:tol=0.97:top=1/link=0.05:match=0.5:growth=0.1:absorb=0.9 ("
 expect_exit 1 "$MEV" events --store S --link 0.07
-expect_error "not tracked with walktrap:steps=4:top=1/link=0.07:match=0.5:growth=0.1:absorb=0.5"
+expect_error "not tracked with temporal:res=1:seed=1:tol=0.97:top=1/link=0.07:match=0.5:growth=0.1:absorb=0.5"
 expect_exit 2 "$MEV" events --store S --tracking link=0.05:bogus=1
 expect_error "unknown threshold 'bogus'"
 
@@ -122,8 +128,16 @@ expect_stderr_contains "(1 computed: 1 pair on code"
 "$MEV" events --store N > events3.csv
 same_files events.csv events3.csv
 
+step "scripts/stability.py: flip-back share and modularity ratio"
+expect_exit 0 python3 "$SRC/scripts/stability.py" --self-test
+expect_exit 0 python3 "$SRC/scripts/stability.py" --maintevo "$MEV" S temporal
+# planted subsystems are unambiguous: nothing flips back, and the temporal
+# clusters score as well as the best independent Leiden run
+awk '$1 == "temporal" { found = 1; if ($2 != 0 || $4 < 0.97 || $5 < 0.97) exit 1 } END { exit !found }' "$OUT" ||
+	fail "stability.py: temporal row missing or off"
+
 step "other methods and smoothing"
-for m in louvain leiden components; do
+for m in walktrap louvain leiden components; do
 	expect_exit 0 "$MEV" track --store S -q --method $m
 	expect_exit 0 "$MEV" events --store S --method $m
 done
@@ -154,9 +168,9 @@ expect_exit 0 "$MEV" track --store M -q
 expect_exit 0 "$MEV" events --store M
 expect_stdout_contains "v1.0,v1.1,merge,1,BETA,XRAY,"
 expect_exit 0 "$MEV" export clusters --store M
-expect_stdout_contains "v1.0,walktrap:steps=4:top=1,1,ALPHA,ALPHA,1000,1,1000,1000,1"
-expect_stdout_contains "v1.0,walktrap:steps=4:top=1,2,BETA,BETA,500,1,500,500,2"
-expect_stdout_contains "v1.1,walktrap:steps=4:top=1,2,XRAY,XRAY,400,1,400,400,1"
+expect_stdout_contains "v1.0,temporal:res=1:seed=1:tol=0.97:top=1,1,ALPHA,ALPHA,1000,1,1000,1000,1"
+expect_stdout_contains "v1.0,temporal:res=1:seed=1:tol=0.97:top=1,2,BETA,BETA,500,1,500,500,2"
+expect_stdout_contains "v1.1,temporal:res=1:seed=1:tol=0.97:top=1,2,XRAY,XRAY,400,1,400,400,1"
 
 step "QEMU: the catch-all is found by what it covers, whatever its title"
 # QEMU's "All patches CC here" (F: * and F: */) is its THE REST: left out of
@@ -224,7 +238,7 @@ expect_stderr_contains "3 releases imported (3 replaced)"
 expect_exit 0 "$MEV" track --store I
 expect_stderr_contains "(3 computed: 0 pairs on code, 2 on titles"
 expect_exit 0 "$MEV" events --store I
-expect_stdout_contains 'v1.0,v1.2,continuation,1,ALPHA,ALPHA,1,180,180,walktrap:steps=4:top=1'
+expect_stdout_contains 'v1.0,v1.2,continuation,1,ALPHA,ALPHA,1,180,180,temporal:res=1:seed=1:tol=0.97:top=1'
 expect_stdout_contains '"GAMMA, ""THE THIRD"""'
 expect_exit 0 "$MEV" graph --store I --release v1.10
 expect_stdout_contains "ALPHA,BETA,70,600,0"
@@ -246,7 +260,7 @@ for t in $(git -C one.git tag); do [ "$t" = v1.0 ] || git -C one.git tag -d "$t"
 expect_exit 0 "$MEV" walk --repo one.git --store O1 -q
 # not tracked yet: the events need 'track'; section changes need no pair
 expect_exit 1 "$MEV" events --store O1
-expect_error "is not tracked with walktrap:steps=4:top=1"
+expect_error "is not tracked with temporal:res=1:seed=1:tol=0.97:top=1"
 expect_exit 0 "$MEV" track --store O1
 expect_stderr_contains "1 release tracked (1 computed: 0 pairs on code, 0 on titles; 0 kept)"
 expect_stderr_contains "events: 0 birth, 0 death, 0 continuation"

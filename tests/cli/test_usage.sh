@@ -117,12 +117,15 @@ options:
   -o, --out FILE     write to FILE instead of standard output
   -h, --help         show this help
 the clustering to read (as given to 'maintevo cluster'):
-  -m, --method M     walktrap (default), louvain, leiden or components; or a
-                     whole parameter key as the CSVs show it
-                     (walktrap:steps=4:top=1)
+  -m, --method M     temporal (default: each release from the previous one's
+                     clusters, docs/tracking.md), walktrap (the study's),
+                     louvain, leiden or components; or a whole parameter key
+                     as the CSVs show it (temporal:res=1:seed=1:tol=0.97:top=1;
+                     tol: keep clusters scoring this share of Leiden's)
   --steps N          walktrap: length of the random walks (default 4)
-  --resolution R     louvain, leiden: modularity resolution (default 1)
-  --seed N           louvain, leiden: random seed (default 1)
+  --resolution R     temporal, louvain, leiden: modularity resolution
+                     (default 1)
+  --seed N           temporal, louvain, leiden: random seed (default 1)
   --top-fraction F   cluster only the largest F of the sections by lines
                      (default 1; the study's figures used 0.2)
   --smooth           leiden started from the previous release's clusters
@@ -197,7 +200,7 @@ usage_error filemap "--store and --release go together" --store x
 usage_error graph "--store and --release go together" --release v1
 usage_error filemap "use either --repo/--rev or --store/--release" --store x --release v1 --rev v1
 usage_error cluster "--jobs takes a whole number from 0 to 64, not '65'" -j 65
-usage_error cluster "--resolution is for louvain and leiden, not walktrap" --resolution 2
+usage_error cluster "--resolution is for temporal, louvain and leiden, not walktrap" --method walktrap --resolution 2
 usage_error track "--link takes a number above 0 and at most 1, not '0'" --link 0
 usage_error track "--match takes a number above 0 and at most 1, not '1.5'" --match=1.5
 usage_error track "--growth takes a number above 0 and at most 1e+06, not '2e6'" --growth 2e6
@@ -207,7 +210,7 @@ usage_error clusters "--release is required" --store x
 usage_error releases "unexpected argument 'extra'" extra
 usage_error events "unknown option '-j'" -j 2
 usage_error section-changes "unknown option '--method'" --method louvain
-usage_error lineages "--seed is for louvain and leiden, not walktrap" --seed 3
+usage_error lineages "--seed is for temporal, louvain and leiden, not components" -m components --seed 3
 usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, section_changes, files or graph)"
 usage_error export "unexpected argument 'extra'" releases extra
 usage_error walk "option '--rc' takes no value" --rc=1
