@@ -210,8 +210,11 @@ static int collect_events(mev__report *r)
 		const mev_event *e = r->moves.v[i];
 		mev__move m = { e->kind, i, 0, 0 };
 		double moved = 0;
-		while (i < r->moves.n && by_group_key_equal(e, r->moves.v[i]))
-			moved += mev__shared_lines(r->moves.v[i++]);
+		/* what moved: the code of the parts that leave (a split) or join
+		 * (a merge) the lineage that goes on, not of the lineage itself */
+		for (; i < r->moves.n && by_group_key_equal(e, r->moves.v[i]); i++)
+			if (!r->moves.v[i]->from_lineage || r->moves.v[i]->from_lineage != r->moves.v[i]->lineage)
+				moved += mev__shared_lines(r->moves.v[i]);
 		m.lines = (int64_t)llround(moved);
 		m.n = i - m.first;
 		if (MEV_VEC_PUSH(&r->groups, m))

@@ -35,7 +35,8 @@ typedef struct {
 typedef struct {
 	mev_event_kind kind;
 	size_t first, n;           /* its events in mev__report.moves */
-	int64_t lines;             /* the code that moved: the sum of its links' shared lines */
+	int64_t lines;             /* the code that moved: the shared lines of its links
+				    * but the one of the lineage that goes on */
 } mev__move;
 
 /* Everything the report says, gathered once for both formats. */
