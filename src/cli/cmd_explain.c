@@ -169,13 +169,13 @@ static void print_detail(shower *sh, const mev_cause *c)
 	} else if (c->patterns) {
 		cli_say(stdout, "  MAINTAINERS: no change to the sections involved\n");
 	}
+	if (!c->code) {
+		cli_say(stdout, "  imported graphs: no MAINTAINERS patterns or files to compare\n");
+		return;
+	}
 	if (!c->patterns)
 		cli_say(stdout, "  MAINTAINERS patterns are not stored for both releases: 'maintevo walk "
 				"--rebuild' stores them\n");
-	if (!c->code) {
-		cli_say(stdout, "  code: not compared (the releases have no file tables)\n");
-		return;
-	}
 	cli_say(stdout, "  code of the sections involved (the changed files hold %.1f%% of their lines), "
 			"largest first:\n", 100 * c->code_share);
 	for (size_t i = 0; i < c->n; i++)

@@ -11,9 +11,10 @@
 #include <string.h>
 
 #define NONE MEV__CAUSE_ABSENT
-/* A part's section without a counterpart in the other release (or, merged,
- * with one outside the predecessors). */
+/* The part of a section without a counterpart in the other release, and of
+ * one whose counterpart is in a cluster outside the event. */
 #define GONE (UINT32_MAX - 1)
+#define OUTSIDE (UINT32_MAX - 2)
 /* The mark of a loose section (1: involved). */
 #define LOOSE 2
 
@@ -55,29 +56,38 @@ static void clusters_of(covering *cv, const mev__track_rel *r, uint32_t row, con
 }
 
 /* Whether the clusters covering a file before and after belong to other
- * lineages (the file moved between them). */
-static int lineages_differ(const mev__cause_pair *p, const covering *a, const covering *b)
+ * lineages (the file moved between them); *from and *to get a cluster of
+ * each side whose lineage the other lacks (or the first one). */
+static int lineages_differ(const mev__cause_pair *p, const covering *a, const covering *b, uint32_t *from,
+			   uint32_t *to)
 {
 	uint32_t la[8], lb[8];
+	int differ = 0;
+	*from = a->n ? a->c[0] : NONE;
+	*to = b->n ? b->c[0] : NONE;
 	for (size_t i = 0; i < a->n; i++)
 		la[i] = p->in->ra->lineage[a->c[i]];
 	for (size_t i = 0; i < b->n; i++)
 		lb[i] = p->in->rb->lineage[b->c[i]];
-	for (size_t i = 0; i < a->n; i++) {
+	for (size_t i = a->n; i-- > 0;) {
 		size_t j = 0;
 		while (j < b->n && lb[j] != la[i])
 			j++;
-		if (j == b->n)
-			return 1;
+		if (j == b->n) {
+			differ = 1;
+			*from = a->c[i];
+		}
 	}
-	for (size_t j = 0; j < b->n; j++) {
+	for (size_t j = b->n; j-- > 0;) {
 		size_t i = 0;
 		while (i < a->n && la[i] != lb[j])
 			i++;
-		if (i == a->n)
-			return 1;
+		if (i == a->n) {
+			differ = 1;
+			*to = b->c[j];
+		}
 	}
-	return 0;
+	return differ;
 }
 
 /* A file of the event: its kind, its weight (lines that count for it). */
@@ -98,9 +108,26 @@ static int efile_cmp(const void *x, const void *y)
 	return a->f < b->f ? -1 : a->f > b->f;
 }
 
-/* The parts of a split or merge covering a file's row (at most 8, GONE
- * included). */
-static size_t parts_of(uint32_t *out, const mev__track_rel *r, uint32_t row, const uint32_t *part, size_t ns)
+/* Whether file f moved between lineages (efile e names the clusters). */
+static int moved_between_lineages(efile *e, const mev__cause_pair *p, const covering *a, const covering *b)
+{
+	uint32_t from, to;
+	if (!lineages_differ(p, a, b, &from, &to))
+		return 0;
+	e->from = from == NONE ? "" : p->in->ra->reps[from];
+	e->to = to == NONE ? "" : p->in->rb->reps[to];
+	return 1;
+}
+
+static uint32_t cl_of(const mev__track_rel *r, uint32_t s)
+{
+	return mev_clustering_of(r->cl, s);
+}
+
+/* The parts of a split or merge covering a file's row (at most 8; GONE and
+ * OUTSIDE included), with a section of each (sec). */
+static size_t parts_of(uint32_t *out, uint32_t *sec, const mev__track_rel *r, uint32_t row, const uint32_t *part,
+		       size_t ns)
 {
 	const uint32_t *ids;
 	size_t n, k = 0;
@@ -112,8 +139,10 @@ static size_t parts_of(uint32_t *out, const mev__track_rel *r, uint32_t row, con
 		size_t j = 0;
 		while (j < k && out[j] != x)
 			j++;
-		if (x != NONE && j == k)
+		if (x != NONE && j == k) {
+			sec[k] = ids[i];
 			out[k++] = x;
+		}
 	}
 	return k;
 }
@@ -126,34 +155,51 @@ static int has(const uint32_t *y, size_t ny, uint32_t x)
 	return 0;
 }
 
-/* The first of x[0..nx) not in y, or x[0]; NONE when nx is 0. */
-static uint32_t first_not_in(const uint32_t *x, size_t nx, const uint32_t *y, size_t ny)
+/* The index of the first of x[0..nx) not in y, or -1. */
+static int first_not_in(const uint32_t *x, size_t nx, const uint32_t *y, size_t ny)
 {
 	for (size_t i = 0; i < nx; i++)
 		if (!has(y, ny, x[i]))
-			return x[i];
-	return nx ? x[0] : NONE;
+			return (int)i;
+	return -1;
+}
+
+/* The name of part label x, held by section s of the older (newer 0) or
+ * newer release: its cluster's representative; for OUTSIDE, that of the
+ * cluster its counterpart is in; NULL for GONE. */
+static const char *part_name(const mev__cause_pair *p, int newer, uint32_t x, uint32_t s)
+{
+	const mev__track_rel *ra = p->in->ra, *rb = p->in->rb;
+	if (x == GONE)
+		return NULL;
+	if (x == OUTSIDE) {
+		uint32_t o = newer ? p->b2a[s] : p->a2b[s];
+		uint32_t c = newer ? cl_of(ra, o) : cl_of(rb, o);
+		return c == MEV_CLUSTER_NONE ? NULL : newer ? ra->reps[c] : rb->reps[c];
+	}
+	return p->split ? rb->reps[x] : ra->reps[x];
 }
 
 /* A split's or merge's file whose sections changed: moved when the parts
- * covering it changed (from the part it left to the one it reached). */
+ * covering it changed; to: the part it reached (or, for a merge, from: the
+ * part it left). */
 static int moved_between_parts(efile *e, const mev__cause_pair *p, const mev__fchange *f)
 {
-	const mev__track_rel *ra = p->in->ra, *rb = p->in->rb;
-	const mev__track_rel *pr = p->split ? rb : ra;   /* the parts are clusters of this release */
-	uint32_t pa[8], pb[8], from, to;
-	size_t na = parts_of(pa, ra, f->ra, p->part_a, p->nsa), nb = parts_of(pb, rb, f->rb, p->part_b, p->nsb);
-	int same = na == nb;
+	uint32_t pa[8], pb[8], sa[8], sb[8];
+	size_t na = parts_of(pa, sa, p->in->ra, f->ra, p->part_a, p->nsa);
+	size_t nb = parts_of(pb, sb, p->in->rb, f->rb, p->part_b, p->nsb);
+	int same = na == nb, from, to;
+	const char *name;
 	for (size_t i = 0; same && i < na; i++)
 		same = has(pb, nb, pa[i]);
-	if (same || (!na && !nb))
+	if (same)
 		return 0;
 	from = first_not_in(pa, na, pb, nb);
 	to = first_not_in(pb, nb, pa, na);
-	if (from != NONE && from != GONE)
-		e->from = pr->reps[from];
-	if (to != NONE && to != GONE)
-		e->to = pr->reps[to];
+	if (!p->split && from >= 0 && (name = part_name(p, 0, pa[from], sa[from])))
+		e->from = name;
+	if (to >= 0 && (name = part_name(p, 1, pb[to], sb[to])))
+		e->to = name;
 	return 1;
 }
 
@@ -178,7 +224,7 @@ static int classify(efile *e, const mev__cause_pair *p, const mev__fchange *f, u
 	} else if (f->ra == NONE) {
 		e->kind = MEV_CAUSE_FILE_APPEARED;
 		e->weight = f->lb;
-	} else if (f->cov && ((p->sm && moved_between_parts(e, p, f)) || lineages_differ(p, &a, &b))) {
+	} else if (f->cov && ((p->sm && moved_between_parts(e, p, f)) || moved_between_lineages(e, p, &a, &b))) {
 		e->kind = MEV_CAUSE_FILE_MOVED;
 		e->weight = f->la > f->lb ? f->la : f->lb;
 	} else if (d) {
@@ -192,11 +238,6 @@ static int classify(efile *e, const mev__cause_pair *p, const mev__fchange *f, u
 }
 
 /* --- what the event involves ------------------------------------------------------ */
-
-static uint32_t cl_of(const mev__track_rel *r, uint32_t s)
-{
-	return mev_clustering_of(r->cl, s);
-}
 
 /* Section s of the older (newer = 0) or newer release is involved, and its
  * counterpart in the other one; w: how much (the larger weight stays). */
@@ -223,40 +264,48 @@ static void mark_cluster(mev__cause_pair *p, int newer, uint32_t c)
 			mark(p, newer, s, mev_clustering_section_lines(r->cl, s), 1);
 }
 
-/* The part of every section: a split's parts are its successors (a section
- * of the split cluster takes the part its counterpart is in), a merge's its
- * predecessors (a section of the merged cluster takes its counterpart's);
- * GONE for such a section without a counterpart (or, merged, one from
- * outside the predecessors), NONE outside the parts. */
+/* The part of a section of cluster c of one release whose counterpart in
+ * the other is x (NONE: none) in cluster cx. */
+static uint32_t part_of(const mev__cause_pair *p, int split, int newer, uint32_t c, uint32_t x, uint32_t cx)
+{
+	const uint8_t *other = newer ? p->oa : p->nb;
+	if (x == NONE)
+		return GONE;
+	if (cx == MEV_CLUSTER_NONE || !other[cx])
+		return OUTSIDE;
+	return split == newer ? c : cx;
+}
+
+/* The part of every section of the event's clusters: a split's parts are
+ * its successors, a merge's its predecessors (a section takes the part its
+ * counterpart in the other release is in, or its own); GONE for a section
+ * without a counterpart, OUTSIDE for one whose counterpart is in a cluster
+ * outside the event; NONE for the sections of other clusters. */
 static void parts(mev__cause_pair *p, int split)
 {
 	const mev__track_rel *ra = p->in->ra, *rb = p->in->rb;
 	for (uint32_t s = 0; s < p->nsa; s++) {
-		uint32_t c = cl_of(ra, s);
-		p->part_a[s] = !split && c != MEV_CLUSTER_NONE && p->oa[c] ? c : NONE;
+		uint32_t c = cl_of(ra, s), y = p->a2b[s];
+		p->part_a[s] = c == MEV_CLUSTER_NONE || !p->oa[c]
+				       ? NONE
+				       : part_of(p, split, 0, c, y, y == NONE ? MEV_CLUSTER_NONE : cl_of(rb, y));
 	}
 	for (uint32_t s = 0; s < p->nsb; s++) {
 		uint32_t c = cl_of(rb, s), x = p->b2a[s];
-		p->part_b[s] = NONE;
-		if (c != MEV_CLUSTER_NONE && p->nb[c])
-			p->part_b[s] = split ? c : x == NONE || p->part_a[x] == NONE ? GONE : p->part_a[x];
-	}
-	for (uint32_t s = 0; split && s < p->nsa; s++) {
-		uint32_t c = cl_of(ra, s), y = p->a2b[s];
-		if (c != MEV_CLUSTER_NONE && p->oa[c])
-			p->part_a[s] = y == NONE ? GONE : p->part_b[y];
+		p->part_b[s] = c == MEV_CLUSTER_NONE || !p->nb[c]
+				       ? NONE
+				       : part_of(p, split, 1, c, x, x == NONE ? MEV_CLUSTER_NONE : cl_of(ra, x));
 	}
 }
 
-/* The sections where the parts meet in one release's graph (weighing the
- * lines they share across), and the "loose" ones (weighing their lines):
- * sections of the parts added or removed, and those that joined a newer
- * part from outside the event (those that left for outside are not). */
+/* The sections where the parts meet in one release's graph, weighing the
+ * lines they share across (a section whose counterpart is outside the
+ * event meets the parts too), and the "loose" ones, added or removed,
+ * weighing their lines. */
 static void borders(mev__cause_pair *p, int newer)
 {
 	const mev__track_rel *r = newer ? p->in->rb : p->in->ra;
-	const uint32_t *part = newer ? p->part_b : p->part_a, *other = newer ? p->part_a : p->part_b;
-	const uint32_t *map = newer ? p->b2a : p->a2b;
+	const uint32_t *part = newer ? p->part_b : p->part_a;
 	size_t ns = newer ? p->nsb : p->nsa, ne = mev_graph_edge_count(r->g);
 	const mev_edge *e = mev_graph_edges(r->g);
 	for (size_t i = 0; i < ne; i++) {
@@ -267,7 +316,7 @@ static void borders(mev__cause_pair *p, int newer)
 		mark(p, newer, y, e[i].lines, 1);
 	}
 	for (uint32_t s = 0; s < ns; s++)
-		if (part[s] == GONE || (part[s] != NONE && (map[s] == NONE || (newer && other[map[s]] == NONE))))
+		if (part[s] == GONE)
 			mark(p, newer, s, mev_clustering_section_lines(r->cl, s), LOOSE);
 }
 
@@ -284,7 +333,7 @@ static void involved_sets(uint8_t *flag, const mev_filemap *fm, const uint8_t *s
 }
 
 /* A split's or merge's section sets: those holding sections of two parts
- * (the code the parts share) or a loose section. */
+ * (the code the parts share, or share with the outside) or a loose section. */
 static void border_sets(uint8_t *flag, const mev_filemap *fm, const uint32_t *part, const uint8_t *mark,
 			size_t ns)
 {
@@ -295,11 +344,11 @@ static void border_sets(uint8_t *flag, const mev_filemap *fm, const uint32_t *pa
 		flag[k] = 0;
 		for (size_t i = 0; i < n && !flag[k]; i++) {
 			uint32_t x = ids[i] < ns ? part[ids[i]] : NONE;
-			if (ids[i] < ns && mark[ids[i]] == LOOSE)
+			if (x == GONE || (ids[i] < ns && mark[ids[i]] == LOOSE))
 				flag[k] = 1;
-			else if (x != NONE && x != GONE && first != NONE && x != first)
+			else if (x != NONE && first != NONE && x != first)
 				flag[k] = 1;
-			else if (x != NONE && x != GONE)
+			else if (x != NONE)
 				first = x;
 		}
 	}

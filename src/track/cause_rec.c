@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CAUSE_REC_VERSION = 8 };
+enum { CAUSE_REC_VERSION = 1 };
 
 /* Items named in a sentence: MAINTAINERS changes. */
 enum { SAY_CHANGES = 3 };
@@ -178,14 +178,19 @@ int mev__cause_sentence(char **out, const mev__event_cause *ec, mev__show_fn sho
 		goto done;
 	}
 	rc |= say_maintainers(&b, ec, show, ctx);
+	if (!ec->c.code) {
+		/* an import: graphs only */
+		rc |= mev__buf_printf(&b, "%sno MAINTAINERS patterns or file tables stored (imported "
+				      "graphs): only the sections added, removed and renamed are compared",
+				      b.len ? "; " : "");
+		goto done;
+	}
 	if (!ec->c.patterns)
 		rc |= mev__buf_printf(&b, "%sMAINTAINERS patterns are not stored for these releases (walk "
 				      "--rebuild to get them)", b.len ? "; " : "");
 	if (b.len)
 		rc |= mev__buf_puts(&b, "; ");
-	if (!ec->c.code)
-		rc |= mev__buf_puts(&b, "code not compared (no file tables)");
-	else if (ec->code_counts)
+	if (ec->code_counts)
 		rc |= say_code(&b, ec, show, ctx);
 	else
 		rc |= mev__buf_printf(&b, "code: no notable change (the files that changed hold %.1f%% of "

@@ -66,8 +66,8 @@ def one(**kw):
     return got[0]
 # the split of the added F: line, with its file:line
 r = one(from_release="v1.0", event="split", to_cluster="ALPHA")
-assert r["cause_kind"] == "maintainers", r
-assert "F: beta/ (MAINTAINERS:27) added to GAMMA" in r["cause"], r["cause"]
+assert r["cause_kind"] == "maintainers+code", r
+assert r["cause"] == "MAINTAINERS: F: beta/ (MAINTAINERS:27) added to GAMMA; code: 1 file moved (3,000 lines: beta/b.c from BETA to GAMMA)", r["cause"]
 # its other half merges into GAMMA: the line and the file it brought along
 r = one(from_release="v1.0", event="merge", from_cluster="BETA")
 assert r["cause_kind"] == "maintainers+code", r
@@ -90,7 +90,8 @@ PY
 step "explain: the split, every pattern change with file:line"
 expect_exit 0 "$MEV" explain --store S $METHOD --support-runs 0 --release v2.0 --lineage ALPHA
 expect_stdout_contains "v1.0 -> v2.0: split: BETA (lineage 1 BETA) -> ALPHA (lineage"
-expect_stdout_contains "  cause (maintainers): MAINTAINERS: F: beta/ (MAINTAINERS:27) added to GAMMA"
+expect_stdout_contains "  cause (maintainers+code): MAINTAINERS: F: beta/ (MAINTAINERS:27) added to GAMMA"
+expect_stdout_contains "    moved: beta/b.c, 3,000 lines, from BETA to GAMMA"
 expect_stdout_contains "    F: beta/ (MAINTAINERS:27) added to GAMMA"
 expect_stdout_contains "ALPHA holds 50.0% of BETA's code"
 
