@@ -502,6 +502,7 @@ static int store_release(mev_store *s, void *ctx)
 	in.maintainer_files = mev_maint_file_count(cur->maint);
 	in.diags = (const char *const *)diags;
 	in.ndiags = nd;
+	in.maint = cur->maint;
 	mev_rules_describe(rules, sizeof rules, &cur->rules);
 	in.rules_version = MEV_RULES_VERSION;
 	in.rules = rules;

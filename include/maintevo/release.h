@@ -6,14 +6,15 @@
 #include <stdint.h>
 #include "maintevo/filemap.h"
 #include "maintevo/graph.h"
+#include "maintevo/maintainers.h"
 #include "maintevo/repo.h"
 #include "maintevo/store.h"
 
 /*
  * Records and tables are described in docs/store-format.md: "releases"
  * (the release record: numbers, sections, graph), "tables" (file tables,
- * delta coded), "diags" (MAINTAINERS notes), "blobs" (blob sizes) and the
- * identity under "meta".  Writes need a write transaction (mev_store_write).
+ * delta coded), "diags" (MAINTAINERS notes), "patterns" (each section's
+ * F:/X:/N: lines), "blobs" (blob sizes) and the identity under "meta".  Writes need a write transaction (mev_store_write).
  */
 
 /*
@@ -65,6 +66,9 @@ typedef struct {
 	size_t ndiags;
 	uint32_t rules_version;   /* see mev_release */
 	const char *rules;        /* NULL: "" */
+	const mev_maint *maint;   /* the MAINTAINERS read: each section's F:/X:/N: lines are
+				     stored as the release's patterns; NULL leaves the stored
+				     patterns (if any) as they are */
 } mev_release_input;
 
 /*
@@ -81,7 +85,7 @@ int mev_release_put(mev_store *s, const mev_release_input *in, const mev_filemap
  * files, lines and bytes are those of THE REST's own size in g. */
 int mev_release_put_graph(mev_store *s, const mev_release_input *in, const mev_filemap *sections,
 			  const mev_graph *g);
-/* Delete a release's record, file table and notes (absent is no error). */
+/* Delete a release's record, file table, notes and patterns (absent is no error). */
 int mev_release_delete(mev_store *s, const char *tag);
 
 /*
@@ -127,6 +131,45 @@ int mev_release_display(const char **out, mev_release_names *n, const char *tag,
 int mev_release_load_diags(char ***out, size_t *n, mev_store *s, const char *tag);
 void mev_release_diags_free(char **v, size_t n);
 
+/* One F:, X: or N: line of a section, and where MAINTAINERS has it. */
+typedef struct {
+	char type;                /* 'F', 'X' or 'N' */
+	const char *value;        /* as written (after the colon and white space) */
+	const char *file;         /* the MAINTAINERS file, a path in the tree */
+	uint32_t line;            /* 1-based */
+} mev_pattern_line;
+
+/* The pattern lines of one section, in the order MAINTAINERS has them. */
+typedef struct {
+	const char *title;        /* the section's title (its key) */
+	const char *display;      /* its display name */
+	const mev_pattern_line *v;
+	size_t n;
+} mev_section_patterns;
+
+/* The patterns of a release: its sections (those with pattern lines) in
+ * bytewise title order. */
+typedef struct {
+	mev_section_patterns *v;
+	size_t n;
+	void *mem_;               /* owns the strings and lines */
+} mev_release_patterns;
+
+/*
+ * The stored patterns of `tag` into *out (free with
+ * mev_release_patterns_free(), also after a failure).  MEV_ENOTFOUND (no
+ * message) when the release has none stored: it was walked by a maintevo
+ * before they were kept ('walk --rebuild' stores them), or imported.
+ * MEV_ECORRUPT when damaged.
+ */
+int mev_release_load_patterns(mev_release_patterns *out, mev_store *s, const char *tag);
+void mev_release_patterns_free(mev_release_patterns *p);
+/* 1 when patterns of `tag` are stored, else 0 (nothing is unpacked). */
+int mev_release_has_patterns(mev_store *s, const char *tag);
+/* The patterns of the section titled `title` (a binary search), or NULL. */
+const mev_section_patterns *mev_release_patterns_find(const mev_release_patterns *p,
+						      const char *title);
+
 /* Whose history a store holds; checked by every walk. */
 typedef struct {
 	uint32_t schema;
@@ -158,7 +201,7 @@ extern const char *const mev_release_tables[];
 
 /* One damaged record. */
 typedef struct {
-	char *table;     /* "releases", "tables", "diags", "blobs" or "meta" */
+	char *table;     /* "releases", "tables", "diags", "patterns", "blobs" or "meta" */
 	char *key;       /* its key as text: a tag, a blob id in hex, "identity" */
 	char *tag;       /* the release it takes out (a repair drops it), or NULL */
 	char *what;      /* what is wrong */

@@ -73,6 +73,59 @@ const char *mev_event_name(mev_event_kind k);
 int mev_event_parse(const char *name);
 
 /*
+ * What made an event (docs/tracking.md, "Causes"): the MAINTAINERS changes
+ * of the sections of the clusters involved and the code that appeared in
+ * them, vanished from them or moved between them.  One item each.
+ */
+typedef enum {
+	MEV_CAUSE_SECTION_ADDED = 0,  /* section (of to_release) added; lines: its lines */
+	MEV_CAUSE_SECTION_REMOVED,    /* section (of from_release) removed; lines */
+	MEV_CAUSE_SECTION_RENAMED,    /* section renamed to new_section; lines */
+	MEV_CAUSE_PATTERN_ADDED,      /* field: value added to section (file:line in to_release) */
+	MEV_CAUSE_PATTERN_REMOVED,    /* field: value removed from section (file:line in from_release) */
+	MEV_CAUSE_FILE_APPEARED,      /* path, lines: new in to_release, in to_cluster */
+	MEV_CAUSE_FILE_VANISHED,      /* path, old_lines: gone, was in from_cluster */
+	MEV_CAUSE_FILE_MOVED,         /* path (old_path: its path before, when it moved in the
+					 tree), old_lines -> lines: from from_cluster to to_cluster */
+	MEV_CAUSE_FILE_CHANGED,       /* path: old_lines -> lines, in the same clusters */
+	MEV_CAUSE_ITEM_KINDS
+} mev_cause_item_kind;
+
+/* "section added", "pattern removed", "file moved", ... */
+const char *mev_cause_item_name(mev_cause_item_kind k);
+
+typedef struct {
+	mev_cause_item_kind kind;
+	const char *section;          /* sections and patterns: the title; files: "" */
+	const char *new_section;      /* renamed: the new title; else "" */
+	char field;                   /* patterns: 'F', 'X' or 'N'; else 0 */
+	const char *value;            /* patterns: the line's value; else "" */
+	const char *file;             /* patterns: the MAINTAINERS file; else "" */
+	uint32_t line;                /* patterns: the line in it; else 0 */
+	const char *path, *old_path;  /* files; old_path "" unless it moved in the tree */
+	uint64_t lines, old_lines;    /* files: lines in to_release / from_release */
+	const char *from_cluster, *to_cluster; /* files: representatives ("" none) */
+} mev_cause_item;
+
+/* Files counted by kind (index: kind - MEV_CAUSE_FILE_APPEARED). */
+#define MEV_CAUSE_FILE_KINDS 4
+
+/* The whole account of an event's cause, as 'maintevo explain' prints it. */
+typedef struct {
+	const mev_cause_item *v;      /* section changes, every pattern change, then the
+					 largest files of each kind (largest first) */
+	size_t n;
+	uint64_t files[MEV_CAUSE_FILE_KINDS]; /* all files of each kind ... */
+	uint64_t lines[MEV_CAUSE_FILE_KINDS]; /* ... and their lines (changed: the sum of
+						 the differences) */
+	uint64_t more_patterns;       /* pattern changes left out of v (beyond 1000) */
+	double code_share;            /* the largest share of one involved cluster's lines
+					 that the files touch (NaN: code not compared) */
+	int patterns;                 /* 1: both releases' patterns were compared */
+	int code;                     /* 1: both releases' files were compared */
+} mev_cause;
+
+/*
  * One link between a cluster of from_release and one of to_release (or a
  * birth or death: one side only).  A split into two is two events, one per
  * successor; a merge of two is two events, one per predecessor.
@@ -97,6 +150,14 @@ typedef struct {
 	uint32_t partner_lineage;
 	double support;            /* share of the perturbed runs that found this event
 				      (mev_track_params.support_runs); NaN when not measured */
+	/* Why it happened (split, merge, birth, death, and growth and
+	 * contraction by more than 10%; docs/tracking.md "Causes"):
+	 * "maintainers", "code", "maintainers+code", "none" (neither changed:
+	 * the clustering alone did) or "unknown" (what is stored cannot tell);
+	 * "" for other events, or when 'maintevo track' computed none. */
+	const char *cause_kind;
+	const char *cause;         /* in one sentence; "" when cause_kind is "" */
+	const mev_cause *cause_detail; /* the whole account; NULL when cause_kind is "" */
 } mev_event;
 
 typedef struct {
@@ -178,6 +239,9 @@ typedef struct {
 	size_t events[MEV_EVENT_KINDS]; /* over the whole history */
 	size_t lineages;
 	size_t section_changes[3];
+	size_t no_change;          /* split and merge events whose cause is "none": no
+				      MAINTAINERS or code change, the clustering alone */
+	size_t caused;             /* pairs whose causes were computed now */
 	size_t supported;          /* pairs whose support was computed now */
 	double support_seconds;
 	double cluster_seconds, seconds;

@@ -73,6 +73,8 @@ static void print_summary(const mev_track_result *res, const track_args *a)
 		 res->events[MEV_EVENT_DEATH], res->events[MEV_EVENT_CONTINUATION],
 		 res->events[MEV_EVENT_GROWTH], res->events[MEV_EVENT_CONTRACTION],
 		 res->events[MEV_EVENT_SPLIT], res->events[MEV_EVENT_MERGE], res->lineages);
+	cli_note("causes: %zu split and merge event%s with no MAINTAINERS or code change (the "
+		 "clustering alone)", res->no_change, res->no_change == 1 ? "" : "s");
 	if (res->supported)
 		cli_note("support: %zu pair%s measured with %d perturbed runs in %.2f s", res->supported,
 			 res->supported == 1 ? "" : "s", a->tp.support_runs, res->support_seconds);

@@ -40,6 +40,8 @@ static const command commands[] = {
 	  &cmd_lineages_spec },
 	{ "section-changes", cmd_section_changes, "sections added, removed, renamed (CSV)",
 	  &cmd_section_changes_spec },
+	{ "explain", cmd_explain, "why a lineage split, merged, grew ... between releases (words)",
+	  &cmd_explain_spec },
 	{ "report", cmd_report, "what changed between two releases (Markdown or HTML)",
 	  &cmd_report_spec },
 	{ "export", cmd_export, "tidy tables (CSV, JSON) and graphs (GraphML, DOT) of a store",

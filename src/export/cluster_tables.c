@@ -118,6 +118,8 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x)
 		mev_table_str(w, h->tkey);
 		mev_table_str_or_null(w, mev__export_display(x, e->from_release, e->from_cluster, &rc));
 		mev_table_str_or_null(w, mev__export_display(x, e->to_release, e->to_cluster, &rc));
+		mev_table_str_or_null(w, e->cause_kind);
+		mev_table_str_or_null(w, e->cause);
 		mev_table_end_row(w);
 	}
 	return rc;

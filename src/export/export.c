@@ -49,7 +49,7 @@ static const mev_column events_cols[] = {
 	{ "to_lines", I }, { "method", S }, { "lineage_name", S }, { "from_lineage", I },
 	{ "share", N }, { "partner", S }, { "partner_lineage", I }, { "partner_share", N },
 	{ "support", N }, { "tracking", S }, { "from_cluster_display_name", S },
-	{ "to_cluster_display_name", S }, { NULL, S }
+	{ "to_cluster_display_name", S }, { "cause_kind", S }, { "cause", S }, { NULL, S }
 };
 static const mev_column lineages_cols[] = {
 	{ "lineage", I }, { "name", S }, { "first_release", S }, { "last_release", S },

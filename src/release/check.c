@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const mev_release_tables[] = { "releases", "tables", "diags", "blobs", "meta", NULL };
+const char *const mev_release_tables[] = { "releases", "tables", "diags", "patterns", "blobs", "meta",
+					       NULL };
 
 #define CANNOT_READ "cannot read release '%s'"
 
@@ -116,7 +117,7 @@ static node *find(checker *c, const char *tag)
 }
 
 /* The records of one release: the release record whole (numbers, sections,
- * graph), its file table parsed, its notes. */
+ * graph), its file table parsed, its notes, its patterns (when stored). */
 static int check_release(checker *c, node *nd)
 {
 	mev_release m;
@@ -147,6 +148,16 @@ static int check_release(checker *c, node *nd)
 	if ((rc = mev_release_load_diags(&d, &nd_, c->s, nd->tag)))
 		return record(c, nd, "diags", rc);
 	mev_release_diags_free(d, nd_);
+	{
+		mev_release_patterns p;
+		rc = mev_release_load_patterns(&p, c->s, nd->tag);
+		mev_release_patterns_free(&p);
+		if (rc == MEV_ENOTFOUND)
+			return 0;   /* walked before patterns were kept */
+		c->res->records++;
+		if (rc)
+			return record(c, nd, "patterns", rc);
+	}
 	return 0;
 }
 
@@ -174,12 +185,12 @@ static int check_chains(checker *c)
 	return rc;
 }
 
-/* Records of "tables" and "diags" without a release record. */
+/* Records of "tables", "diags" and "patterns" without a release record. */
 static int check_orphans(checker *c)
 {
-	static const char *const tables[] = { "tables", "diags" };
+	static const char *const tables[] = { "tables", "diags", "patterns" };
 	int rc = 0;
-	for (int t = 0; t < 2 && !rc; t++) {
+	for (int t = 0; t < 3 && !rc; t++) {
 		keys_clear(c);
 		rc = mev_store_scan_raw(c->s, tables[t], NULL, 0, key_cb, c);
 		for (size_t i = 0; i < c->keys.n && !rc; i++)

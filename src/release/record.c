@@ -337,6 +337,8 @@ static int put_release(mev_store *s, const mev_release_input *in, const counts *
 		rc = mev_store_delete(s, "tables", in->tag, tl);
 	if (!rc)
 		rc = put_diags(&stored, &raw, s, in);
+	if (!rc && in->maint)
+		rc = mev__patterns_put(&stored, &raw, s, in->tag, in->maint);
 	if (!rc)
 		rc = encode_release(&rec, in, c, has_files, snapshot, base_tag, fm, g, stored, raw);
 	if (!rc)
@@ -406,6 +408,8 @@ int mev_release_delete(mev_store *s, const char *tag)
 		rc = mev_store_delete(s, "tables", tag, l);
 	if (!rc)
 		rc = mev_store_delete(s, "diags", tag, l);
+	if (!rc)
+		rc = mev_store_delete(s, "patterns", tag, l);
 	return rc;
 }
 

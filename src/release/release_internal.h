@@ -46,6 +46,12 @@ int mev__filetable_put(int *snapshot, uint64_t *stored, uint64_t *raw, mev_store
 int mev__filetable_check(mev_store *s, const char *tag, size_t nsec);
 
 /*
+ * Store the patterns of `tag` ("patterns", record P): every section's F:,
+ * X: and N: lines in m.  *stored and *raw grow by their sizes.
+ */
+int mev__patterns_put(uint64_t *stored, uint64_t *raw, mev_store *s, const char *tag, const mev_maint *m);
+
+/*
  * A stored blob size (docs/store-format.md): 1 and the sizes when its
  * check holds, 0 when it has none (stored before the check), MEV_ECORRUPT
  * with a message naming the blob when damaged.

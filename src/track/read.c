@@ -41,7 +41,7 @@ typedef struct {
 	size_t n, cap, size;
 	mev_arena *arena;
 	int oom;
-	const void *aux;          /* events: the support records (support_map) */
+	const void *aux;          /* events: the support and cause records (events_aux) */
 } list;
 
 static int list_init(list *l, size_t size)
@@ -230,25 +230,32 @@ static int in_range(const char *from, const char *to, const char *lo, const char
 	return (!lo || mev_tag_cmp(from, lo) >= 0) && (!hi || mev_tag_cmp(to, hi) <= 0);
 }
 
+/* Records read beside the chain: those under `prefix`, into *recs. */
+typedef struct {
+	rec_vec *recs;
+	const mev_buf *prefix;
+} aux_scan;
+
 /*
  * The one reader of the pair records: checks the chain under `prefix`
  * (events records: key names the parameter key; what: for messages), then
  * hands each pair from_release >= lo, to_release <= hi (NULL: no limit) to
  * fn, in release order.  The first release's events record is no pair.
+ * The naux records of aux are read from the same snapshot.
  */
 static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events, const char *what,
-		      const char *key, const char *lo, const char *hi, rec_fn fn, rec_vec *aux,
-		      const mev_buf *aux_prefix)
+		      const char *key, const char *lo, const char *hi, rec_fn fn, const aux_scan *aux,
+		      size_t naux)
 {
 	rec_vec rv = { { 0 }, 0 };
 	int rc = mev_store_read_begin(s);
 	if (rc)
 		return rc;
-	/* the records, the releases and the support from one snapshot */
+	/* the records, the releases, the support and the causes from one snapshot */
 	rc = load_chain(&rv, s, prefix, events, what, key);
-	if (!rc && aux) {
-		aux->plen = aux_prefix->len;
-		rc = mev_store_scan(s, "events", aux_prefix->ptr, aux_prefix->len, rec_cb, aux);
+	for (size_t i = 0; i < naux && !rc; i++) {
+		aux[i].recs->plen = aux[i].prefix->len;
+		rc = mev_store_scan(s, "events", aux[i].prefix->ptr, aux[i].prefix->len, rec_cb, aux[i].recs);
 	}
 	mev_store_read_end(s);
 	for (size_t i = 0; i < rv.v.n && !rc; i++) {
@@ -265,18 +272,20 @@ static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events
 
 /* --- events ------------------------------------------------------------------------ */
 
-/* The support records read with the events, and the runs they count. */
+/* The support records read with the events, the runs they count, and the
+ * cause records. */
 typedef struct {
 	const rec_vec *recs;
 	int runs;
-} support_map;
+	const rec_vec *causes;
+} events_aux;
 
 /* Support of event e of the pair ending at `to` whose record is data: hits
  * over runs from the support record made for exactly this record; NaN
  * when there is none (not computed, or computed for other events). */
 static double support_of(const list *out, const char *to, const void *data, size_t len, size_t e)
 {
-	const support_map *sm = out->aux;
+	const events_aux *sm = out->aux;
 	for (size_t i = 0; sm && sm->runs > 0 && i < sm->recs->v.n; i++) {
 		const raw_rec *x = &sm->recs->v.v[i];
 		mev__rd r;
@@ -294,11 +303,34 @@ static double support_of(const list *out, const char *to, const void *data, size
 	return NAN;
 }
 
+/* The causes of the pair ending at `to` whose events record is data (*n
+ * 0: none stored for exactly this record). */
+static int causes_of(mev__read_cause **c, size_t *n, list *out, const char *to, const void *data,
+		     size_t len)
+{
+	const events_aux *ea = out->aux;
+	*c = NULL;
+	*n = 0;
+	for (size_t i = 0; ea && i < ea->causes->v.n; i++) {
+		const raw_rec *x = &ea->causes->v.v[i];
+		int rc;
+		if (strcmp(x->to, to) != 0)
+			continue;
+		rc = mev__causes_decode(c, n, out->arena, x->data, x->len, mev__hash_bytes(data, len), to);
+		return rc > 0 ? 0 : rc;
+	}
+	return 0;
+}
+
 static int add_events(list *out, const char *from, const char *to, const void *data, size_t len)
 {
 	mev__events_rec rec;
+	mev__read_cause *causes = NULL;
+	size_t ncauses = 0;
 	int rc = mev__events_rec_decode(&rec, data, len, to);
 	const char *f = list_str(out, from, strlen(from)), *t = list_str(out, to, strlen(to));
+	if (!rc && (rc = causes_of(&causes, &ncauses, out, to, data, len)) == 0 && ncauses != rec.events.n)
+		ncauses = 0;   /* made for other events: none */
 	for (size_t i = 0; i < rec.events.n && !rc; i++) {
 		const mev__rec_event *x = &rec.events.v[i];
 		mev_event *e = list_push(out);
@@ -319,7 +351,11 @@ static int add_events(list *out, const char *from, const char *to, const void *d
 		e->partner_share = x->partner_share;
 		e->partner_lineage = x->partner_lineage;
 		e->support = support_of(out, to, data, len, i);
+		e->cause_kind = i < ncauses ? causes[i].kind : "";
+		e->cause = i < ncauses && causes[i].sentence ? causes[i].sentence : "";
+		e->cause_detail = i < ncauses && e->cause_kind[0] ? causes[i].detail : NULL;
 	}
+	free(causes);
 	mev__events_rec_free(&rec);
 	return rc;
 }
@@ -327,10 +363,11 @@ static int add_events(list *out, const char *from, const char *to, const void *d
 int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params *cp,
 		     const mev_track_params *tp, const char *from, const char *to)
 {
-	mev_buf prefix = MEV_BUF_INIT, sprefix = MEV_BUF_INIT;
-	rec_vec sup = { { 0 }, 0 };
+	mev_buf prefix = MEV_BUF_INIT, sprefix = MEV_BUF_INIT, cprefix = MEV_BUF_INIT;
+	rec_vec sup = { { 0 }, 0 }, cau = { { 0 }, 0 };
+	aux_scan aux[2] = { { &sup, &sprefix }, { &cau, &cprefix } };
 	mev_track_params d;
-	support_map sm = { &sup, 0 };
+	events_aux sm = { &sup, 0, &cau };
 	list l;
 	char pk[256];
 	int rc;
@@ -345,11 +382,14 @@ int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
 	l.aux = &sm;
-	if (!(rc = mev__events_key(&prefix, cp, tp, NULL)) && !(rc = mev__support_key(&sprefix, cp, tp, NULL)))
-		rc = read_chain(&l, s, &prefix, 1, "events", pk, from, to, add_events, &sup, &sprefix);
+	if (!(rc = mev__events_key(&prefix, cp, tp, NULL)) && !(rc = mev__support_key(&sprefix, cp, tp, NULL)) &&
+	    !(rc = mev__cause_key(&cprefix, cp, tp, NULL)))
+		rc = read_chain(&l, s, &prefix, 1, "events", pk, from, to, add_events, aux, 2);
 	recs_free(&sup);
+	recs_free(&cau);
 	mev__buf_free(&prefix);
 	mev__buf_free(&sprefix);
+	mev__buf_free(&cprefix);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
 }
 
@@ -393,7 +433,7 @@ int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const 
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
 	if (!(rc = mev__sections_key(&prefix, tp, NULL)))
-		rc = read_chain(&l, s, &prefix, 0, "section changes", NULL, from, to, add_changes, NULL, NULL);
+		rc = read_chain(&l, s, &prefix, 0, "section changes", NULL, from, to, add_changes, NULL, 0);
 	mev__buf_free(&prefix);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
 }

@@ -10,7 +10,8 @@
  *   2. for each cluster its common weight, for each pair of clusters the
  *      weight of the items both cover (overlap.c);
  *   3. mev__track_pair(): links, events, lineages (link.c);
- *   4. the sections added, removed and renamed (sections.c).
+ *   4. the sections added, removed and renamed (sections.c);
+ *   5. the cause of every event (cause.c).
  * Results are stored per release (the pair ending there) with the
  * fingerprints of both clusterings, so a later run recomputes only what
  * changed, from the first changed release on.
@@ -37,6 +38,7 @@ static void rel_clear(mev__track_rel *r)
 	free(r->reps);
 	free(r->lineage);
 	free(r->parent);
+	mev_release_patterns_free(&r->pat);
 	memset(r, 0, sizeof *r);
 }
 
@@ -79,6 +81,17 @@ static int need_files(mev_store *s, mev__track_rel *r)
 	if (!r->has_files || r->fm)
 		return 0;
 	return mev_release_load_filemap(&r->fm, s, r->tag);
+}
+
+/* Read the patterns of r unless read already (none stored: pat_state -1). */
+static int need_patterns(mev_store *s, mev__track_rel *r)
+{
+	int rc;
+	if (r->pat_state)
+		return 0;
+	rc = mev_release_load_patterns(&r->pat, s, r->tag);
+	r->pat_state = rc == MEV_ENOTFOUND ? -1 : 1;
+	return rc == MEV_ENOTFOUND ? 0 : rc;
 }
 
 /* The cluster sizes of r, unless known: from its files, else its sections. */
@@ -128,39 +141,62 @@ typedef struct {
 	mev__track_rel prev, cur;
 	int have_prev;
 	int dirty_ev, dirty_ch;            /* a pair was computed again: all after it too */
-	mev_buf k, k2, ev_val, ch_val;
+	mev_buf k, k2, k3, ev_val, ch_val, ca_val;
+	mev_buf old_ev;                    /* the stored events record of the pair (or empty) */
+	mev__cause_head ca_head;           /* what the causes of the pair are made from */
 } run;
 
-/* The events of the pair ra -> rb: rb gets its lineages, r->ev_val the record. */
-static int pair_events(run *r, mev__track_rel *ra, mev__track_rel *rb, const mev__set_pair_vec *sp,
-		       int code)
+/* The causes of the events of po into r->ca_val (the head in r->ca_head,
+ * its events hash set here). */
+static int pair_causes(run *r, mev__track_rel *ra, mev__track_rel *rb, const mev__pair_out *po,
+		       const mev__change_vec *ch, int code)
+{
+	mev__event_cause *c = NULL;
+	mev__cause_in in = { ra, rb, po->links, po->nlinks, ch->v, ch->n, NULL, NULL, code };
+	int rc;
+	if ((rc = need_patterns(r->s, ra)) || (rc = need_patterns(r->s, rb)))
+		return rc;
+	in.pa = ra->pat_state > 0 ? &ra->pat : NULL;
+	in.pb = rb->pat_state > 0 ? &rb->pat : NULL;
+	r->ca_head.events_hash = mev__hash_bytes(r->ev_val.ptr, r->ev_val.len);
+	if (!(rc = mev__causes(&c, &in)))
+		rc = mev__encode_causes(&r->ca_val, &r->ca_head, c, po->nlinks);
+	mev__causes_free(c, po->nlinks);
+	r->res->caused += !rc;
+	return rc;
+}
+
+/* The events of the pair ra -> rb: rb gets its lineages, r->ev_val the
+ * record; *po the links (free with mev__pair_out_free()). */
+static int pair_events(run *r, mev__pair_out *po, mev__track_rel *ra, mev__track_rel *rb,
+		       const mev__set_pair_vec *sp, int code)
 {
 	size_t nb = mev_clustering_count(rb->cl);
-	mev__pair_out po = { 0 };
-	int rc = mev__pair_link(&po, ra, rb, sp, code, r->tp);
+	int rc = mev__pair_link(po, ra, rb, sp, code, r->tp);
 	if (rc)
 		return rc;
-	memcpy(rb->lineage, po.lin_b, nb * sizeof *rb->lineage);
-	memcpy(rb->parent, po.par_b, nb * sizeof *rb->parent);
-	rb->next_lineage = po.next_lineage;
+	memcpy(rb->lineage, po->lin_b, nb * sizeof *rb->lineage);
+	memcpy(rb->parent, po->par_b, nb * sizeof *rb->parent);
+	rb->next_lineage = po->next_lineage;
 	rc = mev__encode_events(&r->ev_val, ra, rb, r->tp, code ? MEV__TRACK_MODE_CODE : MEV__TRACK_MODE_TITLES,
-				&po);
+				po);
 	if (!rc && code)
 		r->res->by_code++;
 	else if (!rc)
 		r->res->by_title++;
-	mev__pair_out_free(&po);
 	return rc;
 }
 
 /* Compute the pair ra -> rb (ra NULL: rb is the first release) into
- * r->ev_val (want_events) and r->ch_val (want_changes). */
+ * r->ev_val and r->ca_val (want_events: the events and their causes) and
+ * r->ch_val (want_changes). */
 static int compute_pair(run *r, mev__track_rel *ra, mev__track_rel *rb, int want_events,
 			int want_changes)
 {
 	int code = ra && ra->has_files && rb->has_files;
 	mev__set_pair_vec sp = { 0 };
 	mev__change_vec ch = { 0 };
+	mev__pair_out po = { 0 };
 	int rc;
 
 	if (code && ((rc = need_files(r->s, ra)) || (rc = need_files(r->s, rb))))
@@ -180,11 +216,18 @@ static int compute_pair(run *r, mev__track_rel *ra, mev__track_rel *rb, int want
 	}
 	if (code && (rc = mev__set_pairs(&sp, ra, rb)))
 		goto done;
-	if (want_events && (rc = pair_events(r, ra, rb, &sp, code)))
+	if (want_events && (rc = pair_events(r, &po, ra, rb, &sp, code)))
 		goto done;
-	if (want_changes && !(rc = mev__section_changes(&ch, ra, rb, code ? sp.v : NULL, sp.n, r->tp)))
-		rc = mev__encode_changes(&r->ch_val, ra, rb, r->tp, ch.v, ch.n);
+	/* the causes need the section changes, even when those are kept */
+	if ((want_changes || want_events) &&
+	    (rc = mev__section_changes(&ch, ra, rb, code ? sp.v : NULL, sp.n, r->tp)))
+		goto done;
+	if (want_changes && (rc = mev__encode_changes(&r->ch_val, ra, rb, r->tp, ch.v, ch.n)))
+		goto done;
+	if (want_events)
+		rc = pair_causes(r, ra, rb, &po, &ch, code);
 done:
+	mev__pair_out_free(&po);
 	MEV_VEC_FREE(&sp);
 	MEV_VEC_FREE(&ch);
 	return rc;
@@ -192,35 +235,63 @@ done:
 
 typedef struct {
 	const char *table;
-	const mev_buf *k, *v;
-	const mev_buf *k2, *v2;            /* a second record of table "events", or NULL */
+	const mev_buf *k[3], *v[3];        /* the records (k NULL: no more); all but the
+					      first go to table "events" */
 } put_ctx;
 
 static int put_fn(mev_store *s, void *ctx)
 {
 	const put_ctx *p = ctx;
-	int rc = mev_store_put(s, p->table, p->k->ptr, p->k->len, p->v->ptr, p->v->len);
-	if (!rc && p->k2)
-		rc = mev_store_put(s, "events", p->k2->ptr, p->k2->len, p->v2->ptr, p->v2->len);
+	int rc = 0;
+	for (int i = 0; i < 3 && p->k[i] && !rc; i++)
+		rc = mev_store_put(s, i ? "events" : p->table, p->k[i]->ptr, p->k[i]->len, p->v[i]->ptr,
+				   p->v[i]->len);
 	return rc;
 }
 
 /* Store one record in a transaction of its own. */
 static int put_value(mev_store *s, const char *table, const mev_buf *k, const mev_buf *v)
 {
-	put_ctx p = { table, k, v, NULL, NULL };
+	put_ctx p = { table, { k, NULL, NULL }, { v, NULL, NULL } };
 	return mev_store_write(s, put_fn, &p);
 }
 
+/* Are the stored causes of the pair ending at r->cur made for its events
+ * record (data), the two releases and their patterns as stored now?
+ * r->ca_head gets what they must be made from. */
+static int causes_kept(run *r, const void *data, size_t len)
+{
+	void *c = NULL;
+	size_t clen = 0;
+	int ok;
+	r->ca_head.events_hash = mev__hash_bytes(data, len);
+	if (mev__cause_key(&r->k, r->cp, r->tp, r->cur.tag))
+		return 0;
+	ok = mev_store_get(&c, &clen, r->s, "events", r->k.ptr, r->k.len) == 0 &&
+	     mev__causes_fresh(c, clen, &r->ca_head);
+	mev_error_clear();
+	free(c);
+	return ok;
+}
+
 /* Is the stored pair ending at r->cur still valid?  Events: the clusterings
- * and thresholds are the same (then cur takes its lineages from it);
- * section changes: the releases and the rename threshold. */
+ * and thresholds are the same (then cur takes its lineages from it), and
+ * their causes were computed for them; section changes: the releases and
+ * the rename threshold.  r->old_ev gets the stored events record. */
 static int check_kept(run *r, int *ev_ok, int *ch_ok)
 {
 	const mev__track_rel *prev = r->have_prev ? &r->prev : NULL;
 	void *data = NULL;
 	size_t len = 0;
 	int rc;
+	mev__buf_clear(&r->old_ev);
+	if (prev) {
+		/* what the causes are made from, whether kept or computed now */
+		r->ca_head.fp_from = prev->rel_fp;
+		r->ca_head.fp_to = r->cur.rel_fp;
+		r->ca_head.patterns = (unsigned)mev_release_has_patterns(r->s, prev->tag) |
+				      (unsigned)mev_release_has_patterns(r->s, r->cur.tag) << 1;
+	}
 	if ((rc = mev__events_key(&r->k, r->cp, r->tp, r->cur.tag)))
 		return rc;
 	*ev_ok = !r->dirty_ev && mev__rec_fresh(&data, &len, r->s, &r->k, prev ? prev->tag : "",
@@ -228,11 +299,15 @@ static int check_kept(run *r, int *ev_ok, int *ch_ok)
 						 MEV__EVENT_PARAMS);
 	if (*ev_ok)
 		*ev_ok = take_clusters(&r->cur, data, len);
+	if (*ev_ok && mev__buf_put(&r->old_ev, data, len))
+		rc = mev_error_oom();
+	if (!rc && *ev_ok && prev)
+		*ev_ok = causes_kept(r, data, len);
 	free(data);
 	data = NULL;
 	*ch_ok = 1;
-	if (!prev)
-		return 0;
+	if (rc || !prev)
+		return rc;
 	if ((rc = mev__sections_key(&r->k, r->tp, r->cur.tag)))
 		return rc;
 	*ch_ok = !r->dirty_ch && mev__rec_fresh(&data, &len, r->s, &r->k, prev->tag, prev->rel_fp,
@@ -242,25 +317,36 @@ static int check_kept(run *r, int *ev_ok, int *ch_ok)
 }
 
 /* Store the records of the pair ending at r->cur that were computed (its
- * events, its section changes) in one transaction: a kill leaves both or
- * neither. */
+ * events and their causes, its section changes) in one transaction: a
+ * kill leaves all or none.  Events computed again only for their causes,
+ * and the same as stored, change nothing after them. */
 static int store_pair(run *r, int events, int changes)
 {
-	put_ctx p = { "events", NULL, NULL, NULL, NULL };
-	int rc;
-	r->dirty_ev |= events;
+	put_ctx p = { "events", { NULL, NULL, NULL }, { NULL, NULL, NULL } };
+	int n = 0, rc;
+	int same = events && r->old_ev.len == r->ev_val.len &&
+		   memcmp(r->old_ev.ptr, r->ev_val.ptr, r->ev_val.len) == 0;
+	r->dirty_ev |= events && !same;
 	r->dirty_ch |= changes;
-	if (events && (rc = mev__events_key(&r->k, r->cp, r->tp, r->cur.tag)))
-		return rc;
-	if (changes && (rc = mev__sections_key(events ? &r->k2 : &r->k, r->tp, r->cur.tag)))
-		return rc;
-	p.k = &r->k;
-	p.v = events ? &r->ev_val : &r->ch_val;
-	if (events && changes) {
-		p.k2 = &r->k2;
-		p.v2 = &r->ch_val;
+	if (events && !same) {
+		if ((rc = mev__events_key(&r->k, r->cp, r->tp, r->cur.tag)))
+			return rc;
+		p.k[n] = &r->k;
+		p.v[n++] = &r->ev_val;
 	}
-	return events || changes ? mev_store_write(r->s, put_fn, &p) : 0;
+	if (events && r->have_prev) {
+		if ((rc = mev__cause_key(&r->k3, r->cp, r->tp, r->cur.tag)))
+			return rc;
+		p.k[n] = &r->k3;
+		p.v[n++] = &r->ca_val;
+	}
+	if (changes) {
+		if ((rc = mev__sections_key(&r->k2, r->tp, r->cur.tag)))
+			return rc;
+		p.k[n] = &r->k2;
+		p.v[n++] = &r->ch_val;
+	}
+	return n ? mev_store_write(r->s, put_fn, &p) : 0;
 }
 
 /* Track release i of total (m): keep its stored pair or compute and store it. */
@@ -276,6 +362,7 @@ static int track_release(run *r, const mev_release *m, size_t i, size_t total)
 			r->pr->progress(r->pr->ctx, i + 1, total, r->cur.tag);
 		mev__buf_clear(&r->ev_val);
 		mev__buf_clear(&r->ch_val);
+		mev__buf_clear(&r->ca_val);
 		if ((rc = compute_pair(r, r->have_prev ? &r->prev : NULL, &r->cur, !ev_ok, !ch_ok)) ||
 		    (rc = store_pair(r, !ev_ok, !ch_ok && r->have_prev)))
 			return rc;
@@ -495,8 +582,12 @@ static int count_events(mev_track_result *res, mev_store *s, const mev_cluster_p
 	mev_section_change_list sc = { 0 };
 	int rc = mev_track_events(&ev, s, cp, tp, NULL, NULL);
 	if (!rc)
-		for (size_t i = 0; i < ev.n; i++)
-			res->events[ev.v[i].kind]++;
+		for (size_t i = 0; i < ev.n; i++) {
+			const mev_event *e = &ev.v[i];
+			res->events[e->kind]++;
+			res->no_change += (e->kind == MEV_EVENT_SPLIT || e->kind == MEV_EVENT_MERGE) &&
+					  strcmp(e->cause_kind, "none") == 0;
+		}
 	if (!rc && !(rc = mev_track_section_changes(&sc, s, tp, NULL, NULL)))
 		for (size_t i = 0; i < sc.n; i++)
 			res->section_changes[sc.v[i].kind]++;
@@ -530,6 +621,7 @@ static int finish(run *r, const mev_release *const *chain, size_t nchain, const 
 	if ((rc = mev__events_key(&r->k, r->cp, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
 	    (rc = mev__sections_key(&r->k, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
 	    (rc = mev__support_key(&r->k, r->cp, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
+	    (rc = mev__cause_key(&r->k, r->cp, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
 	    (rc = drop_legacy(r->s, r->cp)))
 		return rc;
 	if ((rc = write_lineages(r->s, r->cp, r->tp, chain, nchain, r->res)))
@@ -584,11 +676,16 @@ done:
 int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_params *cp,
 		    const mev_track_params *tp, const mev_track_options *o)
 {
-	run r = { s, cp, tp, o ? &o->progress : NULL, res, { 0 }, { 0 }, { 0 }, { 0 }, 0, 0, 0,
-		  MEV_BUF_INIT, MEV_BUF_INIT, MEV_BUF_INIT, MEV_BUF_INIT };
+	run r;
 	double t0 = mev__now();
 	int lockfd = -1, rc;
 
+	memset(&r, 0, sizeof r);
+	r.s = s;
+	r.cp = cp;
+	r.tp = tp;
+	r.pr = o ? &o->progress : NULL;
+	r.res = res;
 	memset(res, 0, sizeof *res);
 	if ((rc = mev_cluster_params_check(cp)) || (rc = mev_track_params_check(tp)))
 		return rc;
@@ -606,7 +703,10 @@ int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_param
 	rel_clear(&r.cur);
 	mev__buf_free(&r.k);
 	mev__buf_free(&r.k2);
+	mev__buf_free(&r.k3);
 	mev__buf_free(&r.ev_val);
 	mev__buf_free(&r.ch_val);
+	mev__buf_free(&r.ca_val);
+	mev__buf_free(&r.old_ev);
 	return rc;
 }

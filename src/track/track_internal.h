@@ -81,6 +81,8 @@ typedef struct {
 	const char **reps;       /* per cluster: representative title */
 	uint32_t *lineage, *parent; /* per cluster */
 	uint32_t next_lineage;   /* after this release */
+	mev_release_patterns pat; /* its patterns (pat_state 1) */
+	int pat_state;           /* 0: not read yet, 1: read, -1: none stored */
 } mev__track_rel;
 
 /* --- overlaps on code and titles (overlap.c) ----------------------------- */
@@ -179,6 +181,89 @@ typedef MEV_VEC(mev__change) mev__change_vec;
  */
 int mev__section_changes(mev__change_vec *out, const mev__track_rel *ra, const mev__track_rel *rb,
 			 const mev__set_pair *sp, size_t nsp, const mev_track_params *p);
+
+/* --- causes (cause.c, cause_rec.c; docs/tracking.md "Causes") ------------------ */
+
+/* What the causes of a pair's events are computed from. */
+typedef struct {
+	const mev__track_rel *ra, *rb;  /* cl, sec, reps, cl_lines, lineage; fm when code */
+	const mev__link *links;         /* the pair's events, in the order stored */
+	size_t nlinks;
+	const mev__change *ch;          /* the pair's section changes */
+	size_t nch;
+	const mev_release_patterns *pa, *pb; /* NULL: not stored */
+	int code;                       /* both file tables loaded */
+} mev__cause_in;
+
+/* Cause kinds as stored (uv kind + 1; 0: no cause computed for the event). */
+enum {
+	MEV__CAUSE_NONE = 0,
+	MEV__CAUSE_MAINTAINERS,
+	MEV__CAUSE_CODE,
+	MEV__CAUSE_BOTH,
+	MEV__CAUSE_UNKNOWN,
+	MEV__CAUSE_KINDS
+};
+const char *mev__cause_kind_name(int kind);
+
+/* The cause of one event as computed (items and strings borrowed from the
+ * pair's inputs or owned by the builder). */
+typedef struct {
+	int wanted;                     /* 0: no cause for this kind of event */
+	int kind;                       /* MEV__CAUSE_* */
+	int code_counts;                /* the code part explains the event */
+	mev_cause c;                    /* items in c.v */
+	char *sentence;
+} mev__event_cause;
+
+/* The display name of a section title of the older (newer = 0) or newer release. */
+typedef const char *(*mev__show_fn)(const void *ctx, int newer, const char *title);
+
+/*
+ * The causes of every link of `in` (out[i] for in->links[i]; free with
+ * mev__causes_free()).  Errors: MEV_ENOMEM.
+ */
+int mev__causes(mev__event_cause **out, const mev__cause_in *in);
+void mev__causes_free(mev__event_cause *c, size_t n);
+/* The sentence of one cause (into *out, malloc'ed); show (may be NULL:
+ * the titles) names the sections and clusters. */
+int mev__cause_sentence(char **out, const mev__event_cause *ec, mev__show_fn show, const void *ctx);
+
+/* "<result key>/cause:rename=R\0<tag>" (table "events"); tag NULL: the prefix. */
+int mev__cause_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_params *tp,
+		   const char *tag);
+
+/* What a causes record was computed from: the events record (its hash),
+ * the two releases (rel_fp) and whether their patterns were stored. */
+typedef struct {
+	uint64_t events_hash, fp_from, fp_to;
+	unsigned patterns;              /* bit 0: the older release's, bit 1: the newer's */
+} mev__cause_head;
+
+/* Record: uv version, the head, uv n, per event uv kind + 1 (0: none) and,
+ * when not 0, str sentence, uv flags (1 patterns, 2 code), uv code share
+ * bits, uv files and uv lines per file kind, uv more patterns, uv items,
+ * per item uv kind, str section, str new section, uv field, str value,
+ * str file, uv line, str path, str old path, uv lines, uv old lines, str
+ * from cluster, str to cluster. */
+int mev__encode_causes(mev_buf *b, const mev__cause_head *h, const mev__event_cause *c, size_t n);
+/* 1 when the record is made for h, else 0. */
+int mev__causes_fresh(const void *data, size_t len, const mev__cause_head *h);
+
+/* One event's cause as read back (strings and items in the arena). */
+typedef struct {
+	const char *kind, *sentence;
+	const mev_cause *detail;
+} mev__read_cause;
+
+/*
+ * Decode a causes record made for the events record whose hash is
+ * events_hash into *out (n entries, malloc'ed; strings, items and details
+ * in arena).  Returns 1 when it was made for other events (nothing
+ * decoded), 0 when decoded; MEV_ECORRUPT naming tag, MEV_ENOMEM.
+ */
+int mev__causes_decode(mev__read_cause **out, size_t *n, mev_arena *arena, const void *data,
+		       size_t len, uint64_t events_hash, const char *tag);
 
 /* --- the records (records.c; docs/tracking.md "What is stored") ---------- */
 

@@ -62,7 +62,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert rows and all(r["support"] != "" and 0 <= float(r["support"]) <= 1 for r in rows)
 assert all(float(r["support"]) >= 0.9 for r in rows if r["event"] in ("split", "merge", "birth", "death"))
 PY
-head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines,method,lineage_name,from_lineage,share,partner,partner_lineage,partner_share,support,tracking,from_cluster_display_name,to_cluster_display_name' ||
+head -n 1 events.csv | grep -qx 'from_release,to_release,event,lineage,from_cluster,to_cluster,similarity,from_lines,to_lines,method,lineage_name,from_lineage,share,partner,partner_lineage,partner_share,support,tracking,from_cluster_display_name,to_cluster_display_name,cause_kind,cause' ||
 	fail "events header"
 expect_exit 0 "$MEV" events --store S --from v1.2 --to v1.3
 awk -F, 'NR > 1 && !($1 == "v1.2" && $2 == "v1.3") { exit 1 }' "$OUT" || fail "--from/--to"

@@ -1,0 +1,318 @@
+/* maintevo explain: the events of one lineage between two releases, with their causes in words. */
+#include "cli.h"
+#include "maintevo/error.h"
+#include "maintevo/release.h"
+#include "maintevo/store.h"
+#include "maintevo/track.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct {
+	const char *store, *from, *to, *release, *lineage;
+	cli_cluster_opts cluster;
+	mev_track_params tp;
+} explain_args;
+
+static const cli_option options[] = {
+	CLI_OPT_STORE(explain_args, store),
+	CLI_OPT_STRING(explain_args, from, 0, "from", "TAG",
+		       "the events from this release on (with --to: up to\n"
+		       "that release; without: to the next release)"),
+	CLI_OPT_STRING(explain_args, to, 0, "to", "TAG", "the last release (with --from)"),
+	CLI_OPT_STRING(explain_args, release, 0, "release", "TAG",
+		       "the events from the release before TAG to TAG"),
+	CLI_OPT_STRING(explain_args, lineage, 0, "lineage", "L",
+		       "the lineage: its id or its name ('maintevo lineages')"),
+	CLI_OPT_CLUSTER(explain_args, cluster),
+	CLI_OPT_TRACK(explain_args, tp),
+	CLI_OPT_HELP,
+	CLI_OPT_END
+};
+
+const cli_command cmd_explain_spec = {
+	.name = "explain",
+	.usage = CLI_USAGE("[--store DIR] --from TAG [--to TAG] --lineage L [options]",
+			   "[--store DIR] --release TAG --lineage L [options]"),
+	.about =
+		"Say in words what happened to lineage L ('maintevo lineages': its id or\n"
+		"its name) between two releases, and why: every event of the lineage (it\n"
+		"continued, grew, shrank, split, merged, was born or died) in the pairs\n"
+		"from --from to --to (--to defaults to the release after --from), or in the\n"
+		"pair ending at --release, with its sizes, the shares of code the clusters\n"
+		"hold of each other, its support, and its whole cause as 'maintevo track'\n"
+		"computed it: the MAINTAINERS changes of the sections involved (sections\n"
+		"added, removed, renamed; every F:, X: and N: line added or removed, with\n"
+		"its file:line) and the files that appeared, vanished, moved between the\n"
+		"clusters or changed size, largest first, with their lines.  An event\n"
+		"neither explains is the clustering's alone (\"no MAINTAINERS or code\n"
+		"change\").  The events CSV has the one-sentence form (columns cause_kind,\n"
+		"cause); docs/tracking.md, \"Causes\", says how they are found.  Releases\n"
+		"walked before maintevo stored the patterns have no pattern changes\n"
+		"('maintevo walk --rebuild' stores them, then 'maintevo track').",
+	.options = options,
+	.operands = 0,
+};
+
+/* 1234567 as "1,234,567". */
+static const char *num(char *buf, uint64_t v)
+{
+	char t[32];
+	int n = snprintf(t, sizeof t, "%" PRIu64, v), o = 0;
+	for (int i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = t[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* The lineage named by `what`: its id, or its name (exactly, else
+ * ignoring case when only one matches); NULL with the error printed. */
+static const mev_lineage *find_lineage(const mev_lineage_list *l, const char *what)
+{
+	const mev_lineage *found = NULL;
+	size_t nfold = 0;
+	char *end;
+	unsigned long id = strtoul(what, &end, 10);
+	if (*what && !*end && isdigit((unsigned char)*what))
+		return id >= 1 && id <= l->n ? &l->v[id - 1] : NULL;
+	for (size_t i = 0; i < l->n; i++) {
+		if (strcmp(l->v[i].name, what) == 0)
+			return &l->v[i];
+		if (strcasecmp(l->v[i].name, what) == 0) {
+			found = &l->v[i];
+			nfold++;
+		}
+	}
+	return nfold == 1 ? found : NULL;
+}
+
+typedef struct {
+	mev_release_names *names;
+	const char *from, *to;     /* the pair of the event at hand */
+	int rc;
+} shower;
+
+/* The display name of a title of the older (newer 0) or newer release. */
+static const char *show(shower *sh, int newer, const char *title)
+{
+	const char *d = title;
+	if (!title[0] || sh->rc)
+		return title;
+	sh->rc = mev_release_display(&d, sh->names, newer ? sh->to : sh->from, title);
+	return sh->rc ? title : d;
+}
+
+static void print_item(shower *sh, const mev_cause_item *it)
+{
+	char n1[32], n2[32];
+	switch (it->kind) {
+	case MEV_CAUSE_SECTION_ADDED:
+	case MEV_CAUSE_SECTION_REMOVED:
+		cli_say(stdout, "    %s: %s (%s lines)\n", mev_cause_item_name(it->kind),
+			show(sh, it->kind == MEV_CAUSE_SECTION_ADDED, it->section), num(n1, it->lines));
+		break;
+	case MEV_CAUSE_SECTION_RENAMED:
+		cli_say(stdout, "    section renamed: %s -> %s (%s lines)\n", show(sh, 0, it->section),
+			show(sh, 1, it->new_section), num(n1, it->lines));
+		break;
+	case MEV_CAUSE_PATTERN_ADDED:
+	case MEV_CAUSE_PATTERN_REMOVED:
+		cli_say(stdout, "    %c: %s (%s:%" PRIu32 ") %s %s\n", it->field, it->value, it->file, it->line,
+			it->kind == MEV_CAUSE_PATTERN_ADDED ? "added to" : "removed from",
+			show(sh, it->kind == MEV_CAUSE_PATTERN_ADDED, it->section));
+		break;
+	case MEV_CAUSE_FILE_APPEARED:
+		cli_say(stdout, "    appeared: %s, %s lines, in %s\n", it->path, num(n1, it->lines),
+			it->to_cluster[0] ? show(sh, 1, it->to_cluster) : "no cluster");
+		break;
+	case MEV_CAUSE_FILE_VANISHED:
+		cli_say(stdout, "    vanished: %s, %s lines, from %s\n", it->path, num(n1, it->old_lines),
+			it->from_cluster[0] ? show(sh, 0, it->from_cluster) : "no cluster");
+		break;
+	case MEV_CAUSE_FILE_MOVED:
+		cli_say(stdout, "    moved: %s%s%s%s, %s lines, from %s to %s\n", it->path,
+			it->old_path[0] ? " (was " : "", it->old_path, it->old_path[0] ? ")" : "",
+			num(n1, it->lines), it->from_cluster[0] ? show(sh, 0, it->from_cluster) : "no cluster",
+			it->to_cluster[0] ? show(sh, 1, it->to_cluster) : "no cluster");
+		break;
+	case MEV_CAUSE_FILE_CHANGED:
+		cli_say(stdout, "    changed size: %s, %s -> %s lines, in %s\n", it->path, num(n1, it->old_lines),
+			num(n2, it->lines), it->to_cluster[0] ? show(sh, 1, it->to_cluster) : "no cluster");
+		break;
+	default:
+		break;
+	}
+}
+
+/* The cause's items, grouped, and what was left out of them. */
+static void print_detail(shower *sh, const mev_cause *c)
+{
+	static const char *const kinds[] = { "appeared", "vanished", "moved", "changed size" };
+	size_t nm = 0, shown[MEV_CAUSE_FILE_KINDS] = { 0 };
+	char n1[32], n2[32];
+	for (size_t i = 0; i < c->n; i++)
+		nm += c->v[i].kind <= MEV_CAUSE_PATTERN_REMOVED;
+	if (nm || c->more_patterns) {
+		cli_say(stdout, "  MAINTAINERS changes of the sections involved:\n");
+		for (size_t i = 0; i < c->n; i++)
+			if (c->v[i].kind <= MEV_CAUSE_PATTERN_REMOVED)
+				print_item(sh, &c->v[i]);
+		if (c->more_patterns)
+			cli_say(stdout, "    and %" PRIu64 " more pattern changes\n", c->more_patterns);
+	} else if (c->patterns) {
+		cli_say(stdout, "  MAINTAINERS: no change to the sections involved\n");
+	}
+	if (!c->code) {
+		cli_say(stdout, "  imported graphs: no MAINTAINERS patterns or files to compare\n");
+		return;
+	}
+	if (!c->patterns)
+		cli_say(stdout, "  MAINTAINERS patterns are not stored for both releases: 'maintevo walk "
+				"--rebuild' stores them\n");
+	cli_say(stdout, "  code of the sections involved (the changed files hold %.1f%% of their lines), "
+			"largest first:\n", 100 * c->code_share);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->v[i].kind >= MEV_CAUSE_FILE_APPEARED) {
+			shown[c->v[i].kind - MEV_CAUSE_FILE_APPEARED]++;
+			print_item(sh, &c->v[i]);
+		}
+	for (size_t k = 0; k < MEV_CAUSE_FILE_KINDS; k++)
+		if (c->files[k] > shown[k])
+			cli_say(stdout, "    and %s more files %s (%s lines in all %s files)\n",
+				num(n1, c->files[k] - shown[k]), kinds[k], num(n2, c->lines[k]), kinds[k]);
+	if (!c->files[0] && !c->files[1] && !c->files[2] && !c->files[3])
+		cli_say(stdout, "    none\n");
+}
+
+static void print_event(shower *sh, const mev_event *e, const mev_lineage_list *lin)
+{
+	const char *fl = e->from_lineage && e->from_lineage <= lin->n ? lin->v[e->from_lineage - 1].name : "";
+	const char *tl = e->lineage && e->lineage <= lin->n ? lin->v[e->lineage - 1].name : "";
+	char n1[32], n2[32];
+	sh->from = e->from_release;
+	sh->to = e->to_release;
+	cli_say(stdout, "\n%s -> %s: %s", e->from_release, e->to_release, mev_event_name(e->kind));
+	if (e->kind == MEV_EVENT_BIRTH)
+		cli_say(stdout, " of %s (lineage %" PRIu32 " %s)\n", show(sh, 1, e->to_cluster), e->lineage, tl);
+	else if (e->kind == MEV_EVENT_DEATH)
+		cli_say(stdout, " of %s (lineage %" PRIu32 " %s)\n", show(sh, 0, e->from_cluster), e->lineage, tl);
+	else
+		cli_say(stdout, ": %s (lineage %" PRIu32 " %s) -> %s (lineage %" PRIu32 " %s)\n",
+			show(sh, 0, e->from_cluster), e->from_lineage, fl, show(sh, 1, e->to_cluster), e->lineage, tl);
+	if (e->from_lines >= 0 && e->to_lines >= 0)
+		cli_say(stdout, "  lines: %s -> %s; similarity %.3f; %s holds %.1f%% of %s's code\n",
+			num(n1, (uint64_t)e->from_lines), num(n2, (uint64_t)e->to_lines), e->similarity,
+			show(sh, 1, e->to_cluster), 100 * e->share, show(sh, 0, e->from_cluster));
+	else
+		cli_say(stdout, "  lines: %s\n", num(n1, (uint64_t)(e->from_lines >= 0 ? e->from_lines : e->to_lines)));
+	if (e->partner[0])
+		cli_say(stdout, "  %s %s holds %.1f%% of its code\n",
+			e->kind == MEV_EVENT_BIRTH ? "came from: in the older release" : "went to: in the newer release",
+			show(sh, e->kind == MEV_EVENT_DEATH, e->partner), 100 * e->partner_share);
+	if (!isnan(e->support))
+		cli_say(stdout, "  support: %.2f of the perturbed runs find it\n", e->support);
+	if (!e->cause_kind[0]) {
+		cli_say(stdout, "  cause: none computed (%s)\n",
+			e->kind == MEV_EVENT_CONTINUATION || e->kind == MEV_EVENT_GROWTH ||
+					e->kind == MEV_EVENT_CONTRACTION
+				? "its lines changed by 10% or less"
+				: "run 'maintevo track' again to compute it");
+		return;
+	}
+	cli_say(stdout, "  cause (%s): %s\n", e->cause_kind, e->cause);
+	if (e->cause_detail)
+		print_detail(sh, e->cause_detail);
+}
+
+/* The events of lineage id between the releases asked for. */
+static int explain(const explain_args *a, mev_store *s, const mev_lineage_list *lin, uint32_t id)
+{
+	mev_event_list ev = { 0 };
+	shower sh = { NULL, NULL, NULL, 0 };
+	const char *lo = a->release ? NULL : a->from, *hi = a->release ? a->release : a->to;
+	size_t shown = 0;
+	int rc = mev_track_events(&ev, s, &a->cluster.p, &a->tp, lo, hi);
+	if (!rc)
+		rc = mev_release_names_new(&sh.names, s);
+	for (size_t i = 0; i < ev.n && !rc; i++) {
+		const mev_event *e = &ev.v[i];
+		if (e->lineage != id && e->from_lineage != id)
+			continue;
+		if (a->release ? strcmp(e->to_release, a->release) != 0
+			       : !a->to && strcmp(e->from_release, a->from) != 0)
+			continue;
+		if (!shown++)
+			cli_say(stdout, "lineage %" PRIu32 " %s (%s to %s)\n", id, lin->v[id - 1].name,
+				lin->v[id - 1].first_release, lin->v[id - 1].last_release);
+		print_event(&sh, e, lin);
+		rc = sh.rc;
+	}
+	if (!rc && !shown)
+		cli_say(stdout, "lineage %" PRIu32 " %s has no events %s %s%s%s\n", id, lin->v[id - 1].name,
+			a->release ? "in the pair ending at" : a->to ? "between" : "in the pair starting at",
+			a->release ? a->release : a->from, a->to && !a->release ? " and " : "",
+			a->to && !a->release ? a->to : "");
+	mev_release_names_free(sh.names);
+	mev_event_list_free(&ev);
+	return rc;
+}
+
+/* Every release named must be stored. */
+static int check_release(mev_store *s, const char *tag)
+{
+	if (!tag || mev_release_has(NULL, s, tag))
+		return 0;
+	mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", tag, mev_store_dir(s));
+	mev_error_hint("list the stored releases with 'maintevo releases --store %s'", mev_store_dir(s));
+	return MEV_ENOTFOUND;
+}
+
+int cmd_explain(int argc, char **argv)
+{
+	explain_args a = { .store = "maintevo.store" };
+	mev_lineage_list lin = { 0 };
+	const mev_lineage *l;
+	mev_store *s = NULL;
+	int argi, rc;
+
+	cli_cluster_init(&a.cluster);
+	mev_track_params_init(&a.tp);
+	if ((rc = cli_parse(&argi, &cmd_explain_spec, &a, argc, argv)) != CLI_RUN)
+		return rc;
+	if (!a.lineage)
+		return cli_usage_error("explain", "--lineage is required");
+	if (!a.from == !a.release)
+		return cli_usage_error("explain", "give either --from (and --to) or --release");
+	if (a.to && !a.from)
+		return cli_usage_error("explain", "--to goes with --from");
+	if ((rc = cli_cluster_finish(&a.cluster, "explain")))
+		return rc;
+	if (mev_store_open(&s, a.store, MEV_STORE_READ) || check_release(s, a.from) || check_release(s, a.to) ||
+	    check_release(s, a.release) || mev_track_lineages(&lin, s, &a.cluster.p, &a.tp)) {
+		rc = cli_fail();
+		goto done;
+	}
+	if (!(l = find_lineage(&lin, a.lineage))) {
+		cli_say(stderr, "maintevo: error: store '%s' has no lineage '%s'\n"
+				"hint: 'maintevo lineages --store %s' lists them (id and name)\n",
+			a.store, a.lineage, a.store);
+		rc = EXIT_FAIL;
+		goto done;
+	}
+	rc = explain(&a, s, &lin, l->id) ? cli_fail() : EXIT_OK;
+	if (rc == EXIT_OK && fflush(stdout)) {
+		cli_say(stderr, "maintevo: error: cannot write to standard output\n");
+		rc = EXIT_FAIL;
+	}
+done:
+	mev_lineage_list_free(&lin);
+	mev_store_free(s);
+	return rc;
+}
