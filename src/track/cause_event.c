@@ -533,7 +533,8 @@ static int code_items(item_vec *v, mev_cause *c, const mev__cause_pair *p)
 			return mev_error_oom();
 		}
 	}
-	qsort(ef.v, ef.n, sizeof *ef.v, efile_cmp);
+	if (ef.n) /* an empty vector has no buffer: qsort must not see NULL */
+		qsort(ef.v, ef.n, sizeof *ef.v, efile_cmp);
 	c->code_share = la > lb ? (double)touched / (double)la : lb ? (double)touched / (double)lb : 0;
 	for (size_t i = 0; i < ef.n; i++) {
 		const efile *e = &ef.v[i];

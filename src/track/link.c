@@ -305,7 +305,8 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 			}
 		}
 	}
-	qsort(links.v, links.n, sizeof *links.v, link_cmp);
+	if (links.n)
+		qsort(links.v, links.n, sizeof *links.v, link_cmp);
 	out->links = links.v;
 	out->nlinks = links.n;
 	links.v = NULL;
