@@ -11,6 +11,7 @@
 #include "maintevo/release.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -233,12 +234,21 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 	mev__buf_free(&names);
 }
 
+/* An event's support ("" when not measured). */
+static void cell_support(mev__doc *d, const mev_event *e)
+{
+	char t[16] = "";
+	if (!isnan(e->support))
+		snprintf(t, sizeof t, "%.1f", e->support);
+	mev__doc_cell(d, t);
+}
+
 static void moves_table(mev__doc *d, const mev__report *r, mev_event_kind kind)
 {
-	const char *split_hdr[] = { "subsystem before", "lines", "became", "lines", "similarity",
-				    "its largest sections" };
-	const char *merge_hdr[] = { "subsystem after", "lines", "came from", "lines", "similarity",
-				    "its largest sections" };
+	const char *split_hdr[] = { "subsystem before", "lines", "became", "lines", "share",
+				    "support", "why", "its largest sections" };
+	const char *merge_hdr[] = { "subsystem after", "lines", "came from", "lines", "share",
+				    "support", "why", "its largest sections" };
 	mev_buf secs = MEV_BUF_INIT;
 	size_t rows = 0, groups = 0, more = 0;
 	for (size_t g = 0; g < r->groups.n; g++)
@@ -246,7 +256,7 @@ static void moves_table(mev__doc *d, const mev__report *r, mev_event_kind kind)
 	if (!groups)
 		return;
 	mev__doc_heading(d, 3, kind == MEV_EVENT_SPLIT ? "Splits" : "Merges");
-	mev__doc_table(d, kind == MEV_EVENT_SPLIT ? split_hdr : merge_hdr, "lrlrrl");
+	mev__doc_table(d, kind == MEV_EVENT_SPLIT ? split_hdr : merge_hdr, "lrlrrrll");
 	for (size_t g = 0; g < r->groups.n; g++) {
 		const mev__move *m = &r->groups.v[g];
 		if (m->kind != kind)
@@ -271,8 +281,11 @@ static void moves_table(mev__doc *d, const mev__report *r, mev_event_kind kind)
 			}
 			cell_cluster(d, r, other, other_rel);
 			mev__doc_cell_count(d, kind == MEV_EVENT_SPLIT ? e->to_lines : e->from_lines);
-			snprintf(sim, sizeof sim, "%.2f", e->similarity);
+			/* the share of the older side's code the newer side holds */
+			snprintf(sim, sizeof sim, "%.2f", isnan(e->share) ? e->similarity : e->share);
 			mev__doc_cell(d, sim);
+			cell_support(d, e);
+			mev__doc_cell(d, e->cause && e->cause[0] ? e->cause : "");
 			mev__cluster_sections(&secs, r, other_rel, other);
 			mev__doc_cell(d, secs.ptr ? secs.ptr : "");
 		}
@@ -292,14 +305,14 @@ static void births_table(mev__doc *d, const mev__report *r, int births)
 {
 	const char *hdr[] = { births ? "subsystem born" : "subsystem gone", births ? "in" : "after",
 			      "lines", births ? "its code came from" : "its code went to", "lineage",
-			      "sections" };
+			      "support", "why", "sections" };
 	const mev_event *const *v = births ? r->births.v : r->deaths.v;
 	size_t n = births ? r->births.n : r->deaths.n;
 	mev_buf secs = MEV_BUF_INIT;
 	if (!n)
 		return;
 	mev__doc_heading(d, 3, births ? "Born" : "Died");
-	mev__doc_table(d, hdr, "ltrlll");
+	mev__doc_table(d, hdr, "ltrllrll");
 	for (size_t i = 0; i < n && i < LIST_MAX; i++) {
 		const mev_event *e = v[i];
 		const char *name = births ? e->to_cluster : e->from_cluster;
@@ -323,6 +336,8 @@ static void births_table(mev__doc *d, const mev__report *r, int births)
 		mev__doc_cell(d, p.ptr ? p.ptr : "");
 		mev__buf_free(&p);
 		mev__doc_cell(d, lineage_of(r, e->lineage));
+		cell_support(d, e);
+		mev__doc_cell(d, e->cause && e->cause[0] ? e->cause : "");
 		mev__cluster_sections(&secs, r, rel, name);
 		mev__doc_cell(d, secs.ptr ? secs.ptr : "");
 	}
