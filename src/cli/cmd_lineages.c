@@ -20,14 +20,16 @@ const cli_command cmd_lineages_spec = {
 		"Write the lineages 'maintevo track' found, by id: the table 'maintevo\n"
 		"export lineages' writes (docs/schemas.md), as CSV by default\n"
 		"  lineage,name,first_release,last_release,parent,peak_lines,releases,method,\n"
-		"  display_name\n"
+		"  tracking,display_name\n"
 		"A lineage is a chain of clusters linked by continuations (a split keeps it\n"
 		"on the largest successor, a merge continues the largest predecessor).\n"
-		"name is the representative of its cluster in its last release; parent is\n"
-		"the lineage it split from (empty: none); peak_lines its largest size in\n"
-		"lines; releases the number of releases in which it has a cluster; method\n"
-		"the clustering's parameter key; display_name the name to show for name\n"
-		"(docs/matching.md).",
+		"name is its one name for its whole life: the display name of the\n"
+		"representative of its first cluster, \"NAME (TAG)\" with the release it was\n"
+		"born in when an older lineage has that name (unique, and kept when the\n"
+		"history grows); parent is the lineage it split from (empty: none);\n"
+		"peak_lines its largest size in lines; releases the number of releases in\n"
+		"which it has a cluster; method and tracking the key of the result\n"
+		"(docs/tracking.md); display_name the same as name.",
 	.options = options,
 	.operands = 0,
 };
