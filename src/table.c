@@ -413,3 +413,19 @@ int mev_table_finish(mev_table *t)
 		return mev_error_set(MEV_EIO, "cannot write the table");
 	return 0;
 }
+
+const char *mev_table_count(char out[32], int64_t v)
+{
+	char tmp[32];
+	uint64_t m = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	int n = snprintf(tmp, sizeof tmp, "%" PRIu64, m), o = 0;
+	if (v < 0)
+		out[o++] = '-';
+	for (int i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = tmp[i];
+	}
+	out[o] = 0;
+	return out;
+}

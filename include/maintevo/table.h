@@ -96,6 +96,9 @@ void mev_table_free(mev_table *t);
  * ISO-8859-1): a JSON string literal with its quotes; XML character data or
  * attribute value (no quotes added; control bytes XML 1.0 does not allow
  * become U+FFFD). */
+/* v with thousands separators ("-1,234,567") into out; returns out. */
+const char *mev_table_count(char out[32], int64_t v);
+
 void mev_table_json_str(FILE *stream, const char *s, size_t len);
 void mev_table_xml_str(FILE *stream, const char *s, size_t len);
 

@@ -1,6 +1,7 @@
 /* maintevo explain: the events of one lineage between two releases, with their causes in words. */
 #include "cli.h"
 #include "maintevo/error.h"
+#include "maintevo/table.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"
 #include "maintevo/track.h"
@@ -58,20 +59,6 @@ const cli_command cmd_explain_spec = {
 	.operands = 0,
 };
 
-/* 1234567 as "1,234,567". */
-static const char *num(char *buf, uint64_t v)
-{
-	char t[32];
-	int n = snprintf(t, sizeof t, "%" PRIu64, v), o = 0;
-	for (int i = 0; i < n; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = t[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 /* The lineage named by `what`: its id, or its name (exactly, else
  * ignoring case when only one matches); NULL with the error printed. */
 static const mev_lineage *find_lineage(const mev_lineage_list *l, const char *what)
@@ -116,11 +103,11 @@ static void print_item(shower *sh, const mev_cause_item *it)
 	case MEV_CAUSE_SECTION_ADDED:
 	case MEV_CAUSE_SECTION_REMOVED:
 		cli_say(stdout, "    %s: %s (%s lines)\n", mev_cause_item_name(it->kind),
-			show(sh, it->kind == MEV_CAUSE_SECTION_ADDED, it->section), num(n1, it->lines));
+			show(sh, it->kind == MEV_CAUSE_SECTION_ADDED, it->section), mev_table_count(n1, (int64_t)it->lines));
 		break;
 	case MEV_CAUSE_SECTION_RENAMED:
 		cli_say(stdout, "    section renamed: %s -> %s (%s lines)\n", show(sh, 0, it->section),
-			show(sh, 1, it->new_section), num(n1, it->lines));
+			show(sh, 1, it->new_section), mev_table_count(n1, (int64_t)it->lines));
 		break;
 	case MEV_CAUSE_PATTERN_ADDED:
 	case MEV_CAUSE_PATTERN_REMOVED:
@@ -129,22 +116,22 @@ static void print_item(shower *sh, const mev_cause_item *it)
 			show(sh, it->kind == MEV_CAUSE_PATTERN_ADDED, it->section));
 		break;
 	case MEV_CAUSE_FILE_APPEARED:
-		cli_say(stdout, "    appeared: %s, %s lines, in %s\n", it->path, num(n1, it->lines),
+		cli_say(stdout, "    appeared: %s, %s lines, in %s\n", it->path, mev_table_count(n1, (int64_t)it->lines),
 			it->to_cluster[0] ? show(sh, 1, it->to_cluster) : "no cluster");
 		break;
 	case MEV_CAUSE_FILE_VANISHED:
-		cli_say(stdout, "    vanished: %s, %s lines, from %s\n", it->path, num(n1, it->old_lines),
+		cli_say(stdout, "    vanished: %s, %s lines, from %s\n", it->path, mev_table_count(n1, (int64_t)it->old_lines),
 			it->from_cluster[0] ? show(sh, 0, it->from_cluster) : "no cluster");
 		break;
 	case MEV_CAUSE_FILE_MOVED:
 		cli_say(stdout, "    moved: %s%s%s%s, %s lines, from %s to %s\n", it->path,
 			it->old_path[0] ? " (was " : "", it->old_path, it->old_path[0] ? ")" : "",
-			num(n1, it->lines), it->from_cluster[0] ? show(sh, 0, it->from_cluster) : "no cluster",
+			mev_table_count(n1, (int64_t)it->lines), it->from_cluster[0] ? show(sh, 0, it->from_cluster) : "no cluster",
 			it->to_cluster[0] ? show(sh, 1, it->to_cluster) : "no cluster");
 		break;
 	case MEV_CAUSE_FILE_CHANGED:
-		cli_say(stdout, "    changed size: %s, %s -> %s lines, in %s\n", it->path, num(n1, it->old_lines),
-			num(n2, it->lines), it->to_cluster[0] ? show(sh, 1, it->to_cluster) : "no cluster");
+		cli_say(stdout, "    changed size: %s, %s -> %s lines, in %s\n", it->path, mev_table_count(n1, (int64_t)it->old_lines),
+			mev_table_count(n2, (int64_t)it->lines), it->to_cluster[0] ? show(sh, 1, it->to_cluster) : "no cluster");
 		break;
 	default:
 		break;
@@ -186,7 +173,7 @@ static void print_detail(shower *sh, const mev_cause *c)
 	for (size_t k = 0; k < MEV_CAUSE_FILE_KINDS; k++)
 		if (c->files[k] > shown[k])
 			cli_say(stdout, "    and %s more files %s (%s lines in all %s files)\n",
-				num(n1, c->files[k] - shown[k]), kinds[k], num(n2, c->lines[k]), kinds[k]);
+				mev_table_count(n1, (int64_t)c->files[k] - shown[k]), kinds[k], mev_table_count(n2, (int64_t)c->lines[k]), kinds[k]);
 	if (!c->files[0] && !c->files[1] && !c->files[2] && !c->files[3])
 		cli_say(stdout, "    none\n");
 }
@@ -208,10 +195,10 @@ static void print_event(shower *sh, const mev_event *e, const mev_lineage_list *
 			show(sh, 0, e->from_cluster), e->from_lineage, fl, show(sh, 1, e->to_cluster), e->lineage, tl);
 	if (e->from_lines >= 0 && e->to_lines >= 0)
 		cli_say(stdout, "  lines: %s -> %s; similarity %.3f; %s holds %.1f%% of %s's code\n",
-			num(n1, (uint64_t)e->from_lines), num(n2, (uint64_t)e->to_lines), e->similarity,
+			mev_table_count(n1, (int64_t)(uint64_t)e->from_lines), mev_table_count(n2, (int64_t)(uint64_t)e->to_lines), e->similarity,
 			show(sh, 1, e->to_cluster), 100 * e->share, show(sh, 0, e->from_cluster));
 	else
-		cli_say(stdout, "  lines: %s\n", num(n1, (uint64_t)(e->from_lines >= 0 ? e->from_lines : e->to_lines)));
+		cli_say(stdout, "  lines: %s\n", mev_table_count(n1, (int64_t)(uint64_t)(e->from_lines >= 0 ? e->from_lines : e->to_lines)));
 	if (e->partner[0])
 		cli_say(stdout, "  %s %s holds %.1f%% of its code\n",
 			e->kind == MEV_EVENT_BIRTH ? "came from: in the older release" : "went to: in the newer release",

@@ -202,24 +202,10 @@ void mev__doc_table_end(mev__doc *d)
 }
 
 /* "1,234,567" */
-void mev__fmt_count(char out[32], int64_t v)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof tmp, "%" PRIu64, (uint64_t)(v < 0 ? -v : v)), o = 0;
-	if (v < 0)
-		out[o++] = '-';
-	for (int i = 0; i < n; i++) {
-		if (i && (n - i) % 3 == 0)
-			out[o++] = ',';
-		out[o++] = tmp[i];
-	}
-	out[o] = 0;
-}
-
 void mev__doc_cell_count(mev__doc *d, int64_t v)
 {
 	char buf[32];
-	mev__fmt_count(buf, v);
+	mev_table_count(buf, v);
 	mev__doc_cell(d, buf);
 }
 
@@ -237,7 +223,7 @@ void mev__doc_cell_change(mev__doc *d, int64_t from, int64_t to, int percent, in
 {
 	char buf[32], out[64];
 	int64_t dlt = to - from;
-	mev__fmt_count(buf, dlt);
+	mev_table_count(buf, dlt);
 	if (dlt == 0)
 		snprintf(out, sizeof out, "0");
 	else if (percent && from > 0)

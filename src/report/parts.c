@@ -111,8 +111,8 @@ static void part_headline(mev__doc *d, const mev__report *r)
 				      d->out);
 				continue;
 			}
-			mev__fmt_count(v, h->b);
-			mev__fmt_count(dl, dlt);
+			mev_table_count(v, h->b);
+			mev_table_count(dl, dlt);
 			fprintf(d->out, "</div><div class=\"v\">%s</div><div class=\"d %s\">", v,
 				cls ? cls : "");
 			if (dlt)
@@ -661,8 +661,8 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 				hl[m++] = i == r->ia || i == r->ib;
 			}
 			n = m;
-			mev__fmt_count(ca, (int64_t)r->a.rel->sections);
-			mev__fmt_count(cb, (int64_t)r->b.rel->sections);
+			mev_table_count(ca, (int64_t)r->a.rel->sections);
+			mev_table_count(cb, (int64_t)r->b.rel->sections);
 			mev__buf_printf(&cap, "MAINTAINERS sections (THE REST left out) in every stored release "
 				       "up to %s; highlighted: the releases compared, %s (%s sections) and %s (%s)",
 				       r->b.rel->tag, r->a.rel->tag, ca, r->b.rel->tag, cb);

@@ -193,8 +193,7 @@ void mev__doc_missing(mev__doc *d, const char *what, const char *cmd);
 /* The HTML class of a change: "good", "bad" or NULL (see mev__doc_cell_change). */
 const char *mev__change_class(int64_t dlt, int worse);
 
-/* "1,234,567" / "2024-01-31" (UTC) */
-void mev__fmt_count(char out[32], int64_t v);
+/* "2024-01-31" (UTC); counts: mev_table_count() */
 void mev__fmt_date(char out[16], int64_t t);
 
 #endif

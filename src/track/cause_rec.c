@@ -5,6 +5,7 @@
  */
 #include "track_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/table.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -46,20 +47,6 @@ int mev__cause_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_par
 }
 
 /* --- the sentence --------------------------------------------------------------- */
-
-/* 1234567 as "1,234,567". */
-static const char *num(char *buf, uint64_t v)
-{
-	char t[32];
-	int n = snprintf(t, sizeof t, "%" PRIu64, v), o = 0;
-	for (int i = 0; i < n; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = t[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
 
 static const char *shown(mev__show_fn show, const void *ctx, int newer, const char *title)
 {
@@ -139,8 +126,8 @@ static int say_files(mev_buf *b, const mev__event_cause *ec, mev_cause_item_kind
 			it = &ec->c.v[i];
 	if (!ec->c.files[x] || !it)
 		return 0;
-	rc = mev__buf_printf(b, "%s file%s %s (%s line%s%s", num(n1, ec->c.files[x]),
-			     ec->c.files[x] == 1 ? "" : "s", verbs[x], num(n2, ec->c.lines[x]),
+	rc = mev__buf_printf(b, "%s file%s %s (%s line%s%s", mev_table_count(n1, (int64_t)ec->c.files[x]),
+			     ec->c.files[x] == 1 ? "" : "s", verbs[x], mev_table_count(n2, (int64_t)ec->c.lines[x]),
 			     ec->c.lines[x] == 1 ? "" : "s", k == MEV_CAUSE_FILE_CHANGED ? " difference" : "");
 	rc |= mev__buf_printf(b, "%s %s", ec->c.files[x] == 1 ? ":" : "; largest", it->path);
 	if (k == MEV_CAUSE_FILE_MOVED)
@@ -206,20 +193,6 @@ done:
 
 /* --- the record --------------------------------------------------------------------- */
 
-static uint64_t dbits(double d)
-{
-	uint64_t u;
-	memcpy(&u, &d, sizeof u);
-	return u;
-}
-
-static double bitsd(uint64_t u)
-{
-	double d;
-	memcpy(&d, &u, sizeof d);
-	return d;
-}
-
 static int put_head(mev_buf *b, const mev__cause_head *h)
 {
 	return mev__put_uv(b, CAUSE_REC_VERSION) | mev__put_uv(b, h->events_hash) | mev__put_uv(b, h->fp_from) |
@@ -265,7 +238,7 @@ int mev__encode_causes(mev_buf *b, const mev__cause_head *h, const mev__event_ca
 			continue;
 		rc |= mev__put_cstr(b, ec->sentence);
 		rc |= mev__put_uv(b, (uint64_t)(ec->c.patterns ? 1 : 0) | (ec->c.code ? 2 : 0));
-		rc |= mev__put_uv(b, dbits(ec->c.code_share));
+		rc |= mev__put_uv(b, mev__f64_bits(ec->c.code_share));
 		for (size_t k = 0; k < MEV_CAUSE_FILE_KINDS; k++)
 			rc |= mev__put_uv(b, ec->c.files[k]) | mev__put_uv(b, ec->c.lines[k]);
 		rc |= mev__put_uv(b, ec->c.more_patterns);
@@ -330,7 +303,7 @@ static int get_cause(mev__read_cause *out, mev_arena *a, mev__rd *r, size_t len)
 	flags = mev__get_uv(r);
 	c->patterns = (flags & 1) != 0;
 	c->code = (flags & 2) != 0;
-	c->code_share = bitsd(mev__get_uv(r));
+	c->code_share = mev__bits_f64(mev__get_uv(r));
 	for (size_t k = 0; k < MEV_CAUSE_FILE_KINDS; k++) {
 		c->files[k] = mev__get_uv(r);
 		c->lines[k] = mev__get_uv(r);

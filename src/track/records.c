@@ -11,31 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t dbits(double d)
-{
-	uint64_t u;
-	memcpy(&u, &d, sizeof u);
-	return u;
-}
-
-static double bitsd(uint64_t u)
-{
-	double d;
-	memcpy(&d, &u, sizeof d);
-	return d;
-}
-
 void mev__event_params(uint64_t out[MEV__EVENT_PARAMS], const mev_track_params *p)
 {
-	out[0] = dbits(p->link);
-	out[1] = dbits(p->match);
-	out[2] = dbits(p->growth);
-	out[3] = dbits(p->absorb);
+	out[0] = mev__f64_bits(p->link);
+	out[1] = mev__f64_bits(p->match);
+	out[2] = mev__f64_bits(p->growth);
+	out[3] = mev__f64_bits(p->absorb);
 }
 
 void mev__change_params(uint64_t out[MEV__CHANGE_PARAMS], const mev_track_params *p)
 {
-	out[0] = dbits(p->rename);
+	out[0] = mev__f64_bits(p->rename);
 }
 
 /* --- keys ------------------------------------------------------------------ */
@@ -138,10 +124,10 @@ static int put_link_extra(mev_buf *b, const mev__track_rel *ra, const mev__track
 	int ha = l->a != MEV_CLUSTER_NONE, hp = l->partner != MEV_CLUSTER_NONE;
 	/* a birth's partner is an older cluster, a death's a newer one */
 	const mev__track_rel *pr = l->kind == MEV_EVENT_BIRTH ? ra : rb;
-	int rc = mev__put_uv(b, dbits(l->share));
+	int rc = mev__put_uv(b, mev__f64_bits(l->share));
 	rc |= mev__put_uv(b, ha ? ra->lineage[l->a] : 0);
 	rc |= mev__put_uv(b, hp ? pr->lineage[l->partner] : 0);
-	rc |= mev__put_uv(b, dbits(hp ? l->partner_share : NAN));
+	rc |= mev__put_uv(b, mev__f64_bits(hp ? l->partner_share : NAN));
 	rc |= mev__put_cstr(b, hp ? pr->reps[l->partner] : "");
 	return rc;
 }
@@ -178,7 +164,7 @@ int mev__encode_events(mev_buf *b, const mev__track_rel *ra, const mev__track_re
 		rc |= mev__put_uv(b, (uint64_t)l->kind);
 		rc |= mev__put_uv(b, ha ? (uint64_t)l->a + 1 : 0);
 		rc |= mev__put_uv(b, hb ? (uint64_t)l->b + 1 : 0);
-		rc |= mev__put_uv(b, dbits(l->sim));
+		rc |= mev__put_uv(b, mev__f64_bits(l->sim));
 		rc |= mev__put_uv(b, ha ? ra->cl_lines[l->a] + 1 : 0);
 		rc |= mev__put_uv(b, hb ? rb->cl_lines[l->b] + 1 : 0);
 		rc |= mev__put_uv(b, hb ? rb->lineage[l->b] : ra->lineage[l->a]);
@@ -225,7 +211,7 @@ static int decode_events(mev__events_rec *out, mev__rd *r)
 		x->kind = (mev_event_kind)mev__get_uv(r);
 		(void)mev__get_uv(r); /* from + 1, to + 1: the representatives say it */
 		(void)mev__get_uv(r);
-		x->sim = bitsd(mev__get_uv(r));
+		x->sim = mev__bits_f64(mev__get_uv(r));
 		fl = mev__get_uv(r);
 		tl = mev__get_uv(r);
 		x->from_lines = fl ? (int64_t)(fl - 1) : -1;
@@ -233,10 +219,10 @@ static int decode_events(mev__events_rec *out, mev__rd *r)
 		x->lineage = (uint32_t)mev__get_uv(r);
 		x->from_rep = mev__get_str(r, &x->from_len);
 		x->to_rep = mev__get_str(r, &x->to_len);
-		x->share = bitsd(mev__get_uv(r));
+		x->share = mev__bits_f64(mev__get_uv(r));
 		x->from_lineage = (uint32_t)mev__get_uv(r);
 		x->partner_lineage = (uint32_t)mev__get_uv(r);
-		x->partner_share = bitsd(mev__get_uv(r));
+		x->partner_share = mev__bits_f64(mev__get_uv(r));
 		x->partner = mev__get_str(r, &x->partner_len);
 		if ((unsigned)x->kind >= MEV_EVENT_KINDS)
 			r->bad = 1;
@@ -287,7 +273,7 @@ int mev__encode_changes(mev_buf *b, const mev__track_rel *ra, const mev__track_r
 		rc |= mev__put_cstr(b, c[i].section);
 		rc |= mev__put_cstr(b, c[i].new_section);
 		rc |= mev__put_uv(b, c[i].lines);
-		rc |= mev__put_uv(b, dbits(c[i].coverage));
+		rc |= mev__put_uv(b, mev__f64_bits(c[i].coverage));
 	}
 	return rc ? mev_error_oom() : 0;
 }
@@ -311,7 +297,7 @@ int mev__changes_rec_decode(mev__changes_rec *out, const void *data, size_t len,
 		c->section = mev__get_str(&r, &c->section_len);
 		c->new_section = mev__get_str(&r, &c->new_len);
 		c->lines = mev__get_uv(&r);
-		c->coverage = bitsd(mev__get_uv(&r));
+		c->coverage = mev__bits_f64(mev__get_uv(&r));
 		if ((unsigned)c->kind > MEV_SECTION_RENAMED)
 			r.bad = 1;
 	}

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "util/buf.h"
 
 /*
@@ -16,6 +17,21 @@ int mev__put_uv(mev_buf *b, uint64_t v);
 int mev__put_sv(mev_buf *b, int64_t v);
 int mev__put_str(mev_buf *b, const char *s, size_t len);
 int mev__put_cstr(mev_buf *b, const char *s);           /* NULL is "" */
+
+/* A double as the `uv` of its bits (NaN and every value round-trip), and back. */
+static inline uint64_t mev__f64_bits(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof u);
+	return u;
+}
+
+static inline double mev__bits_f64(uint64_t u)
+{
+	double d;
+	memcpy(&d, &u, sizeof d);
+	return d;
+}
 
 /*
  * A reader over one record.  A read past the end or a malformed number
