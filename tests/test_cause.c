@@ -1,6 +1,7 @@
 /* Tests of the causes of events: the stored patterns, the causes record, the sentences, and the tracker through the store. */
 #include "test.h"
 #include "maint_test.h"
+#include "track_test.h"
 #include "track/track_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
@@ -14,49 +15,6 @@
 static const char *dir;
 
 /* --- releases made of sections and files ----------------------------------- */
-
-/* Sections "TITLE:prefix,prefix" (THE REST added) and files "path=lines",
- * in path order: a section covers the files under its prefixes. */
-static mev_filemap *make_fm(const char *const *secs, const char *const *files)
-{
-	mev_filemap *fm;
-	size_t ns = 0;
-	mev_filemap_new(&fm);
-	for (; secs[ns]; ns++) {
-		char title[128];
-		mev_section_info si = { 0 };
-		snprintf(title, sizeof title, "%.*s", (int)strcspn(secs[ns], ":"), secs[ns]);
-		si.title = title;
-		si.status = "Maintained";
-		mev_filemap_add_section(fm, &si);
-	}
-	{
-		mev_section_info si = { 0 };
-		si.title = "THE REST";
-		si.status = "";
-		si.is_rest = 1;
-		mev_filemap_add_section(fm, &si);
-	}
-	for (size_t f = 0; files[f]; f++) {
-		char path[128];
-		const char *eq = strchr(files[f], '=');
-		uint32_t ids[16], n = 0, set;
-		snprintf(path, sizeof path, "%.*s", (int)(eq - files[f]), files[f]);
-		for (size_t s = 0; s < ns; s++) {
-			char pats[256], *save = NULL;
-			snprintf(pats, sizeof pats, "%s", strchr(secs[s], ':') + 1);
-			for (char *q = strtok_r(pats, ",", &save); q; q = strtok_r(NULL, ",", &save))
-				if (strncmp(path, q, strlen(q)) == 0) {
-					ids[n++] = (uint32_t)s;
-					break;
-				}
-		}
-		ids[n++] = (uint32_t)ns;
-		CHECK_INT(mev_filemap_intern_set(&set, fm, ids, n), 0);
-		CHECK_INT(mev_filemap_add_row(fm, path, strlen(path), 1, strtoull(eq + 1, NULL, 10), 100, set), 0);
-	}
-	return fm;
-}
 
 /* Store release `tag` with the patterns of MAINTAINERS text `maint` (NULL:
  * none stored, as a walk before patterns were kept). */

@@ -656,7 +656,7 @@ static void test_formats(void)
 	};
 	char buf[32], date[16];
 	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
-		mev__fmt_count(buf, counts[i].v);
+		mev_table_count(buf, counts[i].v);
 		CHECK_STR(buf, counts[i].want);
 	}
 	mev__fmt_date(date, 1577880000);

@@ -1,5 +1,6 @@
 /* Tests of the tracker through the store: events, lineages, section changes (linking: test_link.c). */
 #include "test.h"
+#include "track_test.h"
 #include "track/track_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
@@ -15,65 +16,6 @@ static const char *dir;
 static mev_track_params tp;
 
 /* --- through the store ------------------------------------------------------ */
-
-static int str_cmp(const void *a, const void *b)
-{
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	/* compare the paths only (up to '=') */
-	size_t lx = strcspn(x, "="), ly = strcspn(y, "=");
-	int c = memcmp(x, y, lx < ly ? lx : ly);
-	return c ? c : (lx > ly) - (lx < ly);
-}
-
-/* Sections: "TITLE:prefix,prefix"; files: "path=lines".  A section covers
- * the files under its prefixes.  THE REST covers everything. */
-static mev_filemap *make_fm(const char *const *secs, const char *const *files)
-{
-	mev_filemap *fm;
-	size_t ns = 0;
-	mev_filemap_new(&fm);
-	for (; secs[ns]; ns++) {
-		char title[128];
-		const char *colon = strchr(secs[ns], ':');
-		mev_section_info si = { 0 };
-		snprintf(title, sizeof title, "%.*s", (int)(colon - secs[ns]), secs[ns]);
-		si.title = title;
-		si.status = "Maintained";
-		mev_filemap_add_section(fm, &si);
-	}
-	{
-		mev_section_info si = { 0 };
-		si.title = "THE REST";
-		si.status = "";
-		si.is_rest = 1;
-		mev_filemap_add_section(fm, &si);
-	}
-	/* rows go in path order */
-	const char *sorted[64];
-	size_t nf = 0;
-	for (; files[nf]; nf++)
-		sorted[nf] = files[nf];
-	qsort(sorted, nf, sizeof *sorted, str_cmp);
-	for (size_t f = 0; f < nf; f++) {
-		char path[128];
-		const char *eq = strchr(sorted[f], '=');
-		uint32_t ids[16], n = 0, set;
-		snprintf(path, sizeof path, "%.*s", (int)(eq - sorted[f]), sorted[f]);
-		for (size_t s = 0; s < ns; s++) {
-			char pats[256], *save = NULL;
-			snprintf(pats, sizeof pats, "%s", strchr(secs[s], ':') + 1);
-			for (char *q = strtok_r(pats, ",", &save); q; q = strtok_r(NULL, ",", &save))
-				if (strncmp(path, q, strlen(q)) == 0) {
-					ids[n++] = (uint32_t)s;
-					break;
-				}
-		}
-		ids[n++] = (uint32_t)ns;
-		CHECK_INT(mev_filemap_intern_set(&set, fm, ids, n), 0);
-		CHECK_INT(mev_filemap_add_row(fm, path, strlen(path), 1, strtoull(eq + 1, NULL, 10), 100, set), 0);
-	}
-	return fm;
-}
 
 static void put_release(mev_store *s, const char *tag, mev_filemap *fm, int files)
 {
