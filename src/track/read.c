@@ -280,27 +280,32 @@ typedef struct {
 	const rec_vec *causes;
 } events_aux;
 
-/* Support of event e of the pair ending at `to` whose record is data: hits
- * over runs from the support record made for exactly this record; NaN
- * when there is none (not computed, or computed for other events). */
-static double support_of(const list *out, const char *to, const void *data, size_t len, size_t e)
+/* The support of the nev events of the pair ending at `to` whose record is
+ * data: hits over runs from the support record made for exactly this
+ * record (malloc'ed); NULL when there is none (not computed, or computed
+ * for other events: their support is NaN). */
+static double *support_of(const list *out, const char *to, const void *data, size_t len, size_t nev)
 {
 	const events_aux *sm = out->aux;
+	double *v = NULL;
 	for (size_t i = 0; sm && sm->runs > 0 && i < sm->recs->v.n; i++) {
 		const raw_rec *x = &sm->recs->v.v[i];
 		mev__rd r;
-		uint64_t n, hits = 0;
 		if (strcmp(x->to, to) != 0)
 			continue;
 		mev__rd_init(&r, x->data, x->len);
-		if (mev__get_uv(&r) != 1 || mev__get_uv(&r) != mev__hash_bytes(data, len))
-			return NAN;
-		n = mev__get_uv(&r);
-		for (size_t k = 0; k <= e && k < n; k++)
-			hits = mev__get_uv(&r);
-		return r.bad || e >= n ? NAN : (double)hits / sm->runs;
+		if (mev__get_uv(&r) != 1 || mev__get_uv(&r) != mev__hash_bytes(data, len) ||
+		    mev__get_uv(&r) != nev || !(v = malloc((nev + 1) * sizeof *v)))
+			return NULL;
+		for (size_t e = 0; e < nev; e++)
+			v[e] = (double)mev__get_uv(&r) / sm->runs;
+		if (r.bad) {
+			free(v);
+			return NULL;
+		}
+		return v;
 	}
-	return NAN;
+	return NULL;
 }
 
 /* The causes of the pair ending at `to` whose events record is data (*n
@@ -329,6 +334,7 @@ static int add_events(list *out, const char *from, const char *to, const void *d
 	size_t ncauses = 0;
 	int rc = mev__events_rec_decode(&rec, data, len, to);
 	const char *f = list_str(out, from, strlen(from)), *t = list_str(out, to, strlen(to));
+	double *sup = rc ? NULL : support_of(out, to, data, len, rec.events.n);
 	if (!rc && (rc = causes_of(&causes, &ncauses, out, to, data, len)) == 0 && ncauses != rec.events.n)
 		ncauses = 0;   /* made for other events: none */
 	for (size_t i = 0; i < rec.events.n && !rc; i++) {
@@ -350,11 +356,12 @@ static int add_events(list *out, const char *from, const char *to, const void *d
 		e->partner = list_str(out, x->partner, x->partner_len);
 		e->partner_share = x->partner_share;
 		e->partner_lineage = x->partner_lineage;
-		e->support = support_of(out, to, data, len, i);
+		e->support = sup ? sup[i] : NAN;
 		e->cause_kind = i < ncauses ? causes[i].kind : "";
 		e->cause = i < ncauses && causes[i].sentence ? causes[i].sentence : "";
 		e->cause_detail = i < ncauses && e->cause_kind[0] ? causes[i].detail : NULL;
 	}
+	free(sup);
 	free(causes);
 	mev__events_rec_free(&rec);
 	return rc;
