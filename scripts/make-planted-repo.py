@@ -185,6 +185,14 @@ class Planter:
                 v = self.files[p]
                 self.files[p] = max(1, v + self.rng.randint(-v // 40 - 1, v // 40 + 1))
 
+    def merge_into(self, a, b, busy, events):
+        # b's lead becomes a member of a; everybody shares all cores
+        a["members"] = a["members"] + [b["lead"]] + b["members"]
+        a["cores"] = a["cores"] + b["cores"]
+        self.groups.remove(b)
+        busy.update([id(a), id(b)])
+        events.append(("merge", None, [a], [a, b]))
+
     def plant(self, n_events, frm, to, truth):
         busy = set()
         reps_before = {id(g): g["lead"][0] for g in self.groups}
@@ -232,12 +240,7 @@ class Planter:
                     a, b = self.rng.sample(free, 2)
                     if self.group_lines(a) < self.group_lines(b):
                         a, b = b, a
-                    # the absorbed lead becomes a member; everybody shares all cores
-                    a["members"] = a["members"] + [b["lead"]] + b["members"]
-                    a["cores"] = a["cores"] + b["cores"]
-                    self.groups.remove(b)
-                    busy.update([id(a), id(b)])
-                    events.append(("merge", None, [a], [a, b]))
+                    self.merge_into(a, b, busy, events)
                     break
                 if k in ("growth", "contraction") and free:
                     g = self.rng.choice(free)
@@ -260,12 +263,7 @@ class Planter:
                 if k == "absorption" and small and free:
                     b = self.rng.choice(small)
                     a = self.rng.choice(free)
-                    # the small one's sections join the large one's, sharing its cores
-                    a["members"] = a["members"] + [b["lead"]] + b["members"]
-                    a["cores"] = a["cores"] + b["cores"]
-                    self.groups.remove(b)
-                    busy.update([id(a), id(b)])
-                    events.append(("merge", None, [a], [a, b]))
+                    self.merge_into(a, b, busy, events)
                     break
                 if k == "reorg":
                     cand = [g for g in free if len(g["members"]) >= 3]
