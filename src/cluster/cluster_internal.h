@@ -21,6 +21,8 @@ struct mev_clustering {
 	const char **titles;  /* in the arena */
 	uint64_t *lines;      /* per section: its own lines */
 	uint32_t *member;     /* per section: cluster or MEV_CLUSTER_NONE */
+	double *nbk;          /* per section: its strength (lines shared with other sections) */
+	double *nbsk;         /* per section: MEV__SKETCH sums of its edges' lines, signed by neighbour title */
 	size_t ncl;
 	uint32_t *rep;        /* per cluster */
 	uint64_t *cl_lines;
@@ -39,8 +41,9 @@ struct mev_clustering {
 
 /*
  * A clustering over the sections of g, every section unclustered, its own
- * lines taken from the self loops, modularity and reference NaN, graph_fp
- * set, no step, no chain.
+ * lines taken from the self loops, its neighbourhood sketched (nbk, nbsk;
+ * THE REST left out; mev__section_changed()), modularity and reference
+ * NaN, graph_fp set, no step, no chain.
  */
 int mev__clustering_new(mev_clustering **out, const mev_graph *g);
 
@@ -51,6 +54,19 @@ int mev__clustering_new(mev_clustering **out, const mev_graph *g);
  * Errors: MEV_ECORRUPT for a label >= nraw, MEV_ENOMEM.
  */
 int mev__clustering_rank(mev_clustering *c, size_t nraw);
+
+/* Dimensions of a section's neighbourhood sketch; how much may change. */
+enum { MEV__SKETCH = 8 };
+#define MEV__CHANGE_TOL 0.05
+
+/*
+ * Whether section i of c differs materially from section j of prev (the
+ * same title): its own lines by more than MEV__CHANGE_TOL of them, or its
+ * edges: the lines it shares with each neighbour (by title), as a vector,
+ * moved by more than MEV__CHANGE_TOL of its strength (estimated from the
+ * random-sign sketches: |sketch difference| / sqrt(MEV__SKETCH)).
+ */
+int mev__section_changed(const mev_clustering *c, uint32_t i, const mev_clustering *prev, uint32_t j);
 
 /* --- the temporal method's own steps (temporal.c) ---------------------------- */
 
@@ -77,9 +93,14 @@ void mev__wgraph_free(mev__wgraph *g);
  * margin * its strength / m; clusters cut into connected pieces (the piece
  * of the smallest vertex keeps the label); again until neither changes
  * anything.  The result is a fixed point: settling it again changes
- * nothing.  `label` (labels < n) is changed in place.  Errors: MEV_ENOMEM.
+ * nothing.  `label` (labels < n) is changed in place.  `active` (NULL:
+ * every vertex) limits the moves to movers with an active vertex: a
+ * vertex or piece whose neighbourhood did not change since the previous
+ * release stays where it is, however the rest of the graph shifts the
+ * modularity (cutting a cluster into its connected pieces is not limited).
+ * Errors: MEV_ENOMEM.
  */
-int mev__settle(uint32_t *label, const mev__wgraph *g, double margin);
+int mev__settle(uint32_t *label, const mev__wgraph *g, double margin, const unsigned char *active);
 
 /* Labels (any values < bound) renumbered 0.. by first appearance. MEV_ENOMEM. */
 int mev__relabel(uint32_t *label, size_t n, size_t bound);

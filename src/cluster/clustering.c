@@ -14,6 +14,8 @@ void mev_clustering_free(mev_clustering *c)
 	free(c->titles);
 	free(c->lines);
 	free(c->member);
+	free(c->nbk);
+	free(c->nbsk);
 	free(c->rep);
 	free(c->cl_lines);
 	free(c->cl_size);
@@ -49,6 +51,38 @@ uint64_t mev_clustering_fingerprint(const mev_clustering *c)
 	return mev__hash_bytes(h, sizeof h);
 }
 
+static void sketch_edge(mev_clustering *c, uint32_t a, const char *other, double w)
+{
+	uint64_t h = mev__hash_bytes(other, strlen(other));
+	c->nbk[a] += w;
+	for (size_t d = 0; d < MEV__SKETCH; d++)
+		c->nbsk[(size_t)a * MEV__SKETCH + d] += (h >> d) & 1 ? w : -w;
+}
+
+static void sketch_neighbourhoods(mev_clustering *c, const mev_section_info *secs, const mev_edge *e, size_t ne)
+{
+	for (size_t i = 0; i < ne; i++) {
+		uint32_t a = e[i].a, b = e[i].b;
+		if (a == b || secs[a].is_rest || secs[b].is_rest)
+			continue;
+		sketch_edge(c, a, c->titles[b], (double)e[i].lines);
+		sketch_edge(c, b, c->titles[a], (double)e[i].lines);
+	}
+}
+
+int mev__section_changed(const mev_clustering *c, uint32_t i, const mev_clustering *prev, uint32_t j)
+{
+	double dl = fabs((double)c->lines[i] - (double)prev->lines[j]), d2 = 0;
+	double k = fmax(c->nbk[i], prev->nbk[j]);
+	if (dl > MEV__CHANGE_TOL * (double)(c->lines[i] > prev->lines[j] ? c->lines[i] : prev->lines[j]))
+		return 1;
+	for (size_t d = 0; d < MEV__SKETCH; d++) {
+		double x = c->nbsk[(size_t)i * MEV__SKETCH + d] - prev->nbsk[(size_t)j * MEV__SKETCH + d];
+		d2 += x * x;
+	}
+	return sqrt(d2 / MEV__SKETCH) > MEV__CHANGE_TOL * k;
+}
+
 int mev__clustering_new(mev_clustering **out, const mev_graph *g)
 {
 	const mev_filemap *fm = mev_graph_filemap(g);
@@ -63,7 +97,9 @@ int mev__clustering_new(mev_clustering **out, const mev_graph *g)
 	c->titles = calloc(n + 1, sizeof *c->titles);
 	c->lines = calloc(n + 1, sizeof *c->lines);
 	c->member = malloc((n + 1) * sizeof *c->member);
-	if (!c->titles || !c->lines || !c->member) {
+	c->nbk = calloc(n + 1, sizeof *c->nbk);
+	c->nbsk = calloc((n + 1) * MEV__SKETCH, sizeof *c->nbsk);
+	if (!c->titles || !c->lines || !c->member || !c->nbk || !c->nbsk) {
 		mev_clustering_free(c);
 		return mev_error_oom();
 	}
@@ -77,6 +113,7 @@ int mev__clustering_new(mev_clustering **out, const mev_graph *g)
 	for (size_t i = 0; i < ne; i++)
 		if (e[i].a == e[i].b)
 			c->lines[e[i].a] = e[i].lines;
+	sketch_neighbourhoods(c, secs, e, ne);
 	c->modularity = NAN;
 	c->reference = NAN;
 	c->graph_fp = mev__graph_fingerprint(g);

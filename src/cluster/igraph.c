@@ -402,7 +402,7 @@ static int temporal_leiden(uint32_t *out, double *q, temporal_run *t, const uint
 					     (long long)k, i, n);
 		out[i] = (uint32_t)k;
 	}
-	if (!raw && (rc = mev__settle(out, &t->wg, t->margin)))
+	if (!raw && (rc = mev__settle(out, &t->wg, t->margin, NULL)))
 		return rc;
 	return temporal_q(q, t, out);
 }
@@ -441,6 +441,84 @@ static int temporal_graph(mev__wgraph *wg, const vgraph *v, double gamma)
 }
 
 /*
+ * Which vertices may move when the previous release's clusters are
+ * settled: those whose neighbourhood changed (mev__section_changed()) or
+ * that are new,
+ * and their neighbours.  Elsewhere nothing in the graph changed, and only
+ * the total weight shifted the balance: no reason to move.  *changed_out:
+ * only the vertices that changed or are new.
+ */
+static int active_vertices(unsigned char **out, unsigned char **changed_out, const temporal_run *t,
+			   const mev_clustering *c, const mev_clustering *prev)
+{
+	mev_strmap at = MEV_STRMAP_INIT;
+	size_t n = t->v->n;
+	unsigned char *changed = calloc(n + 1, 1), *active = calloc(n + 1, 1);
+	int rc = 0;
+	*out = *changed_out = NULL;
+	if (!changed || !active)
+		rc = mev_error_oom();
+	for (uint32_t s = 0; !rc && s < prev->nsec; s++)
+		if (mev__strmap_put(&at, prev->titles[s], strlen(prev->titles[s]), s))
+			rc = mev_error_oom();
+	for (size_t i = 0; !rc && i < n; i++) {
+		uint32_t sec = t->v->sec[i];
+		int64_t ps = mev__strmap_get(&at, c->titles[sec], strlen(c->titles[sec]));
+		changed[i] = ps < 0 || mev__section_changed(c, sec, prev, (uint32_t)ps);
+	}
+	for (size_t i = 0; !rc && i < n; i++) {
+		active[i] = changed[i];
+		for (size_t e = t->wg.off[i]; !active[i] && e < t->wg.off[i + 1]; e++)
+			active[i] = changed[t->wg.adj[e]];
+	}
+	mev__strmap_free(&at);
+	if (rc) {
+		free(active);
+		free(changed);
+	} else {
+		*out = active;
+		*changed_out = changed;
+	}
+	return rc;
+}
+
+/*
+ * After a re-optimisation (lab, from the settled clusters `from`): every
+ * cluster of `from` none of whose vertices changed back as it was, the
+ * rest as re-optimised, settled again (moves limited to the active
+ * vertices); taken when its modularity still reaches floor.  So a
+ * re-optimisation does not merge or split clusters whose code and
+ * MAINTAINERS did not change.  scratch: n labels.
+ */
+static int keep_still(uint32_t *lab, double *q, temporal_run *t, const uint32_t *from, uint32_t *scratch,
+		      const unsigned char *changed, const unsigned char *active, double floor)
+{
+	size_t n = t->v->n, still = 0;
+	unsigned char *hot = calloc(n + 1, 1);
+	double q2;
+	int rc;
+	if (!hot)
+		return mev_error_oom();
+	for (size_t i = 0; i < n; i++)
+		hot[from[i]] |= changed[i];
+	for (size_t i = 0; i < n; i++) {
+		scratch[i] = hot[from[i]] ? lab[i] : (uint32_t)(n + from[i]);
+		still += !hot[from[i]];
+	}
+	free(hot);
+	if (!still)
+		return 0;
+	if ((rc = mev__relabel(scratch, n, 2 * n)) || (rc = mev__settle(scratch, &t->wg, t->margin, active)) ||
+	    (rc = temporal_q(&q2, t, scratch)))
+		return rc;
+	if (q2 >= floor) {
+		memcpy(lab, scratch, n * sizeof *lab);
+		*q = q2;
+	}
+	return 0;
+}
+
+/*
  * The temporal method (cluster.h): the reference (best independent
  * Leiden), then the previous release's clusters settled, else Leiden from
  * them, else the reference's partition settled.  Fills c's step, moved and
@@ -450,7 +528,7 @@ static int temporal_steps(uint32_t *lab, temporal_run *t, mev_clustering *c, con
 			  uint32_t *buf)
 {
 	uint32_t *ind = buf, *start = buf + t->v->n, *inc = buf + 2 * t->v->n, *tmp = buf + 3 * t->v->n;
-	unsigned char *seen = (unsigned char *)(buf + 4 * t->v->n);
+	unsigned char *seen = (unsigned char *)(buf + 4 * t->v->n), *active = NULL, *changed = NULL;
 	size_t n = t->v->n, known = 0;
 	double qind, q, floor;
 	int rc;
@@ -462,28 +540,33 @@ static int temporal_steps(uint32_t *lab, temporal_run *t, mev_clustering *c, con
 		return rc;
 	if (known) {
 		memcpy(lab, start, n * sizeof *lab);
-		if ((rc = mev__settle(lab, &t->wg, t->margin)) || (rc = temporal_q(&q, t, lab)))
-			return rc;
+		if ((prev->nbk && (rc = active_vertices(&active, &changed, t, c, prev))) ||
+		    (rc = mev__settle(lab, &t->wg, t->margin, active)) || (rc = temporal_q(&q, t, lab)))
+			goto done;
 		if (q >= floor) {
 			c->step = MEV_CLUSTER_STEP_MOVED;
 		} else {
 			memcpy(inc, lab, n * sizeof *lab);
-			if ((rc = temporal_best(lab, &q, t, inc, tmp, 0)))
-				return rc;
+			if ((rc = temporal_best(lab, &q, t, inc, tmp, 0)) ||
+			    (active && (rc = keep_still(lab, &q, t, inc, tmp, changed, active, floor))))
+				goto done;
 			c->step = MEV_CLUSTER_STEP_REOPTIMISED;
 		}
 	}
 	if (!known || q < floor) {
 		memcpy(lab, ind, n * sizeof *lab);
-		if ((rc = mev__settle(lab, &t->wg, t->margin)) || (rc = temporal_q(&q, t, lab)))
-			return rc;
+		if ((rc = mev__settle(lab, &t->wg, t->margin, NULL)) || (rc = temporal_q(&q, t, lab)))
+			goto done;
 		c->step = MEV_CLUSTER_STEP_INDEPENDENT;
 	}
 	if (known && (rc = mev__moved(&c->moved, start, lab, seen, n)))
-		return rc;
+		goto done;
 	if (c->step == MEV_CLUSTER_STEP_MOVED && !c->moved)
 		c->step = MEV_CLUSTER_STEP_KEPT;
-	return 0;
+done:
+	free(active);
+	free(changed);
+	return rc;
 }
 
 static int temporal(igraph_vector_int_t *membership, const igraph_t *graph, const vgraph *v,

@@ -184,15 +184,17 @@ static void move_to(clusters *cl, uint32_t *label, const mover *mv, uint32_t b)
 }
 
 /* One pass over the vertices (only towards neighbours of the same
- * `within` label when within is given); the number of moves. */
+ * `within` label when within is given; only active ones when active is
+ * given); the number of moves. */
 static size_t local_pass(clusters *cl, uint32_t *label, const mev__wgraph *g, double margin,
-			 const uint32_t *within)
+			 const uint32_t *within, const unsigned char *active)
 {
 	size_t moves = 0;
 	for (size_t v = 0; v < g->n; v++) {
 		uint32_t vs = (uint32_t)v, b;
 		mover mv = { &vs, 1, g->k[v], NULL, 0, within };
-		if (g->k[v] <= 0 || (b = best_move(cl, label, g, &mv, margin)) == label[v])
+		if (g->k[v] <= 0 || (active && !active[v]) ||
+		    (b = best_move(cl, label, g, &mv, margin)) == label[v])
 			continue;
 		move_to(cl, label, &mv, b);
 		moves++;
@@ -293,13 +295,22 @@ static int settle_init(settle_ctx *x, size_t n)
  * strength, as a vertex does.  The number of moves; x->cl's counts must be
  * fresh, and stay so.
  */
-static size_t unit_pass(settle_ctx *x, uint32_t *label, const mev__wgraph *g, double margin)
+static int any_active(const mover *mv, const unsigned char *active)
+{
+	for (size_t i = 0; active && i < mv->n; i++)
+		if (active[mv->vs[i]])
+			return 1;
+	return !active;
+}
+
+static size_t unit_pass(settle_ctx *x, uint32_t *label, const mev__wgraph *g, double margin,
+			const unsigned char *active)
 {
 	size_t n = g->n, moves = 0;
 	for (size_t v = 0; v < n; v++)
 		x->sub[v] = (uint32_t)v;
 	clusters_count(&x->subcl, x->sub, g);
-	for (int r = 0; r < MAX_ROUNDS && local_pass(&x->subcl, x->sub, g, 0, label); r++)
+	for (int r = 0; r < MAX_ROUNDS && local_pass(&x->subcl, x->sub, g, 0, label, NULL); r++)
 		;
 	split_pieces(&x->subcl, x->sub, g, x->up, x->pl, x->keeper);
 	/* vertices by piece (counting sort, stable: in vertex order) */
@@ -313,7 +324,7 @@ static size_t unit_pass(settle_ctx *x, uint32_t *label, const mev__wgraph *g, do
 	for (size_t v = 0; v < n; v++) {
 		uint32_t p = x->sub[v], b;
 		mover mv = { x->order + x->start[p], x->start[p + 1] - x->start[p], 0, x->sub, p, NULL };
-		if (mv.vs[0] != v || mv.n < 2)
+		if (mv.vs[0] != v || mv.n < 2 || !any_active(&mv, active))
 			continue; /* seen from its first vertex; single vertices moved already */
 		for (size_t i = 0; i < mv.n; i++)
 			mv.k += g->k[mv.vs[i]];
@@ -325,13 +336,13 @@ static size_t unit_pass(settle_ctx *x, uint32_t *label, const mev__wgraph *g, do
 	return moves;
 }
 
-int mev__settle(uint32_t *label, const mev__wgraph *g, double margin)
+int mev__settle(uint32_t *label, const mev__wgraph *g, double margin, const unsigned char *active)
 {
 	settle_ctx x;
 	int rc = settle_init(&x, g->n), rounds = 0;
 	while (!rc && g->m > 0) {
 		clusters_count(&x.cl, label, g);
-		while (rounds++ < MAX_ROUNDS && local_pass(&x.cl, label, g, margin, NULL))
+		while (rounds++ < MAX_ROUNDS && local_pass(&x.cl, label, g, margin, NULL, active))
 			;
 		if (rounds >= MAX_ROUNDS)
 			break;
@@ -339,7 +350,7 @@ int mev__settle(uint32_t *label, const mev__wgraph *g, double margin)
 		 * s >= k vertices leaves at least n - (clusters) >= k - 1 free */
 		if (split_pieces(&x.cl, label, g, x.up, x.pl, x.keeper))
 			continue;
-		if (!unit_pass(&x, label, g, margin))
+		if (!unit_pass(&x, label, g, margin, active))
 			break;
 	}
 	if (!rc)

@@ -17,6 +17,7 @@
 #include "maintevo/error.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,101 @@ static int section_maps(mev__cause_pair *p)
 		if (p->a2b[i] != NONE)
 			p->b2a[p->a2b[i]] = (uint32_t)i;
 	return 0;
+}
+
+/* The base of a repeated title: "X #2" -> length of "X". */
+static size_t base_len(const char *t)
+{
+	size_t n = strlen(t), k = n;
+	while (k > 0 && t[k - 1] >= '0' && t[k - 1] <= '9')
+		k--;
+	return k < n && k >= 2 && t[k - 1] == '#' && t[k - 2] == ' ' ? k - 2 : n;
+}
+
+typedef struct {
+	uint32_t a, b;
+	uint64_t lines;
+} alias_pair;
+
+typedef MEV_VEC(alias_pair) alias_vec;
+
+static int alias_cmp(const void *x, const void *y)
+{
+	const alias_pair *p = x, *q = y;
+	if (p->lines != q->lines)
+		return p->lines > q->lines ? -1 : 1;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* Old and new sections of one family (same base title) covering the same
+ * file, with its lines, into *v; or (relink 0) mark in kept the old
+ * sections whose mapped section still covers one of their files. */
+static int join_files(mev__cause_pair *p, uint8_t *kept, alias_vec *v, int relink)
+{
+	const mev_filemap *fa = p->in->ra->fm, *fb = p->in->rb->fm;
+	const mev_file_row *xa = mev_filemap_rows(fa), *xb = mev_filemap_rows(fb);
+	size_t na = mev_filemap_count(fa), nb = mev_filemap_count(fb), i = 0, j = 0;
+	while (i < na && j < nb) {
+		int c = mev__cause_path_cmp(&xa[i], &xb[j]);
+		const uint32_t *ia, *ib;
+		size_t n = c ? 0 : mev_filemap_set(&ia, fa, xa[i].set), m = c ? 0 : mev_filemap_set(&ib, fb, xb[j].set);
+		for (size_t k = 0; k < n; k++)
+			for (size_t l = 0; ia[k] < p->nsa && ib[l] < p->nsb && l < m; l++) {
+				const char *ta = mev__cause_title(p->in->ra, ia[k]), *tb = mev__cause_title(p->in->rb, ib[l]);
+				size_t la = base_len(ta);
+				alias_pair x = { ia[k], ib[l], xa[i].lines + 1 };
+				if (!relink)
+					kept[ia[k]] |= ib[l] == p->a2b[ia[k]];
+				else if (p->a2b[ia[k]] == NONE && p->b2a[ib[l]] == NONE && la == base_len(tb) &&
+					 !memcmp(ta, tb, la) && MEV_VEC_PUSH(v, x))
+					return mev_error_oom();
+			}
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return 0;
+}
+
+/*
+ * A repeated title ("X", "X #2", ...: numbered in reading order) can pass
+ * to another section when an earlier one goes.  When the older section
+ * with the title covered files and the newer one covers none of them,
+ * they are unmapped; then each unmapped older section of a family maps
+ * to the unmapped newer one of the family sharing most of its lines (a
+ * renumbering, not a change).  Needs the file tables.
+ */
+static int unalias(mev__cause_pair *p)
+{
+	alias_vec v = { 0 };
+	uint8_t *kept = calloc(p->nsa + 1, 1);
+	size_t cut = 0;
+	int rc = kept ? join_files(p, kept, &v, 0) : mev_error_oom();
+	for (size_t s = 0; !rc && s < p->nsa; s++) {
+		uint32_t b = p->a2b[s];
+		const char *t = mev__cause_title(p->in->ra, (uint32_t)s);
+		char two[512];
+		if (b == NONE || kept[s] || !mev_clustering_section_lines(p->in->ra->cl, (uint32_t)s))
+			continue;
+		if (base_len(t) == strlen(t) && (snprintf(two, sizeof two, "%s #2", t) >= (int)sizeof two ||
+						 (mev__strmap_get(&p->ta, two, strlen(two)) < 0 &&
+						  mev__strmap_get(&p->tb, two, strlen(two)) < 0)))
+			continue;
+		p->a2b[s] = p->b2a[b] = NONE;
+		cut++;
+	}
+	if (!rc && cut && !(rc = join_files(p, kept, &v, 1))) {
+		qsort(v.v, v.n, sizeof *v.v, alias_cmp);
+		for (size_t k = 0; k < v.n; k++)
+			if (p->a2b[v.v[k].a] == NONE && p->b2a[v.v[k].b] == NONE) {
+				p->a2b[v.v[k].a] = v.v[k].b;
+				p->b2a[v.v[k].b] = v.v[k].a;
+			}
+	}
+	free(v.v);
+	free(kept);
+	return rc;
 }
 
 const char *mev__cause_show(const void *ctx, int newer, const char *title)
@@ -341,7 +437,8 @@ int mev__causes(mev__event_cause **out, const mev__cause_in *in)
 	p.in = in;
 	if (!(*out = calloc(in->nlinks + 1, sizeof **out)))
 		return mev_error_oom();
-	if ((rc = section_maps(&p)) || (rc = pair_alloc(&p)) || (rc = pattern_changes(&p)) ||
+	if ((rc = section_maps(&p)) || (in->code && (rc = unalias(&p))) || (rc = pair_alloc(&p)) ||
+	    (rc = pattern_changes(&p)) ||
 	    (in->code && (rc = file_changes(&p))))
 		goto done;
 	for (size_t i = 0; i < in->nlinks && !rc; i++)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CAUSE_REC_VERSION = 1 };
+enum { CAUSE_REC_VERSION = 3 };
 
 /* Items named in a sentence: MAINTAINERS changes. */
 enum { SAY_CHANGES = 3 };
