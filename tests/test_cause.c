@@ -351,12 +351,58 @@ done:
 	mev_store_free(s);
 }
 
+/* A repeated title passes to another section: v1 has BOARD (b0/), BOARD #2
+ * (b1/) and SECURE (s1/, next to BOARD #2); v2 drops the first BOARD and
+ * SECURE, whose files BOARD (b1/'s section, first now) takes.  By title,
+ * BOARD #2 is another section in v2 and nothing changed near SECURE. */
+static void test_repeated_titles(void)
+{
+	static const char *const files[] = { "b0/a.c=500", "b1/a.c=2000", "b2/a.c=1500", "s1/a.c=70", "x/s.c=10", NULL };
+	static const char *const s1[] = { "BOARD:b0/", "BOARD #2:b1/,x/", "SECURE:s1/", "BOARD #3:b2/,x/", NULL };
+	static const char *const s2[] = { "BOARD:b1/,s1/,x/", "BOARD #2:b2/,x/", NULL };
+	mev_store *s = open_store("repeated");
+	mev_filemap *f1 = make_fm(s1, files), *f2 = make_fm(s2, files);
+	char *m1 = maint_text(s1), *m2 = maint_text(s2);
+	mev_cluster_params cp;
+	mev_track_params tp;
+	mev_track_result res;
+	mev_event_list ev = { 0 };
+	mev_cluster_params_init(&cp);
+	mev_track_params_init(&tp);
+	tp.support_runs = 0;
+	if (!s)
+		goto done;
+	put_release(s, "v1", f1, m1);
+	put_release(s, "v2", f2, m2);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
+	CHECK_INT(mev_track_events(&ev, s, &cp, &tp, NULL, NULL), 0);
+	{
+		const mev_event *e = NULL;
+		for (size_t i = 0; i < ev.n && !e; i++)
+			if (strcmp(ev.v[i].from_cluster, "SECURE") == 0)
+				e = &ev.v[i];
+		CHECK(e != NULL);
+		CHECK(e && strcmp(e->cause_kind, "none") != 0);
+		CHECK(e && strstr(e->cause, "s1/a.c") != NULL);
+		CHECK(e && strstr(e->cause, "BOARD #2 (MAINTAINERS") == NULL);
+	}
+	CHECK_INT(res.no_change, 0);
+	mev_event_list_free(&ev);
+done:
+	free(m1);
+	free(m2);
+	mev_filemap_free(f1);
+	mev_filemap_free(f2);
+	mev_store_free(s);
+}
+
 int main(void)
 {
 	dir = test_tmpdir("cause");
 	RUN(test_patterns);
 	RUN(test_record);
 	RUN(test_tracker);
+	RUN(test_repeated_titles);
 	if (getenv("MEV_TEST_KEEP")) {
 		fprintf(stderr, "kept %s\n", dir);
 		return test_summary();

@@ -223,6 +223,52 @@ static void test_hysteresis(void)
 	drop(&t2);
 }
 
+/* P and Q joined by `pq` lines, and (when `big`) ten unrelated pairs of
+ * 3,000 lines each: the total weight grows 35-fold. */
+static tgraph still(const char *pq, int big)
+{
+	static const char *const s0[] = { "P1=600", "P2=300", "Q1=600", "Q2=300", NULL };
+	static const char *const s1[] = { "P1=600", "P2=300", "Q1=600", "Q2=300", "C0=3000", "D0=3000",
+					  "C1=3000", "D1=3000", "C2=3000", "D2=3000", "C3=3000", "D3=3000",
+					  "C4=3000", "D4=3000", "C5=3000", "D5=3000", "C6=3000", "D6=3000",
+					  "C7=3000", "D7=3000", "C8=3000", "D8=3000", "C9=3000", "D9=3000", NULL };
+	const char *e[] = { "P1|P2=300", "Q1|Q2=300", pq, "C0|D0=3000", "C1|D1=3000", "C2|D2=3000",
+			    "C3|D3=3000", "C4|D4=3000", "C5|D5=3000", "C6|D6=3000", "C7|D7=3000",
+			    "C8|D8=3000", "C9|D9=3000", NULL };
+	if (!big)
+		e[3] = NULL;
+	return make(big ? s1 : s0, e);
+}
+
+static void test_still(void)
+{
+	/* Alone, P and Q are two clusters; beside much more code, modularity
+	 * would join them (its resolution limit), though nothing in or next to
+	 * them changed: the temporal method leaves them apart.  When the lines
+	 * they share do change, they may join. */
+	mev_cluster_params p = temporal_params(), lp = p;
+	tgraph t0 = still("P1|Q1=280", 0), t1 = still("P1|Q1=280", 1), t2 = still("P1|Q1=320", 1);
+	mev_clustering *c0 = run(&t0, &p, NULL), *c1 = run(&t1, &p, c0), *c2 = run(&t2, &p, c0), *l1;
+	lp.method = MEV_CLUSTER_LEIDEN;
+	l1 = run(&t1, &lp, NULL);
+	if (c0 && c1 && c2 && l1) {
+		CHECK(cluster_of(c0, "P1") != cluster_of(c0, "Q1"));
+		CHECK(cluster_of(l1, "P1") == cluster_of(l1, "Q1"));
+		CHECK(cluster_of(c1, "P1") != cluster_of(c1, "Q1"));
+		CHECK(cluster_of(c1, "P1") == cluster_of(c1, "P2"));
+		CHECK_INT(mev_clustering_step(c1), MEV_CLUSTER_STEP_KEPT);
+		check_bound(c1, &t1, &p);
+		CHECK(cluster_of(c2, "P1") == cluster_of(c2, "Q1"));
+	}
+	mev_clustering_free(c0);
+	mev_clustering_free(c1);
+	mev_clustering_free(c2);
+	mev_clustering_free(l1);
+	drop(&t0);
+	drop(&t1);
+	drop(&t2);
+}
+
 /* A history of generated graphs: noise, sections leaving, groups merging. */
 static tgraph history_graph(int i)
 {
@@ -364,6 +410,7 @@ int main(void)
 	RUN(test_identical);
 	RUN(test_bridge);
 	RUN(test_hysteresis);
+	RUN(test_still);
 	RUN(test_bound_and_determinism);
 	RUN(test_store_chain);
 	test_tmpdir_remove(dir);
