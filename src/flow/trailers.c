@@ -78,20 +78,25 @@ static size_t block_start(const char *msg, size_t len, size_t *end)
 		e = ls ? ls - 1 : 0;
 	}
 	*end = e;
-	/* walk back to the blank line that opens the last paragraph */
+	/* walk back to the blank line that opens the last paragraph (the
+	 * title paragraph never is one) */
 	s = e;
-	while (s > title_end) {
+	for (;;) {
 		size_t ls = s;
 		while (ls > 0 && msg[ls - 1] != '\n')
 			ls--;
-		if (blank(msg + ls, s - ls))
+		if (ls < title_end || ls == 0)
+			return len;
+		if (blank(msg + ls, s - ls)) {
+			s = ls;
 			break;
-		s = ls ? ls - 1 : 0;
-		if (ls == 0)
-			break;
+		}
+		s = ls - 1;
 	}
-	if (s <= title_end || s >= e)
+	if (s >= e)
 		return len;
+	while (s < e && msg[s] != '\n')
+		s++;
 	s++; /* past the '\n' that ends the blank line */
 	for (size_t p = s; p < e;) {
 		const char *nl = memchr(msg + p, '\n', e - p);
@@ -178,9 +183,13 @@ void mev__flow_ident(mev__flow_span *name, mev__flow_span *email, const char *v,
 				b--;
 			while (e < v + len && !isspace((unsigned char)*e))
 				e++;
+			name->len = (size_t)(b - v);
+			while (b < e && (*b == '<' || *b == '('))
+				b++;
+			while (e > b && (e[-1] == '>' || e[-1] == ')' || e[-1] == ','))
+				e--;
 			email->p = b;
 			email->len = (size_t)(e - b);
-			name->len = (size_t)(b - v);
 		}
 	}
 	trim(&name->p, &name->len);

@@ -51,6 +51,7 @@ options_of() {
 	lineages) echo "store format $cluster_opts $track_opts excel-safe out help" ;;
 	section-changes) echo "store from to format rename excel-safe out help" ;;
 	explain) echo "store from to release lineage $cluster_opts $track_opts help" ;;
+	flow) echo "repo store churn rebuild wait quiet help" ;;
 	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
 	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts $track_opts" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
