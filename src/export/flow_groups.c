@@ -201,7 +201,7 @@ int mev__export_flow(mev_table *w, const mev__export_ctx *x)
 		const mev_flow_group *g = &gs.v[i];
 		mev_table_str(w, g->release);
 		mev_table_str(w, mev_flow_level_name((mev_flow_level)g->level));
-		mev_table_str(w, g->group);
+		mev_table_str_or_null(w, g->group);
 		mev_table_str_or_null(w, g->detail);
 		mev_table_int_or_null(w, g->cluster);
 		mev_table_int_or_null(w, g->lineage);

@@ -155,7 +155,7 @@ static int commit_row(mev_table *w, const mev__export_ctx *x, flow_rel *f, const
 	mev_table_str_or_null(w, fr->routes[c->route].tree);
 	if ((rc = join_sections(b, fr, c->sections)))
 		return rc;
-	mev_table_str(w, b->ptr);
+	mev_table_str_or_null(w, b->ptr);
 	verdict_cells(w, v, known);
 	mev_table_str(w, mev_flow_coverage_name((mev_flow_coverage)c->coverage));
 	mev_table_int_or_null(w, c->coverage == MEV_FLOW_COVERED ? mev__export_flow_strange(c) : -1);

@@ -78,6 +78,15 @@ grep -qx 'v2.0,rita@rev.org,Rita Review,0,0,0,0,1,0,0,1,0,0' "$OUT" || fail "Rit
 expect_exit 0 "$MEV" export commits --store s --release v3.0 --format jsonl
 [ "$(wc -l <"$OUT")" -eq 3 ] || fail "v3.0 has 3 commits"
 
+step "the three tables in csv, json and jsonl, as docs/schemas.md says"
+for t in commits flow people; do
+	for f in csv json jsonl; do
+		expect_exit 0 "$MEV" export "$t" --store s --format "$f" -o "$t.$f"
+	done
+	python3 "$HERE/check_export.py" table "$SRC/docs/schemas.md" "$t" "$t.csv" "$t.json" "$t.jsonl" ||
+		fail "table $t"
+done
+
 step "a re-run with nothing new does nothing"
 expect_exit 0 "$MEV" flow --store s
 grep -q "0 releases judged, 2 already stored" "$ERR" || fail "re-run summary"
