@@ -87,6 +87,13 @@ for t in commits flow people; do
 		fail "table $t"
 done
 
+step "the report's Patch flow part"
+expect_exit 0 "$MEV" report --store s --from v1.0 --to v2.0
+grep -qx '## Patch flow' "$OUT" || fail "no Patch flow part"
+grep -qx '| v2.0 | 12 | 11 | 45.5% | 54.5% | 36.4% | 18.2% | 27.3% | 36.4% |' "$OUT" || fail "conformance row"
+expect_exit 0 "$MEV" report --store s --from v1.0 --to v2.0 --format html
+grep -q '<svg' "$OUT" || fail "no chart"
+
 step "a re-run with nothing new does nothing"
 expect_exit 0 "$MEV" flow --store s
 grep -q "0 releases judged, 2 already stored" "$ERR" || fail "re-run summary"
