@@ -19,7 +19,7 @@
 #include <string.h>
 
 /* Parsed sets kept at a time (a U-Boot set takes some megabytes). */
-#define KEEP_PARSED 12
+#define KEEP_PARSED 6
 #define STATE_DIRTY 0xffffffffu
 
 struct mev__flow_contexts {
