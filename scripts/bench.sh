@@ -20,6 +20,10 @@
 #           one new tag on top of the rest, peak memory and store size
 #   xen     the same walk figures for Xen's RELEASE-x.y.z tags (one run)
 #   linux2  the same walk figures for the two-release Linux repository
+#   flow    `maintevo flow` of U-Boot's commits v2014.10 .. newest (a store
+#           walked and clustered first), against the floor `git log
+#           --no-merges --raw --no-renames v2014.10..NEWEST` (target <= 2);
+#           peak memory (target < 1 GB), a re-run with nothing new (< 1 s)
 #   cluster `maintevo track` (walktrap clustering of every release, then
 #           tracking) of the study's 68 Linux graphs v2.6.37..v6.3 imported
 #           into a fresh store, with one worker process and with one per
@@ -54,7 +58,7 @@ while [ $# -gt 0 ]; do
 	*) benches+=("$1"); shift ;;
 	esac
 done
-[ ${#benches[@]} -gt 0 ] || benches=(graph match walk xen linux2 cluster)
+[ ${#benches[@]} -gt 0 ] || benches=(graph match walk xen linux2 flow cluster)
 
 mev=${MAINTEVO:-$here/build/maintevo}
 if [ ! -x "$mev" ]; then
@@ -215,6 +219,29 @@ for b in "${benches[@]}"; do
 		save=$runs; runs=1
 		walk_figures linux "$linux" 1 -- v6.1 v6.12
 		runs=$save
+		;;
+	flow)
+		if ! git -C "$uboot" rev-parse -q --verify "v2014.10^{commit}" >/dev/null 2>&1; then
+			echo "flow: skipped, no U-Boot repository at '$uboot'"
+			continue
+		fi
+		last=$(git -C "$uboot" tag | grep -E '^v20[0-9]{2}\.[0-9]{2}$' | sort -V | tail -1)
+		tmpd=$(mktemp -d "${TMPDIR:-/tmp}/mev-bench.XXXXXX")
+		"$mev" walk --repo "$uboot" --store "$tmpd/base" -q --tags 'v201[4-9].[01][0-9]' \
+			--tags 'v20[2-9][0-9].[01][0-9]' --exclude 'v2014.0[1-7]'
+		"$mev" cluster --store "$tmpd/base" -q
+		save=$runs; runs=1
+		f=$(median sh -c 'git -C "$1" log --no-merges --raw --no-renames "v2014.10..$2" >/dev/null' _ \
+			"$uboot" "$last")
+		t=$(median sh -c 'rm -rf "$1" && cp -r "$2" "$1" && "$3" flow -q --store "$1"' _ "$tmpd/s" \
+			"$tmpd/base" "$mev")
+		runs=$save
+		n=$(git -C "$uboot" rev-list --no-merges --count "v2014.10..$last")
+		echo "flow u-boot ($n commits v2014.10..$last): maintevo ${t}s (copying the store included), floor (git log --raw) ${f}s, ratio $(ratio "$t" "$f") (target <= 2)"
+		r=$(median "$mev" flow -q --store "$tmpd/s")
+		mem=$( { /usr/bin/time -f '%M' "$mev" flow -q --rebuild --store "$tmpd/s" >/dev/null; } 2>&1 | tail -1)
+		echo "flow u-boot: re-run with nothing new ${r}s (target < 1 s); peak memory $((mem / 1024)) MB (target < 1 GB)"
+		rm -rf "$tmpd"
 		;;
 	cluster)
 		if [ ! -d "$pasta/section_graph" ]; then

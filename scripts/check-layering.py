@@ -27,7 +27,8 @@ MODULES = [
     ("store", 2, ["store/", "include/maintevo/store.h"]),
     ("table", 2, ["src/table.c", "src/table/", "include/maintevo/table.h",
                   "src/csv.c", "include/maintevo/csv.h"]),
-    ("repo", 2, ["src/repo.c", "src/repo/", "include/maintevo/repo.h"]),
+    ("repo", 2, ["src/repo.c", "src/repo/", "include/maintevo/repo.h",
+                 "include/maintevo/commit.h"]),
     ("pattern", 2, ["src/pattern.c", "src/pattern.h", "src/pattern_"]),
     ("maintainers", 3, ["src/maintainers", "src/maint_internal.h", "src/rules.c",
                         "include/maintevo/maintainers.h"]),
@@ -43,10 +44,11 @@ MODULES = [
     ("track", 9, ["src/track/", "src/track.c", "src/track_internal.h",
                   "include/maintevo/track.h"]),
     ("history", 10, ["src/history.c", "src/history.h"]),
-    ("export", 11, ["src/export/", "src/export.c", "include/maintevo/export.h"]),
-    ("report", 12, ["src/report/", "src/report.c", "src/chart.c", "src/chart.h",
+    ("flow", 11, ["src/flow/", "include/maintevo/flow.h"]),
+    ("export", 12, ["src/export/", "src/export.c", "include/maintevo/export.h"]),
+    ("report", 13, ["src/report/", "src/report.c", "src/chart.c", "src/chart.h",
                     "include/maintevo/report.h"]),
-    ("cli", 13, ["src/cli/"]),
+    ("cli", 14, ["src/cli/"]),
 ]
 
 # Third-party headers and the one module each may appear in.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # nightly.sh --repo R --store S --out DIR: the nightly job.  Fetch new tags
-# (when the repository has a remote), walk them into the store, cluster and
-# track, then write into DIR/<newest release>/ every table of 'maintevo
+# (when the repository has a remote), walk them into the store, cluster,
+# track and judge the new commits (maintevo flow), then write into DIR/<newest release>/ every table of 'maintevo
 # export' (csv/), the graphs (GraphML) and the report of the newest release
 # against the previous one (report.md, report.html); DIR/latest points at
 # that folder.  A file whose content did not change is not rewritten, so a
@@ -96,6 +96,7 @@ method_args=()
 run walk "$mev" walk --repo "$repo" --store "$store" -q
 run cluster "$mev" cluster --store "$store" "${method_args[@]}" -q
 run track "$mev" track --store "$store" "${method_args[@]}" -q
+run flow "$mev" flow --repo "$repo" --store "$store" -q
 
 # 3. the two newest releases
 "$mev" releases --store "$store" >"$work/releases.csv" 2>"$errlog" ||
@@ -113,6 +114,14 @@ for t in releases sections edges clusters events lineages section_changes; do
 done
 run "export files" "$mev" export files --store "$store" --release "$newest" "${method_args[@]}" \
 	-o "$stage/csv/files.csv"
+if [ "$previous" != "$newest" ]; then
+	# the patch flow: every release's aggregates, the newest release's commits and people
+	run "export flow" "$mev" export flow --store "$store" "${method_args[@]}" -o "$stage/csv/flow.csv"
+	for t in commits people; do
+		run "export $t" "$mev" export "$t" --store "$store" --release "$newest" "${method_args[@]}" \
+			-o "$stage/csv/$t.csv"
+	done
+fi
 run "export graph" "$mev" export graph --store "$store" --release "$newest" "${method_args[@]}" \
 	-o "$stage/graph.graphml"
 run "export graph --meta" "$mev" export graph --meta --store "$store" --release "$newest" \

@@ -26,6 +26,9 @@ typedef enum {
 	MEV_EXPORT_LINEAGES,     /* one row per lineage */
 	MEV_EXPORT_FILES,        /* one row per release, file and covering section */
 	MEV_EXPORT_SECTION_CHANGES, /* one row per section added, removed or renamed */
+	MEV_EXPORT_COMMITS,      /* one row per judged commit ('maintevo flow') */
+	MEV_EXPORT_FLOW,         /* patch flow aggregates per release, section, subsystem, path */
+	MEV_EXPORT_PEOPLE,       /* one row per release and person of the patch flow */
 	MEV_EXPORT_TABLE_COUNT
 } mev_export_table_id;
 
@@ -102,5 +105,49 @@ typedef struct {
 
 /* Count the sections of release `tag`.  Errors: as mev_release_load_graph(). */
 int mev_export_census(mev_section_census *out, mev_store *s, const char *tag);
+
+/* --- patch flow aggregates (docs/flow.md) ----------------------------------------- */
+
+typedef enum {
+	MEV_FLOW_LEVEL_RELEASE = 0, /* every judged commit of the release */
+	MEV_FLOW_LEVEL_SECTION,     /* the commits touching a file of the section */
+	MEV_FLOW_LEVEL_SUBSYSTEM,   /* ... of any section of the cluster */
+	MEV_FLOW_LEVEL_PATH         /* strange commits by committer and sections touched */
+} mev_flow_level;
+
+/* "release", "section", "subsystem", "path". */
+const char *mev_flow_level_name(mev_flow_level l);
+
+typedef struct {
+	const char *release;
+	uint8_t level;            /* mev_flow_level */
+	const char *group;        /* "" (release), the section title, the cluster's
+				     representative, the committer (path) */
+	const char *detail;       /* path: the sections touched, " | "-joined; else "" */
+	int64_t cluster, lineage; /* subsystem: 1-based cluster, lineage (-1: unknown) */
+	const char *lineage_name; /* or NULL */
+	uint64_t commits, covered, rest_only, uncovered, direct, strange;
+	uint64_t verdict[5];      /* covered commits with verdict i (mev_flow_verdict) */
+	uint64_t known[5];        /* covered commits where verdict i is decided */
+} mev_flow_group;
+
+typedef struct {
+	mev_flow_group *v;        /* releases in version order; in each: release, sections,
+				     subsystems, paths; groups by name (paths: most strange first) */
+	size_t n;
+	size_t releases;          /* releases with a stored flow */
+	int clustered;            /* some of them are clustered */
+	void *mem_;
+} mev_flow_groups;
+
+/*
+ * The patch flow aggregates of the store (of `release` only when not NULL)
+ * with committer_in_subsystem decided by the clustering `method` (NULL:
+ * the default).  MEV_ENOTFOUND (with a hint) when 'maintevo flow' has not
+ * run.  Free with mev_flow_groups_free().
+ */
+int mev_export_flow_groups(mev_flow_groups *out, mev_store *s, const mev_cluster_params *method,
+			   const mev_track_params *tracking, const char *release);
+void mev_flow_groups_free(mev_flow_groups *g);
 
 #endif

@@ -68,6 +68,12 @@ const cli_command cmd_export_spec = {
 		"             consecutive releases\n"
 		"  files      one row per file and covering section: every file of --release\n"
 		"             TAG, or one file's history with --path PATH\n"
+		"  commits    one row per commit judged by 'maintevo flow': route, sections,\n"
+		"             verdicts (docs/flow.md)\n"
+		"  flow       patch flow aggregates per release, section, subsystem and\n"
+		"             strange path: shares of each verdict\n"
+		"  people     one row per release and person of the patch flow: commits\n"
+		"             authored, committed, signed off, reviewed; sections as M:/R:\n"
 		"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
 		"             vertex attributes; --meta: the graph of its clusters\n"
 		"\n"
@@ -173,7 +179,8 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 	int table = mev_export_table_parse(what);
 	if (table < 0)
 		return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
-				       "clusters, events, lineages, section_changes, files or graph)",
+				       "clusters, events, lineages, section_changes, files, commits, flow, "
+				       "people or graph)",
 				       what);
 	if (format && mev_table_format_parse(format) < 0)
 		return cli_usage_error("export", "unknown format '%s' (use csv, json or jsonl)", format);
@@ -203,7 +210,8 @@ int cmd_export(int argc, char **argv)
 		return rc;
 	if (argi >= argc)
 		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
-				       "clusters, events, lineages, section_changes, files or graph)");
+				       "clusters, events, lineages, section_changes, files, commits, flow, "
+				       "people or graph)");
 	what = argv[argi];
 	if ((rc = cli_cluster_finish(&a.cluster, "export")))
 		return rc;

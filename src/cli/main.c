@@ -42,6 +42,8 @@ static const command commands[] = {
 	  &cmd_section_changes_spec },
 	{ "explain", cmd_explain, "why a lineage split, merged, grew ... between releases (words)",
 	  &cmd_explain_spec },
+	{ "flow", cmd_flow, "judge every commit: did it come through the maintainers MAINTAINERS names?",
+	  &cmd_flow_spec },
 	{ "report", cmd_report, "what changed between two releases (Markdown or HTML)",
 	  &cmd_report_spec },
 	{ "export", cmd_export, "tidy tables (CSV, JSON) and graphs (GraphML, DOT) of a store",

@@ -67,6 +67,29 @@ static const mev_column changes_cols[] = {
 	{ "new_display_name", S }, { NULL, S }
 };
 
+static const mev_column commits_cols[] = {
+	{ "commit", S }, { "release", S }, { "author", S }, { "committer", S }, { "route", S },
+	{ "tree", S }, { "sections", S }, { "committer_is_maintainer", I },
+	{ "committer_in_subsystem", I }, { "signoff_by_maintainer", I }, { "reviewed_by_listed", I },
+	{ "via_listed_tree", I }, { "coverage", S }, { "strange", I }, { "author_name", S },
+	{ "committer_name", S }, { "author_date", D }, { "commit_date", D }, { "paths", I },
+	{ "signed_off_by", S }, { "acked_by", S }, { "reviewed_by", S }, { "tested_by", S },
+	{ "added", I }, { "removed", I }, { NULL, S }
+};
+static const mev_column flow_cols[] = {
+	{ "release", S }, { "level", S }, { "group", S }, { "detail", S }, { "cluster", I },
+	{ "lineage", I }, { "lineage_name", S }, { "commits", I }, { "covered", I },
+	{ "rest_only", I }, { "uncovered", I }, { "direct", I }, { "committer_is_maintainer", N },
+	{ "committer_in_subsystem", N }, { "signoff_by_maintainer", N }, { "reviewed_by_listed", N },
+	{ "via_listed_tree", N }, { "strange", N }, { "strange_commits", I }, { NULL, S }
+};
+static const mev_column people_cols[] = {
+	{ "release", S }, { "person", S }, { "name", S }, { "authored", I }, { "committed", I },
+	{ "signed_off", I }, { "acked", I }, { "reviewed", I }, { "tested", I },
+	{ "maintains", I }, { "reviews", I }, { "committed_as_maintainer", I },
+	{ "committed_strange", I }, { NULL, S }
+};
+
 #undef S
 #undef I
 #undef N
@@ -92,6 +115,10 @@ static const struct {
 			       mev__export_files },
 	[MEV_EXPORT_SECTION_CHANGES] = { "section_changes", changes_cols, 0,
 					 mev__export_section_changes },
+	[MEV_EXPORT_COMMITS] = { "commits", commits_cols, MEV__HISTORY_CLUSTERS, mev__export_commits },
+	[MEV_EXPORT_FLOW] = { "flow", flow_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
+			      mev__export_flow },
+	[MEV_EXPORT_PEOPLE] = { "people", people_cols, 0, mev__export_people },
 };
 
 const char *mev_export_table_name(mev_export_table_id t)
@@ -263,6 +290,24 @@ static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *
 		return not_clustered(h, opt->release);
 	if ((t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES) && !h->tracked)
 		return not_tracked(h);
+	if (t == MEV_EXPORT_COMMITS || t == MEV_EXPORT_FLOW || t == MEV_EXPORT_PEOPLE) {
+		size_t first, end;
+		int rc;
+		mev__export_range(&first, &end, h, opt->release);
+		for (size_t i = first; i < end; i++) {
+			char *prev = NULL;
+			if ((rc = mev_flow_stored(&prev, s, h->list[i].tag)) < 0)
+				return rc;
+			free(prev);
+			if (rc)
+				return 0;
+		}
+		rc = mev_error_set(MEV_ENOTFOUND, "store '%s' holds no patch flow%s%s", mev_store_dir(s),
+				   opt->release ? " for " : "", opt->release ? opt->release : "");
+		mev_error_hint("run 'maintevo flow --store %s' first (the first release has none)",
+			       mev_store_dir(s));
+		return rc;
+	}
 	return 0;
 }
 

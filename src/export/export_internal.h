@@ -3,6 +3,7 @@
 #define MEV_EXPORT_INTERNAL_H
 
 #include "maintevo/export.h"
+#include "maintevo/flow.h"
 #include "maintevo/graph.h"
 #include "maintevo/release.h"
 #include "maintevo/table.h"
@@ -32,6 +33,33 @@ int mev__export_clusters(mev_table *w, const mev__export_ctx *x);
 int mev__export_events(mev_table *w, const mev__export_ctx *x);
 int mev__export_lineages(mev_table *w, const mev__export_ctx *x);
 int mev__export_section_changes(mev_table *w, const mev__export_ctx *x);
+
+/* --- patch flow (flow_tables.c, flow_groups.c) ------------------------------------ */
+
+/* One release's stored flow and its clustering, for the verdicts read here. */
+typedef struct {
+	mev_flow_release *fr;     /* NULL when the release has none */
+	size_t r;                 /* index in the history */
+	int64_t *cluster;         /* per string id: cluster of that title (-2: not asked yet) */
+} mev__flow_rel;
+
+int mev__export_commits(mev_table *w, const mev__export_ctx *x);
+int mev__export_flow(mev_table *w, const mev__export_ctx *x);
+int mev__export_people(mev_table *w, const mev__export_ctx *x);
+/* Release r's flow (f->fr NULL, no error, when none is stored). */
+int mev__export_flow_load(mev__flow_rel *f, const mev__export_ctx *x, size_t r);
+void mev__export_flow_free(mev__flow_rel *f);
+/* The cluster (0-based) of the title with string id `title` in f's release, or -1. */
+int64_t mev__export_flow_cluster(const mev__export_ctx *x, mev__flow_rel *f, uint32_t title);
+/* The verdict bits of c with committer_in_subsystem decided from the
+ * clustering; *known has a bit for each verdict that is decided. */
+unsigned mev__export_flow_verdicts(unsigned *known, const mev__export_ctx *x, mev__flow_rel *f,
+				   const mev_flow_commit *c);
+/* 1 for a covered commit that no listed maintainer committed, signed off or
+ * reviewed and that came through no listed tree. */
+int mev__export_flow_strange(const mev_flow_commit *c);
+/* A person's key in the tables: the email, or the name when there is none. */
+const char *mev__export_flow_person(const mev_flow_person *p);
 
 /* The display name of section `title` of release `tag` (NULL for NULL).
  * On an error it is the title, and *rc gets the error unless it has one. */

@@ -737,7 +737,8 @@ int mev_report_write(FILE *out, mev_store *s, const mev_report_options *opt)
 	part_title(&d, &r, title.ptr);
 	part_headline(&d, &r);
 	part_subsystems(&d, &r);
-	if ((rc = part_sections(&d, &r)) || (rc = part_movers(&d, &r)) || (rc = part_history(&d, &r)))
+	if ((rc = part_sections(&d, &r)) || (rc = part_movers(&d, &r)) || (rc = part_history(&d, &r)) ||
+	    (rc = mev__part_flow(&d, &r)))
 		goto done;
 	mev__doc_end(&d);
 	if (ferror(out))

@@ -193,6 +193,9 @@ void mev__doc_missing(mev__doc *d, const char *what, const char *cmd);
 /* The HTML class of a change: "good", "bad" or NULL (see mev__doc_cell_change). */
 const char *mev__change_class(int64_t dlt, int worse);
 
+/* The "Patch flow" part (flow_part.c): nothing when the store holds no flow. */
+int mev__part_flow(mev__doc *d, const mev__report *r);
+
 /* "2024-01-31" (UTC); counts: mev_table_count() */
 void mev__fmt_date(char out[16], int64_t t);
 

@@ -1,0 +1,83 @@
+/* maintevo flow: does each commit reach the tree through the people MAINTAINERS names? */
+#include "cli.h"
+#include "maintevo/error.h"
+#include "maintevo/flow.h"
+
+#include <stdio.h>
+
+typedef struct {
+	mev_flow_options o;
+} flow_args;
+
+static const cli_option options[] = {
+	CLI_OPT_STRING(flow_args, o.repo, 0, "repo", "PATH",
+		       "the git repository (default: the one the store was\n"
+		       "walked from)"),
+	CLI_OPT_STORE(flow_args, o.store),
+	CLI_OPT_FLAG(flow_args, o.churn, 0, "churn", "also count the lines each commit adds and removes"),
+	CLI_OPT_FLAG(flow_args, o.rebuild, 0, "rebuild", "judge every release again"),
+	CLI_OPT_REAL(flow_args, o.wait, 0, "wait", "SECONDS", 0, 86400,
+		     "when another command writes to the store, wait up to\n"
+		     "SECONDS for it to finish (default 0: fail at once)"),
+	CLI_OPT_QUIET,
+	CLI_OPT_HELP,
+	CLI_OPT_END
+};
+
+const cli_command cmd_flow_spec = {
+	.name = "flow",
+	.usage = CLI_USAGE("[--repo PATH] [--store DIR] [--churn] [--rebuild] [options]"),
+	.about =
+		"Judge every commit of the history by the MAINTAINERS its parent had: for\n"
+		"each stored release after the first, the commits reachable from it and not\n"
+		"from the release before ('git log PREV..TAG').  Per commit: author,\n"
+		"committer, trailers (Signed-off-by, Acked-by, Reviewed-by, Tested-by,\n"
+		"Reported-by, Co-developed-by, Link) with identities through the release's\n"
+		".mailmap, the paths it touches and the sections covering them exactly as\n"
+		"the parent's get_maintainer.pl finds them (keywords off), and the merge of\n"
+		"the first-parent line that brought it in with the tree its subject names.\n"
+		"Verdicts: committer_is_maintainer, committer_in_subsystem (the store's\n"
+		"clustering, at read time), signoff_by_maintainer, reviewed_by_listed,\n"
+		"via_listed_tree; docs/flow.md defines them.  Merges are not judged.\n"
+		"\n"
+		"Each release is stored in one transaction; only releases not judged yet\n"
+		"are processed (a nightly run after 'maintevo walk' does the new one).\n"
+		"Read the results with 'maintevo export commits', 'export flow' and\n"
+		"'export people', and in the report's \"Patch flow\" part.",
+	.options = options,
+	.operands = 0,
+};
+
+int cmd_flow(int argc, char **argv)
+{
+	flow_args a = { .o.store = "maintevo.store" };
+	mev_flow_result res;
+	int argi, rc;
+
+	if ((rc = cli_parse(&argi, &cmd_flow_spec, &a, argc, argv)) != CLI_RUN)
+		return rc;
+	cli_progress_init(&a.o.progress);
+	a.o.abort_now = &cli_stop_now;
+	cli_sigint_install("stopping after the current release (Ctrl-C again to stop now)");
+	rc = mev_flow_run(&res, &a.o);
+	cli_sigint_restore();
+	cli_progress_end();
+	if (rc == MEV_EINTR) {
+		cli_say(stderr, "maintevo: stopped; %zu release%s stored by this run, "
+			"run the same command again to go on\n", res.computed, res.computed == 1 ? "" : "s");
+		return EXIT_FAIL;
+	}
+	if (rc)
+		return cli_fail();
+	if (!cli_quiet) {
+		cli_say(stderr, "maintevo: %zu release%s judged, %zu already stored; %llu commits, "
+			"%llu merges; %llu MAINTAINERS sets parsed, %llu trees read whole; %llu notes; "
+			"%.1f s\n", res.computed, res.computed == 1 ? "" : "s", res.done_before,
+			(unsigned long long)res.commits, (unsigned long long)res.merges,
+			(unsigned long long)res.parses, (unsigned long long)res.full_states,
+			(unsigned long long)res.notes, res.seconds);
+		if (res.stopped)
+			cli_say(stderr, "maintevo: stopped early; run the same command again to go on\n");
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,436 @@
+/*
+ * The MAINTAINERS each commit's get_maintainer.pl reads, parsed once per set.
+ *
+ * A commit's context is its parent's when the change between them cannot
+ * alter what the script reads: no MAINTAINERS file, script or
+ * .get_maintainer.conf changed, no symbolic link changed, and no file added
+ * or deleted below a path that an F:/X: line names without a trailing '/'
+ * (the script's directory test could answer otherwise).  Anything else, and
+ * a parent never seen, is read from its tree: the rules, the MAINTAINERS
+ * files and their blobs, and a parsed set with the same rules and blobs is
+ * reused when its directory tests still hold.
+ */
+#include "flow_internal.h"
+#include "maintevo/error.h"
+#include "util/text.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Parsed sets kept at a time (a U-Boot set takes some megabytes). */
+#define KEEP_PARSED 6
+#define STATE_DIRTY 0xffffffffu
+
+struct mev__flow_contexts {
+	mev__flow_env *env;
+	MEV_VEC(mev__flow_ctx *) ctxs; /* by id; NULL once evicted */
+	MEV_VEC(mev_rules) rules;      /* by id */
+	mev_strmap states;             /* 20-byte commit id -> ctx id or STATE_DIRTY */
+	mev_tree *cursor;              /* the last tree read whole */
+	uint64_t clock;
+	size_t alive;
+};
+
+int mev__flow_intern(uint32_t *id, mev__flow_strings *s, const char *p, size_t len)
+{
+	int added;
+	if (mev__strmap_intern(&s->map, p, len, (uint32_t)s->v.n, id, &added))
+		return mev_error_oom();
+	if (added) {
+		const char *c = mev__arena_strndup(&s->arena, p, len);
+		if (!c || MEV_VEC_PUSH(&s->v, c))
+			return mev_error_oom();
+	}
+	return 0;
+}
+
+void mev__flow_strings_free(mev__flow_strings *s)
+{
+	mev__strmap_free(&s->map);
+	MEV_VEC_FREE(&s->v);
+	mev__arena_free(&s->arena);
+}
+
+static void ctx_free(mev__flow_ctx *x)
+{
+	if (!x)
+		return;
+	free(x->key);
+	mev_matcher_free(x->matcher);
+	mev_maint_free(x->maint);
+	free(x->m_off);
+	free(x->r_off);
+	free(x->t_off);
+	free(x->m_ids);
+	free(x->r_ids);
+	free(x->t_ids);
+	mev__strmap_free(&x->cand);
+	mev__strmap_free(&x->by_m);
+	mev__strmap_free(&x->by_r);
+	MEV_VEC_FREE(&x->m_lists);
+	MEV_VEC_FREE(&x->r_lists);
+	free(x->title_ids);
+	free(x);
+}
+
+int mev__flow_contexts_new(mev__flow_contexts **out, mev__flow_env *env)
+{
+	*out = calloc(1, sizeof **out);
+	if (!*out)
+		return mev_error_oom();
+	(*out)->env = env;
+	return 0;
+}
+
+void mev__flow_contexts_free(mev__flow_contexts *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->ctxs.n; i++)
+		ctx_free(c->ctxs.v[i]);
+	MEV_VEC_FREE(&c->ctxs);
+	MEV_VEC_FREE(&c->rules);
+	mev__strmap_free(&c->states);
+	mev_tree_free(c->cursor);
+	free(c);
+}
+
+/* The lowercased address of an M:/R: value, interned; *id UINT32_MAX when none. */
+static int person_id(uint32_t *id, mev__flow_strings *s, const char *v)
+{
+	mev__flow_span name, email;
+	char buf[512];
+	*id = UINT32_MAX;
+	mev__flow_ident(&name, &email, v, strlen(v));
+	if (!email.len || email.len >= sizeof buf)
+		return 0;
+	for (size_t i = 0; i < email.len; i++)
+		buf[i] = (char)tolower((unsigned char)email.p[i]);
+	return mev__flow_intern(id, s, buf, email.len);
+}
+
+/* Per section: the ids of its fields of `type` into *off / *ids. */
+static int field_lists(uint32_t **off, uint32_t **ids, mev__flow_ctx *x, mev__flow_strings *s,
+		       char type)
+{
+	const mev_section *sec = mev_maint_sections(x->maint);
+	const mev_field *f = mev_maint_fields(x->maint);
+	size_t ns = mev_maint_section_count(x->maint);
+	MEV_VEC(uint32_t) v = { 0 };
+	mev_buf url = MEV_BUF_INIT;
+	int rc = 0;
+	*off = calloc(ns + 1, sizeof **off);
+	if (!*off)
+		return mev_error_oom();
+	for (size_t i = 0; i < ns && !rc; i++) {
+		(*off)[i] = (uint32_t)v.n;
+		for (uint32_t k = 0; k < sec[i].field_count && !rc; k++) {
+			const mev_field *fl = &f[sec[i].field_begin + k];
+			uint32_t id = UINT32_MAX;
+			if (fl->type != type)
+				continue;
+			if (type == 'T')
+				rc = mev__flow_tline(&url, fl->value, strlen(fl->value)) ? MEV_ENOMEM
+				     : url.len ? mev__flow_intern(&id, s, url.ptr, url.len) : 0;
+			else
+				rc = person_id(&id, s, fl->value);
+			if (!rc && id != UINT32_MAX && MEV_VEC_PUSH(&v, id))
+				rc = mev_error_oom();
+		}
+	}
+	(*off)[ns] = (uint32_t)v.n;
+	*ids = v.v;
+	mev__buf_free(&url);
+	if (rc) {
+		MEV_VEC_FREE(&v);
+		*ids = NULL;
+	}
+	return rc;
+}
+
+/* The F:/X: values without a trailing '/' and without glob or dot: the
+ * paths the directory test could turn into "value/". */
+static int candidates(mev__flow_ctx *x)
+{
+	const mev_field *f = mev_maint_fields(x->maint);
+	size_t n = mev_maint_field_count(x->maint);
+	for (size_t i = 0; i < n; i++) {
+		const char *v = f[i].value;
+		size_t len = strlen(v);
+		if (f[i].type != 'F' && f[i].type != 'X')
+			continue;
+		while (len && isspace((unsigned char)v[len - 1]))
+			len--;
+		if (!len || v[len - 1] == '/' || strpbrk(v, "*?.[{\\"))
+			continue;
+		if (mev__strmap_put(&x->cand, v, len, 1))
+			return mev_error_oom();
+	}
+	return 0;
+}
+
+static int ctx_build(mev__flow_ctx **out, mev__flow_contexts *c, const mev_rules *rules,
+		     const mev_tree *tree, const char *key)
+{
+	mev__flow_ctx *x = calloc(1, sizeof *x);
+	const mev_section *sec;
+	size_t ns;
+	int rc;
+	if (!x || !(x->key = strdup(key))) {
+		free(x);
+		return mev_error_oom();
+	}
+	x->rest = UINT32_MAX;
+	c->env->parses++;
+	if ((rc = mev_maint_load(&x->maint, rules, c->env->repo, tree)) ||
+	    (rc = mev_matcher_new(&x->matcher, x->maint, 0)) ||
+	    (rc = field_lists(&x->m_off, &x->m_ids, x, c->env->strings, 'M')) ||
+	    (rc = field_lists(&x->r_off, &x->r_ids, x, c->env->strings, 'R')) ||
+	    (rc = field_lists(&x->t_off, &x->t_ids, x, c->env->strings, 'T')) ||
+	    (rc = candidates(x)))
+		goto fail;
+	sec = mev_maint_sections(x->maint);
+	ns = mev_maint_section_count(x->maint);
+	for (size_t i = 0; i < ns; i++)
+		if (sec[i].is_rest)
+			x->rest = (uint32_t)i;
+	x->title_ids = calloc(ns + 1, sizeof *x->title_ids);
+	if (!x->title_ids) {
+		rc = mev_error_oom();
+		goto fail;
+	}
+	x->stamp = UINT32_MAX;
+	*out = x;
+	return 0;
+fail:
+	ctx_free(x);
+	return rc;
+}
+
+/* Drop the least recently used parsed set when too many are kept. */
+static void evict(mev__flow_contexts *c)
+{
+	while (c->alive > KEEP_PARSED) {
+		size_t best = SIZE_MAX;
+		for (size_t i = 0; i < c->ctxs.n; i++)
+			if (c->ctxs.v[i] && (best == SIZE_MAX || c->ctxs.v[i]->used < c->ctxs.v[best]->used))
+				best = i;
+		ctx_free(c->ctxs.v[best]);
+		c->ctxs.v[best] = NULL;
+		c->alive--;
+	}
+}
+
+/* The key of a MAINTAINERS set: its files and blobs in reading order. */
+static int sources_key(mev_buf *key, const mev_rules *r, const mev_tree *tree)
+{
+	mev_maint_source *src = NULL;
+	size_t n = 0;
+	char hex[41];
+	int rc = mev_maint_sources(&src, &n, r, tree);
+	mev__buf_clear(key);
+	for (size_t i = 0; !rc && i < n; i++) {
+		mev_oid_fmt(hex, &src[i].oid);
+		if (mev__buf_printf(key, "%s %s\n", hex, src[i].path))
+			rc = mev_error_oom();
+	}
+	if (!rc && mev__buf_puts(key, ""))
+		rc = mev_error_oom();
+	mev_maint_sources_free(src, n);
+	return rc;
+}
+
+/* Read the tree of `commit` whole (from the last one read) and find or
+ * parse its MAINTAINERS set. */
+static int full_state(uint32_t *id, mev__flow_contexts *c, const mev_oid *commit)
+{
+	mev_tree *t = NULL;
+	mev_rules r;
+	mev_buf key = MEV_BUF_INIT;
+	mev__flow_ctx *x = NULL;
+	int rc;
+
+	c->env->full++;
+	rc = c->cursor ? mev_tree_update(&t, NULL, NULL, c->env->repo, c->cursor, commit)
+		       : mev_tree_load(&t, c->env->repo, commit);
+	if (rc)
+		return rc;
+	mev_tree_free(c->cursor);
+	c->cursor = t;
+	memset(&r, 0, sizeof r);
+	if ((rc = mev_rules_detect(&r, c->env->repo, t, &c->env->rules)) ||
+	    (rc = sources_key(&key, &r, t)))
+		goto done;
+	for (size_t i = 0; i < c->ctxs.n; i++) {
+		mev__flow_ctx *o = c->ctxs.v[i];
+		if (o && memcmp(&c->rules.v[i], &r, sizeof r) == 0 && strcmp(o->key, key.ptr) == 0 &&
+		    !mev_maint_dirs_changed(o->maint, t)) {
+			*id = (uint32_t)i;
+			goto done;
+		}
+	}
+	if ((rc = ctx_build(&x, c, &r, t, key.ptr)))
+		goto done;
+	x->id = (uint32_t)c->ctxs.n;
+	if (MEV_VEC_PUSH(&c->ctxs, x) || MEV_VEC_PUSH(&c->rules, r)) {
+		ctx_free(x);
+		rc = mev_error_oom();
+		goto done;
+	}
+	c->alive++;
+	*id = x->id;
+	c->ctxs.v[*id]->used = ++c->clock;
+	evict(c);
+done:
+	mev__buf_free(&key);
+	return rc;
+}
+
+int mev__flow_context_of(mev__flow_ctx **out, mev__flow_contexts *c, const mev_oid *commit)
+{
+	int64_t v = mev__strmap_get(&c->states, (const char *)commit->id, 20);
+	uint32_t id;
+	int rc;
+	if (v >= 0 && (uint32_t)v != STATE_DIRTY && c->ctxs.v[v]) {
+		id = (uint32_t)v;
+	} else {
+		if ((rc = full_state(&id, c, commit)))
+			return rc;
+		if (mev__strmap_put(&c->states, (const char *)commit->id, 20, id))
+			return mev_error_oom();
+	}
+	*out = c->ctxs.v[id];
+	(*out)->used = ++c->clock;
+	return 0;
+}
+
+/* 1 when the change at `path` may alter what get_maintainer.pl reads. */
+static int matters(const mev__flow_ctx *x, const mev_rules *r, const mev_change *ch)
+{
+	const char *p = ch->path, *e = p + ch->path_len, *s;
+	if (ch->link)
+		return 1;
+	if (strcmp(p, "scripts/get_maintainer.pl") == 0)
+		return 1;
+	/* a MAINTAINERS file or folder anywhere, a .get_maintainer.conf */
+	for (s = p; s < e;) {
+		const char *slash = memchr(s, '/', (size_t)(e - s));
+		size_t cl = slash ? (size_t)(slash - s) : (size_t)(e - s);
+		if ((cl >= 11 && memcmp(s, "MAINTAINERS", 11) == 0) ||
+		    (cl == 20 && memcmp(s, ".get_maintainer.conf", 20) == 0))
+			return 1;
+		s = slash ? slash + 1 : e;
+	}
+	if (r->mpath[0] && strcmp(r->mpath, ".") != 0 &&
+	    strncmp(p, r->mpath, strlen(r->mpath)) == 0)
+		return 1;
+	if (ch->status == 'M')
+		return 0;
+	/* added or deleted below a path the directory test looks at */
+	for (s = p; (s = memchr(s, '/', (size_t)(e - s))) != NULL; s++)
+		if (mev__strmap_get(&x->cand, p, (size_t)(s - p)) >= 0)
+			return 1;
+	return 0;
+}
+
+int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid *parent,
+		      const mev_change_list *changes)
+{
+	int64_t v = parent ? mev__strmap_get(&c->states, (const char *)parent->id, 20) : -1;
+	uint32_t state = STATE_DIRTY;
+	if (v >= 0 && (uint32_t)v != STATE_DIRTY && c->ctxs.v[v]) {
+		const mev__flow_ctx *x = c->ctxs.v[v];
+		state = (uint32_t)v;
+		for (size_t i = 0; i < changes->n; i++)
+			if (matters(x, &c->rules.v[v], &changes->v[i])) {
+				state = STATE_DIRTY;
+				break;
+			}
+	}
+	return mev__strmap_put(&c->states, (const char *)child->id, 20, state) ? mev_error_oom() : 0;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Build ctx's person -> sections index (M:, or R: when rev) for release
+ * `stamp`: per person a list "n, section ids..." in *lists. */
+static int person_index1(mev__flow_ctx *x, const uint32_t *canon, int rev)
+{
+	size_t ns = mev_maint_section_count(x->maint);
+	mev_strmap *map = rev ? &x->by_r : &x->by_m;
+	const uint32_t *off = rev ? x->r_off : x->m_off, *ids = rev ? x->r_ids : x->m_ids;
+	uint64_t *pairs = malloc((off[ns] + 1) * sizeof *pairs);
+	size_t np = 0;
+	int rc = 0;
+	if (!pairs)
+		return mev_error_oom();
+	mev__strmap_free(map);
+	memset(map, 0, sizeof *map);
+	if (rev)
+		x->r_lists.n = 0;
+	else
+		x->m_lists.n = 0;
+	for (size_t s = 0; s < ns; s++)
+		for (uint32_t k = off[s]; k < off[s + 1]; k++)
+			pairs[np++] = (uint64_t)canon[ids[k]] << 32 | (uint32_t)s;
+	if (np > 1)
+		qsort(pairs, np, sizeof *pairs, u64_cmp);
+	for (size_t i = 0; i < np && !rc;) {
+		uint32_t person = (uint32_t)(pairs[i] >> 32);
+		size_t j = i, pos = rev ? x->r_lists.n : x->m_lists.n;
+		char key[4];
+		memcpy(key, &person, 4);
+		rc = rev ? MEV_VEC_PUSH(&x->r_lists, 0) : MEV_VEC_PUSH(&x->m_lists, 0);
+		for (; !rc && j < np && (uint32_t)(pairs[j] >> 32) == person; j++) {
+			if (j > i && pairs[j] == pairs[j - 1])
+				continue;
+			rc = rev ? MEV_VEC_PUSH(&x->r_lists, (uint32_t)pairs[j])
+				 : MEV_VEC_PUSH(&x->m_lists, (uint32_t)pairs[j]);
+		}
+		if (rc || mev__strmap_put(map, key, 4, (uint32_t)pos)) {
+			rc = mev_error_oom();
+			break;
+		}
+		if (rev)
+			x->r_lists.v[pos] = (uint32_t)(x->r_lists.n - pos - 1);
+		else
+			x->m_lists.v[pos] = (uint32_t)(x->m_lists.n - pos - 1);
+		i = j;
+	}
+	free(pairs);
+	return rc;
+}
+
+int mev__flow_ctx_prepare(mev__flow_ctx *x, uint32_t stamp, const uint32_t *canon)
+{
+	int rc;
+	if (x->stamp == stamp)
+		return 0;
+	if ((rc = person_index1(x, canon, 0)) || (rc = person_index1(x, canon, 1)))
+		return rc;
+	memset(x->title_ids, 0, (mev_maint_section_count(x->maint) + 1) * sizeof *x->title_ids);
+	x->stamp = stamp;
+	return 0;
+}
+
+size_t mev__flow_person_sections(const uint32_t **ids, const mev__flow_ctx *x, uint32_t person,
+				 int reviewer)
+{
+	int64_t pos;
+	char key[4];
+	*ids = NULL;
+	memcpy(key, &person, 4);
+	pos = mev__strmap_get(reviewer ? &x->by_r : &x->by_m, key, 4);
+	if (pos < 0)
+		return 0;
+	{
+		const uint32_t *l = (reviewer ? x->r_lists.v : x->m_lists.v) + pos;
+		*ids = l + 1;
+		return l[0];
+	}
+}

@@ -1,0 +1,167 @@
+/* Inside src/flow/: message parsing, MAINTAINERS contexts, the record codec. */
+#ifndef MEV_FLOW_INTERNAL_H
+#define MEV_FLOW_INTERNAL_H
+
+#include "maintevo/commit.h"
+#include "maintevo/flow.h"
+#include "maintevo/match.h"
+#include "util/buf.h"
+#include "util/strmap.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* --- messages (trailers.c) ------------------------------------------------------- */
+
+typedef struct {
+	const char *p;
+	size_t len;
+} mev__flow_span;
+
+typedef int (*mev__flow_trailer_fn)(void *ctx, mev_trailer_kind kind, const char *v, size_t len);
+
+/* Call fn for every kept trailer of the message's trailer block (git
+ * interpret-trailers' rules), value trimmed; fn's non-zero return stops. */
+int mev__flow_trailers(const char *msg, size_t len, mev__flow_trailer_fn fn, void *ctx);
+/* "Name <email>" (or a bare address) into its parts, trimmed. */
+void mev__flow_ident(mev__flow_span *name, mev__flow_span *email, const char *v, size_t len);
+/* A repository URL normalised: no scheme, no user@, lowercase host, no
+ * trailing '/' or '.git'; "host:path" as "host/path". */
+int mev__flow_url(mev_buf *out, const char *s, size_t len);
+/* The tree a merge subject names, normalised ("" when it names none). */
+int mev__flow_merge_tree(mev_buf *out, const char *subject, size_t len);
+/* The URL of a T: value ("git URL [branch]"), normalised. */
+int mev__flow_tline(mev_buf *out, const char *v, size_t len);
+
+/* --- strings of a run: one intern for emails, URLs ------------------------------- */
+
+typedef struct {
+	mev_strmap map;
+	MEV_VEC(const char *) v;
+	mev_arena arena;
+} mev__flow_strings;
+
+int mev__flow_intern(uint32_t *id, mev__flow_strings *s, const char *p, size_t len);
+void mev__flow_strings_free(mev__flow_strings *s);
+
+/* --- MAINTAINERS contexts (context.c) -------------------------------------------- */
+
+/* One parsed MAINTAINERS set and what verdicts need of it. */
+typedef struct {
+	uint32_t id;
+	char *key;                /* rules + sources */
+	mev_maint *maint;
+	mev_matcher *matcher;
+	uint32_t rest;            /* index of THE REST (UINT32_MAX: none) */
+	/* per section: M:, R: emails (lowercased, raw ids in the run's strings), T: URLs */
+	uint32_t *m_off, *r_off, *t_off; /* n_sections + 1 */
+	uint32_t *m_ids, *r_ids, *t_ids;
+	mev_strmap cand;          /* F:/X: values the directory test may turn (no trailing '/') */
+	uint64_t used;            /* LRU stamp */
+	/* per release: person -> sections they are an M: / R: of (built on demand) */
+	uint32_t stamp;           /* release the index below is for */
+	mev_strmap by_m;          /* canonical email -> index into m_lists */
+	MEV_VEC(uint32_t) m_lists; /* n, ids... */
+	mev_strmap by_r;
+	MEV_VEC(uint32_t) r_lists;
+	uint32_t *title_ids;      /* per section: id in the release record's strings (+1; 0 unknown) */
+} mev__flow_ctx;
+
+typedef struct mev__flow_contexts mev__flow_contexts;
+
+/* What the contexts need of the run. */
+typedef struct {
+	mev_repo *repo;
+	mev_rules_options rules;
+	mev__flow_strings *strings;
+	uint64_t parses, full;    /* counters */
+	mev_buf note;             /* the last note, for the caller ("" when none) */
+} mev__flow_env;
+
+int mev__flow_contexts_new(mev__flow_contexts **out, mev__flow_env *env);
+void mev__flow_contexts_free(mev__flow_contexts *c);
+/*
+ * The context of `commit` (the MAINTAINERS its get_maintainer.pl reads) into
+ * *out; NULL-free: a tree without MAINTAINERS has a context with no sections.
+ * Known states are reused; otherwise the tree is read.
+ */
+int mev__flow_context_of(mev__flow_ctx **out, mev__flow_contexts *c, const mev_oid *commit);
+/* Record the state of `child` from its first parent's and the changes
+ * between them (the child is read whole later when a change may matter). */
+int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid *parent,
+		      const mev_change_list *changes);
+/* Make ctx ready for release `stamp`: its person -> sections index with
+ * canon[] (raw email id -> canonical id, covering every id ctx holds), and
+ * its title ids cleared. */
+int mev__flow_ctx_prepare(mev__flow_ctx *x, uint32_t stamp, const uint32_t *canon);
+/* The sorted sections ctx lists canonical person `person` as M: (reviewer:
+ * R:) of (after mev__flow_ctx_prepare()): *ids, their number returned. */
+size_t mev__flow_person_sections(const uint32_t **ids, const mev__flow_ctx *x, uint32_t person,
+				 int reviewer);
+
+/* --- one release being judged (judge.c, routes.c) ---------------------------------- */
+
+typedef struct {
+	mev__flow_strings str;           /* titles, paths, trees, links of the release */
+	mev_strmap people_map;           /* canonical id (4 bytes) -> person */
+	MEV_VEC(mev_flow_person) people;
+	MEV_VEC(uint32_t) people_canon;  /* per person: the canonical id (run strings) */
+	mev_strmap set_map;              /* sorted string ids -> set */
+	MEV_VEC(uint32_t) set_off;
+	MEV_VEC(uint32_t) set_ids;
+	MEV_VEC(mev_flow_commit) commits;
+	MEV_VEC(mev_flow_trailer) trailers;
+	MEV_VEC(uint32_t) paths;
+	MEV_VEC(mev_flow_route) routes;
+	MEV_VEC(const char *) notes;
+	size_t notes_dropped;
+	uint64_t merges;
+	mev_arena arena;
+} mev__flow_builder;
+
+/* What a run keeps from release to release. */
+typedef struct {
+	mev_repo *repo;
+	mev__flow_env env;
+	mev__flow_strings strings;       /* emails (raw and canonical), URLs */
+	mev__flow_contexts *ctxs;
+	mev_mailmap *mm;                 /* the release's .mailmap */
+	MEV_VEC(uint32_t) canon;         /* string id -> canonical email id (UINT32_MAX: not yet) */
+	uint32_t stamp;                  /* the release being judged (1, 2, ...) */
+	int churn;
+	mev__flow_builder b;
+	MEV_VEC(uint32_t) scratch;
+	mev_buf buf;
+} mev__flow_runner;
+
+int mev__flow_builder_init(mev__flow_builder *b);
+void mev__flow_builder_free(mev__flow_builder *b);
+/* A note about the release (kept up to a limit, then counted). */
+int mev__flow_note(mev__flow_runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Canonical ids for every string of the run (after the release's .mailmap). */
+int mev__flow_canon(mev__flow_runner *r);
+/*
+ * The route of every commit of the range commits[0..n) (topological order,
+ * parents first; the tip last): route_of[i] gets 0 for a commit on the
+ * first-parent line of the tip, else the index (in r->b.routes) of the
+ * merge on that line that brought it in.  Adds the routes.
+ */
+int mev__flow_routes(uint32_t *route_of, mev__flow_runner *r, const mev_commit *commits, size_t n);
+/* Judge non-merge commit c (its parent's context ctx, NULL when unknown)
+ * and add it to the release. */
+int mev__flow_judge(mev__flow_runner *r, const mev_commit *c, uint32_t route, mev__flow_ctx *ctx,
+		    const mev_change_list *ch);
+/* The M: and R: counts of every person of the release, from ctx (the
+ * release's own MAINTAINERS). */
+int mev__flow_workload(mev__flow_runner *r, mev__flow_ctx *ctx);
+/* The builder's arrays as a release (borrowed: valid while the builder is). */
+void mev__flow_view(mev_flow_release *out, mev__flow_builder *b);
+
+/* --- the record (record.c) -------------------------------------------------------- */
+
+/* Encode a release's flow (r's arrays) into b. */
+int mev__flow_encode(mev_buf *b, const mev_flow_release *r);
+/* Decode a record; MEV_ECORRUPT when it does not decode. */
+int mev__flow_decode(mev_flow_release **out, const void *data, size_t len);
+
+#endif

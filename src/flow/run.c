@@ -1,0 +1,351 @@
+/* maintevo flow: judge the commits of every stored release not judged yet, one transaction each. */
+#include "flow_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/release.h"
+#include "util/clock.h"
+#include "util/varint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+	const mev_flow_options *opt;
+	mev_flow_result *res;
+	mev_store *s;
+	mev__flow_runner r;
+	const char *tag, *prev;
+	mev_oid commit, prev_commit;
+} run;
+
+/* One release's commits read whole: PREV..TAG in topological order. */
+typedef struct {
+	mev_commit *v;
+	size_t n;
+} commit_list;
+
+static void commits_free(commit_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		mev_commit_clear(&l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+static int read_range(commit_list *l, run *u)
+{
+	mev_oid *ids = NULL;
+	size_t n = 0;
+	int rc = mev_repo_range(&ids, &n, u->r.repo, &u->prev_commit, 1, &u->commit);
+	memset(l, 0, sizeof *l);
+	if (rc)
+		return rc;
+	l->v = calloc(n + 1, sizeof *l->v);
+	if (!l->v) {
+		free(ids);
+		return mev_error_oom();
+	}
+	for (size_t i = 0; i < n && !rc; i++, l->n++)
+		rc = mev_commit_read(&l->v[i], u->r.repo, &ids[i]);
+	free(ids);
+	return rc;
+}
+
+/* The release's .mailmap (none: nobody is mapped). */
+static int load_mailmap(run *u)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int rc = mev_commit_read_file(&data, &len, u->r.repo, &u->commit, ".mailmap");
+	mev_mailmap_free(u->r.mm);
+	u->r.mm = NULL;
+	if (rc && rc != MEV_ENOTFOUND)
+		return rc;
+	mev_error_clear();
+	rc = mev_mailmap_new(&u->r.mm, data, len);
+	free(data);
+	/* canonical ids depend on the mailmap: compute them again */
+	for (size_t i = 0; i < u->r.canon.n; i++)
+		u->r.canon.v[i] = UINT32_MAX;
+	return rc;
+}
+
+/* The context of parent p, or NULL with a note when its MAINTAINERS cannot be read. */
+static int parent_context(mev__flow_ctx **x, run *u, const mev_commit *c)
+{
+	char hex[41];
+	int rc = mev__flow_context_of(x, u->r.ctxs, &c->parents[0]);
+	if (rc == MEV_ENOMEM || rc == MEV_EINTR)
+		return rc;
+	if (rc) {
+		*x = NULL;
+		mev_oid_fmt(hex, &c->id);
+		rc = mev__flow_note(&u->r, "commit %s: the MAINTAINERS of its parent cannot be read (%s): "
+				    "judged as uncovered", hex, mev_error_message());
+		mev_error_clear();
+		return rc;
+	}
+	if (!mev_maint_section_count((*x)->maint)) {
+		mev_oid_fmt(hex, &c->id);
+		rc = mev__flow_note(&u->r, "commit %s: its parent has no MAINTAINERS sections", hex);
+	}
+	return rc;
+}
+
+/* Judge one commit of the range (a merge only passes its state on). */
+static int one_commit(run *u, const mev_commit *c, uint32_t route)
+{
+	mev_change_list ch = { 0 };
+	mev__flow_ctx *x = NULL;
+	const mev_oid *parent = c->n_parents ? &c->parents[0] : NULL;
+	char hex[41];
+	int rc;
+
+	if (c->n_parents > 1) {
+		u->r.b.merges++;
+		if ((rc = mev_commit_changes(&ch, u->r.repo, parent, &c->id, 0)) == 0)
+			rc = mev__flow_inherit(u->r.ctxs, &c->id, parent, &ch);
+		mev_change_list_free(&ch);
+		return rc;
+	}
+	rc = mev_commit_changes(&ch, u->r.repo, parent, &c->id, u->opt->churn ? MEV_CHANGES_CHURN : 0);
+	if (rc == MEV_ENOTFOUND && u->opt->churn) {
+		/* a blob is missing: the paths without churn */
+		mev_oid_fmt(hex, &c->id);
+		if ((rc = mev__flow_note(&u->r, "commit %s: a blob is missing, no churn counted", hex)))
+			return rc;
+		mev_error_clear();
+		rc = mev_commit_changes(&ch, u->r.repo, parent, &c->id, 0);
+	}
+	if (rc)
+		goto done;
+	if (!parent) {
+		mev_oid_fmt(hex, &c->id);
+		rc = mev__flow_note(&u->r, "commit %s: a root commit, no MAINTAINERS before it", hex);
+	} else {
+		rc = parent_context(&x, u, c);
+	}
+	if (!rc && ch.n >= 10000) {
+		mev_oid_fmt(hex, &c->id);
+		rc = mev__flow_note(&u->r, "commit %s: touches %zu files", hex, ch.n);
+	}
+	if (!rc)
+		rc = mev__flow_inherit(u->r.ctxs, &c->id, parent, &ch);
+	if (!rc)
+		rc = mev__flow_judge(&u->r, c, route, x, &ch);
+	u->res->commits += !rc;
+done:
+	mev_change_list_free(&ch);
+	return rc;
+}
+
+typedef struct {
+	const mev_flow_release *rel;
+	mev_buf *rec;
+} put_ctx;
+
+static int put_release(mev_store *s, void *vctx)
+{
+	put_ctx *p = vctx;
+	mev_buf idx = MEV_BUF_INIT;
+	int rc;
+	if (mev__put_cstr(&idx, p->rel->prev)) {
+		mev__buf_free(&idx);
+		return mev_error_oom();
+	}
+	rc = mev_store_put_record(NULL, s, MEV_FLOW_TABLE, 'F', 6, p->rel->tag, strlen(p->rel->tag),
+				  p->rec->ptr, p->rec->len);
+	if (!rc)
+		rc = mev_store_put(s, MEV_FLOW_INDEX_TABLE, p->rel->tag, strlen(p->rel->tag), idx.ptr,
+				   idx.len);
+	mev__buf_free(&idx);
+	return rc;
+}
+
+static int store_release(run *u)
+{
+	mev_flow_release rel;
+	mev_buf rec = MEV_BUF_INIT;
+	put_ctx p = { &rel, &rec };
+	int rc;
+	if (u->r.b.notes_dropped &&
+	    (rc = mev__flow_note(&u->r, "%zu more notes left out", u->r.b.notes_dropped)))
+		return rc;
+	mev__flow_view(&rel, &u->r.b);
+	rel.tag = (char *)u->tag;
+	rel.prev = (char *)u->prev;
+	rel.commit = u->commit;
+	rel.prev_commit = u->prev_commit;
+	rel.churn = u->opt->churn;
+	if (!(rc = mev__flow_encode(&rec, &rel)))
+		rc = mev_store_write(u->s, put_release, &p);
+	u->res->notes += rel.n_notes;
+	mev__buf_free(&rec);
+	return rc;
+}
+
+static int one_release(run *u)
+{
+	commit_list l = { 0 };
+	uint32_t *route_of = NULL;
+	mev__flow_ctx *x;
+	int rc;
+
+	mev__flow_builder_free(&u->r.b);
+	if ((rc = mev__flow_builder_init(&u->r.b)))
+		return rc;
+	u->r.stamp++;
+	if ((rc = load_mailmap(u)) || (rc = read_range(&l, u)))
+		goto done;
+	route_of = calloc(l.n + 1, sizeof *route_of);
+	if (!route_of) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	if ((rc = mev__flow_routes(route_of, &u->r, l.v, l.n)))
+		goto done;
+	for (size_t i = 0; i < l.n && !rc; i++) {
+		if (u->opt->abort_now && *u->opt->abort_now) {
+			rc = mev_error_set(MEV_EINTR, "interrupted");
+			goto done;
+		}
+		rc = one_commit(u, &l.v[i], route_of[i]);
+	}
+	if (rc)
+		goto done;
+	u->res->merges += u->r.b.merges;
+	/* the M: and R: counts of the people from the release's own MAINTAINERS */
+	if ((rc = mev__flow_context_of(&x, u->r.ctxs, &u->commit)) == 0)
+		rc = mev__flow_workload(&u->r, x);
+	else if (rc != MEV_ENOMEM) {
+		rc = mev__flow_note(&u->r, "the MAINTAINERS of %s cannot be read (%s): no workload",
+				    u->tag, mev_error_message());
+		mev_error_clear();
+	}
+	if (!rc)
+		rc = store_release(u);
+done:
+	free(route_of);
+	commits_free(&l);
+	return rc;
+}
+
+/* The store's identity: the repository and the rules it was walked with. */
+static int setup(run *u, mev_identity *id)
+{
+	const char *repo = u->opt->repo;
+	int rc = mev_release_identity_get(id, u->s), d;
+	if (rc == MEV_ENOTFOUND) {
+		mev_error_set(MEV_ESTORE, "store '%s' holds no walked release", mev_store_dir(u->s));
+		mev_error_hint("run 'maintevo walk --repo PATH --store %s' first", mev_store_dir(u->s));
+		return MEV_ESTORE;
+	}
+	if (rc)
+		return rc;
+	if (strcmp(id->dialect, MEV_IMPORT_DIALECT) == 0) {
+		mev_error_set(MEV_ESTORE, "store '%s' holds imported graphs, not a history",
+			      mev_store_dir(u->s));
+		mev_error_hint("patch flow needs a store made by 'maintevo walk'");
+		return MEV_ESTORE;
+	}
+	if (!repo || !*repo)
+		repo = id->repo;
+	if ((rc = mev_repo_open(&u->r.repo, repo)))
+		return rc;
+	d = mev_dialect_parse(id->dialect);
+	u->r.env.repo = u->r.repo;
+	u->r.env.rules.dialect = d > 0 ? (mev_dialect)d : MEV_DIALECT_AUTO;
+	u->r.env.rules.top_level_only = id->top_level_only;
+	u->r.env.strings = &u->r.strings;
+	u->r.churn = u->opt->churn;
+	return mev__flow_contexts_new(&u->r.ctxs, &u->r.env);
+}
+
+static int flow_locked(run *u)
+{
+	mev_release *list = NULL;
+	size_t n = 0, todo = 0, done = 0;
+	mev_identity id;
+	uint8_t *need = NULL;
+	int rc;
+
+	if ((rc = mev_release_list(&list, &n, u->s)))
+		return rc;
+	u->res->releases = n;
+	need = calloc(n + 1, 1);
+	if (!need) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	for (size_t i = 1; i < n; i++) {
+		char *prev = NULL;
+		int has = mev_flow_stored(&prev, u->s, list[i].tag);
+		if (has < 0) {
+			rc = has;
+			goto done;
+		}
+		need[i] = u->opt->rebuild || !has || strcmp(prev, list[i - 1].tag) != 0;
+		u->res->done_before += !need[i];
+		todo += need[i];
+		free(prev);
+	}
+	if (!todo)
+		goto done; /* nothing new: no repository opened */
+	if ((rc = setup(u, &id)))
+		goto done;
+	for (size_t i = 1; i < n && !rc; i++) {
+		const mev_progress *pr = &u->opt->progress;
+		if (!need[i])
+			continue;
+		if (pr->stop && *pr->stop) {
+			u->res->stopped = 1;
+			break;
+		}
+		if (pr->progress)
+			pr->progress(pr->ctx, ++done, todo, list[i].tag);
+		u->tag = list[i].tag;
+		u->prev = list[i - 1].tag;
+		u->commit = list[i].commit;
+		u->prev_commit = list[i - 1].commit;
+		if ((rc = one_release(u)) == 0)
+			u->res->computed++;
+	}
+done:
+	free(need);
+	mev_release_list_free(list, n);
+	return rc;
+}
+
+int mev_flow_run(mev_flow_result *res, const mev_flow_options *opt)
+{
+	run u;
+	double t0 = mev__now();
+	int lockfd = -1, rc;
+
+	memset(&u, 0, sizeof u);
+	memset(res, 0, sizeof *res);
+	u.opt = opt;
+	u.res = res;
+	if ((rc = mev_store_open(&u.s, opt->store, MEV_STORE_WRITE)))
+		return rc;
+	if ((rc = mev_store_lock_wait(&lockfd, opt->store, opt->wait, opt->progress.stop)))
+		goto done;
+	rc = flow_locked(&u);
+	close(lockfd);
+	res->parses = u.r.env.parses;
+	res->full_states = u.r.env.full;
+done:
+	res->seconds = mev__now() - t0;
+	mev__flow_builder_free(&u.r.b);
+	mev__flow_contexts_free(u.r.ctxs);
+	mev__flow_strings_free(&u.r.strings);
+	mev_mailmap_free(u.r.mm);
+	MEV_VEC_FREE(&u.r.canon);
+	MEV_VEC_FREE(&u.r.scratch);
+	mev__buf_free(&u.r.buf);
+	mev__buf_free(&u.r.env.note);
+	mev_repo_free(u.r.repo);
+	mev_store_free(u.s);
+	return rc;
+}
