@@ -5,7 +5,7 @@
 set -euo pipefail
 
 build=(cmake gcc make pkg-config git libgit2-dev liblmdb-dev libzstd-dev
-	libigraph-dev libpcre2-dev)
+	libigraph-dev libpcre2-dev libsqlite3-dev)
 test=(python3 perl lmdb-utils)
 fuzz=(clang libclang-rt-14-dev)
 

@@ -305,3 +305,28 @@ done:
 	mev_release_names_free(x.names);
 	return rc;
 }
+
+/* --- for the SQLite export (sqlite.c) -------------------------------------------- */
+
+int mev__export_rows(mev_table *w, const mev__export_ctx *x, mev_export_table_id t)
+{
+	return tables[t].rows(w, x);
+}
+
+int mev__export_ready(const mev__history *h, mev_export_table_id t)
+{
+	if (t == MEV_EXPORT_CLUSTERS)
+		return h->clustered;
+	if (t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES)
+		return h->tracked;
+	return 1;
+}
+
+int mev__export_check_release(mev_store *s, const mev__history *h, const mev_export_options *opt)
+{
+	const char *tags[] = { opt->release, opt->from, opt->to };
+	for (size_t i = 0; i < 3; i++)
+		if (tags[i] && mev__history_find(h, tags[i]) < 0)
+			return not_stored(s, tags[i]);
+	return 0;
+}
