@@ -24,7 +24,7 @@ MODULES = [
     ("base", 0, ["src/error.c", "src/version.c", "include/maintevo/error.h",
                  "include/maintevo/version.h", "include/maintevo/progress.h",
                  "include/maintevo/oid.h"]),
-    ("util", 1, ["src/util/"]),
+    ("util", 1, ["src/util/", "include/maintevo/suggest.h"]),
     ("store", 2, ["store/", "include/maintevo/store.h"]),
     ("table", 2, ["src/table.c", "src/table/", "include/maintevo/table.h",
                   "src/csv.c", "include/maintevo/csv.h"]),

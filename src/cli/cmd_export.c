@@ -3,6 +3,7 @@
 #include "maintevo/error.h"
 #include "maintevo/export.h"
 #include "maintevo/store.h"
+#include "maintevo/suggest.h"
 
 #include <string.h>
 
@@ -237,10 +238,19 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 			const char *format, const char *out_path)
 {
 	int table = mev_export_table_parse(what);
-	if (table < 0)
+	if (table < 0) {
+		const char *names[MEV_EXPORT_TABLE_COUNT + 2], *near;
+		for (int t = 0; t < MEV_EXPORT_TABLE_COUNT; t++)
+			names[t] = mev_export_table_name((mev_export_table_id)t);
+		names[MEV_EXPORT_TABLE_COUNT] = "graph";
+		names[MEV_EXPORT_TABLE_COUNT + 1] = "all";
+		if ((near = mev_suggest(what, names, MEV_EXPORT_TABLE_COUNT + 2)))
+			return cli_usage_error("export", "unknown table '%s'; did you mean '%s'?", what,
+					       near);
 		return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
 				       "clusters, events, lineages, section_changes, files, graph or all)",
 				       what);
+	}
 	if (format && mev_table_format_parse(format) < 0)
 		return cli_usage_error("export", "unknown format '%s' (use csv, json or jsonl)", format);
 	if (meta)

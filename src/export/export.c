@@ -227,10 +227,7 @@ static int not_tracked(const mev__history *h)
 
 static int not_stored(mev_store *s, const char *tag)
 {
-	int rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", tag,
-			       mev_store_dir(s));
-	mev_error_hint("list the stored releases with 'maintevo releases --store %s'", mev_store_dir(s));
-	return rc;
+	return mev_release_not_stored(s, tag);
 }
 
 /* The options that do not fit table t. */

@@ -39,6 +39,12 @@ assert con.execute("SELECT count(*) FROM events WHERE to_release <> 'v1.3'").fet
 assert con.execute("SELECT value FROM export_info WHERE key = 'release'").fetchone()[0] == "v1.3"
 PY
 
+step "a release tag mistyped: did you mean"
+expect_exit 1 "$MEV" export all --store S --release 1.3 -o x.db
+expect_error "release '1.3' is not in store 'S'; did you mean 'v1.3'?"
+expect_exit 1 "$MEV" export sections --store S --release V1.3
+expect_error "did you mean 'v1.3'?"
+
 step "a store not clustered: the tables are there, empty, and the summary says so"
 expect_exit 0 "$MEV" walk --repo demo --store W -q
 expect_exit 0 "$MEV" export all --store W -o w.db
