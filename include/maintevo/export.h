@@ -8,6 +8,7 @@
 #include "maintevo/store.h"
 #include "maintevo/cluster.h"
 #include "maintevo/track.h"
+#include "maintevo/progress.h"
 #include "maintevo/table.h"
 
 /*
@@ -50,6 +51,8 @@ typedef struct {
 	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
 	int keep_rest;        /* keep THE REST in sections, edges and files */
 	int excel_safe;       /* CSV: a ' before formula-like strings (mev_table_excel_safe()) */
+	const mev_progress *progress; /* mev_export_sqlite(): progress(ctx, i, n, table)
+			       * before each table (NULL: none) */
 } mev_export_options;
 
 /*

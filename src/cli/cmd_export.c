@@ -197,6 +197,8 @@ static int export_all(const char *dir, const mev_export_options *eo, int meta, c
 		      const char *out_path)
 {
 	mev_export_sqlite_result res;
+	mev_export_options o = *eo;
+	mev_progress pr;
 	mev_store *s = NULL;
 	cli_out out;
 	int rc;
@@ -221,7 +223,11 @@ static int export_all(const char *dir, const mev_export_options *eo, int meta, c
 		rc = cli_fail();
 		goto done;
 	}
-	if (mev_export_sqlite(&res, out.tmp, s, eo)) {
+	cli_progress_init(&pr);
+	o.progress = &pr;
+	rc = mev_export_sqlite(&res, out.tmp, s, &o);
+	cli_progress_end();
+	if (rc) {
 		rc = cli_fail();
 		cli_out_abort(&out);
 		goto done;

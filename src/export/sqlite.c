@@ -262,6 +262,10 @@ static int write_all(mev_export_sqlite_result *res, sqlite3 *db, const char *pat
 		      "PRAGMA cache_size = -65536; PRAGMA user_version = 1; BEGIN",
 		      "starting");
 	for (int t = 0; !rc && t < MEV_EXPORT_TABLE_COUNT; t++) {
+		const mev_progress *p = x->opt->progress;
+		if (p && p->progress)
+			p->progress(p->ctx, (size_t)t + 1, MEV_EXPORT_TABLE_COUNT,
+				    mev_export_table_name((mev_export_table_id)t));
 		rc = write_table(&res->rows[t], db, path, (mev_export_table_id)t, x,
 				 mev__export_ready(x->h, (mev_export_table_id)t));
 		res->tables += !rc;
