@@ -127,3 +127,22 @@ demo_store() {
 	expect_exit 0 "$MEV" cluster --store "$1" -q
 	expect_exit 0 "$MEV" track --store "$1" -q
 }
+
+# guide_setup: the user guide's world on the demo history: ~/u-boot is the
+# demo repository, ./build/maintevo the binary under test, and the guide's
+# shell snippets (tests/cli/guide_snippets.py) have run in $TMP/work, the
+# current directory afterwards (u-boot.store, csv/, u-boot.db ...).
+guide_setup() {
+	local f n
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	bash "$SRC/scripts/make-demo-repo.sh" "$HOME/u-boot" >/dev/null
+	mkdir -p "$TMP/work/build"
+	cd "$TMP/work"
+	ln -s "$MEV" build/maintevo
+	n=$(python3 "$HERE/guide_snippets.py" "$SRC/docs/user-guide.md" sh snippets)
+	[ "$n" -ge 4 ] || fail "only $n shell snippets in the user guide"
+	for f in snippets/*.sh; do
+		step "guide: $f"
+		expect_exit 0 bash -e "$f"
+	done
+}
