@@ -4,9 +4,9 @@
 # r-cran-tidyr r-cran-jsonlite r-cran-igraph r-cran-dbi r-cran-rsqlite).
 . "$(dirname "$0")/lib.sh" "$@"
 command -v Rscript >/dev/null || skip "Rscript is not installed"
-for p in readr dplyr tidyr jsonlite igraph DBI RSQLite; do
-	Rscript -e "suppressMessages(library($p))" >/dev/null 2>&1 || skip "R has no package $p"
-done
+missing=$(Rscript -e 'p <- c("readr", "dplyr", "tidyr", "jsonlite", "igraph", "DBI", "RSQLite"); cat(p[!sapply(p, requireNamespace, quietly = TRUE)])' 2>/dev/null) ||
+	skip "Rscript does not run"
+[ -z "$missing" ] || skip "R has no package $missing"
 guide_setup
 n=$(python3 "$HERE/guide_snippets.py" "$SRC/docs/user-guide.md" r rs)
 [ "$n" -ge 2 ] || fail "only $n R snippets in the user guide"
