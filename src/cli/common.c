@@ -270,6 +270,7 @@ void cli_progress_eta(size_t index, size_t total, const char *what, double eta)
 	eta_text(tail, sizeof tail, eta);
 	barw = width >= 70 ? 24 : 10;
 	filled = total ? (int)((double)barw * (double)done / (double)total) : 0;
+	filled = filled < 0 ? 0 : filled > barw ? barw : filled;
 	n = snprintf(head, sizeof head, "[%.*s%.*s] %zu/%zu ", filled,
 		     "########################", barw - filled, "------------------------", index,
 		     total);
