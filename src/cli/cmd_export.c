@@ -50,8 +50,8 @@ const cli_command cmd_export_spec = {
 			   "[--keep-rest] [--excel-safe] [--method M ...]",
 			   "graph --store DIR --release TAG [--format graphml|json|dot]\n"
 			   "[--meta] [--method M ...] [-o FILE]",
-			   "all --store DIR [--format sqlite] -o FILE.db [--release TAG]\n"
-			   "[--keep-rest] [--method M ...]"),
+			   "all --store DIR [--format sqlite] -o FILE.db\n"
+			   "[--release TAG] [--keep-rest] [--method M ...]"),
 	.about =
 		"Write a table of the store in long form (one row per release and entity),\n"
 		"columns in a fixed order, rows in a fixed order (releases in version order,\n"
