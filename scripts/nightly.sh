@@ -56,6 +56,7 @@ if [ -z "$mev" ]; then
 	fi
 fi
 [ -x "$mev" ] || die "'$mev' is not an executable"
+[ -e "$repo" ] || die "'$repo' does not exist"
 git -C "$repo" rev-parse --git-dir >/dev/null 2>&1 || die "'$repo' is not a git repository"
 command -v flock >/dev/null || die "flock is not installed (util-linux)"
 
@@ -69,6 +70,10 @@ trap 'rm -rf "$work"' EXIT
 errlog=$work/stderr
 
 # run STEP CMD...: run a step; on failure die with its first error line.
+# What it says on standard error goes on, indented; with --quiet only walk's
+# notes do (a blob missing from the clone, a tag that moved, a release
+# without sections: what a cron job must not hide), as warnings, without
+# its summary line.
 run() {
 	local step=$1
 	shift
@@ -78,7 +83,13 @@ run() {
 		why=${why#maintevo: }
 		die "$step failed: ${why#error: }"
 	fi
-	[ -n "$quiet" ] || grep -v '^$' "$errlog" | sed "s/^/  /" >&2 || true
+	if [ -z "$quiet" ]; then
+		grep -v '^$' "$errlog" | sed "s/^/  /" >&2 || true
+	elif [ "$step" = walk ]; then
+		grep -v -e '^$' -e '^maintevo: [0-9]* releases\{0,1\} walked, ' \
+			-e '^maintevo: [0-9]* releases\{0,1\} verified ' "$errlog" |
+			sed "s/^maintevo: /$me: warning: walk: /" >&2 || true
+	fi
 }
 
 # 1. new tags
@@ -93,7 +104,7 @@ fi
 # 2. walk, cluster, track
 method_args=()
 [ -z "$method" ] || method_args=(--method "$method")
-run walk "$mev" walk --repo "$repo" --store "$store" -q
+run walk "$mev" walk --repo "$repo" --store "$store"
 run cluster "$mev" cluster --store "$store" "${method_args[@]}" -q
 run track "$mev" track --store "$store" "${method_args[@]}" -q
 run flow "$mev" flow --repo "$repo" --store "$store" -q
@@ -150,14 +161,17 @@ while IFS= read -r -d '' f; do
 done < <(find "$stage" -type f -print0 | sort -z)
 
 # 5. the latest link, replaced atomically when it points elsewhere
+moved=
 if [ "$(readlink "$out/latest" 2>/dev/null || true)" != "$newest" ]; then
 	ln -sfn "$newest" "$out/.latest.new" && mv -fT "$out/.latest.new" "$out/latest" ||
 		die "cannot update the link '$out/latest'"
-	changed=$((changed + 1))
+	moved="; latest -> $newest"
 fi
 
+# files counted as find found them: written + unchanged = every file of the run
 secs=$(echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}')
-say "$newest: $changed file(s) written, $same unchanged, in $secs s"
+plural() { [ "$1" -eq 1 ] && echo "$1 $2" || echo "$1 ${2}s"; }
+say "$newest: $(plural "$changed" file) written, $same unchanged$moved, in $secs s"
 if [ -z "$quiet" ]; then
 	echo "report: $out/latest/report.html"
 	echo "tables: $out/latest/csv/"

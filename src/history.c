@@ -137,13 +137,8 @@ static int history_read(mev__history *h, mev_store *s, const mev_cluster_params 
 	int rc;
 	if ((rc = mev_release_list(&h->list, &h->n, s)))
 		return rc;
-	if (only && mev__history_find(h, only) < 0) {
-		rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", only,
-				   mev_store_dir(s));
-		mev_error_hint("list the stored releases with 'maintevo releases --store %s'",
-			       mev_store_dir(s));
-		return rc;
-	}
+	if (only && mev__history_find(h, only) < 0)
+		return mev_release_not_stored(s, only);
 	if (!(h->rel = calloc(h->n + 1, sizeof *h->rel)))
 		return mev_error_oom();
 	/* a store without releases has nothing to cluster: its tables are empty */

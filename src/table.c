@@ -238,6 +238,9 @@ struct mev_table {
 	int bad_count;            /* a row with too many or too few values */
 	int excel_safe;           /* CSV: a ' before formula-like strings */
 	int term;                 /* CSV: control characters escaped */
+	int has_sink;             /* values go to sink, not to out */
+	mev_table_sink sink;
+	int sink_rc;              /* the sink's first error */
 };
 
 static void misuse(mev_table *t, int count, mev_column_type type)
@@ -278,6 +281,21 @@ int mev_table_new(mev_table **out, FILE *stream, mev_table_format fmt, const mev
 	return 0;
 }
 
+int mev_table_new_sink(mev_table **out, const mev_table_sink *sink, const mev_column *cols)
+{
+	mev_table *t = calloc(1, sizeof *t);
+	*out = NULL;
+	if (!t)
+		return mev_error_oom();
+	t->cols = cols;
+	while (cols[t->ncols].name)
+		t->ncols++;
+	t->has_sink = 1;
+	t->sink = *sink;
+	*out = t;
+	return 0;
+}
+
 void mev_table_excel_safe(mev_table *t, int on)
 {
 	t->excel_safe = on;
@@ -303,6 +321,10 @@ static int field(mev_table *t, int type)
 	}
 	if (type >= 0 && (mev_column_type)type != t->cols[t->col].type)
 		misuse(t, 0, (mev_column_type)type);
+	if (t->has_sink) {
+		t->col++;
+		return !t->sink_rc;
+	}
 	if (t->fmt == MEV_TABLE_CSV) {
 		if (t->col)
 			putc(',', t->out);
@@ -321,7 +343,11 @@ static int field(mev_table *t, int type)
 
 void mev_table_null(mev_table *t)
 {
-	if (field(t, -1) && t->fmt != MEV_TABLE_CSV)
+	if (!field(t, -1))
+		return;
+	if (t->has_sink)
+		t->sink.null(t->sink.ctx, t->col - 1);
+	else if (t->fmt != MEV_TABLE_CSV)
 		fputs("null", t->out);
 }
 
@@ -329,7 +355,12 @@ void mev_table_strn(mev_table *t, const char *s, size_t len)
 {
 	if (!field(t, MEV_COLUMN_STRING))
 		return;
-	if (t->fmt == MEV_TABLE_CSV)
+	if (t->has_sink) {
+		mev_buf tmp = MEV_BUF_INIT;
+		s = utf8_view(s, &len, &tmp);
+		t->sink.text(t->sink.ctx, t->col - 1, s, len);
+		mev__buf_free(&tmp);
+	} else if (t->fmt == MEV_TABLE_CSV)
 		csv_field(t->out, s, len, t->excel_safe, t->term);
 	else
 		mev_table_json_str(t->out, s, len);
@@ -350,7 +381,11 @@ void mev_table_str_or_null(mev_table *t, const char *s)
 
 void mev_table_uint(mev_table *t, uint64_t v)
 {
-	if (field(t, MEV_COLUMN_INTEGER))
+	if (!field(t, MEV_COLUMN_INTEGER))
+		return;
+	if (t->has_sink)
+		t->sink.integer(t->sink.ctx, t->col - 1, (int64_t)v);
+	else
 		fprintf(t->out, "%" PRIu64, v);
 }
 
@@ -358,7 +393,11 @@ void mev_table_int_or_null(mev_table *t, int64_t v)
 {
 	if (v < 0)
 		mev_table_null(t);
-	else if (field(t, MEV_COLUMN_INTEGER))
+	else if (!field(t, MEV_COLUMN_INTEGER))
+		return;
+	else if (t->has_sink)
+		t->sink.integer(t->sink.ctx, t->col - 1, v);
+	else
 		fprintf(t->out, "%" PRId64, v);
 }
 
@@ -366,7 +405,11 @@ void mev_table_num(mev_table *t, double v)
 {
 	if (isnan(v))
 		mev_table_null(t);
-	else if (field(t, MEV_COLUMN_NUMBER))
+	else if (!field(t, MEV_COLUMN_NUMBER))
+		return;
+	else if (t->has_sink)
+		t->sink.number(t->sink.ctx, t->col - 1, v);
+	else
 		fprintf(t->out, "%.6g", v);
 }
 
@@ -377,6 +420,10 @@ void mev_table_date(mev_table *t, int64_t seconds)
 	char s[32];
 	if (!field(t, MEV_COLUMN_DATE))
 		return;
+	if (t->has_sink) {
+		t->sink.date(t->sink.ctx, t->col - 1, seconds);
+		return;
+	}
 	gmtime_r(&tt, &tm);
 	strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (t->fmt == MEV_TABLE_CSV)
@@ -389,7 +436,11 @@ void mev_table_end_row(mev_table *t)
 {
 	if (t->col != t->ncols)
 		misuse(t, 1, MEV_COLUMN_STRING);
-	if (t->fmt == MEV_TABLE_CSV)
+	if (t->has_sink) {
+		/* a row that does not fit the columns is not handed on */
+		if (!t->sink_rc && !t->bad)
+			t->sink_rc = t->sink.end_row(t->sink.ctx);
+	} else if (t->fmt == MEV_TABLE_CSV)
 		putc('\n', t->out);
 	else
 		fputs(t->fmt == MEV_TABLE_JSON ? "}" : "}\n", t->out);
@@ -399,7 +450,7 @@ void mev_table_end_row(mev_table *t)
 
 int mev_table_finish(mev_table *t)
 {
-	if (t->fmt == MEV_TABLE_JSON)
+	if (!t->has_sink && t->fmt == MEV_TABLE_JSON)
 		fputs(t->rows ? "\n]\n" : "]\n", t->out);
 	if (t->bad && t->bad_count)
 		return mev_error_set(MEV_EINVAL, "row %" PRIu64 " of the table does not have its %zu "
@@ -409,6 +460,8 @@ int mev_table_finish(mev_table *t)
 				     t->bad_row, t->cols[t->bad_col].name,
 				     mev_table_type_name(t->cols[t->bad_col].type),
 				     mev_table_type_name(t->bad_type));
+	if (t->has_sink)
+		return t->sink_rc;
 	if (ferror(t->out))
 		return mev_error_set(MEV_EIO, "cannot write the table");
 	return 0;

@@ -8,6 +8,8 @@
 #include "store_internal.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <sqlite3.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -195,6 +197,64 @@ static void test_table_writer(void)
 	CHECK_ERR(rc, MEV_EINVAL, "row 1 of the table does not have its 4 columns");
 }
 
+/* A sink that writes what it gets as text: "s:..,i:..,n:..,d:..,-" per row. */
+typedef struct {
+	char out[512];
+	int rows, fail_at;
+} text_sink;
+
+static void ts_put(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ts_put(void *ctx, const char *fmt, ...)
+{
+	text_sink *t = ctx;
+	size_t n = strlen(t->out);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->out + n, sizeof t->out - n, fmt, ap);
+	va_end(ap);
+}
+static void ts_null(void *ctx, size_t col) { ts_put(ctx, "%zu-,", col); }
+static void ts_text(void *ctx, size_t col, const char *s, size_t len) { ts_put(ctx, "%zus:%.*s,", col, (int)len, s); }
+static void ts_int(void *ctx, size_t col, int64_t v) { ts_put(ctx, "%zui:%lld,", col, (long long)v); }
+static void ts_num(void *ctx, size_t col, double v) { ts_put(ctx, "%zun:%g,", col, v); }
+static void ts_date(void *ctx, size_t col, int64_t v) { ts_put(ctx, "%zud:%lld,", col, (long long)v); }
+static int ts_end(void *ctx)
+{
+	text_sink *t = ctx;
+	if (++t->rows == t->fail_at)
+		return mev_error_set(MEV_EIO, "sink full");
+	ts_put(ctx, "|");
+	return 0;
+}
+
+/* A table whose values go to a sink: typed values, UTF-8 text, nulls, and
+ * the sink's first error stopping it. */
+static void test_table_sink(void)
+{
+	text_sink ts = { "", 0, 0 };
+	mev_table_sink sink = { ts_null, ts_text, ts_int, ts_num, ts_date, ts_end, &ts };
+	mev_table *t = NULL;
+	CHECK_INT(mev_table_new_sink(&t, &sink, demo_cols), 0);
+	fill_demo(t);
+	CHECK_INT(mev_table_finish(t), 0);
+	mev_table_free(t);
+	CHECK_STR(ts.out, "0s:a, \"b\",1i:42,2n:0.333333,3d:86400,|0-,1-,2-,3-,|"
+			  "0s:caf\xc3\xa9,1i:7,2n:1e-07,3d:0,|");
+	ts.out[0] = 0;
+	ts.rows = 0;
+	ts.fail_at = 2;
+	CHECK_INT(mev_table_new_sink(&t, &sink, demo_cols), 0);
+	fill_demo(t);
+	CHECK_ERR(mev_table_finish(t), MEV_EIO, "sink full");
+	mev_table_free(t);
+	CHECK_INT(ts.rows, 2); /* the third row was not handed on */
+	CHECK_INT(mev_table_new_sink(&t, &sink, demo_cols), 0);
+	fill_short_row(t);
+	CHECK_ERR(mev_table_finish(t), MEV_EINVAL, "does not have its 4 columns");
+	mev_table_free(t);
+	CHECK_INT(ts.rows, 2); /* nor a row that does not fit */
+}
+
 static void test_tables(void)
 {
 	mev_store *s = NULL;
@@ -372,14 +432,98 @@ static void test_report(void)
 	mev_store_free(s);
 }
 
+/* The first column of the first row of `sql` as text ("NULL" for null, "" for no row). */
+static char *sql_value(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "sql: %s: %s\n", sql, sqlite3_errmsg(db));
+		return strdup("ERROR");
+	}
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = strdup(sqlite3_column_type(st, 0) == SQLITE_NULL ? "NULL"
+			   : (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return v ? v : strdup("");
+}
+
+#define CHECK_SQL(db, sql, want) do { char *v_ = sql_value(db, sql); CHECK_STR(v_, want); \
+	free(v_); } while (0)
+
+/* export all: every table in one database, typed, keyed, indexed, with views. */
+static void test_sqlite(void)
+{
+	mev_store *s = NULL;
+	mev_export_options o = { 0 };
+	mev_export_sqlite_result res;
+	sqlite3 *db = NULL;
+	char path[512];
+	snprintf(path, sizeof path, "%s/all.db", dir);
+	CHECK_INT(mev_store_open(&s, dir, MEV_STORE_READ), 0);
+	CHECK_INT(mev_export_sqlite(&res, path, s, &o), 0);
+	CHECK_INT(res.tables, MEV_EXPORT_TABLE_COUNT);
+	CHECK_INT(res.rows[MEV_EXPORT_RELEASES], 2);
+	CHECK_INT(res.rows[MEV_EXPORT_SECTIONS], 6);   /* 3 a release, THE REST left out */
+	CHECK_INT(res.rows[MEV_EXPORT_FILES], 8);      /* every release: a/x.c twice */
+	CHECK_INT(res.rows[MEV_EXPORT_CLUSTERS], 0);   /* not clustered */
+	CHECK_INT(res.clustered, 0);
+	CHECK_INT(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	CHECK_SQL(db, "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema "
+		  "WHERE type = 'table' ORDER BY name)",
+		  "clusters commits edges events export_info files flow lineages people releases section_changes sections");
+	CHECK_SQL(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'view'", "4");
+	/* typed columns: the values keep the column's type, dates are ISO 8601 */
+	CHECK_SQL(db, "SELECT typeof(lines) || ' ' || typeof(date) || ' ' || date FROM releases "
+		  "WHERE release = 'v1.0'", "integer text 1970-01-02T00:00:00Z");
+	CHECK_SQL(db, "SELECT type FROM pragma_table_info('events') WHERE name = 'similarity'", "REAL");
+	CHECK_SQL(db, "SELECT section FROM sections WHERE release = 'v1.1' AND lines = 11",
+		  "A, \"QUOTED\" <b>&amp;</b>");
+	CHECK_SQL(db, "SELECT typeof(cluster) FROM sections LIMIT 1", "null");
+	CHECK_SQL(db, "SELECT section FROM sections WHERE section GLOB 'TWO*'", "TWO\nLINES");
+	/* keys and indexes */
+	CHECK_SQL(db, "SELECT group_concat(name) FROM pragma_table_info('sections') WHERE pk > 0",
+		  "release,section");
+	CHECK_SQL(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name IN "
+		  "('files_path', 'files_section', 'files_lineage', 'files_release', "
+		  "'sections_section', 'events_to_release', 'clusters_lineage')", "7");
+	/* the views: THE REST is left out, so c/rest.txt is code no section covers */
+	CHECK_SQL(db, "SELECT group_concat(path) FROM uncovered_files WHERE release = 'v1.1'",
+		  "c/rest.txt");
+	CHECK_SQL(db, "SELECT directory || ' ' || files || ' ' || lines FROM uncovered_by_directory "
+		  "WHERE release = 'v1.0'", "c/ 1 7");
+	CHECK_SQL(db, "SELECT count(*) FROM file_subsystems WHERE path = 'a/x.c'", "4");
+	CHECK_SQL(db, "SELECT value FROM export_info WHERE key = 'clustered'", "0");
+	CHECK_SQL(db, "PRAGMA user_version", "1");
+	sqlite3_close(db);
+
+	/* one release; errors */
+	snprintf(path, sizeof path, "%s/one.db", dir);
+	o.release = "v1.0";
+	CHECK_INT(mev_export_sqlite(&res, path, s, &o), 0);
+	CHECK_INT(res.rows[MEV_EXPORT_FILES], 4);
+	CHECK_INT(res.rows[MEV_EXPORT_RELEASES], 1);
+	o.release = "v9";
+	CHECK_ERR(mev_export_sqlite(&res, path, s, &o), MEV_ENOTFOUND, "release 'v9' is not in store");
+	o.release = NULL;
+	o.path = "a/x.c";
+	CHECK_ERR(mev_export_sqlite(&res, path, s, &o), MEV_EINVAL, "--path goes with the files table");
+	o.path = NULL;
+	snprintf(path, sizeof path, "%s/no/such/dir/x.db", dir);
+	CHECK_ERR(mev_export_sqlite(&res, path, s, &o), MEV_EIO, "cannot write SQLite database");
+	mev_store_free(s);
+}
+
 int main(void)
 {
 	dir = test_tmpdir("export");
 	RUN(test_names);
 	RUN(test_table_writer);
+	RUN(test_table_sink);
 	RUN(test_tables);
 	RUN(test_graph);
 	RUN(test_report);
+	RUN(test_sqlite);
 	test_tmpdir_remove(dir);
 	return test_summary();
 }

@@ -143,7 +143,7 @@ static void test_open_errors(void)
 	CHECK(strstr(mev_error_message(), empty) != NULL);
 	CHECK(mev_error_hint_text()[0] != '\0');
 	r = (mev_repo *)1;
-	CHECK_ERR(mev_repo_open(&r, missing), MEV_ENOTFOUND, "cannot open repository");
+	CHECK_ERR(mev_repo_open(&r, missing), MEV_ENOTFOUND, "it does not exist");
 	CHECK(r == NULL);
 	CHECK(strstr(mev_error_message(), missing) != NULL);
 	/* a subdirectory of a work tree is not a repository either (no search) */

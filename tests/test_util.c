@@ -1,5 +1,6 @@
 /* Unit tests of src/util: buffers, vectors, the arena, the string map, text. */
 #include "test.h"
+#include "maintevo/suggest.h"
 #include "maintevo/error.h"
 #include "util/buf.h"
 #include "util/strmap.h"
@@ -650,6 +651,34 @@ static void test_error(void)
 	CHECK_STR(mev_error_message(), "");
 }
 
+/* Edit distance and "did you mean": typos found, far words not. */
+static void test_suggest(void)
+{
+	static const char *const cmds[] = { "walk", "cluster", "clusters", "graph", "export" };
+	static const char *const tags[] = { "v2023.07", "v2023.10", "v2024.01" };
+	char longer[300];
+	CHECK_INT(mev_edit_distance("", ""), 0);
+	CHECK_INT(mev_edit_distance("walk", ""), 4);
+	CHECK_INT(mev_edit_distance("walkk", "walk"), 1);
+	CHECK_INT(mev_edit_distance("grpah", "graph"), 1);    /* a swap is one edit */
+	CHECK_INT(mev_edit_distance("WALK", "walk"), 0);      /* ASCII case ignored */
+	CHECK_INT(mev_edit_distance("kitten", "sitting"), 3);
+	CHECK_INT(mev_edit_distance("2023.10", "v2023.10"), 1);
+	CHECK_STR(mev_suggest("clsuter", cmds, 5), "cluster");
+	CHECK_STR(mev_suggest("exprot", cmds, 5), "export");
+	CHECK(mev_suggest("cluster", cmds, 5) == NULL);      /* exact: nothing to suggest */
+	CHECK(mev_suggest("frobnicate", cmds, 5) == NULL);
+	CHECK(mev_suggest("xx", cmds, 5) == NULL);
+	CHECK(mev_suggest("x", cmds, 0) == NULL);
+	CHECK_STR(mev_suggest("2023.10", tags, 3), "v2023.10");
+	CHECK_STR(mev_suggest("v2023.7", tags, 3), "v2023.07");
+	CHECK(mev_suggest("v1.0", tags, 3) == NULL);
+	memset(longer, 'a', sizeof longer - 1);
+	longer[sizeof longer - 1] = 0;
+	CHECK(mev_edit_distance(longer, "a") == SIZE_MAX);
+	CHECK_INT(mev_edit_distance(longer, longer), 0);
+}
+
 int main(void)
 {
 	RUN(test_buf_basic);
@@ -661,5 +690,6 @@ int main(void)
 	RUN(test_latin1);
 	RUN(test_count_newlines);
 	RUN(test_error);
+	RUN(test_suggest);
 	return test_summary();
 }

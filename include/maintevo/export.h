@@ -8,6 +8,7 @@
 #include "maintevo/store.h"
 #include "maintevo/cluster.h"
 #include "maintevo/track.h"
+#include "maintevo/progress.h"
 #include "maintevo/table.h"
 
 /*
@@ -53,6 +54,8 @@ typedef struct {
 	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
 	int keep_rest;        /* keep THE REST in sections, edges and files */
 	int excel_safe;       /* CSV: a ' before formula-like strings (mev_table_excel_safe()) */
+	const mev_progress *progress; /* mev_export_sqlite(): progress(ctx, i, n, table)
+			       * before each table (NULL: none) */
 } mev_export_options;
 
 /*
@@ -67,6 +70,36 @@ typedef struct {
  */
 int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 		     const mev_export_options *opt);
+
+/* What mev_export_sqlite() wrote. */
+typedef struct {
+	uint64_t rows[MEV_EXPORT_TABLE_COUNT]; /* rows of each table */
+	size_t tables;            /* export tables written (export_info aside) */
+	int clustered, tracked;   /* as mev_export_table() would find them: when 0,
+				   * clusters (events, lineages, section_changes)
+				   * are there but empty */
+	double seconds;
+} mev_export_sqlite_result;
+
+/*
+ * Every table of store `s` into one SQLite database at `path`, which must
+ * not exist or be empty (write to a temporary file and rename it: a
+ * failure leaves a partial database behind).  One table per export table,
+ * named and typed as its columns (string and date: TEXT, dates in ISO 8601
+ * UTC; integer: INTEGER; number: REAL; missing values NULL), with a
+ * primary key, indexes on the release, section, lineage and path columns,
+ * the views events_named, uncovered_files, uncovered_by_directory and
+ * file_subsystems, and a table export_info saying what was exported
+ * (docs/schemas.md).  The files table holds every file of every release
+ * (of opt->release only, when given).  opt->release, from, to, method,
+ * tracking and keep_rest mean what they mean for mev_export_table();
+ * format, excel_safe and path are not taken (path: MEV_EINVAL).  One
+ * transaction, prepared inserts.  Errors: MEV_ENOTFOUND for an unknown
+ * release (with a hint), MEV_EIO when the database cannot be written (with
+ * SQLite's reason), the store's errors.
+ */
+int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store *s,
+		      const mev_export_options *opt);
 
 typedef enum {
 	MEV_EXPORT_GRAPHML = 0, /* GraphML: Gephi, igraph, networkx */

@@ -55,6 +55,11 @@ int mev_release_find(mev_release **out, mev_store *s, const char *tag);
 void mev_release_free(mev_release *r);
 /* 1 when `tag` is stored (and *commit, if not NULL, gets its commit), else 0. */
 int mev_release_has(mev_oid *commit, mev_store *s, const char *tag);
+/* Set the error for a `tag` that is not stored: MEV_ENOTFOUND, "release
+ * 'TAG' is not in store 'S'", with the stored release it may be a typo of
+ * ("did you mean 'v2023.10'?", mev_suggest()) and a hint; returns
+ * MEV_ENOTFOUND. */
+int mev_release_not_stored(mev_store *s, const char *tag);
 
 /* What a release is stored with besides its file table and graph. */
 typedef struct {

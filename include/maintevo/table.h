@@ -56,6 +56,31 @@ typedef struct mev_table mev_table;
 int mev_table_new(mev_table **out, FILE *stream, mev_table_format fmt, const mev_column *cols);
 
 /*
+ * Where a table's values go instead of a stream: a database, say (the
+ * SQLite export).  The writer calls one value function per column, in
+ * column order (col: its index), with the value of the column's type as
+ * the stream formats would write it: text converted to UTF-8 (as in CSV),
+ * integers as int64_t, numbers as doubles (never NaN: null instead), dates
+ * as seconds since 1970 UTC; null() for a missing value.  end_row() after
+ * the last column of each row returns 0 or a negative MEV_E* with the
+ * message set; the first such error stops the calls to the sink and is
+ * what mev_table_finish() returns.
+ */
+typedef struct {
+	void (*null)(void *ctx, size_t col);
+	void (*text)(void *ctx, size_t col, const char *s, size_t len);
+	void (*integer)(void *ctx, size_t col, int64_t v);
+	void (*number)(void *ctx, size_t col, double v);
+	void (*date)(void *ctx, size_t col, int64_t seconds);
+	int (*end_row)(void *ctx);
+	void *ctx;
+} mev_table_sink;
+
+/* A table whose values go to `sink` (copied; its ctx must outlive the
+ * writer); otherwise as mev_table_new().  Errors: MEV_ENOMEM. */
+int mev_table_new_sink(mev_table **out, const mev_table_sink *sink, const mev_column *cols);
+
+/*
  * CSV only, off by default: a string value that starts with '=', '+', '-',
  * '@', a tab or a carriage return (the characters after which spreadsheets
  * read a cell as a formula: OWASP's CSV injection advice) gets a "'" in

@@ -118,13 +118,21 @@ void cli_sigint_install(const char *note);
 void cli_sigint_restore(void);
 
 /*
- * The progress line of a long call on standard error: "[i/n] what",
- * rewritten in place; only on a terminal and not with --quiet.
- * cli_progress() and cli_progress_note() fit mev_progress (progress.h);
- * cli_progress_init() fills one with them and &cli_stop.  Clear the line
- * with cli_progress_end() before printing the summary.
+ * The progress bar of a long call on standard error, rewritten in place
+ * (at most ten times a second), only on a terminal and not with --quiet:
+ *     [#########---------------] 30/78 v2016.05  ETA 0m41s
+ * the units done (index - 1 of total), what is in hand (cut to the
+ * terminal's width) and the time left at the pace so far, from the first
+ * unit on; nothing at all when standard error is not a terminal, so logs
+ * and cron mail stay as they were.  cli_progress() and cli_progress_note()
+ * fit mev_progress (progress.h); cli_progress_init() fills one with them
+ * and &cli_stop, and starts a new bar (so does index 1).  A command whose
+ * call knows its time left better (walk: by files) passes it to
+ * cli_progress_eta() (eta < 0: estimate it here).  Clear the line with
+ * cli_progress_end() before printing the summary.
  */
 void cli_progress(void *ctx, size_t index, size_t total, const char *what);
+void cli_progress_eta(size_t index, size_t total, const char *what, double eta);
 /* "maintevo: text" on a line of its own (the progress line cleared); not with --quiet. */
 void cli_progress_note(void *ctx, const char *text);
 void cli_progress_init(mev_progress *p);

@@ -256,9 +256,7 @@ static int check_release(mev_store *s, const char *tag)
 {
 	if (!tag || mev_release_has(NULL, s, tag))
 		return 0;
-	mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", tag, mev_store_dir(s));
-	mev_error_hint("list the stored releases with 'maintevo releases --store %s'", mev_store_dir(s));
-	return MEV_ENOTFOUND;
+	return mev_release_not_stored(s, tag);
 }
 
 int cmd_explain(int argc, char **argv)

@@ -1,7 +1,9 @@
 /* maintevo export: tidy tables and graphs of a store for pandas, R and Gephi. */
 #include "cli.h"
+#include "maintevo/error.h"
 #include "maintevo/export.h"
 #include "maintevo/store.h"
+#include "maintevo/suggest.h"
 
 #include <string.h>
 
@@ -47,7 +49,9 @@ const cli_command cmd_export_spec = {
 			   "[--release TAG] [--from TAG] [--to TAG] [--path PATH]\n"
 			   "[--keep-rest] [--excel-safe] [--method M ...]",
 			   "graph --store DIR --release TAG [--format graphml|json|dot]\n"
-			   "[--meta] [--method M ...] [-o FILE]"),
+			   "[--meta] [--method M ...] [-o FILE]",
+			   "all --store DIR [--format sqlite] -o FILE.db\n"
+			   "[--release TAG] [--keep-rest] [--method M ...]"),
 	.about =
 		"Write a table of the store in long form (one row per release and entity),\n"
 		"columns in a fixed order, rows in a fixed order (releases in version order,\n"
@@ -76,10 +80,14 @@ const cli_command cmd_export_spec = {
 		"             authored, committed, signed off, reviewed; sections as M:/R:\n"
 		"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
 		"             vertex attributes; --meta: the graph of its clusters\n"
+		"  all        every table above but graph in one SQLite database (-o FILE):\n"
+		"             typed columns, primary keys, indexes, views; the files table\n"
+		"             holds every file of every release (docs/schemas.md)\n"
 		"\n"
 		"formats: csv (RFC 4180, UTF-8; default), json (one array of objects),\n"
 		"jsonl (JSON Lines, one object a line); for graph: graphml (default), json\n"
-		"(networkx node-link) or dot (Graphviz).  Empty CSV fields are JSON nulls.",
+		"(networkx node-link) or dot (Graphviz); for all: sqlite (the only one).\n"
+		"Empty CSV fields are JSON nulls and SQL NULLs.",
 	.options = options,
 	.operands = 1,
 };
@@ -172,16 +180,90 @@ static int export_graph(const char *dir, const mev_export_options *eo, int meta,
 	return with_store_and_out(dir, out_path, write_graph, &go);
 }
 
+/* The summary of export all on standard error. */
+static void all_summary(const mev_export_sqlite_result *r, const char *path)
+{
+	uint64_t rows = 0;
+	char n[32];
+	for (int t = 0; t < MEV_EXPORT_TABLE_COUNT; t++)
+		rows += r->rows[t];
+	cli_note("%zu tables, %s rows in %.1f s: '%s'", r->tables, mev_table_count(n, (int64_t)rows),
+		 r->seconds, path);
+	if (!r->clustered)
+		cli_note("the store is not clustered with these options: the clusters, events and "
+			 "lineages tables are empty (run 'maintevo cluster' and 'maintevo track')");
+	else if (!r->tracked)
+		cli_note("the store is not tracked with these options: the events, lineages and "
+			 "section_changes tables are empty (run 'maintevo track')");
+}
+
+/* export all: every table in one SQLite database, written to a temporary
+ * file next to out_path and renamed into place (cli_out). */
+static int export_all(const char *dir, const mev_export_options *eo, int meta, const char *format,
+		      const char *out_path)
+{
+	mev_export_sqlite_result res;
+	mev_export_options o = *eo;
+	mev_progress pr;
+	mev_store *s = NULL;
+	cli_out out;
+	int rc;
+	if (format && strcmp(format, "sqlite") != 0)
+		return cli_usage_error("export", "export all writes one SQLite database: use --format "
+				       "sqlite (or no --format), not '%s'", format);
+	if (meta || eo->path || eo->excel_safe)
+		return cli_usage_error("export", "%s does not go with 'export all'",
+				       meta ? "--meta" : eo->path ? "--path" : "--excel-safe");
+	if (!out_path || strcmp(out_path, "-") == 0)
+		return cli_usage_error("export", "export all writes a database file: say where with "
+				       "-o FILE.db");
+	if (mev_store_open(&s, dir, MEV_STORE_READ))
+		return cli_fail();
+	if ((rc = cli_out_open(&out, out_path)))
+		goto done;
+	if (!out.tmp) {
+		cli_out_abort(&out);
+		mev_error_set(MEV_EINVAL, "cannot write a SQLite database to '%s': not a regular file",
+			      out_path);
+		mev_error_hint("name a file, new or to be replaced: -o maintevo.db");
+		rc = cli_fail();
+		goto done;
+	}
+	cli_progress_init(&pr);
+	o.progress = &pr;
+	rc = mev_export_sqlite(&res, out.tmp, s, &o);
+	cli_progress_end();
+	if (rc) {
+		rc = cli_fail();
+		cli_out_abort(&out);
+		goto done;
+	}
+	if (!(rc = cli_out_commit(&out)))
+		all_summary(&res, out_path);
+done:
+	mev_store_free(s);
+	return rc;
+}
+
 /* export TABLE: the options that do not go with the table are usage errors. */
 static int export_table(const char *dir, const char *what, mev_export_options *eo, int meta,
 			const char *format, const char *out_path)
 {
 	int table = mev_export_table_parse(what);
-	if (table < 0)
+	if (table < 0) {
+		const char *names[MEV_EXPORT_TABLE_COUNT + 2], *near;
+		for (int t = 0; t < MEV_EXPORT_TABLE_COUNT; t++)
+			names[t] = mev_export_table_name((mev_export_table_id)t);
+		names[MEV_EXPORT_TABLE_COUNT] = "graph";
+		names[MEV_EXPORT_TABLE_COUNT + 1] = "all";
+		if ((near = mev_suggest(what, names, MEV_EXPORT_TABLE_COUNT + 2)))
+			return cli_usage_error("export", "unknown table '%s'; did you mean '%s'?", what,
+					       near);
 		return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
 				       "clusters, events, lineages, section_changes, files, commits, flow, "
-				       "people or graph)",
+				       "people, graph or all)",
 				       what);
+	}
 	if (format && mev_table_format_parse(format) < 0)
 		return cli_usage_error("export", "unknown format '%s' (use csv, json or jsonl)", format);
 	if (meta)
@@ -211,12 +293,14 @@ int cmd_export(int argc, char **argv)
 	if (argi >= argc)
 		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
 				       "clusters, events, lineages, section_changes, files, commits, flow, "
-				       "people or graph)");
+				       "people, graph or all)");
 	what = argv[argi];
 	if ((rc = cli_cluster_finish(&a.cluster, "export")))
 		return rc;
 	a.eo.method = &a.cluster.p;
 	if (strcmp(what, "graph") == 0)
 		return export_graph(a.store, &a.eo, a.meta, a.format, a.out);
+	if (strcmp(what, "all") == 0)
+		return export_all(a.store, &a.eo, a.meta, a.format, a.out);
 	return export_table(a.store, what, &a.eo, a.meta, a.format, a.out);
 }

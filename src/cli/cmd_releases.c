@@ -1,13 +1,20 @@
 /* maintevo releases: the releases of a store and their numbers (the releases table). */
 #include "cli.h"
 #include "maintevo/export.h"
+#include "maintevo/release.h"
+
+typedef struct {
+	cli_table_args t;
+	int names; /* --names: the tags only, one a line (for shell completion) */
+} releases_args;
 
 static const cli_option options[] = {
-	CLI_OPT_STORE(cli_table_args, store),
-	CLI_OPT_TABLE_FORMAT(cli_table_args, format),
-	CLI_OPT_CLUSTER(cli_table_args, cluster),
-	CLI_OPT_EXCEL_SAFE(cli_table_args, eo.excel_safe),
-	CLI_OPT_OUT(cli_table_args, out),
+	CLI_OPT_STORE(releases_args, t.store),
+	CLI_OPT_TABLE_FORMAT(releases_args, t.format),
+	CLI_OPT_CLUSTER(releases_args, t.cluster),
+	CLI_OPT_EXCEL_SAFE(releases_args, t.eo.excel_safe),
+	CLI_OPT_OUT(releases_args, t.out),
+	CLI_OPT_FLAG(releases_args, names, 0, "names", NULL), /* hidden: for completion */
 	CLI_OPT_HELP,
 	CLI_OPT_END
 };
@@ -37,16 +44,37 @@ const cli_command cmd_releases_spec = {
 	.operands = 0,
 };
 
+/* --names: the stored tags in version order, one a line, nothing else:
+ * what the bash completion offers after --release, --from and --to. */
+static int print_names(const char *dir)
+{
+	mev_store *s = NULL;
+	mev_release *list = NULL;
+	size_t n = 0;
+	if (mev_store_open(&s, dir, MEV_STORE_READ) || mev_release_list(&list, &n, s)) {
+		mev_store_free(s);
+		return cli_fail();
+	}
+	for (size_t i = 0; i < n; i++)
+		cli_say(stdout, "%s\n", list[i].tag);
+	mev_release_list_free(list, n);
+	mev_store_free(s);
+	return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+}
+
 int cmd_releases(int argc, char **argv)
 {
-	cli_table_args a;
+	releases_args a = { .names = 0 };
 	int argi, rc;
 
-	cli_table_args_init(&a);
+	cli_table_args_init(&a.t);
 	if ((rc = cli_parse(&argi, &cmd_releases_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
-	if ((rc = cli_cluster_finish(&a.cluster, "releases")))
+	if (a.names)
+		return print_names(a.t.store);
+	if ((rc = cli_cluster_finish(&a.t.cluster, "releases")))
 		return rc;
-	a.eo.method = &a.cluster.p;
-	return cli_write_table("releases", a.store, MEV_EXPORT_RELEASES, &a.eo, a.format, a.out);
+	a.t.eo.method = &a.t.cluster.p;
+	return cli_write_table("releases", a.t.store, MEV_EXPORT_RELEASES, &a.t.eo, a.t.format,
+			       a.t.out);
 }

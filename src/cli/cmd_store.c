@@ -4,6 +4,7 @@
 #include "maintevo/error.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"
+#include "maintevo/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,11 @@ int cmd_store(int argc, char **argv)
 			cli_help_print(stdout, &cmd_store_spec);
 			return EXIT_OK;
 		}
+		static const char *const subs[] = { "info", "check", "repair" };
+		const char *near = *sub ? mev_suggest(sub, subs, 3) : NULL;
+		if (near)
+			return cli_usage_error("store", "unknown subcommand '%s'; did you mean 'maintevo "
+					       "store %s'?", sub, near);
 		return cli_usage_error("store", "say what to do with the store: 'maintevo store info', "
 				       "'check' or 'repair'");
 	}

@@ -56,19 +56,20 @@ const cli_command cmd_walk_spec = {
 	.operands = 0,
 };
 
-/* The progress line with the walk's pace: "[i/n] TAG  F files/s  ETA XmYYs"
- * (no pace before the first release is done). */
+/* The progress bar with the walk's pace and its own estimate (by files,
+ * not releases: "[###---] i/n TAG  F files/s  ETA XmYYs"; no pace before
+ * the first release is done). */
 static void walk_progress(void *ctx, const mev_walk_progress *p)
 {
 	char what[1024];
 
+	(void)ctx;
 	if (p->index <= 1) {
-		cli_progress(ctx, p->index, p->total, p->tag);
+		cli_progress_eta(p->index, p->total, p->tag, -1);
 		return;
 	}
-	snprintf(what, sizeof what, "%s  %.0f files/s  ETA %dm%02ds", p->tag, p->files_per_second,
-		 (int)p->eta_seconds / 60, (int)p->eta_seconds % 60);
-	cli_progress(ctx, p->index, p->total, what);
+	snprintf(what, sizeof what, "%s  %.0f files/s", p->tag, p->files_per_second);
+	cli_progress_eta(p->index, p->total, what, p->eta_seconds);
 }
 
 /* The summary on standard error, unless quiet. */

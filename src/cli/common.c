@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -215,14 +216,83 @@ static int progress_shown(void)
 	return !cli_quiet && isatty(STDERR_FILENO);
 }
 
+/* The bar of the call in hand: when its first unit began, the last unit
+ * drawn and when. */
+static struct {
+	double start, drawn;
+	size_t last;
+} bar;
+
+/* The width of the terminal on standard error (80 when it does not say). */
+static int term_width(void)
+{
+	struct winsize ws;
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
+/* "ETA 4m05s", "ETA 2h07m", or "" before a unit is done. */
+static void eta_text(char *out, size_t size, double eta)
+{
+	long s = eta >= 0 && eta < 360000 ? (long)(eta + 0.5) : -1;
+	if (s < 0)
+		out[0] = '\0';
+	else if (s >= 3600)
+		snprintf(out, size, "  ETA %ldh%02ldm", s / 3600, s / 60 % 60);
+	else
+		snprintf(out, size, "  ETA %ldm%02lds", s / 60, s % 60);
+}
+
+void cli_progress_eta(size_t index, size_t total, const char *what, double eta)
+{
+	char head[96], tail[32];
+	double now = cli_now();
+	int width = term_width(), n, barw, filled, room;
+	size_t len = strlen(what), done = index ? index - 1 : 0;
+
+	if (!progress_shown())
+		return;
+	if (index <= 1 || index < bar.last || bar.start == 0)
+		bar.start = now; /* a new call, or the first unit of one */
+	/* many small units (flow's commits): at most ten lines a second, the
+	 * first and the last drawn; a few large ones (releases): each, lest a
+	 * long one show the name of the one before */
+	if (total > 200 && index > 1 && index < total && index == bar.last + 1 &&
+	    now - bar.drawn < 0.1) {
+		bar.last = index;
+		return;
+	}
+	bar.last = index;
+	bar.drawn = now;
+	if (eta < 0 && done > 0 && total >= index)
+		eta = (now - bar.start) / (double)done * (double)(total - done);
+	eta_text(tail, sizeof tail, eta);
+	barw = width >= 70 ? 24 : 10;
+	filled = total ? (int)((double)barw * (double)done / (double)total) : 0;
+	filled = filled < 0 ? 0 : filled > barw ? barw : filled;
+	n = snprintf(head, sizeof head, "[%.*s%.*s] %zu/%zu ", filled,
+		     "########################", barw - filled, "------------------------", index,
+		     total);
+	/* what fits between the bar and the ETA, cut at a character's start */
+	room = width - 1 - n - (int)strlen(tail);
+	if (room < 0)
+		room = 0;
+	if (len > (size_t)room) {
+		len = (size_t)room;
+		while (len && ((unsigned char)what[len] & 0xc0) == 0x80)
+			len--;
+	}
+	fputs("\r\033[K", stderr);
+	fputs(head, stderr);
+	cli_say(stderr, "%.*s%s", (int)len, what, tail);
+	fflush(stderr);
+}
+
 void cli_progress(void *ctx, size_t index, size_t total, const char *what)
 {
 	(void)ctx;
-	if (!progress_shown())
-		return;
-	fputs("\r\033[K", stderr);
-	cli_say(stderr, "[%zu/%zu] %s", index, total, what);
-	fflush(stderr);
+	cli_progress_eta(index, total, what, -1);
 }
 
 void cli_progress_note(void *ctx, const char *text)
@@ -238,6 +308,7 @@ void cli_progress_note(void *ctx, const char *text)
 void cli_progress_init(mev_progress *p)
 {
 	memset(p, 0, sizeof *p);
+	memset(&bar, 0, sizeof bar);
 	p->stop = &cli_stop;
 	p->progress = cli_progress;
 	p->note = cli_progress_note;

@@ -1,5 +1,6 @@
 /* The maintevo command line: a table of commands, one file each. */
 #include "cli.h"
+#include "maintevo/suggest.h"
 #include "maintevo/version.h"
 
 #include <errno.h>
@@ -70,10 +71,19 @@ static const command *find(const char *name)
 	return NULL;
 }
 
+#define COMMAND_COUNT (sizeof commands / sizeof *commands)
+
 static int not_a_command(const char *name)
 {
-	cli_say(stderr, "maintevo: error: '%s' is not a maintevo command\n"
-			"hint: see 'maintevo --help' for the list of commands\n", name);
+	const char *names[COMMAND_COUNT + 2], *near;
+	for (size_t i = 0; i < COMMAND_COUNT; i++)
+		names[i] = commands[i].name;
+	names[COMMAND_COUNT] = "help";
+	names[COMMAND_COUNT + 1] = "version";
+	near = mev_suggest(name, names, COMMAND_COUNT + 2);
+	cli_say(stderr, "maintevo: error: '%s' is not a maintevo command%s%s%s\n"
+			"hint: see 'maintevo --help' for the list of commands\n", name,
+		near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 	return EXIT_USAGE;
 }
 

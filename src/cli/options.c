@@ -3,6 +3,8 @@
 #include "cluster_opts.h"
 #include "options.h"
 
+#include "maintevo/suggest.h"
+
 #include <getopt.h>
 #include <string.h>
 
@@ -111,15 +113,47 @@ static const char *display_name(char *buf, size_t size, const cli_option *o)
 	return buf;
 }
 
+/* The long option of the set that "--name" (or "--name=value") is a typo
+ * of, or NULL. */
+static const char *near_option(const option_set *set, const char *arg)
+{
+	const char *names[MAX_OPTIONS];
+	char word[128];
+	size_t n = 0;
+	if (strncmp(arg, "--", 2) != 0)
+		return NULL;
+	snprintf(word, sizeof word, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+	for (size_t i = 0; i < set->n; i++)
+		if (set->v[i].o->name)
+			names[n++] = set->v[i].o->name;
+	return mev_suggest(word, names, n);
+}
+
+/* "--name" abbreviates two or more long options of the set. */
+static int ambiguous(const option_set *set, const char *arg)
+{
+	size_t len = strcspn(arg, "="), n = 0;
+	if (strncmp(arg, "--", 2) != 0 || len <= 2)
+		return 0;
+	for (size_t i = 0; i < set->n; i++)
+		n += set->v[i].o->name && strncmp(set->v[i].o->name, arg + 2, len - 2) == 0;
+	return n >= 2;
+}
+
 /* The usage error for what getopt_long() rejected: ch is ':' for a missing
  * value (the optstring starts with ':'), '?' for an unknown option. */
-static int bad_option(const char *cmd, int ch, int argc, char **argv)
+static int bad_option(const option_set *set, const char *cmd, int ch, int argc, char **argv)
 {
-	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?", *near;
 	if (ch == ':')
 		return cli_usage_error(cmd, "option '%s' needs a value", arg);
 	if (optopt)
 		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+	if (ambiguous(set, arg))
+		return cli_usage_error(cmd, "option '%s' is ambiguous (an abbreviation of two or more "
+				       "options)", arg);
+	if ((near = near_option(set, arg)))
+		return cli_usage_error(cmd, "unknown option '%s'; did you mean '--%s'?", arg, near);
 	return cli_usage_error(cmd, "unknown option '%s'", arg);
 }
 
@@ -202,7 +236,7 @@ int cli_parse(int *argi, const cli_command *c, void *args, int argc, char **argv
 					       display_name(name, sizeof name, set.v[optopt - 256].o));
 		}
 		if (ch == ':' || ch == '?' || i < 0)
-			return bad_option(c->name, ch, argc, argv);
+			return bad_option(&set, c->name, ch, argc, argv);
 		if ((rc = apply(c, args, &set.v[i], optarg)) != CLI_RUN)
 			return rc;
 	}

@@ -254,10 +254,7 @@ static int not_tracked(const mev__history *h)
 
 static int not_stored(mev_store *s, const char *tag)
 {
-	int rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", tag,
-			       mev_store_dir(s));
-	mev_error_hint("list the stored releases with 'maintevo releases --store %s'", mev_store_dir(s));
-	return rc;
+	return mev_release_not_stored(s, tag);
 }
 
 /* The options that do not fit table t. */
@@ -349,4 +346,29 @@ done:
 	mev__history_free(&h);
 	mev_release_names_free(x.names);
 	return rc;
+}
+
+/* --- for the SQLite export (sqlite.c) -------------------------------------------- */
+
+int mev__export_rows(mev_table *w, const mev__export_ctx *x, mev_export_table_id t)
+{
+	return tables[t].rows(w, x);
+}
+
+int mev__export_ready(const mev__history *h, mev_export_table_id t)
+{
+	if (t == MEV_EXPORT_CLUSTERS)
+		return h->clustered;
+	if (t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES)
+		return h->tracked;
+	return 1;
+}
+
+int mev__export_check_release(mev_store *s, const mev__history *h, const mev_export_options *opt)
+{
+	const char *tags[] = { opt->release, opt->from, opt->to };
+	for (size_t i = 0; i < 3; i++)
+		if (tags[i] && mev__history_find(h, tags[i]) < 0)
+			return not_stored(s, tags[i]);
+	return 0;
 }

@@ -61,6 +61,14 @@ int mev__export_flow_strange(const mev_flow_commit *c);
 /* A person's key in the tables: the email, or the name when there is none. */
 const char *mev__export_flow_person(const mev_flow_person *p);
 
+/* For the SQLite export (sqlite.c), from export.c: the rows of table t;
+ * whether the store has them (clusters, events and lineages need 'maintevo
+ * cluster' and 'maintevo track'); MEV_ENOTFOUND with a hint when
+ * opt->release, from or to is not a release of h. */
+int mev__export_rows(mev_table *w, const mev__export_ctx *x, mev_export_table_id t);
+int mev__export_ready(const mev__history *h, mev_export_table_id t);
+int mev__export_check_release(mev_store *s, const mev__history *h, const mev_export_options *opt);
+
 /* The display name of section `title` of release `tag` (NULL for NULL).
  * On an error it is the title, and *rc gets the error unless it has one. */
 const char *mev__export_display(const mev__export_ctx *x, const char *tag, const char *title,

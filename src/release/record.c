@@ -6,6 +6,7 @@
  */
 #include "release_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/suggest.h"
 #include "maintevo/tags.h"
 
 #include <stdio.h>
@@ -232,9 +233,23 @@ static int head_of_stored(mev_release *m, const void *data, size_t len)
 	return rc;
 }
 
-static int not_stored(mev_store *s, const char *tag)
+int mev_release_not_stored(mev_store *s, const char *tag)
 {
-	mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", tag, mev_store_dir(s));
+	mev_release *list = NULL;
+	size_t n = 0;
+	const char **tags;
+	const char *near = NULL;
+	char guess[300] = "";
+	if (mev_release_list(&list, &n, s) == 0 && (tags = malloc((n + 1) * sizeof *tags))) {
+		for (size_t i = 0; i < n; i++)
+			tags[i] = list[i].tag;
+		if ((near = mev_suggest(tag, tags, n)))
+			snprintf(guess, sizeof guess, "; did you mean '%.250s'?", near);
+		free(tags);
+	}
+	mev_release_list_free(list, n);
+	mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'%s", tag, mev_store_dir(s),
+		      guess);
 	mev_error_hint("list the stored releases with 'maintevo releases --store %s'", mev_store_dir(s));
 	return MEV_ENOTFOUND;
 }
@@ -254,7 +269,7 @@ int mev__release_get(mev_release *m, mev_store *s, const char *tag)
 	int rc = mev_store_get_record(&raw, &len, s, "releases", MEV_STORE_RAW, tag, strlen(tag));
 	memset(m, 0, sizeof *m);
 	if (rc == MEV_ENOTFOUND)
-		return not_stored(s, tag);
+		return mev_release_not_stored(s, tag);
 	if (rc)
 		return rc;
 	if ((rc = head_of_stored(m, raw, len)))
@@ -273,7 +288,7 @@ int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_st
 	int rc = mev_store_get_record(rec, &len, s, "releases", 'R', tag, strlen(tag));
 	*sections = NULL;
 	if (rc == MEV_ENOTFOUND)
-		return not_stored(s, tag);
+		return mev_release_not_stored(s, tag);
 	if (rc) {
 		mev_error_prefix("release record of '%s'", tag);
 		return rc;

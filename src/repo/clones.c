@@ -5,6 +5,7 @@
  */
 #include "repo_internal.h"
 #include "maintevo/error.h"
+#include <errno.h>
 
 #include <limits.h>
 #include <pwd.h>
@@ -59,6 +60,7 @@ int mev__repo_open_failed(const char *path, int git_rc)
 {
 	const git_error *e = git_error_last();
 	const char *m = e && e->message ? e->message : "";
+	struct stat st;
 	/* libgit2 1.5 says "config value 'safe.directory' was not found" (and
 	 * GIT_ENOTFOUND), later ones GIT_EOWNER and "not owned by current user" */
 	if (git_rc == GIT_EOWNER || strstr(m, "safe.directory") || strstr(m, "not owned")) {
@@ -79,7 +81,15 @@ int mev__repo_open_failed(const char *path, int git_rc)
 		return MEV_EGIT;
 	}
 	git_error_clear();
-	mev_error_set(MEV_ENOTFOUND, "cannot open repository '%s': not a git repository", path);
+	if (stat(path, &st) != 0 && errno == ENOENT)
+		mev_error_set(MEV_ENOTFOUND, "cannot open repository '%s': it does not exist", path);
+	else if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+		mev_error_set(MEV_ENOTFOUND, "cannot open repository '%s': it is a file, not a "
+			      "directory", path);
+	else if (access(path, R_OK | X_OK) != 0)
+		mev_error_set(MEV_ENOTFOUND, "cannot open repository '%s': %s", path, strerror(errno));
+	else
+		mev_error_set(MEV_ENOTFOUND, "cannot open repository '%s': not a git repository", path);
 	mev_error_hint("pass the directory of a git clone (or its .git directory) with --repo");
 	return MEV_ENOTFOUND;
 }

@@ -245,10 +245,7 @@ static int find_release(mev__report *r, const char *tag, size_t *idx)
 		*idx = (size_t)i;
 		return 0;
 	}
-	mev_error_set(MEV_ENOTFOUND, "release '%s' is not in store '%s'", tag, mev_store_dir(r->store));
-	mev_error_hint("list the stored releases with 'maintevo releases --store %s'",
-		       mev_store_dir(r->store));
-	return MEV_ENOTFOUND;
+	return mev_release_not_stored(r->store, tag);
 }
 
 /* ia and ib from --from and --to: by default the two newest releases. */

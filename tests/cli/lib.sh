@@ -105,3 +105,44 @@ expect_file() {
 
 # same_files A B: byte-identical.
 same_files() { cmp -s "$1" "$2" || fail "'$1' and '$2' differ"; }
+
+# find_python MODULE...: print a python3 that imports every MODULE (the one
+# on the PATH, else Debian's /usr/bin/python3, where apt installs
+# python3-pandas when a pyenv or venv python3 comes first); 1 when none does.
+find_python() {
+	local py mods
+	mods=$(IFS=,; echo "$*")
+	for py in python3 /usr/bin/python3; do
+		command -v "$py" >/dev/null || continue
+		"$py" -c "import $mods" 2>/dev/null && { command -v "$py"; return 0; }
+	done
+	return 1
+}
+
+# demo_store STORE: the demo history (scripts/make-demo-repo.sh) in ./demo,
+# walked, clustered and tracked into STORE.
+demo_store() {
+	[ -d demo ] || bash "$SRC/scripts/make-demo-repo.sh" demo >/dev/null
+	expect_exit 0 "$MEV" walk --repo demo --store "$1" -q
+	expect_exit 0 "$MEV" cluster --store "$1" -q
+	expect_exit 0 "$MEV" track --store "$1" -q
+}
+
+# guide_setup: the user guide's world on the demo history: ~/u-boot is the
+# demo repository, ./build/maintevo the binary under test, and the guide's
+# shell snippets (tests/cli/guide_snippets.py) have run in $TMP/work, the
+# current directory afterwards (u-boot.store, csv/, u-boot.db ...).
+guide_setup() {
+	local f n
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	bash "$SRC/scripts/make-demo-repo.sh" "$HOME/u-boot" >/dev/null
+	mkdir -p "$TMP/work/build"
+	cd "$TMP/work"
+	ln -s "$MEV" build/maintevo
+	n=$(python3 "$HERE/guide_snippets.py" "$SRC/docs/user-guide.md" sh snippets)
+	[ "$n" -ge 4 ] || fail "only $n shell snippets in the user guide"
+	for f in snippets/*.sh; do
+		step "guide: $f"
+		expect_exit 0 bash -e "$f"
+	done
+}

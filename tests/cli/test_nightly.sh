@@ -16,6 +16,9 @@ step "first run: everything for v1.6"
 expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
 expect_stdout_contains "report: out/latest/report.html"
 expect_stdout_contains "tables: out/latest/csv/"
+# every file counted once, the link apart
+expect_stderr_contains "nightly.sh: v1.6: 15 files written, 0 unchanged; latest -> v1.6, in "
+[ "$(find out/v1.6 -type f | wc -l)" -eq 15 ] || fail "out/v1.6 holds $(find out/v1.6 -type f | wc -l) files"
 [ "$(readlink out/latest)" = v1.6 ] || fail "latest -> $(readlink out/latest), expected v1.6"
 for f in report.md report.html graph.graphml clusters.graphml csv/releases.csv csv/sections.csv \
 	csv/edges.csv csv/clusters.csv csv/events.csv csv/lineages.csv csv/section_changes.csv \
@@ -38,7 +41,7 @@ touch marker
 start=$(date +%s)
 expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
 took=$(($(date +%s) - start))
-expect_stderr_contains "0 file(s) written"
+expect_stderr_contains "v1.7: 0 files written, 15 unchanged, in "
 changed=$(find out -newer marker -not -path 'out/.nightly*' || true)
 [ -z "$changed" ] || fail "a run with nothing new changed: $changed"
 [ "$took" -le 20 ] || fail "a run with nothing new took $took s"
@@ -63,7 +66,10 @@ expect_stderr_contains "warning: 'git fetch --tags' failed"
 step "failures: exit 1 with one line; usage: exit 2"
 expect_exit 1 "$NIGHTLY" --repo nowhere --store S --out out --maintevo "$MEV"
 [ "$(wc -l < "$ERR")" -eq 1 ] || fail "more than one line on stderr"
-expect_stderr_contains "'nowhere' is not a git repository"
+expect_stderr_contains "'nowhere' does not exist"
+mkdir plain
+expect_exit 1 "$NIGHTLY" --repo plain --store S --out out --maintevo "$MEV"
+expect_stderr_contains "'plain' is not a git repository"
 mkdir notastore && echo x > notastore/file
 expect_exit 1 "$NIGHTLY" --repo repo --store notastore --out out2 --maintevo "$MEV" --no-fetch
 [ "$(wc -l < "$ERR")" -eq 1 ] || fail "more than one line on stderr"
@@ -72,4 +78,17 @@ expect_exit 2 "$NIGHTLY" --repo repo --store S
 expect_stderr_contains "--out is required"
 expect_exit 0 "$NIGHTLY" --help
 expect_stdout_contains "usage: scripts/nightly.sh"
+step "a blob missing from the clone: a warning even with --quiet"
+mkrepo dmg
+printf 'NET\nM:\tA <a@example.org>\nS:\tMaintained\nF:\tnet/\n' >dmg/MAINTAINERS
+mkdir dmg/net && echo "int a;" >dmg/net/a.c && echo "int b;" >dmg/net/b.c
+commit_all dmg v1.0
+blob=$(git -C dmg rev-parse v1.0:net/b.c)
+rm "dmg/.git/objects/${blob:0:2}/${blob:2}"
+expect_exit 0 "$NIGHTLY" --repo dmg --store D --out outd --maintevo "$MEV" --no-fetch -q
+expect_stderr_contains "nightly.sh: warning: walk: v1.0: 1 blob missing from the repository"
+expect_stderr_contains "'net/b.c'"
+grep -q "releases\{0,1\} walked" "$ERR" && fail "walk's summary passed on with --quiet"
+[ "$(wc -l <"$ERR")" -eq 1 ] || fail "more than the warning on stderr with --quiet"
+[ -s outd/latest/csv/files.csv ] || fail "no files.csv for the damaged clone"
 echo "PASS"

@@ -168,7 +168,8 @@ report_error() {
 }
 report_error "unknown option '--bogus'" --bogus
 report_error "unknown option '-x'" -x
-report_error "unknown option '--t'" --t v1 # --to or --title
+report_error "option '--t' is ambiguous (an abbreviation of two or more options)" --t v1 # --to, --title
+report_error "unknown option '--titel'; did you mean '--title'?" --titel x
 report_error "option '--from' needs a value" --from
 report_error "option '-o' needs a value" -o
 report_error "option '--help' takes no value" --help=yes
@@ -213,7 +214,7 @@ usage_error releases "unexpected argument 'extra'" extra
 usage_error events "unknown option '-j'" -j 2
 usage_error section-changes "unknown option '--method'" --method louvain
 usage_error lineages "--seed is for temporal, louvain and leiden, not components" -m components --seed 3
-usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, section_changes, files, commits, flow, people or graph)"
+usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, section_changes, files, commits, flow, people, graph or all)"
 usage_error export "unexpected argument 'extra'" releases extra
 usage_error walk "option '--rc' takes no value" --rc=1
 usage_error walk "--repo is required" --store x
@@ -253,8 +254,26 @@ expect_stderr_contains "usage: maintevo <command>"
 
 step "unknown command: exit 2"
 expect_exit 2 "$MEV" grpah --repo . --rev v1
-expect_error "'grpah' is not a maintevo command"
+expect_error "'grpah' is not a maintevo command; did you mean 'graph'?"
 expect_stderr_contains "maintevo --help"
+
+step "did you mean: commands, options, tables, subcommands; nothing when nothing is near"
+expect_exit 2 "$MEV" clsuter
+expect_error "'clsuter' is not a maintevo command; did you mean 'cluster'?"
+expect_exit 2 "$MEV" export sections --relase v1
+expect_error "unknown option '--relase'; did you mean '--release'?"
+expect_exit 2 "$MEV" export sectoins
+expect_error "unknown table 'sectoins'; did you mean 'sections'?"
+expect_exit 2 "$MEV" store inof
+expect_error "unknown subcommand 'inof'; did you mean 'maintevo store info'?"
+expect_exit 2 "$MEV" walk --frobnicate
+expect_stderr_contains "unknown option '--frobnicate'"
+grep -q "did you mean" "$ERR" && fail "a suggestion for a word near nothing"
+
+step "a repository that does not exist says so"
+expect_exit 1 "$MEV" walk --repo "$TMP/nonexistent" --store S
+expect_error "cannot open repository '$TMP/nonexistent': it does not exist"
+[ ! -e S ] || fail "a store was created for a repository that does not exist"
 
 for c in $commands; do
 	step "$c: unknown option, missing --repo or --rev, stray argument: exit 2"
