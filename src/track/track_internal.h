@@ -274,7 +274,7 @@ int mev__causes_decode(mev__read_cause **out, size_t *n, mev_arena *arena, const
  */
 enum {
 	MEV__TRACK_REC_VERSION = 2,
-	MEV__TRACK_ALGORITHM = 3,
+	MEV__TRACK_ALGORITHM = 4,
 	MEV__TRACK_MODE_FIRST = 0,
 	MEV__TRACK_MODE_CODE = 1,
 	MEV__TRACK_MODE_TITLES = 2
