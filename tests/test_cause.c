@@ -91,7 +91,12 @@ static void test_patterns(void)
 		CHECK_INT(z->v[1].line, 4);
 		CHECK_INT(z->v[2].type, 'N');
 		CHECK_STR(z->v[2].value, "zeta");
+		/* the script's regexes (F/X converted, N as written) */
+		CHECK_STR(z->v[0].regex, "z/");
+		CHECK_STR(z->v[1].regex, "z/skip/");
+		CHECK_STR(z->v[2].regex, "zeta");
 	}
+	CHECK_INT(p.has_regex, 1);
 	CHECK(mev_release_patterns_find(&p, "NOPAT") == NULL);
 	CHECK(mev_release_patterns_find(&p, "OMEGA") == NULL);
 	mev_release_patterns_free(&p);
@@ -112,6 +117,11 @@ static void test_patterns(void)
 	CHECK_INT(mev_store_put_record(NULL, s, "patterns", 'P', 3, "v9", 2, "\x01\x00\x00", 3), 0);
 	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_ERR(mev_release_load_patterns(&p, s, "v2"), MEV_ECORRUPT, "patterns of 'v2' are damaged");
+	/* version 1 (before the regexes were kept) still reads, without them */
+	CHECK_INT(mev_release_load_patterns(&p, s, "v9"), 0);
+	CHECK_INT(p.has_regex, 0);
+	CHECK_INT(p.n, 0);
+	mev_release_patterns_free(&p);
 	CHECK_INT(mev_release_check(&cr, s, 0), 0);
 	CHECK_INT(cr.n, 2);
 	for (size_t i = 0; i < cr.n; i++) {

@@ -137,6 +137,10 @@ typedef struct {
 	const char *value;        /* as written (after the colon and white space) */
 	const char *file;         /* the MAINTAINERS file, a path in the tree */
 	uint32_t line;            /* 1-based */
+	const char *regex;        /* the regex the release's get_maintainer.pl matches with
+				     (F/X: converted, '/' added by its directory test; N:
+				     the value); NULL when the script ignores the line (no
+				     N: handling) or the record has none (has_regex 0) */
 } mev_pattern_line;
 
 /* The pattern lines of one section, in the order MAINTAINERS has them. */
@@ -152,6 +156,9 @@ typedef struct {
 typedef struct {
 	mev_section_patterns *v;
 	size_t n;
+	int has_regex;            /* the lines have their regexes (walked by a maintevo that
+				     stores them; 'walk --rebuild' stores them for older ones) */
+	int utf8;                 /* the script decodes MAINTAINERS as UTF-8 (mev_rules.utf8) */
 	void *mem_;               /* owns the strings and lines */
 } mev_release_patterns;
 
