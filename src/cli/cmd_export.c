@@ -26,7 +26,8 @@ static const cli_option options[] = {
 		       "events, section_changes: only pairs whose to_release is\n"
 		       "TAG or earlier"),
 	CLI_OPT_STRING(export_args, eo.path, 0, "path", "PATH",
-		       "files: follow this path over all releases"),
+		       "files: follow this file, or every file below this\n"
+		       "directory, over all releases (or in --release)"),
 	CLI_OPT_FLAG(export_args, meta, 0, "meta",
 		     "graph: vertices are clusters, edges the lines their\n"
 		     "sections share"),
@@ -67,7 +68,10 @@ const cli_command cmd_export_spec = {
 		"             one row per section added, removed or renamed between\n"
 		"             consecutive releases\n"
 		"  files      one row per file and covering section: every file of --release\n"
-		"             TAG, or one file's history with --path PATH\n"
+		"             TAG, or with --path PATH the files of one path over all releases\n"
+		"             (a file, or every file below a directory: 'drivers/net/', or a\n"
+		"             name that is a directory in some release), in --release TAG only\n"
+		"             when given too\n"
 		"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
 		"             vertex attributes; --meta: the graph of its clusters\n"
 		"\n"
@@ -184,9 +188,9 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 	if ((eo->from || eo->to) && table != MEV_EXPORT_EVENTS && table != MEV_EXPORT_SECTION_CHANGES)
 		return cli_usage_error("export", "--from and --to go with the events and "
 				       "section_changes tables only");
-	if (table == MEV_EXPORT_FILES && !eo->release == !eo->path)
+	if (table == MEV_EXPORT_FILES && !eo->release && !eo->path)
 		return cli_usage_error("export", "the files table needs --release TAG (every file "
-				       "of a release) or --path PATH (one file's history)");
+				       "of a release) or --path PATH (one file's or directory's history)");
 	return cli_write_table("export", dir, (mev_export_table_id)table, eo, format, out_path);
 }
 
