@@ -50,7 +50,8 @@ options_of() {
 	events) echo "store from to format $cluster_opts $track_opts excel-safe out help" ;;
 	lineages) echo "store format $cluster_opts $track_opts excel-safe out help" ;;
 	section-changes) echo "store from to format rename excel-safe out help" ;;
-	explain) echo "store from to release lineage $cluster_opts $track_opts help" ;;
+	explain) echo "store from to release lineage repo rev dialect top-level-only format $cluster_opts $track_opts help" ;;
+	history) echo "store section release top all keep-rest format out help $cluster_opts $track_opts" ;;
 	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
 	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts $track_opts" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
