@@ -26,10 +26,11 @@ typedef enum {
 	MEV_EXPORT_LINEAGES,     /* one row per lineage */
 	MEV_EXPORT_FILES,        /* one row per release, file and covering section */
 	MEV_EXPORT_SECTION_CHANGES, /* one row per section added, removed or renamed */
+	MEV_EXPORT_HEALTH,       /* one row per release and MAINTAINERS finding (--self-test's spirit) */
 	MEV_EXPORT_TABLE_COUNT
 } mev_export_table_id;
 
-/* "releases", "sections", ..., "section_changes"; mev_export_table_parse
+/* "releases", "sections", ..., "section_changes", "health"; mev_export_table_parse
  * returns -1 for an unknown name (and accepts "section-changes" too). */
 const char *mev_export_table_name(mev_export_table_id t);
 int mev_export_table_parse(const char *name);
@@ -93,14 +94,29 @@ typedef struct {
  */
 int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *opt);
 
-/* Sections of one release counted by who looks after them. */
+/* Sections of one release counted by who looks after them, and the health
+ * of its MAINTAINERS in numbers ('export health' has the details). */
 typedef struct {
 	uint64_t sections;        /* without THE REST */
 	uint64_t no_maintainer;   /* without any M: line */
 	uint64_t orphan;          /* status starting with "Orphan" (any case) */
+	uint64_t obsolete;        /* status starting with "Obsolete" (any case) */
+	uint64_t covers_nothing;  /* sections that cover no file */
+	uint64_t comment_titles;  /* titles taken from a commented-out field line */
+	/* from the health record the walk stores (has_health 0: a release walked
+	 * before issue 12, or imported; the fields below are 0) */
+	int has_health;
+	uint64_t dead_patterns;   /* F:/X:/N: lines that match no path */
+	uint64_t dead_self_test;  /* of which get_maintainer.pl --self-test reports: F:/X:
+				     lines no path even starts with ("no file matches") */
+	uint64_t duplicate_titles; /* sections whose title line repeats an earlier one */
+	uint64_t orphan_lines, orphan_only_lines;     /* lines of the files an orphan section
+							 covers; of those only orphans cover */
+	uint64_t obsolete_lines, obsolete_only_lines; /* the same for obsolete sections */
 } mev_section_census;
 
-/* Count the sections of release `tag`.  Errors: as mev_release_load_graph(). */
+/* Count the sections of release `tag` and read its health record (when
+ * stored).  Errors: as mev_release_load_graph(), mev_release_load_health(). */
 int mev_export_census(mev_section_census *out, mev_store *s, const char *tag);
 
 /* --- one path or one section over the releases ('maintevo history') --------- */

@@ -72,6 +72,11 @@ const cli_command cmd_export_spec = {
 		"             (a file, or every file below a directory: 'drivers/net/', or a\n"
 		"             name that is a directory in some release), in --release TAG only\n"
 		"             when given too\n"
+		"  health     one row per release and MAINTAINERS finding, in the spirit of\n"
+		"             get_maintainer.pl --self-test: F:/X:/N: lines that match no file,\n"
+		"             sections covering nothing, without M:, orphan or obsolete, repeated\n"
+		"             titles, titles from comment lines, orphan and obsolete code, and\n"
+		"             the code no section covers by top-level and second-level directory\n"
 		"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
 		"             vertex attributes; --meta: the graph of its clusters\n"
 		"\n"
@@ -177,8 +182,8 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 	int table = mev_export_table_parse(what);
 	if (table < 0)
 		return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
-				       "clusters, events, lineages, section_changes, files or graph)",
-				       what);
+				       "clusters, events, lineages, section_changes, files, health or "
+				       "graph)", what);
 	if (format && mev_table_format_parse(format) < 0)
 		return cli_usage_error("export", "unknown format '%s' (use csv, json or jsonl)", format);
 	if (meta)
@@ -207,7 +212,7 @@ int cmd_export(int argc, char **argv)
 		return rc;
 	if (argi >= argc)
 		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
-				       "clusters, events, lineages, section_changes, files or graph)");
+				       "clusters, events, lineages, section_changes, files, health or graph)");
 	what = argv[argi];
 	if ((rc = cli_cluster_finish(&a.cluster, "export")))
 		return rc;

@@ -25,7 +25,9 @@ static const mev_column releases_cols[] = {
 	{ "uncovered_lines", I }, { "edges", I }, { "notes", I }, { "maintainers_files", I },
 	{ "clusters", I }, { "modularity", N }, { "reference_modularity", N },
 	{ "clustering_step", S }, { "moved_sections", I }, { "rules_version", I }, { "rules", S },
-	{ NULL, S }
+	{ "sections_covering_nothing", I }, { "sections_obsolete", I }, { "comment_titles", I },
+	{ "duplicate_titles", I }, { "patterns_matching_nothing", I }, { "orphan_lines", I },
+	{ "obsolete_lines", I }, { NULL, S }
 };
 static const mev_column sections_cols[] = {
 	{ "release", S }, { "section", S }, { "status", S }, { "maintainers", I },
@@ -68,6 +70,12 @@ static const mev_column changes_cols[] = {
 	{ "new_display_name", S }, { NULL, S }
 };
 
+static const mev_column health_cols[] = {
+	{ "release", S }, { "check", S }, { "section", S }, { "display_name", S }, { "type", S },
+	{ "value", S }, { "file", S }, { "line", I }, { "directory", S }, { "level", I },
+	{ "files", I }, { "lines", I }, { "share", N }, { "self_test", I }, { NULL, S }
+};
+
 #undef S
 #undef I
 #undef N
@@ -93,6 +101,7 @@ static const struct {
 			       mev__export_files },
 	[MEV_EXPORT_SECTION_CHANGES] = { "section_changes", changes_cols, 0,
 					 mev__export_section_changes },
+	[MEV_EXPORT_HEALTH] = { "health", health_cols, 0, mev__export_health },
 };
 
 const char *mev_export_table_name(mev_export_table_id t)

@@ -35,6 +35,10 @@ int mev__export_clusters(mev_table *w, const mev__export_ctx *x);
 int mev__export_events(mev_table *w, const mev__export_ctx *x);
 int mev__export_lineages(mev_table *w, const mev__export_ctx *x);
 int mev__export_section_changes(mev_table *w, const mev__export_ctx *x);
+int mev__export_health(mev_table *w, const mev__export_ctx *x);
+
+/* A status starting with "Obsolete" (any case). */
+int mev__export_is_obsolete(const char *status);
 
 /* The display name of section `title` of release `tag` (NULL for NULL).
  * On an error it is the title, and *rc gets the error unless it has one. */
