@@ -74,7 +74,7 @@ static void section_rows(mev_table *w, const char *tag, const mev_filemap *fm, c
 			const mev_section_info *s = &si[ids[k]];
 			int64_t at = mev__strmap_get(where, s->title, strlen(s->title));
 			const mev_health_section *hs = hr && at >= 0 ? &hr->sections[at] : NULL;
-			int hit = c == 0 ? self[ids[k]].files == 0
+			int hit = c == 0 ? !self[ids[k]].files && !self[ids[k]].lines && !self[ids[k]].bytes
 				: c == 1 ? s->n_maintainers == 0
 				: c == 2 ? strncasecmp(s->status, "orphan", 6) == 0
 				: c == 3 ? mev__export_is_obsolete(s->status)

@@ -28,7 +28,8 @@ static int census_of(const mev_filemap *secs, const mev_graph *g, mev_section_ce
 		c->no_maintainer += si[i].n_maintainers == 0;
 		c->orphan += is_orphan(si[i].status);
 		c->obsolete += mev__export_is_obsolete(si[i].status);
-		c->covers_nothing += self[i].files == 0;
+		/* an import knows no files: its sizes say it */
+		c->covers_nothing += !self[i].files && !self[i].lines && !self[i].bytes;
 		c->comment_titles += si[i].title_kind == MEV_TITLE_COMMENT;
 	}
 	free(self);
