@@ -503,6 +503,7 @@ static int store_release(mev_store *s, void *ctx)
 	in.diags = (const char *const *)diags;
 	in.ndiags = nd;
 	in.maint = cur->maint;
+	in.tree = cur->tree;
 	mev_rules_describe(rules, sizeof rules, &cur->rules);
 	in.rules_version = MEV_RULES_VERSION;
 	in.rules = rules;

@@ -91,7 +91,12 @@ static void test_patterns(void)
 		CHECK_INT(z->v[1].line, 4);
 		CHECK_INT(z->v[2].type, 'N');
 		CHECK_STR(z->v[2].value, "zeta");
+		/* the script's regexes (F/X converted, N as written) */
+		CHECK_STR(z->v[0].regex, "z/");
+		CHECK_STR(z->v[1].regex, "z/skip/");
+		CHECK_STR(z->v[2].regex, "zeta");
 	}
+	CHECK_INT(p.has_regex, 1);
 	CHECK(mev_release_patterns_find(&p, "NOPAT") == NULL);
 	CHECK(mev_release_patterns_find(&p, "OMEGA") == NULL);
 	mev_release_patterns_free(&p);
@@ -112,6 +117,11 @@ static void test_patterns(void)
 	CHECK_INT(mev_store_put_record(NULL, s, "patterns", 'P', 3, "v9", 2, "\x01\x00\x00", 3), 0);
 	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_ERR(mev_release_load_patterns(&p, s, "v2"), MEV_ECORRUPT, "patterns of 'v2' are damaged");
+	/* version 1 (before the regexes were kept) still reads, without them */
+	CHECK_INT(mev_release_load_patterns(&p, s, "v9"), 0);
+	CHECK_INT(p.has_regex, 0);
+	CHECK_INT(p.n, 0);
+	mev_release_patterns_free(&p);
 	CHECK_INT(mev_release_check(&cr, s, 0), 0);
 	CHECK_INT(cr.n, 2);
 	for (size_t i = 0; i < cr.n; i++) {
@@ -119,11 +129,39 @@ static void test_patterns(void)
 		CHECK(strcmp(cr.v[i].key, i ? "v9" : "v2") == 0);
 	}
 	mev_release_check_free(&cr);
-	/* deleting a release deletes its patterns */
+	/* the health record (written by the walk, which has the tree): an empty
+	 * one reads, a damaged one and one without a release are found */
+	{
+		static const char empty[] = "\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00";
+		mev_release_health hr;
+		CHECK_INT(mev_release_load_health(&hr, s, "v1"), MEV_ENOTFOUND);
+		CHECK_INT(mev__store_begin(s), 0);
+		CHECK_INT(mev_store_put_record(NULL, s, "health", 'H', 3, "v1", 2, empty, sizeof empty - 1), 0);
+		CHECK_INT(mev_store_put_record(NULL, s, "health", 'H', 3, "v8", 2, empty, sizeof empty - 1), 0);
+		CHECK_INT(mev__store_commit(s), 0);
+		CHECK_INT(mev_release_load_health(&hr, s, "v1"), 0);
+		CHECK(hr.npatterns == 0 && hr.nsections == 0 && hr.ndirs == 0 && hr.orphan_lines == 0);
+		mev_release_health_free(&hr);
+		CHECK_INT(mev__store_begin(s), 0);
+		CHECK_INT(mev_store_put_record(NULL, s, "health", 'H', 3, "v1", 2, "\x01\x05", 2), 0);
+		CHECK_INT(mev__store_commit(s), 0);
+		CHECK_ERR(mev_release_load_health(&hr, s, "v1"), MEV_ECORRUPT, "health of 'v1' is damaged");
+		CHECK_INT(mev_release_check(&cr, s, 0), 0);
+		CHECK_INT(cr.n, 4);
+		for (size_t i = 0; i < cr.n; i++)
+			CHECK(strcmp(cr.v[i].table, "health") || !strcmp(cr.v[i].key, "v1") ||
+			      !strcmp(cr.v[i].key, "v8"));
+		mev_release_check_free(&cr);
+	}
+	/* deleting a release deletes its patterns and its health */
 	CHECK_INT(mev__store_begin(s), 0);
 	CHECK_INT(mev_release_delete(s, "v1"), 0);
 	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_INT(mev_release_has_patterns(s, "v1"), 0);
+	{
+		mev_release_health hr;
+		CHECK_INT(mev_release_load_health(&hr, s, "v1"), MEV_ENOTFOUND);
+	}
 	mev_filemap_free(fm);
 	mev_store_free(s);
 }

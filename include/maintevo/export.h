@@ -30,10 +30,11 @@ typedef enum {
 	MEV_EXPORT_COMMITS,      /* one row per judged commit ('maintevo flow') */
 	MEV_EXPORT_FLOW,         /* patch flow aggregates per release, section, subsystem, path */
 	MEV_EXPORT_PEOPLE,       /* one row per release and person of the patch flow */
+	MEV_EXPORT_HEALTH,       /* one row per release and MAINTAINERS finding (--self-test's spirit) */
 	MEV_EXPORT_TABLE_COUNT
 } mev_export_table_id;
 
-/* "releases", "sections", ..., "section_changes"; mev_export_table_parse
+/* "releases", "sections", ..., "section_changes", "health"; mev_export_table_parse
  * returns -1 for an unknown name (and accepts "section-changes" too). */
 const char *mev_export_table_name(mev_export_table_id t);
 int mev_export_table_parse(const char *name);
@@ -129,14 +130,29 @@ typedef struct {
  */
 int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *opt);
 
-/* Sections of one release counted by who looks after them. */
+/* Sections of one release counted by who looks after them, and the health
+ * of its MAINTAINERS in numbers ('export health' has the details). */
 typedef struct {
 	uint64_t sections;        /* without THE REST */
 	uint64_t no_maintainer;   /* without any M: line */
 	uint64_t orphan;          /* status starting with "Orphan" (any case) */
+	uint64_t obsolete;        /* status starting with "Obsolete" (any case) */
+	uint64_t covers_nothing;  /* sections that cover no file */
+	uint64_t comment_titles;  /* titles taken from a commented-out field line */
+	/* from the health record the walk stores (has_health 0: a release walked
+	 * before issue 12, or imported; the fields below are 0) */
+	int has_health;
+	uint64_t dead_patterns;   /* F:/X:/N: lines that match no path */
+	uint64_t dead_self_test;  /* of which get_maintainer.pl --self-test reports: F:/X:
+				     lines no path even starts with ("no file matches") */
+	uint64_t duplicate_titles; /* sections whose title line repeats an earlier one */
+	uint64_t orphan_lines, orphan_only_lines;     /* lines of the files an orphan section
+							 covers; of those only orphans cover */
+	uint64_t obsolete_lines, obsolete_only_lines; /* the same for obsolete sections */
 } mev_section_census;
 
-/* Count the sections of release `tag`.  Errors: as mev_release_load_graph(). */
+/* Count the sections of release `tag` and read its health record (when
+ * stored).  Errors: as mev_release_load_graph(), mev_release_load_health(). */
 int mev_export_census(mev_section_census *out, mev_store *s, const char *tag);
 
 /* --- patch flow aggregates (docs/flow.md) ----------------------------------------- */
@@ -182,5 +198,115 @@ typedef struct {
 int mev_export_flow_groups(mev_flow_groups *out, mev_store *s, const mev_cluster_params *method,
 			   const mev_track_params *tracking, const char *release);
 void mev_flow_groups_free(mev_flow_groups *g);
+
+/* --- one path or one section over the releases ('maintevo history') --------- */
+
+/* A section covering some of a path's files in one release. */
+typedef struct {
+	const char *section;      /* its title (the key) */
+	const char *display;      /* its display name */
+	uint64_t files, lines;    /* of the path's files, those it covers */
+	int64_t cluster;          /* 1-based; -1 when not clustered */
+	const char *representative; /* the cluster's representative, or NULL */
+	int64_t lineage;          /* -1 when unknown (not tracked) */
+	const char *lineage_name; /* the lineage's stable name, or NULL */
+} mev_path_section;
+
+/* A lineage (or, untracked, a cluster) covering some of a path's files. */
+typedef struct {
+	int64_t lineage;          /* -1 when not tracked: then `cluster` says which */
+	const char *name;         /* the lineage's name; the cluster's representative untracked */
+	int64_t cluster;          /* 1-based */
+	const char *representative;
+	uint64_t lines;           /* of the path's files covered by a section of the cluster */
+} mev_path_lineage;
+
+/* What changed since the previous release in which the path was present. */
+enum {
+	MEV_PATH_NEW = 1,         /* present here, not in the release before */
+	MEV_PATH_SECTIONS = 2,    /* another set of covering sections (by title) */
+	MEV_PATH_LINEAGE = 4,     /* another lineage holds the most of its lines */
+	MEV_PATH_RENAMED = 8      /* sections: renamed since the release before (the tracker's
+				     section changes, 'maintevo section-changes') */
+};
+
+/* One release of a path's history. */
+typedef struct {
+	const char *tag;
+	int present;              /* a file or a directory (some file below it) of the release */
+	int is_dir;
+	int has_files;            /* the release has a file table (not imported) */
+	uint64_t files, lines;    /* the file, or every file below the directory */
+	uint64_t uncovered_files, uncovered_lines; /* covered by no section (THE REST aside) */
+	mev_path_section *v;      /* by lines, largest first, then title */
+	size_t n;
+	mev_path_lineage *l;      /* by lines, largest first */
+	size_t nl;
+	unsigned changed;         /* MEV_PATH_* */
+} mev_path_release;
+
+typedef struct {
+	char *path;               /* as looked up: no "./", no repeated '/' (a directory ends in '/') */
+	int is_dir;               /* a directory in some release */
+	mev_path_release *v;      /* every stored release (or only opt->release), in version order */
+	size_t n;
+	int clustered, tracked;
+	void *mem_;
+} mev_path_history;
+
+/*
+ * The history of one path: for every stored release (opt->release: only
+ * that one) its lines, the sections covering it with their share of its
+ * lines, the clusters and lineages, and what changed.  A path ending in
+ * '/', or one that is a directory (some file below it) in some release,
+ * is a directory: its files are every file below it.  THE REST is left
+ * out unless opt->keep_rest.  Clusters and lineages are read for
+ * opt->method and opt->tracking (left empty when not clustered or
+ * tracked).  Errors: MEV_ENOTFOUND when no stored release has the path
+ * (the hint names the closest stored paths), or for an unknown release;
+ * the store's errors.
+ */
+int mev_export_path_history(mev_path_history *out, mev_store *s, const char *path,
+			    const mev_export_options *opt);
+void mev_path_history_free(mev_path_history *h);
+
+/* One release of a section's history. */
+typedef struct {
+	const char *tag;
+	int present;              /* the release has a section of that title */
+	const char *title;        /* its title here (another after a rename), or NULL */
+	const char *display;
+	const char *status;
+	uint64_t lines, files;    /* its own size */
+	uint32_t maintainers;
+	int64_t cluster;          /* 1-based, -1 */
+	const char *representative;
+	uint64_t cluster_sections;
+	int64_t lineage;          /* -1 when unknown */
+	const char *lineage_name;
+	unsigned changed;         /* MEV_PATH_NEW, MEV_PATH_RENAMED; MEV_PATH_LINEAGE: another
+				     lineage than in the release before */
+} mev_section_release;
+
+typedef struct {
+	char *title;
+	mev_section_release *v;   /* every stored release, in version order */
+	size_t n;
+	int clustered, tracked;
+	void *mem_;
+} mev_section_history;
+
+/*
+ * The history of the section titled `title` (its key, exactly; else its
+ * display name, or the title ignoring case, when only one section matches
+ * so): per release its size, status, cluster and lineage, following its
+ * renames forwards when the store is tracked (from the first release that
+ * has the title on).  Errors:
+ * MEV_ENOTFOUND when no release has such a section (the hint names the
+ * closest titles); the store's errors.
+ */
+int mev_export_section_history(mev_section_history *out, mev_store *s, const char *title,
+			       const mev_export_options *opt);
+void mev_section_history_free(mev_section_history *h);
 
 #endif

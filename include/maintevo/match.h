@@ -53,4 +53,77 @@ int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int 
 /* The new index of an unchanged old section, or UINT32_MAX. */
 uint32_t mev_rematch_map(const mev_rematch *rm, uint32_t old_section);
 
+/* --- why a path is in a section or not ------------------------------------ */
+
+/*
+ * One F:, X: or N: line as the script matches with it: its type and its
+ * regex (F/X: the value converted by the script's rules, '/' appended by
+ * its directory test; N: the value).  `section` is the caller's number of
+ * the section it belongs to (< nsections below).
+ */
+typedef struct {
+	char type;                /* 'F', 'X' or 'N' */
+	const char *regex;        /* NULL: a line the script ignores (no N: handling) */
+	uint32_t section;
+} mev_why_pattern;
+
+/* The rule that decided what one line does with a path (file_match_pattern() for
+ * F/X, m/$value/x for N). */
+typedef enum {
+	MEV_WHY_NONE = 0,         /* the regex does not match the start of the path (F/X)
+				     or anywhere in it (N) */
+	MEV_WHY_DEPTH,            /* F/X without a trailing '/': the regex matches the start
+				     of the path, but the path has another number of '/':
+				     no match (the near miss) */
+	MEV_WHY_SAME_DEPTH,       /* F/X without a trailing '/': matches the start, and the
+				     path has as many '/' as the pattern: a match */
+	MEV_WHY_ANY_DEPTH,        /* F/X ending in '/': matches the start, at any depth */
+	MEV_WHY_REGEX,            /* N: the regex is found in the path */
+	MEV_WHY_INVALID,          /* the regex does not compile, or the script ignores the
+				     line: it matches nothing */
+	MEV_WHY_BUDGET            /* PCRE2 gave up (its limits): counted as no match */
+} mev_why_rule;
+
+/* 1 when the rule is a match. */
+#define MEV_WHY_MATCHES(r) ((r) == MEV_WHY_SAME_DEPTH || (r) == MEV_WHY_ANY_DEPTH || (r) == MEV_WHY_REGEX)
+
+/* What a section does with a path, from the rules of its lines. */
+typedef enum {
+	MEV_WHY_OUT = 0,          /* no line comes near */
+	MEV_WHY_NEAR,             /* no match, but an F:/X: line matches the start of the
+				     path at another depth, or only an X: line matches */
+	MEV_WHY_EXCLUDED,         /* an F:/N: line matches, and an X: line too: kept out
+				     (an X: hit disables the section's N: lines as well) */
+	MEV_WHY_IN                /* an F:/N: line matches and no X: line does */
+} mev_why_verdict;
+
+/* "none", "depth", "same-depth", "any-depth", "regex", "invalid", "budget". */
+const char *mev_why_rule_name(mev_why_rule r);
+/* "out", "near", "excluded", "in". */
+const char *mev_why_verdict_name(mev_why_verdict v);
+
+/*
+ * Why each of the n lines p[] matches `path` or not (rules[i]), and what
+ * each of the nsections sections does with it (verdicts[k]), deciding
+ * exactly as mev_matcher_match() does: the same compiled patterns, the
+ * same rules (its sections are those with verdict MEV_WHY_IN).  `is_dir`:
+ * the path names a directory (a link to one), matched as "path/"; utf8:
+ * the script decodes MAINTAINERS (mev_rules.utf8).  Errors: MEV_ENOMEM.
+ */
+int mev_match_why(mev_why_rule *rules, uint8_t *verdicts, const mev_why_pattern *p, size_t n,
+		  uint32_t nsections, int utf8, const char *path, size_t len, int is_dir);
+
+/*
+ * Which lines match some path of a release, for get_maintainer.pl
+ * --self-test's "no file matches" check: use[i] is 0 when no path has
+ * line i's regex as a prefix (what the self-test reports: F/X lines; an N:
+ * line when its regex is found in no path), 1 when some path has it as a
+ * prefix but none matches it by file_match_pattern()'s depth rule (the
+ * self-test passes it, yet it covers nothing), 2 when some path matches.
+ * `paths` are sorted bytewise (a directory given as "dir/" is matched as
+ * one); lens their lengths.  Errors: MEV_ENOMEM.
+ */
+int mev_match_pattern_use(uint8_t *use, const mev_why_pattern *p, size_t n, int utf8,
+			  const char *const *paths, const size_t *lens, size_t npaths);
+
 #endif

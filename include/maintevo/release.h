@@ -14,7 +14,8 @@
  * Records and tables are described in docs/store-format.md: "releases"
  * (the release record: numbers, sections, graph), "tables" (file tables,
  * delta coded), "diags" (MAINTAINERS notes), "patterns" (each section's
- * F:/X:/N: lines), "blobs" (blob sizes) and the identity under "meta".  Writes need a write transaction (mev_store_write).
+ * F:/X:/N: lines), "health" (what get_maintainer.pl --self-test would say,
+ * and the uncovered code), "blobs" (blob sizes) and the identity under "meta".  Writes need a write transaction (mev_store_write).
  */
 
 /*
@@ -74,6 +75,8 @@ typedef struct {
 	const mev_maint *maint;   /* the MAINTAINERS read: each section's F:/X:/N: lines are
 				     stored as the release's patterns; NULL leaves the stored
 				     patterns (if any) as they are */
+	const mev_tree *tree;     /* with maint: the release's tree, for its health record
+				     (mev_release_load_health); NULL leaves the stored one */
 } mev_release_input;
 
 /*
@@ -142,6 +145,10 @@ typedef struct {
 	const char *value;        /* as written (after the colon and white space) */
 	const char *file;         /* the MAINTAINERS file, a path in the tree */
 	uint32_t line;            /* 1-based */
+	const char *regex;        /* the regex the release's get_maintainer.pl matches with
+				     (F/X: converted, '/' added by its directory test; N:
+				     the value); NULL when the script ignores the line (no
+				     N: handling) or the record has none (has_regex 0) */
 } mev_pattern_line;
 
 /* The pattern lines of one section, in the order MAINTAINERS has them. */
@@ -157,6 +164,9 @@ typedef struct {
 typedef struct {
 	mev_section_patterns *v;
 	size_t n;
+	int has_regex;            /* the lines have their regexes (walked by a maintevo that
+				     stores them; 'walk --rebuild' stores them for older ones) */
+	int utf8;                 /* the script decodes MAINTAINERS as UTF-8 (mev_rules.utf8) */
 	void *mem_;               /* owns the strings and lines */
 } mev_release_patterns;
 
@@ -174,6 +184,67 @@ int mev_release_has_patterns(mev_store *s, const char *tag);
 /* The patterns of the section titled `title` (a binary search), or NULL. */
 const mev_section_patterns *mev_release_patterns_find(const mev_release_patterns *p,
 						      const char *title);
+
+/* --- the health of a release's MAINTAINERS (record H, table "health") ------- */
+
+/* An F:, X: or N: line that matches no path of the release. */
+typedef struct {
+	const char *section;      /* the title of its section */
+	char type;                /* 'F', 'X' or 'N' */
+	const char *value;        /* as written */
+	const char *file;         /* the MAINTAINERS file and line it is on */
+	uint32_t line;
+	uint8_t prefix;           /* 1: some path starts with it, but none has its depth (F/X
+				     without a trailing '/': file_match_pattern() takes none, while
+				     get_maintainer.pl --self-test passes it); 0: no path even
+				     starts with it (what --self-test reports as "no file
+				     matches"); for N: always 0 (found in no path) */
+} mev_health_pattern;
+
+/* Where a section starts, and whether its title line repeats an earlier one. */
+typedef struct {
+	const char *title;        /* the section's title (its key) */
+	const char *file;
+	uint32_t line;
+	uint8_t duplicate;        /* its title line is that of an earlier section (--self-test's
+				     "duplicate section header"; its key is "TITLE #2") */
+} mev_health_section;
+
+/* The code of a directory no section covers (THE REST aside). */
+typedef struct {
+	const char *dir;          /* "." (files at the top), "drivers/" (level 1) or
+				     "drivers/net/" (level 2: the files below it, at any depth) */
+	uint8_t level;            /* 0, 1 or 2 */
+	uint64_t files, lines;    /* of the directory */
+	uint64_t uncovered_files, uncovered_lines;
+} mev_health_dir;
+
+typedef struct {
+	mev_health_pattern *patterns; /* in MAINTAINERS order */
+	size_t npatterns;
+	mev_health_section *sections; /* every section, in MAINTAINERS order */
+	size_t nsections;
+	mev_health_dir *dirs;     /* "." and every level-1 directory; the level-2 ones with
+				     uncovered code; by path */
+	size_t ndirs;
+	/* code of sections whose S: starts with "Orphan" / "Obsolete" (any case): the files
+	 * such a section covers (each once), and those no other section covers (THE REST
+	 * aside) */
+	uint64_t orphan_files, orphan_lines, orphan_only_files, orphan_only_lines;
+	uint64_t obsolete_files, obsolete_lines, obsolete_only_files, obsolete_only_lines;
+	void *mem_;
+} mev_release_health;
+
+/*
+ * The health record of `tag` into *out (free with mev_release_health_free(),
+ * also after a failure): written by the walk with the release (it needs the
+ * tree: the lines that match no path are tested on every path of it, and
+ * their regexes carry the script's directory test).  MEV_ENOTFOUND (no
+ * message) when the release has none: walked by a maintevo before issue 12
+ * ('walk --rebuild' writes it), or imported.  MEV_ECORRUPT when damaged.
+ */
+int mev_release_load_health(mev_release_health *out, mev_store *s, const char *tag);
+void mev_release_health_free(mev_release_health *h);
 
 /* Whose history a store holds; checked by every walk. */
 typedef struct {

@@ -1,5 +1,6 @@
 /* maintevo explain: the events of one lineage between two releases, with their causes in words. */
 #include "cli.h"
+#include "explain.h"
 #include "maintevo/error.h"
 #include "maintevo/table.h"
 #include "maintevo/release.h"
@@ -17,6 +18,8 @@ typedef struct {
 	const char *store, *from, *to, *release, *lineage;
 	cli_cluster_opts cluster;
 	mev_track_params tp;
+	const char *repo, *rev, *format;
+	mev_rules_options rules;
 } explain_args;
 
 static const cli_option options[] = {
@@ -29,6 +32,17 @@ static const cli_option options[] = {
 		       "the events from the release before TAG to TAG"),
 	CLI_OPT_STRING(explain_args, lineage, 0, "lineage", "L",
 		       "the lineage: its id or its name ('maintevo lineages')"),
+	CLI_OPT_STRING(explain_args, repo, 0, "repo", "PATH",
+		       "explain PATH: read the release from this git repository"),
+	CLI_OPT_STRING(explain_args, rev, 0, "rev", "REV",
+		       "explain PATH: the release in --repo (a tag, branch or commit)"),
+	CLI_OPT_CALL(explain_args, rules.dialect, 0, "dialect", "D", cli_parse_dialect,
+		     "explain PATH from git: auto (default), linux, uboot, xen\n"
+		     "or qemu"),
+	CLI_OPT_FLAG(explain_args, rules.top_level_only, 0, "top-level-only",
+		     "explain PATH from git: read only the top-level MAINTAINERS"),
+	CLI_OPT_STRING(explain_args, format, 'f', "format", "F",
+		       "explain PATH: text (default), csv, json or jsonl"),
 	CLI_OPT_CLUSTER(explain_args, cluster),
 	CLI_OPT_TRACK(explain_args, tp),
 	CLI_OPT_HELP,
@@ -38,7 +52,9 @@ static const cli_option options[] = {
 const cli_command cmd_explain_spec = {
 	.name = "explain",
 	.usage = CLI_USAGE("[--store DIR] --from TAG [--to TAG] --lineage L [options]",
-			   "[--store DIR] --release TAG --lineage L [options]"),
+			   "[--store DIR] --release TAG --lineage L [options]",
+			   "--repo R --rev REV [--format F] PATH...",
+			   "[--store DIR] --release TAG [--format F] PATH..."),
 	.about =
 		"Say in words what happened to lineage L ('maintevo lineages': its id or\n"
 		"its name) between two releases, and why: every event of the lineage (it\n"
@@ -54,9 +70,25 @@ const cli_command cmd_explain_spec = {
 		"change\").  The events CSV has the one-sentence form (columns cause_kind,\n"
 		"cause); docs/tracking.md, \"Causes\", says how they are found.  Releases\n"
 		"walked before maintevo stored the patterns have no pattern changes\n"
-		"('maintevo walk --rebuild' stores them, then 'maintevo track').",
+		"('maintevo walk --rebuild' stores them, then 'maintevo track').\n"
+		"\n"
+		"With PATH (a file or a directory of the release; several may be given):\n"
+		"why PATH is in each section that takes it, and why it is not in those that\n"
+		"keep it out or nearly take it, exactly as that release's get_maintainer.pl\n"
+		"decides (keywords off): for each such section every F:, X: and N: line\n"
+		"that matched or nearly matched, with its file:line and the rule that\n"
+		"decided: the pattern starts the path and ends in '/' (any depth), or starts\n"
+		"it with as many '/' (same depth), or starts it with another count (a near\n"
+		"miss); an X: that matches keeps the section out (its N: lines too); an N:\n"
+		"regex is found anywhere in the path; the '/' the script's directory test\n"
+		"adds.  The release is read from git (--repo, --rev) or from the patterns a\n"
+		"walk stored (--store, --release; 'maintevo walk --rebuild' stores them for\n"
+		"a store walked before issue 12).  --format csv (json, jsonl) gives one row\n"
+		"per line: release, path, section, verdict (in, excluded, near), type,\n"
+		"value, regex, file, line, rule (any-depth, same-depth, depth, regex,\n"
+		"invalid, budget), display_name.",
 	.options = options,
-	.operands = 0,
+	.operands = -1,
 };
 
 /* The lineage named by `what`: its id, or its name (exactly, else
@@ -259,6 +291,22 @@ static int check_release(mev_store *s, const char *tag)
 	return mev_release_not_stored(s, tag);
 }
 
+/* explain PATH: the options of the event mode do not go with it. */
+static int explain_path(const explain_args *a, char **paths, size_t n)
+{
+	cli_explain_path_args pa = { 0 };
+	if (a->lineage || a->from || a->to)
+		return cli_usage_error("explain", "--lineage, --from and --to go with the events of a "
+				       "lineage, not with explain PATH");
+	pa.repo = a->repo;
+	pa.rev = a->rev;
+	pa.rules = a->rules;
+	pa.store = a->store;
+	pa.release = a->release;
+	pa.format = a->format;
+	return cli_explain_path(&pa, paths, n);
+}
+
 int cmd_explain(int argc, char **argv)
 {
 	explain_args a = { .store = "maintevo.store" };
@@ -271,6 +319,10 @@ int cmd_explain(int argc, char **argv)
 	mev_track_params_init(&a.tp);
 	if ((rc = cli_parse(&argi, &cmd_explain_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
+	if (argi < argc)
+		return explain_path(&a, argv + argi, (size_t)(argc - argi));
+	if (a.repo || a.rev || a.format)
+		return cli_usage_error("explain", "--repo, --rev and --format go with explain PATH");
 	if (!a.lineage)
 		return cli_usage_error("explain", "--lineage is required");
 	if (!a.from == !a.release)

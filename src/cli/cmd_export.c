@@ -28,7 +28,8 @@ static const cli_option options[] = {
 		       "events, section_changes: only pairs whose to_release is\n"
 		       "TAG or earlier"),
 	CLI_OPT_STRING(export_args, eo.path, 0, "path", "PATH",
-		       "files: follow this path over all releases"),
+		       "files: follow this file, or every file below this\n"
+		       "directory, over all releases (or in --release)"),
 	CLI_OPT_FLAG(export_args, meta, 0, "meta",
 		     "graph: vertices are clusters, edges the lines their\n"
 		     "sections share"),
@@ -71,13 +72,21 @@ const cli_command cmd_export_spec = {
 		"             one row per section added, removed or renamed between\n"
 		"             consecutive releases\n"
 		"  files      one row per file and covering section: every file of --release\n"
-		"             TAG, or one file's history with --path PATH\n"
+		"             TAG, or with --path PATH the files of one path over all releases\n"
+		"             (a file, or every file below a directory: 'drivers/net/', or a\n"
+		"             name that is a directory in some release), in --release TAG only\n"
+		"             when given too\n"
 		"  commits    one row per commit judged by 'maintevo flow': route, sections,\n"
 		"             verdicts (docs/flow.md)\n"
 		"  flow       patch flow aggregates per release, section, subsystem and\n"
 		"             strange path: shares of each verdict\n"
 		"  people     one row per release and person of the patch flow: commits\n"
 		"             authored, committed, signed off, reviewed; sections as M:/R:\n"
+		"  health     one row per release and MAINTAINERS finding, in the spirit of\n"
+		"             get_maintainer.pl --self-test: F:/X:/N: lines that match no file,\n"
+		"             sections covering nothing, without M:, orphan or obsolete, repeated\n"
+		"             titles, titles from comment lines, orphan and obsolete code, and\n"
+		"             the code no section covers by top-level and second-level directory\n"
 		"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
 		"             vertex attributes; --meta: the graph of its clusters\n"
 		"  all        every table above but graph in one SQLite database (-o FILE):\n"
@@ -260,8 +269,8 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 			return cli_usage_error("export", "unknown table '%s'; did you mean '%s'?", what,
 					       near);
 		return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
-				       "clusters, events, lineages, section_changes, files, commits, flow, "
-				       "people, graph or all)",
+				       "clusters, events, lineages, section_changes, files, health, commits, "
+				       "flow, people, graph or all)",
 				       what);
 	}
 	if (format && mev_table_format_parse(format) < 0)
@@ -273,9 +282,9 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 	if ((eo->from || eo->to) && table != MEV_EXPORT_EVENTS && table != MEV_EXPORT_SECTION_CHANGES)
 		return cli_usage_error("export", "--from and --to go with the events and "
 				       "section_changes tables only");
-	if (table == MEV_EXPORT_FILES && !eo->release == !eo->path)
+	if (table == MEV_EXPORT_FILES && !eo->release && !eo->path)
 		return cli_usage_error("export", "the files table needs --release TAG (every file "
-				       "of a release) or --path PATH (one file's history)");
+				       "of a release) or --path PATH (one file's or directory's history)");
 	return cli_write_table("export", dir, (mev_export_table_id)table, eo, format, out_path);
 }
 
@@ -292,8 +301,8 @@ int cmd_export(int argc, char **argv)
 		return rc;
 	if (argi >= argc)
 		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
-				       "clusters, events, lineages, section_changes, files, commits, flow, "
-				       "people, graph or all)");
+				       "clusters, events, lineages, section_changes, files, health, commits, "
+				       "flow, people, graph or all)");
 	what = argv[argi];
 	if ((rc = cli_cluster_finish(&a.cluster, "export")))
 		return rc;

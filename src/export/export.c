@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --- tables and their columns ----------------------------------------------- */
 
@@ -24,7 +25,9 @@ static const mev_column releases_cols[] = {
 	{ "uncovered_lines", I }, { "edges", I }, { "notes", I }, { "maintainers_files", I },
 	{ "clusters", I }, { "modularity", N }, { "reference_modularity", N },
 	{ "clustering_step", S }, { "moved_sections", I }, { "rules_version", I }, { "rules", S },
-	{ NULL, S }
+	{ "sections_covering_nothing", I }, { "sections_obsolete", I }, { "comment_titles", I },
+	{ "duplicate_titles", I }, { "patterns_matching_nothing", I }, { "orphan_lines", I },
+	{ "obsolete_lines", I }, { NULL, S }
 };
 static const mev_column sections_cols[] = {
 	{ "release", S }, { "section", S }, { "status", S }, { "maintainers", I },
@@ -89,6 +92,11 @@ static const mev_column people_cols[] = {
 	{ "maintains", I }, { "reviews", I }, { "committed_as_maintainer", I },
 	{ "committed_strange", I }, { NULL, S }
 };
+static const mev_column health_cols[] = {
+	{ "release", S }, { "check", S }, { "section", S }, { "display_name", S }, { "type", S },
+	{ "value", S }, { "file", S }, { "line", I }, { "directory", S }, { "level", I },
+	{ "files", I }, { "lines", I }, { "share", N }, { "self_test", I }, { NULL, S }
+};
 
 #undef S
 #undef I
@@ -119,6 +127,7 @@ static const struct {
 	[MEV_EXPORT_FLOW] = { "flow", flow_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
 			      mev__export_flow },
 	[MEV_EXPORT_PEOPLE] = { "people", people_cols, 0, mev__export_people },
+	[MEV_EXPORT_HEALTH] = { "health", health_cols, 0, mev__export_health },
 };
 
 const char *mev_export_table_name(mev_export_table_id t)
@@ -266,10 +275,10 @@ static int check_options(mev_export_table_id t, const mev_export_options *opt)
 	if ((opt->from || opt->to) && t != MEV_EXPORT_EVENTS && t != MEV_EXPORT_SECTION_CHANGES)
 		return mev_error_set(MEV_EINVAL, "--from and --to go with the events and "
 				     "section_changes tables only");
-	if (t == MEV_EXPORT_FILES && !opt->release == !opt->path) {
+	if (t == MEV_EXPORT_FILES && !opt->release && !opt->path) {
 		rc = mev_error_set(MEV_EINVAL, "the files table needs --release TAG or --path PATH");
 		mev_error_hint("--release lists every file of one release, --path follows one file "
-			       "over all releases");
+			       "or directory over all releases (or in --release)");
 		return rc;
 	}
 	return 0;
@@ -308,21 +317,67 @@ static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *
 	return 0;
 }
 
+/* The files of a path are written to memory first: a path that names
+ * nothing is said before anything is written. */
+typedef struct {
+	FILE *f;
+	char *buf;
+	size_t len;
+	char *canon;
+	size_t rows;
+} path_buffer;
+
+static int path_begin(path_buffer *pb, mev__export_ctx *x, const mev_export_options *opt)
+{
+	int rc;
+	memset(pb, 0, sizeof *pb);
+	if (!opt->path)
+		return 0;
+	if ((rc = mev__export_canon_path(&pb->canon, &x->path_dir, opt->path)))
+		return rc;
+	x->path = pb->canon;
+	x->path_rows = &pb->rows;
+	if (!(pb->f = open_memstream(&pb->buf, &pb->len)))
+		return mev_error_oom();
+	return 0;
+}
+
+/* Copy what was written to out; MEV_ENOTFOUND with a did-you-mean when
+ * the path named no file of any release. */
+static int path_end(path_buffer *pb, int rc, FILE *out, mev_store *s, const mev__history *h,
+		    const mev__export_ctx *x)
+{
+	if (pb->f && fclose(pb->f) && !rc)
+		rc = mev_error_oom();
+	pb->f = NULL;
+	if (!rc && pb->canon && !pb->rows)
+		rc = mev__export_no_path(s, h, x->opt ? x->opt->release : NULL, x->path, x->path_dir);
+	if (!rc && pb->canon && pb->len && fwrite(pb->buf, 1, pb->len, out) != pb->len)
+		rc = mev_error_set(MEV_EIO, "cannot write the table");
+	free(pb->buf);
+	free(pb->canon);
+	return rc;
+}
+
 int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 		     const mev_export_options *opt)
 {
 	static const mev_export_options defaults = { 0 };
 	mev_section_change_list changes = { 0 };
-	mev__export_ctx x = { s, NULL, NULL, &changes, NULL };
+	mev__export_ctx x = { s, NULL, NULL, &changes, NULL, NULL, 0, NULL };
 	mev_table *w = NULL;
+	path_buffer pb;
 	mev__history h;
 	int rc;
 	if (!opt)
 		opt = &defaults;
 	if ((unsigned)t >= MEV_EXPORT_TABLE_COUNT)
 		return mev_error_set(MEV_EINVAL, "unknown table %d", (int)t);
-	if ((rc = check_options(t, opt)) || (rc = mev_release_names_new(&x.names, s)))
-		return rc;
+	memset(&h, 0, sizeof h);
+	memset(&pb, 0, sizeof pb);
+	if ((rc = check_options(t, opt)) || (rc = path_begin(&pb, &x, opt)) ||
+	    (rc = mev_release_names_new(&x.names, s)))
+		goto done;
 	x.h = &h;
 	x.opt = opt;
 	/* every table reads the releases (and clusters where they exist); the
@@ -335,13 +390,16 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 	    (rc = mev_track_section_changes(&changes, s, opt->tracking, opt->from,
 					    opt->to ? opt->to : opt->release)))
 		goto done;
-	if ((rc = mev_table_new(&w, out, opt->format, tables[t].cols)))
+	if ((rc = mev_table_new(&w, pb.f ? pb.f : out, opt->format, tables[t].cols)))
 		goto done;
+	if (pb.f)
+		mev_table_escape_controls(w, isatty(fileno(out)));
 	mev_table_excel_safe(w, opt->excel_safe);
 	if (!(rc = tables[t].rows(w, &x)))
 		rc = mev_table_finish(w);
 done:
 	mev_table_free(w);
+	rc = path_end(&pb, rc, out, s, &h, &x);
 	mev_section_change_list_free(&changes);
 	mev__history_free(&h);
 	mev_release_names_free(x.names);

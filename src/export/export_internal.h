@@ -22,6 +22,9 @@ typedef struct {
 	const mev_export_options *opt;
 	const mev_section_change_list *changes;
 	mev_release_names *names;  /* display names of the titles of other tables */
+	const char *path;          /* files --path: canonical, no trailing '/' */
+	int path_dir;              /* it ended in '/': a directory only */
+	size_t *path_rows;         /* files --path: rows found, counted */
 } mev__export_ctx;
 
 /* Write the rows of one table (its header is written already). */
@@ -33,6 +36,10 @@ int mev__export_clusters(mev_table *w, const mev__export_ctx *x);
 int mev__export_events(mev_table *w, const mev__export_ctx *x);
 int mev__export_lineages(mev_table *w, const mev__export_ctx *x);
 int mev__export_section_changes(mev_table *w, const mev__export_ctx *x);
+int mev__export_health(mev_table *w, const mev__export_ctx *x);
+
+/* A status starting with "Obsolete" (any case). */
+int mev__export_is_obsolete(const char *status);
 
 /* --- patch flow (flow_tables.c, flow_groups.c) ------------------------------------ */
 
@@ -99,6 +106,41 @@ int mev__export_self_sizes(mev_edge **out, const mev_graph *g, size_t nsec);
 void mev__export_sort_titles(uint32_t *ids, size_t n, const mev_filemap *fm);
 /* Section indices sorted by title (THE REST left out unless keep_rest). */
 int mev__export_sorted_sections(uint32_t **out, size_t *n, const mev_filemap *fm, int keep_rest);
+
+/* --- paths (paths.c) -------------------------------------------------------------- */
+
+/* `in` with no "./", no repeated '/' and no trailing '/' (*is_dir says there
+ * was one) into *out (malloc'ed).  Errors: MEV_ENOMEM. */
+int mev__export_canon_path(char **out, int *is_dir, const char *in);
+/*
+ * The rows of fm that `path` (canonical) names: [*first, *end).  Returns 0
+ * for the file of that path (unless dir_only), 1 for the files below it
+ * (a directory: "" is the root); an empty range when it names nothing.
+ */
+int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, const char *path,
+			  int dir_only);
+/* MEV_ENOTFOUND: no release of h (or release `tag`, when not NULL) has
+ * `path`; the hint names the closest paths of the newest and the oldest
+ * release with files (of `tag` alone when given). */
+int mev__export_no_path(mev_store *s, const mev__history *h, const char *tag, const char *path,
+			int is_dir);
+
+/* The closest names to one that names nothing, for a "did you mean" hint. */
+#define MEV__SUGGEST_MAX 3
+#define MEV__SUGGEST_LEN 256
+typedef struct {
+	const char *what;
+	size_t wlen, cap;          /* at most `cap` edits away */
+	char best[MEV__SUGGEST_MAX][MEV__SUGGEST_LEN];
+	size_t dist[MEV__SUGGEST_MAX];
+	size_t n;
+} mev__suggest;
+
+void mev__suggest_init(mev__suggest *sg, const char *what);
+void mev__suggest_add(mev__suggest *sg, const char *cand, size_t len);
+/* "did you mean 'a', 'b' or 'c'?" as the current error's hint; `otherwise`
+ * (may be NULL) when there is none. */
+void mev__suggest_hint(const mev__suggest *sg, const char *otherwise);
 
 /* --- graphs ---------------------------------------------------------------------- */
 

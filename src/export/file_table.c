@@ -1,4 +1,4 @@
-/* The files table: every file of a release, or one path over all releases, with its sections. */
+/* The files table: every file of a release, or one path (a file or a directory) over the releases, with its sections. */
 #include "export_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
@@ -45,26 +45,6 @@ static int file_rows(mev_table *w, const mev__export_ctx *x, size_t r, const mev
 	return rc;
 }
 
-/* The row of `path` in fm (binary search: rows are in path order), or NULL. */
-static const mev_file_row *find_row(const mev_filemap *fm, const char *path)
-{
-	const mev_file_row *rows = mev_filemap_rows(fm);
-	size_t lo = 0, hi = mev_filemap_count(fm), len = strlen(path);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2, m = rows[mid].path_len < len ? rows[mid].path_len : len;
-		int c = memcmp(rows[mid].path, path, m);
-		if (!c)
-			c = rows[mid].path_len < len ? -1 : rows[mid].path_len > len;
-		if (c == 0)
-			return &rows[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 int mev__export_files(mev_table *w, const mev__export_ctx *x)
 {
 	const mev__history *h = x->h;
@@ -85,9 +65,13 @@ int mev__export_files(mev_table *w, const mev__export_ctx *x)
 		if ((rc = mev_release_load_filemap(&fm, x->s, h->list[i].tag)))
 			break;
 		if (opt->path) {
-			const mev_file_row *row = find_row(fm, opt->path);
-			if (row)
-				rc = file_rows(w, x, i, fm, row);
+			/* the file, or every file below the directory */
+			const mev_file_row *rows = mev_filemap_rows(fm);
+			size_t a, b;
+			mev__export_path_rows(&a, &b, fm, x->path, x->path_dir);
+			*x->path_rows += b - a;
+			for (size_t j = a; j < b && !rc; j++)
+				rc = file_rows(w, x, i, fm, &rows[j]);
 		} else {
 			const mev_file_row *rows = mev_filemap_rows(fm);
 			for (size_t j = 0; j < mev_filemap_count(fm) && !rc; j++)

@@ -12,10 +12,14 @@ static int is_orphan(const char *status)
 	return strncasecmp(status, "orphan", 6) == 0;
 }
 
-static void census_of(const mev_filemap *secs, mev_section_census *c)
+static int census_of(const mev_filemap *secs, const mev_graph *g, mev_section_census *c)
 {
 	const mev_section_info *si = mev_filemap_sections(secs);
 	size_t n = mev_filemap_section_count(secs);
+	mev_edge *self = NULL;
+	int rc = mev__export_self_sizes(&self, g, n);
+	if (rc)
+		return rc;
 	memset(c, 0, sizeof *c);
 	for (size_t i = 0; i < n; i++) {
 		if (si[i].is_rest)
@@ -23,7 +27,36 @@ static void census_of(const mev_filemap *secs, mev_section_census *c)
 		c->sections++;
 		c->no_maintainer += si[i].n_maintainers == 0;
 		c->orphan += is_orphan(si[i].status);
+		c->obsolete += mev__export_is_obsolete(si[i].status);
+		/* an import knows no files: its sizes say it */
+		c->covers_nothing += !self[i].files && !self[i].lines && !self[i].bytes;
+		c->comment_titles += si[i].title_kind == MEV_TITLE_COMMENT;
 	}
+	free(self);
+	return 0;
+}
+
+/* The numbers of the health record, when stored. */
+static int census_health(mev_section_census *c, mev_store *s, const char *tag)
+{
+	mev_release_health h;
+	int rc = mev_release_load_health(&h, s, tag);
+	if (rc == MEV_ENOTFOUND)
+		return 0;
+	if (rc)
+		return rc;
+	c->has_health = 1;
+	c->dead_patterns = h.npatterns;
+	for (size_t i = 0; i < h.npatterns; i++)
+		c->dead_self_test += !h.patterns[i].prefix && h.patterns[i].type != 'N';
+	for (size_t i = 0; i < h.nsections; i++)
+		c->duplicate_titles += h.sections[i].duplicate;
+	c->orphan_lines = h.orphan_lines;
+	c->orphan_only_lines = h.orphan_only_lines;
+	c->obsolete_lines = h.obsolete_lines;
+	c->obsolete_only_lines = h.obsolete_only_lines;
+	mev_release_health_free(&h);
+	return 0;
 }
 
 int mev_export_census(mev_section_census *out, mev_store *s, const char *tag)
@@ -32,7 +65,9 @@ int mev_export_census(mev_section_census *out, mev_store *s, const char *tag)
 	mev_graph *g = NULL;
 	int rc = mev_release_load_graph(&secs, &g, s, tag, 0);
 	if (!rc)
-		census_of(secs, out);
+		rc = census_of(secs, g, out);
+	if (!rc)
+		rc = census_health(out, s, tag);
 	mev_graph_free(g);
 	mev_filemap_free(secs);
 	return rc;
@@ -75,6 +110,13 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 		mev_table_int_or_null(w, c && mev_clustering_step(c) ? (int64_t)mev_clustering_moved(c) : -1);
 		mev_table_uint(w, r->rules_version);
 		mev_table_str(w, r->rules);
+		mev_table_uint(w, cs.covers_nothing);
+		mev_table_uint(w, cs.obsolete);
+		mev_table_uint(w, cs.comment_titles);
+		mev_table_int_or_null(w, cs.has_health ? (int64_t)cs.duplicate_titles : -1);
+		mev_table_int_or_null(w, cs.has_health ? (int64_t)cs.dead_patterns : -1);
+		mev_table_int_or_null(w, cs.has_health ? (int64_t)cs.orphan_lines : -1);
+		mev_table_int_or_null(w, cs.has_health ? (int64_t)cs.obsolete_lines : -1);
 		mev_table_end_row(w);
 	}
 	return rc;

@@ -288,7 +288,7 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 	static const mev_export_options defaults = { 0 };
 	mev_section_change_list changes = { 0 };
 	mev_export_options o = opt ? *opt : defaults;
-	mev__export_ctx x = { s, NULL, &o, &changes, NULL };
+	mev__export_ctx x = { s, NULL, &o, &changes, NULL, NULL, 0, NULL };
 	mev__history h;
 	sqlite3 *db = NULL;
 	double t0 = mev__now();

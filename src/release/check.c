@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const mev_release_tables[] = { "releases", "tables", "diags", "patterns", "blobs", "meta",
-					       NULL };
+const char *const mev_release_tables[] = { "releases", "tables", "diags", "patterns", "health", "blobs",
+					       "meta", NULL };
 
 #define CANNOT_READ "cannot read release '%s'"
 
@@ -152,11 +152,17 @@ static int check_release(checker *c, node *nd)
 		mev_release_patterns p;
 		rc = mev_release_load_patterns(&p, c->s, nd->tag);
 		mev_release_patterns_free(&p);
-		if (rc == MEV_ENOTFOUND)
-			return 0;   /* walked before patterns were kept */
-		c->res->records++;
-		if (rc)
+		c->res->records += rc != MEV_ENOTFOUND;
+		if (rc && rc != MEV_ENOTFOUND) /* none: walked before patterns were kept */
 			return record(c, nd, "patterns", rc);
+	}
+	{
+		mev_release_health h;
+		rc = mev_release_load_health(&h, c->s, nd->tag);
+		mev_release_health_free(&h);
+		c->res->records += rc != MEV_ENOTFOUND;
+		if (rc && rc != MEV_ENOTFOUND) /* none: walked before it was kept */
+			return record(c, nd, "health", rc);
 	}
 	return 0;
 }
@@ -185,12 +191,12 @@ static int check_chains(checker *c)
 	return rc;
 }
 
-/* Records of "tables", "diags" and "patterns" without a release record. */
+/* Records of "tables", "diags", "patterns" and "health" without a release record. */
 static int check_orphans(checker *c)
 {
-	static const char *const tables[] = { "tables", "diags", "patterns" };
+	static const char *const tables[] = { "tables", "diags", "patterns", "health" };
 	int rc = 0;
-	for (int t = 0; t < 3 && !rc; t++) {
+	for (int t = 0; t < 4 && !rc; t++) {
 		keys_clear(c);
 		rc = mev_store_scan_raw(c->s, tables[t], NULL, 0, key_cb, c);
 		for (size_t i = 0; i < c->keys.n && !rc; i++)

@@ -10,7 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PATTERNS_VERSION = 1 };
+/* 1: values only; 2: the script's regex of each line and the utf8 rule too */
+enum { PATTERNS_VERSION = 2 };
+
+/* How a line's regex is stored (version 2). */
+enum { REGEX_NONE = 0, REGEX_VALUE = 1, REGEX_GIVEN = 2 };
 
 static int is_pattern(char type)
 {
@@ -49,9 +53,10 @@ static int sorted_sections(titled **out, size_t *n, const mev_maint *m)
 	return 0;
 }
 
-/* Record P: uv version, uv files, str path per file, uv sections, per
- * section str title, str display ("" when the title), uv n, per line uv
- * type, str value, uv file, uv line. */
+/* Record P: uv version, uv files, str path per file, uv flags (1: utf8),
+ * uv sections, per section str title, str display ("" when the title), uv
+ * n, per line uv type, str value, uv file, uv line, uv regex kind (0 none:
+ * the script ignores the line; 1 the value; 2 given) and, for 2, str regex. */
 static int encode(mev_buf *b, const mev_maint *m)
 {
 	const mev_section *sec = mev_maint_sections(m);
@@ -65,6 +70,7 @@ static int encode(mev_buf *b, const mev_maint *m)
 	rc |= mev__put_uv(b, mev_maint_file_count(m));
 	for (uint32_t i = 0; i < mev_maint_file_count(m); i++)
 		rc |= mev__put_cstr(b, mev_maint_file(m, i));
+	rc |= mev__put_uv(b, mev_maint_rules(m)->utf8 ? 1 : 0);
 	rc |= mev__put_uv(b, n);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const mev_section *s = &sec[order[i].i];
@@ -82,6 +88,14 @@ static int encode(mev_buf *b, const mev_maint *m)
 			rc |= mev__put_cstr(b, x->value);
 			rc |= mev__put_uv(b, x->file);
 			rc |= mev__put_uv(b, x->line);
+			if (!x->regex) {
+				rc |= mev__put_uv(b, REGEX_NONE);
+			} else if (strcmp(x->regex, x->value) == 0) {
+				rc |= mev__put_uv(b, REGEX_VALUE);
+			} else {
+				rc |= mev__put_uv(b, REGEX_GIVEN);
+				rc |= mev__put_cstr(b, x->regex);
+			}
 		}
 	}
 	free(order);
@@ -118,7 +132,7 @@ static const char *arena_str(mev_arena *a, mev__rd *r, int *oom)
 
 /* The sections of a record (its file paths already read into files). */
 static int decode_sections(mev_release_patterns *out, mev_arena *a, mev__rd *r, const char **files,
-			   uint64_t nfiles, size_t len)
+			   uint64_t nfiles, size_t len, uint64_t version)
 {
 	uint64_t ns = mev__get_uv(r);
 	int oom = 0;
@@ -144,6 +158,16 @@ static int decode_sections(mev_release_patterns *out, mev_arena *a, mev__rd *r, 
 			v[k].value = arena_str(a, r, &oom);
 			file = mev__get_uv(r);
 			v[k].line = (uint32_t)mev__get_uv(r);
+			v[k].regex = NULL;
+			if (version >= 2) {
+				uint64_t kind = mev__get_uv(r);
+				if (kind == REGEX_VALUE)
+					v[k].regex = v[k].value;
+				else if (kind == REGEX_GIVEN)
+					v[k].regex = arena_str(a, r, &oom);
+				else if (kind != REGEX_NONE)
+					r->bad = 1;
+			}
 			if (!is_pattern((char)type) || type > 127 || file >= nfiles)
 				r->bad = 1;
 			else {
@@ -164,14 +188,17 @@ static int decode(mev_release_patterns *out, const void *data, size_t len, const
 	mev_arena *a = calloc(1, sizeof *a);
 	const char **files = NULL;
 	uint64_t nfiles;
+	uint64_t version;
 	mev__rd r;
 	int oom = 0, rc = 0;
 	if (!a)
 		return mev_error_oom();
 	out->mem_ = a;
 	mev__rd_init(&r, data, len);
-	if (mev__get_uv(&r) != PATTERNS_VERSION)
+	version = mev__get_uv(&r);
+	if (version < 1 || version > PATTERNS_VERSION)
 		return mev_error_set(MEV_ECORRUPT, "patterns of '%s' are of an unknown version", tag);
+	out->has_regex = version >= 2;
 	nfiles = mev__get_uv(&r);
 	if (r.bad || nfiles > len)
 		return mev_error_set(MEV_ECORRUPT, "patterns of '%s' are damaged", tag);
@@ -179,10 +206,16 @@ static int decode(mev_release_patterns *out, const void *data, size_t len, const
 		return mev_error_oom();
 	for (uint64_t i = 0; i < nfiles && !r.bad; i++)
 		files[i] = arena_str(a, &r, &oom);
+	if (version >= 2) {
+		uint64_t flags = mev__get_uv(&r);
+		out->utf8 = (flags & 1) != 0;
+		if (flags > 1)
+			r.bad = 1;
+	}
 	if (oom)
 		rc = mev_error_oom();
 	else if (!r.bad)
-		rc = decode_sections(out, a, &r, files, nfiles, len);
+		rc = decode_sections(out, a, &r, files, nfiles, len, version);
 	free(files);
 	if (!rc && (r.bad || r.p != r.end))
 		rc = mev_error_set(MEV_ECORRUPT, "patterns of '%s' are damaged", tag);

@@ -354,6 +354,11 @@ static int put_release(mev_store *s, const mev_release_input *in, const counts *
 		rc = put_diags(&stored, &raw, s, in);
 	if (!rc && in->maint)
 		rc = mev__patterns_put(&stored, &raw, s, in->tag, in->maint);
+	/* the health needs the tree; without it, none rather than a stale one */
+	if (!rc && in->maint && in->tree && has_files)
+		rc = mev__health_put(&stored, &raw, s, in->tag, in->maint, in->tree, fm);
+	else if (!rc && in->maint)
+		rc = mev_store_delete(s, "health", in->tag, tl);
 	if (!rc)
 		rc = encode_release(&rec, in, c, has_files, snapshot, base_tag, fm, g, stored, raw);
 	if (!rc)
@@ -425,6 +430,8 @@ int mev_release_delete(mev_store *s, const char *tag)
 		rc = mev_store_delete(s, "diags", tag, l);
 	if (!rc)
 		rc = mev_store_delete(s, "patterns", tag, l);
+	if (!rc)
+		rc = mev_store_delete(s, "health", tag, l);
 	return rc;
 }
 

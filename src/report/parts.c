@@ -714,6 +714,8 @@ static int part_history(mev__doc *d, const mev__report *r)
 		rc = lineage_chart(d, r);
 	mev__doc_heading(d, 3, "Sections per release");
 	sections_chart(d, r);
+	if (!rc)
+		rc = mev__part_health(d, r);
 	return rc;
 }
 

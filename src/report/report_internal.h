@@ -199,4 +199,10 @@ int mev__part_flow(mev__doc *d, const mev__report *r);
 /* "2024-01-31" (UTC); counts: mev_table_count() */
 void mev__fmt_date(char out[16], int64_t t);
 
+/* --- parts in files of their own ------------------------------------------------------ */
+
+/* The MAINTAINERS health over the releases up to the newer one (health.c).
+ * Errors: the store's, MEV_ENOMEM. */
+int mev__part_health(mev__doc *d, const mev__report *r);
+
 #endif

@@ -15,7 +15,7 @@ expect_exit 0 "$MEV" walk --repo demo --store S -q
 expect_exit 0 "$MEV" track --store S -q
 
 step "every table in csv, json and jsonl, as docs/schemas.md says"
-for t in releases sections edges clusters events lineages section_changes; do
+for t in releases sections edges clusters events lineages section_changes health; do
 	for f in csv json jsonl; do
 		expect_exit 0 "$MEV" export "$t" --store S --format "$f" -o "$t.$f"
 	done
@@ -102,7 +102,7 @@ for want in '### Splits' '### Merges' '### Died' 'NETWORKING DRIVERS (WIRELESS)'
 done
 expect_exit 0 "$MEV" report --store S --from v1.3 --to v1.5 --format html -o r35.html
 $CHECK html r35.html > html.out || fail "r35.html"
-grep -q '^3 charts' html.out || fail "r35.html: $(cat html.out), expected 3 charts"
+grep -q '^4 charts' html.out || fail "r35.html: $(cat html.out), expected 4 charts (the fourth: MAINTAINERS health)"
 "$MEV" report --store S --from v1.3 --to v1.5 --format html > again.html
 same_files r35.html again.html
 

@@ -1,0 +1,207 @@
+/*
+ * A path looked up in the stored file tables: its canonical form, the rows
+ * it names (a file, or every file below a directory), and the closest
+ * stored paths or titles when it names nothing (did you mean ...?).
+ */
+#include "export_internal.h"
+#include "maintevo/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mev__export_canon_path(char **out, int *is_dir, const char *in)
+{
+	size_t len = strlen(in), k = 0;
+	char *p = malloc(len + 2);
+	if (!p)
+		return mev_error_oom();
+	*is_dir = len && in[len - 1] == '/';
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+		while (j < len && in[j] != '/')
+			j++;
+		if (!(j == i || (j - i == 1 && in[i] == '.'))) {
+			if (k)
+				p[k++] = '/';
+			memcpy(p + k, in + i, j - i);
+			k += j - i;
+		}
+		i = j + 1;
+	}
+	p[k] = '\0';
+	*out = p;
+	return 0;
+}
+
+/* The first row of fm not below p[0..len) bytewise. */
+static size_t lower(const mev_filemap *fm, const char *p, size_t len)
+{
+	const mev_file_row *rows = mev_filemap_rows(fm);
+	size_t lo = 0, hi = mev_filemap_count(fm);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, m = rows[mid].path_len < len ? rows[mid].path_len : len;
+		int c = memcmp(rows[mid].path, p, m);
+		if (c < 0 || (c == 0 && rows[mid].path_len < len))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, const char *path,
+			  int dir_only)
+{
+	const mev_file_row *rows = mev_filemap_rows(fm);
+	size_t n = mev_filemap_count(fm), len = strlen(path), i;
+	char *d;
+	*first = *end = 0;
+	if (!len) /* the root: every file */
+		return *end = n, 1;
+	i = lower(fm, path, len);
+	if (!dir_only && i < n && rows[i].path_len == len && !memcmp(rows[i].path, path, len)) {
+		*first = i;
+		*end = i + 1;
+		return 0;
+	}
+	if (!(d = malloc(len + 2)))
+		return 0;
+	memcpy(d, path, len);
+	d[len] = '/';
+	i = lower(fm, d, len + 1);
+	*first = *end = i;
+	while (*end < n && rows[*end].path_len > len + 1 && !memcmp(rows[*end].path, d, len + 1))
+		(*end)++;
+	free(d);
+	return *end > *first;
+}
+
+/* --- did you mean ------------------------------------------------------------------ */
+
+/* Levenshtein distance of a and b, or a value > cap once it is sure to be. */
+static size_t distance(const char *a, size_t la, const char *b, size_t lb, size_t cap)
+{
+	size_t row[512], best;
+	if (la >= sizeof row / sizeof *row || lb >= sizeof row / sizeof *row)
+		return cap + 1;
+	if ((la > lb ? la - lb : lb - la) > cap)
+		return cap + 1;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		best = row[0];
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			diag = up;
+			row[j] = v;
+			if (v < best)
+				best = v;
+		}
+		if (best > cap)
+			return cap + 1;
+	}
+	return row[lb];
+}
+
+void mev__suggest_init(mev__suggest *sg, const char *what)
+{
+	memset(sg, 0, sizeof *sg);
+	sg->what = what;
+	sg->wlen = strlen(what);
+	/* a third of the name may differ, at least 2 bytes */
+	sg->cap = sg->wlen / 3 > 2 ? sg->wlen / 3 : 2;
+}
+
+void mev__suggest_add(mev__suggest *sg, const char *cand, size_t len)
+{
+	size_t d = distance(sg->what, sg->wlen, cand, len, sg->cap), k;
+	if (d > sg->cap || d == 0)
+		return;
+	for (size_t i = 0; i < sg->n; i++)
+		if (strlen(sg->best[i]) == len && !memcmp(sg->best[i], cand, len))
+			return;
+	for (k = sg->n; k > 0 && sg->dist[k - 1] > d; k--)
+		;
+	if (k >= MEV__SUGGEST_MAX)
+		return;
+	if (sg->n == MEV__SUGGEST_MAX)
+		sg->n--;
+	memmove(&sg->best[k + 1], &sg->best[k], (sg->n - k) * sizeof *sg->best);
+	memmove(&sg->dist[k + 1], &sg->dist[k], (sg->n - k) * sizeof *sg->dist);
+	snprintf(sg->best[k], sizeof sg->best[k], "%.*s", (int)len, cand);
+	sg->dist[k] = d;
+	sg->n++;
+}
+
+void mev__suggest_hint(const mev__suggest *sg, const char *otherwise)
+{
+	char list[4 * (MEV__SUGGEST_LEN + 4)] = "";
+	size_t l = 0;
+	if (!sg->n) {
+		if (otherwise)
+			mev_error_hint("%s", otherwise);
+		return;
+	}
+	for (size_t i = 0; i < sg->n; i++)
+		l += (size_t)snprintf(list + l, sizeof list - l, "%s'%s'", i == 0 ? "" : i + 1 == sg->n ? " or " : ", ",
+				      sg->best[i]);
+	mev_error_hint("did you mean %s?", list);
+}
+
+/* Every path of fm and each of its directories ("dir/") as candidates. */
+static void add_paths(mev__suggest *sg, const mev_filemap *fm)
+{
+	const mev_file_row *rows = mev_filemap_rows(fm);
+	for (size_t i = 0; i < mev_filemap_count(fm); i++) {
+		mev__suggest_add(sg, rows[i].path, rows[i].path_len);
+		for (size_t k = 0; k < rows[i].path_len; k++)
+			if (rows[i].path[k] == '/' &&
+			    (i == 0 || rows[i - 1].path_len < k + 1 || memcmp(rows[i - 1].path, rows[i].path, k + 1)))
+				mev__suggest_add(sg, rows[i].path, k + 1);
+	}
+}
+
+int mev__export_no_path(mev_store *s, const mev__history *h, const char *tag, const char *path,
+			int is_dir)
+{
+	int64_t only = mev__history_find(h, tag);
+	mev__suggest sg;
+	char shown[MEV__SUGGEST_LEN + 2];
+	size_t pick[2], np = 0;
+	int rc, found = 0;
+	snprintf(shown, sizeof shown, "%s%s", path, is_dir ? "/" : "");
+	mev__suggest_init(&sg, shown);
+	/* the newest and the oldest release with files: the paths of now and of long ago */
+	if (only >= 0 && h->list[only].has_files)
+		pick[np++] = (size_t)only;
+	for (size_t i = h->n; i > 0 && !np && only < 0; i--)
+		if (h->list[i - 1].has_files)
+			pick[np++] = i - 1;
+	for (size_t i = 0; np == 1 && only < 0 && i < pick[0]; i++)
+		if (h->list[i].has_files)
+			pick[np++] = i;
+	for (size_t k = 0; k < np; k++) {
+		mev_filemap *fm = NULL;
+		if (mev_release_load_filemap(&fm, s, h->list[pick[k]].tag) == 0) {
+			add_paths(&sg, fm);
+			found = 1;
+		}
+		mev_filemap_free(fm);
+		mev_error_clear();
+	}
+	if (only >= 0)
+		rc = mev_error_set(MEV_ENOTFOUND, "release '%s' has no file or directory '%s'", tag, shown);
+	else
+		rc = mev_error_set(MEV_ENOTFOUND, "no stored release of '%s' has a file or directory '%s'",
+				   mev_store_dir(s), shown);
+	mev__suggest_hint(&sg, found ? "paths are relative to the top of the tree, as "
+				       "'maintevo export files --release TAG' lists them"
+				     : "the store has no file tables: walk a repository with 'maintevo walk'");
+	return rc;
+}
