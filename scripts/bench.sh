@@ -18,28 +18,25 @@
 #           and against recomputing every release cold (`maintevo graph` per
 #           tag, as the study's tool does); then a re-run with nothing new,
 #           one new tag on top of the rest, peak memory and store size
+#   walkrc  the same for U-Boot with every release candidate (--rc), v2014.10-rc1 ..
 #   xen     the same walk figures for Xen's RELEASE-x.y.z tags (one run)
+#   linux5  the same for the five Linux releases of shared/scripts/linux-releases.sh
+#           (--linux5, default $MEV_LINUX5_REPO or /work/data/linux5; with --rc),
+#           and `maintevo graph` of its v6.12 against its floor
 #   linux2  the same walk figures for the two-release Linux repository
-#   flow    `maintevo flow` of U-Boot's commits v2014.10 .. newest (a store
-#           walked and clustered first), against the floor `git log
-#           --no-merges --raw --no-renames v2014.10..NEWEST` (target <= 2);
-#           peak memory (target < 1 GB), a re-run with nothing new (< 1 s)
-#   cluster `maintevo track` (walktrap clustering of every release, then
-#           tracking) of the study's 68 Linux graphs v2.6.37..v6.3 imported
-#           into a fresh store, with one worker process and with one per
-#           core (target < 30 s); then a re-run with nothing new, and the
-#           import itself
-#
-# Inputs: --linux (default $MEV_LINUX_REPO or /work/data/linux), --uboot
-# (default $MEV_UBOOT_REPO or /work/.mirror/u-boot+u-boot/repo), --xen
-# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --pasta
-# (default $MEV_PASTA or ../shared/data/linux-pasta: its section_graph/).
-# Timings are wall-clock medians; the page cache is warmed first.
+#   flow    `maintevo flow` of U-Boot v2014.10..newest against `git log --raw`
+# Each figure is paired with its floor in the same run: the two commands
+# alternate (floor, maintevo, floor, ...; one warm-up each), and the line
+# gives the medians of wall and CPU seconds (user + system of the command
+# and its children: for the floor, the whole pipeline), both ratios,
+# maintevo's peak memory and the load average before and after.  A figure
+# measured while the load average was not near 0 is not a figure.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 runs=5
 linux=${MEV_LINUX_REPO:-/work/data/linux}
+linux5=${MEV_LINUX5_REPO:-/work/data/linux5}
 uboot=${MEV_UBOOT_REPO:-/work/.mirror/u-boot+u-boot/repo}
 xen=${MEV_XEN_REPO:-/work/.mirror/xen-project+xen/repo}
 rev=v6.12
@@ -49,6 +46,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--runs) runs=$2; shift 2 ;;
 	--linux) linux=$2; shift 2 ;;
+	--linux5) linux5=$2; shift 2 ;;
 	--rev) rev=$2; shift 2 ;;
 	--uboot) uboot=$2; shift 2 ;;
 	--xen) xen=$2; shift 2 ;;
@@ -84,6 +82,47 @@ floor_tree() { # every distinct blob of the tree once, newlines counted
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# run1 CMD...: one run (output dropped) as "wall cpu peak_kB"; cpu is user +
+# system time of the command and every process it waited for
+run1() {
+	local f
+	f=$(mktemp)
+	/usr/bin/time -f '%e %U %S %M' -o "$f" "$@" >/dev/null 2>&1 || true
+	awk 'END { printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$f"
+	rm -f "$f"
+}
+
+med() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f", m}'; }
+
+# side_by_side LABEL WALL_TARGET CPU_TARGET FLOOR_CMD MEV_CMD: the floor and
+# maintevo run alternately (floor, maintevo, floor, ...) `runs` times each
+# after one warm-up of each; medians of wall and CPU seconds, their ratios,
+# maintevo's peak memory and the load average before and after.  The
+# commands are strings run by bash (the functions of this script exported).
+side_by_side() {
+	local label=$1 tw=$2 tc=$3 fc=$4 mc=$5 i l0 l1 fw=() fcpu=() mw=() mcpu=() mm=() x
+	run1 bash -c "$fc" >/dev/null
+	run1 bash -c "$mc" >/dev/null
+	l0=$(loadavg)
+	for ((i = 0; i < runs; i++)); do
+		read -r -a x <<<"$(run1 bash -c "$fc")"
+		fw+=("${x[0]}"); fcpu+=("${x[1]}")
+		read -r -a x <<<"$(run1 bash -c "$mc")"
+		mw+=("${x[0]}"); mcpu+=("${x[1]}"); mm+=("${x[2]}")
+	done
+	l1=$(loadavg)
+	local a b c d m
+	a=$(printf '%s\n' "${mw[@]}" | med); b=$(printf '%s\n' "${mcpu[@]}" | med)
+	c=$(printf '%s\n' "${fw[@]}" | med); d=$(printf '%s\n' "${fcpu[@]}" | med)
+	m=$(printf '%s\n' "${mm[@]}" | med)
+	SB_WALL=$a
+	printf '%s: maintevo %ss wall, %ss CPU, peak %d MB | floor %ss wall, %ss CPU | ratio wall %s, CPU %s (targets %s, %s; medians of %d, alternating; load %s -> %s; %d cores)\n' \
+		"$label" "$a" "$b" "$(awk -v k="$m" 'BEGIN { printf "%d", k / 1024 }')" "$c" "$d" \
+		"$(ratio "$a" "$c")" "$(ratio "$b" "$d")" "$tw" "$tc" "$runs" "$l0" "$l1" "$(nproc)"
+}
 
 # floor_walk REPO TAG...: the first tree whole, then what each release adds
 floor_walk() {
@@ -127,10 +166,10 @@ walk_figures() {
 	last=${tags[-1]}
 	tmpd=$(mktemp -d "${TMPDIR:-/tmp}/mev-bench.XXXXXX")
 	store=$tmpd/store
-	floor_walk "$repo" "${tags[@]}" >/dev/null
-	f=$(median floor_walk "$repo" "${tags[@]}")
-	w=$(median walk_fresh "$repo" "$store" "${args[@]}")
-	echo "walk $name (${#tags[@]} releases ${tags[0]}..$last): maintevo ${w}s, floor ${f}s, ratio $(ratio "$w" "$f") (target <= 1.5; median of $runs, $(nproc) cores)"
+	side_by_side "walk $name (${#tags[@]} releases ${tags[0]}..$last)" 0.6 1.1 \
+		"floor_walk $(printf '%q ' "$repo" "${tags[@]}")" \
+		"walk_fresh $(printf '%q ' "$repo" "$store" "${args[@]}")"
+	w=$SB_WALL
 	if [ "$n" -gt 0 ]; then
 		local save=$runs
 		runs=$n
@@ -165,6 +204,9 @@ walk_figures() {
 	rm -rf "$tmpd"
 }
 
+export mev
+export -f floor_tree floor_walk walk_fresh
+
 for b in "${benches[@]}"; do
 	case "$b" in
 	graph)
@@ -172,10 +214,9 @@ for b in "${benches[@]}"; do
 			echo "graph: skipped, no $rev in '$linux' (build it with shared/scripts/linux-two-releases.sh)"
 			continue
 		fi
-		floor_tree "$linux" "$rev" >/dev/null; "$mev" graph --repo "$linux" --rev "$rev" >/dev/null 2>&1
-		f=$(median floor_tree "$linux" "$rev")
-		g=$(median "$mev" graph --repo "$linux" --rev "$rev" -o /dev/null)
-		echo "graph $rev: maintevo ${g}s, floor (ls-tree | cat-file --batch) ${f}s, ratio $(ratio "$g" "$f") (target <= 1.3; median of $runs, $(nproc) cores)"
+		side_by_side "graph $rev of $linux (floor: ls-tree | cat-file --batch | wc -l)" 0.6 1.1 \
+			"floor_tree $(printf '%q ' "$linux" "$rev")" \
+			"$(printf '%q ' "$mev" graph --repo "$linux" --rev "$rev" -o /dev/null)"
 		;;
 	match)
 		if ! git -C "$linux" rev-parse -q --verify "$rev^{commit}" >/dev/null 2>&1; then
@@ -200,6 +241,29 @@ for b in "${benches[@]}"; do
 			awk '$0 >= "v2014.10"')
 		walk_figures u-boot "$uboot" 1 --tags 'v201[4-9].[01][0-9]' --tags 'v20[2-9][0-9].[01][0-9]' \
 			--exclude 'v2014.0[1-7]' -- "${ts[@]}"
+		;;
+	walkrc)
+		if ! git -C "$uboot" rev-parse -q --verify "v2014.10^{commit}" >/dev/null 2>&1; then
+			echo "walkrc: skipped, no U-Boot repository at '$uboot'"
+			continue
+		fi
+		# version order: v2014.10-rc1 < v2014.10 (sort -V puts '~' first)
+		mapfile -t ts < <(git -C "$uboot" tag | grep -E '^v20[0-9]{2}\.[0-9]{2}(-rc[0-9]+)?$' |
+			sed 's/-rc/~rc/' | sort -V | sed 's/~rc/-rc/' | awk '$0 >= "v2014.10"')
+		walk_figures u-boot-rc "$uboot" 0 --rc --tags 'v201[4-9].[01][0-9]*' --tags 'v20[2-9][0-9].[01][0-9]*' \
+			--exclude 'v2014.0[1-7]*' --exclude 'v2014.10-rc*' -- "${ts[@]}"
+		;;
+	linux5)
+		if ! git -C "$linux5" rev-parse -q --verify "v7.3-rc7^{commit}" >/dev/null 2>&1; then
+			echo "linux5: skipped, no v7.3-rc7 in '$linux5' (build it with shared/scripts/linux-releases.sh)"
+			continue
+		fi
+		save=$runs; runs=${runs_linux:-$runs}
+		walk_figures linux5 "$linux5" 0 --rc -- v5.10 v6.1 v6.12 v7.2 v7.3-rc7
+		side_by_side "graph v6.12 of $linux5 (floor: ls-tree | cat-file --batch | wc -l)" 0.6 1.1 \
+			"floor_tree $(printf '%q ' "$linux5" v6.12)" \
+			"$(printf '%q ' "$mev" graph --repo "$linux5" --rev v6.12 -o /dev/null)"
+		runs=$save
 		;;
 	xen)
 		if ! git -C "$xen" rev-parse -q --verify "RELEASE-4.0.0^{commit}" >/dev/null 2>&1; then
