@@ -250,8 +250,8 @@ for b in "${benches[@]}"; do
 		# version order: v2014.10-rc1 < v2014.10 (sort -V puts '~' first)
 		mapfile -t ts < <(git -C "$uboot" tag | grep -E '^v20[0-9]{2}\.[0-9]{2}(-rc[0-9]+)?$' |
 			sed 's/-rc/~rc/' | sort -V | sed 's/~rc/-rc/' | awk '$0 >= "v2014.10"')
-		walk_figures u-boot-rc "$uboot" 0 --rc --tags 'v201[4-9].[01][0-9]*' --tags 'v20[2-9][0-9].[01][0-9]*' \
-			--exclude 'v2014.0[1-7]*' --exclude 'v2014.10-rc*' -- "${ts[@]}"
+		walk_figures u-boot-rc "$uboot" 0 --rc --tags 'v201[4-9].[01][0-9]' --tags 'v20[2-9][0-9].[01][0-9]' \
+			--tags 'v201[4-9].[01][0-9]-rc*' --tags 'v20[2-9][0-9].[01][0-9]-rc*' --exclude 'v2014.0[1-7]*' -- "${ts[@]}"
 		;;
 	linux5)
 		if ! git -C "$linux5" rev-parse -q --verify "v7.3-rc7^{commit}" >/dev/null 2>&1; then
