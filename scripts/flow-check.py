@@ -116,6 +116,8 @@ def people(repo, parent):
 
 
 def mailmap(repo, tag, ident):
+    if not re.match(r"^[^<>]*<[^<>]+>\s*$", ident):
+        return email_of(ident)  # "Name <addr" and the like: git check-mailmap refuses them
     out = git(repo, "-c", f"mailmap.blob={tag}:.mailmap", "check-mailmap", ident).strip()
     return email_of(out)
 
