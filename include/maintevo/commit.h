@@ -85,6 +85,13 @@ int mev_commit_path_kind(mev_repo *repo, const mev_oid *commit, const char *path
 int mev_commit_read_file(char **data, size_t *len, mev_repo *repo, const mev_oid *commit,
 			 const char *path);
 
+/*
+ * Bound the memory libgit2 keeps of the commits and trees it has parsed
+ * (process-wide; its default is 256 MB).  A run over a whole history reads
+ * every commit once, so a large cache buys little and costs resident memory.
+ */
+void mev_commit_cache_limit(size_t bytes);
+
 /* A .mailmap: who is who. */
 typedef struct mev_mailmap mev_mailmap;
 
