@@ -75,14 +75,17 @@ def filemap(repo, rev):
     return filemaps[rev]
 
 
-def people(repo, parent):
-    """title -> (M emails, R emails, T urls), read from the MAINTAINERS text."""
+def people(repo, parent, wanted):
+    """title -> (M emails, R emails, T urls) of the sections `wanted`, read
+    from the MAINTAINERS text."""
     try:
         out = mev_rev("sections", "--repo", repo, "--rev", parent)
     except NoMaintainers:
         return {}
     texts, res = {}, {}
     for r in csv.DictReader(io.StringIO(out)):
+        if r["section"] not in wanted:
+            continue
         f = r["file"]
         if f not in texts:
             texts[f] = git(repo, "show", f"{parent}:{f}").split("\n")
@@ -146,7 +149,7 @@ def check(repo, row, rest_titles):
             got = filemap(repo, c).get(path, (set(), False))
         real |= got[0]
         rest |= got[1]
-    pm = people(repo, p)
+    pm = people(repo, p, real) if real else {}
     cov = "covered" if real else ("rest_only" if rest else "uncovered")
     fmt = git(repo, "log", "-1", "--format=%cn <%ce>%x00%B", c)
     ident, msg = fmt.split("\x00", 1)
@@ -200,7 +203,10 @@ def main():
             total[k] = total.get(k, 0) + 1
             agree[k] = agree.get(k, 0) + v
         if not ok:
-            print("differs", row["commit"], {k: (row[k], want[k]) for k in res if not res[k]})
+            print("differs", row["commit"], {k: (row[k], want[k]) for k in res if not res[k]}, flush=True)
+        checked = total.get("coverage", 0)
+        if checked % 25 == 0:
+            print(f"... {checked - bad}/{checked} agree so far", file=sys.stderr, flush=True)
     print(f"{len(sample) - bad}/{len(sample)} commits agree in every column checked")
     for k in total:
         print(f"  {k}: {agree[k]}/{total[k]}")
