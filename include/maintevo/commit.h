@@ -87,8 +87,8 @@ int mev_commit_read_file(char **data, size_t *len, mev_repo *repo, const mev_oid
 
 /*
  * Bound the memory libgit2 keeps of the commits and trees it has parsed
- * (process-wide; its default is 256 MB).  A run over a whole history reads
- * every commit once, so a large cache buys little and costs resident memory.
+ * (process-wide; its default is 256 MB): less resident memory, at the cost
+ * of reading again trees that are read more than once.
  */
 void mev_commit_cache_limit(size_t bytes);
 
