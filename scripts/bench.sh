@@ -24,7 +24,22 @@
 #           (--linux5, default $MEV_LINUX5_REPO or /work/data/linux5; with --rc),
 #           and `maintevo graph` of its v6.12 against its floor
 #   linux2  the same walk figures for the two-release Linux repository
-#   flow    `maintevo flow` of U-Boot v2014.10..newest against `git log --raw`
+#   flow    `maintevo flow` of U-Boot's commits v2014.10 .. newest (a store
+#           walked and clustered first), against the floor `git log
+#           --no-merges --raw --no-renames v2014.10..NEWEST` (target <= 2),
+#           run alternately, as CPU seconds (user + system; medians of up to
+#           3 runs); peak memory (target < 1 GB), a re-run with nothing new
+#           (< 1 s, wall clock)
+#   cluster `maintevo track` (walktrap clustering of every release, then
+#           tracking) of the study's 68 Linux graphs v2.6.37..v6.3 imported
+#           into a fresh store, with one worker process and with one per
+#           core (target < 30 s); then a re-run with nothing new, and the
+#           import itself
+#
+# Inputs: --linux (default $MEV_LINUX_REPO or /work/data/linux), --linux5, --uboot
+# (default $MEV_UBOOT_REPO or /work/.mirror/u-boot+u-boot/repo), --xen
+# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --pasta
+# (default $MEV_PASTA or ../shared/data/linux-pasta: its section_graph/).
 # Each figure is paired with its floor in the same run: the two commands
 # alternate (floor, maintevo, floor, ...; one warm-up each), and the line
 # gives the medians of wall and CPU seconds (user + system of the command
@@ -51,7 +66,7 @@ while [ $# -gt 0 ]; do
 	--uboot) uboot=$2; shift 2 ;;
 	--xen) xen=$2; shift 2 ;;
 	--pasta) pasta=$2; shift 2 ;;
-	-h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
 	-*) echo "bench: unknown option '$1'" >&2; exit 2 ;;
 	*) benches+=("$1"); shift ;;
 	esac
@@ -81,6 +96,16 @@ floor_tree() { # every distinct blob of the tree once, newlines counted
 		git -C "$1" cat-file --batch | wc -l
 }
 
+# CPU seconds (user + system) of one run of "$@"; with its peak memory in KB
+cpu_mem_of() {
+	/usr/bin/time -f '%U %S %M' -o "${TMPDIR:-/tmp}/mev-bench-time.$$" "$@" >/dev/null 2>&1
+	awk '{ printf "%.2f %d\n", $1 + $2, $3 }' "${TMPDIR:-/tmp}/mev-bench-time.$$"
+	rm -f "${TMPDIR:-/tmp}/mev-bench-time.$$"
+}
+cpu_of() { cpu_mem_of "$@" | cut -d' ' -f1; }
+# the median of the numbers on standard input
+med() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f\n", m}'; }
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -95,7 +120,6 @@ run1() {
 	rm -f "$f"
 }
 
-med() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.2f", m}'; }
 
 # side_by_side LABEL WALL_TARGET CPU_TARGET FLOOR_CMD MEV_CMD: the floor and
 # maintevo run alternately (floor, maintevo, floor, ...) `runs` times each
@@ -294,17 +318,23 @@ for b in "${benches[@]}"; do
 		"$mev" walk --repo "$uboot" --store "$tmpd/base" -q --tags 'v201[4-9].[01][0-9]' \
 			--tags 'v20[2-9][0-9].[01][0-9]' --exclude 'v2014.0[1-7]'
 		"$mev" cluster --store "$tmpd/base" -q
-		save=$runs; runs=1
-		f=$(median sh -c 'git -C "$1" log --no-merges --raw --no-renames "v2014.10..$2" >/dev/null' _ \
-			"$uboot" "$last")
-		t=$(median sh -c 'rm -rf "$1" && cp -r "$2" "$1" && "$3" flow -q --store "$1"' _ "$tmpd/s" \
-			"$tmpd/base" "$mev")
-		runs=$save
+		# floor and flow alternately (the machine may be shared): CPU seconds
+		# (user + system, which suffer less from load than wall time) and
+		# peak memory of each, medians of min(runs, 3)
+		fr=() tr=() mr=()
+		for ((k = 0; k < (runs < 3 ? runs : 3); k++)); do
+			fr+=("$(cpu_of git -C "$uboot" log --no-merges --raw --no-renames "v2014.10..$last")")
+			rm -rf "$tmpd/s" && cp -r "$tmpd/base" "$tmpd/s"
+			o=$(cpu_mem_of "$mev" flow -q --store "$tmpd/s")
+			tr+=("${o%% *}") mr+=("${o#* }")
+		done
+		f=$(printf '%s\n' "${fr[@]}" | med)
+		t=$(printf '%s\n' "${tr[@]}" | med)
+		mem=$(printf '%s\n' "${mr[@]}" | med)
 		n=$(git -C "$uboot" rev-list --no-merges --count "v2014.10..$last")
-		echo "flow u-boot ($n commits v2014.10..$last): maintevo ${t}s (copying the store included), floor (git log --raw) ${f}s, ratio $(ratio "$t" "$f") (target <= 2)"
+		echo "flow u-boot ($n commits v2014.10..$last): maintevo ${t}s CPU, floor (git log --raw) ${f}s CPU, ratio $(ratio "$t" "$f") (target <= 2); peak memory $((${mem%.*} / 1024)) MB (target < 1 GB); load $(cut -d' ' -f1-3 /proc/loadavg)"
 		r=$(median "$mev" flow -q --store "$tmpd/s")
-		mem=$( { /usr/bin/time -f '%M' "$mev" flow -q --rebuild --store "$tmpd/s" >/dev/null; } 2>&1 | tail -1)
-		echo "flow u-boot: re-run with nothing new ${r}s (target < 1 s); peak memory $((mem / 1024)) MB (target < 1 GB)"
+		echo "flow u-boot: re-run with nothing new ${r}s (target < 1 s)"
 		rm -rf "$tmpd"
 		;;
 	cluster)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""flow-check.py REPO STORE [N] [SEED]: check N random commits of 'maintevo
+"""flow-check.py REPO STORE [N] [SEED] [FIRST [LAST]]: check N random commits of 'maintevo
 export commits' (default 200) with code of its own: git for the paths
 (diff-tree), the trailers (git interpret-trailers --parse) and the
 identities (git check-mailmap with the release's .mailmap); 'maintevo
@@ -7,7 +7,9 @@ filemap --rev PARENT' for the sections of the paths the parent has (added
 paths: 'filemap --rev COMMIT' when the commit leaves MAINTAINERS alone) and
 'maintevo sections --rev PARENT' for where each section is, whose M:, R:
 and T: lines are read here from the MAINTAINERS text.  Prints the commits
-that disagree and the agreement per column."""
+that disagree and the agreement per column.  With FIRST (and LAST), only the
+commits of the releases after FIRST up to LAST are sampled.  A commit whose
+parent has no MAINTAINERS sections is expected uncovered."""
 import csv, io, os, random, re, subprocess, sys
 
 MEV = os.environ.get("MAINTEVO", os.path.join(os.path.dirname(__file__), "..", "build", "maintevo"))
@@ -20,6 +22,20 @@ def git(repo, *args, inp=None):
 
 def mev(*args):
     return subprocess.run([MEV, *args], capture_output=True, check=True).stdout.decode("utf-8", "replace")
+
+
+class NoMaintainers(Exception):
+    """The revision has no MAINTAINERS sections: every path is uncovered."""
+
+
+def mev_rev(*args):
+    """maintevo filemap/sections of a revision; NoMaintainers when it has none."""
+    try:
+        return mev(*args)
+    except subprocess.CalledProcessError as e:
+        if b"no MAINTAINERS sections" in (e.stderr or b""):
+            raise NoMaintainers() from None
+        raise
 
 
 def norm_url(u):
@@ -47,7 +63,10 @@ filemaps = {}
 def filemap(repo, rev):
     """path -> (sections without THE REST, 1 when THE REST covers it)."""
     if rev not in filemaps:
-        out = mev("filemap", "--repo", repo, "--rev", rev, "--keep-rest")
+        try:
+            out = mev_rev("filemap", "--repo", repo, "--rev", rev, "--keep-rest")
+        except NoMaintainers:
+            out = "path,sections\n"
         rows = {r["path"]: set(s for s in r["sections"].split(" | ") if s)
                 for r in csv.DictReader(io.StringIO(out))}
         # THE REST: the titles that cover every file
@@ -56,11 +75,17 @@ def filemap(repo, rev):
     return filemaps[rev]
 
 
-def people(repo, parent):
-    """title -> (M emails, R emails, T urls), read from the MAINTAINERS text."""
-    out = mev("sections", "--repo", repo, "--rev", parent)
+def people(repo, parent, wanted):
+    """title -> (M emails, R emails, T urls) of the sections `wanted`, read
+    from the MAINTAINERS text."""
+    try:
+        out = mev_rev("sections", "--repo", repo, "--rev", parent)
+    except NoMaintainers:
+        return {}
     texts, res = {}, {}
     for r in csv.DictReader(io.StringIO(out)):
+        if r["section"] not in wanted:
+            continue
         f = r["file"]
         if f not in texts:
             texts[f] = git(repo, "show", f"{parent}:{f}").split("\n")
@@ -94,6 +119,8 @@ def people(repo, parent):
 
 
 def mailmap(repo, tag, ident):
+    if not re.match(r"^[^<>]*<[^<>]+>\s*$", ident):
+        return email_of(ident)  # "Name <addr" and the like: git check-mailmap refuses them
     out = git(repo, "-c", f"mailmap.blob={tag}:.mailmap", "check-mailmap", ident).strip()
     return email_of(out)
 
@@ -108,18 +135,21 @@ def check(repo, row, rest_titles):
                                          "--name-status", p, c).splitlines() if l]
     filemaps.clear()
     fm = filemap(repo, p)
+    none = not fm  # the parent has no MAINTAINERS sections: every path uncovered
     real, rest, unknown = set(), False, False
     touches_maint = any(re.search(r"(^|/)MAINTAINERS", x[1]) for x in changes)
     for st, path in changes:
         got = fm.get(path)
         if got is None:
+            if none:
+                continue
             if touches_maint:
                 unknown = True
                 continue
             got = filemap(repo, c).get(path, (set(), False))
         real |= got[0]
         rest |= got[1]
-    pm = people(repo, p)
+    pm = people(repo, p, real) if real else {}
     cov = "covered" if real else ("rest_only" if rest else "uncovered")
     fmt = git(repo, "log", "-1", "--format=%cn <%ce>%x00%B", c)
     ident, msg = fmt.split("\x00", 1)
@@ -152,10 +182,11 @@ def main():
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 200
     seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     first = sys.argv[5] if len(sys.argv) > 5 else None
+    last = sys.argv[6] if len(sys.argv) > 6 else None
     rows = list(csv.DictReader(io.StringIO(mev("export", "commits", "--store", store))))
     if first:
         tags = [r["release"] for r in csv.DictReader(io.StringIO(mev("releases", "--store", store)))]
-        keep = set(tags[tags.index(first) + 1:])
+        keep = set(tags[tags.index(first) + 1:tags.index(last) + 1 if last else len(tags)])
         rows = [r for r in rows if r["release"] in keep]
     random.seed(seed)
     sample = random.sample(rows, min(n, len(rows)))
@@ -172,7 +203,10 @@ def main():
             total[k] = total.get(k, 0) + 1
             agree[k] = agree.get(k, 0) + v
         if not ok:
-            print("differs", row["commit"], {k: (row[k], want[k]) for k in res if not res[k]})
+            print("differs", row["commit"], {k: (row[k], want[k]) for k in res if not res[k]}, flush=True)
+        checked = total.get("coverage", 0)
+        if checked % 25 == 0:
+            print(f"... {checked - bad}/{checked} agree so far", file=sys.stderr, flush=True)
     print(f"{len(sample) - bad}/{len(sample)} commits agree in every column checked")
     for k in total:
         print(f"  {k}: {agree[k]}/{total[k]}")

@@ -384,14 +384,22 @@ static int walk_cb(const char *root, const git_tree_entry *e, void *payload)
 	return 0;
 }
 
+static int bytes_cmp(const char *a, size_t la, const char *b, size_t lb)
+{
+	int c = memcmp(a, b, la < lb ? la : lb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
 static int path_cmp(const void *a, const void *b)
 {
 	const mev_tree_file *x = a, *y = b;
-	size_t n = x->path_len < y->path_len ? x->path_len : y->path_len;
-	int c = memcmp(x->path, y->path, n);
-	if (c)
-		return c;
-	return x->path_len < y->path_len ? -1 : x->path_len > y->path_len;
+	return bytes_cmp(x->path, x->path_len, y->path, y->path_len);
+}
+
+static int slot_cmp(const void *a, const void *b)
+{
+	const mev_strmap_slot *const *x = a, *const *y = b;
+	return bytes_cmp((*x)->key, (*x)->len, (*y)->key, (*y)->len);
 }
 
 /* Mark `path` and its ancestors as directories (stop at a known one). */
@@ -506,6 +514,7 @@ typedef struct {
 	mev_tree *t;          /* the new tree */
 	mev_strmap removed;   /* paths of old files and gitlinks that go */
 	file_vec added;
+	const mev_strmap_slot **gone; /* removed, sorted as the files: a merge, not a lookup each */
 	int rc;
 } diff_ctx;
 
@@ -530,12 +539,21 @@ static int diff_file_cb(const git_diff_delta *d, float progress, void *payload)
  * the added; *ndel gets the number of old files removed.
  */
 static int merge_files(mev_tree *t, uint8_t *flags, size_t *ndel, const mev_tree *old,
-		       const diff_ctx *dc)
+		       diff_ctx *dc)
 {
-	size_t i = 0, j = 0, del = 0;
+	size_t i = 0, j = 0, del = 0, k = 0, ng = 0;
+	const mev_strmap_slot **gone = dc->gone = malloc((dc->removed.count + 1) * sizeof *gone);
+	if (!gone)
+		return mev_error_oom();
+	for (size_t s = 0; s < dc->removed.cap; s++)
+		if (dc->removed.slots[s].key)
+			gone[ng++] = &dc->removed.slots[s];
+	qsort(gone, ng, sizeof *gone, slot_cmp);
 	while (i < old->files.n || j < dc->added.n) {
 		const mev_tree_file *of = i < old->files.n ? &old->files.v[i] : NULL;
-		if (of && mev__strmap_get(&dc->removed, of->path, of->path_len) >= 0) {
+		while (of && k < ng && bytes_cmp(gone[k]->key, gone[k]->len, of->path, of->path_len) < 0)
+			k++;
+		if (of && k < ng && bytes_cmp(gone[k]->key, gone[k]->len, of->path, of->path_len) == 0) {
 			i++;
 			del++;
 			continue;
@@ -634,6 +652,7 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 		goto done;
 done:
 	mev__strmap_free(&dc.removed);
+	free(dc.gone);
 	MEV_VEC_FREE(&dc.added);
 	git_diff_free(diff);
 	git_tree_free(ot);

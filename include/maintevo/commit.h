@@ -85,6 +85,13 @@ int mev_commit_path_kind(mev_repo *repo, const mev_oid *commit, const char *path
 int mev_commit_read_file(char **data, size_t *len, mev_repo *repo, const mev_oid *commit,
 			 const char *path);
 
+/*
+ * Bound the memory libgit2 keeps of the commits and trees it has parsed
+ * (process-wide; its default is 256 MB): less resident memory, at the cost
+ * of reading again trees that are read more than once.
+ */
+void mev_commit_cache_limit(size_t bytes);
+
 /* A .mailmap: who is who. */
 typedef struct mev_mailmap mev_mailmap;
 

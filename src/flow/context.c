@@ -21,6 +21,8 @@
 /* Parsed sets kept at a time (a U-Boot set takes some megabytes). */
 #define KEEP_PARSED 6
 #define STATE_DIRTY 0xffffffffu
+/* MAINTAINERS bytes kept read (U-Boot: about 1 MB a set, mostly shared) */
+#define BLOB_CACHE ((size_t)32 << 20)
 
 struct mev__flow_contexts {
 	mev__flow_env *env;
@@ -28,6 +30,10 @@ struct mev__flow_contexts {
 	MEV_VEC(mev_rules) rules;      /* by id */
 	mev_strmap states;             /* 20-byte commit id -> ctx id or STATE_DIRTY */
 	mev_tree *cursor;              /* the last tree read whole */
+	/* MAINTAINERS blobs read before: a new set mostly reads the same ones */
+	mev_strmap blob_ids;           /* 20-byte blob id -> index into blobs */
+	MEV_VEC(mev_maint_input) blobs; /* data owned (malloc'ed), path unused */
+	size_t blob_bytes;
 	uint64_t clock;
 	size_t alive;
 };
@@ -83,6 +89,40 @@ int mev__flow_contexts_new(mev__flow_contexts **out, mev__flow_env *env)
 	return 0;
 }
 
+static void blobs_clear(mev__flow_contexts *c)
+{
+	for (size_t i = 0; i < c->blobs.n; i++)
+		free((char *)c->blobs.v[i].data);
+	MEV_VEC_FREE(&c->blobs);
+	mev__strmap_free(&c->blob_ids);
+	memset(&c->blob_ids, 0, sizeof c->blob_ids);
+	c->blob_bytes = 0;
+}
+
+/* The bytes of MAINTAINERS blob `oid`, read once (valid until blobs_clear()). */
+static int blob_of(const mev_maint_input **out, mev__flow_contexts *c, const mev_oid *oid)
+{
+	int64_t v = mev__strmap_get(&c->blob_ids, (const char *)oid->id, 20);
+	mev_maint_input b = { "", NULL, 0 };
+	char *data;
+	int rc;
+	if (v >= 0) {
+		*out = &c->blobs.v[v];
+		return 0;
+	}
+	if ((rc = mev_repo_read_blob(&data, &b.len, c->env->repo, oid)))
+		return rc;
+	b.data = data;
+	if (MEV_VEC_PUSH(&c->blobs, b) ||
+	    mev__strmap_put(&c->blob_ids, (const char *)oid->id, 20, (uint32_t)(c->blobs.n - 1))) {
+		free(data);
+		return mev_error_oom();
+	}
+	c->blob_bytes += b.len;
+	*out = &c->blobs.v[c->blobs.n - 1];
+	return 0;
+}
+
 void mev__flow_contexts_free(mev__flow_contexts *c)
 {
 	if (!c)
@@ -93,6 +133,7 @@ void mev__flow_contexts_free(mev__flow_contexts *c)
 	MEV_VEC_FREE(&c->rules);
 	mev__strmap_free(&c->states);
 	mev_tree_free(c->cursor);
+	blobs_clear(c);
 	free(c);
 }
 
@@ -170,8 +211,33 @@ static int candidates(mev__flow_ctx *x)
 	return 0;
 }
 
+/* Parse the files src[0..n) of `tree` (as mev_maint_load() would find
+ * them), their blobs read once for the run. */
+static int parse_set(mev_maint **out, mev__flow_contexts *c, const mev_rules *rules,
+		     const mev_tree *tree, const mev_maint_source *src, size_t n)
+{
+	mev_maint_input *in = calloc(n + 1, sizeof *in);
+	int rc = 0;
+	if (!in)
+		return mev_error_oom();
+	if (c->blob_bytes > BLOB_CACHE)
+		blobs_clear(c);
+	for (size_t i = 0; i < n && !rc; i++) {
+		const mev_maint_input *b = NULL;
+		if ((rc = blob_of(&b, c, &src[i].oid)) == 0) {
+			in[i].path = src[i].path;
+			in[i].data = b->data;
+			in[i].len = b->len;
+		}
+	}
+	if (!rc)
+		rc = mev_maint_parse(out, rules, in, n, tree);
+	free(in);
+	return rc;
+}
+
 static int ctx_build(mev__flow_ctx **out, mev__flow_contexts *c, const mev_rules *rules,
-		     const mev_tree *tree, const char *key)
+		     const mev_tree *tree, const char *key, const mev_maint_source *src, size_t n)
 {
 	mev__flow_ctx *x = calloc(1, sizeof *x);
 	const mev_section *sec;
@@ -183,7 +249,7 @@ static int ctx_build(mev__flow_ctx **out, mev__flow_contexts *c, const mev_rules
 	}
 	x->rest = UINT32_MAX;
 	c->env->parses++;
-	if ((rc = mev_maint_load(&x->maint, rules, c->env->repo, tree)) ||
+	if ((rc = parse_set(&x->maint, c, rules, tree, src, n)) ||
 	    (rc = mev_matcher_new(&x->matcher, x->maint, 0)) ||
 	    (rc = field_lists(&x->m_off, &x->m_ids, x, c->env->strings, 'M')) ||
 	    (rc = field_lists(&x->r_off, &x->r_ids, x, c->env->strings, 'R')) ||
@@ -223,22 +289,16 @@ static void evict(mev__flow_contexts *c)
 }
 
 /* The key of a MAINTAINERS set: its files and blobs in reading order. */
-static int sources_key(mev_buf *key, const mev_rules *r, const mev_tree *tree)
+static int sources_key(mev_buf *key, const mev_maint_source *src, size_t n)
 {
-	mev_maint_source *src = NULL;
-	size_t n = 0;
 	char hex[41];
-	int rc = mev_maint_sources(&src, &n, r, tree);
 	mev__buf_clear(key);
-	for (size_t i = 0; !rc && i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		mev_oid_fmt(hex, &src[i].oid);
 		if (mev__buf_printf(key, "%s %s\n", hex, src[i].path))
-			rc = mev_error_oom();
+			return mev_error_oom();
 	}
-	if (!rc && mev__buf_puts(key, ""))
-		rc = mev_error_oom();
-	mev_maint_sources_free(src, n);
-	return rc;
+	return mev__buf_puts(key, "") ? mev_error_oom() : 0;
 }
 
 /* Read the tree of `commit` whole (from the last one read) and find or
@@ -249,6 +309,8 @@ static int full_state(uint32_t *id, mev__flow_contexts *c, const mev_oid *commit
 	mev_rules r;
 	mev_buf key = MEV_BUF_INIT;
 	mev__flow_ctx *x = NULL;
+	mev_maint_source *src = NULL;
+	size_t n = 0;
 	int rc;
 
 	c->env->full++;
@@ -260,7 +322,7 @@ static int full_state(uint32_t *id, mev__flow_contexts *c, const mev_oid *commit
 	c->cursor = t;
 	memset(&r, 0, sizeof r);
 	if ((rc = mev_rules_detect(&r, c->env->repo, t, &c->env->rules)) ||
-	    (rc = sources_key(&key, &r, t)))
+	    (rc = mev_maint_sources(&src, &n, &r, t)) || (rc = sources_key(&key, src, n)))
 		goto done;
 	for (size_t i = 0; i < c->ctxs.n; i++) {
 		mev__flow_ctx *o = c->ctxs.v[i];
@@ -270,7 +332,7 @@ static int full_state(uint32_t *id, mev__flow_contexts *c, const mev_oid *commit
 			goto done;
 		}
 	}
-	if ((rc = ctx_build(&x, c, &r, t, key.ptr)))
+	if ((rc = ctx_build(&x, c, &r, t, key.ptr, src, n)))
 		goto done;
 	x->id = (uint32_t)c->ctxs.n;
 	if (MEV_VEC_PUSH(&c->ctxs, x) || MEV_VEC_PUSH(&c->rules, r)) {
@@ -283,6 +345,7 @@ static int full_state(uint32_t *id, mev__flow_contexts *c, const mev_oid *commit
 	c->ctxs.v[*id]->used = ++c->clock;
 	evict(c);
 done:
+	mev_maint_sources_free(src, n);
 	mev__buf_free(&key);
 	return rc;
 }

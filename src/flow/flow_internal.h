@@ -127,6 +127,7 @@ typedef struct {
 	mev__flow_contexts *ctxs;
 	mev_mailmap *mm;                 /* the release's .mailmap */
 	MEV_VEC(uint32_t) canon;         /* string id -> canonical email id (UINT32_MAX: not yet) */
+	size_t canon_done;               /* canon[0..canon_done) are computed */
 	uint32_t stamp;                  /* the release being judged (1, 2, ...) */
 	int churn;
 	mev__flow_builder b;

@@ -100,7 +100,8 @@ static int email_id(uint32_t *id, mev__flow_runner *r, const char *e, size_t len
 
 int mev__flow_canon(mev__flow_runner *r)
 {
-	for (size_t i = 0; i < r->strings.v.n; i++) {
+	/* only the strings added since the last call (every one after a new .mailmap) */
+	for (size_t i = r->canon_done; i < r->strings.v.n; i++) {
 		const char *name, *email;
 		char *copy;
 		uint32_t id;
@@ -119,6 +120,7 @@ int mev__flow_canon(mev__flow_runner *r)
 			return rc;
 		r->canon.v[i] = id;
 	}
+	r->canon_done = r->strings.v.n;
 	return 0;
 }
 

@@ -68,6 +68,7 @@ static int load_mailmap(run *u)
 	/* canonical ids depend on the mailmap: compute them again */
 	for (size_t i = 0; i < u->r.canon.n; i++)
 		u->r.canon.v[i] = UINT32_MAX;
+	u->r.canon_done = 0;
 	return rc;
 }
 
@@ -253,6 +254,11 @@ static int setup(run *u, mev_identity *id)
 		repo = id->repo;
 	if ((rc = mev_repo_open(&u->r.repo, repo)))
 		return rc;
+	/* libgit2's cache of parsed trees and commits (256 MB by default) is
+	 * most of the peak memory; 64 MB makes the tree rebuilds inflate
+	 * subtrees again (U-Boot: 130 -> 235 s CPU), 128 MB costs little
+	 * (145 s) and keeps the peak at 694 MiB instead of 977 */
+	mev_commit_cache_limit((size_t)128 << 20);
 	d = mev_dialect_parse(id->dialect);
 	u->r.env.repo = u->r.repo;
 	u->r.env.rules.dialect = d > 0 ? (mev_dialect)d : MEV_DIALECT_AUTO;

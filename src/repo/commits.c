@@ -375,6 +375,11 @@ done:
 	return rc;
 }
 
+void mev_commit_cache_limit(size_t bytes)
+{
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)bytes);
+}
+
 /* --- .mailmap ------------------------------------------------------------------ */
 
 struct mev_mailmap {
