@@ -127,7 +127,9 @@ static int join_files(mev__cause_pair *p, uint8_t *kept, alias_vec *v, int relin
 		const uint32_t *ia, *ib;
 		size_t n = c ? 0 : mev_filemap_set(&ia, fa, xa[i].set), m = c ? 0 : mev_filemap_set(&ib, fb, xb[j].set);
 		for (size_t k = 0; k < n; k++)
-			for (size_t l = 0; ia[k] < p->nsa && ib[l] < p->nsb && l < m; l++) {
+			for (size_t l = 0; l < m; l++) {
+				if (ia[k] >= p->nsa || ib[l] >= p->nsb)
+					continue;
 				const char *ta = mev__cause_title(p->in->ra, ia[k]), *tb = mev__cause_title(p->in->rb, ib[l]);
 				size_t la = base_len(ta);
 				alias_pair x = { ia[k], ib[l], xa[i].lines + 1 };
