@@ -440,3 +440,18 @@ int mev_filemap_add_row(mev_filemap *fm, const char *path, size_t len, uint8_t k
 	r.set = set;
 	return MEV_VEC_PUSH(&fm->rows, r) ? mev_error_oom() : 0;
 }
+
+size_t mev_filemap_lower_bound(const mev_filemap *fm, const char *p, size_t len)
+{
+	const mev_file_row *rows = mev_filemap_rows(fm);
+	size_t lo = 0, hi = mev_filemap_count(fm);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2, m = rows[mid].path_len < len ? rows[mid].path_len : len;
+		int c = memcmp(rows[mid].path, p, m);
+		if (c < 0 || (c == 0 && rows[mid].path_len < len))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

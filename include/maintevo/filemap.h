@@ -104,6 +104,9 @@ const mev_file_row *mev_filemap_rows(const mev_filemap *fm);
 size_t mev_filemap_section_count(const mev_filemap *fm);
 const mev_section_info *mev_filemap_sections(const mev_filemap *fm);
 size_t mev_filemap_set_count(const mev_filemap *fm);
+/* The first row whose path is not below p[0..len) bytewise (rows are in
+ * path order): the rows starting with a prefix begin there. */
+size_t mev_filemap_lower_bound(const mev_filemap *fm, const char *p, size_t len);
 /* *ids gets the sorted section indices of set `set` (valid as long as fm);
  * returns their number. */
 size_t mev_filemap_set(const uint32_t **ids, const mev_filemap *fm, uint32_t set);

@@ -173,21 +173,6 @@ static int git_path(source *s)
 
 /* --- from a store ---------------------------------------------------------------- */
 
-/* The rows of fm whose path starts with p[0..len). */
-static size_t first_row(const mev_filemap *fm, const char *p, size_t len)
-{
-	const mev_file_row *rows = mev_filemap_rows(fm);
-	size_t lo = 0, hi = mev_filemap_count(fm);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2, m = rows[mid].path_len < len ? rows[mid].path_len : len;
-		int c = memcmp(rows[mid].path, p, m);
-		if (c < 0 || (c == 0 && rows[mid].path_len < len))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
 
 /* A directory of the stored release: some file lies below p/. */
 static int fm_is_dir(void *ctx, const char *p, size_t len)
@@ -201,7 +186,7 @@ static int fm_is_dir(void *ctx, const char *p, size_t len)
 		return 0;
 	memcpy(d, p, len);
 	d[len] = '/';
-	i = first_row(fm, d, len + 1);
+	i = mev_filemap_lower_bound(fm, d, len + 1);
 	yes = i < mev_filemap_count(fm) && rows[i].path_len > len + 1 && !memcmp(rows[i].path, d, len + 1);
 	free(d);
 	return yes;
@@ -210,7 +195,7 @@ static int fm_is_dir(void *ctx, const char *p, size_t len)
 /* The stored row of exactly p, or NULL. */
 static const mev_file_row *fm_row(const mev_filemap *fm, const char *p)
 {
-	size_t len = strlen(p), i = first_row(fm, p, len);
+	size_t len = strlen(p), i = mev_filemap_lower_bound(fm, p, len);
 	const mev_file_row *rows = mev_filemap_rows(fm);
 	if (i < mev_filemap_count(fm) && rows[i].path_len == len && !memcmp(rows[i].path, p, len))
 		return &rows[i];

@@ -33,21 +33,6 @@ int mev__export_canon_path(char **out, int *is_dir, const char *in)
 	return 0;
 }
 
-/* The first row of fm not below p[0..len) bytewise. */
-static size_t lower(const mev_filemap *fm, const char *p, size_t len)
-{
-	const mev_file_row *rows = mev_filemap_rows(fm);
-	size_t lo = 0, hi = mev_filemap_count(fm);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2, m = rows[mid].path_len < len ? rows[mid].path_len : len;
-		int c = memcmp(rows[mid].path, p, m);
-		if (c < 0 || (c == 0 && rows[mid].path_len < len))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
 
 int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, const char *path,
 			  int dir_only)
@@ -58,7 +43,7 @@ int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, con
 	*first = *end = 0;
 	if (!len) /* the root: every file */
 		return *end = n, 1;
-	i = lower(fm, path, len);
+	i = mev_filemap_lower_bound(fm, path, len);
 	if (!dir_only && i < n && rows[i].path_len == len && !memcmp(rows[i].path, path, len)) {
 		*first = i;
 		*end = i + 1;
@@ -68,7 +53,7 @@ int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, con
 		return 0;
 	memcpy(d, path, len);
 	d[len] = '/';
-	i = lower(fm, d, len + 1);
+	i = mev_filemap_lower_bound(fm, d, len + 1);
 	*first = *end = i;
 	while (*end < n && rows[*end].path_len > len + 1 && !memcmp(rows[*end].path, d, len + 1))
 		(*end)++;
