@@ -176,6 +176,33 @@ int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree)
 	return changed;
 }
 
+int mev_maint_set_dirs(mev_maint *m, int (*is_dir)(void *ctx, const char *path, size_t len),
+		       void *ctx)
+{
+	for (size_t i = 0; i < m->fields.n; i++) {
+		mev_field *f = &m->fields.v[i];
+		size_t len;
+		char *p;
+		int k;
+		if ((f->type != 'F' && f->type != 'X') || f->regex == mev__maint_never_regex)
+			continue;
+		len = strlen(f->regex);
+		if (!len || f->regex[len - 1] == '/')
+			continue;
+		if ((k = is_dir(ctx, f->regex, len)) < 0)
+			return k;
+		if (!k)
+			continue;
+		if (!(p = mev__arena_alloc(&m->arena, len + 2, 1)))
+			return mev_error_oom();
+		memcpy(p, f->regex, len);
+		p[len] = '/';
+		p[len + 1] = '\0';
+		f->regex = p;
+	}
+	return 0;
+}
+
 void mev_maint_free(mev_maint *m)
 {
 	if (!m)

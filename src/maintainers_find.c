@@ -30,14 +30,13 @@ static const char *base_name(const mev_tree_file *f)
 }
 
 /*
- * File::Find's order (no_chdir or not, links not followed): in each folder
+ * File::Find's order of two paths (no_chdir or not, links not followed): in each folder
  * the non-folders first, then each subfolder in turn, depth first.  Names
  * come in readdir() order, which depends on the file system; maintevo uses
  * byte order, the order `git ls-files` and most checkouts show.
  */
-static int find_order(const void *pa, const void *pb)
+int mev_maint_find_order(const char *a, const char *b)
 {
-	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
 	for (;;) {
 		const char *sa = strchr(a, '/'), *sb = strchr(b, '/');
 		size_t la = sa ? (size_t)(sa - a) : strlen(a), lb = sb ? (size_t)(sb - b) : strlen(b);
@@ -50,6 +49,11 @@ static int find_order(const void *pa, const void *pb)
 		a = sa + 1;
 		b = sb + 1;
 	}
+}
+
+static int find_order(const void *pa, const void *pb)
+{
+	return mev_maint_find_order(*(char *const *)pa, *(char *const *)pb);
 }
 
 /*

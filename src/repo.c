@@ -515,21 +515,18 @@ typedef struct {
 	mev_strmap removed;   /* paths of old files and gitlinks that go */
 	file_vec added;
 	const mev_strmap_slot **gone; /* removed, sorted as the files: a merge, not a lookup each */
-	int rc;
 } diff_ctx;
 
-static int diff_file_cb(const git_diff_delta *d, float progress, void *payload)
+/* An entry of the diff: the old path goes, the new entry comes. */
+static int diff_entry_cb(void *payload, const char *path, size_t len, const git_tree_entry *o,
+			 const git_tree_entry *n)
 {
 	diff_ctx *dc = payload;
-	const char *op = d->old_file.path, *np = d->new_file.path;
-	(void)progress;
-	if ((d->old_file.mode && mev__strmap_put(&dc->removed, op, strlen(op), 1)) ||
-	    (d->new_file.mode &&
-	     add_entry(dc->t, &dc->added, np, strlen(np), d->new_file.mode == GIT_FILEMODE_COMMIT,
-		       d->new_file.mode == GIT_FILEMODE_LINK, d->new_file.id.id))) {
-		dc->rc = MEV_ENOMEM;
-		return -1;
-	}
+	if ((o && mev__strmap_put(&dc->removed, path, len, 1)) ||
+	    (n && add_entry(dc->t, &dc->added, path, len,
+			    git_tree_entry_filemode(n) == GIT_FILEMODE_COMMIT,
+			    git_tree_entry_filemode(n) == GIT_FILEMODE_LINK, git_tree_entry_id(n)->id)))
+		return MEV_ENOMEM;
 	return 0;
 }
 
@@ -585,8 +582,6 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 {
 	git_commit *c = NULL;
 	git_tree *ot = NULL, *nt = NULL;
-	git_diff *diff = NULL;
-	git_diff_options opts;
 	git_oid id;
 	diff_ctx dc = { 0 };
 	mev_tree *t = calloc(1, sizeof *t);
@@ -611,19 +606,8 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 		goto done;
 	}
 	memcpy(t->tree_id.id, git_tree_id(nt)->id, 20);
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
-	if (git_diff_tree_to_tree(&diff, repo->git, ot, nt, &opts) < 0) {
-		rc = mev__repo_git_fail(MEV_EGIT, "cannot diff the trees");
+	if ((rc = mev__tree_diff(repo->git, ot, nt, diff_entry_cb, &dc)))
 		goto done;
-	}
-	/* the deltas alone: git_diff_foreach() would read blobs to tell
-	 * binary from text, which we do not need */
-	for (i = 0; i < git_diff_num_deltas(diff); i++)
-		if (diff_file_cb(git_diff_get_delta(diff, i), 0, &dc) < 0) {
-			rc = dc.rc;
-			goto done;
-		}
 	if (dc.added.n > 1)
 		qsort(dc.added.v, dc.added.n, sizeof *dc.added.v, path_cmp);
 	/* old gitlinks that stay */
@@ -654,7 +638,6 @@ done:
 	mev__strmap_free(&dc.removed);
 	free(dc.gone);
 	MEV_VEC_FREE(&dc.added);
-	git_diff_free(diff);
 	git_tree_free(ot);
 	git_tree_free(nt);
 	git_commit_free(c);

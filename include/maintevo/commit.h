@@ -47,6 +47,7 @@ typedef struct {
 	char status;         /* 'A' added, 'D' deleted, 'M' modified (content or mode) */
 	uint8_t link;        /* a symbolic link on either side */
 	uint32_t added, removed; /* lines, when asked for (MEV_CHANGES_CHURN) */
+	mev_oid oid;         /* the blob on the commit's side (zero when deleted) */
 } mev_change;
 
 typedef struct {
@@ -79,6 +80,15 @@ void mev_change_list_free(mev_change_list *l);
  */
 int mev_commit_path_kind(mev_repo *repo, const mev_oid *commit, const char *path);
 
+/*
+ * The script's directory test (Perl's -d) for path[0..len) in the tree of
+ * `commit`, without reading the tree whole: 1 a directory (a submodule
+ * too, as in a checkout), 0 not; 2 when the answer needs mev_tree_stat()
+ * (a symbolic link on the way, a "." or ".." or empty component);
+ * negative MEV_EGIT when a tree cannot be read.
+ */
+int mev_commit_is_dir(mev_repo *repo, const mev_oid *commit, const char *path, size_t len);
+
 /* The bytes of the file `path` of the tree of `commit` into *data
  * (malloc'ed, NUL-terminated).  MEV_ENOTFOUND (no message) when the tree
  * has no such blob. */
@@ -88,7 +98,8 @@ int mev_commit_read_file(char **data, size_t *len, mev_repo *repo, const mev_oid
 /*
  * Bound the memory libgit2 keeps of the commits and trees it has parsed
  * (process-wide; its default is 256 MB): less resident memory, at the cost
- * of reading again trees that are read more than once.
+ * of reading again trees that are read more than once.  Trees of up to 1 MB
+ * are cached (libgit2 keeps none over 4 kB by default).
  */
 void mev_commit_cache_limit(size_t bytes);
 

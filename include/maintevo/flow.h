@@ -141,6 +141,7 @@ typedef struct {
 	uint64_t commits;        /* non-merge commits judged now */
 	uint64_t merges;
 	uint64_t parses;         /* MAINTAINERS sets parsed */
+	uint64_t derived;        /* of them, derived from a parent's set without its tree */
 	uint64_t full_states;    /* parents whose tree was read whole */
 	uint64_t notes;
 	int stopped;

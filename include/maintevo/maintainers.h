@@ -189,10 +189,23 @@ typedef struct {
 int mev_maint_sources(mev_maint_source **out, size_t *n, const mev_rules *rules,
 		      const mev_tree *tree);
 void mev_maint_sources_free(mev_maint_source *s, size_t n);
+/* The order in which File::Find reaches paths a and b (<0, 0, >0): in each
+ * folder its files first, then its subfolders, names in byte order; the
+ * order of the files a source list finds. */
+int mev_maint_find_order(const char *a, const char *b);
 
 /* 1 when some F:/X: regex of `m` would differ in `tree` (the script's
  * directory test answers differently there). */
 int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree);
+
+/*
+ * After a parse without a tree: the script's directory test answered by
+ * is_dir(ctx, regex, len) (1: a directory, 0: not, negative: an error,
+ * returned) for every F:/X: regex without a trailing '/', which gets one
+ * when it is a directory: the same fields a parse with the tree gives.
+ */
+int mev_maint_set_dirs(mev_maint *m, int (*is_dir)(void *ctx, const char *path, size_t len),
+		       void *ctx);
 
 size_t mev_maint_section_count(const mev_maint *m);
 const mev_section *mev_maint_sections(const mev_maint *m);

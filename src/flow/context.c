@@ -9,6 +9,13 @@
  * a parent never seen, is read from its tree: the rules, the MAINTAINERS
  * files and their blobs, and a parsed set with the same rules and blobs is
  * reused when its directory tests still hold.
+ *
+ * Most new sets come from a commit that only edits MAINTAINERS files its
+ * parent's set reads (U-Boot: a board's MAINTAINERS).  Such a set is
+ * derived without reading the tree: the parent's files with the new blobs,
+ * parsed again, and the directory tests answered by looking the paths up
+ * in the commit's git tree (mev_commit_is_dir()).  Only when a symbolic
+ * link is on the way is the tree read whole after all.
  */
 #include "flow_internal.h"
 #include "maintevo/error.h"
@@ -19,10 +26,25 @@
 #include <string.h>
 
 /* Parsed sets kept at a time (a U-Boot set takes some megabytes). */
-#define KEEP_PARSED 6
+#define KEEP_PARSED 16
 #define STATE_DIRTY 0xffffffffu
 /* MAINTAINERS bytes kept read (U-Boot: about 1 MB a set, mostly shared) */
 #define BLOB_CACHE ((size_t)32 << 20)
+
+/* A set to derive: from context `from`, with edits[first..first+n). */
+struct plan {
+	uint32_t from, first, n;
+};
+
+/* A file of the parent's set read from another blob ('M'), no longer read
+ * ('D'), or a file the set now reads too ('A', at its place in File::Find's
+ * order). */
+struct edit {
+	char status;
+	uint32_t src;  /* 'M', 'D': index into the parent's sources */
+	uint32_t path; /* 'A': offset into edit_paths */
+	mev_oid oid;   /* 'M', 'A': the blob */
+};
 
 struct mev__flow_contexts {
 	mev__flow_env *env;
@@ -36,6 +58,11 @@ struct mev__flow_contexts {
 	size_t blob_bytes;
 	uint64_t clock;
 	size_t alive;
+	/* commits whose set can be derived: 20-byte id -> index into plans */
+	mev_strmap plan_of;
+	MEV_VEC(struct plan) plans;
+	MEV_VEC(struct edit) edits;
+	mev_buf edit_paths;       /* NUL-terminated paths of 'A' edits */
 };
 
 int mev__flow_intern(uint32_t *id, mev__flow_strings *s, const char *p, size_t len)
@@ -72,6 +99,8 @@ static void ctx_free(mev__flow_ctx *x)
 	free(x->r_ids);
 	free(x->t_ids);
 	mev__strmap_free(&x->cand);
+	mev_maint_sources_free(x->src, x->nsrc);
+	mev__strmap_free(&x->src_paths);
 	mev__strmap_free(&x->by_m);
 	mev__strmap_free(&x->by_r);
 	MEV_VEC_FREE(&x->m_lists);
@@ -132,6 +161,10 @@ void mev__flow_contexts_free(mev__flow_contexts *c)
 	MEV_VEC_FREE(&c->ctxs);
 	MEV_VEC_FREE(&c->rules);
 	mev__strmap_free(&c->states);
+	mev__strmap_free(&c->plan_of);
+	MEV_VEC_FREE(&c->plans);
+	MEV_VEC_FREE(&c->edits);
+	mev__buf_free(&c->edit_paths);
 	mev_tree_free(c->cursor);
 	blobs_clear(c);
 	free(c);
@@ -236,8 +269,24 @@ static int parse_set(mev_maint **out, mev__flow_contexts *c, const mev_rules *ru
 	return rc;
 }
 
-static int ctx_build(mev__flow_ctx **out, mev__flow_contexts *c, const mev_rules *rules,
-		     const mev_tree *tree, const char *key, const mev_maint_source *src, size_t n)
+/* Copy the sources src[0..n) into x, with a path index. */
+static int keep_sources(mev__flow_ctx *x, const mev_maint_source *src, size_t n)
+{
+	if (!(x->src = calloc(n + 1, sizeof *x->src)))
+		return mev_error_oom();
+	for (size_t i = 0; i < n; i++) {
+		x->nsrc++;
+		x->src[i].oid = src[i].oid;
+		if (!(x->src[i].path = strdup(src[i].path)) ||
+		    mev__strmap_put(&x->src_paths, src[i].path, strlen(src[i].path), (uint32_t)i))
+			return mev_error_oom();
+	}
+	return 0;
+}
+
+/* A context of the parsed set `maint` (taken over, also on failure). */
+static int ctx_build(mev__flow_ctx **out, mev__flow_contexts *c, mev_maint *maint,
+		     const char *key, const mev_maint_source *src, size_t n)
 {
 	mev__flow_ctx *x = calloc(1, sizeof *x);
 	const mev_section *sec;
@@ -245,16 +294,16 @@ static int ctx_build(mev__flow_ctx **out, mev__flow_contexts *c, const mev_rules
 	int rc;
 	if (!x || !(x->key = strdup(key))) {
 		free(x);
+		mev_maint_free(maint);
 		return mev_error_oom();
 	}
 	x->rest = UINT32_MAX;
-	c->env->parses++;
-	if ((rc = parse_set(&x->maint, c, rules, tree, src, n)) ||
-	    (rc = mev_matcher_new(&x->matcher, x->maint, 0)) ||
+	x->maint = maint;
+	if ((rc = mev_matcher_new(&x->matcher, x->maint, 0)) ||
 	    (rc = field_lists(&x->m_off, &x->m_ids, x, c->env->strings, 'M')) ||
 	    (rc = field_lists(&x->r_off, &x->r_ids, x, c->env->strings, 'R')) ||
 	    (rc = field_lists(&x->t_off, &x->t_ids, x, c->env->strings, 'T')) ||
-	    (rc = candidates(x)))
+	    (rc = candidates(x)) || (rc = keep_sources(x, src, n)))
 		goto fail;
 	sec = mev_maint_sections(x->maint);
 	ns = mev_maint_section_count(x->maint);
@@ -301,6 +350,23 @@ static int sources_key(mev_buf *key, const mev_maint_source *src, size_t n)
 	return mev__buf_puts(key, "") ? mev_error_oom() : 0;
 }
 
+/* Keep the new context x (rules r) as *id. */
+static int ctx_add(uint32_t *id, mev__flow_contexts *c, mev__flow_ctx *x, const mev_rules *r)
+{
+	x->id = (uint32_t)c->ctxs.n;
+	if (MEV_VEC_PUSH(&c->ctxs, x) || MEV_VEC_PUSH(&c->rules, *r)) {
+		if (c->ctxs.n > x->id)
+			c->ctxs.n--;
+		ctx_free(x);
+		return mev_error_oom();
+	}
+	c->alive++;
+	*id = x->id;
+	x->used = ++c->clock;
+	evict(c);
+	return 0;
+}
+
 /* Read the tree of `commit` whole (from the last one read) and find or
  * parse its MAINTAINERS set. */
 static int full_state(uint32_t *id, mev__flow_contexts *c, const mev_oid *commit)
@@ -309,6 +375,7 @@ static int full_state(uint32_t *id, mev__flow_contexts *c, const mev_oid *commit
 	mev_rules r;
 	mev_buf key = MEV_BUF_INIT;
 	mev__flow_ctx *x = NULL;
+	mev_maint *maint = NULL;
 	mev_maint_source *src = NULL;
 	size_t n = 0;
 	int rc;
@@ -332,20 +399,176 @@ static int full_state(uint32_t *id, mev__flow_contexts *c, const mev_oid *commit
 			goto done;
 		}
 	}
-	if ((rc = ctx_build(&x, c, &r, t, key.ptr, src, n)))
+	c->env->parses++;
+	if ((rc = parse_set(&maint, c, &r, t, src, n)) ||
+	    (rc = ctx_build(&x, c, maint, key.ptr, src, n)))
 		goto done;
-	x->id = (uint32_t)c->ctxs.n;
-	if (MEV_VEC_PUSH(&c->ctxs, x) || MEV_VEC_PUSH(&c->rules, r)) {
-		ctx_free(x);
-		rc = mev_error_oom();
-		goto done;
-	}
-	c->alive++;
-	*id = x->id;
-	c->ctxs.v[*id]->used = ++c->clock;
-	evict(c);
+	rc = ctx_add(id, c, x, &r);
 done:
 	mev_maint_sources_free(src, n);
+	mev__buf_free(&key);
+	return rc;
+}
+
+typedef struct {
+	mev_repo *repo;
+	const mev_oid *commit;
+	mev_strmap known;         /* the parent set's F:/X: regexes -> 1 */
+	int whole;                /* a test needs the whole tree */
+} dir_test;
+
+/*
+ * The directory test of a derived set.  The parent set's own tests still
+ * hold in the commit's tree (no file was added or deleted below a path they
+ * tested, or the commit would not be derived), so a regex the parent set
+ * holds as it is answered "no", one it holds with a '/' the test added
+ * answered "yes"; the rest are looked up in the commit's git tree.
+ */
+static int lazy_is_dir(void *ctx, const char *path, size_t len)
+{
+	dir_test *d = ctx;
+	int k;
+	if (mev__strmap_get(&d->known, path, len) >= 0)
+		return 0;
+	if (len + 1 < 4096) {
+		char buf[4096];
+		memcpy(buf, path, len);
+		buf[len] = '/';
+		int64_t v = mev__strmap_get(&d->known, buf, len + 1);
+		if (v >= 0 && (v & 1))
+			return 1;
+	}
+	k = mev_commit_is_dir(d->repo, d->commit, path, len);
+	if (k == 2) {
+		d->whole = 1;
+		return -1; /* stop: the set is read from the whole tree */
+	}
+	return k;
+}
+
+/* The F:/X: regexes of m into *known, as flags: 1 the directory test added
+ * the trailing '/', 2 the value had it, 4 no trailing '/' (tested: no). */
+static int known_dirs(mev_strmap *known, const mev_maint *m)
+{
+	const mev_field *f = mev_maint_fields(m);
+	size_t n = mev_maint_field_count(m);
+	for (size_t i = 0; i < n; i++) {
+		size_t len, vl;
+		uint32_t val;
+		int64_t old;
+		if ((f[i].type != 'F' && f[i].type != 'X') || !f[i].regex)
+			continue;
+		len = strlen(f[i].regex);
+		vl = strlen(f[i].value);
+		val = !len || f[i].regex[len - 1] != '/' ? 4 : vl && f[i].value[vl - 1] == '/' ? 2 : 1;
+		if ((old = mev__strmap_get(known, f[i].regex, len)) >= 0)
+			val |= (uint32_t)old;
+		if (mev__strmap_put(known, f[i].regex, len, val))
+			return mev_error_oom();
+	}
+	return 0;
+}
+
+/*
+ * Where File::Find's part of a source list starts: after the files read
+ * before it (./MAINTAINERS in the SUBDIR mode, the files of the folder
+ * ./MAINTAINERS when it is one).
+ */
+static size_t find_part(const mev_rules *r, const mev_maint_source *src, size_t n)
+{
+	size_t h = 0;
+	if (r->discover == MEV_DISCOVER_SUBDIR)
+		return n && strcmp(src[0].path, "MAINTAINERS") == 0;
+	while (h < n && strncmp(src[h].path, "MAINTAINERS/", 12) == 0)
+		h++;
+	return h;
+}
+
+/* The parent's sources p->src with the plan's edits: *out, *nout of them. */
+static int edited_sources(mev_maint_source **out, size_t *nout, const mev__flow_contexts *c,
+			  const mev__flow_ctx *p, const mev_rules *r, const struct plan *pl)
+{
+	mev_maint_source *src = calloc(p->nsrc + pl->n + 1, sizeof *src);
+	size_t n = 0;
+	int rc = 0;
+	*out = src;
+	*nout = 0;
+	if (!src)
+		return mev_error_oom();
+	for (size_t i = 0; i < p->nsrc; i++) {
+		int drop = 0;
+		src[n].oid = p->src[i].oid;
+		for (uint32_t k = 0; k < pl->n; k++) {
+			const struct edit *e = &c->edits.v[pl->first + k];
+			if (e->status != 'A' && e->src == i) {
+				drop = e->status == 'D';
+				src[n].oid = e->oid;
+			}
+		}
+		if (drop)
+			continue;
+		if (!(src[n].path = strdup(p->src[i].path)))
+			return mev_error_oom();
+		*nout = ++n;
+	}
+	for (uint32_t k = 0; k < pl->n && !rc; k++) {
+		const struct edit *e = &c->edits.v[pl->first + k];
+		const char *path = c->edit_paths.ptr + e->path;
+		size_t at = n;
+		if (e->status != 'A')
+			continue;
+		for (size_t i = find_part(r, src, n); i < n; i++)
+			if (mev_maint_find_order(src[i].path, path) > 0) {
+				at = i;
+				break;
+			}
+		memmove(&src[at + 1], &src[at], (n - at) * sizeof *src);
+		src[at].oid = e->oid;
+		*nout = ++n;
+		if (!(src[at].path = strdup(path)))
+			rc = mev_error_oom();
+	}
+	return rc;
+}
+
+/*
+ * The set of `commit` from its parent's set p and the plan's edits, without
+ * the tree: *id, or *id UINT32_MAX when a directory test needs the whole
+ * tree.
+ */
+static int derive(uint32_t *id, mev__flow_contexts *c, const struct plan *pl, const mev_oid *commit)
+{
+	const mev__flow_ctx *p = c->ctxs.v[pl->from]; /* may be evicted by ctx_add() */
+	mev_rules r = c->rules.v[pl->from];
+	mev_maint_source *src = NULL;
+	size_t n = 0;
+	mev_buf key = MEV_BUF_INIT;
+	mev__flow_ctx *x = NULL;
+	mev_maint *maint = NULL;
+	dir_test dt = { .repo = c->env->repo, .commit = commit };
+	int rc;
+
+	*id = UINT32_MAX;
+	if ((rc = edited_sources(&src, &n, c, p, &r, pl)) || (rc = sources_key(&key, src, n)))
+		goto done;
+	c->env->parses++;
+	if ((rc = parse_set(&maint, c, &r, NULL, src, n)))
+		goto done;
+	if ((rc = known_dirs(&dt.known, p->maint)) ||
+	    (rc = mev_maint_set_dirs(maint, lazy_is_dir, &dt))) {
+		mev_maint_free(maint);
+		if (dt.whole) {
+			mev_error_clear();
+			rc = 0;
+		}
+		goto done;
+	}
+	c->env->derived++;
+	if ((rc = ctx_build(&x, c, maint, key.ptr, src, n)) == 0)
+		rc = ctx_add(id, c, x, &r);
+done:
+	mev_maint_sources_free(src, n);
+	mev__strmap_free(&dt.known);
 	mev__buf_free(&key);
 	return rc;
 }
@@ -358,13 +581,28 @@ int mev__flow_context_of(mev__flow_ctx **out, mev__flow_contexts *c, const mev_o
 	if (v >= 0 && (uint32_t)v != STATE_DIRTY && c->ctxs.v[v]) {
 		id = (uint32_t)v;
 	} else {
-		if ((rc = full_state(&id, c, commit)))
+		int64_t pl = mev__strmap_get(&c->plan_of, (const char *)commit->id, 20);
+		id = UINT32_MAX;
+		if (pl >= 0 && c->ctxs.v[c->plans.v[pl].from] &&
+		    (rc = derive(&id, c, &c->plans.v[pl], commit)))
+			return rc;
+		if (id == UINT32_MAX && (rc = full_state(&id, c, commit)))
 			return rc;
 		if (mev__strmap_put(&c->states, (const char *)commit->id, 20, id))
 			return mev_error_oom();
 	}
 	*out = c->ctxs.v[id];
 	(*out)->used = ++c->clock;
+	return 0;
+}
+
+/* 1 when the path of ch is below a path the directory test looked at. */
+static int below_tested(const mev__flow_ctx *x, const mev_change *ch)
+{
+	const char *p = ch->path, *e = p + ch->path_len, *s;
+	for (s = p; (s = memchr(s, '/', (size_t)(e - s))) != NULL; s++)
+		if (mev__strmap_get(&x->cand, p, (size_t)(s - p)) >= 0)
+			return 1;
 	return 0;
 }
 
@@ -388,29 +626,104 @@ static int matters(const mev__flow_ctx *x, const mev_rules *r, const mev_change 
 	if (r->mpath[0] && strcmp(r->mpath, ".") != 0 &&
 	    strncmp(p, r->mpath, strlen(r->mpath)) == 0)
 		return 1;
-	if (ch->status == 'M')
+	return ch->status != 'M' && below_tested(x, ch);
+}
+
+/*
+ * A change that matters as an edit of the set that x is (rules r): 1 when
+ * added to the edits, 0 when the set must be read from the tree (a change
+ * of the rules, of a link, of a file the script's discovery would not treat
+ * as one more or one less of its files), negative on failure.
+ */
+static int derivable_edit(mev__flow_contexts *c, const mev__flow_ctx *x, const mev_rules *r,
+			  const mev_change *ch)
+{
+	int64_t k = mev__strmap_get(&x->src_paths, ch->path, ch->path_len);
+	struct edit e = { ch->status, k >= 0 ? (uint32_t)k : 0, 0, ch->oid };
+	const char *base = memrchr(ch->path, '/', ch->path_len);
+	const char *dir;
+	size_t dl;
+	int prefix = 0;
+
+	if (ch->link)
 		return 0;
-	/* added or deleted below a path the directory test looks at */
-	for (s = p; (s = memchr(s, '/', (size_t)(e - s))) != NULL; s++)
-		if (mev__strmap_get(&x->cand, p, (size_t)(s - p)) >= 0)
-			return 1;
-	return 0;
+	if (ch->status == 'M')
+		return k < 0 ? 0 : MEV_VEC_PUSH(&c->edits, e) ? mev_error_oom() : 1;
+	/* One file more or less for File::Find, in the modes whose files it
+	 * all finds (the SUBDIR mode below a folder it has entered: one where
+	 * it found files), by name: MAINTAINERS, or starting so (SUBDIR). */
+	if (r->discover == MEV_DISCOVER_SUBDIR && r->find_dir[0] && x->nsrc >= 2) {
+		dir = r->find_dir;
+		prefix = 1;
+	} else if ((r->discover == MEV_DISCOVER_DIR_FMF && r->find_files) ||
+		   (r->discover == MEV_DISCOVER_PATH && r->find_files &&
+		    (strcmp(r->mpath, ".") == 0 || strcmp(r->mpath, "./") == 0))) {
+		dir = "";
+	} else {
+		return 0;
+	}
+	if (below_tested(x, ch))
+		return 0; /* the directory test may answer otherwise */
+	if (ch->status == 'D')
+		return k < (int64_t)find_part(r, x->src, x->nsrc) ? 0
+		       : MEV_VEC_PUSH(&c->edits, e) ? mev_error_oom() : 1;
+	base = base ? base + 1 : ch->path;
+	dl = strlen(dir);
+	if (k >= 0 || base == ch->path || strncmp(ch->path, "MAINTAINERS/", 12) == 0 ||
+	    (prefix ? strncmp(base, "MAINTAINERS", 11) != 0 : strcmp(base, "MAINTAINERS") != 0) ||
+	    (dl && (strncmp(ch->path, dir, dl) != 0 || ch->path[dl] != '/')))
+		return 0;
+	e.path = (uint32_t)c->edit_paths.len;
+	if (mev__buf_put(&c->edit_paths, ch->path, ch->path_len + 1) || MEV_VEC_PUSH(&c->edits, e))
+		return mev_error_oom();
+	return 1;
 }
 
 int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid *parent,
 		      const mev_change_list *changes)
 {
-	int64_t v = parent ? mev__strmap_get(&c->states, (const char *)parent->id, 20) : -1;
+	int64_t v = -1;
 	uint32_t state = STATE_DIRTY;
-	if (v >= 0 && (uint32_t)v != STATE_DIRTY && c->ctxs.v[v]) {
+	size_t first = c->edits.n, first_path = c->edit_paths.len;
+	int derivable = 1;
+	if (parent) {
+		/* the parent's set now (a merge's first parent may not have one
+		 * yet): then the child's set is the same or derived from it */
+		mev__flow_ctx *px;
+		int rc = mev__flow_context_of(&px, c, parent);
+		if (rc == MEV_ENOMEM || rc == MEV_EINTR)
+			return rc;
+		if (rc)
+			mev_error_clear(); /* the child's own reading will say why */
+		else
+			v = px->id;
+	}
+	if (v >= 0) {
 		const mev__flow_ctx *x = c->ctxs.v[v];
 		state = (uint32_t)v;
-		for (size_t i = 0; i < changes->n; i++)
-			if (matters(x, &c->rules.v[v], &changes->v[i])) {
-				state = STATE_DIRTY;
+		for (size_t i = 0; i < changes->n; i++) {
+			const mev_change *ch = &changes->v[i];
+			if (!matters(x, &c->rules.v[v], ch))
+				continue;
+			state = STATE_DIRTY;
+			if ((derivable = derivable_edit(c, x, &c->rules.v[v], ch)) <= 0) {
+				if (derivable < 0)
+					return derivable;
 				break;
 			}
+		}
+		if (state == STATE_DIRTY && derivable) {
+			struct plan pl = { (uint32_t)v, (uint32_t)first, (uint32_t)(c->edits.n - first) };
+			if (MEV_VEC_PUSH(&c->plans, pl) ||
+			    mev__strmap_put(&c->plan_of, (const char *)child->id, 20,
+					    (uint32_t)(c->plans.n - 1)))
+				return mev_error_oom();
+			first = c->edits.n;
+			first_path = c->edit_paths.len;
+		}
 	}
+	c->edits.n = first; /* the edits of a set that is not derived */
+	c->edit_paths.len = first_path;
 	return mev__strmap_put(&c->states, (const char *)child->id, 20, state) ? mev_error_oom() : 0;
 }
 

@@ -57,6 +57,9 @@ typedef struct {
 	uint32_t *m_off, *r_off, *t_off; /* n_sections + 1 */
 	uint32_t *m_ids, *r_ids, *t_ids;
 	mev_strmap cand;          /* F:/X: values the directory test may turn (no trailing '/') */
+	mev_maint_source *src;    /* the files read, in order, and their blobs */
+	size_t nsrc;
+	mev_strmap src_paths;     /* path -> index into src */
 	uint64_t used;            /* LRU stamp */
 	/* per release: person -> sections they are an M: / R: of (built on demand) */
 	uint32_t stamp;           /* release the index below is for */
@@ -74,7 +77,7 @@ typedef struct {
 	mev_repo *repo;
 	mev_rules_options rules;
 	mev__flow_strings *strings;
-	uint64_t parses, full;    /* counters */
+	uint64_t parses, full, derived; /* counters */
 	mev_buf note;             /* the last note, for the caller ("" when none) */
 } mev__flow_env;
 

@@ -340,6 +340,7 @@ int mev_flow_run(mev_flow_result *res, const mev_flow_options *opt)
 	rc = flow_locked(&u);
 	close(lockfd);
 	res->parses = u.r.env.parses;
+	res->derived = u.r.env.derived;
 	res->full_states = u.r.env.full;
 done:
 	res->seconds = mev__now() - t0;

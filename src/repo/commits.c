@@ -124,30 +124,12 @@ typedef struct {
 	git_repository *git;
 	mev_arena *arena;
 	MEV_VEC(mev_change) v;
-	mev_buf path;
 	unsigned flags;
-	int rc;
 } diff_ctx;
 
-static int is_tree(const git_tree_entry *e) { return git_tree_entry_type(e) == GIT_OBJECT_TREE; }
-static int is_blob(const git_tree_entry *e) { return git_tree_entry_type(e) == GIT_OBJECT_BLOB; }
 static int is_link(const git_tree_entry *e)
 {
 	return e && git_tree_entry_filemode(e) == GIT_FILEMODE_LINK;
-}
-
-/* git's order of tree entries: a tree sorts as its name followed by '/'. */
-static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
-{
-	const char *na = git_tree_entry_name(a), *nb = git_tree_entry_name(b);
-	size_t la = strlen(na), lb = strlen(nb), m = la < lb ? la : lb;
-	int c = memcmp(na, nb, m);
-	unsigned char ca, cb;
-	if (c)
-		return c;
-	ca = la > m ? (unsigned char)na[m] : is_tree(a) ? '/' : 0;
-	cb = lb > m ? (unsigned char)nb[m] : is_tree(b) ? '/' : 0;
-	return ca < cb ? -1 : ca > cb;
 }
 
 /* Lines added and removed between two blobs (either may be absent). */
@@ -176,94 +158,29 @@ done:
 	return rc;
 }
 
-static int emit(diff_ctx *d, const git_tree_entry *o, const git_tree_entry *n, char status)
+/* A changed entry of the diff as a change (submodules left out). */
+static int emit(void *ctx, const char *path, size_t len, const git_tree_entry *o,
+		const git_tree_entry *n)
 {
+	diff_ctx *d = ctx;
 	mev_change ch = { 0 };
-	const char *name = git_tree_entry_name(n ? n : o);
-	size_t keep = d->path.len;
 	int rc;
-	if (mev__buf_puts(&d->path, name))
+	if (o && git_tree_entry_type(o) != GIT_OBJECT_BLOB)
+		o = NULL;
+	if (n && git_tree_entry_type(n) != GIT_OBJECT_BLOB)
+		n = NULL;
+	if (!o && !n)
+		return 0;
+	if (!(ch.path = mev__arena_strndup(d->arena, path, len)))
 		return mev_error_oom();
-	ch.path = mev__arena_strndup(d->arena, d->path.ptr, d->path.len);
-	d->path.len = keep;
-	d->path.ptr[keep] = '\0';
-	if (!ch.path)
-		return mev_error_oom();
-	ch.path_len = (uint32_t)strlen(ch.path);
-	ch.status = status;
+	ch.path_len = (uint32_t)len;
+	ch.status = o && n ? 'M' : o ? 'D' : 'A';
 	ch.link = (uint8_t)(is_link(o) || is_link(n));
+	if (n)
+		oid_out(&ch.oid, git_tree_entry_id(n));
 	if ((d->flags & MEV_CHANGES_CHURN) && !ch.link && (rc = churn(&ch, d, o, n)))
 		return rc;
 	return MEV_VEC_PUSH(&d->v, ch) ? mev_error_oom() : 0;
-}
-
-static int diff_trees(diff_ctx *d, const git_tree *ot, const git_tree *nt);
-
-/* Recurse into the subtree(s) named by o and/or n. */
-static int descend(diff_ctx *d, const git_tree_entry *o, const git_tree_entry *n)
-{
-	git_tree *a = NULL, *b = NULL;
-	size_t keep = d->path.len;
-	int rc = 0;
-	if ((o && git_tree_lookup(&a, d->git, git_tree_entry_id(o)) < 0) ||
-	    (n && git_tree_lookup(&b, d->git, git_tree_entry_id(n)) < 0)) {
-		rc = mev__repo_git_fail(MEV_EGIT, "cannot read a tree");
-		goto done;
-	}
-	if (mev__buf_puts(&d->path, git_tree_entry_name(n ? n : o)) || mev__buf_putc(&d->path, '/')) {
-		rc = mev_error_oom();
-		goto done;
-	}
-	rc = diff_trees(d, a, b);
-	d->path.len = keep;
-	d->path.ptr[keep] = '\0';
-done:
-	git_tree_free(a);
-	git_tree_free(b);
-	return rc;
-}
-
-/* One side only: everything below it is added or deleted. */
-static int one_side(diff_ctx *d, const git_tree_entry *o, const git_tree_entry *n)
-{
-	const git_tree_entry *e = o ? o : n;
-	if (is_tree(e))
-		return descend(d, o, n);
-	if (is_blob(e))
-		return emit(d, o, n, o ? 'D' : 'A');
-	return 0; /* a submodule */
-}
-
-static int diff_trees(diff_ctx *d, const git_tree *ot, const git_tree *nt)
-{
-	size_t on = ot ? git_tree_entrycount(ot) : 0, nn = nt ? git_tree_entrycount(nt) : 0;
-	size_t i = 0, j = 0;
-	int rc = 0;
-	while (!rc && (i < on || j < nn)) {
-		const git_tree_entry *o = i < on ? git_tree_entry_byindex(ot, i) : NULL;
-		const git_tree_entry *n = j < nn ? git_tree_entry_byindex(nt, j) : NULL;
-		int c = !o ? 1 : !n ? -1 : entry_cmp(o, n);
-		if (c < 0) {
-			rc = one_side(d, o, NULL);
-			i++;
-		} else if (c > 0) {
-			rc = one_side(d, NULL, n);
-			j++;
-		} else {
-			i++;
-			j++;
-			if (git_oid_equal(git_tree_entry_id(o), git_tree_entry_id(n)) &&
-			    git_tree_entry_filemode(o) == git_tree_entry_filemode(n))
-				continue;
-			if (is_tree(o) && is_tree(n))
-				rc = descend(d, o, n);
-			else if (is_blob(o) && is_blob(n))
-				rc = emit(d, o, n, 'M');
-			else if ((rc = one_side(d, o, NULL)) == 0)
-				rc = one_side(d, NULL, n);
-		}
-	}
-	return rc;
 }
 
 static int change_cmp(const void *a, const void *b)
@@ -303,11 +220,7 @@ int mev_commit_changes(mev_change_list *out, mev_repo *repo, const mev_oid *pare
 	if ((parent && (rc = commit_tree(&ot, repo->git, parent))) ||
 	    (rc = commit_tree(&nt, repo->git, commit)))
 		goto done;
-	if (mev__buf_puts(&d.path, "")) {
-		rc = mev_error_oom();
-		goto done;
-	}
-	if ((rc = diff_trees(&d, ot, nt)))
+	if ((rc = mev__tree_diff(repo->git, ot, nt, emit, &d)))
 		goto done;
 	if (d.v.n > 1)
 		qsort(d.v.v, d.v.n, sizeof *d.v.v, change_cmp);
@@ -316,7 +229,6 @@ int mev_commit_changes(mev_change_list *out, mev_repo *repo, const mev_oid *pare
 	d.v.v = NULL;
 done:
 	MEV_VEC_FREE(&d.v);
-	mev__buf_free(&d.path);
 	git_tree_free(ot);
 	git_tree_free(nt);
 	return rc;
@@ -351,6 +263,58 @@ int mev_commit_path_kind(mev_repo *repo, const mev_oid *commit, const char *path
 	return kind;
 }
 
+int mev_commit_is_dir(mev_repo *repo, const mev_oid *commit, const char *path, size_t len)
+{
+	git_tree *t = NULL;
+	char name[256];
+	size_t pos = 0;
+	int rc, kind = 0;
+	if (!len || path[0] == '/')
+		return 2;
+	if ((rc = commit_tree(&t, repo->git, commit)))
+		return rc;
+	for (;;) {
+		const char *slash = memchr(path + pos, '/', len - pos);
+		size_t e = slash ? (size_t)(slash - path) : len, cl = e - pos;
+		const git_tree_entry *en;
+		git_filemode_t m;
+		if (!cl || cl >= sizeof name || (cl == 1 && path[pos] == '.') ||
+		    (cl == 2 && path[pos] == '.' && path[pos + 1] == '.')) {
+			kind = 2; /* "//", ".", ".." or a long name: resolve it in a whole tree */
+			break;
+		}
+		memcpy(name, path + pos, cl);
+		name[cl] = '\0';
+		if (!(en = git_tree_entry_byname(t, name)))
+			break; /* absent */
+		m = git_tree_entry_filemode(en);
+		if (m == GIT_FILEMODE_LINK) {
+			kind = 2;
+			break;
+		}
+		if (e == len) {
+			kind = m == GIT_FILEMODE_TREE || m == GIT_FILEMODE_COMMIT;
+			break;
+		}
+		if (m != GIT_FILEMODE_TREE)
+			break; /* a file or a submodule with a path below it */
+		{
+			git_tree *sub = NULL;
+			if (git_tree_lookup(&sub, repo->git, git_tree_entry_id(en)) < 0) {
+				kind = mev__repo_git_fail(MEV_EGIT, "cannot read a tree");
+				break;
+			}
+			git_tree_free(t);
+			t = sub;
+		}
+		pos = e + 1;
+		if (pos == len)
+			break; /* a trailing '/' (the directory test never asks one) */
+	}
+	git_tree_free(t);
+	return kind;
+}
+
 int mev_commit_read_file(char **data, size_t *len, mev_repo *repo, const mev_oid *commit,
 			 const char *path)
 {
@@ -378,6 +342,10 @@ done:
 void mev_commit_cache_limit(size_t bytes)
 {
 	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)bytes);
+	/* trees over 4 kB (its default limit) are never cached: a large
+	 * directory such as U-Boot's board/ would be inflated again for every
+	 * path looked up below it */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)1 << 20);
 }
 
 /* --- .mailmap ------------------------------------------------------------------ */

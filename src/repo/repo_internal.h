@@ -35,4 +35,17 @@ void mev__repo_inspect(mev_repo *repo);
 int mev__repo_missing_blob(const mev_repo *repo, const mev_oid *oid, const char *what,
 			   const char *why);
 
+/*
+ * Called for each entry that is not a tree and differs between two trees:
+ * `path` from the root, o the old entry (NULL: added), n the new one (NULL:
+ * deleted); an entry that turns from a tree into something else or back is
+ * deleted and added.  A non-zero return stops the diff and is returned.
+ */
+typedef int (*mev__tree_diff_fn)(void *ctx, const char *path, size_t len,
+				 const git_tree_entry *o, const git_tree_entry *n);
+/* Diff trees ot and nt (either NULL: empty) as `git diff-tree -r` does,
+ * skipping equal subtrees unread; fn in git's path order. */
+int mev__tree_diff(git_repository *git, const git_tree *ot, const git_tree *nt,
+		   mev__tree_diff_fn fn, void *ctx);
+
 #endif
