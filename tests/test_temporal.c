@@ -223,6 +223,42 @@ static void test_hysteresis(void)
 	drop(&t2);
 }
 
+/*
+ * mev__settle() with a reference partition: in A = {0, 1, 2}, B = {3, 4, 5},
+ * section 2 shares 2 lines with A and 24 with B, so it leaves A for B under
+ * the hysteresis; a reference that keeps 2 with 0 and 1 holds it in A, one
+ * that puts it apart from them lets it go.  Section 6 starts alone: it has
+ * no pairs in its own cluster, so it joins B whatever the reference says.
+ */
+static void settle_with(uint32_t *label, const uint32_t *ref_label)
+{
+	static const uint32_t ends[] = { 0, 1, 0, 2, 1, 2, 2, 3, 2, 4, 3, 4, 3, 5, 4, 5, 6, 3, 6, 4 };
+	static const double w[] = { 10, 1, 1, 12, 12, 10, 10, 10, 40, 40 };
+	static const double lines[] = { 100, 100, 100, 100, 100, 100, 100 };
+	const uint32_t start[] = { 0, 0, 0, 1, 1, 1, 2 };
+	mev__reference ref = { ref_label, lines };
+	mev__wgraph g;
+	memcpy(label, start, sizeof start);
+	CHECK_INT(mev__wgraph_init(&g, 7, ends, w, 10, 1), 0);
+	CHECK_INT(mev__settle(label, &g, 0.3, NULL, ref_label ? &ref : NULL), 0);
+	mev__wgraph_free(&g);
+}
+
+static void test_reference(void)
+{
+	const uint32_t keeps[] = { 0, 0, 0, 1, 1, 1, 2 }, parts[] = { 0, 0, 1, 1, 1, 1, 2 };
+	uint32_t label[7];
+	settle_with(label, NULL);
+	CHECK(label[2] == label[3] && label[2] != label[0]);
+	CHECK(label[6] == label[3]);
+	settle_with(label, keeps);
+	CHECK(label[2] == label[0] && label[2] != label[3]);
+	CHECK(label[6] == label[3]);
+	settle_with(label, parts);
+	CHECK(label[2] == label[3] && label[2] != label[0]);
+	CHECK(label[6] == label[3]);
+}
+
 /* P and Q joined by `pq` lines, and (when `big`) ten unrelated pairs of
  * 3,000 lines each: the total weight grows 35-fold. */
 static tgraph still(const char *pq, int big)
@@ -411,6 +447,7 @@ int main(void)
 	RUN(test_bridge);
 	RUN(test_hysteresis);
 	RUN(test_still);
+	RUN(test_reference);
 	RUN(test_bound_and_determinism);
 	RUN(test_store_chain);
 	test_tmpdir_remove(dir);

@@ -81,7 +81,8 @@ typedef struct mev_clustering mev_clustering;
  * gives Leiden its start: every section keeps the cluster of the section of
  * the same title there, new sections start alone.  The temporal method
  * starts from `prev` the same way, moves single sections only where that
- * gains clearly, and keeps the result when its modularity is at least
+ * gains clearly and the best independent partition does not keep them where
+ * they are, and keeps the result when its modularity is at least
  * p->tolerance of the best of independent Leiden runs (seeds p->seed to
  * p->seed + 3); else it re-optimises from it, and else takes that best
  * independent partition (docs/tracking.md, "The temporal method").  The

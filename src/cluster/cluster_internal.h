@@ -87,6 +87,16 @@ int mev__wgraph_init(mev__wgraph *g, size_t n, const uint32_t *ends, const doubl
 void mev__wgraph_free(mev__wgraph *g);
 
 /*
+ * A reference partition for mev__settle(): each vertex's cluster in it
+ * (labels compared for equality only) and its lines, the weight of its
+ * pairs.
+ */
+typedef struct {
+	const uint32_t *label;
+	const double *lines;
+} mev__reference;
+
+/*
  * Deterministic local moving with hysteresis until nothing changes: in
  * vertex order, a vertex moves to the neighbouring cluster (or to a cluster
  * of its own) of the largest modularity gain, only when that gain exceeds
@@ -98,9 +108,14 @@ void mev__wgraph_free(mev__wgraph *g);
  * vertex or piece whose neighbourhood did not change since the previous
  * release stays where it is, however the rest of the graph shifts the
  * modularity (cutting a cluster into its connected pieces is not limited).
+ * `ref` (NULL: none) keeps a vertex or piece in its cluster when the
+ * reference partition keeps it there: when, of its pairs with the
+ * cluster's other vertices, each weighing the smaller of the two's lines,
+ * those together in the reference weigh more than those apart.
  * Errors: MEV_ENOMEM.
  */
-int mev__settle(uint32_t *label, const mev__wgraph *g, double margin, const unsigned char *active);
+int mev__settle(uint32_t *label, const mev__wgraph *g, double margin, const unsigned char *active,
+		const mev__reference *ref);
 
 /* Labels (any values < bound) renumbered 0.. by first appearance. MEV_ENOMEM. */
 int mev__relabel(uint32_t *label, size_t n, size_t bound);

@@ -367,6 +367,7 @@ typedef struct {
 	igraph_vector_int_t *m;   /* scratch, sized v->n */
 	mev__wgraph wg;
 	double margin;
+	mev__reference ref;       /* the reference's partition, once known */
 } temporal_run;
 
 /* Modularity of lab (made canonical first: the same partition, the same bits). */
@@ -402,7 +403,7 @@ static int temporal_leiden(uint32_t *out, double *q, temporal_run *t, const uint
 					     (long long)k, i, n);
 		out[i] = (uint32_t)k;
 	}
-	if (!raw && (rc = mev__settle(out, &t->wg, t->margin, NULL)))
+	if (!raw && (rc = mev__settle(out, &t->wg, t->margin, NULL, &t->ref)))
 		return rc;
 	return temporal_q(q, t, out);
 }
@@ -508,7 +509,8 @@ static int keep_still(uint32_t *lab, double *q, temporal_run *t, const uint32_t 
 	free(hot);
 	if (!still)
 		return 0;
-	if ((rc = mev__relabel(scratch, n, 2 * n)) || (rc = mev__settle(scratch, &t->wg, t->margin, active)) ||
+	if ((rc = mev__relabel(scratch, n, 2 * n)) ||
+	    (rc = mev__settle(scratch, &t->wg, t->margin, active, &t->ref)) ||
 	    (rc = temporal_q(&q2, t, scratch)))
 		return rc;
 	if (q2 >= floor) {
@@ -521,7 +523,11 @@ static int keep_still(uint32_t *lab, double *q, temporal_run *t, const uint32_t 
 /*
  * The temporal method (cluster.h): the reference (best independent
  * Leiden), then the previous release's clusters settled, else Leiden from
- * them, else the reference's partition settled.  Fills c's step, moved and
+ * them, else the reference's partition settled.  Every settling keeps a
+ * section or piece in a cluster that the reference's partition keeps it
+ * in (mev__settle()): moves that gain locally but lead away from the best
+ * partition of the release are where the clusters drifted from it, and
+ * what a re-optimisation later undid.  Fills c's step, moved and
  * reference; the partition goes into lab.  buf: scratch of 5 * v->n.
  */
 static int temporal_steps(uint32_t *lab, temporal_run *t, mev_clustering *c, const mev_clustering *prev,
@@ -535,13 +541,14 @@ static int temporal_steps(uint32_t *lab, temporal_run *t, mev_clustering *c, con
 	if ((rc = temporal_best(ind, &qind, t, NULL, tmp, 1)))
 		return rc;
 	c->reference = qind;
+	t->ref.label = ind;
 	floor = qind - (1 - t->p->tolerance) * fabs(qind);
 	if (prev && !isnan(prev->modularity) && (rc = project(start, &known, seen, t->v, c, prev)))
 		return rc;
 	if (known) {
 		memcpy(lab, start, n * sizeof *lab);
 		if ((prev->nbk && (rc = active_vertices(&active, &changed, t, c, prev))) ||
-		    (rc = mev__settle(lab, &t->wg, t->margin, active)) || (rc = temporal_q(&q, t, lab)))
+		    (rc = mev__settle(lab, &t->wg, t->margin, active, &t->ref)) || (rc = temporal_q(&q, t, lab)))
 			goto done;
 		if (q >= floor) {
 			c->step = MEV_CLUSTER_STEP_MOVED;
@@ -555,7 +562,7 @@ static int temporal_steps(uint32_t *lab, temporal_run *t, mev_clustering *c, con
 	}
 	if (!known || q < floor) {
 		memcpy(lab, ind, n * sizeof *lab);
-		if ((rc = mev__settle(lab, &t->wg, t->margin, NULL)) || (rc = temporal_q(&q, t, lab)))
+		if ((rc = mev__settle(lab, &t->wg, t->margin, NULL, &t->ref)) || (rc = temporal_q(&q, t, lab)))
 			goto done;
 		c->step = MEV_CLUSTER_STEP_INDEPENDENT;
 	}
@@ -572,18 +579,24 @@ done:
 static int temporal(igraph_vector_int_t *membership, const igraph_t *graph, const vgraph *v,
 		    const mev_cluster_params *p, mev_clustering *c, const mev_clustering *prev)
 {
-	temporal_run t = { graph, v, p, membership, { 0 }, TEMPORAL_MARGIN };
+	temporal_run t = { graph, v, p, membership, { 0 }, TEMPORAL_MARGIN, { NULL, NULL } };
 	uint32_t *lab = malloc((v->n + 1) * sizeof *lab), *buf = malloc((5 * v->n + 1) * sizeof *buf);
+	double *lines = malloc((v->n + 1) * sizeof *lines);
 	int rc;
-	if (!lab || !buf)
+	if (!lab || !buf || !lines) {
 		rc = mev_error_oom();
-	else if (!(rc = temporal_graph(&t.wg, v, p->resolution)))
+	} else if (!(rc = temporal_graph(&t.wg, v, p->resolution))) {
+		for (size_t i = 0; i < v->n; i++)
+			lines[i] = (double)c->lines[v->sec[i]];
+		t.ref.lines = lines;
 		rc = temporal_steps(lab, &t, c, prev, buf);
+	}
 	for (size_t i = 0; !rc && i < v->n; i++)
 		VECTOR(*membership)[i] = (igraph_integer_t)lab[i];
 	mev__wgraph_free(&t.wg);
 	free(lab);
 	free(buf);
+	free(lines);
 	return rc;
 }
 

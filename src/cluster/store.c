@@ -20,7 +20,7 @@
  * clusters for the same input, so that stored clusterings of an older
  * build count as out of date.
  */
-enum { REC_VERSION = 2, ALGORITHM = 2 };
+enum { REC_VERSION = 2, ALGORITHM = 3 };
 
 static int known_version(uint64_t v)
 {

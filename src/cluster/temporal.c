@@ -121,16 +121,46 @@ typedef struct {
 	const uint32_t *within;  /* NULL, or only neighbours u with within[u] == within[vs[0]] */
 } mover;
 
+static int in_mover(const mover *mv, uint32_t u)
+{
+	return mv->n > 1 ? mv->unit[u] == mv->id : u == mv->vs[0];
+}
+
+/*
+ * Whether mv may leave its cluster a under the reference partition
+ * (mev__settle()): of the pairs of a vertex of mv and another vertex of a,
+ * each weighing the smaller of their lines, those the reference keeps
+ * apart weigh at least as much as those it keeps together.  A mover alone
+ * in its cluster (a single section, or a whole cluster merging) has no
+ * such pairs and may always go.
+ */
+static int may_leave(const uint32_t *label, const mev__wgraph *g, const mover *mv, uint32_t a,
+		     const mev__reference *ref)
+{
+	double apart = 0;
+	for (uint32_t u = 0; u < g->n; u++) {
+		if (label[u] != a || in_mover(mv, u))
+			continue;
+		for (size_t i = 0; i < mv->n; i++) {
+			uint32_t v = mv->vs[i];
+			double w = ref->lines[v] < ref->lines[u] ? ref->lines[v] : ref->lines[u];
+			apart += ref->label[v] == ref->label[u] ? -w : w;
+		}
+	}
+	return apart >= 0;
+}
+
 /*
  * Where a mover would go: the label of the largest gain over staying, or
- * its own label when no gain exceeds margin * its strength.  The gain of
+ * its own label when no gain exceeds margin * its strength, or when ref
+ * (NULL: no reference) keeps it with its cluster.  The gain of
  * joining cluster C is kc[C] - gamma k tot[C] / 2m (times 1/m in
  * modularity), C without the mover; a cluster of its own gains 0.  Ties:
  * the first neighbouring cluster in vertex and adjacency order, a cluster
  * of its own last.
  */
 static uint32_t best_move(clusters *cl, const uint32_t *label, const mev__wgraph *g, const mover *mv,
-			  double margin)
+			  double margin, const mev__reference *ref)
 {
 	double f = g->gamma * mv->k / (2 * g->m), own, best = 0;
 	uint32_t a = label[mv->vs[0]], to = a;
@@ -164,7 +194,9 @@ static uint32_t best_move(clusters *cl, const uint32_t *label, const mev__wgraph
 	}
 	for (size_t i = 0; i < nt; i++)
 		cl->kc[cl->touched[i]] = 0;
-	return have && best - own > margin * mv->k ? to : a;
+	if (!have || best - own <= margin * mv->k)
+		return a;
+	return !ref || may_leave(label, g, mv, a, ref) ? to : a;
 }
 
 /* Move mv from its cluster to b. */
@@ -185,16 +217,16 @@ static void move_to(clusters *cl, uint32_t *label, const mover *mv, uint32_t b)
 
 /* One pass over the vertices (only towards neighbours of the same
  * `within` label when within is given; only active ones when active is
- * given); the number of moves. */
+ * given; none out of a cluster that ref keeps it in); the number of moves. */
 static size_t local_pass(clusters *cl, uint32_t *label, const mev__wgraph *g, double margin,
-			 const uint32_t *within, const unsigned char *active)
+			 const uint32_t *within, const unsigned char *active, const mev__reference *ref)
 {
 	size_t moves = 0;
 	for (size_t v = 0; v < g->n; v++) {
 		uint32_t vs = (uint32_t)v, b;
 		mover mv = { &vs, 1, g->k[v], NULL, 0, within };
 		if (g->k[v] <= 0 || (active && !active[v]) ||
-		    (b = best_move(cl, label, g, &mv, margin)) == label[v])
+		    (b = best_move(cl, label, g, &mv, margin, ref)) == label[v])
 			continue;
 		move_to(cl, label, &mv, b);
 		moves++;
@@ -304,13 +336,13 @@ static int any_active(const mover *mv, const unsigned char *active)
 }
 
 static size_t unit_pass(settle_ctx *x, uint32_t *label, const mev__wgraph *g, double margin,
-			const unsigned char *active)
+			const unsigned char *active, const mev__reference *ref)
 {
 	size_t n = g->n, moves = 0;
 	for (size_t v = 0; v < n; v++)
 		x->sub[v] = (uint32_t)v;
 	clusters_count(&x->subcl, x->sub, g);
-	for (int r = 0; r < MAX_ROUNDS && local_pass(&x->subcl, x->sub, g, 0, label, NULL); r++)
+	for (int r = 0; r < MAX_ROUNDS && local_pass(&x->subcl, x->sub, g, 0, label, NULL, NULL); r++)
 		;
 	split_pieces(&x->subcl, x->sub, g, x->up, x->pl, x->keeper);
 	/* vertices by piece (counting sort, stable: in vertex order) */
@@ -328,7 +360,7 @@ static size_t unit_pass(settle_ctx *x, uint32_t *label, const mev__wgraph *g, do
 			continue; /* seen from its first vertex; single vertices moved already */
 		for (size_t i = 0; i < mv.n; i++)
 			mv.k += g->k[mv.vs[i]];
-		if ((b = best_move(&x->cl, label, g, &mv, margin)) != label[v]) {
+		if ((b = best_move(&x->cl, label, g, &mv, margin, ref)) != label[v]) {
 			move_to(&x->cl, label, &mv, b);
 			moves++;
 		}
@@ -336,13 +368,14 @@ static size_t unit_pass(settle_ctx *x, uint32_t *label, const mev__wgraph *g, do
 	return moves;
 }
 
-int mev__settle(uint32_t *label, const mev__wgraph *g, double margin, const unsigned char *active)
+int mev__settle(uint32_t *label, const mev__wgraph *g, double margin, const unsigned char *active,
+		const mev__reference *ref)
 {
 	settle_ctx x;
 	int rc = settle_init(&x, g->n), rounds = 0;
 	while (!rc && g->m > 0) {
 		clusters_count(&x.cl, label, g);
-		while (rounds++ < MAX_ROUNDS && local_pass(&x.cl, label, g, margin, NULL, active))
+		while (rounds++ < MAX_ROUNDS && local_pass(&x.cl, label, g, margin, NULL, active, ref))
 			;
 		if (rounds >= MAX_ROUNDS)
 			break;
@@ -350,7 +383,7 @@ int mev__settle(uint32_t *label, const mev__wgraph *g, double margin, const unsi
 		 * s >= k vertices leaves at least n - (clusters) >= k - 1 free */
 		if (split_pieces(&x.cl, label, g, x.up, x.pl, x.keeper))
 			continue;
-		if (!unit_pass(&x, label, g, margin, active))
+		if (!unit_pass(&x, label, g, margin, active, ref))
 			break;
 	}
 	if (!rc)
