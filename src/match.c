@@ -35,6 +35,7 @@ enum { MATCH_LIMIT = 1000000, DEPTH_LIMIT = 10000 };
 struct mev_matcher {
 	mev_maint *maint;
 	unsigned flags;
+	mev_pattern_pool *pool;   /* the patterns' owner (NULL: the matcher) */
 	mev__pattern *pats;
 	size_t npats;
 	uint32_t nsections;
@@ -131,7 +132,84 @@ static int build_index(mev_matcher *m)
 	return 0;
 }
 
+/* One compiled pattern of a pool and what compiling it said. */
+typedef struct {
+	mev__pattern p;
+	char *err;                /* NULL: valid */
+	size_t off;
+} pooled;
+
+struct mev_pattern_pool {
+	mev_strmap map;           /* type, utf8, regex -> index into v */
+	MEV_VEC(pooled) v;
+	mev_buf key;
+};
+
+int mev_pattern_pool_new(mev_pattern_pool **out)
+{
+	*out = calloc(1, sizeof **out);
+	return *out ? 0 : mev_error_oom();
+}
+
+void mev_pattern_pool_free(mev_pattern_pool *pool)
+{
+	if (!pool)
+		return;
+	for (size_t i = 0; i < pool->v.n; i++) {
+		mev__pattern_free(&pool->v.v[i].p);
+		free(pool->v.v[i].err);
+	}
+	MEV_VEC_FREE(&pool->v);
+	mev__strmap_free(&pool->map);
+	mev__buf_free(&pool->key);
+	free(pool);
+}
+
+/* mev__pattern_compile() through the pool: *p a shallow copy of its pattern. */
+static int pool_compile(mev_pattern_pool *pool, mev__pattern *p, char type, const char *regex,
+			int utf8, const char **err, size_t *off, char *errbuf, size_t errbuf_size)
+{
+	int64_t v;
+	int rc;
+	mev__buf_clear(&pool->key);
+	if (mev__buf_putc(&pool->key, type) || mev__buf_putc(&pool->key, utf8 ? '1' : '0') ||
+	    mev__buf_puts(&pool->key, regex))
+		return mev_error_oom();
+	if ((v = mev__strmap_get(&pool->map, pool->key.ptr, pool->key.len)) < 0) {
+		pooled e = { 0 };
+		if ((rc = mev__pattern_compile(&e.p, type, regex, utf8, err, off, errbuf,
+					       errbuf_size))) {
+			mev__pattern_free(&e.p);
+			return rc;
+		}
+		e.off = *off;
+		if ((*err && !(e.err = strdup(*err))) || MEV_VEC_PUSH(&pool->v, e)) {
+			mev__pattern_free(&e.p);
+			free(e.err);
+			return mev_error_oom();
+		}
+		if (mev__strmap_put(&pool->map, pool->key.ptr, pool->key.len,
+				    (uint32_t)(pool->v.n - 1))) {
+			pool->v.n--;
+			mev__pattern_free(&e.p);
+			free(e.err);
+			return mev_error_oom();
+		}
+		v = (int64_t)(pool->v.n - 1);
+	}
+	*p = pool->v.v[v].p;
+	*err = pool->v.v[v].err;
+	*off = pool->v.v[v].off;
+	return 0;
+}
+
 int mev_matcher_new(mev_matcher **out, mev_maint *maint, unsigned flags)
+{
+	return mev_matcher_new_pooled(out, maint, flags, NULL);
+}
+
+int mev_matcher_new_pooled(mev_matcher **out, mev_maint *maint, unsigned flags,
+			   mev_pattern_pool *pool)
 {
 	mev_matcher *m = calloc(1, sizeof *m);
 	const mev_section *secs = mev_maint_sections(maint);
@@ -146,6 +224,7 @@ int mev_matcher_new(mev_matcher **out, mev_maint *maint, unsigned flags)
 		return mev_error_oom();
 	m->maint = maint;
 	m->flags = flags;
+	m->pool = pool;
 	m->nsections = (uint32_t)nsec;
 	for (size_t s = 0; s < nsec; s++)
 		np += secs[s].n_patterns;
@@ -171,8 +250,11 @@ int mev_matcher_new(mev_matcher **out, mev_maint *maint, unsigned flags)
 			if (!is_pattern(f))
 				continue;
 			p = &m->pats[m->npats++];
-			if ((rc = mev__pattern_compile(p, f->type, f->regex, utf8, &err, &off, errbuf,
-						      sizeof errbuf)))
+			rc = pool ? pool_compile(pool, p, f->type, f->regex, utf8, &err, &off, errbuf,
+						 sizeof errbuf)
+				  : mev__pattern_compile(p, f->type, f->regex, utf8, &err, &off, errbuf,
+							 sizeof errbuf);
+			if (rc)
 				goto fail;
 			p->section = (uint32_t)s;
 			p->field = fi;
@@ -195,7 +277,7 @@ void mev_matcher_free(mev_matcher *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->npats; i++)
+	for (size_t i = 0; i < m->npats && !m->pool; i++)
 		mev__pattern_free(&m->pats[i]);
 	free(m->pats);
 	mev__strmap_free(&m->keys);

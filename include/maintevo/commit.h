@@ -103,6 +103,15 @@ int mev_commit_read_file(char **data, size_t *len, mev_repo *repo, const mev_oid
  */
 void mev_commit_cache_limit(size_t bytes);
 
+/*
+ * Empty libgit2's cache of parsed objects when it holds more than `bytes`,
+ * by opening the repository again: once the cache is full, libgit2 evicts
+ * by scanning its map from the start for every object it adds, which costs
+ * more than reading the objects again.  No libgit2 object of repo may be
+ * alive (call it between commits).  Errors: MEV_EGIT.
+ */
+int mev_repo_trim_cache(mev_repo *repo, size_t bytes);
+
 /* A .mailmap: who is who. */
 typedef struct mev_mailmap mev_mailmap;
 

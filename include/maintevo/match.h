@@ -20,6 +20,20 @@ int mev_matcher_new(mev_matcher **out, mev_maint *maint, unsigned flags);
 void mev_matcher_free(mev_matcher *m);
 
 /*
+ * Compiled patterns kept for many matchers of similar MAINTAINERS sets
+ * (patch flow builds thousands that differ in a file or two): each
+ * distinct pattern is compiled once.  A matcher made with a pool borrows
+ * from it (its matching budgets stay its own); the pool must outlive them
+ * and is not thread-safe.  It keeps every pattern it has seen.
+ */
+typedef struct mev_pattern_pool mev_pattern_pool;
+int mev_pattern_pool_new(mev_pattern_pool **out);
+void mev_pattern_pool_free(mev_pattern_pool *pool);
+/* mev_matcher_new() with the patterns from `pool` (NULL: compiled anew). */
+int mev_matcher_new_pooled(mev_matcher **out, mev_maint *maint, unsigned flags,
+			   mev_pattern_pool *pool);
+
+/*
  * The sections covering `path` (a tree path, no leading '/').  `is_dir` says
  * the path names a directory (a symbolic link to one): the script then
  * matches it as "path/".  *ids (sorted, owned by the matcher, valid until

@@ -63,6 +63,7 @@ struct mev__flow_contexts {
 	MEV_VEC(struct plan) plans;
 	MEV_VEC(struct edit) edits;
 	mev_buf edit_paths;       /* NUL-terminated paths of 'A' edits */
+	mev_pattern_pool *pool;   /* the patterns of every set, compiled once */
 };
 
 int mev__flow_intern(uint32_t *id, mev__flow_strings *s, const char *p, size_t len)
@@ -115,6 +116,11 @@ int mev__flow_contexts_new(mev__flow_contexts **out, mev__flow_env *env)
 	if (!*out)
 		return mev_error_oom();
 	(*out)->env = env;
+	if (mev_pattern_pool_new(&(*out)->pool)) {
+		free(*out);
+		*out = NULL;
+		return mev_error_oom();
+	}
 	return 0;
 }
 
@@ -165,6 +171,7 @@ void mev__flow_contexts_free(mev__flow_contexts *c)
 	MEV_VEC_FREE(&c->plans);
 	MEV_VEC_FREE(&c->edits);
 	mev__buf_free(&c->edit_paths);
+	mev_pattern_pool_free(c->pool); /* after the matchers that borrow from it */
 	mev_tree_free(c->cursor);
 	blobs_clear(c);
 	free(c);
@@ -299,7 +306,7 @@ static int ctx_build(mev__flow_ctx **out, mev__flow_contexts *c, mev_maint *main
 	}
 	x->rest = UINT32_MAX;
 	x->maint = maint;
-	if ((rc = mev_matcher_new(&x->matcher, x->maint, 0)) ||
+	if ((rc = mev_matcher_new_pooled(&x->matcher, x->maint, 0, c->pool)) ||
 	    (rc = field_lists(&x->m_off, &x->m_ids, x, c->env->strings, 'M')) ||
 	    (rc = field_lists(&x->r_off, &x->r_ids, x, c->env->strings, 'R')) ||
 	    (rc = field_lists(&x->t_off, &x->t_ids, x, c->env->strings, 'T')) ||

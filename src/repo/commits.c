@@ -339,6 +339,20 @@ done:
 	return rc;
 }
 
+int mev_repo_trim_cache(mev_repo *repo, size_t bytes)
+{
+	ssize_t used = 0, allowed = 0;
+	git_repository *g = NULL;
+	git_libgit2_opts(GIT_OPT_GET_CACHED_MEMORY, &used, &allowed);
+	if (used <= (ssize_t)bytes)
+		return 0;
+	if (git_repository_open_ext(&g, repo->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+		return mev__repo_git_fail(MEV_EGIT, "cannot open the repository again");
+	git_repository_free(repo->git);
+	repo->git = g;
+	return 0;
+}
+
 void mev_commit_cache_limit(size_t bytes)
 {
 	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)bytes);
