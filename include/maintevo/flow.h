@@ -129,6 +129,7 @@ typedef struct {
 	const char *store;
 	int churn;               /* count lines added and removed */
 	int rebuild;             /* forget stored flows and compute them again */
+	int whole_trees;         /* read every MAINTAINERS set from its whole tree (no derivation) */
 	double wait;             /* seconds to wait for another writer of the store */
 	mev_progress progress;   /* stop: ends after the current release (stored) */
 	volatile int *abort_now; /* non-zero: stop at once */

@@ -16,6 +16,10 @@ static const cli_option options[] = {
 	CLI_OPT_STORE(flow_args, o.store),
 	CLI_OPT_FLAG(flow_args, o.churn, 0, "churn", "also count the lines each commit adds and removes"),
 	CLI_OPT_FLAG(flow_args, o.rebuild, 0, "rebuild", "judge every release again"),
+	CLI_OPT_FLAG(flow_args, o.whole_trees, 0, "whole-trees",
+		     "read each MAINTAINERS set from its commit's whole tree\n"
+		     "instead of deriving it from the parent's set (slower;\n"
+		     "the results are the same: a check of the derivation)"),
 	CLI_OPT_REAL(flow_args, o.wait, 0, "wait", "SECONDS", 0, 86400,
 		     "when another command writes to the store, wait up to\n"
 		     "SECONDS for it to finish (default 0: fail at once)"),

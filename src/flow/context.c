@@ -719,7 +719,7 @@ int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid
 				break;
 			}
 		}
-		if (state == STATE_DIRTY && derivable) {
+		if (state == STATE_DIRTY && derivable && !c->env->whole_trees) {
 			struct plan pl = { (uint32_t)v, (uint32_t)first, (uint32_t)(c->edits.n - first) };
 			if (MEV_VEC_PUSH(&c->plans, pl) ||
 			    mev__strmap_put(&c->plan_of, (const char *)child->id, 20,

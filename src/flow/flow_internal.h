@@ -77,6 +77,7 @@ typedef struct {
 	mev_repo *repo;
 	mev_rules_options rules;
 	mev__flow_strings *strings;
+	int whole_trees;          /* never derive a set (--whole-trees) */
 	uint64_t parses, full, derived; /* counters */
 	mev_buf note;             /* the last note, for the caller ("" when none) */
 } mev__flow_env;

@@ -276,6 +276,7 @@ static int setup(run *u, mev_identity *id)
 	u->r.env.rules.top_level_only = id->top_level_only;
 	u->r.env.strings = &u->r.strings;
 	u->r.churn = u->opt->churn;
+	u->r.env.whole_trees = u->opt->whole_trees;
 	return mev__flow_contexts_new(&u->r.ctxs, &u->r.env);
 }
 

@@ -1,0 +1,78 @@
+# maintevo flow derives a commit's MAINTAINERS set from its parent's (a file
+# edited, added or deleted) instead of reading the whole tree: the verdicts
+# must be those --whole-trees gives, including the directory test of a new
+# F: line, one through a symbolic link (read from the whole tree after all),
+# and File::Find's order of an added MAINTAINERS file.
+. "$(dirname "$0")/lib.sh" "$@"
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+# commit everything in r with subject $1, then move the clock a day on
+c() {
+	git -C r add -A
+	git -C r commit -q -m "$1"
+	test_time=$((test_time + 86400))
+	export GIT_AUTHOR_DATE="$test_time +0000" GIT_COMMITTER_DATE="$test_time +0000"
+}
+
+step "a U-Boot-style history: every */MAINTAINERS is read"
+mkrepo r
+mkdir -p r/drivers/a r/drivers/b r/board/x r/board/w r/lib/real/sub
+printf 'A DRIVER\nM:\tAnn <ann@example.org>\nF:\tdrivers/a/\n' >r/MAINTAINERS
+printf 'BOARD X\nM:\tXavier <x@example.org>\nF:\tboard/x/\n' >r/board/x/MAINTAINERS
+printf 'BOARD W\nM:\tWill <w@example.org>\nF:\tboard/\n' >r/board/w/MAINTAINERS
+echo a >r/drivers/a/a.c; echo b >r/drivers/b/b.c; echo x >r/board/x/x.c
+echo s >r/lib/real/sub/s.c; ln -s real r/lib/ln
+c "first release"
+git -C r tag v2020.01
+# c1: a new section whose F: names a directory without its '/'
+printf '\nB DRIVER\nM:\tBea <bea@example.org>\nF:\tdrivers/b\n' >>r/MAINTAINERS
+c "c1 B DRIVER"
+echo b2 >>r/drivers/b/b.c; c "c2 touch drivers/b"
+# c3: a new board MAINTAINERS file, found between board/w and board/x
+mkdir -p r/board/wa
+printf 'BOARD WA\nM:\tWanda <wa@example.org>\nF:\tboard/wa/\n' >r/board/wa/MAINTAINERS
+echo y >r/board/wa/wa.c; c "c3 add board/wa"
+echo y2 >>r/board/wa/wa.c; c "c4 touch board/wa"
+# c5: an F: line through a symbolic link: the whole tree answers
+printf '\nLINKED\nM:\tLin <lin@example.org>\nF:\tlib/ln/sub\n' >>r/MAINTAINERS
+c "c5 LINKED"
+echo s2 >>r/lib/real/sub/s.c; c "c6 touch lib/real"
+# c7: a board MAINTAINERS file goes
+git -C r rm -q board/x/MAINTAINERS; c "c7 drop board/x"
+echo x2 >>r/board/x/x.c; c "c8 touch board/x"
+git -C r tag v2020.04
+
+step "flow, derived and from whole trees"
+expect_exit 0 "$MEV" walk --repo r --store s --dialect uboot -q
+expect_exit 0 "$MEV" cluster --store s -q
+cp -r s s2
+expect_exit 0 "$MEV" flow --store s
+grep -q "8 commits" "$ERR" || fail "summary"
+# c1, c3, c7 derived; c5 tried, then read whole like the first parent
+grep -q "6 MAINTAINERS sets parsed (3 from a parent's set), 2 trees read whole" "$ERR" ||
+	fail "not the sets derived"
+expect_exit 0 "$MEV" flow --store s2 --whole-trees
+grep -q "(0 from a parent's set)" "$ERR" || fail "--whole-trees derived a set"
+expect_exit 0 "$MEV" export commits --store s -o derived.csv
+expect_exit 0 "$MEV" export commits --store s2 -o whole.csv
+same_files derived.csv whole.csv
+
+step "the sections of each commit"
+git -C r log --format='%H %s' >subjects.txt
+python3 - derived.csv subjects.txt <<'PY' || fail "sections differ"
+import csv, sys
+subj = dict(l.rstrip("\n").split(" ", 1) for l in open(sys.argv[2]))
+want = {
+ "c1": "",                      # MAINTAINERS alone: covered by no section's F:
+ "c2": "B DRIVER",              # 'F: drivers/b' is a directory: drivers/b/
+ "c3": "BOARD W",               # board/wa/ files, by BOARD W's board/ (BOARD WA not yet)
+ "c4": "BOARD W | BOARD WA",
+ "c6": "",                      # lib/ln/sub/ is a directory only through the link
+ "c8": "BOARD W",               # BOARD X is gone
+}
+rows = {subj[r["commit"]][:2]: r["sections"] for r in csv.DictReader(open(sys.argv[1]))}
+bad = [(k, rows.get(k), v) for k, v in want.items() if rows.get(k) != v]
+for b in bad:
+    print("commit %s: sections %r, want %r" % b)
+sys.exit(1 if bad else 0)
+PY
