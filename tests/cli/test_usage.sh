@@ -51,7 +51,7 @@ options_of() {
 	lineages) echo "store format $cluster_opts $track_opts excel-safe out help" ;;
 	section-changes) echo "store from to format rename excel-safe out help" ;;
 	explain) echo "store from to release lineage repo rev dialect top-level-only format $cluster_opts $track_opts help" ;;
-	flow) echo "repo store churn rebuild wait quiet help" ;;
+	flow) echo "repo store churn rebuild whole-trees wait quiet help" ;;
 	history) echo "store section release top all keep-rest format out help $cluster_opts $track_opts" ;;
 	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
 	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts $track_opts" ;;
