@@ -94,7 +94,7 @@ int mev__flow_context_of(mev__flow_ctx **out, mev__flow_contexts *c, const mev_o
  * between them (the child is read whole later when a change may matter). */
 int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid *parent,
 		      const mev_change_list *changes);
-/* Make ctx ready for release `stamp`: its person -> sections index with
+/* (people_index.c) Make ctx ready for release `stamp`: its person -> sections index with
  * canon[] (raw email id -> canonical id, covering every id ctx holds), and
  * its title ids cleared. */
 int mev__flow_ctx_prepare(mev__flow_ctx *x, uint32_t stamp, const uint32_t *canon);
