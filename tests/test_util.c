@@ -656,7 +656,7 @@ static void test_suggest(void)
 {
 	static const char *const cmds[] = { "walk", "cluster", "clusters", "graph", "export" };
 	static const char *const tags[] = { "v2023.07", "v2023.10", "v2024.01" };
-	char longer[300];
+	char longer[600];
 	CHECK_INT(mev_edit_distance("", ""), 0);
 	CHECK_INT(mev_edit_distance("walk", ""), 4);
 	CHECK_INT(mev_edit_distance("walkk", "walk"), 1);
@@ -677,6 +677,12 @@ static void test_suggest(void)
 	longer[sizeof longer - 1] = 0;
 	CHECK(mev_edit_distance(longer, "a") == SIZE_MAX);
 	CHECK_INT(mev_edit_distance(longer, longer), 0);
+	/* the capped, case-sensitive form (did-you-mean for paths and titles) */
+	CHECK_INT(mev_edit_distance_n("Drivers", 7, "drivers", 7, 3, 0), 1);
+	CHECK_INT(mev_edit_distance_n("Drivers", 7, "drivers", 7, 3, 1), 0);
+	CHECK_INT(mev_edit_distance_n("drivers/net", 11, "drivers/nte", 11, 2, 0), 1);
+	CHECK_INT(mev_edit_distance_n("kitten", 6, "sitting", 7, 2, 0), 3); /* past the cap: cap + 1 */
+	CHECK_INT(mev_edit_distance_n("ab", 2, "abcdef", 6, 2, 0), 3);
 }
 
 int main(void)

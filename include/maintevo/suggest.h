@@ -8,10 +8,15 @@
  * The edit distance between a and b: the fewest insertions, deletions,
  * substitutions and swaps of two neighbouring characters that turn one
  * into the other, ignoring ASCII case ("walkk" -> "walk": 1, "2023.10" ->
- * "v2023.10": 1, "clsuter" -> "cluster": 1).  Strings longer than 255
+ * "v2023.10": 1, "clsuter" -> "cluster": 1).  Strings longer than 511
  * bytes are SIZE_MAX away from everything but themselves.
  */
 size_t mev_edit_distance(const char *a, const char *b);
+
+/* The same of a[0..la) and b[0..lb), ASCII case ignored only with `fold`;
+ * cap + 1 as soon as the distance is sure to exceed `cap`. */
+size_t mev_edit_distance_n(const char *a, size_t la, const char *b, size_t lb, size_t cap,
+			   int fold);
 
 /*
  * Of the n candidates, the one closest to `word` when it is close enough

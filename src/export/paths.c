@@ -5,6 +5,7 @@
  */
 #include "export_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/suggest.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,37 +64,6 @@ int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, con
 
 /* --- did you mean ------------------------------------------------------------------ */
 
-/* Levenshtein distance of a and b, or a value > cap once it is sure to be. */
-static size_t distance(const char *a, size_t la, const char *b, size_t lb, size_t cap)
-{
-	size_t row[512], best;
-	if (la >= sizeof row / sizeof *row || lb >= sizeof row / sizeof *row)
-		return cap + 1;
-	if ((la > lb ? la - lb : lb - la) > cap)
-		return cap + 1;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		best = row[0];
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < v)
-				v = up + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			diag = up;
-			row[j] = v;
-			if (v < best)
-				best = v;
-		}
-		if (best > cap)
-			return cap + 1;
-	}
-	return row[lb];
-}
-
 void mev__suggest_init(mev__suggest *sg, const char *what)
 {
 	memset(sg, 0, sizeof *sg);
@@ -105,7 +75,8 @@ void mev__suggest_init(mev__suggest *sg, const char *what)
 
 void mev__suggest_add(mev__suggest *sg, const char *cand, size_t len)
 {
-	size_t d = distance(sg->what, sg->wlen, cand, len, sg->cap), k;
+	/* paths and titles are case-sensitive: a case change is an edit */
+	size_t d = mev_edit_distance_n(sg->what, sg->wlen, cand, len, sg->cap, 0), k;
 	if (d > sg->cap || d == 0)
 		return;
 	for (size_t i = 0; i < sg->n; i++)
