@@ -84,7 +84,8 @@ static int find_files_named(mev__path_list *l, mev_maint *m, const mev_tree *t, 
 		if (push_path(l, f->path, f->path_len))
 			return MEV_ENOMEM;
 	}
-	qsort(l->v + first, l->n - first, sizeof *l->v, find_order);
+	if (l->n - first > 1) /* l->v may be NULL when nothing was found */
+		qsort(l->v + first, l->n - first, sizeof *l->v, find_order);
 	return 0;
 }
 
