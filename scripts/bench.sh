@@ -318,21 +318,23 @@ for b in "${benches[@]}"; do
 		"$mev" walk --repo "$uboot" --store "$tmpd/base" -q --tags 'v201[4-9].[01][0-9]' \
 			--tags 'v20[2-9][0-9].[01][0-9]' --exclude 'v2014.0[1-7]'
 		"$mev" cluster --store "$tmpd/base" -q
-		# floor and flow alternately (the machine may be shared): CPU seconds
-		# (user + system, which suffer less from load than wall time) and
-		# peak memory of each, medians of min(runs, 3)
-		fr=() tr=() mr=()
+		# floor and flow alternately (the machine may be shared): wall and
+		# CPU seconds (user + system) and peak memory of each, medians of
+		# min(runs, 3); the store is copied fresh (untimed) for each run
+		fw=() fr=() tw=() tr=() mr=()
+		l0=$(loadavg)
 		for ((k = 0; k < (runs < 3 ? runs : 3); k++)); do
-			fr+=("$(cpu_of git -C "$uboot" log --no-merges --raw --no-renames "v2014.10..$last")")
+			read -r -a x <<<"$(run1 git -C "$uboot" log --no-merges --raw --no-renames "v2014.10..$last")"
+			fw+=("${x[0]}") fr+=("${x[1]}")
 			rm -rf "$tmpd/s" && cp -r "$tmpd/base" "$tmpd/s"
-			o=$(cpu_mem_of "$mev" flow -q --store "$tmpd/s")
-			tr+=("${o%% *}") mr+=("${o#* }")
+			read -r -a x <<<"$(run1 "$mev" flow -q --store "$tmpd/s")"
+			tw+=("${x[0]}") tr+=("${x[1]}") mr+=("${x[2]}")
 		done
-		f=$(printf '%s\n' "${fr[@]}" | med)
-		t=$(printf '%s\n' "${tr[@]}" | med)
+		fwm=$(printf '%s\n' "${fw[@]}" | med) f=$(printf '%s\n' "${fr[@]}" | med)
+		twm=$(printf '%s\n' "${tw[@]}" | med) t=$(printf '%s\n' "${tr[@]}" | med)
 		mem=$(printf '%s\n' "${mr[@]}" | med)
 		n=$(git -C "$uboot" rev-list --no-merges --count "v2014.10..$last")
-		echo "flow u-boot ($n commits v2014.10..$last): maintevo ${t}s CPU, floor (git log --raw) ${f}s CPU, ratio $(ratio "$t" "$f") (target <= 2); peak memory $((${mem%.*} / 1024)) MB (target < 1 GB); load $(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "flow u-boot ($n commits v2014.10..$last): maintevo ${twm}s wall / ${t}s CPU, floor (git log --raw) ${fwm}s / ${f}s, ratio wall $(ratio "$twm" "$fwm") / CPU $(ratio "$t" "$f") (target <= 2); peak memory $((${mem%.*} / 1024)) MB (target < 1 GB); load $l0 -> $(loadavg)"
 		r=$(median "$mev" flow -q --store "$tmpd/s")
 		echo "flow u-boot: re-run with nothing new ${r}s (target < 1 s)"
 		rm -rf "$tmpd"
