@@ -15,6 +15,7 @@ typedef struct {
 	mev_flow_result *res;
 	mev_store *s;
 	mev__flow_runner r;
+	mev__flow_ahead *ahead;      /* the commits' changes, computed in a second thread */
 	const char *tag, *prev;
 	mev_oid commit, prev_commit;
 } run;
@@ -94,30 +95,27 @@ static int parent_context(mev__flow_ctx **x, run *u, const mev_commit *c)
 	return rc;
 }
 
-/* Judge one commit of the range (a merge only passes its state on). */
-static int one_commit(run *u, const mev_commit *c, uint32_t route)
+/* Judge one commit of the range (a merge only passes its state on), its
+ * changes computed ahead (a->take). */
+static int one_commit(run *u, const mev_commit *c, uint32_t route, mev__flow_ahead *a, size_t i)
 {
 	mev_change_list ch = { 0 };
 	mev__flow_ctx *x = NULL;
 	const mev_oid *parent = c->n_parents ? &c->parents[0] : NULL;
 	char hex[41];
-	int rc;
+	int rc, no_churn = 0;
 
+	rc = mev__flow_ahead_take(&ch, &no_churn, a, i);
 	if (c->n_parents > 1) {
 		u->r.b.merges++;
-		if ((rc = mev_commit_changes(&ch, u->r.repo, parent, &c->id, 0)) == 0)
+		if (!rc)
 			rc = mev__flow_inherit(u->r.ctxs, &c->id, parent, &ch);
 		mev_change_list_free(&ch);
 		return rc;
 	}
-	rc = mev_commit_changes(&ch, u->r.repo, parent, &c->id, u->opt->churn ? MEV_CHANGES_CHURN : 0);
-	if (rc == MEV_ENOTFOUND && u->opt->churn) {
-		/* a blob is missing: the paths without churn */
+	if (!rc && no_churn) {
 		mev_oid_fmt(hex, &c->id);
-		if ((rc = mev__flow_note(&u->r, "commit %s: a blob is missing, no churn counted", hex)))
-			return rc;
-		mev_error_clear();
-		rc = mev_commit_changes(&ch, u->r.repo, parent, &c->id, 0);
+		rc = mev__flow_note(&u->r, "commit %s: a blob is missing, no churn counted", hex);
 	}
 	if (rc)
 		goto done;
@@ -203,6 +201,7 @@ static int one_release(run *u)
 {
 	commit_list l = { 0 };
 	uint32_t *route_of = NULL;
+	mev__flow_ahead *a = u->ahead;
 	mev__flow_ctx *x;
 	int rc;
 
@@ -217,14 +216,15 @@ static int one_release(run *u)
 		rc = mev_error_oom();
 		goto done;
 	}
-	if ((rc = mev__flow_routes(route_of, &u->r, l.v, l.n)))
+	if ((rc = mev__flow_routes(route_of, &u->r, l.v, l.n)) ||
+	    (rc = mev__flow_ahead_start(a, l.v, l.n)))
 		goto done;
 	for (size_t i = 0; i < l.n && !rc; i++) {
 		if (u->opt->abort_now && *u->opt->abort_now) {
 			rc = mev_error_set(MEV_EINTR, "interrupted");
 			goto done;
 		}
-		rc = one_commit(u, &l.v[i], route_of[i]);
+		rc = one_commit(u, &l.v[i], route_of[i], a, i);
 		if (!rc)
 			rc = mev_repo_trim_cache(u->r.repo, CACHE_TRIM);
 	}
@@ -242,6 +242,7 @@ static int one_release(run *u)
 	if (!rc)
 		rc = store_release(u);
 done:
+	mev__flow_ahead_finish(a);
 	free(route_of);
 	commits_free(&l);
 	return rc;
@@ -277,6 +278,8 @@ static int setup(run *u, mev_identity *id)
 	u->r.env.strings = &u->r.strings;
 	u->r.churn = u->opt->churn;
 	u->r.env.whole_trees = u->opt->whole_trees;
+	if ((rc = mev__flow_ahead_new(&u->ahead, repo, u->opt->churn, CACHE_TRIM)))
+		return rc;
 	return mev__flow_contexts_new(&u->r.ctxs, &u->r.env);
 }
 
@@ -364,6 +367,7 @@ done:
 	MEV_VEC_FREE(&u.r.scratch);
 	mev__buf_free(&u.r.buf);
 	mev__buf_free(&u.r.env.note);
+	mev__flow_ahead_free(u.ahead);
 	mev_repo_free(u.r.repo);
 	mev_store_free(u.s);
 	return rc;
