@@ -26,7 +26,7 @@
 #include <string.h>
 
 /* Parsed sets kept at a time (a U-Boot set takes some megabytes). */
-#define KEEP_PARSED 16
+#define KEEP_PARSED 48
 #define STATE_DIRTY 0xffffffffu
 /* MAINTAINERS bytes kept read (U-Boot: about 1 MB a set, mostly shared) */
 #define BLOB_CACHE ((size_t)32 << 20)
