@@ -9,6 +9,7 @@
 #include "maintevo/error.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,8 +31,9 @@ struct mev__flow_ahead {
 	int started;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	size_t done;          /* slots[0..done) are ready */
-	int stop;             /* the judging gave up: end early */
+	atomic_size_t done;   /* slots[0..done) are ready */
+	atomic_int waiting;   /* the judging waits on cond: signal it */
+	atomic_int stop;      /* the judging gave up: end early */
 };
 
 static void one(mev__flow_ahead *a, size_t i)
@@ -60,18 +62,16 @@ static void one(mev__flow_ahead *a, size_t i)
 static void *worker(void *arg)
 {
 	mev__flow_ahead *a = arg;
-	for (size_t i = 0; i < a->n; i++) {
-		pthread_mutex_lock(&a->lock);
-		if (a->stop) {
-			pthread_mutex_unlock(&a->lock);
-			break;
-		}
-		pthread_mutex_unlock(&a->lock);
+	for (size_t i = 0; i < a->n && !atomic_load(&a->stop); i++) {
 		one(a, i);
-		pthread_mutex_lock(&a->lock);
-		a->done = i + 1;
-		pthread_cond_signal(&a->cond);
-		pthread_mutex_unlock(&a->lock);
+		/* a lock and a signal only when the judging waits (seq_cst: it
+		 * sets waiting before it looks at done again, under the lock) */
+		atomic_store(&a->done, i + 1);
+		if (atomic_load(&a->waiting)) {
+			pthread_mutex_lock(&a->lock);
+			pthread_cond_signal(&a->cond);
+			pthread_mutex_unlock(&a->lock);
+		}
 	}
 	return NULL;
 }
@@ -102,8 +102,9 @@ int mev__flow_ahead_start(mev__flow_ahead *a, const mev_commit *commits, size_t 
 		return mev_error_oom();
 	a->commits = commits;
 	a->n = n;
-	a->done = 0;
-	a->stop = 0;
+	atomic_store(&a->done, 0);
+	atomic_store(&a->waiting, 0);
+	atomic_store(&a->stop, 0);
 	a->started = pthread_create(&a->th, NULL, worker, a) == 0;
 	return 0;
 }
@@ -111,12 +112,14 @@ int mev__flow_ahead_start(mev__flow_ahead *a, const mev_commit *commits, size_t 
 int mev__flow_ahead_take(mev_change_list *ch, int *no_churn, mev__flow_ahead *a, size_t i)
 {
 	slot *s = &a->slots[i];
-	if (a->started) {
+	if (a->started && atomic_load(&a->done) <= i) {
 		pthread_mutex_lock(&a->lock);
-		while (a->done <= i)
+		atomic_store(&a->waiting, 1);
+		while (atomic_load(&a->done) <= i)
 			pthread_cond_wait(&a->cond, &a->lock);
+		atomic_store(&a->waiting, 0);
 		pthread_mutex_unlock(&a->lock);
-	} else {
+	} else if (!a->started) {
 		one(a, i); /* no thread could be started: compute it here */
 	}
 	*ch = s->ch;
@@ -135,9 +138,7 @@ void mev__flow_ahead_finish(mev__flow_ahead *a)
 	if (!a || !a->slots)
 		return;
 	if (a->started) {
-		pthread_mutex_lock(&a->lock);
-		a->stop = 1;
-		pthread_mutex_unlock(&a->lock);
+		atomic_store(&a->stop, 1);
 		pthread_join(a->th, NULL);
 		a->started = 0;
 	}

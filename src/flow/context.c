@@ -25,6 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The directory test's answer for an F:/X: value, in mev__flow_ctx.cand. */
+enum { CAND_NOT = 1, CAND_DIR = 2, CAND_OTHER = 3 };
+/* Flags of a derived set's known answers (known_dirs()). */
+enum { KNOWN_ADDED = 1, KNOWN_RETEST = 8 };
+
 /* Parsed sets kept at a time (a U-Boot set takes some megabytes). */
 #define KEEP_PARSED 48
 #define STATE_DIRTY 0xffffffffu
@@ -37,12 +42,12 @@ struct plan {
 };
 
 /* A file of the parent's set read from another blob ('M'), no longer read
- * ('D'), or a file the set now reads too ('A', at its place in File::Find's
- * order). */
+ * ('D'), a file the set now reads too ('A', at its place in File::Find's
+ * order), or a path whose directory test answers otherwise now ('T'). */
 struct edit {
 	char status;
 	uint32_t src;  /* 'M', 'D': index into the parent's sources */
-	uint32_t path; /* 'A': offset into edit_paths */
+	uint32_t path; /* 'A', 'T': offset into edit_paths */
 	mev_oid oid;   /* 'M', 'A': the blob */
 };
 
@@ -238,14 +243,21 @@ static int candidates(mev__flow_ctx *x)
 	size_t n = mev_maint_field_count(x->maint);
 	for (size_t i = 0; i < n; i++) {
 		const char *v = f[i].value;
-		size_t len = strlen(v);
+		size_t len = strlen(v), full = len;
+		uint32_t answer;
+		int64_t old;
 		if (f[i].type != 'F' && f[i].type != 'X')
 			continue;
 		while (len && isspace((unsigned char)v[len - 1]))
 			len--;
 		if (!len || v[len - 1] == '/' || strpbrk(v, "*?.[{\\"))
 			continue;
-		if (mev__strmap_put(&x->cand, v, len, 1))
+		/* what the test said of the value (its regex is the value then):
+		 * CAND_DIR, CAND_NOT, or CAND_ASKED_OTHERWISE (white space after it) */
+		answer = len != full ? CAND_OTHER : f[i].regex && f[i].regex[len] == '/' ? CAND_DIR : CAND_NOT;
+		if ((old = mev__strmap_get(&x->cand, v, len)) >= 0 && (uint32_t)old != answer)
+			answer = CAND_OTHER;
+		if (mev__strmap_put(&x->cand, v, len, answer))
 			return mev_error_oom();
 	}
 	return 0;
@@ -435,14 +447,15 @@ static int lazy_is_dir(void *ctx, const char *path, size_t len)
 {
 	dir_test *d = ctx;
 	int k;
-	if (mev__strmap_get(&d->known, path, len) >= 0)
+	int64_t v = mev__strmap_get(&d->known, path, len);
+	if (v >= 0 && !(v & KNOWN_RETEST))
 		return 0;
 	if (len + 1 < 4096) {
 		char buf[4096];
 		memcpy(buf, path, len);
 		buf[len] = '/';
-		int64_t v = mev__strmap_get(&d->known, buf, len + 1);
-		if (v >= 0 && (v & 1))
+		v = mev__strmap_get(&d->known, buf, len + 1);
+		if (v >= 0 && !(v & KNOWN_RETEST) && (v & KNOWN_ADDED))
 			return 1;
 	}
 	k = mev_commit_is_dir(d->repo, d->commit, path, len);
@@ -453,8 +466,9 @@ static int lazy_is_dir(void *ctx, const char *path, size_t len)
 	return k;
 }
 
-/* The F:/X: regexes of m into *known, as flags: 1 the directory test added
- * the trailing '/', 2 the value had it, 4 no trailing '/' (tested: no). */
+/* The F:/X: regexes of m into *known, as flags: KNOWN_ADDED the directory
+ * test added the trailing '/', 2 the value had it, 4 no trailing '/'
+ * (tested: no); KNOWN_RETEST is set later on paths to test again. */
 static int known_dirs(mev_strmap *known, const mev_maint *m)
 {
 	const mev_field *f = mev_maint_fields(m);
@@ -507,7 +521,7 @@ static int edited_sources(mev_maint_source **out, size_t *nout, const mev__flow_
 		src[n].oid = p->src[i].oid;
 		for (uint32_t k = 0; k < pl->n; k++) {
 			const struct edit *e = &c->edits.v[pl->first + k];
-			if (e->status != 'A' && e->src == i) {
+			if ((e->status == 'M' || e->status == 'D') && e->src == i) {
 				drop = e->status == 'D';
 				src[n].oid = e->oid;
 			}
@@ -538,6 +552,36 @@ static int edited_sources(mev_maint_source **out, size_t *nout, const mev__flow_
 	return rc;
 }
 
+/* The paths of the plan's 'T' edits, with and without a '/', to be tested
+ * again in *known. */
+static int mark_retests(mev_strmap *known, const mev__flow_contexts *c, const struct plan *pl)
+{
+	mev_buf b = MEV_BUF_INIT;
+	int rc = 0;
+	for (uint32_t k = 0; k < pl->n && !rc; k++) {
+		const struct edit *e = &c->edits.v[pl->first + k];
+		int64_t v;
+		if (e->status != 'T')
+			continue;
+		mev__buf_clear(&b);
+		if (mev__buf_puts(&b, c->edit_paths.ptr + e->path)) {
+			rc = mev_error_oom();
+			break;
+		}
+		for (int slash = 0; slash < 2 && !rc; slash++) {
+			if (slash && mev__buf_putc(&b, '/')) {
+				rc = mev_error_oom();
+				break;
+			}
+			v = mev__strmap_get(known, b.ptr, b.len);
+			if (mev__strmap_put(known, b.ptr, b.len, (uint32_t)(v >= 0 ? v : 0) | KNOWN_RETEST))
+				rc = mev_error_oom();
+		}
+	}
+	mev__buf_free(&b);
+	return rc;
+}
+
 /*
  * The set of `commit` from its parent's set p and the plan's edits, without
  * the tree: *id, or *id UINT32_MAX when a directory test needs the whole
@@ -561,7 +605,7 @@ static int derive(uint32_t *id, mev__flow_contexts *c, const struct plan *pl, co
 	c->env->parses++;
 	if ((rc = parse_set(&maint, c, &r, NULL, src, n)))
 		goto done;
-	if ((rc = known_dirs(&dt.known, p->maint)) ||
+	if ((rc = known_dirs(&dt.known, p->maint)) || (rc = mark_retests(&dt.known, c, pl)) ||
 	    (rc = mev_maint_set_dirs(maint, lazy_is_dir, &dt))) {
 		mev_maint_free(maint);
 		if (dt.whole) {
@@ -613,7 +657,11 @@ static int below_tested(const mev__flow_ctx *x, const mev_change *ch)
 	return 0;
 }
 
-/* 1 when the change at `path` may alter what get_maintainer.pl reads. */
+/* Whether the change at `path` may alter what get_maintainer.pl reads: 0
+ * no, MATTERS_TESTED only as a file added or deleted below a path the
+ * directory test looked at, MATTERS otherwise (a MAINTAINERS file, the
+ * rules, a link). */
+enum { MATTERS = 1, MATTERS_TESTED = 2 };
 static int matters(const mev__flow_ctx *x, const mev_rules *r, const mev_change *ch)
 {
 	const char *p = ch->path, *e = p + ch->path_len, *s;
@@ -633,7 +681,7 @@ static int matters(const mev__flow_ctx *x, const mev_rules *r, const mev_change 
 	if (r->mpath[0] && strcmp(r->mpath, ".") != 0 &&
 	    strncmp(p, r->mpath, strlen(r->mpath)) == 0)
 		return 1;
-	return ch->status != 'M' && below_tested(x, ch);
+	return ch->status != 'M' && below_tested(x, ch) ? MATTERS_TESTED : 0;
 }
 
 /*
@@ -686,6 +734,43 @@ static int derivable_edit(mev__flow_contexts *c, const mev__flow_ctx *x, const m
 	return 1;
 }
 
+/*
+ * A file added or deleted below paths the directory test looked at (and
+ * nothing else of what the script reads): ask the test again in the child's
+ * tree.  0 when every answer is the parent's (the set stays), 1 when some
+ * changed ('T' edits added: the set is derived), -1 when the whole tree
+ * must answer (a link on the way, white space after a value).
+ */
+static int retest(mev__flow_contexts *c, const mev__flow_ctx *x, const mev_change *ch,
+		  const mev_oid *child)
+{
+	const char *p = ch->path, *e = p + ch->path_len, *s;
+	int changed = 0;
+	for (s = p; (s = memchr(s, '/', (size_t)(e - s))) != NULL; s++) {
+		size_t len = (size_t)(s - p);
+		int64_t was = mev__strmap_get(&x->cand, p, len);
+		int k;
+		struct edit ed = { 'T', 0, 0, { { 0 } } };
+		if (was < 0)
+			continue;
+		if (was == CAND_OTHER)
+			return -1;
+		k = mev_commit_is_dir(c->env->repo, child, p, len);
+		if (k < 0 || k == 2) {
+			mev_error_clear();
+			return -1;
+		}
+		if ((k ? CAND_DIR : CAND_NOT) == was)
+			continue;
+		ed.path = (uint32_t)c->edit_paths.len;
+		if (mev__buf_put(&c->edit_paths, p, len) || mev__buf_putc(&c->edit_paths, '\0') ||
+		    MEV_VEC_PUSH(&c->edits, ed))
+			return mev_error_oom();
+		changed = 1;
+	}
+	return changed;
+}
+
 int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid *parent,
 		      const mev_change_list *changes)
 {
@@ -710,9 +795,22 @@ int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid
 		state = (uint32_t)v;
 		for (size_t i = 0; i < changes->n; i++) {
 			const mev_change *ch = &changes->v[i];
-			if (!matters(x, &c->rules.v[v], ch))
+			int why = matters(x, &c->rules.v[v], ch), k;
+			if (!why)
 				continue;
+			if (why == MATTERS_TESTED && derivable) {
+				if ((k = retest(c, x, ch, child)) < -1)
+					return k;
+				if (k == 0)
+					continue; /* the same answers: the same set */
+				state = STATE_DIRTY;
+				if (k < 0)
+					derivable = 0;
+				continue;
+			}
 			state = STATE_DIRTY;
+			if (why == MATTERS_TESTED)
+				continue; /* not derivable already: nothing to ask */
 			if ((derivable = derivable_edit(c, x, &c->rules.v[v], ch)) <= 0) {
 				if (derivable < 0)
 					return derivable;
