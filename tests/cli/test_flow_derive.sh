@@ -40,6 +40,14 @@ echo s2 >>r/lib/real/sub/s.c; c "c6 touch lib/real"
 # c7: a board MAINTAINERS file goes
 git -C r rm -q board/x/MAINTAINERS; c "c7 drop board/x"
 echo x2 >>r/board/x/x.c; c "c8 touch board/x"
+# c9..c11: 'F: lib/new' tested no; a file below it makes it a directory
+printf '\nNEW LIB\nM:\tNel <nel@example.org>\nF:\tlib/new\n' >>r/MAINTAINERS
+c "c9 NEW LIB"
+mkdir -p r/lib/new; echo n >r/lib/new/n.c; c "c10 add lib/new/n.c"
+echo n2 >>r/lib/new/n.c; c "c11 touch lib/new"
+# c12, c13: a file below drivers/b, a directory already: the same set
+echo c >r/drivers/b/c.c; c "c12 add drivers/b/c.c"
+echo c2 >>r/drivers/b/c.c; c "c13 touch drivers/b"
 git -C r tag v2020.04
 
 step "flow, derived and from whole trees"
@@ -47,9 +55,10 @@ expect_exit 0 "$MEV" walk --repo r --store s --dialect uboot -q
 expect_exit 0 "$MEV" cluster --store s -q
 cp -r s s2
 expect_exit 0 "$MEV" flow --store s
-grep -q "8 commits" "$ERR" || fail "summary"
-# c1, c3, c7 derived; c5 tried, then read whole like the first parent
-grep -q "6 MAINTAINERS sets parsed (3 from a parent's set), 2 trees read whole" "$ERR" ||
+grep -q "13 commits" "$ERR" || fail "summary"
+# c1, c3, c7, c9, c10 derived; c5 tried, then read whole like the first
+# parent; c12 keeps its parent's set
+grep -q "8 MAINTAINERS sets parsed (5 from a parent's set), 2 trees read whole" "$ERR" ||
 	fail "not the sets derived"
 expect_exit 0 "$MEV" flow --store s2 --whole-trees
 grep -q "(0 from a parent's set)" "$ERR" || fail "--whole-trees derived a set"
@@ -69,8 +78,11 @@ want = {
  "c4": "BOARD W | BOARD WA",
  "c6": "",                      # lib/ln/sub/ is a directory only through the link
  "c8": "BOARD W",               # BOARD X is gone
+ "c10": "",                     # lib/new/n.c is one '/' deeper than 'lib/new'
+ "c11": "NEW LIB",              # lib/new is a directory now: lib/new/
+ "c13": "B DRIVER",
 }
-rows = {subj[r["commit"]][:2]: r["sections"] for r in csv.DictReader(open(sys.argv[1]))}
+rows = {subj[r["commit"]].split()[0]: r["sections"] for r in csv.DictReader(open(sys.argv[1]))}
 bad = [(k, rows.get(k), v) for k, v in want.items() if rows.get(k) != v]
 for b in bad:
     print("commit %s: sections %r, want %r" % b)
