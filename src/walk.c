@@ -6,6 +6,8 @@
  * changed, only added or modified files are read, and only paths a changed
  * section can reach are matched again.  Every release is one store
  * transaction: a walk killed at any moment leaves whole releases only.
+ * A release is stored on a thread of its own while the next one is
+ * computed (up to the point where that one needs the store).
  */
 #include "maintevo/walk.h"
 #include "maintevo/error.h"
@@ -47,10 +49,23 @@ typedef struct {
 	uint64_t lines, bytes;
 } blob_size;
 
+typedef MEV_VEC(blob_size) blob_vec;
+
+/* What one release's transaction writes. */
+typedef struct walker walker;
 typedef struct {
+	walker *w;
+	const mev_tag *tag;
+	const state *prev, *cur;
+	const char *succ;    /* the stored release after it, or NULL */
+	const blob_vec *blobs; /* the blob sizes measured for it */
+	int set_id;          /* the first release: the store's identity with it */
+} release_write;
+
+struct walker {
 	const mev_walk_options *opt;
 	mev_walk_result *res;
-	MEV_VEC(blob_size) blobs;
+	blob_vec blobs;
 	mev__stored_list stored;
 	mev_repo *repo;
 	mev_store *store;
@@ -59,7 +74,15 @@ typedef struct {
 	int have_id;
 	mev_dialect dialect;
 	size_t bad_blobs;    /* damaged blob sizes met */
-} walker;
+	/* the release being stored while the next is computed: its write,
+	 * the state its file table is a delta against (freed once written),
+	 * its tag and blob sizes */
+	mev__walk_async writer;
+	release_write pending;
+	state retired;
+	char *pending_succ;
+	blob_vec pending_blobs;
+};
 
 static void note(const walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(const walker *w, const char *fmt, ...)
@@ -83,6 +106,46 @@ static void state_clear(state *s)
 	mev_maint_sources_free(s->src, s->nsrc);
 	mev_filemap_free(s->fm);
 	memset(s, 0, sizeof *s);
+}
+
+/*
+ * Wait for the release being stored, if any: once written it counts as
+ * walked and the state its file table is a delta against is freed.  The
+ * store, and the states of the last two releases, are the writer's until
+ * this returns.
+ */
+static int settle(walker *w)
+{
+	int rc = mev__walk_async_wait(&w->writer);
+	if (w->pending.w) {
+		if (rc == MEV_ENOTFOUND)
+			mev_error_prefix("%s", w->pending.tag->name);
+		if (!rc) {
+			w->res->reencoded += w->pending.succ != NULL;
+			w->res->walked++;
+			w->have_id = 1;
+		}
+		free(w->pending_succ);
+		w->pending_succ = NULL;
+		memset(&w->pending, 0, sizeof w->pending);
+	}
+	state_clear(&w->retired);
+	return rc;
+}
+
+/* settle() after a failure `rc`: its message is the one kept. */
+static int settle_after(walker *w, int rc)
+{
+	char msg[2048], hint[2048];
+	if (!rc)
+		return settle(w);
+	snprintf(msg, sizeof msg, "%s", mev_error_message());
+	snprintf(hint, sizeof hint, "%s", mev_error_hint_text());
+	settle(w);
+	mev_error_set(rc, "%s", msg);
+	if (hint[0])
+		mev_error_hint("%s", hint);
+	return rc;
 }
 
 /* --- choosing tags ------------------------------------------------------ */
@@ -290,22 +353,27 @@ static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
 	 * not the later ones: which depends on what was matched, so such a
 	 * release is computed from scratch, as a cold build computes it */
 	cold = prev->matcher && mev_matcher_limit_hits(prev->matcher) > 0;
-	if (!cold && prev->maint && memcmp(&prev->rules, &cur->rules, sizeof cur->rules) == 0 &&
-	    sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
-	    !mev_maint_dirs_changed(prev->maint, cur->tree)) {
-		/* MAINTAINERS as before: keep the sections and the matcher */
-		cur->maint = prev->maint;
-		cur->matcher = prev->matcher;
-		prev->maint = NULL;
-		prev->matcher = NULL;
-		reuse = 1;
-	} else {
+	reuse = !cold && prev->maint && memcmp(&prev->rules, &cur->rules, sizeof cur->rules) == 0 &&
+		sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
+		!mev_maint_dirs_changed(prev->maint, cur->tree);
+	if (!reuse) {
 		w->res->reparsed++;
 		if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
 		    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)))
 			goto done;
 		if (!cold && prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
 			goto done;
+	}
+	/* up to here prev was only read, as the writer of the release before
+	 * reads it; the blob sizes are in the store */
+	if ((rc = settle(w)))
+		goto done;
+	if (reuse) {
+		/* MAINTAINERS as before: keep the sections and the matcher */
+		cur->maint = prev->maint;
+		cur->matcher = prev->matcher;
+		prev->maint = NULL;
+		prev->matcher = NULL;
 	}
 	if (prev->tree && !cold) {
 		base.fm = prev->fm;
@@ -465,14 +533,6 @@ done:
 	return rc;
 }
 
-/* What one release's transaction writes. */
-typedef struct {
-	walker *w;
-	const mev_tag *tag;
-	const state *prev, *cur;
-	const char *succ;    /* the stored release after it, or NULL */
-} release_write;
-
 /* Put the release (and re-encode its stored successor) in one transaction:
  * the blob sizes measured for it, the identity with the first release. */
 static int store_release(mev_store *s, void *ctx)
@@ -492,9 +552,9 @@ static int store_release(mev_store *s, void *ctx)
 		mev_error_prefix("release %s", rw->tag->name);
 	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
 		goto done;
-	for (size_t i = 0; i < w->blobs.n; i++)
-		if ((rc = mev_release_blob_put(s, &w->blobs.v[i].oid, w->blobs.v[i].lines,
-					       w->blobs.v[i].bytes)))
+	for (size_t i = 0; i < rw->blobs->n; i++)
+		if ((rc = mev_release_blob_put(s, &rw->blobs->v[i].oid, rw->blobs->v[i].lines,
+					       rw->blobs->v[i].bytes)))
 			goto done;
 	in.tag = rw->tag->name;
 	in.commit = rw->tag->commit;
@@ -507,14 +567,8 @@ static int store_release(mev_store *s, void *ctx)
 	mev_rules_describe(rules, sizeof rules, &cur->rules);
 	in.rules_version = MEV_RULES_VERSION;
 	in.rules = rules;
-	if (!w->have_id) {
-		if ((rc = mev_repo_root(&w->id.root, w->repo, &rw->tag->commit)))
-			goto done;
-		if (!w->id.dialect[0])
-			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(w->dialect));
-		if ((rc = mev_release_identity_set(s, &w->id)))
-			goto done;
-	}
+	if (rw->set_id && (rc = mev_release_identity_set(s, &w->id)))
+		goto done;
 	if (rw->succ && (rc = reencode_successor(w, rw->succ, cur, in.tag)))
 		goto done;
 	rc = mev_release_put(s, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL);
@@ -522,6 +576,42 @@ done:
 	mev_graph_free(g);
 	mev_release_diags_free(diags, nd);
 	return rc;
+}
+
+static int write_release(void *ctx)
+{
+	release_write *rw = ctx;
+	return mev_store_write(rw->w->store, store_release, rw);
+}
+
+/*
+ * Store release t, whose state is *cur, on the writer thread: *cur becomes
+ * *prev, and the state before it (its file table's base) waits in
+ * w->retired until written.  `succ` (malloc'ed) is the stored release
+ * after it, or NULL.  The first release of a store names the history by
+ * its root commit, found here: the writer does not read the repository.
+ */
+static int store_async(walker *w, const mev_tag *t, state *prev, state *cur, char *succ)
+{
+	blob_vec b = w->pending_blobs;
+	int rc;
+	if (!w->have_id) {
+		if ((rc = mev_repo_root(&w->id.root, w->repo, &t->commit))) {
+			free(succ);
+			return rc;
+		}
+		if (!w->id.dialect[0])
+			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(w->dialect));
+	}
+	w->retired = *prev;
+	*prev = *cur;
+	w->pending_blobs = w->blobs;
+	w->blobs = b;
+	w->blobs.n = 0;
+	w->pending = (release_write){ w, t, &w->retired, prev, succ, &w->pending_blobs, !w->have_id };
+	w->pending_succ = succ;
+	mev__walk_async_start(&w->writer, write_release, &w->pending);
+	return 0;
 }
 
 /* --- the walk -------------------------------------------------------------- */
@@ -673,6 +763,11 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 		}
 	}
 	if (!rc && pred && (!prev->tag || strcmp(prev->tag, pred))) {
+		if ((rc = settle(w))) {
+			free(*succ);
+			*succ = NULL;
+			return rc;
+		}
 		state_clear(prev);
 		if (load_state(w, pred, &pred_commit, prev)) {
 			note(w, "cannot continue from stored %s (%s); computing %s from scratch", pred,
@@ -680,55 +775,50 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 			state_clear(prev);
 		}
 	} else if (!rc && !pred) {
+		if ((rc = settle(w))) {
+			free(*succ);
+			*succ = NULL;
+			return rc;
+		}
 		state_clear(prev);
 	}
 	return rc;
 }
 
-/* Compute, store (one transaction) and optionally verify release `t`;
- * on success *prev becomes its state. */
+/* Compute release `t`, store it (one transaction, on the writer thread)
+ * and optionally verify it; on success *prev becomes its state. */
 static int walk_one(walker *w, const mev_tag *t, state *prev)
 {
 	state cur;
 	char *succ = NULL;
-	release_write rw = { w, t, prev, &cur, NULL };
 	int rc;
 
 	if ((rc = neighbours(w, t, prev, &succ)))
 		return rc;
 	if (succ)
 		w->res->inserted++;
-	w->blobs.n = 0;
 	if ((rc = compute(w, t, prev, &cur))) {
 		free(succ);
 		if (rc == MEV_ENOTFOUND) /* what the clone lacks: say which release needs it */
 			mev_error_prefix("%s", t->name);
 		return rc;
 	}
-	rw.succ = succ;
-	rc = mev_store_write(w->store, store_release, &rw);
-	free(succ);
-	if (rc == MEV_ENOTFOUND)
-		mev_error_prefix("%s", t->name);
-	if (rc)
-		goto fail;
-	w->res->reencoded += rw.succ != NULL;
-	w->have_id = 1;
-	if ((rc = mev__stored_put(&w->stored, t->name, &t->commit, MEV_RULES_VERSION)))
-		goto fail;
+	if ((rc = mev__stored_put(&w->stored, t->name, &t->commit, MEV_RULES_VERSION))) {
+		free(succ);
+		state_clear(&cur);
+		return rc;
+	}
 	if (mev_maint_section_count(cur.maint) == 0)
 		note(w, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
 	if (cur.missing[0])
 		note(w, "%s", cur.missing);
-	if (w->opt->verify && (rc = verify(w, t, &cur)))
-		goto fail;
-	w->res->walked++;
-	state_clear(prev);
-	*prev = cur;
+	if ((rc = store_async(w, t, prev, &cur, succ))) {
+		state_clear(&cur);
+		return rc;
+	}
+	if (w->opt->verify && ((rc = settle(w)) || (rc = verify(w, t, prev))))
+		return rc;
 	return 0;
-fail:
-	state_clear(&cur);
-	return rc;
 }
 
 int mev_walk(mev_walk_result *res, const mev_walk_options *o)
@@ -782,10 +872,12 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 		files_done += mev_filemap_count(prev.fm);
 	}
 done:
+	rc = settle_after(&w, rc);
 	res->seconds = mev__now() - t0;
 	state_clear(&prev);
 	free(work);
 	MEV_VEC_FREE(&w.blobs);
+	MEV_VEC_FREE(&w.pending_blobs);
 	mev__stored_free(&w.stored);
 	mev_tag_list_free(tags, ntags);
 	if (w.lockfd >= 0)

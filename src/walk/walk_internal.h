@@ -2,6 +2,7 @@
 #ifndef MEV_WALK_INTERNAL_H
 #define MEV_WALK_INTERNAL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "maintevo/maintainers.h"
@@ -59,5 +60,24 @@ const mev__stored_rel *mev__stored_find(const mev__stored_list *l, const char *t
  * Errors: MEV_ENOMEM. */
 int mev__stored_put(mev__stored_list *l, const char *tag, const mev_oid *commit,
 		    uint32_t rules_version);
+
+/*
+ * fn(ctx) run on a thread of its own, so that the caller can go on with
+ * other work (the walk stores a release while it computes the next); when
+ * no thread can be started, fn runs before _start returns.  _wait joins
+ * the thread and returns fn's result, with its message and hint moved to
+ * the calling thread; 0 when nothing is pending.
+ */
+typedef struct {
+	pthread_t th;
+	int pending, running;
+	int (*fn)(void *ctx);
+	void *ctx;
+	int rc;
+	char msg[2048], hint[2048]; /* as long as error.c keeps them */
+} mev__walk_async;
+
+void mev__walk_async_start(mev__walk_async *a, int (*fn)(void *ctx), void *ctx);
+int mev__walk_async_wait(mev__walk_async *a);
 
 #endif
