@@ -603,7 +603,17 @@ static int store_async(walker *w, const mev_tag *t, state *prev, state *cur, cha
 		if (!w->id.dialect[0])
 			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(w->dialect));
 	}
+	/* of the state before, the writer needs the file table (its base) and tag */
 	w->retired = *prev;
+	mev_tree_free(w->retired.tree);
+	mev_maint_free(w->retired.maint);
+	mev_matcher_free(w->retired.matcher);
+	mev_maint_sources_free(w->retired.src, w->retired.nsrc);
+	w->retired.tree = NULL;
+	w->retired.maint = NULL;
+	w->retired.matcher = NULL;
+	w->retired.src = NULL;
+	w->retired.nsrc = 0;
 	*prev = *cur;
 	w->pending_blobs = w->blobs;
 	w->blobs = b;
@@ -636,8 +646,10 @@ static int open_walk(walker *w)
 {
 	const mev_walk_options *o = w->opt;
 	int rc;
-	if ((rc = mev_repo_open(&w->repo, o->repo)) ||
-	    (rc = mev_store_open(&w->store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
+	if ((rc = mev_repo_open(&w->repo, o->repo)))
+		return rc;
+	mev_repo_bound_memory();
+	if ((rc = mev_store_open(&w->store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
 	    (rc = mev_store_lock_wait(&w->lockfd, o->store, o->wait, o->abort_now)))
 		return rc;
 	rc = mev_release_identity_get(&w->id, w->store);
