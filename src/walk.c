@@ -7,7 +7,8 @@
  * section can reach are matched again.  Every release is one store
  * transaction: a walk killed at any moment leaves whole releases only.
  * A release is stored on a thread of its own while the next one is
- * computed (up to the point where that one needs the store).
+ * computed (up to the point where that one needs the store), and the
+ * next release's tree is diffed on another while its blobs are read.
  */
 #include "maintevo/walk.h"
 #include "maintevo/error.h"
@@ -82,6 +83,7 @@ struct walker {
 	state retired;
 	char *pending_succ;
 	blob_vec pending_blobs;
+	mev__walk_ahead ahead; /* the next release's tree */
 };
 
 static void note(const walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -146,6 +148,13 @@ static int settle_after(walker *w, int rc)
 	if (hint[0])
 		mev_error_hint("%s", hint);
 	return rc;
+}
+
+/* Clear s, which the diff ahead may be reading. */
+static void state_drop(walker *w, state *s)
+{
+	mev__walk_ahead_drop(&w->ahead);
+	state_clear(s);
 }
 
 /* --- choosing tags ------------------------------------------------------ */
@@ -321,8 +330,9 @@ static int diag_texts(const mev_maint *m, const char *extra, char ***out, size_t
 	return 0;
 }
 
-/* Build everything for `tag` from `prev` (or cold when prev->tree is NULL). */
-static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
+/* Build everything for `tag` from `prev` (or cold when prev->tree is NULL);
+ * `next`, the release to walk after it (or NULL), has its tree diffed ahead. */
+static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *prev, state *cur)
 {
 	const mev_walk_options *o = w->opt;
 	mev_rules_options ro = o->rules;
@@ -339,12 +349,16 @@ static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
 	ro.top_level_only = w->id.top_level_only;
 	if (!(cur->tag = strdup(tag->name)))
 		return mev_error_oom();
-	if (prev->tree)
+	if (prev->tree && mev__walk_ahead_take(&w->ahead, &cur->tree, &changed, prev->tree, &tag->commit))
+		rc = 0;
+	else if (prev->tree)
 		rc = mev_tree_update(&cur->tree, &changed, NULL, w->repo, prev->tree, &tag->commit);
 	else
 		rc = mev_tree_load(&cur->tree, w->repo, &tag->commit);
 	if (rc)
 		goto done;
+	if (next)
+		mev__walk_ahead_start(&w->ahead, w->opt->repo, cur->tree, &next->commit);
 	if ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
 	    (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)) ||
 	    (rc = mev__walk_need_blobs(w->repo, cur->tree, cur->src, cur->nsrc)))
@@ -409,7 +423,7 @@ done:
 	free(changed);
 	mev_rematch_free(rm);
 	if (rc)
-		state_clear(cur);
+		state_drop(w, cur);
 	return rc;
 }
 
@@ -780,7 +794,7 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 			*succ = NULL;
 			return rc;
 		}
-		state_clear(prev);
+		state_drop(w, prev);
 		if (load_state(w, pred, &pred_commit, prev)) {
 			note(w, "cannot continue from stored %s (%s); computing %s from scratch", pred,
 			     mev_error_message(), t->name);
@@ -792,14 +806,14 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 			*succ = NULL;
 			return rc;
 		}
-		state_clear(prev);
+		state_drop(w, prev);
 	}
 	return rc;
 }
 
 /* Compute release `t`, store it (one transaction, on the writer thread)
  * and optionally verify it; on success *prev becomes its state. */
-static int walk_one(walker *w, const mev_tag *t, state *prev)
+static int walk_one(walker *w, const mev_tag *t, const mev_tag *next, state *prev)
 {
 	state cur;
 	char *succ = NULL;
@@ -809,7 +823,7 @@ static int walk_one(walker *w, const mev_tag *t, state *prev)
 		return rc;
 	if (succ)
 		w->res->inserted++;
-	if ((rc = compute(w, t, prev, &cur))) {
+	if ((rc = compute(w, t, next, prev, &cur))) {
 		free(succ);
 		if (rc == MEV_ENOTFOUND) /* what the clone lacks: say which release needs it */
 			mev_error_prefix("%s", t->name);
@@ -817,7 +831,7 @@ static int walk_one(walker *w, const mev_tag *t, state *prev)
 	}
 	if ((rc = mev__stored_put(&w->stored, t->name, &t->commit, MEV_RULES_VERSION))) {
 		free(succ);
-		state_clear(&cur);
+		state_drop(w, &cur);
 		return rc;
 	}
 	if (mev_maint_section_count(cur.maint) == 0)
@@ -825,7 +839,7 @@ static int walk_one(walker *w, const mev_tag *t, state *prev)
 	if (cur.missing[0])
 		note(w, "%s", cur.missing);
 	if ((rc = store_async(w, t, prev, &cur, succ))) {
-		state_clear(&cur);
+		state_drop(w, &cur);
 		return rc;
 	}
 	if (w->opt->verify && ((rc = settle(w)) || (rc = verify(w, t, prev))))
@@ -879,12 +893,13 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 						k ? el / k * (nwork - k) : 0 };
 			o->walk_progress(o->progress.ctx, &p);
 		}
-		if ((rc = walk_one(&w, work[k], &prev)))
+		if ((rc = walk_one(&w, work[k], k + 1 < nwork ? work[k + 1] : NULL, &prev)))
 			goto done;
 		files_done += mev_filemap_count(prev.fm);
 	}
 done:
 	rc = settle_after(&w, rc);
+	mev__walk_ahead_free(&w.ahead);
 	res->seconds = mev__now() - t0;
 	state_clear(&prev);
 	free(work);

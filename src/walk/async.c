@@ -32,17 +32,23 @@ void mev__walk_async_start(mev__walk_async *a, int (*fn)(void *ctx), void *ctx)
 		run(a); /* no thread to be had: the work is done here and now */
 }
 
-int mev__walk_async_wait(mev__walk_async *a)
+int mev__walk_async_join(mev__walk_async *a)
 {
 	if (!a->pending)
 		return 0;
 	if (a->running)
 		pthread_join(a->th, NULL);
 	a->pending = a->running = 0;
-	if (!a->rc)
+	return a->rc;
+}
+
+int mev__walk_async_wait(mev__walk_async *a)
+{
+	int rc = mev__walk_async_join(a);
+	if (!rc)
 		return 0;
-	mev_error_set(a->rc, "%s", a->msg);
+	mev_error_set(rc, "%s", a->msg);
 	if (a->hint[0])
 		mev_error_hint("%s", a->hint);
-	return a->rc;
+	return rc;
 }

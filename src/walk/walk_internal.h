@@ -66,7 +66,8 @@ int mev__stored_put(mev__stored_list *l, const char *tag, const mev_oid *commit,
  * other work (the walk stores a release while it computes the next); when
  * no thread can be started, fn runs before _start returns.  _wait joins
  * the thread and returns fn's result, with its message and hint moved to
- * the calling thread; 0 when nothing is pending.
+ * the calling thread; 0 when nothing is pending.  _join is _wait leaving
+ * the calling thread's message as it is.
  */
 typedef struct {
 	pthread_t th;
@@ -79,5 +80,34 @@ typedef struct {
 
 void mev__walk_async_start(mev__walk_async *a, int (*fn)(void *ctx), void *ctx);
 int mev__walk_async_wait(mev__walk_async *a);
+int mev__walk_async_join(mev__walk_async *a);
+
+/*
+ * The tree of the next release, diffed ahead from the current one (while
+ * the current release's blobs are read) by a thread with a repository
+ * handle of its own.  _start begins the diff of `old` to `commit`'s tree
+ * (dropping one not taken; nothing when the repository at `path` cannot be
+ * opened again); `old` must live until it is taken or dropped.  _take
+ * hands over the tree and its changed flags (mev_tree_update) when that
+ * very diff was started and succeeded: 1; else 0, and the caller diffs
+ * itself.  _drop waits for a diff started and forgets it; _free also
+ * closes the handle.
+ */
+typedef struct {
+	mev_repo *repo;
+	mev__walk_async job;
+	int started;
+	const mev_tree *old;
+	mev_oid commit;
+	mev_tree *tree;
+	uint8_t *changed;
+} mev__walk_ahead;
+
+void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree *old,
+			   const mev_oid *commit);
+int mev__walk_ahead_take(mev__walk_ahead *a, mev_tree **tree, uint8_t **changed,
+			 const mev_tree *old, const mev_oid *commit);
+void mev__walk_ahead_drop(mev__walk_ahead *a);
+void mev__walk_ahead_free(mev__walk_ahead *a);
 
 #endif
