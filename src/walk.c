@@ -13,7 +13,6 @@
 #include "maintevo/walk.h"
 #include "maintevo/error.h"
 #include "maintevo/filemap.h"
-#include "maintevo/graph.h"
 #include "maintevo/match.h"
 #include "maintevo/release.h"
 #include "maintevo/repo.h"
@@ -31,60 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* What is kept of the previous release while walking. */
-typedef struct {
-	char *tag;
-	mev_tree *tree;
-	mev_rules rules;
-	mev_maint *maint;
-	mev_matcher *matcher;
-	mev_maint_source *src;
-	size_t nsrc;
-	mev_filemap *fm;
-	char missing[512];   /* a note about blobs the repository lacks */
-} state;
-
-/* Blob sizes measured for a release, written with it. */
-typedef struct {
-	mev_oid oid;
-	uint64_t lines, bytes;
-} blob_size;
-
-typedef MEV_VEC(blob_size) blob_vec;
-
-/* What one release's transaction writes. */
-typedef struct walker walker;
-typedef struct {
-	walker *w;
-	const mev_tag *tag;
-	const state *prev, *cur;
-	const char *succ;    /* the stored release after it, or NULL */
-	const blob_vec *blobs; /* the blob sizes measured for it */
-	int set_id;          /* the first release: the store's identity with it */
-} release_write;
-
-struct walker {
-	const mev_walk_options *opt;
-	mev_walk_result *res;
-	blob_vec blobs;
-	mev__stored_list stored;
-	mev_repo *repo;
-	mev_store *store;
-	int lockfd;          /* the writer's lock, -1 when not taken */
-	mev_identity id;
-	int have_id;
-	mev_dialect dialect;
-	size_t bad_blobs;    /* damaged blob sizes met */
-	/* the release being stored while the next is computed: its write,
-	 * the state its file table is a delta against (freed once written),
-	 * its tag and blob sizes */
-	mev__walk_async writer;
-	release_write pending;
-	state retired;
-	char *pending_succ;
-	blob_vec pending_blobs;
-	mev__walk_ahead ahead; /* the next release's tree */
-};
+typedef mev__walk_state state;
+typedef mev__walker walker;
 
 static void note(const walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(const walker *w, const char *fmt, ...)
@@ -99,62 +46,11 @@ static void note(const walker *w, const char *fmt, ...)
 	w->opt->progress.note(w->opt->progress.ctx, buf);
 }
 
-static void state_clear(state *s)
-{
-	free(s->tag);
-	mev_tree_free(s->tree);
-	mev_maint_free(s->maint);
-	mev_matcher_free(s->matcher);
-	mev_maint_sources_free(s->src, s->nsrc);
-	mev_filemap_free(s->fm);
-	memset(s, 0, sizeof *s);
-}
-
-/*
- * Wait for the release being stored, if any: once written it counts as
- * walked and the state its file table is a delta against is freed.  The
- * store, and the states of the last two releases, are the writer's until
- * this returns.
- */
-static int settle(walker *w)
-{
-	int rc = mev__walk_async_wait(&w->writer);
-	if (w->pending.w) {
-		if (rc == MEV_ENOTFOUND)
-			mev_error_prefix("%s", w->pending.tag->name);
-		if (!rc) {
-			w->res->reencoded += w->pending.succ != NULL;
-			w->res->walked++;
-			w->have_id = 1;
-		}
-		free(w->pending_succ);
-		w->pending_succ = NULL;
-		memset(&w->pending, 0, sizeof w->pending);
-	}
-	state_clear(&w->retired);
-	return rc;
-}
-
-/* settle() after a failure `rc`: its message is the one kept. */
-static int settle_after(walker *w, int rc)
-{
-	char msg[2048], hint[2048];
-	if (!rc)
-		return settle(w);
-	snprintf(msg, sizeof msg, "%s", mev_error_message());
-	snprintf(hint, sizeof hint, "%s", mev_error_hint_text());
-	settle(w);
-	mev_error_set(rc, "%s", msg);
-	if (hint[0])
-		mev_error_hint("%s", hint);
-	return rc;
-}
-
 /* Clear s, which the diff ahead may be reading. */
 static void state_drop(walker *w, state *s)
 {
 	mev__walk_ahead_drop(&w->ahead);
-	state_clear(s);
+	mev__walk_state_clear(s);
 }
 
 /* --- choosing tags ------------------------------------------------------ */
@@ -304,30 +200,8 @@ static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t 
 static int blob_store(void *ctx, const mev_oid *oid, uint64_t lines, uint64_t bytes)
 {
 	walker *w = ctx;
-	blob_size b = { *oid, lines, bytes };
+	mev__blob_size b = { *oid, lines, bytes };
 	return MEV_VEC_PUSH(&w->blobs, b) ? mev_error_oom() : 0;
-}
-
-static int diag_texts(const mev_maint *m, const char *extra, char ***out, size_t *n)
-{
-	size_t k = mev_maint_diag_count(m);
-	char buf[1024];
-	*out = calloc(k + 2, sizeof **out);
-	*n = 0;
-	if (!*out)
-		return mev_error_oom();
-	for (size_t i = 0; i < k; i++) {
-		mev_maint_diag_format(buf, sizeof buf, m, &mev_maint_diags(m)[i]);
-		if (!((*out)[i] = strdup(buf)))
-			return mev_error_oom();
-		*n = i + 1;
-	}
-	if (extra && extra[0]) {
-		if (!((*out)[k] = strdup(extra)))
-			return mev_error_oom();
-		*n = k + 1;
-	}
-	return 0;
 }
 
 /* Build everything for `tag` from `prev` (or cold when prev->tree is NULL);
@@ -380,7 +254,7 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	}
 	/* up to here prev was only read, as the writer of the release before
 	 * reads it; the blob sizes are in the store */
-	if ((rc = settle(w)))
+	if ((rc = mev__walk_settle(w)))
 		goto done;
 	if (reuse) {
 		/* MAINTAINERS as before: keep the sections and the matcher */
@@ -497,144 +371,13 @@ static int load_state(walker *w, const char *tag, const mev_oid *commit, state *
 	    (rc = mev_maint_sources(&s->src, &s->nsrc, &s->rules, s->tree)) ||
 	    (rc = mev_maint_load(&s->maint, &s->rules, w->repo, s->tree)) ||
 	    (rc = mev_matcher_new(&s->matcher, s->maint, 0))) {
-		state_clear(s);
+		mev__walk_state_clear(s);
 		return rc;
 	}
 	if (mev_filemap_count(s->fm) != mev_tree_count(s->tree)) {
-		state_clear(s);
+		mev__walk_state_clear(s);
 		return mev_error_set(MEV_ECORRUPT, "stored release '%s' does not match its commit", tag);
 	}
-	return 0;
-}
-
-/* --- storing a release ----------------------------------------------------- */
-
-/*
- * The stored release after the one being inserted, re-encoded: its file
- * table becomes a delta against `cur` (tag `tag`).  Its graph is rebuilt
- * on its file table, the stored one being over the stored sections.
- */
-static int reencode_successor(walker *w, const char *succ, const state *cur, const char *tag)
-{
-	mev_graph *g = NULL;
-	mev_graph_options go = { 1 };
-	mev_filemap *fm = NULL;
-	mev_release *rel = NULL;
-	char **diags = NULL;
-	size_t nd = 0;
-	mev_release_input in = { 0 };
-	int rc;
-
-	if ((rc = mev_release_find(&rel, w->store, succ)) ||
-	    (rc = mev_release_load_filemap(&fm, w->store, succ)) ||
-	    (rc = mev_release_load_diags(&diags, &nd, w->store, succ)) ||
-	    (rc = mev_graph_build(&g, fm, &go)))
-		goto done;
-	in.tag = succ;
-	in.commit = rel->commit;
-	in.time = rel->time;
-	in.maintainer_files = rel->maintainer_files;
-	in.diags = (const char *const *)diags;
-	in.ndiags = nd;
-	in.rules_version = rel->rules_version;
-	in.rules = rel->rules;
-	rc = mev_release_put(w->store, &in, fm, g, cur->fm, tag);
-done:
-	mev_graph_free(g);
-	mev_filemap_free(fm);
-	mev_release_diags_free(diags, nd);
-	mev_release_free(rel);
-	return rc;
-}
-
-/* Put the release (and re-encode its stored successor) in one transaction:
- * the blob sizes measured for it, the identity with the first release. */
-static int store_release(mev_store *s, void *ctx)
-{
-	const release_write *rw = ctx;
-	walker *w = rw->w;
-	const state *prev = rw->prev, *cur = rw->cur;
-	mev_graph *g = NULL;
-	mev_graph_options go = { 1 };
-	char **diags = NULL;
-	size_t nd = 0;
-	mev_release_input in = { 0 };
-	char rules[1024];
-	int rc;
-
-	if ((rc = mev_graph_build(&g, cur->fm, &go)))
-		mev_error_prefix("release %s", rw->tag->name);
-	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
-		goto done;
-	for (size_t i = 0; i < rw->blobs->n; i++)
-		if ((rc = mev_release_blob_put(s, &rw->blobs->v[i].oid, rw->blobs->v[i].lines,
-					       rw->blobs->v[i].bytes)))
-			goto done;
-	in.tag = rw->tag->name;
-	in.commit = rw->tag->commit;
-	in.time = rw->tag->time;
-	in.maintainer_files = mev_maint_file_count(cur->maint);
-	in.diags = (const char *const *)diags;
-	in.ndiags = nd;
-	in.maint = cur->maint;
-	in.tree = cur->tree;
-	mev_rules_describe(rules, sizeof rules, &cur->rules);
-	in.rules_version = MEV_RULES_VERSION;
-	in.rules = rules;
-	if (rw->set_id && (rc = mev_release_identity_set(s, &w->id)))
-		goto done;
-	if (rw->succ && (rc = reencode_successor(w, rw->succ, cur, in.tag)))
-		goto done;
-	rc = mev_release_put(s, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL);
-done:
-	mev_graph_free(g);
-	mev_release_diags_free(diags, nd);
-	return rc;
-}
-
-static int write_release(void *ctx)
-{
-	release_write *rw = ctx;
-	return mev_store_write(rw->w->store, store_release, rw);
-}
-
-/*
- * Store release t, whose state is *cur, on the writer thread: *cur becomes
- * *prev, and the state before it (its file table's base) waits in
- * w->retired until written.  `succ` (malloc'ed) is the stored release
- * after it, or NULL.  The first release of a store names the history by
- * its root commit, found here: the writer does not read the repository.
- */
-static int store_async(walker *w, const mev_tag *t, state *prev, state *cur, char *succ)
-{
-	blob_vec b = w->pending_blobs;
-	int rc;
-	if (!w->have_id) {
-		if ((rc = mev_repo_root(&w->id.root, w->repo, &t->commit))) {
-			free(succ);
-			return rc;
-		}
-		if (!w->id.dialect[0])
-			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(w->dialect));
-	}
-	/* of the state before, the writer needs the file table (its base) and tag */
-	w->retired = *prev;
-	mev_tree_free(w->retired.tree);
-	mev_maint_free(w->retired.maint);
-	mev_matcher_free(w->retired.matcher);
-	mev_maint_sources_free(w->retired.src, w->retired.nsrc);
-	w->retired.tree = NULL;
-	w->retired.maint = NULL;
-	w->retired.matcher = NULL;
-	w->retired.src = NULL;
-	w->retired.nsrc = 0;
-	*prev = *cur;
-	w->pending_blobs = w->blobs;
-	w->blobs = b;
-	w->blobs.n = 0;
-	w->pending = (release_write){ w, t, &w->retired, prev, succ, &w->pending_blobs, !w->have_id };
-	w->pending_succ = succ;
-	mev__walk_async_start(&w->writer, write_release, &w->pending);
 	return 0;
 }
 
@@ -789,7 +532,7 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 		}
 	}
 	if (!rc && pred && (!prev->tag || strcmp(prev->tag, pred))) {
-		if ((rc = settle(w))) {
+		if ((rc = mev__walk_settle(w))) {
 			free(*succ);
 			*succ = NULL;
 			return rc;
@@ -798,10 +541,10 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 		if (load_state(w, pred, &pred_commit, prev)) {
 			note(w, "cannot continue from stored %s (%s); computing %s from scratch", pred,
 			     mev_error_message(), t->name);
-			state_clear(prev);
+			mev__walk_state_clear(prev);
 		}
 	} else if (!rc && !pred) {
-		if ((rc = settle(w))) {
+		if ((rc = mev__walk_settle(w))) {
 			free(*succ);
 			*succ = NULL;
 			return rc;
@@ -838,11 +581,11 @@ static int walk_one(walker *w, const mev_tag *t, const mev_tag *next, state *pre
 		note(w, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
 	if (cur.missing[0])
 		note(w, "%s", cur.missing);
-	if ((rc = store_async(w, t, prev, &cur, succ))) {
+	if ((rc = mev__walk_store_async(w, t, prev, &cur, succ))) {
 		state_drop(w, &cur);
 		return rc;
 	}
-	if (w->opt->verify && ((rc = settle(w)) || (rc = verify(w, t, prev))))
+	if (w->opt->verify && ((rc = mev__walk_settle(w)) || (rc = verify(w, t, prev))))
 		return rc;
 	return 0;
 }
@@ -898,10 +641,10 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 		files_done += mev_filemap_count(prev.fm);
 	}
 done:
-	rc = settle_after(&w, rc);
+	rc = mev__walk_settle_after(&w, rc);
 	mev__walk_ahead_free(&w.ahead);
 	res->seconds = mev__now() - t0;
-	state_clear(&prev);
+	mev__walk_state_clear(&prev);
 	free(work);
 	MEV_VEC_FREE(&w.blobs);
 	MEV_VEC_FREE(&w.pending_blobs);
