@@ -6,11 +6,13 @@
  * changed, only added or modified files are read, and only paths a changed
  * section can reach are matched again.  Every release is one store
  * transaction: a walk killed at any moment leaves whole releases only.
+ * A release is stored on a thread of its own while the next one is
+ * computed (up to the point where that one needs the store), and the
+ * next release's tree is diffed on another while its blobs are read.
  */
 #include "maintevo/walk.h"
 #include "maintevo/error.h"
 #include "maintevo/filemap.h"
-#include "maintevo/graph.h"
 #include "maintevo/match.h"
 #include "maintevo/release.h"
 #include "maintevo/repo.h"
@@ -28,38 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* What is kept of the previous release while walking. */
-typedef struct {
-	char *tag;
-	mev_tree *tree;
-	mev_rules rules;
-	mev_maint *maint;
-	mev_matcher *matcher;
-	mev_maint_source *src;
-	size_t nsrc;
-	mev_filemap *fm;
-	char missing[512];   /* a note about blobs the repository lacks */
-} state;
-
-/* Blob sizes measured for a release, written with it. */
-typedef struct {
-	mev_oid oid;
-	uint64_t lines, bytes;
-} blob_size;
-
-typedef struct {
-	const mev_walk_options *opt;
-	mev_walk_result *res;
-	MEV_VEC(blob_size) blobs;
-	mev__stored_list stored;
-	mev_repo *repo;
-	mev_store *store;
-	int lockfd;          /* the writer's lock, -1 when not taken */
-	mev_identity id;
-	int have_id;
-	mev_dialect dialect;
-	size_t bad_blobs;    /* damaged blob sizes met */
-} walker;
+typedef mev__walk_state state;
+typedef mev__walker walker;
 
 static void note(const walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(const walker *w, const char *fmt, ...)
@@ -74,15 +46,11 @@ static void note(const walker *w, const char *fmt, ...)
 	w->opt->progress.note(w->opt->progress.ctx, buf);
 }
 
-static void state_clear(state *s)
+/* Clear s, which the diff ahead may be reading. */
+static void state_drop(walker *w, state *s)
 {
-	free(s->tag);
-	mev_tree_free(s->tree);
-	mev_maint_free(s->maint);
-	mev_matcher_free(s->matcher);
-	mev_maint_sources_free(s->src, s->nsrc);
-	mev_filemap_free(s->fm);
-	memset(s, 0, sizeof *s);
+	mev__walk_ahead_drop(&w->ahead);
+	mev__walk_state_clear(s);
 }
 
 /* --- choosing tags ------------------------------------------------------ */
@@ -232,34 +200,13 @@ static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t 
 static int blob_store(void *ctx, const mev_oid *oid, uint64_t lines, uint64_t bytes)
 {
 	walker *w = ctx;
-	blob_size b = { *oid, lines, bytes };
+	mev__blob_size b = { *oid, lines, bytes };
 	return MEV_VEC_PUSH(&w->blobs, b) ? mev_error_oom() : 0;
 }
 
-static int diag_texts(const mev_maint *m, const char *extra, char ***out, size_t *n)
-{
-	size_t k = mev_maint_diag_count(m);
-	char buf[1024];
-	*out = calloc(k + 2, sizeof **out);
-	*n = 0;
-	if (!*out)
-		return mev_error_oom();
-	for (size_t i = 0; i < k; i++) {
-		mev_maint_diag_format(buf, sizeof buf, m, &mev_maint_diags(m)[i]);
-		if (!((*out)[i] = strdup(buf)))
-			return mev_error_oom();
-		*n = i + 1;
-	}
-	if (extra && extra[0]) {
-		if (!((*out)[k] = strdup(extra)))
-			return mev_error_oom();
-		*n = k + 1;
-	}
-	return 0;
-}
-
-/* Build everything for `tag` from `prev` (or cold when prev->tree is NULL). */
-static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
+/* Build everything for `tag` from `prev` (or cold when prev->tree is NULL);
+ * `next`, the release to walk after it (or NULL), has its tree diffed ahead. */
+static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *prev, state *cur)
 {
 	const mev_walk_options *o = w->opt;
 	mev_rules_options ro = o->rules;
@@ -276,12 +223,16 @@ static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
 	ro.top_level_only = w->id.top_level_only;
 	if (!(cur->tag = strdup(tag->name)))
 		return mev_error_oom();
-	if (prev->tree)
+	if (prev->tree && mev__walk_ahead_take(&w->ahead, &cur->tree, &changed, prev->tree, &tag->commit))
+		rc = 0;
+	else if (prev->tree)
 		rc = mev_tree_update(&cur->tree, &changed, NULL, w->repo, prev->tree, &tag->commit);
 	else
 		rc = mev_tree_load(&cur->tree, w->repo, &tag->commit);
 	if (rc)
 		goto done;
+	if (next)
+		mev__walk_ahead_start(&w->ahead, w->opt->repo, cur->tree, &next->commit);
 	if ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
 	    (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)) ||
 	    (rc = mev__walk_need_blobs(w->repo, cur->tree, cur->src, cur->nsrc)))
@@ -290,22 +241,27 @@ static int compute(walker *w, const mev_tag *tag, state *prev, state *cur)
 	 * not the later ones: which depends on what was matched, so such a
 	 * release is computed from scratch, as a cold build computes it */
 	cold = prev->matcher && mev_matcher_limit_hits(prev->matcher) > 0;
-	if (!cold && prev->maint && memcmp(&prev->rules, &cur->rules, sizeof cur->rules) == 0 &&
-	    sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
-	    !mev_maint_dirs_changed(prev->maint, cur->tree)) {
-		/* MAINTAINERS as before: keep the sections and the matcher */
-		cur->maint = prev->maint;
-		cur->matcher = prev->matcher;
-		prev->maint = NULL;
-		prev->matcher = NULL;
-		reuse = 1;
-	} else {
+	reuse = !cold && prev->maint && memcmp(&prev->rules, &cur->rules, sizeof cur->rules) == 0 &&
+		sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
+		!mev_maint_dirs_changed(prev->maint, cur->tree);
+	if (!reuse) {
 		w->res->reparsed++;
 		if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
 		    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)))
 			goto done;
 		if (!cold && prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
 			goto done;
+	}
+	/* up to here prev was only read, as the writer of the release before
+	 * reads it; the blob sizes are in the store */
+	if ((rc = mev__walk_settle(w)))
+		goto done;
+	if (reuse) {
+		/* MAINTAINERS as before: keep the sections and the matcher */
+		cur->maint = prev->maint;
+		cur->matcher = prev->matcher;
+		prev->maint = NULL;
+		prev->matcher = NULL;
 	}
 	if (prev->tree && !cold) {
 		base.fm = prev->fm;
@@ -341,7 +297,7 @@ done:
 	free(changed);
 	mev_rematch_free(rm);
 	if (rc)
-		state_clear(cur);
+		state_drop(w, cur);
 	return rc;
 }
 
@@ -415,113 +371,14 @@ static int load_state(walker *w, const char *tag, const mev_oid *commit, state *
 	    (rc = mev_maint_sources(&s->src, &s->nsrc, &s->rules, s->tree)) ||
 	    (rc = mev_maint_load(&s->maint, &s->rules, w->repo, s->tree)) ||
 	    (rc = mev_matcher_new(&s->matcher, s->maint, 0))) {
-		state_clear(s);
+		mev__walk_state_clear(s);
 		return rc;
 	}
 	if (mev_filemap_count(s->fm) != mev_tree_count(s->tree)) {
-		state_clear(s);
+		mev__walk_state_clear(s);
 		return mev_error_set(MEV_ECORRUPT, "stored release '%s' does not match its commit", tag);
 	}
 	return 0;
-}
-
-/* --- storing a release ----------------------------------------------------- */
-
-/*
- * The stored release after the one being inserted, re-encoded: its file
- * table becomes a delta against `cur` (tag `tag`).  Its graph is rebuilt
- * on its file table, the stored one being over the stored sections.
- */
-static int reencode_successor(walker *w, const char *succ, const state *cur, const char *tag)
-{
-	mev_graph *g = NULL;
-	mev_graph_options go = { 1 };
-	mev_filemap *fm = NULL;
-	mev_release *rel = NULL;
-	char **diags = NULL;
-	size_t nd = 0;
-	mev_release_input in = { 0 };
-	int rc;
-
-	if ((rc = mev_release_find(&rel, w->store, succ)) ||
-	    (rc = mev_release_load_filemap(&fm, w->store, succ)) ||
-	    (rc = mev_release_load_diags(&diags, &nd, w->store, succ)) ||
-	    (rc = mev_graph_build(&g, fm, &go)))
-		goto done;
-	in.tag = succ;
-	in.commit = rel->commit;
-	in.time = rel->time;
-	in.maintainer_files = rel->maintainer_files;
-	in.diags = (const char *const *)diags;
-	in.ndiags = nd;
-	in.rules_version = rel->rules_version;
-	in.rules = rel->rules;
-	rc = mev_release_put(w->store, &in, fm, g, cur->fm, tag);
-done:
-	mev_graph_free(g);
-	mev_filemap_free(fm);
-	mev_release_diags_free(diags, nd);
-	mev_release_free(rel);
-	return rc;
-}
-
-/* What one release's transaction writes. */
-typedef struct {
-	walker *w;
-	const mev_tag *tag;
-	const state *prev, *cur;
-	const char *succ;    /* the stored release after it, or NULL */
-} release_write;
-
-/* Put the release (and re-encode its stored successor) in one transaction:
- * the blob sizes measured for it, the identity with the first release. */
-static int store_release(mev_store *s, void *ctx)
-{
-	const release_write *rw = ctx;
-	walker *w = rw->w;
-	const state *prev = rw->prev, *cur = rw->cur;
-	mev_graph *g = NULL;
-	mev_graph_options go = { 1 };
-	char **diags = NULL;
-	size_t nd = 0;
-	mev_release_input in = { 0 };
-	char rules[1024];
-	int rc;
-
-	if ((rc = mev_graph_build(&g, cur->fm, &go)))
-		mev_error_prefix("release %s", rw->tag->name);
-	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
-		goto done;
-	for (size_t i = 0; i < w->blobs.n; i++)
-		if ((rc = mev_release_blob_put(s, &w->blobs.v[i].oid, w->blobs.v[i].lines,
-					       w->blobs.v[i].bytes)))
-			goto done;
-	in.tag = rw->tag->name;
-	in.commit = rw->tag->commit;
-	in.time = rw->tag->time;
-	in.maintainer_files = mev_maint_file_count(cur->maint);
-	in.diags = (const char *const *)diags;
-	in.ndiags = nd;
-	in.maint = cur->maint;
-	in.tree = cur->tree;
-	mev_rules_describe(rules, sizeof rules, &cur->rules);
-	in.rules_version = MEV_RULES_VERSION;
-	in.rules = rules;
-	if (!w->have_id) {
-		if ((rc = mev_repo_root(&w->id.root, w->repo, &rw->tag->commit)))
-			goto done;
-		if (!w->id.dialect[0])
-			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(w->dialect));
-		if ((rc = mev_release_identity_set(s, &w->id)))
-			goto done;
-	}
-	if (rw->succ && (rc = reencode_successor(w, rw->succ, cur, in.tag)))
-		goto done;
-	rc = mev_release_put(s, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL);
-done:
-	mev_graph_free(g);
-	mev_release_diags_free(diags, nd);
-	return rc;
 }
 
 /* --- the walk -------------------------------------------------------------- */
@@ -546,8 +403,10 @@ static int open_walk(walker *w)
 {
 	const mev_walk_options *o = w->opt;
 	int rc;
-	if ((rc = mev_repo_open(&w->repo, o->repo)) ||
-	    (rc = mev_store_open(&w->store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
+	if ((rc = mev_repo_open(&w->repo, o->repo)))
+		return rc;
+	mev_repo_bound_memory();
+	if ((rc = mev_store_open(&w->store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
 	    (rc = mev_store_lock_wait(&w->lockfd, o->store, o->wait, o->abort_now)))
 		return rc;
 	rc = mev_release_identity_get(&w->id, w->store);
@@ -673,62 +532,62 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 		}
 	}
 	if (!rc && pred && (!prev->tag || strcmp(prev->tag, pred))) {
-		state_clear(prev);
+		if ((rc = mev__walk_settle(w))) {
+			free(*succ);
+			*succ = NULL;
+			return rc;
+		}
+		state_drop(w, prev);
 		if (load_state(w, pred, &pred_commit, prev)) {
 			note(w, "cannot continue from stored %s (%s); computing %s from scratch", pred,
 			     mev_error_message(), t->name);
-			state_clear(prev);
+			mev__walk_state_clear(prev);
 		}
 	} else if (!rc && !pred) {
-		state_clear(prev);
+		if ((rc = mev__walk_settle(w))) {
+			free(*succ);
+			*succ = NULL;
+			return rc;
+		}
+		state_drop(w, prev);
 	}
 	return rc;
 }
 
-/* Compute, store (one transaction) and optionally verify release `t`;
- * on success *prev becomes its state. */
-static int walk_one(walker *w, const mev_tag *t, state *prev)
+/* Compute release `t`, store it (one transaction, on the writer thread)
+ * and optionally verify it; on success *prev becomes its state. */
+static int walk_one(walker *w, const mev_tag *t, const mev_tag *next, state *prev)
 {
 	state cur;
 	char *succ = NULL;
-	release_write rw = { w, t, prev, &cur, NULL };
 	int rc;
 
 	if ((rc = neighbours(w, t, prev, &succ)))
 		return rc;
 	if (succ)
 		w->res->inserted++;
-	w->blobs.n = 0;
-	if ((rc = compute(w, t, prev, &cur))) {
+	if ((rc = compute(w, t, next, prev, &cur))) {
 		free(succ);
 		if (rc == MEV_ENOTFOUND) /* what the clone lacks: say which release needs it */
 			mev_error_prefix("%s", t->name);
 		return rc;
 	}
-	rw.succ = succ;
-	rc = mev_store_write(w->store, store_release, &rw);
-	free(succ);
-	if (rc == MEV_ENOTFOUND)
-		mev_error_prefix("%s", t->name);
-	if (rc)
-		goto fail;
-	w->res->reencoded += rw.succ != NULL;
-	w->have_id = 1;
-	if ((rc = mev__stored_put(&w->stored, t->name, &t->commit, MEV_RULES_VERSION)))
-		goto fail;
+	if ((rc = mev__stored_put(&w->stored, t->name, &t->commit, MEV_RULES_VERSION))) {
+		free(succ);
+		state_drop(w, &cur);
+		return rc;
+	}
 	if (mev_maint_section_count(cur.maint) == 0)
 		note(w, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
 	if (cur.missing[0])
 		note(w, "%s", cur.missing);
-	if (w->opt->verify && (rc = verify(w, t, &cur)))
-		goto fail;
-	w->res->walked++;
-	state_clear(prev);
-	*prev = cur;
+	if ((rc = mev__walk_store_async(w, t, prev, &cur, succ))) {
+		state_drop(w, &cur);
+		return rc;
+	}
+	if (w->opt->verify && ((rc = mev__walk_settle(w)) || (rc = verify(w, t, prev))))
+		return rc;
 	return 0;
-fail:
-	state_clear(&cur);
-	return rc;
 }
 
 int mev_walk(mev_walk_result *res, const mev_walk_options *o)
@@ -777,15 +636,18 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 						k ? el / k * (nwork - k) : 0 };
 			o->walk_progress(o->progress.ctx, &p);
 		}
-		if ((rc = walk_one(&w, work[k], &prev)))
+		if ((rc = walk_one(&w, work[k], k + 1 < nwork ? work[k + 1] : NULL, &prev)))
 			goto done;
 		files_done += mev_filemap_count(prev.fm);
 	}
 done:
+	rc = mev__walk_settle_after(&w, rc);
+	mev__walk_ahead_free(&w.ahead);
 	res->seconds = mev__now() - t0;
-	state_clear(&prev);
+	mev__walk_state_clear(&prev);
 	free(work);
 	MEV_VEC_FREE(&w.blobs);
+	MEV_VEC_FREE(&w.pending_blobs);
 	mev__stored_free(&w.stored);
 	mev_tag_list_free(tags, ntags);
 	if (w.lockfd >= 0)

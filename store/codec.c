@@ -7,27 +7,32 @@
 #include <string.h>
 #include <zstd.h>
 
-int mev__pack(mev_buf *out, char kind, const void *data, size_t len, int level)
+int mev__pack(mev_buf *out, void **cctx, char kind, const void *data, size_t len, int level)
 {
 	size_t bound = ZSTD_compressBound(len), n;
-	ZSTD_CCtx *cc;
+	ZSTD_CCtx *cc = *cctx;
 	mev__buf_clear(out);
 	if (mev__buf_grow(out, bound + 4))
 		return MEV_ENOMEM;
 	memcpy(out->ptr, "MEV", 3);
 	out->ptr[3] = kind;
-	cc = ZSTD_createCCtx();
-	if (!cc)
+	if (!cc && !(*cctx = cc = ZSTD_createCCtx()))
 		return mev_error_oom();
+	ZSTD_CCtx_reset(cc, ZSTD_reset_session_and_parameters);
 	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
 	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
 	ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 1);
 	n = ZSTD_compress2(cc, out->ptr + 4, bound, data, len);
-	ZSTD_freeCCtx(cc);
 	if (ZSTD_isError(n))
 		return mev_error_set(MEV_ERROR, "zstd compression failed: %s", ZSTD_getErrorName(n));
 	out->len = n + 4;
 	return 0;
+}
+
+void mev__pack_free(void **cctx)
+{
+	ZSTD_freeCCtx(*cctx);
+	*cctx = NULL;
 }
 
 int mev__unpack(mev_buf *out, char kind, const void *data, size_t len)

@@ -5,6 +5,7 @@
  * listing of tables in stats.c; docs/store-format.md describes the format.
  */
 #include "store_internal.h"
+#include "codec.h"
 #include "maintevo/error.h"
 #include "util/clock.h"
 
@@ -445,6 +446,7 @@ void mev_store_free(mev_store *s)
 	if (s->env)
 		mdb_env_close(s->env);
 	mev__buf_free(&s->scratch);
+	mev__pack_free(&s->cctx);
 	free(s->dir);
 	free(s);
 }

@@ -24,6 +24,7 @@ struct mev_store {
 	char pending_names[MEV__STORE_MAX_TABLES][MEV__STORE_NAME];
 	MDB_dbi pending[MEV__STORE_MAX_TABLES];
 	mev_buf scratch;    /* a packed value on its way in */
+	void *cctx;         /* the zstd context that packs it (codec.h) */
 	int64_t free_before; /* bytes free on the file system when the write transaction began */
 };
 

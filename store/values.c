@@ -121,7 +121,7 @@ int mev_store_put_record(size_t *stored, mev_store *s, const char *table, char k
 {
 	int rc;
 	if (kind != MEV_STORE_RAW) {
-		if ((rc = mev__pack(&s->scratch, kind, data, len, level)))
+		if ((rc = mev__pack(&s->scratch, &s->cctx, kind, data, len, level)))
 			return rc;
 		data = s->scratch.ptr;
 		len = s->scratch.len;

@@ -3,7 +3,8 @@
  * appear and vanish in folders at several depths are found by the rule of
  * each release's script, in File::Find's order, and the incremental walk
  * reads them again; releases built by older matching rules are computed
- * again.  On a small history built here with git; skipped (77) without git.
+ * again; the walk's threads hand their errors over.  On a small history
+ * built here with git; skipped (77) without git.
  */
 #include "test.h"
 #include "maintevo/error.h"
@@ -12,6 +13,7 @@
 #include "maintevo/release.h"
 #include "maintevo/store.h"
 #include "maintevo/walk.h"
+#include "walk/walk_internal.h"
 
 #include <stdarg.h>
 #include <sys/stat.h>
@@ -268,12 +270,51 @@ static void test_older_rules_computed_again(void)
 	CHECK_INT(res.walked, 0);
 }
 
+static int fail_with_hint(void *ctx)
+{
+	*(int *)ctx += 1;
+	mev_error_set(MEV_EIO, "cannot write 'x': the disk is full");
+	mev_error_hint("free some space");
+	return MEV_EIO;
+}
+
+static int succeed(void *ctx)
+{
+	*(int *)ctx += 1;
+	mev_error_set(MEV_EINVAL, "a message of the thread, not an error");
+	return 0;
+}
+
+/* The store of a release runs on a thread of its own: its error, message
+ * and hint reach the walk's thread; a join leaves that thread's message. */
+static void test_async_hands_errors_over(void)
+{
+	mev__walk_async a;
+	int calls = 0;
+	CHECK_INT(mev__walk_async_wait(&(mev__walk_async){ 0 }), 0);
+	mev__walk_async_start(&a, fail_with_hint, &calls);
+	mev_error_set(MEV_ENOTFOUND, "the walk's own message");
+	CHECK_ERR(mev__walk_async_wait(&a), MEV_EIO, "cannot write 'x': the disk is full");
+	CHECK_STR(mev_error_hint_text(), "free some space");
+	CHECK_INT(mev__walk_async_wait(&a), 0); /* nothing pending any more */
+	mev__walk_async_start(&a, fail_with_hint, &calls);
+	mev_error_set(MEV_ENOTFOUND, "the walk's own message");
+	CHECK_INT(mev__walk_async_join(&a), MEV_EIO);
+	CHECK_STR(mev_error_message(), "the walk's own message");
+	mev__walk_async_start(&a, succeed, &calls);
+	mev_error_clear();
+	CHECK_INT(mev__walk_async_wait(&a), 0);
+	CHECK_STR(mev_error_message(), "");
+	CHECK_INT(calls, 3);
+}
+
 int main(void)
 {
 	if (system("git --version >/dev/null 2>&1") != 0) {
 		fprintf(stderr, "SKIP: git is not installed\n");
 		return TEST_SKIP;
 	}
+	RUN(test_async_hands_errors_over);
 	root = test_tmpdir("walk");
 	if (build()) {
 		test_tmpdir_remove(root);

@@ -27,6 +27,13 @@ typedef struct mev_repo mev_repo;
  */
 int mev_repo_open(mev_repo **out, const char *path);
 void mev_repo_free(mev_repo *repo);
+/*
+ * For commands that read whole trees of blobs (walk, graph, filemap):
+ * bound what libgit2 keeps of the repositories this process opens, so
+ * that the peak memory does not grow with the pack.  Process-wide; call
+ * it after mev_repo_open().
+ */
+void mev_repo_bound_memory(void);
 /* The path the repository was opened with. */
 const char *mev_repo_path(const mev_repo *repo);
 /* 1 for a shallow clone (git clone --depth, --shallow-since): its history

@@ -122,7 +122,9 @@ int cli_release_load(cli_release *r, const cli_release_opts *o, const char *cmd)
 		return cli_usage_error(cmd, "--repo is required");
 	if (!o->rev)
 		return cli_usage_error(cmd, "--rev is required");
-	if (mev_repo_open(&r->repo, o->repo) || mev_repo_resolve(&r->commit, NULL, r->repo, o->rev) ||
+	if (!mev_repo_open(&r->repo, o->repo))
+		mev_repo_bound_memory();
+	if (!r->repo || mev_repo_resolve(&r->commit, NULL, r->repo, o->rev) ||
 	    mev_tree_load(&r->tree, r->repo, &r->commit) || ((r->t_tree = cli_now()), 0) ||
 	    mev_rules_detect(&r->rules, r->repo, r->tree, &o->rules) ||
 	    mev_maint_load(&r->maint, &r->rules, r->repo, r->tree)) {

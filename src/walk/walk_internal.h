@@ -1,12 +1,18 @@
-/* Shared by src/walk.c and src/walk/: clones that lack something, the stored releases the walk knows of. */
+/* Shared by src/walk.c and src/walk/: the walker and its threads (storing, diffing ahead), clones that lack something, the stored releases the walk knows of. */
 #ifndef MEV_WALK_INTERNAL_H
 #define MEV_WALK_INTERNAL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "maintevo/filemap.h"
 #include "maintevo/maintainers.h"
+#include "maintevo/match.h"
 #include "maintevo/release.h"
 #include "maintevo/repo.h"
+#include "maintevo/store.h"
+#include "maintevo/walk.h"
+#include "util/buf.h"
 
 /*
  * Besides the symbolic links (read with the tree), the files whose content
@@ -59,5 +65,134 @@ const mev__stored_rel *mev__stored_find(const mev__stored_list *l, const char *t
  * Errors: MEV_ENOMEM. */
 int mev__stored_put(mev__stored_list *l, const char *tag, const mev_oid *commit,
 		    uint32_t rules_version);
+
+/*
+ * fn(ctx) run on a thread of its own, so that the caller can go on with
+ * other work (the walk stores a release while it computes the next); when
+ * no thread can be started, fn runs before _start returns.  _wait joins
+ * the thread and returns fn's result, with its message and hint moved to
+ * the calling thread; 0 when nothing is pending.  _join is _wait leaving
+ * the calling thread's message as it is.
+ */
+typedef struct {
+	pthread_t th;
+	int pending, running;
+	int (*fn)(void *ctx);
+	void *ctx;
+	int rc;
+	char msg[2048], hint[2048]; /* as long as error.c keeps them */
+} mev__walk_async;
+
+void mev__walk_async_start(mev__walk_async *a, int (*fn)(void *ctx), void *ctx);
+int mev__walk_async_wait(mev__walk_async *a);
+int mev__walk_async_join(mev__walk_async *a);
+
+/*
+ * The tree of the next release, diffed ahead from the current one (while
+ * the current release's blobs are read) by a thread with a repository
+ * handle of its own.  _start begins the diff of `old` to `commit`'s tree
+ * (dropping one not taken; nothing when the repository at `path` cannot be
+ * opened again); `old` must live until it is taken or dropped.  _take
+ * hands over the tree and its changed flags (mev_tree_update) when that
+ * very diff was started and succeeded: 1; else 0, and the caller diffs
+ * itself.  _drop waits for a diff started and forgets it; _free also
+ * closes the handle.
+ */
+typedef struct {
+	mev_repo *repo;
+	mev__walk_async job;
+	int started;
+	const mev_tree *old;
+	mev_oid commit;
+	mev_tree *tree;
+	uint8_t *changed;
+} mev__walk_ahead;
+
+void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree *old,
+			   const mev_oid *commit);
+int mev__walk_ahead_take(mev__walk_ahead *a, mev_tree **tree, uint8_t **changed,
+			 const mev_tree *old, const mev_oid *commit);
+void mev__walk_ahead_drop(mev__walk_ahead *a);
+void mev__walk_ahead_free(mev__walk_ahead *a);
+
+/* --- the walker (src/walk.c; storing a release: src/walk/write.c) --- */
+
+/* What is kept of the previous release while walking. */
+typedef struct {
+	char *tag;
+	mev_tree *tree;
+	mev_rules rules;
+	mev_maint *maint;
+	mev_matcher *matcher;
+	mev_maint_source *src;
+	size_t nsrc;
+	mev_filemap *fm;
+	char missing[512];   /* a note about blobs the repository lacks */
+} mev__walk_state;
+
+/* Blob sizes measured for a release, written with it. */
+typedef struct {
+	mev_oid oid;
+	uint64_t lines, bytes;
+} mev__blob_size;
+
+typedef MEV_VEC(mev__blob_size) mev__blob_vec;
+
+/* What one release's transaction writes. */
+typedef struct mev__walker mev__walker;
+typedef struct {
+	mev__walker *w;
+	const mev_tag *tag;
+	const mev__walk_state *prev, *cur;
+	const char *succ;    /* the stored release after it, or NULL */
+	const mev__blob_vec *blobs; /* the blob sizes measured for it */
+	int set_id;          /* the first release: the store's identity with it */
+} mev__release_write;
+
+struct mev__walker {
+	const mev_walk_options *opt;
+	mev_walk_result *res;
+	mev__blob_vec blobs;
+	mev__stored_list stored;
+	mev_repo *repo;
+	mev_store *store;
+	int lockfd;          /* the writer's lock, -1 when not taken */
+	mev_identity id;
+	int have_id;
+	mev_dialect dialect;
+	size_t bad_blobs;    /* damaged blob sizes met */
+	/* the release being stored while the next is computed: its write,
+	 * the state its file table is a delta against (freed once written),
+	 * its tag and blob sizes */
+	mev__walk_async writer;
+	mev__release_write pending;
+	mev__walk_state retired;
+	char *pending_succ;
+	mev__blob_vec pending_blobs;
+	mev__walk_ahead ahead; /* the next release's tree */
+};
+
+void mev__walk_state_clear(mev__walk_state *s);
+
+/*
+ * Wait for the release being stored, if any: once written it counts as
+ * walked and the state its file table is a delta against is freed.  The
+ * store, and the states of the last two releases, are the writer's until
+ * this returns.  _after: the same after a failure `rc`, whose message is
+ * the one kept.
+ */
+int mev__walk_settle(mev__walker *w);
+int mev__walk_settle_after(mev__walker *w, int rc);
+
+/*
+ * Store release t, whose state is *cur, on the writer thread: *cur becomes
+ * *prev, and the state before it (its file table's base) waits in
+ * w->retired until written.  `succ` (malloc'ed, taken) is the stored
+ * release after it, or NULL.  The first release of a store names the
+ * history by its root commit, found here: the writer does not read the
+ * repository.
+ */
+int mev__walk_store_async(mev__walker *w, const mev_tag *t, mev__walk_state *prev,
+			  mev__walk_state *cur, char *succ);
 
 #endif

@@ -1,0 +1,205 @@
+/*
+ * Storing a walked release (walk_internal.h): one transaction, on a
+ * thread of its own while the walk computes the next release; the file
+ * table of the stored release after it is re-encoded against it.
+ */
+#include "walk_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef mev__walk_state state;
+typedef mev__walker walker;
+typedef mev__blob_vec blob_vec;
+typedef mev__release_write release_write;
+
+void mev__walk_state_clear(state *s)
+{
+	free(s->tag);
+	mev_tree_free(s->tree);
+	mev_maint_free(s->maint);
+	mev_matcher_free(s->matcher);
+	mev_maint_sources_free(s->src, s->nsrc);
+	mev_filemap_free(s->fm);
+	memset(s, 0, sizeof *s);
+}
+
+int mev__walk_settle(walker *w)
+{
+	int rc = mev__walk_async_wait(&w->writer);
+	if (w->pending.w) {
+		if (rc == MEV_ENOTFOUND)
+			mev_error_prefix("%s", w->pending.tag->name);
+		if (!rc) {
+			w->res->reencoded += w->pending.succ != NULL;
+			w->res->walked++;
+			w->have_id = 1;
+		}
+		free(w->pending_succ);
+		w->pending_succ = NULL;
+		memset(&w->pending, 0, sizeof w->pending);
+	}
+	mev__walk_state_clear(&w->retired);
+	return rc;
+}
+
+int mev__walk_settle_after(walker *w, int rc)
+{
+	char msg[2048], hint[2048];
+	if (!rc)
+		return mev__walk_settle(w);
+	snprintf(msg, sizeof msg, "%s", mev_error_message());
+	snprintf(hint, sizeof hint, "%s", mev_error_hint_text());
+	mev__walk_settle(w);
+	mev_error_set(rc, "%s", msg);
+	if (hint[0])
+		mev_error_hint("%s", hint);
+	return rc;
+}
+
+static int diag_texts(const mev_maint *m, const char *extra, char ***out, size_t *n)
+{
+	size_t k = mev_maint_diag_count(m);
+	char buf[1024];
+	*out = calloc(k + 2, sizeof **out);
+	*n = 0;
+	if (!*out)
+		return mev_error_oom();
+	for (size_t i = 0; i < k; i++) {
+		mev_maint_diag_format(buf, sizeof buf, m, &mev_maint_diags(m)[i]);
+		if (!((*out)[i] = strdup(buf)))
+			return mev_error_oom();
+		*n = i + 1;
+	}
+	if (extra && extra[0]) {
+		if (!((*out)[k] = strdup(extra)))
+			return mev_error_oom();
+		*n = k + 1;
+	}
+	return 0;
+}
+
+/*
+ * The stored release after the one being inserted, re-encoded: its file
+ * table becomes a delta against `cur` (tag `tag`).  Its graph is rebuilt
+ * on its file table, the stored one being over the stored sections.
+ */
+static int reencode_successor(walker *w, const char *succ, const state *cur, const char *tag)
+{
+	mev_graph *g = NULL;
+	mev_graph_options go = { 1 };
+	mev_filemap *fm = NULL;
+	mev_release *rel = NULL;
+	char **diags = NULL;
+	size_t nd = 0;
+	mev_release_input in = { 0 };
+	int rc;
+
+	if ((rc = mev_release_find(&rel, w->store, succ)) ||
+	    (rc = mev_release_load_filemap(&fm, w->store, succ)) ||
+	    (rc = mev_release_load_diags(&diags, &nd, w->store, succ)) ||
+	    (rc = mev_graph_build(&g, fm, &go)))
+		goto done;
+	in.tag = succ;
+	in.commit = rel->commit;
+	in.time = rel->time;
+	in.maintainer_files = rel->maintainer_files;
+	in.diags = (const char *const *)diags;
+	in.ndiags = nd;
+	in.rules_version = rel->rules_version;
+	in.rules = rel->rules;
+	rc = mev_release_put(w->store, &in, fm, g, cur->fm, tag);
+done:
+	mev_graph_free(g);
+	mev_filemap_free(fm);
+	mev_release_diags_free(diags, nd);
+	mev_release_free(rel);
+	return rc;
+}
+
+/* Put the release (and re-encode its stored successor) in one transaction:
+ * the blob sizes measured for it, the identity with the first release. */
+static int store_release(mev_store *s, void *ctx)
+{
+	const release_write *rw = ctx;
+	walker *w = rw->w;
+	const state *prev = rw->prev, *cur = rw->cur;
+	mev_graph *g = NULL;
+	mev_graph_options go = { 1 };
+	char **diags = NULL;
+	size_t nd = 0;
+	mev_release_input in = { 0 };
+	char rules[1024];
+	int rc;
+
+	if ((rc = mev_graph_build(&g, cur->fm, &go)))
+		mev_error_prefix("release %s", rw->tag->name);
+	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
+		goto done;
+	for (size_t i = 0; i < rw->blobs->n; i++)
+		if ((rc = mev_release_blob_put(s, &rw->blobs->v[i].oid, rw->blobs->v[i].lines,
+					       rw->blobs->v[i].bytes)))
+			goto done;
+	in.tag = rw->tag->name;
+	in.commit = rw->tag->commit;
+	in.time = rw->tag->time;
+	in.maintainer_files = mev_maint_file_count(cur->maint);
+	in.diags = (const char *const *)diags;
+	in.ndiags = nd;
+	in.maint = cur->maint;
+	in.tree = cur->tree;
+	mev_rules_describe(rules, sizeof rules, &cur->rules);
+	in.rules_version = MEV_RULES_VERSION;
+	in.rules = rules;
+	if (rw->set_id && (rc = mev_release_identity_set(s, &w->id)))
+		goto done;
+	if (rw->succ && (rc = reencode_successor(w, rw->succ, cur, in.tag)))
+		goto done;
+	rc = mev_release_put(s, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL);
+done:
+	mev_graph_free(g);
+	mev_release_diags_free(diags, nd);
+	return rc;
+}
+
+static int write_release(void *ctx)
+{
+	release_write *rw = ctx;
+	return mev_store_write(rw->w->store, store_release, rw);
+}
+
+int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, char *succ)
+{
+	blob_vec b = w->pending_blobs;
+	int rc;
+	if (!w->have_id) {
+		if ((rc = mev_repo_root(&w->id.root, w->repo, &t->commit))) {
+			free(succ);
+			return rc;
+		}
+		if (!w->id.dialect[0])
+			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(w->dialect));
+	}
+	/* of the state before, the writer needs the file table (its base) and tag */
+	w->retired = *prev;
+	mev_tree_free(w->retired.tree);
+	mev_maint_free(w->retired.maint);
+	mev_matcher_free(w->retired.matcher);
+	mev_maint_sources_free(w->retired.src, w->retired.nsrc);
+	w->retired.tree = NULL;
+	w->retired.maint = NULL;
+	w->retired.matcher = NULL;
+	w->retired.src = NULL;
+	w->retired.nsrc = 0;
+	*prev = *cur;
+	w->pending_blobs = w->blobs;
+	w->blobs = b;
+	w->blobs.n = 0;
+	w->pending = (release_write){ w, t, &w->retired, prev, succ, &w->pending_blobs, !w->have_id };
+	w->pending_succ = succ;
+	mev__walk_async_start(&w->writer, write_release, &w->pending);
+	return 0;
+}
