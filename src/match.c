@@ -14,7 +14,6 @@
 #include "pattern.h"
 #include "util/buf.h"
 #include "util/strmap.h"
-#include "util/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -310,14 +309,7 @@ static int u32_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-typedef struct {
-	const char *s;
-	size_t len;
-	uint32_t slashes;
-	int ascii, has_nl;
-	const char *u;
-	size_t ulen;
-} subject;
+typedef mev__pattern_subject subject;
 
 static int run(mev_matcher *m, mev__pattern *p, const subject *sj)
 {
@@ -436,29 +428,14 @@ static int match_indexed(mev_matcher *m, const subject *sj)
 int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const char *path,
 		      size_t len, int is_dir)
 {
-	subject sj = { 0 };
+	subject sj;
 	int rc;
 
 	mev__buf_clear(&m->path);
 	if (mev__buf_put(&m->path, path, len) || (is_dir && mev__buf_putc(&m->path, '/')))
 		return MEV_ENOMEM;
-	sj.s = m->path.ptr;
-	sj.len = m->path.len;
-	sj.ascii = 1;
-	for (size_t i = 0; i < sj.len; i++) {
-		unsigned char c = (unsigned char)sj.s[i];
-		sj.slashes += c == '/';
-		sj.has_nl |= c == '\n';
-		if (c >= 0x80)
-			sj.ascii = 0;
-	}
-	if (!sj.ascii) {
-		mev__buf_clear(&m->upath);
-		if (mev__latin1_to_utf8(&m->upath, sj.s, sj.len))
-			return mev_error_oom();
-		sj.u = m->upath.ptr;
-		sj.ulen = m->upath.len;
-	}
+	if ((rc = mev__pattern_subject_set(&sj, &m->upath, m->path.ptr, m->path.len)))
+		return rc;
 	if (++m->gen == 0) { /* wrapped: reset the stamps */
 		size_t nsec = m->nsections;
 		memset(m->stamp_x, 0, (nsec + 1) * sizeof *m->stamp_x);

@@ -10,7 +10,6 @@
 #include "maintevo/error.h"
 #include "pattern.h"
 #include "util/buf.h"
-#include "util/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,40 +31,23 @@ const char *mev_why_verdict_name(mev_why_verdict v)
 	return (unsigned)v < sizeof names / sizeof *names ? names[v] : "out";
 }
 
-/* A path as mev__pattern_match() takes it. */
+/* A path as mev__pattern_match() takes it, and the buffer of its UTF-8 form. */
 typedef struct {
-	const char *s;
-	size_t len;
-	uint32_t slashes;
-	int ascii, has_nl;
-	mev_buf u;         /* read as ISO-8859-1, in UTF-8, when not ASCII */
+	mev__pattern_subject p;
+	mev_buf u;
 } subject;
 
 static int subject_set(subject *sj, const char *s, size_t len)
 {
-	sj->s = s;
-	sj->len = len;
-	sj->slashes = 0;
-	sj->ascii = 1;
-	sj->has_nl = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		sj->slashes += c == '/';
-		sj->has_nl |= c == '\n';
-		sj->ascii &= c < 0x80;
-	}
-	mev__buf_clear(&sj->u);
-	if (!sj->ascii && mev__latin1_to_utf8(&sj->u, s, len))
-		return mev_error_oom();
-	return 0;
+	return mev__pattern_subject_set(&sj->p, &sj->u, s, len);
 }
 
 /* The pattern on the path, with the path's '/' count given as `slashes`:
  * 1, 0, or -1 when it ran out of its budget. */
 static int run(mev__pattern *p, mev__pattern_scratch *sc, const subject *sj, uint32_t slashes)
 {
-	return mev__pattern_match(p, sc, sj->s, sj->len, slashes, sj->ascii, sj->has_nl,
-				  sj->ascii ? NULL : sj->u.ptr, sj->ascii ? 0 : sj->u.len);
+	const mev__pattern_subject *q = &sj->p;
+	return mev__pattern_match(p, sc, q->s, q->len, slashes, q->ascii, q->has_nl, q->u, q->ulen);
 }
 
 /* The rule of one compiled line on the path. */
@@ -75,7 +57,7 @@ static mev_why_rule rule_of(mev__pattern *p, mev__pattern_scratch *sc, const sub
 	if (p->kind == MEV__PAT_NEVER)
 		return MEV_WHY_INVALID;
 	if (p->type == 'N') {
-		r = run(p, sc, sj, sj->slashes);
+		r = run(p, sc, sj, sj->p.slashes);
 		return r < 0 ? MEV_WHY_BUDGET : r ? MEV_WHY_REGEX : MEV_WHY_NONE;
 	}
 	/* its own '/' count passes the depth test: what is left is the prefix */
@@ -84,7 +66,7 @@ static mev_why_rule rule_of(mev__pattern *p, mev__pattern_scratch *sc, const sub
 		return r < 0 ? MEV_WHY_BUDGET : MEV_WHY_NONE;
 	if (p->trailing)
 		return MEV_WHY_ANY_DEPTH;
-	return sj->slashes == p->slashes ? MEV_WHY_SAME_DEPTH : MEV_WHY_DEPTH;
+	return sj->p.slashes == p->slashes ? MEV_WHY_SAME_DEPTH : MEV_WHY_DEPTH;
 }
 
 static int compile(mev__pattern *pat, const mev_why_pattern *p, int utf8)

@@ -7,6 +7,7 @@
  */
 #include "pattern.h"
 #include "maintevo/error.h"
+#include "util/text.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -440,6 +441,28 @@ int mev__pattern_compile(mev__pattern *p, char type, const char *regex, int utf8
 		p->kind = MEV__PAT_PCRE;
 	}
 	return index_literal(p, regex, len);
+}
+
+int mev__pattern_subject_set(mev__pattern_subject *sj, mev_buf *ubuf, const char *s, size_t len)
+{
+	memset(sj, 0, sizeof *sj);
+	sj->s = s;
+	sj->len = len;
+	sj->ascii = 1;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		sj->slashes += c == '/';
+		sj->has_nl |= c == '\n';
+		sj->ascii &= c < 0x80;
+	}
+	if (sj->ascii)
+		return 0;
+	mev__buf_clear(ubuf);
+	if (mev__latin1_to_utf8(ubuf, s, len))
+		return mev_error_oom();
+	sj->u = ubuf->ptr;
+	sj->ulen = ubuf->len;
+	return 0;
 }
 
 void mev__pattern_free(mev__pattern *p)

@@ -65,6 +65,20 @@ void mev__pattern_scratch_free(mev__pattern_scratch *sc);
 int mev__pattern_match(mev__pattern *p, mev__pattern_scratch *sc, const char *path, size_t len,
 		       uint32_t slashes, int ascii, int has_nl, const char *upath, size_t ulen);
 
+/* A path as mev__pattern_match() takes it. */
+typedef struct {
+	const char *s;
+	size_t len;
+	uint32_t slashes;      /* '/' count */
+	int ascii, has_nl;     /* no byte >= 0x80; holds a '\n' */
+	const char *u;         /* when not ASCII: the path read as ISO-8859-1, in UTF-8 */
+	size_t ulen;
+} mev__pattern_subject;
+
+/* *sj for path s[0..len) (borrowed), its UTF-8 form (when not ASCII) in
+ * *ubuf.  Errors: MEV_ENOMEM. */
+int mev__pattern_subject_set(mev__pattern_subject *sj, mev_buf *ubuf, const char *s, size_t len);
+
 /* The same with PCRE2 only: the reference the fast paths are tested against. */
 int mev__pattern_match_pcre(mev__pattern *p, mev__pattern_scratch *sc, const char *path,
 			    size_t len, uint32_t slashes, int ascii, const char *upath, size_t ulen);

@@ -564,30 +564,17 @@ static void test_random_index_vs_brute(void)
 
 /* --- the pattern module directly ------------------------------------------ */
 
+/* The path as the pattern module takes it (pattern.c's own helper), and
+ * the buffer of its UTF-8 form. */
 typedef struct {
-	const char *s;
-	size_t len;
-	uint32_t slashes;
-	int ascii, has_nl;
+	mev__pattern_subject p;
 	mev_buf u;
 } subject;
 
 static void subject_set(subject *sj, const char *s, size_t len)
 {
-	sj->s = s;
-	sj->len = len;
-	sj->slashes = 0;
-	sj->ascii = 1;
-	sj->has_nl = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		sj->slashes += c == '/';
-		sj->has_nl |= c == '\n';
-		if (c >= 0x80)
-			sj->ascii = 0;
-	}
-	mev__buf_clear(&sj->u);
-	mev__latin1_to_utf8(&sj->u, s, len);
+	if (mev__pattern_subject_set(&sj->p, &sj->u, s, len))
+		abort();
 }
 
 static void test_pattern_basics(void)
@@ -687,10 +674,10 @@ static void test_glob_vs_pcre(void)
 			}
 			path[l] = '\0';
 			subject_set(&sj, path, l);
-			a = mev__pattern_match(&p, sc, sj.s, sj.len, sj.slashes, sj.ascii, sj.has_nl,
-					       sj.u.ptr, sj.u.len);
-			b = mev__pattern_match_pcre(&p, sc, sj.s, sj.len, sj.slashes, sj.ascii,
-						    sj.u.ptr, sj.u.len);
+			a = mev__pattern_match(&p, sc, sj.p.s, sj.p.len, sj.p.slashes, sj.p.ascii,
+					       sj.p.has_nl, sj.p.u, sj.p.ulen);
+			b = mev__pattern_match_pcre(&p, sc, sj.p.s, sj.p.len, sj.p.slashes, sj.p.ascii,
+						    sj.p.u, sj.p.ulen);
 			hits += b == 1;
 			if (a != b && bad++ < 5)
 				fprintf(stderr, "glob/pcre differ: re '%s' utf8 %d path '%s': %d vs %d\n",
@@ -757,8 +744,8 @@ static void test_prefix_and_must_soundness(void)
 			}
 			path[l] = '\0';
 			subject_set(&sj, path, l);
-			r = mev__pattern_match_pcre(&p, sc, sj.s, sj.len, sj.slashes, sj.ascii,
-						    sj.u.ptr, sj.u.len);
+			r = mev__pattern_match_pcre(&p, sc, sj.p.s, sj.p.len, sj.p.slashes, sj.p.ascii,
+						    sj.p.u, sj.p.ulen);
 			if (r != 1)
 				continue;
 			hits++;
