@@ -51,6 +51,42 @@ int mev_maint_find_order(const char *a, const char *b)
 	}
 }
 
+int mev_maint_found_by_find(size_t *first, const mev_rules *r, const mev_maint_source *src,
+			    size_t n, const char *path, size_t len)
+{
+	const char *dir, *slash = memrchr(path, '/', len), *base = slash ? slash + 1 : path;
+	size_t dl, h = 0;
+	int prefix = 0;
+	*first = 0;
+	if (r->discover == MEV_DISCOVER_SUBDIR) {
+		/* ./MAINTAINERS, then File::Find of find_dir, known to have been
+		 * entered (it is no link) only when it found something */
+		*first = n && strcmp(src[0].path, "MAINTAINERS") == 0;
+		if (!r->find_dir[0] || n < 2 || !*first)
+			return 0;
+		dir = r->find_dir;
+		prefix = 1;
+		h = 1;
+	} else if ((r->discover == MEV_DISCOVER_DIR_FMF && r->find_files) ||
+		   (r->discover == MEV_DISCOVER_PATH && r->find_files &&
+		    (strcmp(r->mpath, ".") == 0 || strcmp(r->mpath, "./") == 0))) {
+		dir = "";
+		while (h < n && strncmp(src[h].path, "MAINTAINERS/", 12) == 0)
+			h++; /* the ./MAINTAINERS folder's listing comes first */
+	} else {
+		return 0;
+	}
+	*first = h;
+	dl = strlen(dir);
+	if (!slash || (len >= 12 && memcmp(path, "MAINTAINERS/", 12) == 0))
+		return 0; /* ./MAINTAINERS itself, or in its folder: not File::Find's */
+	if (dl && (len <= dl || memcmp(path, dir, dl) != 0 || path[dl] != '/'))
+		return 0;
+	if ((size_t)(path + len - base) < 11 || memcmp(base, "MAINTAINERS", 11) != 0)
+		return 0;
+	return prefix || (size_t)(path + len - base) == 11;
+}
+
 static int find_order(const void *pa, const void *pb)
 {
 	return mev_maint_find_order(*(char *const *)pa, *(char *const *)pb);

@@ -375,6 +375,40 @@ static void test_discover_generations(void)
 	mev_repo_free(r);
 }
 
+/* Which added or deleted files only join or leave File::Find's part. */
+static void test_found_by_find(void)
+{
+	mev_rules r;
+	size_t first = 99;
+	mev_maint_source sub[] = { { "MAINTAINERS", { { 0 } } }, { "board/a/MAINTAINERS", { { 0 } } } };
+	mev_maint_source fmf[] = { { "MAINTAINERS/x", { { 0 } } }, { "MAINTAINERS", { { 0 } } },
+				   { "b/MAINTAINERS", { { 0 } } } };
+#define FOUND(src, n, p) mev_maint_found_by_find(&first, &r, src, n, p, strlen(p))
+	memset(&r, 0, sizeof r);
+	r.discover = MEV_DISCOVER_SUBDIR;
+	snprintf(r.find_dir, sizeof r.find_dir, "board");
+	CHECK_INT(FOUND(sub, 2, "board/c/MAINTAINERS.old"), 1); /* names starting so */
+	CHECK_INT(first, 1);
+	CHECK_INT(FOUND(sub, 2, "lib/MAINTAINERS"), 0);         /* outside the folder */
+	CHECK_INT(FOUND(sub, 1, "board/c/MAINTAINERS"), 0);     /* folder not known entered */
+	r.discover = MEV_DISCOVER_DIR_FMF;
+	r.find_files = 1;
+	CHECK_INT(FOUND(fmf, 3, "c/d/MAINTAINERS"), 1);
+	CHECK_INT(first, 1);                                    /* after the folder's listing */
+	CHECK_INT(FOUND(fmf, 3, "c/MAINTAINERS.old"), 0);       /* exact names only */
+	CHECK_INT(FOUND(fmf, 3, "MAINTAINERS"), 0);             /* ./MAINTAINERS itself */
+	CHECK_INT(FOUND(fmf, 3, "MAINTAINERS/y/MAINTAINERS"), 0);
+	r.find_files = 0;
+	CHECK_INT(FOUND(fmf, 3, "c/d/MAINTAINERS"), 0);         /* only ./MAINTAINERS read */
+	r.discover = MEV_DISCOVER_PATH;
+	r.find_files = 1;
+	snprintf(r.mpath, sizeof r.mpath, ".");
+	CHECK_INT(FOUND(fmf + 1, 2, "c/MAINTAINERS"), 1);
+	snprintf(r.mpath, sizeof r.mpath, "MAINTAINERS");
+	CHECK_INT(FOUND(fmf + 1, 2, "c/MAINTAINERS"), 0);
+#undef FOUND
+}
+
 int main(void)
 {
 	int rc;
@@ -386,6 +420,7 @@ int main(void)
 	RUN(test_discover_uboot);
 	RUN(test_discover_linux);
 	RUN(test_discover_generations);
+	RUN(test_found_by_find);
 	rc = test_summary();
 	test_tmpdir_remove(tmp_root);
 	return rc;

@@ -194,6 +194,17 @@ void mev_maint_sources_free(mev_maint_source *s, size_t n);
  * order of the files a source list finds. */
 int mev_maint_find_order(const char *a, const char *b);
 
+/*
+ * For a source list src[0..n) found under rules r (mev_maint_sources()):
+ * 1 when the file path[0..len) is one that the list's File::Find part holds
+ * or would hold (below the folder searched, by its name), so that adding
+ * or deleting it adds it to or drops it from that part and changes nothing
+ * else; *first gets where that part starts (0 when there is none).  0 for
+ * rules whose files are not all found that way, and for any other path.
+ */
+int mev_maint_found_by_find(size_t *first, const mev_rules *r, const mev_maint_source *src,
+			    size_t n, const char *path, size_t len);
+
 /* 1 when some F:/X: regex of `m` would differ in `tree` (the script's
  * directory test answers differently there). */
 int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree);

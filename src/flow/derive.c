@@ -72,21 +72,6 @@ static int known_dirs(mev_strmap *known, const mev_maint *m)
 	return 0;
 }
 
-/*
- * Where File::Find's part of a source list starts: after the files read
- * before it (./MAINTAINERS in the SUBDIR mode, the files of the folder
- * ./MAINTAINERS when it is one).
- */
-static size_t find_part(const mev_rules *r, const mev_maint_source *src, size_t n)
-{
-	size_t h = 0;
-	if (r->discover == MEV_DISCOVER_SUBDIR)
-		return n && strcmp(src[0].path, "MAINTAINERS") == 0;
-	while (h < n && strncmp(src[h].path, "MAINTAINERS/", 12) == 0)
-		h++;
-	return h;
-}
-
 /* The parent's sources p->src with the plan's edits: *out, *nout of them. */
 static int edited_sources(mev_maint_source **out, size_t *nout, const mev__flow_contexts *c,
 			  const mev__flow_ctx *p, const mev_rules *r, const struct plan *pl)
@@ -120,7 +105,9 @@ static int edited_sources(mev_maint_source **out, size_t *nout, const mev__flow_
 		size_t at = n;
 		if (e->status != 'A')
 			continue;
-		for (size_t i = find_part(r, src, n); i < n; i++)
+		size_t first = 0;
+		mev_maint_found_by_find(&first, r, src, n, path, strlen(path));
+		for (size_t i = first; i < n; i++)
 			if (mev_maint_find_order(src[i].path, path) > 0) {
 				at = i;
 				break;
@@ -218,38 +205,20 @@ int mev__flow_derivable_edit(mev__flow_contexts *c, const mev__flow_ctx *x, cons
 {
 	int64_t k = mev__strmap_get(&x->src_paths, ch->path, ch->path_len);
 	struct edit e = { ch->status, k >= 0 ? (uint32_t)k : 0, 0, ch->oid };
-	const char *base = memrchr(ch->path, '/', ch->path_len);
-	const char *dir;
-	size_t dl;
-	int prefix = 0;
+	size_t first;
 
 	if (ch->link)
 		return 0;
 	if (ch->status == 'M')
 		return k < 0 ? 0 : MEV_VEC_PUSH(&c->edits, e) ? mev_error_oom() : 1;
-	/* One file more or less for File::Find, in the modes whose files it
-	 * all finds (the SUBDIR mode below a folder it has entered: one where
-	 * it found files), by name: MAINTAINERS, or starting so (SUBDIR). */
-	if (r->discover == MEV_DISCOVER_SUBDIR && r->find_dir[0] && x->nsrc >= 2) {
-		dir = r->find_dir;
-		prefix = 1;
-	} else if ((r->discover == MEV_DISCOVER_DIR_FMF && r->find_files) ||
-		   (r->discover == MEV_DISCOVER_PATH && r->find_files &&
-		    (strcmp(r->mpath, ".") == 0 || strcmp(r->mpath, "./") == 0))) {
-		dir = "";
-	} else {
-		return 0;
-	}
-	if (mev__flow_below_tested(x, ch))
-		return 0; /* the directory test may answer otherwise */
+	/* one file more or less for File::Find, in the modes whose files it
+	 * all finds (mev_maint_found_by_find()) */
+	if (!mev_maint_found_by_find(&first, r, x->src, x->nsrc, ch->path, ch->path_len) ||
+	    mev__flow_below_tested(x, ch))
+		return 0; /* not File::Find's, or the directory test may answer otherwise */
 	if (ch->status == 'D')
-		return k < (int64_t)find_part(r, x->src, x->nsrc) ? 0
-		       : MEV_VEC_PUSH(&c->edits, e) ? mev_error_oom() : 1;
-	base = base ? base + 1 : ch->path;
-	dl = strlen(dir);
-	if (k >= 0 || base == ch->path || strncmp(ch->path, "MAINTAINERS/", 12) == 0 ||
-	    (prefix ? strncmp(base, "MAINTAINERS", 11) != 0 : strcmp(base, "MAINTAINERS") != 0) ||
-	    (dl && (strncmp(ch->path, dir, dl) != 0 || ch->path[dl] != '/')))
+		return k < (int64_t)first ? 0 : MEV_VEC_PUSH(&c->edits, e) ? mev_error_oom() : 1;
+	if (k >= 0)
 		return 0;
 	e.path = (uint32_t)c->edit_paths.len;
 	if (mev__buf_put(&c->edit_paths, ch->path, ch->path_len + 1) || MEV_VEC_PUSH(&c->edits, e))
