@@ -104,6 +104,7 @@ void mev_repo_free(mev_repo *repo)
 	if (!repo)
 		return;
 	git_repository_free(repo->git);
+	mev__packs_free(repo->packs);
 	free(repo->path);
 	free(repo);
 	git_libgit2_shutdown();
@@ -231,6 +232,7 @@ int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *
 
 typedef struct {
 	const char *path;
+	mev__packs *packs;
 	const mev_oid *oids;
 	size_t n;
 	uint64_t *lines, *bytes;
@@ -244,17 +246,24 @@ typedef struct {
 
 enum { CHUNK = 32 };
 
+/* Open a handle of the repository for one worker (what the packs do not
+ * hold is read through it). */
+static int worker_odb(git_repository **git, git_odb **odb, const char *path)
+{
+	if (git_repository_open_ext(git, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    git_repository_odb(odb, *git) < 0)
+		return mev__repo_git_fail(MEV_EGIT, "cannot open repository");
+	return 0;
+}
+
 static void *measure_worker(void *arg)
 {
 	measure_job *job = arg;
 	git_repository *git = NULL;
 	git_odb *odb = NULL;
+	mev__pack_reader rd;
 	int rc = 0;
-	if (git_repository_open_ext(&git, job->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
-	    git_repository_odb(&odb, git) < 0) {
-		rc = mev__repo_git_fail(MEV_EGIT, "cannot open repository");
-		goto done;
-	}
+	mev__pack_reader_init(&rd, job->packs);
 	for (;;) {
 		size_t i = atomic_fetch_add(&job->next, CHUNK), end;
 		if (i >= job->n || atomic_load(&job->failed))
@@ -267,6 +276,15 @@ static void *measure_worker(void *arg)
 		for (; i < end; i++) {
 			git_odb_object *o = NULL;
 			git_oid id;
+			const unsigned char *data;
+			size_t len;
+			if (mev__pack_read_blob(&rd, &job->oids[i], &data, &len)) {
+				job->bytes[i] = len;
+				job->lines[i] = mev__count_newlines(data, len);
+				continue;
+			}
+			if (!odb && (rc = worker_odb(&git, &odb, job->path)))
+				goto done;
 			memcpy(id.id, job->oids[i].id, 20);
 			int r = git_odb_read(&o, odb, &id);
 			if (r == GIT_ENOTFOUND) {
@@ -295,6 +313,7 @@ done:
 		}
 		pthread_mutex_unlock(&job->lock);
 	}
+	mev__pack_reader_free(&rd);
 	git_odb_free(odb);
 	git_repository_free(git);
 	return NULL;
@@ -307,6 +326,16 @@ int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
 			    .lines = lines, .bytes = bytes, .stop = stop };
 	pthread_t th[64];
 	int started = 0;
+	if (!repo->packs_tried) {
+		/* the packs stay open, and their cache of delta bases filled,
+		 * from one release of a walk to the next */
+		char dir[4096];
+		repo->packs_tried = 1;
+		snprintf(dir, sizeof dir, "%sobjects", git_repository_commondir(repo->git));
+		if (mev__packs_open(&repo->packs, dir))
+			return mev_error_oom();
+	}
+	job.packs = repo->packs;
 	if (jobs <= 0) {
 		long c = sysconf(_SC_NPROCESSORS_ONLN);
 		jobs = c > 0 ? (int)c : 1;

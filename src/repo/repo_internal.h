@@ -3,13 +3,18 @@
 #define MEV_REPO_INTERNAL_H
 
 #include <git2.h>
+#include <zlib.h>
 #include "maintevo/repo.h"
+
+typedef struct mev__packs mev__packs;
 
 struct mev_repo {
 	git_repository *git;
 	char *path;
 	int shallow;          /* a shallow clone: its history stops at .git/shallow */
 	char promisor[64];    /* a partial clone: the remote it fetches missing objects from */
+	mev__packs *packs;    /* its packs, for measuring blobs (opened at the first) */
+	int packs_tried;
 };
 
 /* libgit2's last error as `code`, the message "what: libgit2's message". */
@@ -47,5 +52,40 @@ typedef int (*mev__tree_diff_fn)(void *ctx, const char *path, size_t len,
  * skipping equal subtrees unread; fn in git's path order. */
 int mev__tree_diff(git_repository *git, const git_tree *ot, const git_tree *nt,
 		   mev__tree_diff_fn fn, void *ctx);
+
+/*
+ * Blobs read from packs directly, keeping every delta base rebuilt as git
+ * does (src/repo/packread.c).  _open opens the packs of objects directory
+ * `objects` and of its alternates (none is no error): 0, or -1 out of
+ * memory.  A reader is one thread's; the packs and their cache of bases
+ * are shared by the readers.
+ */
+int mev__packs_open(mev__packs **out, const char *objects);
+void mev__packs_free(mev__packs *ps);
+size_t mev__packs_count(const mev__packs *ps);
+
+typedef struct {
+	mev__packs *packs;
+	z_stream z;
+	int zok;
+	unsigned char *buf;  /* bytes read from a pack */
+	size_t cap, have, data_at;
+	unsigned char *out;  /* the blob returned last, unless it is */
+	size_t outcap;
+	unsigned char *taken; /* a base taken from the cache */
+	struct mev__pack_link *chain; /* the deltas being applied */
+	size_t nchain;
+} mev__pack_reader;
+
+void mev__pack_reader_init(mev__pack_reader *r, mev__packs *ps);
+void mev__pack_reader_free(mev__pack_reader *r);
+/*
+ * Blob `oid` read whole from a pack: 1 and *data (the reader's, valid
+ * until its next read, with a NUL after its *len bytes); 0 when this reader leaves it to libgit2 (not in
+ * a pack, not a blob, or not read here for any other reason, damage
+ * included: libgit2 says what is wrong).
+ */
+int mev__pack_read_blob(mev__pack_reader *r, const mev_oid *oid, const unsigned char **data,
+			size_t *len);
 
 #endif
