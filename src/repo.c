@@ -698,6 +698,8 @@ void mev_tree_free(mev_tree *t)
 }
 
 size_t mev_tree_count(const mev_tree *t) { return t->files.n; }
+
+const mev_oid *mev_tree_id(const mev_tree *t) { return &t->tree_id; }
 const mev_tree_file *mev_tree_files(const mev_tree *t) { return t->files.v; }
 
 int64_t mev_tree_find(const mev_tree *t, const char *path, size_t len)
