@@ -95,6 +95,7 @@ int mev_repo_open(mev_repo **out, const char *path)
 		return rc;
 	}
 	mev__repo_inspect(r);
+	pthread_mutex_init(&r->lock, NULL);
 	*out = r;
 	return 0;
 }
@@ -104,7 +105,12 @@ void mev_repo_free(mev_repo *repo)
 	if (!repo)
 		return;
 	git_repository_free(repo->git);
+	if (repo->reader) {
+		mev__pack_reader_free(repo->reader);
+		free(repo->reader);
+	}
 	mev__packs_free(repo->packs);
+	pthread_mutex_destroy(&repo->lock);
 	free(repo->path);
 	free(repo);
 	git_libgit2_shutdown();
@@ -193,6 +199,43 @@ void mev_tag_list_free(mev_tag *tags, size_t n)
 }
 
 /* Read blob oid of `what`, needed for `why` (for the message; both may be NULL). */
+int mev__repo_packs(mev_repo *repo)
+{
+	char dir[4096];
+	if (repo->packs_tried)
+		return 0;
+	/* the packs stay open, and their cache of delta bases filled, from
+	 * one release of a walk to the next */
+	repo->packs_tried = 1;
+	snprintf(dir, sizeof dir, "%sobjects", git_repository_commondir(repo->git));
+	return mev__packs_open(&repo->packs, dir) ? mev_error_oom() : 0;
+}
+
+/* Blob `oid` through the repository's pack reader: 1 (*data, *len),
+ * 0 when it leaves the blob to libgit2, or an error. */
+static int read_packed(char **data, size_t *len, mev_repo *repo, const mev_oid *oid)
+{
+	const unsigned char *d;
+	int rc;
+	pthread_mutex_lock(&repo->lock);
+	if (!(rc = mev__repo_packs(repo)) && !repo->reader) {
+		if ((repo->reader = malloc(sizeof *repo->reader)))
+			mev__pack_reader_init(repo->reader, repo->packs);
+		else
+			rc = mev_error_oom();
+	}
+	if (!rc && mev__pack_read_blob(repo->reader, oid, &d, len)) {
+		if ((*data = malloc(*len + 1))) {
+			memcpy(*data, d, *len + 1);
+			rc = 1;
+		} else {
+			rc = mev_error_oom();
+		}
+	}
+	pthread_mutex_unlock(&repo->lock);
+	return rc;
+}
+
 static int read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid, const char *what,
 		     const char *why)
 {
@@ -200,7 +243,9 @@ static int read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oi
 	git_odb_object *o = NULL;
 	git_oid id;
 	char hex[41];
-	int rc = 0;
+	int rc = read_packed(data, len, repo, oid);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	memcpy(id.id, oid->id, 20);
 	if (git_repository_odb(&odb, repo->git) < 0)
 		return mev__repo_git_fail(MEV_EGIT, "cannot open object database");
@@ -326,15 +371,12 @@ int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
 			    .lines = lines, .bytes = bytes, .stop = stop };
 	pthread_t th[64];
 	int started = 0;
-	if (!repo->packs_tried) {
-		/* the packs stay open, and their cache of delta bases filled,
-		 * from one release of a walk to the next */
-		char dir[4096];
-		repo->packs_tried = 1;
-		snprintf(dir, sizeof dir, "%sobjects", git_repository_commondir(repo->git));
-		if (mev__packs_open(&repo->packs, dir))
-			return mev_error_oom();
-	}
+	int rc;
+	pthread_mutex_lock(&repo->lock);
+	rc = mev__repo_packs(repo);
+	pthread_mutex_unlock(&repo->lock);
+	if (rc)
+		return rc;
 	job.packs = repo->packs;
 	if (jobs <= 0) {
 		long c = sysconf(_SC_NPROCESSORS_ONLN);

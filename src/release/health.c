@@ -60,47 +60,50 @@ void mev_release_memo_free(mev_release_memo *m)
 	free(m);
 }
 
-/* Sorted bytewise (the tree's order unless a link to a directory, as
- * "path/", moves). */
-static int sorted(const span *v, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (span_cmp(&v[i - 1], &v[i]) > 0)
-			return 0;
-	return 1;
-}
-
 /* Every path of the tree, a link to a directory as "path/" (as the
  * matcher takes it), sorted bytewise; *mem owns the "path/" copies;
- * span.idx is the file's index in the tree. */
+ * span.idx is the file's index in the tree.  The tree is sorted already:
+ * only the "path/" forms are sorted and merged in. */
 static int tree_paths(span **out, size_t *n, char **mem, const mev_tree *t)
 {
 	const mev_tree_file *f = mev_tree_files(t);
-	size_t nf = mev_tree_count(t), extra = 0, k = 0;
-	span *v = malloc((nf + 1) * sizeof *v);
+	size_t nf = mev_tree_count(t), extra = 0, k = 0, nd = 0, a = 0, b = 0, o;
+	span *v = malloc((nf + 1) * sizeof *v), *d;
 	char *m;
 	for (size_t i = 0; i < nf; i++)
-		extra += f[i].link_dir ? f[i].path_len + 2 : 0;
+		if (f[i].link_dir) {
+			extra += f[i].path_len + 2;
+			nd++;
+		}
 	m = malloc(extra + 1);
-	if (!v || !m) {
+	d = malloc((nd + 1) * sizeof *d);
+	if (!v || !m || !d) {
 		free(v);
 		free(m);
+		free(d);
 		return mev_error_oom();
 	}
+	/* the plain paths at the front of v, the "path/" forms in d */
 	for (size_t i = 0; i < nf; i++) {
-		v[i].p = f[i].path;
-		v[i].len = f[i].path_len;
-		v[i].idx = i;
-		if (f[i].link_dir) {
-			memcpy(m + k, f[i].path, f[i].path_len);
-			m[k + f[i].path_len] = '/';
-			v[i].p = m + k;
-			v[i].len = f[i].path_len + 1;
-			k += f[i].path_len + 2;
+		if (!f[i].link_dir) {
+			v[a++] = (span){ f[i].path, f[i].path_len, i };
+			continue;
 		}
+		memcpy(m + k, f[i].path, f[i].path_len);
+		m[k + f[i].path_len] = '/';
+		d[b++] = (span){ m + k, f[i].path_len + 1, i };
+		k += f[i].path_len + 2;
 	}
-	if (!sorted(v, nf))
-		qsort(v, nf, sizeof *v, span_cmp);
+	qsort(d, nd, sizeof *d, span_cmp);
+	/* merged from the back, into the room the "path/" forms leave */
+	o = nf;
+	while (b > 0) {
+		if (a > 0 && span_cmp(&v[a - 1], &d[b - 1]) > 0)
+			v[--o] = v[--a];
+		else
+			v[--o] = d[--b];
+	}
+	free(d);
 	*out = v;
 	*n = nf;
 	*mem = m;

@@ -3,6 +3,7 @@
 #define MEV_REPO_INTERNAL_H
 
 #include <git2.h>
+#include <pthread.h>
 #include <zlib.h>
 #include "maintevo/repo.h"
 
@@ -13,8 +14,10 @@ struct mev_repo {
 	char *path;
 	int shallow;          /* a shallow clone: its history stops at .git/shallow */
 	char promisor[64];    /* a partial clone: the remote it fetches missing objects from */
-	mev__packs *packs;    /* its packs, for measuring blobs (opened at the first) */
+	mev__packs *packs;    /* its packs, for reading blobs (opened at the first) */
 	int packs_tried;
+	pthread_mutex_t lock; /* of packs_tried and reader */
+	struct mev__pack_reader *reader; /* mev_repo_read_blob()'s */
 };
 
 /* libgit2's last error as `code`, the message "what: libgit2's message". */
@@ -63,8 +66,11 @@ int mev__tree_diff(git_repository *git, const git_tree *ot, const git_tree *nt,
 int mev__packs_open(mev__packs **out, const char *objects);
 void mev__packs_free(mev__packs *ps);
 size_t mev__packs_count(const mev__packs *ps);
+/* repo->packs, opened at the first call (with repo->lock held): 0, or
+ * MEV_ENOMEM. */
+int mev__repo_packs(mev_repo *repo);
 
-typedef struct {
+typedef struct mev__pack_reader {
 	mev__packs *packs;
 	z_stream z;
 	int zok;
