@@ -96,9 +96,12 @@ int mev_repo_open(mev_repo **out, const char *path)
 	}
 	mev__repo_inspect(r);
 	pthread_mutex_init(&r->lock, NULL);
+	r->recent[0].idx = r->recent[1].idx = (mev_strmap)MEV_STRMAP_INIT;
 	*out = r;
 	return 0;
 }
+
+static void blob_gen_free(mev__blob_gen *g);
 
 void mev_repo_free(mev_repo *repo)
 {
@@ -109,6 +112,8 @@ void mev_repo_free(mev_repo *repo)
 		mev__pack_reader_free(repo->reader);
 		free(repo->reader);
 	}
+	blob_gen_free(&repo->recent[0]);
+	blob_gen_free(&repo->recent[1]);
 	mev__packs_free(repo->packs);
 	pthread_mutex_destroy(&repo->lock);
 	free(repo->path);
@@ -211,27 +216,81 @@ int mev__repo_packs(mev_repo *repo)
 	return mev__packs_open(&repo->packs, dir) ? mev_error_oom() : 0;
 }
 
-/* Blob `oid` through the repository's pack reader: 1 (*data, *len),
- * 0 when it leaves the blob to libgit2, or an error. */
+/* Blobs kept in a generation of repo->recent: the newer one becomes the
+ * older at this size; a blob larger than RECENT_MAX is not kept. */
+enum { RECENT_GEN = 8 << 20, RECENT_MAX = 1 << 20 };
+
+static void blob_gen_free(mev__blob_gen *g)
+{
+	for (size_t i = 0; i < g->v.n; i++)
+		mev__buf_free(&g->v.v[i]);
+	MEV_VEC_FREE(&g->v);
+	mev__strmap_free(&g->idx);
+	memset(g, 0, sizeof *g);
+	g->idx = (mev_strmap)MEV_STRMAP_INIT;
+}
+
+/* Keep d[0..len) as blob `oid` in the newer generation (taken: *b is
+ * emptied); not kept when out of memory. */
+static void recent_put(mev_repo *repo, const mev_oid *oid, mev_buf *b)
+{
+	mev__blob_gen *g = &repo->recent[0];
+	if (b->len > RECENT_MAX)
+		return;
+	if (g->bytes + b->len > RECENT_GEN) {
+		blob_gen_free(&repo->recent[1]);
+		repo->recent[1] = *g;
+		memset(g, 0, sizeof *g);
+		g->idx = (mev_strmap)MEV_STRMAP_INIT;
+	}
+	if (MEV_VEC_PUSH(&g->v, *b))
+		return;
+	if (mev__strmap_put(&g->idx, (const char *)oid->id, 20, (uint32_t)(g->v.n - 1))) {
+		g->v.n--;
+		return;
+	}
+	g->bytes += b->len;
+	memset(b, 0, sizeof *b);
+}
+
+/* Blob `oid` from repo->recent (moved to the newer generation) or through
+ * the repository's pack reader: 1 (*data, *len), 0 when it leaves the blob
+ * to libgit2, or an error. */
 static int read_packed(char **data, size_t *len, mev_repo *repo, const mev_oid *oid)
 {
 	const unsigned char *d;
-	int rc;
+	mev_buf b = MEV_BUF_INIT;
+	int rc = 0;
 	pthread_mutex_lock(&repo->lock);
-	if (!(rc = mev__repo_packs(repo)) && !repo->reader) {
+	for (int k = 0; k < 2 && !b.ptr; k++) {
+		int64_t i = mev__strmap_get(&repo->recent[k].idx, (const char *)oid->id, 20);
+		if (i >= 0 && repo->recent[k].v.v[i].ptr) {
+			b = repo->recent[k].v.v[i];
+			memset(&repo->recent[k].v.v[i], 0, sizeof b);
+			repo->recent[k].bytes -= b.len;
+		}
+	}
+	if (!b.ptr && !(rc = mev__repo_packs(repo)) && !repo->reader) {
 		if ((repo->reader = malloc(sizeof *repo->reader)))
 			mev__pack_reader_init(repo->reader, repo->packs);
 		else
 			rc = mev_error_oom();
 	}
-	if (!rc && mev__pack_read_blob(repo->reader, oid, &d, len)) {
-		if ((*data = malloc(*len + 1))) {
-			memcpy(*data, d, *len + 1);
+	if (!b.ptr && !rc && mev__pack_read_blob(repo->reader, oid, &d, len) &&
+	    (mev__buf_put(&b, d, *len) || (*len == 0 && mev__buf_grow(&b, 1))))
+		rc = mev_error_oom();
+	if (!rc && b.ptr) {
+		*len = b.len;
+		if ((*data = malloc(b.len + 1))) {
+			memcpy(*data, b.ptr, b.len);
+			(*data)[b.len] = '\0';
 			rc = 1;
+			recent_put(repo, oid, &b);
 		} else {
 			rc = mev_error_oom();
 		}
 	}
+	mev__buf_free(&b);
 	pthread_mutex_unlock(&repo->lock);
 	return rc;
 }

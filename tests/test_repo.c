@@ -8,6 +8,7 @@
 #include "maintevo/maintainers.h"
 #include "maintevo/repo.h"
 #include "repo/repo_internal.h"
+#include "util/buf.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -536,6 +537,21 @@ static void test_measure_blobs(void)
 
 /* --- blobs read from packs (src/repo/packread.c) ------------------------------ */
 
+/* The content of blob `oid` of repository `name` as git prints it. */
+static int cat_blob(mev_buf *out, const char *name, const mev_oid *oid)
+{
+	char cmd[1024], hex[41], buf[4096];
+	size_t n;
+	FILE *p;
+	mev_oid_fmt(hex, oid);
+	snprintf(cmd, sizeof cmd, "git -C '%s' cat-file blob %s", repo_path(name), hex);
+	if (!(p = popen(cmd, "r")))
+		return -1;
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		mev__buf_put(out, buf, n);
+	return pclose(p) == 0 ? 0 : -1;
+}
+
 /* Every blob of repository `name` read by the pack reader (which must read
  * each: all are packed) and by libgit2: the same bytes.  Read twice, oldest
  * first, so that bases come from the reader's cache too.  The blobs' ids
@@ -571,11 +587,16 @@ static void check_packed(const char *name, size_t min_blobs)
 			const unsigned char *a = NULL;
 			char *b = NULL;
 			size_t la = 0, lb = 0;
+			mev_buf g = MEV_BUF_INIT;
 			handled += (size_t)mev__pack_read_blob(&rd, &oids[i], &a, &la);
-			if (mev_repo_read_blob(&b, &lb, r, &oids[i]) == 0 && a && la == lb &&
-			    memcmp(a, b, la) == 0 && a[la] == '\0')
+			/* as git reads it, and through mev_repo_read_blob() (the
+			 * second round from the blobs it keeps) */
+			if (cat_blob(&g, name, &oids[i]) == 0 && a && la == g.len && memcmp(a, g.ptr, la) == 0 &&
+			    a[la] == '\0' && mev_repo_read_blob(&b, &lb, r, &oids[i]) == 0 && lb == la &&
+			    memcmp(a, b, la) == 0 && b[lb] == '\0')
 				same++;
 			free(b);
+			mev__buf_free(&g);
 		}
 		mev__pack_reader_free(&rd);
 	}

@@ -6,8 +6,16 @@
 #include <pthread.h>
 #include <zlib.h>
 #include "maintevo/repo.h"
+#include "util/strmap.h"
 
 typedef struct mev__packs mev__packs;
+
+/* Blobs read lately, by id (mev_repo_read_blob()). */
+typedef struct {
+	mev_strmap idx;       /* oid -> index in v */
+	MEV_VEC(mev_buf) v;   /* len 0 and no ptr: moved to the newer generation */
+	size_t bytes;
+} mev__blob_gen;
 
 struct mev_repo {
 	git_repository *git;
@@ -16,8 +24,12 @@ struct mev_repo {
 	char promisor[64];    /* a partial clone: the remote it fetches missing objects from */
 	mev__packs *packs;    /* its packs, for reading blobs (opened at the first) */
 	int packs_tried;
-	pthread_mutex_t lock; /* of packs_tried and reader */
+	pthread_mutex_t lock; /* of packs_tried, reader and recent */
 	struct mev__pack_reader *reader; /* mev_repo_read_blob()'s */
+	/* what mev_repo_read_blob() read lately, newer and older: a walk
+	 * reads the same MAINTAINERS files, get_maintainer.pl and link
+	 * targets release after release */
+	mev__blob_gen recent[2];
 };
 
 /* libgit2's last error as `code`, the message "what: libgit2's message". */
