@@ -81,6 +81,12 @@ size_t mev__packs_count(const mev__packs *ps);
 /* repo->packs, opened at the first call (with repo->lock held): 0, or
  * MEV_ENOMEM. */
 int mev__repo_packs(mev_repo *repo);
+/* Read blob oid of `what`, needed for `why` (for the message; both may
+ * be NULL): *data malloc'ed, with a NUL after its *len bytes. */
+int mev__repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid, const char *what,
+			const char *why);
+/* Free what src/repo/blobs.c keeps in repo (packs, reader, recent blobs). */
+void mev__repo_blobs_free(mev_repo *repo);
 
 typedef struct mev__pack_reader {
 	mev__packs *packs;
