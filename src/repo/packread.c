@@ -84,10 +84,23 @@ static void pack_close(pack *p)
 		close(p->fd);
 }
 
-static int u64_cmp(const void *a, const void *b)
+/* Sort v[0..n) with the help of tmp[0..n) and count[0..65537): least
+ * significant 16 bits first, a pass skipped when all keys agree on its
+ * digit (offsets in a pack below 4 GiB take two passes). */
+static void radix_sort(uint64_t *v, uint64_t *tmp, size_t *count, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
+	for (unsigned shift = 0; shift < 64 && n; shift += 16) {
+		memset(count, 0, 65537 * sizeof *count);
+		for (size_t i = 0; i < n; i++)
+			count[((v[i] >> shift) & 0xffff) + 1]++;
+		if (count[((v[0] >> shift) & 0xffff) + 1] == n)
+			continue;
+		for (size_t d = 1; d <= 65536; d++)
+			count[d] += count[d - 1];
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i] >> shift) & 0xffff]++] = v[i];
+		memcpy(v, tmp, n * sizeof *v);
+	}
 }
 
 static uint64_t offset_at(const pack *p, uint32_t i, int *ok)
@@ -109,12 +122,16 @@ static uint64_t offset_at(const pack *p, uint32_t i, int *ok)
 static int sort_starts(pack *p)
 {
 	int ok = 1;
-	if (!(p->starts = malloc(((size_t)p->n + 1) * sizeof *p->starts)))
-		return 0;
-	for (uint32_t i = 0; i < p->n; i++)
-		p->starts[i] = offset_at(p, i, &ok);
-	qsort(p->starts, p->n, sizeof *p->starts, u64_cmp);
-	return ok;
+	uint64_t *tmp = malloc(((size_t)p->n + 1) * sizeof *tmp);
+	size_t *count = malloc(65537 * sizeof *count);
+	if (tmp && count && (p->starts = malloc(((size_t)p->n + 1) * sizeof *p->starts))) {
+		for (uint32_t i = 0; i < p->n; i++)
+			p->starts[i] = offset_at(p, i, &ok);
+		radix_sort(p->starts, tmp, count, p->n);
+	}
+	free(tmp);
+	free(count);
+	return p->starts && ok;
 }
 
 /* Where the entry at `off` ends: where the next one starts, or the
