@@ -288,8 +288,12 @@ static int add_dirs(mev_tree *t, const char *path, size_t len)
  */
 static int tree_finish(mev_tree *t, mev_repo *repo)
 {
-	size_t i;
+	size_t i, dir_len = 0;
+	const char *dir = NULL;   /* the directory of the file before */
 	int rc;
+	/* about one directory for every eight files: grown once */
+	if (mev__strmap_reserve(&t->nodes, t->files.n + t->files.n / 8 + t->gitlinks.n + 1))
+		return mev_error_oom();
 	if (!t->targets) {
 		t->targets = calloc(t->files.n ? t->files.n : 1, sizeof *t->targets);
 		if (!t->targets)
@@ -302,9 +306,15 @@ static int tree_finish(mev_tree *t, mev_repo *repo)
 	}
 	for (i = 0; i < t->files.n; i++) {
 		mev_tree_file *f = &t->files.v[i];
-		if (mev__strmap_put(&t->nodes, f->path, f->path_len, (uint32_t)i) ||
-		    add_dirs(t, f->path, f->path_len))
+		const char *slash = memrchr(f->path, '/', f->path_len);
+		size_t dl = slash ? (size_t)(slash - f->path) : 0;
+		if (mev__strmap_put(&t->nodes, f->path, f->path_len, (uint32_t)i))
 			return mev_error_oom();
+		/* files are sorted: the directories of the one before are known */
+		if (!(dir && dl == dir_len && memcmp(f->path, dir, dl) == 0) && add_dirs(t, f->path, f->path_len))
+			return mev_error_oom();
+		dir = f->path;
+		dir_len = dl;
 		if (f->kind == MEV_KIND_LINK && !t->targets[i]) {
 			char *data, what[300];
 			size_t len;

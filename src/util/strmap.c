@@ -35,9 +35,10 @@ static mev_strmap_slot *find(const mev_strmap *m, const char *key, size_t len, u
 	}
 }
 
-static int rehash(mev_strmap *m)
+/* Grow the table to `cap` slots (a power of two, more than it has). */
+static int rehash_to(mev_strmap *m, size_t cap)
 {
-	size_t cap = m->cap ? m->cap * 2 : 64, i;
+	size_t i;
 	mev_strmap_slot *old = m->slots;
 	size_t oldcap = m->cap;
 	m->slots = calloc(cap, sizeof *m->slots);
@@ -51,6 +52,19 @@ static int rehash(mev_strmap *m)
 			*find(m, old[i].key, old[i].len, old[i].hash) = old[i];
 	free(old);
 	return 0;
+}
+
+static int rehash(mev_strmap *m)
+{
+	return rehash_to(m, m->cap ? m->cap * 2 : 64);
+}
+
+int mev__strmap_reserve(mev_strmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 64;
+	while (n * 4 > cap * 3)
+		cap *= 2;
+	return cap > m->cap ? rehash_to(m, cap) : 0;
 }
 
 int64_t mev__strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint64_t h)

@@ -27,6 +27,8 @@ uint64_t mev__hash_bytes(const void *data, size_t len);
 int64_t mev__strmap_get(const mev_strmap *m, const char *key, size_t len);
 /* Same, with a precomputed mev__hash_bytes(key, len). */
 int64_t mev__strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint64_t h);
+/* Room for n keys in all without growing.  Errors: MEV_ENOMEM. */
+int mev__strmap_reserve(mev_strmap *m, size_t n);
 /* Insert or overwrite.  The key is copied. */
 int mev__strmap_put(mev_strmap *m, const char *key, size_t len, uint32_t value);
 /* Insert when absent; *out gets the value stored (old or new), *added 1/0. */
