@@ -237,6 +237,32 @@ static void test_arena(void)
 	free(lens);
 }
 
+/* Room reserved: the keys go in without the table growing, and are found. */
+static void test_strmap_reserve(void)
+{
+	mev_strmap r = MEV_STRMAP_INIT;
+	size_t cap;
+	int wrong = 0;
+	CHECK_INT(mev__strmap_reserve(&r, 1000), 0);
+	cap = r.cap;
+	CHECK(cap >= 1334 && cap <= 4096);
+	CHECK_INT(mev__strmap_reserve(&r, 10), 0); /* never shrinks */
+	CHECK_INT(r.cap, cap);
+	for (int i = 0; i < 1000; i++) {
+		char k[32];
+		int kn = snprintf(k, sizeof k, "k%d", i);
+		wrong += mev__strmap_put(&r, k, (size_t)kn, (uint32_t)i) != 0;
+	}
+	CHECK_INT(r.cap, cap);
+	for (int i = 0; i < 1000; i++) {
+		char k[32];
+		int kn = snprintf(k, sizeof k, "k%d", i);
+		wrong += mev__strmap_get(&r, k, (size_t)kn) != i;
+	}
+	CHECK_INT(wrong, 0);
+	mev__strmap_free(&r);
+}
+
 static void test_strmap(void)
 {
 	mev_strmap m = MEV_STRMAP_INIT;
@@ -272,31 +298,6 @@ static void test_strmap(void)
 	CHECK_INT(mev__strmap_get(&m, "drivers/net/eth1.cx", 19), -1);
 	CHECK_INT(mev__strmap_get(&m, "drivers/net/eth50000.c", 22), -1);
 	CHECK_INT(mev__strmap_get(&m, "", 0), -1);
-
-	/* room reserved: the keys go in without the table growing, and are found */
-	{
-		mev_strmap r = MEV_STRMAP_INIT;
-		size_t cap;
-		int wrong = 0;
-		CHECK_INT(mev__strmap_reserve(&r, 1000), 0);
-		cap = r.cap;
-		CHECK(cap >= 1334 && cap <= 4096);
-		CHECK_INT(mev__strmap_reserve(&r, 10), 0); /* never shrinks */
-		CHECK_INT(r.cap, cap);
-		for (int i = 0; i < 1000; i++) {
-			char k[32];
-			int kn = snprintf(k, sizeof k, "k%d", i);
-			wrong += mev__strmap_put(&r, k, (size_t)kn, (uint32_t)i) != 0;
-		}
-		CHECK_INT(r.cap, cap);
-		for (int i = 0; i < 1000; i++) {
-			char k[32];
-			int kn = snprintf(k, sizeof k, "k%d", i);
-			wrong += mev__strmap_get(&r, k, (size_t)kn) != i;
-		}
-		CHECK_INT(wrong, 0);
-		mev__strmap_free(&r);
-	}
 
 	/* put overwrites without adding */
 	CHECK_INT(mev__strmap_put(&m, "drivers/net/eth5.c", 18, 123456), 0);
@@ -717,6 +718,7 @@ int main(void)
 	RUN(test_vec);
 	RUN(test_arena);
 	RUN(test_strmap);
+	RUN(test_strmap_reserve);
 	RUN(test_utf8_valid);
 	RUN(test_latin1);
 	RUN(test_count_newlines);

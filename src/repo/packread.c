@@ -19,6 +19,7 @@
 #include "repo/repo_internal.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -187,9 +188,17 @@ static int pack_open(pack *p, const char *base)
 	if (!sort_starts(p))
 		goto bad;
 	if ((size_t)snprintf(path, sizeof path, "%s.pack", base) >= sizeof path ||
-	    (p->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(p->fd, &st))
+	    (p->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(p->fd, &st) || st.st_size < 32)
 		goto bad;
 	p->size = (uint64_t)st.st_size;
+	/* the pack the index was made for: "PACK", and its checksum, which
+	 * the index repeats before its own */
+	{
+		unsigned char head[4], sum[20];
+		if (pread(p->fd, head, 4, 0) != 4 || memcmp(head, "PACK", 4) ||
+		    pread(p->fd, sum, 20, (off_t)(p->size - 20)) != 20 || memcmp(sum, m + p->map_len - 40, 20))
+			goto bad;
+	}
 	return 1;
 bad:
 	pack_close(p);
@@ -284,6 +293,8 @@ static int find(const mev__packs *ps, const unsigned char *oid, uint32_t *pi, ui
 	for (size_t k = 0; k < ps->n; k++) {
 		const pack *p = &ps->v[k];
 		uint32_t lo = oid[0] ? be32(p->fanout + (oid[0] - 1) * 4) : 0, hi = be32(p->fanout + oid[0] * 4);
+		if (hi > p->n)  /* a damaged fan-out: not read here */
+			continue;
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
 			int c = memcmp(p->oids + (size_t)mid * 20, oid, 20);
@@ -517,10 +528,12 @@ static int read_header(mev__pack_reader *r, uint32_t pi, uint64_t off, header *h
 static unsigned char *inflate_entry(mev__pack_reader *r, uint32_t pi, const header *h, int final)
 {
 	const pack *p = &r->packs->v[pi];
-	unsigned char *out = out_buf(r, h->size, final);
+	unsigned char *out;
 	uint64_t next = h->data + (r->have - r->data_at);
 	int zr;
-	if (!out)
+	if (h->size > UINT_MAX) /* more than zlib's counters take at once: libgit2's */
+		return NULL;
+	if (!(out = out_buf(r, h->size, final)))
 		return NULL;
 	if (!r->zok) {
 		memset(&r->z, 0, sizeof r->z);
