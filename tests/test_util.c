@@ -289,7 +289,7 @@ static void test_strmap(void)
 		int n = snprintf(key, sizeof key, "drivers/net/eth%u.c", i);
 		if (mev__strmap_get(&m, key, (size_t)n) != (int64_t)i * 7)
 			bad++;
-		if (mev__strmap_get_h(&m, key, (size_t)n, mev__hash_bytes(key, (size_t)n)) != (int64_t)i * 7)
+		if (mev__strmap_get_h(&m, key, (size_t)n, mev__strmap_hash(key, (size_t)n)) != (int64_t)i * 7)
 			bad++;
 	}
 	CHECK_INT(bad, 0);
@@ -361,7 +361,7 @@ static void test_strmap(void)
 			if (!s->key)
 				continue;
 			seen++;
-			if (s->key[s->len] != '\0' || s->hash != mev__hash_bytes(s->key, s->len))
+			if (s->key[s->len] != '\0' || s->hash != mev__strmap_hash(s->key, s->len))
 				bad++;
 		}
 		CHECK_INT(seen, m.count);
