@@ -143,6 +143,8 @@ typedef struct {
 	uint64_t merges;
 	uint64_t parses;         /* MAINTAINERS sets parsed */
 	uint64_t derived;        /* of them, derived from a parent's set without its tree */
+	uint64_t spliced;        /* of those, spliced onto a set parsed whole (only the
+				    edited files parsed) */
 	uint64_t full_states;    /* parents whose tree was read whole */
 	uint64_t notes;
 	int stopped;

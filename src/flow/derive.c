@@ -11,13 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-	mev_repo *repo;
-	const mev_oid *commit;
-	mev_strmap known;         /* the parent set's F:/X: regexes -> 1 */
-	int whole;                /* a test needs the whole tree */
-} dir_test;
-
 /*
  * The directory test of a derived set.  The parent set's own tests still
  * hold in the commit's tree (no file was added or deleted below a path they
@@ -25,9 +18,9 @@ typedef struct {
  * holds as it is answered "no", one it holds with a '/' the test added
  * answered "yes"; the rest are looked up in the commit's git tree.
  */
-static int lazy_is_dir(void *ctx, const char *path, size_t len)
+int mev__flow_lazy_is_dir(void *ctx, const char *path, size_t len)
 {
-	dir_test *d = ctx;
+	mev__flow_dir_test *d = ctx;
 	int k;
 	int64_t v = mev__strmap_get(&d->known, path, len);
 	if (v >= 0 && !(v & KNOWN_RETEST))
@@ -51,7 +44,7 @@ static int lazy_is_dir(void *ctx, const char *path, size_t len)
 /* The F:/X: regexes of m into *known, as flags: KNOWN_ADDED the directory
  * test added the trailing '/', 2 the value had it, 4 no trailing '/'
  * (tested: no); KNOWN_RETEST is set later on paths to test again. */
-static int known_dirs(mev_strmap *known, const mev_maint *m)
+static int known_dirs_of(mev_strmap *known, const mev_maint *m)
 {
 	const mev_field *f = mev_maint_fields(m);
 	size_t n = mev_maint_field_count(m);
@@ -70,6 +63,14 @@ static int known_dirs(mev_strmap *known, const mev_maint *m)
 			return mev_error_oom();
 	}
 	return 0;
+}
+
+/* The F:/X: regexes set p holds (known_dirs_of()).  A spliced set gives
+ * its base's too: their answers still hold, as its candidates'. */
+static int known_dirs(mev_strmap *known, const mev__flow_ctx *p)
+{
+	int rc = known_dirs_of(known, p->base ? p->base->maint : p->maint);
+	return rc || !p->own ? rc : known_dirs_of(known, p->own);
 }
 
 /* The parent's sources p->src with the plan's edits: *out, *nout of them. */
@@ -166,17 +167,22 @@ int mev__flow_derive(uint32_t *id, mev__flow_contexts *c, const struct plan *pl,
 	mev_buf key = MEV_BUF_INIT;
 	mev__flow_ctx *x = NULL;
 	mev_maint *maint = NULL;
-	dir_test dt = { .repo = c->env->repo, .commit = commit };
+	mev__flow_dir_test dt = { .repo = c->env->repo, .commit = commit };
 	int rc;
 
 	*id = UINT32_MAX;
-	if ((rc = edited_sources(&src, &n, c, p, &r, pl)) || (rc = mev__flow_sources_key(&key, src, n)))
+	if ((rc = edited_sources(&src, &n, c, p, &r, pl)) || (rc = known_dirs(&dt.known, p)) ||
+	    (rc = mark_retests(&dt.known, c, pl)))
 		goto done;
+	if ((rc = mev__flow_splice(id, c, p, &r, pl, src, n, &dt)) != 0 || *id != UINT32_MAX)
+		goto done;
+	if (dt.whole)
+		goto done; /* a link on the way: the tree is read whole */
 	c->env->parses++;
-	if ((rc = mev__flow_parse_set(&maint, c, &r, NULL, src, n)))
+	if ((rc = mev__flow_sources_key(&key, src, n)) ||
+	    (rc = mev__flow_parse_set(&maint, c, &r, NULL, src, n)))
 		goto done;
-	if ((rc = known_dirs(&dt.known, p->maint)) || (rc = mark_retests(&dt.known, c, pl)) ||
-	    (rc = mev_maint_set_dirs(maint, lazy_is_dir, &dt))) {
+	if ((rc = mev_maint_set_dirs(maint, mev__flow_lazy_is_dir, &dt))) {
 		mev_maint_free(maint);
 		if (dt.whole) {
 			mev_error_clear();
@@ -240,7 +246,7 @@ int mev__flow_retest(mev__flow_contexts *c, const mev__flow_ctx *x, const mev_ch
 	int changed = 0;
 	for (s = p; (s = memchr(s, '/', (size_t)(e - s))) != NULL; s++) {
 		size_t len = (size_t)(s - p);
-		int64_t was = mev__strmap_get(&x->cand, p, len);
+		int64_t was = mev__flow_cand(x, p, len);
 		int k;
 		struct edit ed = { 'T', 0, 0, { { 0 } } };
 		if (was < 0)

@@ -88,7 +88,7 @@ static int parent_context(mev__flow_ctx **x, run *u, const mev_commit *c)
 		mev_error_clear();
 		return rc;
 	}
-	if (!mev_maint_section_count((*x)->maint)) {
+	if (!(*x)->nsec) {
 		mev_oid_fmt(hex, &c->id);
 		rc = mev__flow_note(&u->r, "commit %s: its parent has no MAINTAINERS sections", hex);
 	}
@@ -356,6 +356,7 @@ int mev_flow_run(mev_flow_result *res, const mev_flow_options *opt)
 	close(lockfd);
 	res->parses = u.r.env.parses;
 	res->derived = u.r.env.derived;
+	res->spliced = u.r.env.spliced;
 	res->full_states = u.r.env.full;
 done:
 	res->seconds = mev__now() - t0;
