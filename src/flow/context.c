@@ -57,6 +57,7 @@ void mev__flow_ctx_discard(mev__flow_ctx *x)
 	free(x->own_new);
 	MEV_VEC_FREE(&x->hits);
 	mev__strmap_free(&x->title_map);
+	mev__strmap_free(&x->known);
 	free(x->titles);
 	free(x->key);
 	mev_matcher_free(x->matcher);
@@ -436,30 +437,72 @@ int mev__flow_below_tested(const mev__flow_ctx *x, const mev_change *ch)
 	return 0;
 }
 
-/* Whether the change at `path` may alter what get_maintainer.pl reads: 0
+/* 1 when path[0..len) is `dir` or a folder above it. */
+static int on_the_way(const char *path, size_t len, const char *dir)
+{
+	return strncmp(dir, path, len) == 0 && (dir[len] == '\0' || dir[len] == '/');
+}
+
+/* 1 when an F:/X: value of m is the link `path` or lies below it (the
+ * directory test follows links). */
+static int value_through(const mev_maint *m, const char *path, size_t len)
+{
+	const mev_field *f = mev_maint_fields(m);
+	size_t n = mev_maint_field_count(m);
+	for (size_t i = 0; i < n; i++)
+		if ((f[i].type == 'F' || f[i].type == 'X') && on_the_way(path, len, f[i].value))
+			return 1;
+	return 0;
+}
+
+/* 1 when a link at ch's path may alter what get_maintainer.pl reads: the
+ * folder it searches for MAINTAINERS files, or a path of the directory
+ * test, lies through it. */
+static int link_matters(const mev__flow_ctx *x, const mev_rules *r, const mev_change *ch)
+{
+	const char *p = ch->path;
+	size_t len = ch->path_len;
+	if ((r->find_dir[0] && on_the_way(p, len, r->find_dir)) ||
+	    (r->mpath[0] && on_the_way(p, len, r->mpath)))
+		return 1;
+	if (x->base)
+		return value_through(x->base->maint, p, len) || value_through(x->own, p, len);
+	return value_through(x->maint, p, len);
+}
+
+/*
+ * Whether the change at `path` may alter what get_maintainer.pl reads: 0
  * no, MATTERS_TESTED only as a file added or deleted below a path the
  * directory test looked at, MATTERS otherwise (a MAINTAINERS file, the
- * rules, a link). */
+ * rules, a link on the way).  The script finds its files by their paths,
+ * so a file it does not read, edited, changes nothing of what it reads;
+ * and the oldest scripts read ./MAINTAINERS alone.
+ */
 enum { MATTERS = 1, MATTERS_TESTED = 2 };
 static int matters(const mev__flow_ctx *x, const mev_rules *r, const mev_change *ch)
 {
 	const char *p = ch->path, *e = p + ch->path_len, *s;
-	if (ch->link)
-		return 1;
+	int named = 0;
 	if (strcmp(p, "scripts/get_maintainer.pl") == 0)
-		return 1;
+		return MATTERS;
 	/* a MAINTAINERS file or folder anywhere, a .get_maintainer.conf */
 	for (s = p; s < e;) {
 		const char *slash = memchr(s, '/', (size_t)(e - s));
 		size_t cl = slash ? (size_t)(slash - s) : (size_t)(e - s);
-		if ((cl >= 11 && memcmp(s, "MAINTAINERS", 11) == 0) ||
-		    (cl == 20 && memcmp(s, ".get_maintainer.conf", 20) == 0))
-			return 1;
+		if (cl == 20 && memcmp(s, ".get_maintainer.conf", 20) == 0)
+			return MATTERS;
+		named |= cl >= 11 && memcmp(s, "MAINTAINERS", 11) == 0;
 		s = slash ? slash + 1 : e;
 	}
 	if (r->mpath[0] && strcmp(r->mpath, ".") != 0 &&
 	    strncmp(p, r->mpath, strlen(r->mpath)) == 0)
-		return 1;
+		named = 1;
+	if (ch->link && (named || link_matters(x, r, ch)))
+		return MATTERS;
+	if (named && !ch->link &&
+	    !(ch->status == 'M' && mev__strmap_get(&x->src_paths, p, ch->path_len) < 0) &&
+	    !(r->discover == MEV_DISCOVER_TOP && strcmp(p, "MAINTAINERS") != 0))
+		return MATTERS;
 	return ch->status != 'M' && mev__flow_below_tested(x, ch) ? MATTERS_TESTED : 0;
 }
 
@@ -503,7 +546,7 @@ int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid
 			state = STATE_DIRTY;
 			if (why == MATTERS_TESTED)
 				continue; /* not derivable already: nothing to ask */
-			if ((derivable = mev__flow_derivable_edit(c, x, &c->rules.v[v], ch)) <= 0) {
+			if ((derivable = mev__flow_derivable_edit(c, x, &c->rules.v[v], ch, child)) <= 0) {
 				if (derivable < 0)
 					return derivable;
 				break;

@@ -85,7 +85,11 @@ int mev__flow_below_tested(const mev__flow_ctx *x, const mev_change *ch);
 typedef struct {
 	mev_repo *repo;
 	const mev_oid *commit;
-	mev_strmap known;         /* the parent set's F:/X: regexes -> KNOWN_* flags */
+	/* the parent set's F:/X: regexes -> KNOWN_* flags: those of the set
+	 * parsed whole below it (kept with it), and those of its own files and
+	 * the paths to test again */
+	const mev_strmap *base_known;
+	mev_strmap known;
 	int whole;                /* a test needs the whole tree */
 } mev__flow_dir_test;
 
@@ -95,10 +99,10 @@ typedef struct {
  * must be read after all. */
 int mev__flow_derive(uint32_t *id, mev__flow_contexts *c, const struct plan *pl,
 		     const mev_oid *commit);
-/* Change ch (it matters) as an edit of x's set (rules r): 1 added to the
- * edits, 0 not derivable, negative on failure. */
+/* Change ch (it matters) as an edit of x's set (rules r) in commit
+ * `child`: 1 added to the edits, 0 not derivable, negative on failure. */
 int mev__flow_derivable_edit(mev__flow_contexts *c, const mev__flow_ctx *x, const mev_rules *r,
-			     const mev_change *ch);
+			     const mev_change *ch, const mev_oid *child);
 /* The directory test of a derived set, for mev_maint_set_dirs() (ctx: a
  * mev__flow_dir_test): the parent's answers where they hold, else the
  * commit's git tree; -1 with d->whole set when the whole tree must answer. */

@@ -18,18 +18,26 @@
  * holds as it is answered "no", one it holds with a '/' the test added
  * answered "yes"; the rest are looked up in the commit's git tree.
  */
+/* The flags of regex p in the dir test's two maps (-1: in neither). */
+static int64_t known_flags(const mev__flow_dir_test *d, const char *p, size_t len)
+{
+	int64_t a = mev__strmap_get(&d->known, p, len);
+	int64_t b = d->base_known ? mev__strmap_get(d->base_known, p, len) : -1;
+	return a < 0 ? b : b < 0 ? a : (a | b);
+}
+
 int mev__flow_lazy_is_dir(void *ctx, const char *path, size_t len)
 {
 	mev__flow_dir_test *d = ctx;
 	int k;
-	int64_t v = mev__strmap_get(&d->known, path, len);
+	int64_t v = known_flags(d, path, len);
 	if (v >= 0 && !(v & KNOWN_RETEST))
 		return 0;
 	if (len + 1 < 4096) {
 		char buf[4096];
 		memcpy(buf, path, len);
 		buf[len] = '/';
-		v = mev__strmap_get(&d->known, buf, len + 1);
+		v = known_flags(d, buf, len + 1);
 		if (v >= 0 && !(v & KNOWN_RETEST) && (v & KNOWN_ADDED))
 			return 1;
 	}
@@ -65,12 +73,21 @@ static int known_dirs_of(mev_strmap *known, const mev_maint *m)
 	return 0;
 }
 
-/* The F:/X: regexes set p holds (known_dirs_of()).  A spliced set gives
- * its base's too: their answers still hold, as its candidates'. */
-static int known_dirs(mev_strmap *known, const mev__flow_ctx *p)
+/* The F:/X: regexes set p holds (known_dirs_of()) into d: those of the
+ * set parsed whole (p, or its base), built once and kept with it, and a
+ * spliced set's own.  A spliced set gives all of its base's: their
+ * answers still hold, as its candidates'. */
+static int known_dirs(mev__flow_dir_test *d, mev__flow_ctx *p)
 {
-	int rc = known_dirs_of(known, p->base ? p->base->maint : p->maint);
-	return rc || !p->own ? rc : known_dirs_of(known, p->own);
+	mev__flow_ctx *b = p->base ? p->base : p;
+	int rc;
+	if (!b->known_built) {
+		if ((rc = known_dirs_of(&b->known, b->maint)))
+			return rc;
+		b->known_built = 1;
+	}
+	d->base_known = &b->known;
+	return p->own ? known_dirs_of(&d->known, p->own) : 0;
 }
 
 /* The parent's sources p->src with the plan's edits: *out, *nout of them. */
@@ -160,7 +177,7 @@ static int mark_retests(mev_strmap *known, const mev__flow_contexts *c, const st
 int mev__flow_derive(uint32_t *id, mev__flow_contexts *c, const struct plan *pl,
 		     const mev_oid *commit)
 {
-	const mev__flow_ctx *p = c->ctxs.v[pl->from]; /* may be evicted by mev__flow_ctx_add() */
+	mev__flow_ctx *p = c->ctxs.v[pl->from]; /* may be evicted by mev__flow_ctx_add() */
 	mev_rules r = c->rules.v[pl->from];
 	mev_maint_source *src = NULL;
 	size_t n = 0;
@@ -171,7 +188,7 @@ int mev__flow_derive(uint32_t *id, mev__flow_contexts *c, const struct plan *pl,
 	int rc;
 
 	*id = UINT32_MAX;
-	if ((rc = edited_sources(&src, &n, c, p, &r, pl)) || (rc = known_dirs(&dt.known, p)) ||
+	if ((rc = edited_sources(&src, &n, c, p, &r, pl)) || (rc = known_dirs(&dt, p)) ||
 	    (rc = mark_retests(&dt.known, c, pl)))
 		goto done;
 	if ((rc = mev__flow_splice(id, c, p, &r, pl, src, n, &dt)) != 0 || *id != UINT32_MAX)
@@ -207,7 +224,7 @@ done:
  * as one more or one less of its files), negative on failure.
  */
 int mev__flow_derivable_edit(mev__flow_contexts *c, const mev__flow_ctx *x, const mev_rules *r,
-			  const mev_change *ch)
+			     const mev_change *ch, const mev_oid *child)
 {
 	int64_t k = mev__strmap_get(&x->src_paths, ch->path, ch->path_len);
 	struct edit e = { ch->status, k >= 0 ? (uint32_t)k : 0, 0, ch->oid };
@@ -218,10 +235,15 @@ int mev__flow_derivable_edit(mev__flow_contexts *c, const mev__flow_ctx *x, cons
 	if (ch->status == 'M')
 		return k < 0 ? 0 : MEV_VEC_PUSH(&c->edits, e) ? mev_error_oom() : 1;
 	/* one file more or less for File::Find, in the modes whose files it
-	 * all finds (mev_maint_found_by_find()) */
-	if (!mev_maint_found_by_find(&first, r, x->src, x->nsrc, ch->path, ch->path_len) ||
-	    mev__flow_below_tested(x, ch))
-		return 0; /* not File::Find's, or the directory test may answer otherwise */
+	 * all finds (mev_maint_found_by_find()); below a path the directory
+	 * test looked at, asked again */
+	if (!mev_maint_found_by_find(&first, r, x->src, x->nsrc, ch->path, ch->path_len))
+		return 0;
+	if (mev__flow_below_tested(x, ch)) {
+		int t = mev__flow_retest(c, x, ch, child);
+		if (t < 0)
+			return t < -1 ? t : 0;
+	}
 	if (ch->status == 'D')
 		return k < (int64_t)first ? 0 : MEV_VEC_PUSH(&c->edits, e) ? mev_error_oom() : 1;
 	if (k >= 0)

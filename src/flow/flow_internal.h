@@ -87,6 +87,9 @@ struct mev__flow_ctx {
 	 * whether every section's lines lie in its own file (-1: not known) */
 	mev_strmap title_map;
 	int apart;
+	mev_strmap known;         /* a set parsed whole: its F:/X: regexes (derive.c; built
+				     when a set is first derived from it) */
+	int known_built;
 };
 
 typedef struct mev__flow_contexts mev__flow_contexts;
