@@ -189,19 +189,24 @@ int mev__flow_workload(mev__flow_runner *r, mev__flow_ctx *ctx);
 /* The builder's arrays as a release (borrowed: valid while the builder is). */
 void mev__flow_view(mev_flow_release *out, mev__flow_builder *b);
 
-/* --- the paths each commit changes, computed ahead (ahead.c) --------------------- */
+/* --- each release's commits and their changes, read ahead (ahead.c) -------------- */
 
 typedef struct mev__flow_ahead mev__flow_ahead;
 /* A second thread with its own handle of the repository at repo_path
  * (its libgit2 cache emptied past `trim` bytes: mev_repo_trim_cache()). */
 int mev__flow_ahead_new(mev__flow_ahead **out, const char *repo_path, int churn, size_t trim);
-/* Start computing the changes of commits[0..n) against their first parents
- * (with churn for non-merges when asked), in order; the commits must stay
- * until mev__flow_ahead_finish(). */
-int mev__flow_ahead_start(mev__flow_ahead *a, const mev_commit *commits, size_t n);
-/* The changes of commit i (waiting for them) into *ch, owned by the caller;
- * *no_churn 1 when a missing blob made them lose their churn.  Returns what
- * computing them returned, with its message. */
+/* Start reading the ranges prev[r]..cur[r] (r < n), in order: each one's
+ * commits (as git log PREV..CUR, topological, parents first) and their
+ * changes against their first parents (with churn for non-merges when
+ * asked), at most one range ahead of the judging. */
+int mev__flow_ahead_start(mev__flow_ahead *a, const mev_oid *prev, const mev_oid *cur, size_t n);
+/* The commits of range r (waiting for them; r = 0, 1, ... in turn): valid
+ * until the next call.  The range before is freed. */
+int mev__flow_ahead_commits(const mev_commit **commits, size_t *n, mev__flow_ahead *a, size_t r);
+/* The changes of commit i of the range asked for last (waiting for them)
+ * into *ch, owned by the caller; *no_churn 1 when a missing blob made them
+ * lose their churn.  Returns what computing them returned, with its
+ * message. */
 int mev__flow_ahead_take(mev_change_list *ch, int *no_churn, mev__flow_ahead *a, size_t i);
 /* Stop the thread and free what was not taken (the handle stays). */
 void mev__flow_ahead_finish(mev__flow_ahead *a);
