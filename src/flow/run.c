@@ -117,7 +117,7 @@ static int put_release(mev_store *s, void *vctx)
 	put_ctx *p = vctx;
 	mev_buf idx = MEV_BUF_INIT;
 	int rc;
-	if (mev__put_cstr(&idx, p->rel->prev)) {
+	if (mev__put_cstr(&idx, p->rel->prev) || mev__put_uv(&idx, MEV_FLOW_RULES)) {
 		mev__buf_free(&idx);
 		return mev_error_oom();
 	}
