@@ -390,14 +390,13 @@ typedef struct {
 } diff_ctx;
 
 /* An entry of the diff: the old path goes, the new entry comes. */
-static int diff_entry_cb(void *payload, const char *path, size_t len, const git_tree_entry *o,
-			 const git_tree_entry *n)
+static int diff_entry_cb(void *payload, const char *path, size_t len, const mev__tree_entry *o,
+			 const mev__tree_entry *n)
 {
 	diff_ctx *dc = payload;
 	if ((o && mev__strmap_put(&dc->removed, path, len, 1)) ||
-	    (n && add_entry(dc->t, &dc->added, path, len,
-			    git_tree_entry_filemode(n) == GIT_FILEMODE_COMMIT,
-			    git_tree_entry_filemode(n) == GIT_FILEMODE_LINK, git_tree_entry_id(n)->id)))
+	    (n && add_entry(dc->t, &dc->added, path, len, n->mode == GIT_FILEMODE_COMMIT,
+			    n->mode == GIT_FILEMODE_LINK, n->id->id)))
 		return MEV_ENOMEM;
 	return 0;
 }
@@ -453,8 +452,7 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 		    const mev_tree *old, const mev_oid *commit)
 {
 	git_commit *c = NULL;
-	git_tree *ot = NULL, *nt = NULL;
-	git_oid id;
+	git_oid id, ot;
 	diff_ctx dc = { 0 };
 	mev_tree *t = calloc(1, sizeof *t);
 	uint8_t *flags = NULL;
@@ -468,17 +466,13 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 		return mev_error_oom();
 	dc.t = t;
 	memcpy(id.id, commit->id, 20);
-	if (git_commit_lookup(&c, repo->git, &id) < 0 || git_commit_tree(&nt, c) < 0) {
+	if (git_commit_lookup(&c, repo->git, &id) < 0) {
 		rc = mev__repo_git_fail(MEV_EGIT, "cannot read the tree of the commit");
 		goto done;
 	}
-	memcpy(id.id, old->tree_id.id, 20);
-	if (git_tree_lookup(&ot, repo->git, &id) < 0) {
-		rc = mev__repo_git_fail(MEV_EGIT, "cannot read the previous tree");
-		goto done;
-	}
-	memcpy(t->tree_id.id, git_tree_id(nt)->id, 20);
-	if ((rc = mev__tree_diff(repo->git, ot, nt, diff_entry_cb, &dc)))
+	memcpy(ot.id, old->tree_id.id, 20);
+	memcpy(t->tree_id.id, git_commit_tree_id(c)->id, 20);
+	if ((rc = mev__tree_diff(repo->git, &ot, git_commit_tree_id(c), diff_entry_cb, &dc)))
 		goto done;
 	if (dc.added.n > 1)
 		qsort(dc.added.v, dc.added.n, sizeof *dc.added.v, path_cmp);
@@ -510,8 +504,6 @@ done:
 	mev__strmap_free(&dc.removed);
 	free(dc.gone);
 	MEV_VEC_FREE(&dc.added);
-	git_tree_free(ot);
-	git_tree_free(nt);
 	git_commit_free(c);
 	if (rc) {
 		free(flags);

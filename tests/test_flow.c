@@ -50,6 +50,14 @@ static void test_trailers(void)
 	CHECK_STR(trailers("fix\n\nSigned-off-by: J\366rg <j@x>\n"), "Signed-off-by=J\366rg <j@x>;");
 	CHECK_STR(trailers(""), "");
 	CHECK_STR(trailers("\n\n\n"), "");
+	/* notes after git's "---" divider are no part of the message (Xen
+	 * 70d597d0: "---\nv2: ..." committed under the trailers) */
+	CHECK_STR(trailers("fix\n\nSigned-off-by: A <a@x>\nAcked-by: B <b@x>\n\n---\nv2: more\n"),
+		  "Signed-off-by=A <a@x>;Acked-by=B <b@x>;");
+	CHECK_STR(trailers("fix\n\nSigned-off-by: A <a@x>\n--- a/x.c\n+++ b/x.c\n"), "Signed-off-by=A <a@x>;");
+	/* "---" with no white space after it, or not at a line's start, is text */
+	CHECK_STR(trailers("fix\n\nSigned-off-by: A <a@x>\n\n----\nv2\n"), "");
+	CHECK_STR(trailers("fix\n\nSigned-off-by: A <a@x>\n\nx ---\nv2\n"), "");
 }
 
 static void ident(const char *v, const char *name, const char *email)

@@ -117,11 +117,20 @@ void mev_flow_release_free(mev_flow_release *r);
 int mev_flow_load(mev_flow_release **out, mev_store *s, const char *tag);
 
 /* Beside each record, under the same key: the previous release it was
- * computed against (a small value read by every run). */
+ * computed against and the rules it was judged by (a small value read by
+ * every run). */
 #define MEV_FLOW_INDEX_TABLE "flowindex"
 
-/* 1 when the flow of `tag` is stored (*prev gets the previous release it
- * was computed against, malloc'ed), 0 when not; negative on errors. */
+/*
+ * The rules commits are judged by, stored with each release: a release
+ * judged by other rules is judged again.  1: the first; 2: a message ends
+ * at git's "---" divider (docs/flow.md, "Trailers").
+ */
+#define MEV_FLOW_RULES 2
+
+/* 1 when the flow of `tag` is stored, judged by MEV_FLOW_RULES (*prev gets
+ * the previous release it was computed against, malloc'ed), 0 when not or
+ * by other rules; negative on errors. */
 int mev_flow_stored(char **prev, mev_store *s, const char *tag);
 
 typedef struct {
@@ -143,6 +152,8 @@ typedef struct {
 	uint64_t merges;
 	uint64_t parses;         /* MAINTAINERS sets parsed */
 	uint64_t derived;        /* of them, derived from a parent's set without its tree */
+	uint64_t spliced;        /* of those, spliced onto a set parsed whole (only the
+				    edited files parsed) */
 	uint64_t full_states;    /* parents whose tree was read whole */
 	uint64_t notes;
 	int stopped;

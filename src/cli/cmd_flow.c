@@ -75,11 +75,13 @@ int cmd_flow(int argc, char **argv)
 		return cli_fail();
 	if (!cli_quiet) {
 		cli_say(stderr, "maintevo: %zu release%s judged, %zu already stored; %llu commits, "
-			"%llu merges; %llu MAINTAINERS sets parsed (%llu from a parent's set), %llu trees "
+			"%llu merges; %llu MAINTAINERS sets parsed (%llu from a parent's set, %llu of "
+			"those spliced onto a set parsed whole), %llu trees "
 			"read whole; %llu notes; "
 			"%.1f s\n", res.computed, res.computed == 1 ? "" : "s", res.done_before,
 			(unsigned long long)res.commits, (unsigned long long)res.merges,
 			(unsigned long long)res.parses, (unsigned long long)res.derived,
+			(unsigned long long)res.spliced,
 			(unsigned long long)res.full_states,
 			(unsigned long long)res.notes, res.seconds);
 		if (res.stopped)

@@ -45,10 +45,20 @@ void mev__flow_strings_free(mev__flow_strings *s)
 	mev__arena_free(&s->arena);
 }
 
-static void ctx_free(mev__flow_ctx *x)
+void mev__flow_ctx_discard(mev__flow_ctx *x)
 {
 	if (!x)
 		return;
+	if (x->base)
+		x->base->pins--;
+	mev_matcher_free(x->own_matcher);
+	mev_maint_free(x->own);
+	free(x->base_new);
+	free(x->own_new);
+	MEV_VEC_FREE(&x->hits);
+	mev__strmap_free(&x->title_map);
+	mev__strmap_free(&x->known);
+	free(x->titles);
 	free(x->key);
 	mev_matcher_free(x->matcher);
 	mev_maint_free(x->maint);
@@ -121,8 +131,13 @@ void mev__flow_contexts_free(mev__flow_contexts *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->ctxs.n; i++)
-		ctx_free(c->ctxs.v[i]);
+	/* spliced sets first: they unpin their bases */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < c->ctxs.n; i++)
+			if (c->ctxs.v[i] && (c->ctxs.v[i]->base == NULL) == pass) {
+				mev__flow_ctx_discard(c->ctxs.v[i]);
+				c->ctxs.v[i] = NULL;
+			}
 	MEV_VEC_FREE(&c->ctxs);
 	MEV_VEC_FREE(&c->rules);
 	mev__strmap_free(&c->states);
@@ -150,13 +165,12 @@ static int person_id(uint32_t *id, mev__flow_strings *s, const char *v)
 	return mev__flow_intern(id, s, buf, email.len);
 }
 
-/* Per section: the ids of its fields of `type` into *off / *ids. */
-static int field_lists(uint32_t **off, uint32_t **ids, mev__flow_ctx *x, mev__flow_strings *s,
-		       char type)
+int mev__flow_field_lists(uint32_t **off, uint32_t **ids, const mev_maint *m,
+			  mev__flow_strings *s, char type)
 {
-	const mev_section *sec = mev_maint_sections(x->maint);
-	const mev_field *f = mev_maint_fields(x->maint);
-	size_t ns = mev_maint_section_count(x->maint);
+	const mev_section *sec = mev_maint_sections(m);
+	const mev_field *f = mev_maint_fields(m);
+	size_t ns = mev_maint_section_count(m);
 	MEV_VEC(uint32_t) v = { 0 };
 	mev_buf url = MEV_BUF_INIT;
 	int rc = 0;
@@ -189,12 +203,10 @@ static int field_lists(uint32_t **off, uint32_t **ids, mev__flow_ctx *x, mev__fl
 	return rc;
 }
 
-/* The F:/X: values without a trailing '/' and without glob or dot: the
- * paths the directory test could turn into "value/". */
-static int candidates(mev__flow_ctx *x)
+int mev__flow_candidates(mev_strmap *cand, const mev_maint *m)
 {
-	const mev_field *f = mev_maint_fields(x->maint);
-	size_t n = mev_maint_field_count(x->maint);
+	const mev_field *f = mev_maint_fields(m);
+	size_t n = mev_maint_field_count(m);
 	for (size_t i = 0; i < n; i++) {
 		const char *v = f[i].value;
 		size_t len = strlen(v), full = len;
@@ -209,9 +221,9 @@ static int candidates(mev__flow_ctx *x)
 		/* what the test said of the value (its regex is the value then):
 		 * CAND_DIR, CAND_NOT, or CAND_ASKED_OTHERWISE (white space after it) */
 		answer = len != full ? CAND_OTHER : f[i].regex && f[i].regex[len] == '/' ? CAND_DIR : CAND_NOT;
-		if ((old = mev__strmap_get(&x->cand, v, len)) >= 0 && (uint32_t)old != answer)
+		if ((old = mev__strmap_get(cand, v, len)) >= 0 && (uint32_t)old != answer)
 			answer = CAND_OTHER;
-		if (mev__strmap_put(&x->cand, v, len, answer))
+		if (mev__strmap_put(cand, v, len, answer))
 			return mev_error_oom();
 	}
 	return 0;
@@ -243,7 +255,7 @@ int mev__flow_parse_set(mev_maint **out, mev__flow_contexts *c, const mev_rules 
 }
 
 /* Copy the sources src[0..n) into x, with a path index. */
-static int keep_sources(mev__flow_ctx *x, const mev_maint_source *src, size_t n)
+int mev__flow_keep_sources(mev__flow_ctx *x, const mev_maint_source *src, size_t n)
 {
 	if (!(x->src = calloc(n + 1, sizeof *x->src)))
 		return mev_error_oom();
@@ -273,38 +285,46 @@ int mev__flow_ctx_build(mev__flow_ctx **out, mev__flow_contexts *c, mev_maint *m
 	x->rest = UINT32_MAX;
 	x->maint = maint;
 	if ((rc = mev_matcher_new_pooled(&x->matcher, x->maint, 0, c->pool)) ||
-	    (rc = field_lists(&x->m_off, &x->m_ids, x, c->env->strings, 'M')) ||
-	    (rc = field_lists(&x->r_off, &x->r_ids, x, c->env->strings, 'R')) ||
-	    (rc = field_lists(&x->t_off, &x->t_ids, x, c->env->strings, 'T')) ||
-	    (rc = candidates(x)) || (rc = keep_sources(x, src, n)))
+	    (rc = mev__flow_field_lists(&x->m_off, &x->m_ids, maint, c->env->strings, 'M')) ||
+	    (rc = mev__flow_field_lists(&x->r_off, &x->r_ids, maint, c->env->strings, 'R')) ||
+	    (rc = mev__flow_field_lists(&x->t_off, &x->t_ids, maint, c->env->strings, 'T')) ||
+	    (rc = mev__flow_candidates(&x->cand, maint)) || (rc = mev__flow_keep_sources(x, src, n)))
 		goto fail;
 	sec = mev_maint_sections(x->maint);
-	ns = mev_maint_section_count(x->maint);
-	for (size_t i = 0; i < ns; i++)
-		if (sec[i].is_rest)
-			x->rest = (uint32_t)i;
+	x->nsec = (uint32_t)(ns = mev_maint_section_count(x->maint));
+	x->apart = -1;
 	x->title_ids = calloc(ns + 1, sizeof *x->title_ids);
-	if (!x->title_ids) {
+	x->titles = malloc((ns + 1) * sizeof *x->titles);
+	if (!x->title_ids || !x->titles) {
 		rc = mev_error_oom();
 		goto fail;
+	}
+	for (size_t i = 0; i < ns; i++) {
+		x->titles[i] = sec[i].title;
+		if (sec[i].is_rest)
+			x->rest = (uint32_t)i;
 	}
 	x->stamp = UINT32_MAX;
 	*out = x;
 	return 0;
 fail:
-	ctx_free(x);
+	mev__flow_ctx_discard(x);
 	return rc;
 }
 
-/* Drop the least recently used parsed set when too many are kept. */
+/* Drop the least recently used sets when too many are kept (not one that
+ * spliced sets stand on). */
 static void evict(mev__flow_contexts *c)
 {
 	while (c->alive > KEEP_PARSED) {
 		size_t best = SIZE_MAX;
 		for (size_t i = 0; i < c->ctxs.n; i++)
-			if (c->ctxs.v[i] && (best == SIZE_MAX || c->ctxs.v[i]->used < c->ctxs.v[best]->used))
+			if (c->ctxs.v[i] && !c->ctxs.v[i]->pins &&
+			    (best == SIZE_MAX || c->ctxs.v[i]->used < c->ctxs.v[best]->used))
 				best = i;
-		ctx_free(c->ctxs.v[best]);
+		if (best == SIZE_MAX)
+			return;
+		mev__flow_ctx_discard(c->ctxs.v[best]);
 		c->ctxs.v[best] = NULL;
 		c->alive--;
 	}
@@ -330,7 +350,7 @@ int mev__flow_ctx_add(uint32_t *id, mev__flow_contexts *c, mev__flow_ctx *x, con
 	if (MEV_VEC_PUSH(&c->ctxs, x) || MEV_VEC_PUSH(&c->rules, *r)) {
 		if (c->ctxs.n > x->id)
 			c->ctxs.n--;
-		ctx_free(x);
+		mev__flow_ctx_discard(x);
 		return mev_error_oom();
 	}
 	c->alive++;
@@ -366,7 +386,8 @@ static int full_state(uint32_t *id, mev__flow_contexts *c, const mev_oid *commit
 		goto done;
 	for (size_t i = 0; i < c->ctxs.n; i++) {
 		mev__flow_ctx *o = c->ctxs.v[i];
-		if (o && memcmp(&c->rules.v[i], &r, sizeof r) == 0 && strcmp(o->key, key.ptr) == 0 &&
+		if (o && o->maint && memcmp(&c->rules.v[i], &r, sizeof r) == 0 &&
+		    strcmp(o->key, key.ptr) == 0 &&
 		    !mev_maint_dirs_changed(o->maint, t)) {
 			*id = (uint32_t)i;
 			goto done;
@@ -411,35 +432,77 @@ int mev__flow_below_tested(const mev__flow_ctx *x, const mev_change *ch)
 {
 	const char *p = ch->path, *e = p + ch->path_len, *s;
 	for (s = p; (s = memchr(s, '/', (size_t)(e - s))) != NULL; s++)
-		if (mev__strmap_get(&x->cand, p, (size_t)(s - p)) >= 0)
+		if (mev__flow_cand(x, p, (size_t)(s - p)) >= 0)
 			return 1;
 	return 0;
 }
 
-/* Whether the change at `path` may alter what get_maintainer.pl reads: 0
+/* 1 when path[0..len) is `dir` or a folder above it. */
+static int on_the_way(const char *path, size_t len, const char *dir)
+{
+	return strncmp(dir, path, len) == 0 && (dir[len] == '\0' || dir[len] == '/');
+}
+
+/* 1 when an F:/X: value of m is the link `path` or lies below it (the
+ * directory test follows links). */
+static int value_through(const mev_maint *m, const char *path, size_t len)
+{
+	const mev_field *f = mev_maint_fields(m);
+	size_t n = mev_maint_field_count(m);
+	for (size_t i = 0; i < n; i++)
+		if ((f[i].type == 'F' || f[i].type == 'X') && on_the_way(path, len, f[i].value))
+			return 1;
+	return 0;
+}
+
+/* 1 when a link at ch's path may alter what get_maintainer.pl reads: the
+ * folder it searches for MAINTAINERS files, or a path of the directory
+ * test, lies through it. */
+static int link_matters(const mev__flow_ctx *x, const mev_rules *r, const mev_change *ch)
+{
+	const char *p = ch->path;
+	size_t len = ch->path_len;
+	if ((r->find_dir[0] && on_the_way(p, len, r->find_dir)) ||
+	    (r->mpath[0] && on_the_way(p, len, r->mpath)))
+		return 1;
+	if (x->base)
+		return value_through(x->base->maint, p, len) || value_through(x->own, p, len);
+	return value_through(x->maint, p, len);
+}
+
+/*
+ * Whether the change at `path` may alter what get_maintainer.pl reads: 0
  * no, MATTERS_TESTED only as a file added or deleted below a path the
  * directory test looked at, MATTERS otherwise (a MAINTAINERS file, the
- * rules, a link). */
+ * rules, a link on the way).  The script finds its files by their paths,
+ * so a file it does not read, edited, changes nothing of what it reads;
+ * and the oldest scripts read ./MAINTAINERS alone.
+ */
 enum { MATTERS = 1, MATTERS_TESTED = 2 };
 static int matters(const mev__flow_ctx *x, const mev_rules *r, const mev_change *ch)
 {
 	const char *p = ch->path, *e = p + ch->path_len, *s;
-	if (ch->link)
-		return 1;
+	int named = 0;
 	if (strcmp(p, "scripts/get_maintainer.pl") == 0)
-		return 1;
+		return MATTERS;
 	/* a MAINTAINERS file or folder anywhere, a .get_maintainer.conf */
 	for (s = p; s < e;) {
 		const char *slash = memchr(s, '/', (size_t)(e - s));
 		size_t cl = slash ? (size_t)(slash - s) : (size_t)(e - s);
-		if ((cl >= 11 && memcmp(s, "MAINTAINERS", 11) == 0) ||
-		    (cl == 20 && memcmp(s, ".get_maintainer.conf", 20) == 0))
-			return 1;
+		if (cl == 20 && memcmp(s, ".get_maintainer.conf", 20) == 0)
+			return MATTERS;
+		named |= cl >= 11 && memcmp(s, "MAINTAINERS", 11) == 0;
 		s = slash ? slash + 1 : e;
 	}
 	if (r->mpath[0] && strcmp(r->mpath, ".") != 0 &&
 	    strncmp(p, r->mpath, strlen(r->mpath)) == 0)
-		return 1;
+		named = 1;
+	if (ch->link && (named || link_matters(x, r, ch)))
+		return MATTERS;
+	if (named && !ch->link &&
+	    !(ch->status == 'M' && mev__strmap_get(&x->src_paths, p, ch->path_len) < 0) &&
+	    !(r->discover == MEV_DISCOVER_TOP && strcmp(p, "MAINTAINERS") != 0))
+		return MATTERS;
 	return ch->status != 'M' && mev__flow_below_tested(x, ch) ? MATTERS_TESTED : 0;
 }
 
@@ -483,7 +546,7 @@ int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid
 			state = STATE_DIRTY;
 			if (why == MATTERS_TESTED)
 				continue; /* not derivable already: nothing to ask */
-			if ((derivable = mev__flow_derivable_edit(c, x, &c->rules.v[v], ch)) <= 0) {
+			if ((derivable = mev__flow_derivable_edit(c, x, &c->rules.v[v], ch, child)) <= 0) {
 				if (derivable < 0)
 					return derivable;
 				break;

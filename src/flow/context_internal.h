@@ -63,6 +63,17 @@ int mev__flow_parse_set(mev_maint **out, mev__flow_contexts *c, const mev_rules 
 /* A context of the parsed set `maint` (taken over, also on failure). */
 int mev__flow_ctx_build(mev__flow_ctx **out, mev__flow_contexts *c, mev_maint *maint,
 			const char *key, const mev_maint_source *src, size_t n);
+/* Per section of m: the ids of its fields of `type` (M, R: lowercased
+ * emails; T: URLs) into *off (section count + 1) and *ids. */
+int mev__flow_field_lists(uint32_t **off, uint32_t **ids, const mev_maint *m,
+			  mev__flow_strings *s, char type);
+/* The F:/X: values of m without a trailing '/' and without glob or dot (the
+ * paths the directory test could turn into "value/"), with its answer. */
+int mev__flow_candidates(mev_strmap *cand, const mev_maint *m);
+/* Copy the sources src[0..n) into x, with a path index. */
+int mev__flow_keep_sources(mev__flow_ctx *x, const mev_maint_source *src, size_t n);
+/* Free context x (not kept: one that failed, or evicted). */
+void mev__flow_ctx_discard(mev__flow_ctx *x);
 /* Keep the new context x (rules r) as *id (the least used may be evicted). */
 int mev__flow_ctx_add(uint32_t *id, mev__flow_contexts *c, mev__flow_ctx *x, const mev_rules *r);
 /* The key of a MAINTAINERS set: its files and blobs in reading order. */
@@ -70,19 +81,46 @@ int mev__flow_sources_key(mev_buf *key, const mev_maint_source *src, size_t n);
 /* 1 when the path of ch is below a path the directory test looked at. */
 int mev__flow_below_tested(const mev__flow_ctx *x, const mev_change *ch);
 
+/* The directory test of a derived set (mev__flow_lazy_is_dir()). */
+typedef struct {
+	mev_repo *repo;
+	const mev_oid *commit;
+	/* the parent set's F:/X: regexes -> KNOWN_* flags: those of the set
+	 * parsed whole below it (kept with it), and those of its own files and
+	 * the paths to test again */
+	const mev_strmap *base_known;
+	mev_strmap known;
+	int whole;                /* a test needs the whole tree */
+} mev__flow_dir_test;
+
 /* --- derive.c -------------------------------------------------------------------- */
 
 /* The set of `commit` from plan pl: *id, or UINT32_MAX when the whole tree
  * must be read after all. */
 int mev__flow_derive(uint32_t *id, mev__flow_contexts *c, const struct plan *pl,
 		     const mev_oid *commit);
-/* Change ch (it matters) as an edit of x's set (rules r): 1 added to the
- * edits, 0 not derivable, negative on failure. */
+/* Change ch (it matters) as an edit of x's set (rules r) in commit
+ * `child`: 1 added to the edits, 0 not derivable, negative on failure. */
 int mev__flow_derivable_edit(mev__flow_contexts *c, const mev__flow_ctx *x, const mev_rules *r,
-			     const mev_change *ch);
+			     const mev_change *ch, const mev_oid *child);
+/* The directory test of a derived set, for mev_maint_set_dirs() (ctx: a
+ * mev__flow_dir_test): the parent's answers where they hold, else the
+ * commit's git tree; -1 with d->whole set when the whole tree must answer. */
+int mev__flow_lazy_is_dir(void *ctx, const char *path, size_t len);
 /* A file added or deleted below tested paths: 0 the same answers in child,
  * 1 'T' edits added, -1 the whole tree must answer, below -1 a failure. */
 int mev__flow_retest(mev__flow_contexts *c, const mev__flow_ctx *x, const mev_change *ch,
 		     const mev_oid *child);
+
+/* --- splice.c -------------------------------------------------------------------- */
+
+/* The set of plan pl spliced onto the set parsed whole below p, when the
+ * plan only edits files and their sections still line up with the base's
+ * (src[0..n): the edited sources; dt: the directory test): *id, or *id
+ * UINT32_MAX when it cannot be spliced (derive it whole).  Negative on
+ * failure. */
+int mev__flow_splice(uint32_t *id, mev__flow_contexts *c, const mev__flow_ctx *p,
+		     const mev_rules *r, const struct plan *pl, const mev_maint_source *src,
+		     size_t n, mev__flow_dir_test *dt);
 
 #endif

@@ -11,13 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-	mev_repo *repo;
-	const mev_oid *commit;
-	mev_strmap known;         /* the parent set's F:/X: regexes -> 1 */
-	int whole;                /* a test needs the whole tree */
-} dir_test;
-
 /*
  * The directory test of a derived set.  The parent set's own tests still
  * hold in the commit's tree (no file was added or deleted below a path they
@@ -25,18 +18,26 @@ typedef struct {
  * holds as it is answered "no", one it holds with a '/' the test added
  * answered "yes"; the rest are looked up in the commit's git tree.
  */
-static int lazy_is_dir(void *ctx, const char *path, size_t len)
+/* The flags of regex p in the dir test's two maps (-1: in neither). */
+static int64_t known_flags(const mev__flow_dir_test *d, const char *p, size_t len)
 {
-	dir_test *d = ctx;
+	int64_t a = mev__strmap_get(&d->known, p, len);
+	int64_t b = d->base_known ? mev__strmap_get(d->base_known, p, len) : -1;
+	return a < 0 ? b : b < 0 ? a : (a | b);
+}
+
+int mev__flow_lazy_is_dir(void *ctx, const char *path, size_t len)
+{
+	mev__flow_dir_test *d = ctx;
 	int k;
-	int64_t v = mev__strmap_get(&d->known, path, len);
+	int64_t v = known_flags(d, path, len);
 	if (v >= 0 && !(v & KNOWN_RETEST))
 		return 0;
 	if (len + 1 < 4096) {
 		char buf[4096];
 		memcpy(buf, path, len);
 		buf[len] = '/';
-		v = mev__strmap_get(&d->known, buf, len + 1);
+		v = known_flags(d, buf, len + 1);
 		if (v >= 0 && !(v & KNOWN_RETEST) && (v & KNOWN_ADDED))
 			return 1;
 	}
@@ -51,7 +52,7 @@ static int lazy_is_dir(void *ctx, const char *path, size_t len)
 /* The F:/X: regexes of m into *known, as flags: KNOWN_ADDED the directory
  * test added the trailing '/', 2 the value had it, 4 no trailing '/'
  * (tested: no); KNOWN_RETEST is set later on paths to test again. */
-static int known_dirs(mev_strmap *known, const mev_maint *m)
+static int known_dirs_of(mev_strmap *known, const mev_maint *m)
 {
 	const mev_field *f = mev_maint_fields(m);
 	size_t n = mev_maint_field_count(m);
@@ -70,6 +71,23 @@ static int known_dirs(mev_strmap *known, const mev_maint *m)
 			return mev_error_oom();
 	}
 	return 0;
+}
+
+/* The F:/X: regexes set p holds (known_dirs_of()) into d: those of the
+ * set parsed whole (p, or its base), built once and kept with it, and a
+ * spliced set's own.  A spliced set gives all of its base's: their
+ * answers still hold, as its candidates'. */
+static int known_dirs(mev__flow_dir_test *d, mev__flow_ctx *p)
+{
+	mev__flow_ctx *b = p->base ? p->base : p;
+	int rc;
+	if (!b->known_built) {
+		if ((rc = known_dirs_of(&b->known, b->maint)))
+			return rc;
+		b->known_built = 1;
+	}
+	d->base_known = &b->known;
+	return p->own ? known_dirs_of(&d->known, p->own) : 0;
 }
 
 /* The parent's sources p->src with the plan's edits: *out, *nout of them. */
@@ -159,24 +177,29 @@ static int mark_retests(mev_strmap *known, const mev__flow_contexts *c, const st
 int mev__flow_derive(uint32_t *id, mev__flow_contexts *c, const struct plan *pl,
 		     const mev_oid *commit)
 {
-	const mev__flow_ctx *p = c->ctxs.v[pl->from]; /* may be evicted by mev__flow_ctx_add() */
+	mev__flow_ctx *p = c->ctxs.v[pl->from]; /* may be evicted by mev__flow_ctx_add() */
 	mev_rules r = c->rules.v[pl->from];
 	mev_maint_source *src = NULL;
 	size_t n = 0;
 	mev_buf key = MEV_BUF_INIT;
 	mev__flow_ctx *x = NULL;
 	mev_maint *maint = NULL;
-	dir_test dt = { .repo = c->env->repo, .commit = commit };
+	mev__flow_dir_test dt = { .repo = c->env->repo, .commit = commit };
 	int rc;
 
 	*id = UINT32_MAX;
-	if ((rc = edited_sources(&src, &n, c, p, &r, pl)) || (rc = mev__flow_sources_key(&key, src, n)))
+	if ((rc = edited_sources(&src, &n, c, p, &r, pl)) || (rc = known_dirs(&dt, p)) ||
+	    (rc = mark_retests(&dt.known, c, pl)))
 		goto done;
+	if ((rc = mev__flow_splice(id, c, p, &r, pl, src, n, &dt)) != 0 || *id != UINT32_MAX)
+		goto done;
+	if (dt.whole)
+		goto done; /* a link on the way: the tree is read whole */
 	c->env->parses++;
-	if ((rc = mev__flow_parse_set(&maint, c, &r, NULL, src, n)))
+	if ((rc = mev__flow_sources_key(&key, src, n)) ||
+	    (rc = mev__flow_parse_set(&maint, c, &r, NULL, src, n)))
 		goto done;
-	if ((rc = known_dirs(&dt.known, p->maint)) || (rc = mark_retests(&dt.known, c, pl)) ||
-	    (rc = mev_maint_set_dirs(maint, lazy_is_dir, &dt))) {
+	if ((rc = mev_maint_set_dirs(maint, mev__flow_lazy_is_dir, &dt))) {
 		mev_maint_free(maint);
 		if (dt.whole) {
 			mev_error_clear();
@@ -201,7 +224,7 @@ done:
  * as one more or one less of its files), negative on failure.
  */
 int mev__flow_derivable_edit(mev__flow_contexts *c, const mev__flow_ctx *x, const mev_rules *r,
-			  const mev_change *ch)
+			     const mev_change *ch, const mev_oid *child)
 {
 	int64_t k = mev__strmap_get(&x->src_paths, ch->path, ch->path_len);
 	struct edit e = { ch->status, k >= 0 ? (uint32_t)k : 0, 0, ch->oid };
@@ -212,10 +235,15 @@ int mev__flow_derivable_edit(mev__flow_contexts *c, const mev__flow_ctx *x, cons
 	if (ch->status == 'M')
 		return k < 0 ? 0 : MEV_VEC_PUSH(&c->edits, e) ? mev_error_oom() : 1;
 	/* one file more or less for File::Find, in the modes whose files it
-	 * all finds (mev_maint_found_by_find()) */
-	if (!mev_maint_found_by_find(&first, r, x->src, x->nsrc, ch->path, ch->path_len) ||
-	    mev__flow_below_tested(x, ch))
-		return 0; /* not File::Find's, or the directory test may answer otherwise */
+	 * all finds (mev_maint_found_by_find()); below a path the directory
+	 * test looked at, asked again */
+	if (!mev_maint_found_by_find(&first, r, x->src, x->nsrc, ch->path, ch->path_len))
+		return 0;
+	if (mev__flow_below_tested(x, ch)) {
+		int t = mev__flow_retest(c, x, ch, child);
+		if (t < 0)
+			return t < -1 ? t : 0;
+	}
 	if (ch->status == 'D')
 		return k < (int64_t)first ? 0 : MEV_VEC_PUSH(&c->edits, e) ? mev_error_oom() : 1;
 	if (k >= 0)
@@ -240,7 +268,7 @@ int mev__flow_retest(mev__flow_contexts *c, const mev__flow_ctx *x, const mev_ch
 	int changed = 0;
 	for (s = p; (s = memchr(s, '/', (size_t)(e - s))) != NULL; s++) {
 		size_t len = (size_t)(s - p);
-		int64_t was = mev__strmap_get(&x->cand, p, len);
+		int64_t was = mev__flow_cand(x, p, len);
 		int k;
 		struct edit ed = { 'T', 0, 0, { { 0 } } };
 		if (was < 0)

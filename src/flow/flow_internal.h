@@ -46,17 +46,22 @@ void mev__flow_strings_free(mev__flow_strings *s);
 
 /* --- MAINTAINERS contexts (context.c) -------------------------------------------- */
 
-/* One parsed MAINTAINERS set and what verdicts need of it. */
-typedef struct {
+/* One MAINTAINERS set and what verdicts need of it: parsed whole, or
+ * spliced onto a parsed set (splice.c). */
+typedef struct mev__flow_ctx mev__flow_ctx;
+struct mev__flow_ctx {
 	uint32_t id;
-	char *key;                /* rules + sources */
-	mev_maint *maint;
-	mev_matcher *matcher;
+	char *key;                /* rules + sources (NULL when spliced) */
+	mev_maint *maint;         /* NULL when spliced */
+	mev_matcher *matcher;     /* NULL when spliced */
+	const char **titles;      /* per section: its title (the key) */
+	uint32_t nsec;
 	uint32_t rest;            /* index of THE REST (UINT32_MAX: none) */
 	/* per section: M:, R: emails (lowercased, raw ids in the run's strings), T: URLs */
-	uint32_t *m_off, *r_off, *t_off; /* n_sections + 1 */
+	uint32_t *m_off, *r_off, *t_off; /* nsec + 1 */
 	uint32_t *m_ids, *r_ids, *t_ids;
-	mev_strmap cand;          /* F:/X: values the directory test may turn (no trailing '/') */
+	mev_strmap cand;          /* F:/X: values the directory test may turn (no trailing '/');
+				     spliced: those of `own`, the base's hold too */
 	mev_maint_source *src;    /* the files read, in order, and their blobs */
 	size_t nsrc;
 	mev_strmap src_paths;     /* path -> index into src */
@@ -68,7 +73,24 @@ typedef struct {
 	mev_strmap by_r;
 	MEV_VEC(uint32_t) r_lists;
 	uint32_t *title_ids;      /* per section: id in the release record's strings (+1; 0 unknown) */
-} mev__flow_ctx;
+	/* spliced: the sections of the base's files this set still reads, and
+	 * those of the files that differ from the base's, numbered in reading
+	 * order as a whole parse numbers them */
+	mev__flow_ctx *base;      /* the set parsed whole below (pinned); NULL: this one is */
+	uint32_t pins;            /* spliced sets on this one (never evicted while > 0) */
+	mev_maint *own;           /* the files that differ from the base's, parsed alone */
+	mev_matcher *own_matcher;
+	uint32_t *base_new;       /* per base section: its number here (UINT32_MAX: gone) */
+	uint32_t *own_new;        /* per section of own: its number here */
+	MEV_VEC(uint32_t) hits;   /* the last matches (mev__flow_match()) */
+	/* a base: its titles -> section (built at the first splice), and
+	 * whether every section's lines lie in its own file (-1: not known) */
+	mev_strmap title_map;
+	int apart;
+	mev_strmap known;         /* a set parsed whole: its F:/X: regexes (derive.c; built
+				     when a set is first derived from it) */
+	int known_built;
+};
 
 typedef struct mev__flow_contexts mev__flow_contexts;
 
@@ -78,7 +100,7 @@ typedef struct {
 	mev_rules_options rules;
 	mev__flow_strings *strings;
 	int whole_trees;          /* never derive a set (--whole-trees) */
-	uint64_t parses, full, derived; /* counters */
+	uint64_t parses, full, derived, spliced; /* counters */
 	mev_buf note;             /* the last note, for the caller ("" when none) */
 } mev__flow_env;
 
@@ -90,6 +112,11 @@ void mev__flow_contexts_free(mev__flow_contexts *c);
  * Known states are reused; otherwise the tree is read.
  */
 int mev__flow_context_of(mev__flow_ctx **out, mev__flow_contexts *c, const mev_oid *commit);
+/* The sections of x covering `path` (sorted; valid until the next call). */
+int mev__flow_match(const uint32_t **ids, size_t *n, mev__flow_ctx *x, const char *path,
+		    size_t len);
+/* The F:/X: value `p` the directory test of x looked at: its answer, or -1. */
+int64_t mev__flow_cand(const mev__flow_ctx *x, const char *p, size_t len);
 /* Record the state of `child` from its first parent's and the changes
  * between them (the child is read whole later when a change may matter). */
 int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid *parent,
@@ -162,19 +189,24 @@ int mev__flow_workload(mev__flow_runner *r, mev__flow_ctx *ctx);
 /* The builder's arrays as a release (borrowed: valid while the builder is). */
 void mev__flow_view(mev_flow_release *out, mev__flow_builder *b);
 
-/* --- the paths each commit changes, computed ahead (ahead.c) --------------------- */
+/* --- each release's commits and their changes, read ahead (ahead.c) -------------- */
 
 typedef struct mev__flow_ahead mev__flow_ahead;
 /* A second thread with its own handle of the repository at repo_path
  * (its libgit2 cache emptied past `trim` bytes: mev_repo_trim_cache()). */
 int mev__flow_ahead_new(mev__flow_ahead **out, const char *repo_path, int churn, size_t trim);
-/* Start computing the changes of commits[0..n) against their first parents
- * (with churn for non-merges when asked), in order; the commits must stay
- * until mev__flow_ahead_finish(). */
-int mev__flow_ahead_start(mev__flow_ahead *a, const mev_commit *commits, size_t n);
-/* The changes of commit i (waiting for them) into *ch, owned by the caller;
- * *no_churn 1 when a missing blob made them lose their churn.  Returns what
- * computing them returned, with its message. */
+/* Start reading the ranges prev[r]..cur[r] (r < n), in order: each one's
+ * commits (as git log PREV..CUR, topological, parents first) and their
+ * changes against their first parents (with churn for non-merges when
+ * asked), at most one range ahead of the judging. */
+int mev__flow_ahead_start(mev__flow_ahead *a, const mev_oid *prev, const mev_oid *cur, size_t n);
+/* The commits of range r (waiting for them; r = 0, 1, ... in turn): valid
+ * until the next call.  The range before is freed. */
+int mev__flow_ahead_commits(const mev_commit **commits, size_t *n, mev__flow_ahead *a, size_t r);
+/* The changes of commit i of the range asked for last (waiting for them)
+ * into *ch, owned by the caller; *no_churn 1 when a missing blob made them
+ * lose their churn.  Returns what computing them returned, with its
+ * message. */
 int mev__flow_ahead_take(mev_change_list *ch, int *no_churn, mev__flow_ahead *a, size_t i);
 /* Stop the thread and free what was not taken (the handle stays). */
 void mev__flow_ahead_finish(mev__flow_ahead *a);

@@ -200,7 +200,7 @@ static int title_id(uint32_t *id, mev__flow_runner *r, mev__flow_ctx *x, uint32_
 		*id = x->title_ids[s] - 1;
 		return 0;
 	}
-	const char *t = mev_maint_sections(x->maint)[s].title;
+	const char *t = x->titles[s];
 	if ((rc = mev__flow_intern(id, &r->b.str, t, strlen(t))))
 		return rc;
 	x->title_ids[s] = *id + 1;
@@ -302,7 +302,7 @@ static int cover(int *rest, mev__flow_runner *r, mev__flow_ctx *x, const mev_cha
 	for (size_t i = 0; i < ch->n; i++) {
 		const uint32_t *ids;
 		size_t n;
-		int rc = mev_matcher_match(&ids, &n, x->matcher, ch->v[i].path, ch->v[i].path_len, 0);
+		int rc = mev__flow_match(&ids, &n, x, ch->v[i].path, ch->v[i].path_len);
 		if (rc)
 			return rc;
 		for (size_t k = 0; k < n; k++) {

@@ -20,7 +20,7 @@ static int u64_cmp(const void *a, const void *b)
  * `stamp`: per person a list "n, section ids..." in *lists. */
 static int person_index1(mev__flow_ctx *x, const uint32_t *canon, int rev)
 {
-	size_t ns = mev_maint_section_count(x->maint);
+	size_t ns = x->nsec;
 	mev_strmap *map = rev ? &x->by_r : &x->by_m;
 	const uint32_t *off = rev ? x->r_off : x->m_off, *ids = rev ? x->r_ids : x->m_ids;
 	uint64_t *pairs = malloc((off[ns] + 1) * sizeof *pairs);
@@ -72,7 +72,7 @@ int mev__flow_ctx_prepare(mev__flow_ctx *x, uint32_t stamp, const uint32_t *cano
 		return 0;
 	if ((rc = person_index1(x, canon, 0)) || (rc = person_index1(x, canon, 1)))
 		return rc;
-	memset(x->title_ids, 0, (mev_maint_section_count(x->maint) + 1) * sizeof *x->title_ids);
+	memset(x->title_ids, 0, (x->nsec + 1) * sizeof *x->title_ids);
 	x->stamp = stamp;
 	return 0;
 }

@@ -351,6 +351,7 @@ int mev_flow_stored(char **prev, mev_store *s, const char *tag)
 	mev__rd rd;
 	const char *p;
 	size_t pl;
+	uint64_t rules;
 	int rc = mev_store_get(&data, &len, s, MEV_FLOW_INDEX_TABLE, tag, strlen(tag));
 	*prev = NULL;
 	if (rc == MEV_ENOTFOUND) {
@@ -366,6 +367,10 @@ int mev_flow_stored(char **prev, mev_store *s, const char *tag)
 		return rd.bad ? mev_error_set(MEV_ECORRUPT, "the flow index of '%s' does not decode", tag)
 			      : mev_error_oom();
 	}
+	/* stored before the rules were: rules 1 */
+	rules = rd.p < rd.end ? mev__get_uv(&rd) : 1;
 	free(data);
-	return 1;
+	if (rd.bad)
+		return mev_error_set(MEV_ECORRUPT, "the flow index of '%s' does not decode", tag);
+	return rules == MEV_FLOW_RULES;
 }

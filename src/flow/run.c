@@ -18,40 +18,8 @@ typedef struct {
 	mev__flow_ahead *ahead;      /* the commits' changes, computed in a second thread */
 	const char *tag, *prev;
 	mev_oid commit, prev_commit;
+	size_t range;                /* the release's range in u->ahead */
 } run;
-
-/* One release's commits read whole: PREV..TAG in topological order. */
-typedef struct {
-	mev_commit *v;
-	size_t n;
-} commit_list;
-
-static void commits_free(commit_list *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		mev_commit_clear(&l->v[i]);
-	free(l->v);
-	memset(l, 0, sizeof *l);
-}
-
-static int read_range(commit_list *l, run *u)
-{
-	mev_oid *ids = NULL;
-	size_t n = 0;
-	int rc = mev_repo_range(&ids, &n, u->r.repo, &u->prev_commit, 1, &u->commit);
-	memset(l, 0, sizeof *l);
-	if (rc)
-		return rc;
-	l->v = calloc(n + 1, sizeof *l->v);
-	if (!l->v) {
-		free(ids);
-		return mev_error_oom();
-	}
-	for (size_t i = 0; i < n && !rc; i++, l->n++)
-		rc = mev_commit_read(&l->v[i], u->r.repo, &ids[i]);
-	free(ids);
-	return rc;
-}
 
 /* The release's .mailmap (none: nobody is mapped). */
 static int load_mailmap(run *u)
@@ -88,7 +56,7 @@ static int parent_context(mev__flow_ctx **x, run *u, const mev_commit *c)
 		mev_error_clear();
 		return rc;
 	}
-	if (!mev_maint_section_count((*x)->maint)) {
+	if (!(*x)->nsec) {
 		mev_oid_fmt(hex, &c->id);
 		rc = mev__flow_note(&u->r, "commit %s: its parent has no MAINTAINERS sections", hex);
 	}
@@ -149,7 +117,7 @@ static int put_release(mev_store *s, void *vctx)
 	put_ctx *p = vctx;
 	mev_buf idx = MEV_BUF_INIT;
 	int rc;
-	if (mev__put_cstr(&idx, p->rel->prev)) {
+	if (mev__put_cstr(&idx, p->rel->prev) || mev__put_uv(&idx, MEV_FLOW_RULES)) {
 		mev__buf_free(&idx);
 		return mev_error_oom();
 	}
@@ -199,7 +167,8 @@ static int store_release(run *u)
 
 static int one_release(run *u)
 {
-	commit_list l = { 0 };
+	const mev_commit *commits = NULL;
+	size_t n = 0;
 	uint32_t *route_of = NULL;
 	mev__flow_ahead *a = u->ahead;
 	mev__flow_ctx *x;
@@ -209,22 +178,21 @@ static int one_release(run *u)
 	if ((rc = mev__flow_builder_init(&u->r.b)))
 		return rc;
 	u->r.stamp++;
-	if ((rc = load_mailmap(u)) || (rc = read_range(&l, u)))
+	if ((rc = load_mailmap(u)) || (rc = mev__flow_ahead_commits(&commits, &n, a, u->range)))
 		goto done;
-	route_of = calloc(l.n + 1, sizeof *route_of);
+	route_of = calloc(n + 1, sizeof *route_of);
 	if (!route_of) {
 		rc = mev_error_oom();
 		goto done;
 	}
-	if ((rc = mev__flow_routes(route_of, &u->r, l.v, l.n)) ||
-	    (rc = mev__flow_ahead_start(a, l.v, l.n)))
+	if ((rc = mev__flow_routes(route_of, &u->r, commits, n)))
 		goto done;
-	for (size_t i = 0; i < l.n && !rc; i++) {
+	for (size_t i = 0; i < n && !rc; i++) {
 		if (u->opt->abort_now && *u->opt->abort_now) {
 			rc = mev_error_set(MEV_EINTR, "interrupted");
 			goto done;
 		}
-		rc = one_commit(u, &l.v[i], route_of[i], a, i);
+		rc = one_commit(u, &commits[i], route_of[i], a, i);
 		if (!rc)
 			rc = mev_repo_trim_cache(u->r.repo, CACHE_TRIM);
 	}
@@ -242,9 +210,7 @@ static int one_release(run *u)
 	if (!rc)
 		rc = store_release(u);
 done:
-	mev__flow_ahead_finish(a);
 	free(route_of);
-	commits_free(&l);
 	return rc;
 }
 
@@ -283,6 +249,28 @@ static int setup(run *u, mev_identity *id)
 	return mev__flow_contexts_new(&u->r.ctxs, &u->r.env);
 }
 
+/* Read the releases to judge ahead: their ranges, in order. */
+static int start_ahead(run *u, const mev_release *list, size_t n, const uint8_t *need)
+{
+	mev_oid *prev = calloc(n + 1, sizeof *prev), *cur = calloc(n + 1, sizeof *cur);
+	size_t k = 0;
+	int rc;
+	if (!prev || !cur) {
+		free(prev);
+		free(cur);
+		return mev_error_oom();
+	}
+	for (size_t i = 1; i < n; i++)
+		if (need[i]) {
+			prev[k] = list[i - 1].commit;
+			cur[k++] = list[i].commit;
+		}
+	rc = mev__flow_ahead_start(u->ahead, prev, cur, k);
+	free(prev);
+	free(cur);
+	return rc;
+}
+
 static int flow_locked(run *u)
 {
 	mev_release *list = NULL;
@@ -313,7 +301,7 @@ static int flow_locked(run *u)
 	}
 	if (!todo)
 		goto done; /* nothing new: no repository opened */
-	if ((rc = setup(u, &id)))
+	if ((rc = setup(u, &id)) || (rc = start_ahead(u, list, n, need)))
 		goto done;
 	for (size_t i = 1; i < n && !rc; i++) {
 		const mev_progress *pr = &u->opt->progress;
@@ -331,7 +319,9 @@ static int flow_locked(run *u)
 		u->prev_commit = list[i - 1].commit;
 		if ((rc = one_release(u)) == 0)
 			u->res->computed++;
+		u->range++;
 	}
+	mev__flow_ahead_finish(u->ahead);
 done:
 	free(need);
 	mev_release_list_free(list, n);
@@ -356,6 +346,7 @@ int mev_flow_run(mev_flow_result *res, const mev_flow_options *opt)
 	close(lockfd);
 	res->parses = u.r.env.parses;
 	res->derived = u.r.env.derived;
+	res->spliced = u.r.env.spliced;
 	res->full_states = u.r.env.full;
 done:
 	res->seconds = mev__now() - t0;

@@ -123,10 +123,26 @@ static size_t block_start(const char *msg, size_t len, size_t *end)
 	return len;
 }
 
+/* Where a patch would start in msg[0..len): the first line that begins
+ * with "---" and white space (git's divider; what follows it is no part of
+ * the message for interpret-trailers); len when none. */
+static size_t patch_start(const char *msg, size_t len)
+{
+	for (size_t p = 0; p < len;) {
+		const char *nl = memchr(msg + p, '\n', len - p);
+		if (len - p > 3 && memcmp(msg + p, "---", 3) == 0 && isspace((unsigned char)msg[p + 3]))
+			return p;
+		p = nl ? (size_t)(nl - msg) + 1 : len;
+	}
+	return len;
+}
+
 int mev__flow_trailers(const char *msg, size_t len, mev__flow_trailer_fn fn, void *ctx)
 {
-	size_t end, p = block_start(msg, len, &end);
+	size_t end, p;
 	int rc;
+	len = patch_start(msg, len);
+	p = block_start(msg, len, &end);
 	while (p < end) {
 		const char *nl = memchr(msg + p, '\n', end - p);
 		size_t le = nl ? (size_t)(nl - msg) : end, ll = le - p, tl = token_len(msg + p, ll);

@@ -127,20 +127,20 @@ typedef struct {
 	unsigned flags;
 } diff_ctx;
 
-static int is_link(const git_tree_entry *e)
+static int is_link(const mev__tree_entry *e)
 {
-	return e && git_tree_entry_filemode(e) == GIT_FILEMODE_LINK;
+	return e && e->mode == GIT_FILEMODE_LINK;
 }
 
 /* Lines added and removed between two blobs (either may be absent). */
-static int churn(mev_change *ch, diff_ctx *d, const git_tree_entry *o, const git_tree_entry *n)
+static int churn(mev_change *ch, diff_ctx *d, const mev__tree_entry *o, const mev__tree_entry *n)
 {
 	git_blob *ob = NULL, *nb = NULL;
 	git_patch *p = NULL;
 	size_t adds = 0, dels = 0;
 	int rc = 0;
-	if ((o && git_blob_lookup(&ob, d->git, git_tree_entry_id(o)) < 0) ||
-	    (n && git_blob_lookup(&nb, d->git, git_tree_entry_id(n)) < 0)) {
+	if ((o && git_blob_lookup(&ob, d->git, o->id) < 0) ||
+	    (n && git_blob_lookup(&nb, d->git, n->id) < 0)) {
 		rc = mev__repo_git_fail(MEV_ENOTFOUND, "cannot read a blob to count its lines");
 		goto done;
 	}
@@ -159,15 +159,15 @@ done:
 }
 
 /* A changed entry of the diff as a change (submodules left out). */
-static int emit(void *ctx, const char *path, size_t len, const git_tree_entry *o,
-		const git_tree_entry *n)
+static int emit(void *ctx, const char *path, size_t len, const mev__tree_entry *o,
+		const mev__tree_entry *n)
 {
 	diff_ctx *d = ctx;
 	mev_change ch = { 0 };
 	int rc;
-	if (o && git_tree_entry_type(o) != GIT_OBJECT_BLOB)
-		o = NULL;
-	if (n && git_tree_entry_type(n) != GIT_OBJECT_BLOB)
+	if (o && o->mode == GIT_FILEMODE_COMMIT)
+		o = NULL; /* a gitlink (the diff gives no trees) */
+	if (n && n->mode == GIT_FILEMODE_COMMIT)
 		n = NULL;
 	if (!o && !n)
 		return 0;
@@ -177,7 +177,7 @@ static int emit(void *ctx, const char *path, size_t len, const git_tree_entry *o
 	ch.status = o && n ? 'M' : o ? 'D' : 'A';
 	ch.link = (uint8_t)(is_link(o) || is_link(n));
 	if (n)
-		oid_out(&ch.oid, git_tree_entry_id(n));
+		oid_out(&ch.oid, n->id);
 	if ((d->flags & MEV_CHANGES_CHURN) && !ch.link && (rc = churn(&ch, d, o, n)))
 		return rc;
 	return MEV_VEC_PUSH(&d->v, ch) ? mev_error_oom() : 0;
@@ -203,10 +203,24 @@ static int commit_tree(git_tree **out, git_repository *git, const mev_oid *commi
 	return rc;
 }
 
+static int commit_tree_id(git_oid *out, git_repository *git, const mev_oid *commit)
+{
+	git_commit *c = NULL;
+	git_oid id;
+	int rc = 0;
+	oid_in(&id, commit);
+	if (git_commit_lookup(&c, git, &id) < 0)
+		rc = mev__repo_git_fail(MEV_EGIT, "cannot read the tree of a commit");
+	else
+		git_oid_cpy(out, git_commit_tree_id(c));
+	git_commit_free(c);
+	return rc;
+}
+
 int mev_commit_changes(mev_change_list *out, mev_repo *repo, const mev_oid *parent,
 		       const mev_oid *commit, unsigned flags)
 {
-	git_tree *ot = NULL, *nt = NULL;
+	git_oid ot, nt;
 	diff_ctx d = { 0 };
 	int rc;
 
@@ -217,10 +231,10 @@ int mev_commit_changes(mev_change_list *out, mev_repo *repo, const mev_oid *pare
 	if (!d.arena)
 		return mev_error_oom();
 	out->mem_ = d.arena;
-	if ((parent && (rc = commit_tree(&ot, repo->git, parent))) ||
-	    (rc = commit_tree(&nt, repo->git, commit)))
+	if ((parent && (rc = commit_tree_id(&ot, repo->git, parent))) ||
+	    (rc = commit_tree_id(&nt, repo->git, commit)))
 		goto done;
-	if ((rc = mev__tree_diff(repo->git, ot, nt, emit, &d)))
+	if ((rc = mev__tree_diff(repo->git, parent ? &ot : NULL, &nt, emit, &d)))
 		goto done;
 	if (d.v.n > 1)
 		qsort(d.v.v, d.v.n, sizeof *d.v.v, change_cmp);
@@ -229,8 +243,6 @@ int mev_commit_changes(mev_change_list *out, mev_repo *repo, const mev_oid *pare
 	d.v.v = NULL;
 done:
 	MEV_VEC_FREE(&d.v);
-	git_tree_free(ot);
-	git_tree_free(nt);
 	return rc;
 }
 

@@ -55,6 +55,18 @@ void mev__repo_inspect(mev_repo *repo);
 int mev__repo_missing_blob(const mev_repo *repo, const mev_oid *oid, const char *what,
 			   const char *why);
 
+/* An entry of a git tree, read in place from the raw object. */
+typedef struct {
+	const char *name;         /* not NUL-terminated */
+	size_t name_len;
+	uint32_t raw_mode;        /* as written */
+	uint32_t mode;            /* as libgit2 reads it (git_tree_entry_filemode()) */
+	const git_oid *id;
+} mev__tree_entry;
+
+/* 1 when e names a tree (its mode says a folder). */
+int mev__tree_entry_is_tree(const mev__tree_entry *e);
+
 /*
  * Called for each entry that is not a tree and differs between two trees:
  * `path` from the root, o the old entry (NULL: added), n the new one (NULL:
@@ -62,10 +74,10 @@ int mev__repo_missing_blob(const mev_repo *repo, const mev_oid *oid, const char 
  * deleted and added.  A non-zero return stops the diff and is returned.
  */
 typedef int (*mev__tree_diff_fn)(void *ctx, const char *path, size_t len,
-				 const git_tree_entry *o, const git_tree_entry *n);
-/* Diff trees ot and nt (either NULL: empty) as `git diff-tree -r` does,
+				 const mev__tree_entry *o, const mev__tree_entry *n);
+/* Diff the trees ot and nt (either NULL: empty) as `git diff-tree -r` does,
  * skipping equal subtrees unread; fn in git's path order. */
-int mev__tree_diff(git_repository *git, const git_tree *ot, const git_tree *nt,
+int mev__tree_diff(git_repository *git, const git_oid *ot, const git_oid *nt,
 		   mev__tree_diff_fn fn, void *ctx);
 
 /*
