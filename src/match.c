@@ -372,7 +372,7 @@ static int match_indexed(mev_matcher *m, const subject *sj)
 			u32vec *bx, *bf;
 			if (e > k && s[e - 1] == '/')
 				break;
-			h = mev__hash_bytes(s, e);
+			h = mev__strmap_hash(s, e);
 			b = mev__strmap_get_h(&m->keys, s, e, h);
 			if (b < 0)
 				continue;

@@ -10,6 +10,7 @@
 #include "maintevo/error.h"
 #include "pattern.h"
 #include "util/buf.h"
+#include "util/strmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -153,14 +154,18 @@ static size_t lower_bound(const char *const *paths, const size_t *lens, size_t n
 	return lo;
 }
 
-/* How line `pat` fares on the paths: 0, 1 or 2 (mev_match_pattern_use()). */
+/* How line `pat` fares on the paths: 0, 1 or 2 (mev_match_pattern_use()).
+ * *wit (may be NULL) gets the path that decided it (for 2 the first that
+ * matches, for 1 the first with the prefix), npaths for 0; *free_ (may be
+ * NULL) whether every match stayed within the free units (no budget spent,
+ * none ran out: then the answer is the same over any order of paths). */
 static int use_of(mev__pattern *pat, mev__pattern_scratch *sc, subject *sj,
-		  const char *const *paths, const size_t *lens, size_t npaths)
+		  const char *const *paths, const size_t *lens, size_t npaths, size_t *wit, int *free_)
 {
-	size_t i = 0, plen = pat->type == 'N' ? 0 : pat->prefix_len;
-	int best = 0;
+	size_t i = 0, plen = pat->type == 'N' ? 0 : pat->prefix_len, w = npaths;
+	int best = 0, fr = 1;
 	if (pat->kind == MEV__PAT_NEVER)
-		return 0;
+		goto done;
 	/* every match starts with the literal prefix: only that range is tried */
 	if (plen)
 		i = lower_bound(paths, lens, npaths, pat->prefix, plen);
@@ -174,13 +179,23 @@ static int use_of(mev__pattern *pat, mev__pattern_scratch *sc, subject *sj,
 		if (subject_set(sj, paths[i], lens[i]))
 			return -1;
 		r = rule_of(pat, sc, sj);
-		if (MEV_WHY_MATCHES(r))
+		if (MEV_WHY_MATCHES(r)) {
 			best = 2;
-		else if (r == MEV_WHY_DEPTH)
+			w = i;
+		} else if (r == MEV_WHY_DEPTH) {
+			if (!best)
+				w = i;
 			best = 1;
-		else if (r == MEV_WHY_BUDGET)
+		} else if (r == MEV_WHY_BUDGET) {
+			fr = 0;
 			break;
+		}
 	}
+done:
+	if (wit)
+		*wit = w;
+	if (free_)
+		*free_ = fr && !pat->spent && !pat->exhausted;
 	return best;
 }
 
@@ -197,13 +212,236 @@ int mev_match_pattern_use(uint8_t *use, const mev_why_pattern *p, size_t n, int 
 		int u;
 		if ((rc = compile(&pat, &p[i], utf8)))
 			break;
-		u = use_of(&pat, sc, &sj, paths, lens, npaths);
+		u = use_of(&pat, sc, &sj, paths, lens, npaths, NULL, NULL);
 		mev__pattern_free(&pat);
 		if (u < 0)
 			rc = mev_error_oom();
 		else
 			use[i] = (uint8_t)u;
 	}
+	mev__buf_free(&sj.u);
+	mev__pattern_scratch_free(sc);
+	return rc;
+}
+
+/* --- the same, release after release ------------------------------------------- */
+
+/* What a line (by type, the utf8 rules and regex) found the last time. */
+typedef struct {
+	uint8_t use;
+	uint8_t keep;            /* every match was free: the answer can be carried on */
+	char *witness;           /* the path that decided `use` (1, 2), as use_of() says */
+	size_t wlen;
+	char *prefix, *must;     /* the compiled line's literals (prefix_len 0: none) */
+	size_t plen, mlen;
+} memo_line;
+
+struct mev_match_use_memo {
+	mev_strmap idx;          /* key -> index in v */
+	MEV_VEC(memo_line) v;
+};
+
+int mev_match_use_memo_new(mev_match_use_memo **out)
+{
+	*out = calloc(1, sizeof **out);
+	if (!*out)
+		return mev_error_oom();
+	(*out)->idx = (mev_strmap)MEV_STRMAP_INIT;
+	return 0;
+}
+
+static void memo_clear(mev_match_use_memo *m)
+{
+	for (size_t i = 0; i < m->v.n; i++) {
+		free(m->v.v[i].witness);
+		free(m->v.v[i].prefix);
+		free(m->v.v[i].must);
+	}
+	MEV_VEC_FREE(&m->v);
+	mev__strmap_free(&m->idx);
+	m->idx = (mev_strmap)MEV_STRMAP_INIT;
+}
+
+void mev_match_use_memo_free(mev_match_use_memo *m)
+{
+	if (!m)
+		return;
+	memo_clear(m);
+	free(m);
+}
+
+static char *dup_bytes(const char *s, size_t n)
+{
+	char *c = malloc(n + 1);
+	if (c) {
+		memcpy(c, s, n);
+		c[n] = '\0';
+	}
+	return c;
+}
+
+/* Is `key` one of the sorted paths? */
+static int has_path(const char *const *paths, const size_t *lens, size_t n, const char *key, size_t klen)
+{
+	size_t i = lower_bound(paths, lens, n, key, klen);
+	return i < n && lens[i] == klen && memcmp(paths[i], key, klen) == 0;
+}
+
+/*
+ * Line e's answer over all paths from its answer over the old ones (those
+ * not `fresh`, which the last call saw) and a look at the fresh ones: the
+ * old paths still give e->use when its witness is still there (0 needs
+ * none), so only fresh paths can raise it.  use_of() stops at the first
+ * match in path order, so for 2 only the fresh paths before the witness
+ * count.  1 with *u set and e updated, 0 when the line must be tried on
+ * all paths again (a match that was not free), -1 out of memory.
+ */
+static int carry(uint8_t *u, memo_line *e, const mev_why_pattern *p, int utf8, mev__pattern_scratch *sc,
+		 subject *sj, const char *const *fp, const size_t *fl, size_t nf)
+{
+	size_t i = 0, end = nf, w;
+	int best, fr, rc;
+	mev__pattern pat;
+	if (e->plen)
+		i = lower_bound(fp, fl, nf, e->prefix, e->plen);
+	if (e->use == 2)
+		end = lower_bound(fp, fl, nf, e->witness, e->wlen);
+	/* nothing fresh in the range: no need to compile the line */
+	for (; i < end; i++) {
+		if (e->plen && (fl[i] < e->plen || memcmp(fp[i], e->prefix, e->plen)))
+			i = end;
+		else if (!e->mlen || memmem(fp[i], fl[i], e->must, e->mlen))
+			break;
+	}
+	if (i >= end) {
+		*u = e->use;
+		return 1;
+	}
+	if ((rc = compile(&pat, p, utf8)))
+		return -1;
+	best = use_of(&pat, sc, sj, fp + i, fl + i, end - i, &w, &fr);
+	mev__pattern_free(&pat);
+	if (best < 0)
+		return -1;
+	if (!fr)
+		return 0;
+	if (best > e->use || (best == 2 && e->use == 2)) {
+		char *c = dup_bytes(fp[i + w], fl[i + w]);
+		if (!c)
+			return -1;
+		free(e->witness);
+		e->witness = c;
+		e->wlen = fl[i + w];
+		e->use = (uint8_t)best;
+	}
+	*u = e->use;
+	return 1;
+}
+
+/* Line p tried on all paths, its answer kept in e. */
+static int full(uint8_t *u, memo_line *e, const mev_why_pattern *p, int utf8, mev__pattern_scratch *sc,
+		subject *sj, const char *const *paths, const size_t *lens, size_t npaths)
+{
+	mev__pattern pat;
+	size_t w;
+	int best, fr;
+	if (compile(&pat, p, utf8))
+		return -1;
+	best = use_of(&pat, sc, sj, paths, lens, npaths, &w, &fr);
+	memset(e, 0, sizeof *e);
+	if (best >= 0) {
+		e->use = (uint8_t)best;
+		e->keep = (uint8_t)fr;
+		if ((best && !(e->witness = dup_bytes(paths[w], lens[w]))) ||
+		    (pat.prefix_len && pat.type != 'N' && !(e->prefix = dup_bytes(pat.prefix, pat.prefix_len))) ||
+		    (pat.type == 'N' && pat.must_len && !(e->must = dup_bytes(pat.must, pat.must_len))))
+			best = -1;
+		e->wlen = best > 0 ? lens[w] : 0;
+		e->plen = e->prefix ? pat.prefix_len : 0;
+		e->mlen = e->must ? pat.must_len : 0;
+	}
+	mev__pattern_free(&pat);
+	*u = (uint8_t)(best > 0 ? best : 0);
+	return best < 0 ? -1 : 0;
+}
+
+int mev_match_pattern_use_since(uint8_t *use, const mev_why_pattern *p, size_t n, int utf8,
+				const char *const *paths, const size_t *lens, size_t npaths,
+				const uint8_t *fresh, mev_match_use_memo *memo)
+{
+	mev__pattern_scratch *sc = NULL;
+	mev_match_use_memo next = { MEV_STRMAP_INIT, { 0 } };
+	const char **fp = NULL;
+	size_t *fl = NULL, nf = 0;
+	mev_buf key = MEV_BUF_INIT;
+	subject sj = { 0 };
+	int rc;
+	if ((rc = mev__pattern_scratch_new(&sc, MATCH_LIMIT, DEPTH_LIMIT, PATTERN_BUDGET)))
+		return rc;
+	if (fresh) {
+		fp = malloc((npaths + 1) * sizeof *fp);
+		fl = malloc((npaths + 1) * sizeof *fl);
+		if (!fp || !fl)
+			rc = mev_error_oom();
+		for (size_t i = 0; !rc && i < npaths; i++)
+			if (fresh[i]) {
+				fp[nf] = paths[i];
+				fl[nf++] = lens[i];
+			}
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		memo_line e = { 0 }, *old;
+		int64_t k;
+		int done = 0;
+		if (!p[i].regex) {
+			use[i] = 0; /* never matches */
+			continue;
+		}
+		key.len = 0;
+		if (mev__buf_putc(&key, p[i].type) || mev__buf_putc(&key, utf8 ? 'u' : 'b') ||
+		    mev__buf_put(&key, p[i].regex, strlen(p[i].regex))) {
+			rc = mev_error_oom();
+			break;
+		}
+		/* a line repeated in this release: the same answer */
+		if ((k = mev__strmap_get(&next.idx, key.ptr, key.len)) >= 0) {
+			use[i] = next.v.v[k].use;
+			continue;
+		}
+		if (fresh && (k = mev__strmap_get(&memo->idx, key.ptr, key.len)) >= 0 &&
+		    (old = &memo->v.v[k])->keep &&
+		    (!old->use || has_path(paths, lens, npaths, old->witness, old->wlen))) {
+			e = *old;
+			memset(old, 0, sizeof *old); /* moved */
+			done = carry(&use[i], &e, &p[i], utf8, sc, &sj, fp, fl, nf);
+			if (done < 0) {
+				rc = mev_error_oom();
+			} else if (!done) {
+				free(e.witness);
+				free(e.prefix);
+				free(e.must);
+				memset(&e, 0, sizeof e);
+			}
+		}
+		if (!rc && !done && full(&use[i], &e, &p[i], utf8, sc, &sj, paths, lens, npaths))
+			rc = mev_error_oom();
+		if (!rc && (MEV_VEC_PUSH(&next.v, e) ||
+			    mev__strmap_put(&next.idx, key.ptr, key.len, (uint32_t)(next.v.n - 1))))
+			rc = mev_error_oom();
+		if (rc) {
+			free(e.witness);
+			free(e.prefix);
+			free(e.must);
+		}
+	}
+	memo_clear(memo);
+	if (rc)
+		memo_clear(&next);
+	else
+		*memo = next;
+	free(fp);
+	free(fl);
+	mev__buf_free(&key);
 	mev__buf_free(&sj.u);
 	mev__pattern_scratch_free(sc);
 	return rc;

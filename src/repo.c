@@ -1,16 +1,13 @@
-/* With src/repo/, the only place that talks to libgit2: revisions, trees and blob reading. */
+/* With src/repo/, the only place that talks to libgit2: revisions and trees (blobs: src/repo/blobs.c). */
 #include "repo/repo_internal.h"
 #include "maintevo/error.h"
 #include "util/buf.h"
 #include "util/strmap.h"
-#include "util/text.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -95,6 +92,8 @@ int mev_repo_open(mev_repo **out, const char *path)
 		return rc;
 	}
 	mev__repo_inspect(r);
+	pthread_mutex_init(&r->lock, NULL);
+	r->recent[0].idx = r->recent[1].idx = (mev_strmap)MEV_STRMAP_INIT;
 	*out = r;
 	return 0;
 }
@@ -104,6 +103,8 @@ void mev_repo_free(mev_repo *repo)
 	if (!repo)
 		return;
 	git_repository_free(repo->git);
+	mev__repo_blobs_free(repo);
+	pthread_mutex_destroy(&repo->lock);
 	free(repo->path);
 	free(repo);
 	git_libgit2_shutdown();
@@ -189,145 +190,6 @@ void mev_tag_list_free(mev_tag *tags, size_t n)
 	for (size_t i = 0; tags && i < n; i++)
 		free(tags[i].name);
 	free(tags);
-}
-
-/* Read blob oid of `what`, needed for `why` (for the message; both may be NULL). */
-static int read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid, const char *what,
-		     const char *why)
-{
-	git_odb *odb = NULL;
-	git_odb_object *o = NULL;
-	git_oid id;
-	char hex[41];
-	int rc = 0;
-	memcpy(id.id, oid->id, 20);
-	if (git_repository_odb(&odb, repo->git) < 0)
-		return mev__repo_git_fail(MEV_EGIT, "cannot open object database");
-	if ((rc = git_odb_read(&o, odb, &id)) < 0) {
-		mev_oid_fmt(hex, oid);
-		rc = rc == GIT_ENOTFOUND ? mev__repo_missing_blob(repo, oid, what, why)
-					 : mev__repo_git_fail(MEV_EGIT, hex);
-		goto done;
-	}
-	*len = git_odb_object_size(o);
-	if (!(*data = malloc(*len + 1))) {
-		rc = mev_error_oom();
-		goto done;
-	}
-	memcpy(*data, git_odb_object_data(o), *len);
-	(*data)[*len] = '\0';
-done:
-	git_odb_object_free(o);
-	git_odb_free(odb);
-	return rc;
-}
-
-int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid)
-{
-	return read_blob(data, len, repo, oid, NULL, NULL);
-}
-
-/* --- parallel blob measuring ------------------------------------------ */
-
-typedef struct {
-	const char *path;
-	const mev_oid *oids;
-	size_t n;
-	uint64_t *lines, *bytes;
-	atomic_size_t next;
-	atomic_int failed;
-	volatile int *stop;
-	int rc;
-	pthread_mutex_t lock;
-	char msg[512];
-} measure_job;
-
-enum { CHUNK = 32 };
-
-static void *measure_worker(void *arg)
-{
-	measure_job *job = arg;
-	git_repository *git = NULL;
-	git_odb *odb = NULL;
-	int rc = 0;
-	if (git_repository_open_ext(&git, job->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
-	    git_repository_odb(&odb, git) < 0) {
-		rc = mev__repo_git_fail(MEV_EGIT, "cannot open repository");
-		goto done;
-	}
-	for (;;) {
-		size_t i = atomic_fetch_add(&job->next, CHUNK), end;
-		if (i >= job->n || atomic_load(&job->failed))
-			break;
-		if (job->stop && *job->stop) {
-			rc = mev_error_set(MEV_EINTR, "interrupted");
-			break;
-		}
-		end = i + CHUNK < job->n ? i + CHUNK : job->n;
-		for (; i < end; i++) {
-			git_odb_object *o = NULL;
-			git_oid id;
-			memcpy(id.id, job->oids[i].id, 20);
-			int r = git_odb_read(&o, odb, &id);
-			if (r == GIT_ENOTFOUND) {
-				/* a partial or damaged clone: say so, do not stop */
-				git_error_clear();
-				job->lines[i] = job->bytes[i] = UINT64_MAX;
-				continue;
-			}
-			if (r < 0) {
-				char hex[41];
-				mev_oid_fmt(hex, &job->oids[i]);
-				rc = mev__repo_git_fail(MEV_EGIT, hex);
-				goto done;
-			}
-			job->bytes[i] = git_odb_object_size(o);
-			job->lines[i] = mev__count_newlines(git_odb_object_data(o), git_odb_object_size(o));
-			git_odb_object_free(o);
-		}
-	}
-done:
-	if (rc) {
-		pthread_mutex_lock(&job->lock);
-		if (!atomic_exchange(&job->failed, 1)) {
-			job->rc = rc;
-			snprintf(job->msg, sizeof job->msg, "%s", mev_error_message());
-		}
-		pthread_mutex_unlock(&job->lock);
-	}
-	git_odb_free(odb);
-	git_repository_free(git);
-	return NULL;
-}
-
-int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
-			   const mev_oid *oids, size_t n, int jobs, volatile int *stop)
-{
-	measure_job job = { .path = git_repository_path(repo->git), .oids = oids, .n = n,
-			    .lines = lines, .bytes = bytes, .stop = stop };
-	pthread_t th[64];
-	int started = 0;
-	if (jobs <= 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		jobs = c > 0 ? (int)c : 1;
-	}
-	if (jobs > 64)
-		jobs = 64;
-	if ((size_t)jobs > n / CHUNK + 1)
-		jobs = (int)(n / CHUNK + 1);
-	atomic_init(&job.next, 0);
-	atomic_init(&job.failed, 0);
-	pthread_mutex_init(&job.lock, NULL);
-	for (int t = 1; t < jobs; t++)
-		if (pthread_create(&th[started], NULL, measure_worker, &job) == 0)
-			started++;
-	measure_worker(&job); /* the calling thread works too */
-	for (int t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
-	pthread_mutex_destroy(&job.lock);
-	if (job.rc)
-		return mev_error_set(job.rc, "%s", job.msg);
-	return 0;
 }
 
 /* --- trees -------------------------------------------------------------- */
@@ -426,8 +288,12 @@ static int add_dirs(mev_tree *t, const char *path, size_t len)
  */
 static int tree_finish(mev_tree *t, mev_repo *repo)
 {
-	size_t i;
+	size_t i, dir_len = 0;
+	const char *dir = NULL;   /* the directory of the file before */
 	int rc;
+	/* about one directory for every eight files: grown once */
+	if (mev__strmap_reserve(&t->nodes, t->files.n + t->files.n / 8 + t->gitlinks.n + 1))
+		return mev_error_oom();
 	if (!t->targets) {
 		t->targets = calloc(t->files.n ? t->files.n : 1, sizeof *t->targets);
 		if (!t->targets)
@@ -440,15 +306,21 @@ static int tree_finish(mev_tree *t, mev_repo *repo)
 	}
 	for (i = 0; i < t->files.n; i++) {
 		mev_tree_file *f = &t->files.v[i];
-		if (mev__strmap_put(&t->nodes, f->path, f->path_len, (uint32_t)i) ||
-		    add_dirs(t, f->path, f->path_len))
+		const char *slash = memrchr(f->path, '/', f->path_len);
+		size_t dl = slash ? (size_t)(slash - f->path) : 0;
+		if (mev__strmap_put(&t->nodes, f->path, f->path_len, (uint32_t)i))
 			return mev_error_oom();
+		/* files are sorted: the directories of the one before are known */
+		if (!(dir && dl == dir_len && memcmp(f->path, dir, dl) == 0) && add_dirs(t, f->path, f->path_len))
+			return mev_error_oom();
+		dir = f->path;
+		dir_len = dl;
 		if (f->kind == MEV_KIND_LINK && !t->targets[i]) {
 			char *data, what[300];
 			size_t len;
 			snprintf(what, sizeof what, "symbolic link '%.*s'",
 				 (int)(f->path_len < 256 ? f->path_len : 256), f->path);
-			if ((rc = read_blob(&data, &len, repo, &f->oid, what,
+			if ((rc = mev__repo_read_blob(&data, &len, repo, &f->oid, what,
 					    "where it leads decides what the patterns match")))
 				return rc;
 			t->targets[i] = mev__arena_strndup(&t->arena, data, strnlen(data, len));
@@ -661,6 +533,8 @@ void mev_tree_free(mev_tree *t)
 }
 
 size_t mev_tree_count(const mev_tree *t) { return t->files.n; }
+
+const mev_oid *mev_tree_id(const mev_tree *t) { return &t->tree_id; }
 const mev_tree_file *mev_tree_files(const mev_tree *t) { return t->files.v; }
 
 int64_t mev_tree_find(const mev_tree *t, const char *path, size_t len)

@@ -231,6 +231,10 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		rc = mev_tree_load(&cur->tree, w->repo, &tag->commit);
 	if (rc)
 		goto done;
+	if (changed) {
+		cur->since = *mev_tree_id(prev->tree);
+		cur->changed = changed; /* for the health record, by the writer */
+	}
 	if (next)
 		mev__walk_ahead_start(&w->ahead, w->opt->repo, cur->tree, &next->commit);
 	if ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
@@ -294,7 +298,6 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		w->res->rematched_paths += st.matched;
 	}
 done:
-	free(changed);
 	mev_rematch_free(rm);
 	if (rc)
 		state_drop(w, cur);
@@ -605,7 +608,7 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	w.opt = o;
 	w.res = res;
 	w.lockfd = -1;
-	if ((rc = open_walk(&w)) || (rc = drop_damaged(&w)) ||
+	if ((rc = mev_release_memo_new(&w.memo)) || (rc = open_walk(&w)) || (rc = drop_damaged(&w)) ||
 	    (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
 		goto done;
 	res->tags = ntags + skipped;
@@ -654,5 +657,6 @@ done:
 		close(w.lockfd);
 	mev_store_free(w.store);
 	mev_repo_free(w.repo);
+	mev_release_memo_free(w.memo);
 	return rc;
 }

@@ -447,6 +447,10 @@ void mev_store_free(mev_store *s)
 		mdb_env_close(s->env);
 	mev__buf_free(&s->scratch);
 	mev__pack_free(&s->cctx);
+	for (int i = 0; i < MEV__STORE_MAX_TABLES; i++) {
+		mev__buf_free(&s->last[i].raw);
+		mev__buf_free(&s->last[i].packed);
+	}
 	free(s->dir);
 	free(s);
 }

@@ -25,6 +25,15 @@ struct mev_store {
 	MDB_dbi pending[MEV__STORE_MAX_TABLES];
 	mev_buf scratch;    /* a packed value on its way in */
 	void *cctx;         /* the zstd context that packs it (codec.h) */
+	/* per table, the last record packed: a release of a walk often
+	 * stores the same bytes as the one before (its patterns when
+	 * MAINTAINERS did not change), which are then not packed again */
+	struct {
+		char name[MEV__STORE_NAME];
+		char kind;
+		int level;
+		mev_buf raw, packed;
+	} last[MEV__STORE_MAX_TABLES];
 	int64_t free_before; /* bytes free on the file system when the write transaction began */
 };
 

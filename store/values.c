@@ -116,15 +116,63 @@ done:
 
 /* --- records of a kind ------------------------------------------------------ */
 
+/* Records up to this size are remembered per table (store_internal.h). */
+enum { LAST_MAX = 4 << 20 };
+
+/* The slot of `table` among the last records packed, or -1 (none left). */
+static int last_slot(mev_store *s, const char *table)
+{
+	for (int i = 0; i < MEV__STORE_MAX_TABLES; i++) {
+		if (strcmp(s->last[i].name, table) == 0)
+			return i;
+		if (!s->last[i].name[0]) {
+			if (strlen(table) >= MEV__STORE_NAME)
+				return -1;
+			strcpy(s->last[i].name, table);
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* data packed as a record of `kind` (s->scratch, or the same bytes
+ * remembered from the last record of the table: zstd packs equal input
+ * into equal output); *out, *olen where the packed bytes are. */
+static int pack_record(const void **out, size_t *olen, mev_store *s, const char *table, char kind,
+		       int level, const void *data, size_t len)
+{
+	int k = len <= LAST_MAX ? last_slot(s, table) : -1, rc;
+	if (k >= 0 && s->last[k].kind == kind && s->last[k].level == level && s->last[k].raw.len == len &&
+	    s->last[k].packed.len && (len == 0 || memcmp(s->last[k].raw.ptr, data, len) == 0)) {
+		*out = s->last[k].packed.ptr;
+		*olen = s->last[k].packed.len;
+		return 0;
+	}
+	if ((rc = mev__pack(&s->scratch, &s->cctx, kind, data, len, level)))
+		return rc;
+	*out = s->scratch.ptr;
+	*olen = s->scratch.len;
+	if (k >= 0) {
+		mev__buf_clear(&s->last[k].raw);
+		mev__buf_clear(&s->last[k].packed);
+		if (mev__buf_put(&s->last[k].raw, data, len) ||
+		    mev__buf_put(&s->last[k].packed, s->scratch.ptr, s->scratch.len)) {
+			mev__buf_clear(&s->last[k].packed); /* not remembered */
+			return 0;
+		}
+		s->last[k].kind = kind;
+		s->last[k].level = level;
+	}
+	return 0;
+}
+
 int mev_store_put_record(size_t *stored, mev_store *s, const char *table, char kind, int level,
 			 const void *key, size_t klen, const void *data, size_t len)
 {
 	int rc;
 	if (kind != MEV_STORE_RAW) {
-		if ((rc = mev__pack(&s->scratch, &s->cctx, kind, data, len, level)))
+		if ((rc = pack_record(&data, &len, s, table, kind, level, data, len)))
 			return rc;
-		data = s->scratch.ptr;
-		len = s->scratch.len;
 	}
 	if (stored)
 		*stored = len;

@@ -7,6 +7,8 @@
 #include "maintevo/error.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/repo.h"
+#include "repo/repo_internal.h"
+#include "util/buf.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -533,6 +535,124 @@ static void test_measure_blobs(void)
 	mev_repo_free(r);
 }
 
+/* --- blobs read from packs (src/repo/packread.c) ------------------------------ */
+
+/* The content of blob `oid` of repository `name` as git prints it. */
+static int cat_blob(mev_buf *out, const char *name, const mev_oid *oid)
+{
+	char cmd[1024], hex[41], buf[4096];
+	size_t n;
+	FILE *p;
+	mev_oid_fmt(hex, oid);
+	snprintf(cmd, sizeof cmd, "git -C '%s' cat-file blob %s", repo_path(name), hex);
+	if (!(p = popen(cmd, "r")))
+		return -1;
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		mev__buf_put(out, buf, n);
+	return pclose(p) == 0 ? 0 : -1;
+}
+
+/* Every blob of repository `name` read by the pack reader (which must read
+ * each: all are packed) and by libgit2: the same bytes.  Read twice, oldest
+ * first, so that bases come from the reader's cache too.  The blobs' ids
+ * are those `git rev-list --objects --all` lists, newest commit first. */
+static void check_packed(const char *name, size_t min_blobs)
+{
+	char cmd[1024], line[256];
+	mev_repo *r = NULL;
+	mev__packs *ps = NULL;
+	mev_oid oids[512];
+	size_t n = 0, handled = 0, same = 0;
+	FILE *p;
+	snprintf(cmd, sizeof cmd, "cd '%s' && git rev-list --objects --all | cut -d' ' -f1 | "
+		 "git cat-file --batch-check='%%(objecttype) %%(objectname)' | sed -n 's/^blob //p'",
+		 repo_path(name));
+	if (!(p = popen(cmd, "r")))
+		return;
+	while (n < 512 && fgets(line, sizeof line, p))
+		if (mev_oid_parse(&oids[n], line) == 0)
+			n++;
+	pclose(p);
+	CHECK(n >= min_blobs);
+	CHECK_INT(mev_repo_open(&r, repo_path(name)), 0);
+	if (!r)
+		return;
+	snprintf(cmd, sizeof cmd, "%sobjects", git_repository_commondir(r->git));
+	CHECK_INT(mev__packs_open(&ps, cmd), 0);
+	CHECK(mev__packs_count(ps) >= 1);
+	for (int round = 0; round < 2; round++) {
+		mev__pack_reader rd;
+		mev__pack_reader_init(&rd, ps);
+		for (size_t i = n; i-- > 0;) {
+			const unsigned char *a = NULL;
+			char *b = NULL;
+			size_t la = 0, lb = 0;
+			mev_buf g = MEV_BUF_INIT;
+			handled += (size_t)mev__pack_read_blob(&rd, &oids[i], &a, &la);
+			/* as git reads it, and through mev_repo_read_blob() (the
+			 * second round from the blobs it keeps) */
+			if (cat_blob(&g, name, &oids[i]) == 0 && a && la == g.len && memcmp(a, g.ptr, la) == 0 &&
+			    a[la] == '\0' && mev_repo_read_blob(&b, &lb, r, &oids[i]) == 0 && lb == la &&
+			    memcmp(a, b, la) == 0 && b[lb] == '\0')
+				same++;
+			free(b);
+			mev__buf_free(&g);
+		}
+		mev__pack_reader_free(&rd);
+	}
+	CHECK_INT(handled, 2 * n);
+	CHECK_INT(same, 2 * n);
+	/* measured through the reader, as git counts them */
+	{
+		uint64_t lines[512], bytes[512];
+		int bad = 0;
+		CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, oids, n, 2, NULL), 0);
+		for (size_t i = 0; i < n; i++) {
+			char hex[41], out[64];
+			unsigned long long el = 0, eb = 0;
+			mev_oid_fmt(hex, &oids[i]);
+			sh_line(out, sizeof out, "cd '%s' && git cat-file blob %s | wc -lc", repo_path(name), hex);
+			if (sscanf(out, "%llu %llu", &el, &eb) != 2 || lines[i] != el || bytes[i] != eb)
+				bad++;
+		}
+		CHECK_INT(bad, 0);
+	}
+	mev__packs_free(ps);
+	mev_repo_free(r);
+}
+
+/*
+ * packed/: a file of 60 versions (each changes one line of 300, so that
+ * each version is the best base of the next: chains 30 deep), one of 230 kB
+ * in 8 versions (its stream read in more than one piece),
+ * an empty file, all repacked into delta chains up to 50 deep, with offset
+ * deltas, then with deltas naming their base by id; and a clone that
+ * borrows its objects (`git clone --shared`: objects/info/alternates).
+ */
+static void test_packed_blobs(void)
+{
+	const char *d = repo_path("packed");
+	char depth[64] = "";
+	CHECK_INT(sh("mkdir -p '%s' && cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		     ": > empty && seq 1 300 | sed 's/^/line /' > grow.txt && git add -A && "
+		     "i=0; while [ $i -lt 60 ]; do "
+		     "  sed -i \"$(( (i * 7) %% 300 + 1 ))s/.*/changed in version $i/\" grow.txt && "
+		     "  if [ $((i %% 8)) = 0 ]; then seq 1 40000 | sed \"s/^1$/v$i/\" > big.txt; fi && "
+		     "  git add -A && " GIT_ENV DATE1 "git commit -q -m v$i; i=$((i+1)); done && "
+		     "git repack -q -a -d -f --depth=50 --window=50 && git prune-packed",
+		     d, d), 0);
+	/* the chains are there: some object is a delta of depth >= 10 */
+	sh_line(depth, sizeof depth, "cd '%s' && git verify-pack -v .git/objects/pack/*.idx | "
+		"sed -n 's/^chain length = \\([0-9]*\\):.*/\\1/p' | sort -n | tail -1", d);
+	CHECK(atoi(depth) >= 10);
+	check_packed("packed", 60);
+	CHECK_INT(sh("cd '%s' && git -c repack.useDeltaBaseOffset=false repack -q -a -d -f --depth=50 "
+		     "--window=50", d), 0);
+	check_packed("packed", 60);
+	CHECK_INT(sh("cd '%s' && git clone -q --shared --bare '%s' packed-shared.git", tmp_root, d), 0);
+	check_packed("packed-shared.git", 60);
+}
+
 /* --- clones that lack something --------------------------------------------- */
 
 /* A shallow clone: its history stops at .git/shallow, and the root is
@@ -670,6 +790,7 @@ int main(void)
 	RUN(test_tree_load);
 	RUN(test_tree_stat);
 	RUN(test_measure_blobs);
+	RUN(test_packed_blobs);
 	RUN(test_shallow);
 	RUN(test_partial);
 	RUN(test_foreign_owner);

@@ -2,6 +2,7 @@
 #include "test.h"
 #include "maintevo/error.h"
 #include "maintevo/store.h"
+#include "codec.h"
 #include "store_internal.h"
 #include "util/buf.h"
 
@@ -148,6 +149,42 @@ static void test_packing(void)
 	CHECK_ERR(mev_store_unpack(&out, &olen, 'X', "MEVXnot zstd", 12), MEV_ECORRUPT, "not a zstd frame");
 	CHECK(out == NULL);
 	free(packed);
+	/* the same bytes again (packed once, remembered), then others, then
+	 * the same bytes as another kind, and at another level: each reads
+	 * back as put, with its own kind, packed as it would be afresh */
+	{
+		const char *keys[5] = { "k2", "k3", "k4", "k5", "k6" };
+		const char kinds[5] = { 'X', 'X', 'X', 'Y', 'Y' };
+		const int levels[5] = { 3, 3, 3, 3, 19 };
+		mev_buf other = MEV_BUF_INIT;
+		size_t sz[5];
+		mev__buf_printf(&other, "another record");
+		CHECK_INT(mev__store_begin(s), 0);
+		for (int i = 0; i < 5; i++) {
+			const mev_buf *b = i == 2 ? &other : &in;
+			CHECK_INT(mev_store_put_record(&sz[i], s, "recs", kinds[i], levels[i], keys[i], 2, b->ptr,
+						       b->len), 0);
+		}
+		CHECK_INT(mev__store_commit(s), 0);
+		CHECK(sz[0] == sz[1] && sz[1] != sz[2] && sz[3] == sz[0]);
+		for (int i = 0; i < 5; i++) {
+			const mev_buf *b = i == 2 ? &other : &in;
+			CHECK_INT(mev_store_get_record(&out, &olen, s, "recs", kinds[i], keys[i], 2), 0);
+			CHECK(out && olen == b->len && memcmp(out, b->ptr, olen) == 0);
+			free(out);
+			CHECK_INT(mev_store_get_record(&packed, &plen, s, "recs", MEV_STORE_RAW, keys[i], 2), 0);
+			if (packed) {
+				mev_buf fresh = MEV_BUF_INIT;
+				void *cctx = NULL;
+				CHECK_INT(mev__pack(&fresh, &cctx, kinds[i], b->ptr, b->len, levels[i]), 0);
+				CHECK(plen == fresh.len && memcmp(packed, fresh.ptr, plen) == 0);
+				mev__pack_free(&cctx);
+				mev__buf_free(&fresh);
+			}
+			free(packed);
+		}
+		mev__buf_free(&other);
+	}
 	mev__buf_free(&in);
 	mev_store_free(s);
 }

@@ -237,6 +237,32 @@ static void test_arena(void)
 	free(lens);
 }
 
+/* Room reserved: the keys go in without the table growing, and are found. */
+static void test_strmap_reserve(void)
+{
+	mev_strmap r = MEV_STRMAP_INIT;
+	size_t cap;
+	int wrong = 0;
+	CHECK_INT(mev__strmap_reserve(&r, 1000), 0);
+	cap = r.cap;
+	CHECK(cap >= 1334 && cap <= 4096);
+	CHECK_INT(mev__strmap_reserve(&r, 10), 0); /* never shrinks */
+	CHECK_INT(r.cap, cap);
+	for (int i = 0; i < 1000; i++) {
+		char k[32];
+		int kn = snprintf(k, sizeof k, "k%d", i);
+		wrong += mev__strmap_put(&r, k, (size_t)kn, (uint32_t)i) != 0;
+	}
+	CHECK_INT(r.cap, cap);
+	for (int i = 0; i < 1000; i++) {
+		char k[32];
+		int kn = snprintf(k, sizeof k, "k%d", i);
+		wrong += mev__strmap_get(&r, k, (size_t)kn) != i;
+	}
+	CHECK_INT(wrong, 0);
+	mev__strmap_free(&r);
+}
+
 static void test_strmap(void)
 {
 	mev_strmap m = MEV_STRMAP_INIT;
@@ -263,7 +289,7 @@ static void test_strmap(void)
 		int n = snprintf(key, sizeof key, "drivers/net/eth%u.c", i);
 		if (mev__strmap_get(&m, key, (size_t)n) != (int64_t)i * 7)
 			bad++;
-		if (mev__strmap_get_h(&m, key, (size_t)n, mev__hash_bytes(key, (size_t)n)) != (int64_t)i * 7)
+		if (mev__strmap_get_h(&m, key, (size_t)n, mev__strmap_hash(key, (size_t)n)) != (int64_t)i * 7)
 			bad++;
 	}
 	CHECK_INT(bad, 0);
@@ -335,7 +361,7 @@ static void test_strmap(void)
 			if (!s->key)
 				continue;
 			seen++;
-			if (s->key[s->len] != '\0' || s->hash != mev__hash_bytes(s->key, s->len))
+			if (s->key[s->len] != '\0' || s->hash != mev__strmap_hash(s->key, s->len))
 				bad++;
 		}
 		CHECK_INT(seen, m.count);
@@ -692,6 +718,7 @@ int main(void)
 	RUN(test_vec);
 	RUN(test_arena);
 	RUN(test_strmap);
+	RUN(test_strmap_reserve);
 	RUN(test_utf8_valid);
 	RUN(test_latin1);
 	RUN(test_count_newlines);

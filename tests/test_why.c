@@ -1,8 +1,9 @@
 /*
  * Unit tests of the matcher's "why" (mev_match_why) and of the per-line
- * use check (mev_match_pattern_use): each rule with its verdict, then the
- * sections why says are in against mev_matcher_match() on random patterns
- * and paths.
+ * use check (mev_match_pattern_use, and carried from one set of paths to
+ * the next: mev_match_pattern_use_since): each rule with its verdict, then
+ * the sections why says are in against mev_matcher_match() on random
+ * patterns and paths.
  */
 #include "test.h"
 #include "maintevo/maintainers.h"
@@ -257,10 +258,106 @@ static void test_random(void)
 		random_round(seed, (int)(seed % 2));
 }
 
+/* --- randomised: the use check carried from release to release ---------------- */
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * mev_match_pattern_use_since() over 40 sets of paths, each the last with
+ * some paths gone and some new (marked fresh, with some old ones too), ==
+ * mev_match_pattern_use() on each set.  The lines include a catastrophic
+ * N: regex, whose matches spend its budget (never carried on), and the
+ * paths long runs of letters for it.
+ */
+static void random_use_round(uint64_t seed, int utf8)
+{
+	static const char *const pieces[] = { "a", "b", "/", ".", "x/", "ab/", "c", "\xe9", "a/", "b/",
+					      "ab", "ba", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "Q" };
+	mev_buf t = MEV_BUF_INIT;
+	mev_match_use_memo *memo = NULL;
+	fixture f;
+	enum { POOL = 400 };
+	char *pool[POOL];
+	uint8_t on[POOL] = { 0 };
+	int bad = 0;
+	rng_seed(seed);
+	for (size_t s = 0; s < 60; s++) {
+		mev__buf_printf(&t, "S%zu\n", s);
+		for (size_t k = 0, np = 1 + rng_below(3); k < np; k++) {
+			unsigned r = (unsigned)rng_below(20);
+			char type = r < 10 ? 'F' : r < 14 ? 'X' : 'N';
+			mev__buf_printf(&t, "%c:\t", type);
+			if (type == 'N')
+				rand_value(&t, n_atoms, sizeof n_atoms / sizeof *n_atoms, 3);
+			else
+				rand_value(&t, fx_pieces, sizeof fx_pieces / sizeof *fx_pieces, 4);
+			mev__buf_puts(&t, "\n");
+		}
+		mev__buf_puts(&t, "\n");
+	}
+	mev__buf_puts(&t, "SLOW\nN:\t^(([a-z])+.)+[A-Z]([a-z])+$\nF:\ta\n");
+	for (size_t i = 0; i < POOL; i++) {
+		mev_buf p = MEV_BUF_INIT;
+		rand_value(&p, pieces, sizeof pieces / sizeof *pieces, 6);
+		pool[i] = p.ptr;
+		on[i] = rng_below(2);
+	}
+	qsort(pool, POOL, sizeof *pool, str_cmp);
+	for (size_t i = 1; i < POOL; i++) /* the paths of a set are distinct */
+		if (strcmp(pool[i - 1], pool[i]) == 0)
+			on[i] = 2;
+	CHECK_INT(mev_match_use_memo_new(&memo), 0);
+	if (memo && fixture_new(&f, utf8, t.ptr) == 0) {
+		uint8_t *want = calloc(f.n + 1, 1), *got = calloc(f.n + 1, 1);
+		for (int round = 0; round < 40; round++) {
+			const char *paths[POOL];
+			size_t lens[POOL], n = 0;
+			uint8_t fresh[POOL], was[POOL];
+			memcpy(was, on, sizeof was);
+			for (int k = 0; k < 25; k++) {
+				size_t i = rng_below(POOL);
+				on[i] = on[i] == 2 ? 2 : !on[i];
+			}
+			for (size_t i = 0; i < POOL; i++)
+				if (on[i] == 1) {
+					paths[n] = pool[i];
+					lens[n] = strlen(pool[i]);
+					fresh[n++] = was[i] != 1 || rng_below(10) == 0;
+				}
+			CHECK_INT(mev_match_pattern_use(want, f.p, f.n, utf8, paths, lens, n), 0);
+			CHECK_INT(mev_match_pattern_use_since(got, f.p, f.n, utf8, paths, lens, n,
+							      round % 13 == 0 ? NULL : fresh, memo), 0);
+			for (size_t i = 0; i < f.n; i++)
+				if (want[i] != got[i] && bad++ < 5)
+					fprintf(stderr, "seed %llu round %d: line %zu '%s': %d, carried %d\n",
+						(unsigned long long)seed, round, i, f.p[i].regex ? f.p[i].regex : "",
+						want[i], got[i]);
+		}
+		CHECK_INT(bad, 0);
+		free(want);
+		free(got);
+	}
+	fixture_free(&f);
+	mev_match_use_memo_free(memo);
+	for (size_t i = 0; i < POOL; i++)
+		free(pool[i]);
+	mev__buf_free(&t);
+}
+
+static void test_use_carried(void)
+{
+	for (uint64_t seed = 1; seed <= 6; seed++)
+		random_use_round(seed, (int)(seed % 2));
+}
+
 int main(void)
 {
 	RUN(test_rules);
 	RUN(test_use);
 	RUN(test_random);
+	RUN(test_use_carried);
 	return test_summary();
 }

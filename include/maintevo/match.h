@@ -140,4 +140,23 @@ int mev_match_why(mev_why_rule *rules, uint8_t *verdicts, const mev_why_pattern 
 int mev_match_pattern_use(uint8_t *use, const mev_why_pattern *p, size_t n, int utf8,
 			  const char *const *paths, const size_t *lens, size_t npaths);
 
+/*
+ * The same answers for the releases of a walk, one after the other, with
+ * less work: `memo` keeps what the last call found for each line (by its
+ * type, the utf8 rules and its regex) and the path that decided it.  A
+ * line seen last time is tried only on the paths marked in `fresh` (per
+ * path: 1 when it may not have been among the last call's paths), as long
+ * as the path that decided its answer is still there and its matches all
+ * stayed within the free units of its budget; any other line is tried on
+ * all paths.  fresh NULL: every path is fresh (the memo is not used, only
+ * filled).  Errors: MEV_ENOMEM (the memo is emptied).
+ */
+typedef struct mev_match_use_memo mev_match_use_memo;
+
+int mev_match_use_memo_new(mev_match_use_memo **out);
+void mev_match_use_memo_free(mev_match_use_memo *m);
+int mev_match_pattern_use_since(uint8_t *use, const mev_why_pattern *p, size_t n, int utf8,
+				const char *const *paths, const size_t *lens, size_t npaths,
+				const uint8_t *fresh, mev_match_use_memo *memo);
+
 #endif

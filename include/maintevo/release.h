@@ -62,6 +62,8 @@ int mev_release_has(mev_oid *commit, mev_store *s, const char *tag);
  * MEV_ENOTFOUND. */
 int mev_release_not_stored(mev_store *s, const char *tag);
 
+typedef struct mev_release_memo mev_release_memo;
+
 /* What a release is stored with besides its file table and graph. */
 typedef struct {
 	const char *tag;
@@ -77,7 +79,21 @@ typedef struct {
 				     patterns (if any) as they are */
 	const mev_tree *tree;     /* with maint: the release's tree, for its health record
 				     (mev_release_load_health); NULL leaves the stored one */
+	mev_release_memo *memo;   /* with tree: what the puts of a walk's releases found, carried
+				     from one to the next (NULL: all computed afresh) */
+	const uint8_t *changed;   /* with memo: per file of tree, 1 when it was added or modified
+				     since the tree `since` (mev_tree_update()); NULL: not known */
+	const mev_oid *since;
 } mev_release_input;
+
+/*
+ * What storing a release's health found that the next release of a walk
+ * can start from: which F:/X:/N: lines match some path, and the path
+ * that says so (mev_match_pattern_use_since()).  The answers are the same
+ * as without it.
+ */
+int mev_release_memo_new(mev_release_memo **out);
+void mev_release_memo_free(mev_release_memo *m);
 
 /*
  * Store a release: headline numbers (computed from fm and g), the sections,

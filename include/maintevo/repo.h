@@ -126,6 +126,8 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 		    const mev_tree *old, const mev_oid *commit);
 void mev_tree_free(mev_tree *tree);
 size_t mev_tree_count(const mev_tree *tree);
+/* The id of the git tree it lists. */
+const mev_oid *mev_tree_id(const mev_tree *tree);
 /* The files, sorted by path; valid as long as the tree. */
 const mev_tree_file *mev_tree_files(const mev_tree *tree);
 /* Index of the file at `path`, or -1. */

@@ -22,6 +22,7 @@ enum { HEALTH_VERSION = 1 };
 typedef struct {
 	const char *p;
 	size_t len;
+	size_t idx;
 } span;
 
 static int span_cmp(const void *x, const void *y)
@@ -31,44 +32,116 @@ static int span_cmp(const void *x, const void *y)
 	return c ? c : (a->len > b->len) - (a->len < b->len);
 }
 
+struct mev_release_memo {
+	mev_oid tree;              /* of the last put */
+	int have;
+	mev_match_use_memo *use;
+};
+
+int mev_release_memo_new(mev_release_memo **out)
+{
+	mev_release_memo *m = calloc(1, sizeof *m);
+	*out = NULL;
+	if (!m)
+		return mev_error_oom();
+	if (mev_match_use_memo_new(&m->use)) {
+		free(m);
+		return MEV_ENOMEM;
+	}
+	*out = m;
+	return 0;
+}
+
+void mev_release_memo_free(mev_release_memo *m)
+{
+	if (!m)
+		return;
+	mev_match_use_memo_free(m->use);
+	free(m);
+}
+
 /* Every path of the tree, a link to a directory as "path/" (as the
- * matcher takes it), sorted bytewise; *mem owns the "path/" copies. */
+ * matcher takes it), sorted bytewise; *mem owns the "path/" copies;
+ * span.idx is the file's index in the tree.  The tree is sorted already:
+ * only the "path/" forms are sorted and merged in. */
 static int tree_paths(span **out, size_t *n, char **mem, const mev_tree *t)
 {
 	const mev_tree_file *f = mev_tree_files(t);
-	size_t nf = mev_tree_count(t), extra = 0, k = 0;
-	span *v = malloc((nf + 1) * sizeof *v);
+	size_t nf = mev_tree_count(t), extra = 0, k = 0, nd = 0, a = 0, b = 0, o;
+	span *v = malloc((nf + 1) * sizeof *v), *d;
 	char *m;
 	for (size_t i = 0; i < nf; i++)
-		extra += f[i].link_dir ? f[i].path_len + 2 : 0;
+		if (f[i].link_dir) {
+			extra += f[i].path_len + 2;
+			nd++;
+		}
 	m = malloc(extra + 1);
-	if (!v || !m) {
+	d = malloc((nd + 1) * sizeof *d);
+	if (!v || !m || !d) {
 		free(v);
 		free(m);
+		free(d);
 		return mev_error_oom();
 	}
+	/* the plain paths at the front of v, the "path/" forms in d */
 	for (size_t i = 0; i < nf; i++) {
-		v[i].p = f[i].path;
-		v[i].len = f[i].path_len;
-		if (f[i].link_dir) {
-			memcpy(m + k, f[i].path, f[i].path_len);
-			m[k + f[i].path_len] = '/';
-			v[i].p = m + k;
-			v[i].len = f[i].path_len + 1;
-			k += f[i].path_len + 2;
+		if (!f[i].link_dir) {
+			v[a++] = (span){ f[i].path, f[i].path_len, i };
+			continue;
 		}
+		memcpy(m + k, f[i].path, f[i].path_len);
+		m[k + f[i].path_len] = '/';
+		d[b++] = (span){ m + k, f[i].path_len + 1, i };
+		k += f[i].path_len + 2;
 	}
-	qsort(v, nf, sizeof *v, span_cmp);
+	qsort(d, nd, sizeof *d, span_cmp);
+	/* merged from the back, into the room the "path/" forms leave */
+	o = nf;
+	while (b > 0) {
+		if (a > 0 && span_cmp(&v[a - 1], &d[b - 1]) > 0)
+			v[--o] = v[--a];
+		else
+			v[--o] = d[--b];
+	}
+	free(d);
 	*out = v;
 	*n = nf;
 	*mem = m;
 	return 0;
 }
 
+/*
+ * Which paths (in the order of sp) may be new to the memo: NULL when the
+ * memo cannot be used (*fresh_mem then NULL too).  The memo's last tree is
+ * this one (none), or the one `changed` is relative to (the changed files
+ * and every link, whose "path/" form can change with the tree around it).
+ */
+static int fresh_paths(uint8_t **out, const mev_release_input *in, const span *sp, size_t np)
+{
+	const mev_release_memo *mm = in->memo;
+	const mev_tree_file *f = mev_tree_files(in->tree);
+	int same;
+	uint8_t *v;
+	*out = NULL;
+	if (!mm || !mm->have)
+		return 0;
+	same = mev_oid_equal(&mm->tree, mev_tree_id(in->tree));
+	if (!same && !(in->changed && in->since && mev_oid_equal(&mm->tree, in->since)))
+		return 0;
+	if (!(v = malloc(np + 1)))
+		return mev_error_oom();
+	for (size_t i = 0; i < np; i++)
+		v[i] = !same && (in->changed[sp[i].idx] || f[sp[i].idx].kind == MEV_KIND_LINK);
+	*out = v;
+	return 0;
+}
+
 /* The lines of m that match no path: uv n, per line str section, uv type,
  * str value, str file, uv line, uv prefix. */
-static int put_patterns(mev_buf *b, const mev_maint *m, const mev_tree *t)
+static int put_patterns(mev_buf *b, const mev_maint *m, const mev_release_input *in)
 {
+	const mev_tree *t = in->tree;
+	uint8_t *fresh = NULL;
 	const mev_section *sec = mev_maint_sections(m);
 	const mev_field *f = mev_maint_fields(m);
 	size_t nf = mev_maint_field_count(m), n = 0, np = 0, dead = 0;
@@ -97,8 +170,15 @@ static int put_patterns(mev_buf *b, const mev_maint *m, const mev_tree *t)
 			p[n].section = (uint32_t)s;
 			field[n++] = fi;
 		}
-	if (!rc)
+	if (!rc && in->memo) {
+		if (!(rc = fresh_paths(&fresh, in, sp, np)))
+			rc = mev_match_pattern_use_since(use, p, n, mev_maint_rules(m)->utf8, paths, lens, np,
+							 fresh, in->memo->use);
+		in->memo->have = !rc;
+		in->memo->tree = *mev_tree_id(t);
+	} else if (!rc) {
 		rc = mev_match_pattern_use(use, p, n, mev_maint_rules(m)->utf8, paths, lens, np);
+	}
 	for (size_t i = 0; !rc && i < n; i++)
 		dead += use[i] < 2;
 	if (!rc)
@@ -123,6 +203,7 @@ static int put_patterns(mev_buf *b, const mev_maint *m, const mev_tree *t)
 	free(lens);
 	free(sp);
 	free(mem);
+	free(fresh);
 	return rc;
 }
 
@@ -257,14 +338,16 @@ static int put_code(mev_buf *b, const mev_filemap *fm)
 	return rc ? mev_error_oom() : 0;
 }
 
-int mev__health_put(uint64_t *stored, uint64_t *raw, mev_store *s, const char *tag, const mev_maint *m,
-		    const mev_tree *t, const mev_filemap *fm)
+int mev__health_put(uint64_t *stored, uint64_t *raw, mev_store *s, const mev_release_input *in,
+		    const mev_filemap *fm)
 {
+	const char *tag = in->tag;
+	const mev_maint *m = in->maint;
 	mev_buf b = MEV_BUF_INIT;
 	size_t packed = 0;
 	int rc = mev__put_uv(&b, HEALTH_VERSION) ? mev_error_oom() : 0;
 	if (!rc)
-		rc = put_patterns(&b, m, t);
+		rc = put_patterns(&b, m, in);
 	if (!rc)
 		rc = put_sections(&b, m);
 	if (!rc)

@@ -356,7 +356,7 @@ static int put_release(mev_store *s, const mev_release_input *in, const counts *
 		rc = mev__patterns_put(&stored, &raw, s, in->tag, in->maint);
 	/* the health needs the tree; without it, none rather than a stale one */
 	if (!rc && in->maint && in->tree && has_files)
-		rc = mev__health_put(&stored, &raw, s, in->tag, in->maint, in->tree, fm);
+		rc = mev__health_put(&stored, &raw, s, in, fm);
 	else if (!rc && in->maint)
 		rc = mev_store_delete(s, "health", in->tag, tl);
 	if (!rc)

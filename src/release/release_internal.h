@@ -52,12 +52,13 @@ int mev__filetable_check(mev_store *s, const char *tag, size_t nsec);
 int mev__patterns_put(uint64_t *stored, uint64_t *raw, mev_store *s, const char *tag, const mev_maint *m);
 
 /*
- * Store the health of `tag` ("health", record H): the lines of m that
- * match no path of tree t, where m's sections start, the code of fm by
+ * Store the health of release in->tag ("health", record H): the lines of
+ * in->maint that match no path of in->tree (carried on from the last put
+ * by in->memo, when given), where the sections start, the code of fm by
  * directory and status.  *stored and *raw grow by its sizes.
  */
-int mev__health_put(uint64_t *stored, uint64_t *raw, mev_store *s, const char *tag, const mev_maint *m,
-		    const mev_tree *t, const mev_filemap *fm);
+int mev__health_put(uint64_t *stored, uint64_t *raw, mev_store *s, const mev_release_input *in,
+		    const mev_filemap *fm);
 
 /*
  * A stored blob size (docs/store-format.md): 1 and the sizes when its

@@ -3,13 +3,33 @@
 #define MEV_REPO_INTERNAL_H
 
 #include <git2.h>
+#include <pthread.h>
+#include <zlib.h>
 #include "maintevo/repo.h"
+#include "util/strmap.h"
+
+typedef struct mev__packs mev__packs;
+
+/* Blobs read lately, by id (mev_repo_read_blob()). */
+typedef struct {
+	mev_strmap idx;       /* oid -> index in v */
+	MEV_VEC(mev_buf) v;   /* len 0 and no ptr: moved to the newer generation */
+	size_t bytes;
+} mev__blob_gen;
 
 struct mev_repo {
 	git_repository *git;
 	char *path;
 	int shallow;          /* a shallow clone: its history stops at .git/shallow */
 	char promisor[64];    /* a partial clone: the remote it fetches missing objects from */
+	mev__packs *packs;    /* its packs, for reading blobs (opened at the first) */
+	int packs_tried;
+	pthread_mutex_t lock; /* of packs_tried, reader and recent */
+	struct mev__pack_reader *reader; /* mev_repo_read_blob()'s */
+	/* what mev_repo_read_blob() read lately, newer and older: a walk
+	 * reads the same MAINTAINERS files, get_maintainer.pl and link
+	 * targets release after release */
+	mev__blob_gen recent[2];
 };
 
 /* libgit2's last error as `code`, the message "what: libgit2's message". */
@@ -59,5 +79,49 @@ typedef int (*mev__tree_diff_fn)(void *ctx, const char *path, size_t len,
  * skipping equal subtrees unread; fn in git's path order. */
 int mev__tree_diff(git_repository *git, const git_oid *ot, const git_oid *nt,
 		   mev__tree_diff_fn fn, void *ctx);
+
+/*
+ * Blobs read from packs directly, keeping every delta base rebuilt as git
+ * does (src/repo/packread.c).  _open opens the packs of objects directory
+ * `objects` and of its alternates (none is no error): 0, or -1 out of
+ * memory.  A reader is one thread's; the packs and their cache of bases
+ * are shared by the readers.
+ */
+int mev__packs_open(mev__packs **out, const char *objects);
+void mev__packs_free(mev__packs *ps);
+size_t mev__packs_count(const mev__packs *ps);
+/* repo->packs, opened at the first call (with repo->lock held): 0, or
+ * MEV_ENOMEM. */
+int mev__repo_packs(mev_repo *repo);
+/* Read blob oid of `what`, needed for `why` (for the message; both may
+ * be NULL): *data malloc'ed, with a NUL after its *len bytes. */
+int mev__repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid, const char *what,
+			const char *why);
+/* Free what src/repo/blobs.c keeps in repo (packs, reader, recent blobs). */
+void mev__repo_blobs_free(mev_repo *repo);
+
+typedef struct mev__pack_reader {
+	mev__packs *packs;
+	z_stream z;
+	int zok;
+	unsigned char *buf;  /* bytes read from a pack */
+	size_t cap, have, data_at;
+	unsigned char *out;  /* the blob returned last, unless it is */
+	size_t outcap;
+	unsigned char *taken; /* a base taken from the cache */
+	struct mev__pack_link *chain; /* the deltas being applied */
+	size_t nchain;
+} mev__pack_reader;
+
+void mev__pack_reader_init(mev__pack_reader *r, mev__packs *ps);
+void mev__pack_reader_free(mev__pack_reader *r);
+/*
+ * Blob `oid` read whole from a pack: 1 and *data (the reader's, valid
+ * until its next read, with a NUL after its *len bytes); 0 when this reader leaves it to libgit2 (not in
+ * a pack, not a blob, or not read here for any other reason, damage
+ * included: libgit2 says what is wrong).
+ */
+int mev__pack_read_blob(mev__pack_reader *r, const mev_oid *oid, const unsigned char **data,
+			size_t *len);
 
 #endif

@@ -21,6 +21,32 @@ uint64_t mev__hash_bytes(const void *data, size_t len)
 	return h;
 }
 
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+uint64_t mev__strmap_hash(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)len * 0xc2b2ae3d27d4eb4fULL), w;
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x9fb21c651e98df25ULL;
+		h ^= h >> 29;
+	}
+	if (len) {
+		w = 0;
+		memcpy(&w, p, len);
+		h = (h ^ w) * 0x9fb21c651e98df25ULL;
+		h ^= h >> 29;
+	}
+	return mix(h);
+}
+
 static mev_strmap_slot *find(const mev_strmap *m, const char *key, size_t len, uint64_t h)
 {
 	size_t mask = m->cap - 1, i = h & mask;
@@ -35,9 +61,10 @@ static mev_strmap_slot *find(const mev_strmap *m, const char *key, size_t len, u
 	}
 }
 
-static int rehash(mev_strmap *m)
+/* Grow the table to `cap` slots (a power of two, more than it has). */
+static int rehash_to(mev_strmap *m, size_t cap)
 {
-	size_t cap = m->cap ? m->cap * 2 : 64, i;
+	size_t i;
 	mev_strmap_slot *old = m->slots;
 	size_t oldcap = m->cap;
 	m->slots = calloc(cap, sizeof *m->slots);
@@ -53,6 +80,19 @@ static int rehash(mev_strmap *m)
 	return 0;
 }
 
+static int rehash(mev_strmap *m)
+{
+	return rehash_to(m, m->cap ? m->cap * 2 : 64);
+}
+
+int mev__strmap_reserve(mev_strmap *m, size_t n)
+{
+	size_t cap = m->cap ? m->cap : 64;
+	while (n * 4 > cap * 3)
+		cap *= 2;
+	return cap > m->cap ? rehash_to(m, cap) : 0;
+}
+
 int64_t mev__strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint64_t h)
 {
 	const mev_strmap_slot *s;
@@ -64,13 +104,13 @@ int64_t mev__strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint
 
 int64_t mev__strmap_get(const mev_strmap *m, const char *key, size_t len)
 {
-	return mev__strmap_get_h(m, key, len, mev__hash_bytes(key, len));
+	return mev__strmap_get_h(m, key, len, mev__strmap_hash(key, len));
 }
 
 int mev__strmap_intern(mev_strmap *m, const char *key, size_t len, uint32_t value,
 		      uint32_t *out, int *added)
 {
-	uint64_t h = mev__hash_bytes(key, len);
+	uint64_t h = mev__strmap_hash(key, len);
 	mev_strmap_slot *s;
 	if ((m->count + 1) * 4 > m->cap * 3 && rehash(m))
 		return MEV_ENOMEM;
@@ -104,7 +144,7 @@ int mev__strmap_put(mev_strmap *m, const char *key, size_t len, uint32_t value)
 	if (rc)
 		return rc;
 	if (!added) {
-		mev_strmap_slot *s = find(m, key, len, mev__hash_bytes(key, len));
+		mev_strmap_slot *s = find(m, key, len, mev__strmap_hash(key, len));
 		s->value = value;
 	}
 	return 0;

@@ -22,11 +22,17 @@ typedef struct {
 #define MEV_STRMAP_INIT { NULL, 0, 0, MEV_ARENA_INIT }
 
 uint64_t mev__hash_bytes(const void *data, size_t len);
+/* The hash the map files its keys by: 8 bytes at a time, so a few times
+ * faster than mev__hash_bytes on paths (whose values are stored by some
+ * records, so it stays as it is). */
+uint64_t mev__strmap_hash(const void *data, size_t len);
 
 /* Value for `key`, or -1 when absent. */
 int64_t mev__strmap_get(const mev_strmap *m, const char *key, size_t len);
-/* Same, with a precomputed mev__hash_bytes(key, len). */
+/* Same, with a precomputed mev__strmap_hash(key, len). */
 int64_t mev__strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint64_t h);
+/* Room for n keys in all without growing.  Errors: MEV_ENOMEM. */
+int mev__strmap_reserve(mev_strmap *m, size_t n);
 /* Insert or overwrite.  The key is copied. */
 int mev__strmap_put(mev_strmap *m, const char *key, size_t len, uint32_t value);
 /* Insert when absent; *out gets the value stored (old or new), *added 1/0. */

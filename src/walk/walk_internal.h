@@ -127,6 +127,8 @@ typedef struct {
 	mev_maint_source *src;
 	size_t nsrc;
 	mev_filemap *fm;
+	uint8_t *changed;    /* per file of tree: added or modified since tree `since` */
+	mev_oid since;
 	char missing[512];   /* a note about blobs the repository lacks */
 } mev__walk_state;
 
@@ -170,6 +172,7 @@ struct mev__walker {
 	char *pending_succ;
 	mev__blob_vec pending_blobs;
 	mev__walk_ahead ahead; /* the next release's tree */
+	mev_release_memo *memo; /* the writer's, from one release to the next */
 };
 
 void mev__walk_state_clear(mev__walk_state *s);

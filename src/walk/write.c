@@ -24,6 +24,7 @@ void mev__walk_state_clear(state *s)
 	mev_matcher_free(s->matcher);
 	mev_maint_sources_free(s->src, s->nsrc);
 	mev_filemap_free(s->fm);
+	free(s->changed);
 	memset(s, 0, sizeof *s);
 }
 
@@ -151,6 +152,9 @@ static int store_release(mev_store *s, void *ctx)
 	in.ndiags = nd;
 	in.maint = cur->maint;
 	in.tree = cur->tree;
+	in.memo = w->memo;
+	in.changed = cur->changed;
+	in.since = cur->changed ? &cur->since : NULL;
 	mev_rules_describe(rules, sizeof rules, &cur->rules);
 	in.rules_version = MEV_RULES_VERSION;
 	in.rules = rules;

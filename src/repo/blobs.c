@@ -1,0 +1,284 @@
+/*
+ * Reading blobs: one (mev_repo_read_blob, with the blobs read lately kept)
+ * and many in parallel (mev_repo_measure_blobs), through the pack reader
+ * of src/repo/packread.c and, for what it leaves, libgit2.
+ */
+#include "repo/repo_internal.h"
+#include "maintevo/error.h"
+#include "util/buf.h"
+#include "util/strmap.h"
+#include "util/text.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int mev__repo_packs(mev_repo *repo)
+{
+	char dir[4096];
+	if (repo->packs_tried)
+		return 0;
+	/* the packs stay open, and their cache of delta bases filled, from
+	 * one release of a walk to the next */
+	repo->packs_tried = 1;
+	snprintf(dir, sizeof dir, "%sobjects", git_repository_commondir(repo->git));
+	return mev__packs_open(&repo->packs, dir) ? mev_error_oom() : 0;
+}
+
+/* Blobs kept in a generation of repo->recent: the newer one becomes the
+ * older at this size; a blob larger than RECENT_MAX is not kept. */
+enum { RECENT_GEN = 8 << 20, RECENT_MAX = 1 << 20 };
+
+static void blob_gen_free(mev__blob_gen *g)
+{
+	for (size_t i = 0; i < g->v.n; i++)
+		mev__buf_free(&g->v.v[i]);
+	MEV_VEC_FREE(&g->v);
+	mev__strmap_free(&g->idx);
+	memset(g, 0, sizeof *g);
+	g->idx = (mev_strmap)MEV_STRMAP_INIT;
+}
+
+/* Keep d[0..len) as blob `oid` in the newer generation (taken: *b is
+ * emptied); not kept when out of memory. */
+static void recent_put(mev_repo *repo, const mev_oid *oid, mev_buf *b)
+{
+	mev__blob_gen *g = &repo->recent[0];
+	if (b->len > RECENT_MAX)
+		return;
+	if (g->bytes + b->len > RECENT_GEN) {
+		blob_gen_free(&repo->recent[1]);
+		repo->recent[1] = *g;
+		memset(g, 0, sizeof *g);
+		g->idx = (mev_strmap)MEV_STRMAP_INIT;
+	}
+	if (MEV_VEC_PUSH(&g->v, *b))
+		return;
+	if (mev__strmap_put(&g->idx, (const char *)oid->id, 20, (uint32_t)(g->v.n - 1))) {
+		g->v.n--;
+		return;
+	}
+	g->bytes += b->len;
+	memset(b, 0, sizeof *b);
+}
+
+/* Blob `oid` from repo->recent (moved to the newer generation) or through
+ * the repository's pack reader: 1 (*data, *len), 0 when it leaves the blob
+ * to libgit2, or an error. */
+static int read_packed(char **data, size_t *len, mev_repo *repo, const mev_oid *oid)
+{
+	const unsigned char *d;
+	mev_buf b = MEV_BUF_INIT;
+	int rc = 0;
+	pthread_mutex_lock(&repo->lock);
+	for (int k = 0; k < 2 && !b.ptr; k++) {
+		int64_t i = mev__strmap_get(&repo->recent[k].idx, (const char *)oid->id, 20);
+		if (i >= 0 && repo->recent[k].v.v[i].ptr) {
+			b = repo->recent[k].v.v[i];
+			memset(&repo->recent[k].v.v[i], 0, sizeof b);
+			repo->recent[k].bytes -= b.len;
+		}
+	}
+	if (!b.ptr && !(rc = mev__repo_packs(repo)) && !repo->reader) {
+		if ((repo->reader = malloc(sizeof *repo->reader)))
+			mev__pack_reader_init(repo->reader, repo->packs);
+		else
+			rc = mev_error_oom();
+	}
+	if (!b.ptr && !rc && mev__pack_read_blob(repo->reader, oid, &d, len) &&
+	    (mev__buf_put(&b, d, *len) || (*len == 0 && mev__buf_grow(&b, 1))))
+		rc = mev_error_oom();
+	if (!rc && b.ptr) {
+		*len = b.len;
+		if ((*data = malloc(b.len + 1))) {
+			memcpy(*data, b.ptr, b.len);
+			(*data)[b.len] = '\0';
+			rc = 1;
+			recent_put(repo, oid, &b);
+		} else {
+			rc = mev_error_oom();
+		}
+	}
+	mev__buf_free(&b);
+	pthread_mutex_unlock(&repo->lock);
+	return rc;
+}
+
+int mev__repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid, const char *what,
+			 const char *why)
+{
+	git_odb *odb = NULL;
+	git_odb_object *o = NULL;
+	git_oid id;
+	char hex[41];
+	int rc = read_packed(data, len, repo, oid);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	memcpy(id.id, oid->id, 20);
+	if (git_repository_odb(&odb, repo->git) < 0)
+		return mev__repo_git_fail(MEV_EGIT, "cannot open object database");
+	if ((rc = git_odb_read(&o, odb, &id)) < 0) {
+		mev_oid_fmt(hex, oid);
+		rc = rc == GIT_ENOTFOUND ? mev__repo_missing_blob(repo, oid, what, why)
+					 : mev__repo_git_fail(MEV_EGIT, hex);
+		goto done;
+	}
+	*len = git_odb_object_size(o);
+	if (!(*data = malloc(*len + 1))) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	memcpy(*data, git_odb_object_data(o), *len);
+	(*data)[*len] = '\0';
+done:
+	git_odb_object_free(o);
+	git_odb_free(odb);
+	return rc;
+}
+
+int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid)
+{
+	return mev__repo_read_blob(data, len, repo, oid, NULL, NULL);
+}
+
+/* --- parallel blob measuring ------------------------------------------ */
+
+typedef struct {
+	const char *path;
+	mev__packs *packs;
+	const mev_oid *oids;
+	size_t n;
+	uint64_t *lines, *bytes;
+	atomic_size_t next;
+	atomic_int failed;
+	volatile int *stop;
+	int rc;
+	pthread_mutex_t lock;
+	char msg[512];
+} measure_job;
+
+enum { CHUNK = 32 };
+
+/* Open a handle of the repository for one worker (what the packs do not
+ * hold is read through it). */
+static int worker_odb(git_repository **git, git_odb **odb, const char *path)
+{
+	if (git_repository_open_ext(git, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    git_repository_odb(odb, *git) < 0)
+		return mev__repo_git_fail(MEV_EGIT, "cannot open repository");
+	return 0;
+}
+
+static void *measure_worker(void *arg)
+{
+	measure_job *job = arg;
+	git_repository *git = NULL;
+	git_odb *odb = NULL;
+	mev__pack_reader rd;
+	int rc = 0;
+	mev__pack_reader_init(&rd, job->packs);
+	for (;;) {
+		size_t i = atomic_fetch_add(&job->next, CHUNK), end;
+		if (i >= job->n || atomic_load(&job->failed))
+			break;
+		if (job->stop && *job->stop) {
+			rc = mev_error_set(MEV_EINTR, "interrupted");
+			break;
+		}
+		end = i + CHUNK < job->n ? i + CHUNK : job->n;
+		for (; i < end; i++) {
+			git_odb_object *o = NULL;
+			git_oid id;
+			const unsigned char *data;
+			size_t len;
+			if (mev__pack_read_blob(&rd, &job->oids[i], &data, &len)) {
+				job->bytes[i] = len;
+				job->lines[i] = mev__count_newlines(data, len);
+				continue;
+			}
+			if (!odb && (rc = worker_odb(&git, &odb, job->path)))
+				goto done;
+			memcpy(id.id, job->oids[i].id, 20);
+			int r = git_odb_read(&o, odb, &id);
+			if (r == GIT_ENOTFOUND) {
+				/* a partial or damaged clone: say so, do not stop */
+				git_error_clear();
+				job->lines[i] = job->bytes[i] = UINT64_MAX;
+				continue;
+			}
+			if (r < 0) {
+				char hex[41];
+				mev_oid_fmt(hex, &job->oids[i]);
+				rc = mev__repo_git_fail(MEV_EGIT, hex);
+				goto done;
+			}
+			job->bytes[i] = git_odb_object_size(o);
+			job->lines[i] = mev__count_newlines(git_odb_object_data(o), git_odb_object_size(o));
+			git_odb_object_free(o);
+		}
+	}
+done:
+	if (rc) {
+		pthread_mutex_lock(&job->lock);
+		if (!atomic_exchange(&job->failed, 1)) {
+			job->rc = rc;
+			snprintf(job->msg, sizeof job->msg, "%s", mev_error_message());
+		}
+		pthread_mutex_unlock(&job->lock);
+	}
+	mev__pack_reader_free(&rd);
+	git_odb_free(odb);
+	git_repository_free(git);
+	return NULL;
+}
+
+int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
+			   const mev_oid *oids, size_t n, int jobs, volatile int *stop)
+{
+	measure_job job = { .path = git_repository_path(repo->git), .oids = oids, .n = n,
+			    .lines = lines, .bytes = bytes, .stop = stop };
+	pthread_t th[64];
+	int started = 0;
+	int rc;
+	pthread_mutex_lock(&repo->lock);
+	rc = mev__repo_packs(repo);
+	pthread_mutex_unlock(&repo->lock);
+	if (rc)
+		return rc;
+	job.packs = repo->packs;
+	if (jobs <= 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = c > 0 ? (int)c : 1;
+	}
+	if (jobs > 64)
+		jobs = 64;
+	if ((size_t)jobs > n / CHUNK + 1)
+		jobs = (int)(n / CHUNK + 1);
+	atomic_init(&job.next, 0);
+	atomic_init(&job.failed, 0);
+	pthread_mutex_init(&job.lock, NULL);
+	for (int t = 1; t < jobs; t++)
+		if (pthread_create(&th[started], NULL, measure_worker, &job) == 0)
+			started++;
+	measure_worker(&job); /* the calling thread works too */
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	pthread_mutex_destroy(&job.lock);
+	if (job.rc)
+		return mev_error_set(job.rc, "%s", job.msg);
+	return 0;
+}
+
+void mev__repo_blobs_free(mev_repo *repo)
+{
+	if (repo->reader) {
+		mev__pack_reader_free(repo->reader);
+		free(repo->reader);
+	}
+	blob_gen_free(&repo->recent[0]);
+	blob_gen_free(&repo->recent[1]);
+	mev__packs_free(repo->packs);
+}
