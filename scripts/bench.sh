@@ -295,9 +295,7 @@ for b in "${benches[@]}"; do
 			continue
 		fi
 		mapfile -t ts < <(git -C "$xen" tag | grep -E '^RELEASE-[0-9]+\.[0-9]+\.[0-9]+$' | sort -V)
-		save=$runs; runs=1
 		walk_figures xen "$xen" 0 --dialect xen -- "${ts[@]}"
-		runs=$save
 		;;
 	linux2)
 		if ! git -C "$linux" rev-parse -q --verify "v6.1^{commit}" >/dev/null 2>&1; then
