@@ -591,10 +591,9 @@ static void check_packed(const char *name, size_t min_blobs)
 			handled += (size_t)mev__pack_read_blob(&rd, &oids[i], &a, &la);
 			/* as git reads it, and through mev_repo_read_blob() (the
 			 * second round from the blobs it keeps) */
-			if (cat_blob(&g, name, &oids[i]) == 0 && a && la == g.len &&
-			    (!la || memcmp(a, g.ptr, la) == 0) && a[la] == '\0' &&
-			    mev_repo_read_blob(&b, &lb, r, &oids[i]) == 0 && lb == la &&
-			    (!la || memcmp(a, b, la) == 0) && b[lb] == '\0')
+			if (cat_blob(&g, name, &oids[i]) == 0 && a && la == g.len && (!la || !memcmp(a, g.ptr, la)) &&
+			    a[la] == '\0' && mev_repo_read_blob(&b, &lb, r, &oids[i]) == 0 && lb == la &&
+			    (!la || !memcmp(a, b, la)) && b[lb] == '\0')
 				same++;
 			free(b);
 			mev__buf_free(&g);
