@@ -203,6 +203,26 @@ static void rand_value(mev_buf *b, const char *const *pieces, size_t np, size_t 
 		mev__buf_puts(b, pieces[rng_below(np)]);
 }
 
+/* nsec random sections S0, S1, ... of 1-3 F:/X:/N: lines each into t
+ * (F:/X: values of up to fx_max pieces). */
+static void rand_sections(mev_buf *t, size_t nsec, size_t fx_max)
+{
+	for (size_t s = 0; s < nsec; s++) {
+		mev__buf_printf(t, "S%zu\n", s);
+		for (size_t k = 0, np = 1 + rng_below(3); k < np; k++) {
+			unsigned r = (unsigned)rng_below(20);
+			char type = r < 10 ? 'F' : r < 14 ? 'X' : 'N';
+			mev__buf_printf(t, "%c:\t", type);
+			if (type == 'N')
+				rand_value(t, n_atoms, sizeof n_atoms / sizeof *n_atoms, 3);
+			else
+				rand_value(t, fx_pieces, sizeof fx_pieces / sizeof *fx_pieces, fx_max);
+			mev__buf_puts(t, "\n");
+		}
+		mev__buf_puts(t, "\n");
+	}
+}
+
 static void random_round(uint64_t seed, int utf8)
 {
 	mev_buf t = MEV_BUF_INIT;
@@ -210,20 +230,7 @@ static void random_round(uint64_t seed, int utf8)
 	size_t nsec = 80, in = 0;
 	int mismatches = 0;
 	rng_seed(seed);
-	for (size_t s = 0; s < nsec; s++) {
-		mev__buf_printf(&t, "S%zu\n", s);
-		for (size_t k = 0, np = 1 + rng_below(3); k < np; k++) {
-			unsigned r = (unsigned)rng_below(20);
-			char type = r < 10 ? 'F' : r < 14 ? 'X' : 'N';
-			mev__buf_printf(&t, "%c:\t", type);
-			if (type == 'N')
-				rand_value(&t, n_atoms, sizeof n_atoms / sizeof *n_atoms, 3);
-			else
-				rand_value(&t, fx_pieces, sizeof fx_pieces / sizeof *fx_pieces, 6);
-			mev__buf_puts(&t, "\n");
-		}
-		mev__buf_puts(&t, "\n");
-	}
+	rand_sections(&t, nsec, 6);
 	if (fixture_new(&f, utf8, t.ptr) == 0) {
 		for (int i = 0; i < 1500; i++) {
 			mev_buf p = MEV_BUF_INIT;
@@ -284,20 +291,7 @@ static void random_use_round(uint64_t seed, int utf8)
 	uint8_t on[POOL] = { 0 };
 	int bad = 0;
 	rng_seed(seed);
-	for (size_t s = 0; s < 60; s++) {
-		mev__buf_printf(&t, "S%zu\n", s);
-		for (size_t k = 0, np = 1 + rng_below(3); k < np; k++) {
-			unsigned r = (unsigned)rng_below(20);
-			char type = r < 10 ? 'F' : r < 14 ? 'X' : 'N';
-			mev__buf_printf(&t, "%c:\t", type);
-			if (type == 'N')
-				rand_value(&t, n_atoms, sizeof n_atoms / sizeof *n_atoms, 3);
-			else
-				rand_value(&t, fx_pieces, sizeof fx_pieces / sizeof *fx_pieces, 4);
-			mev__buf_puts(&t, "\n");
-		}
-		mev__buf_puts(&t, "\n");
-	}
+	rand_sections(&t, 60, 4);
 	mev__buf_puts(&t, "SLOW\nN:\t^(([a-z])+.)+[A-Z]([a-z])+$\nF:\ta\n");
 	for (size_t i = 0; i < POOL; i++) {
 		mev_buf p = MEV_BUF_INIT;
