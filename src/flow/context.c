@@ -2,20 +2,23 @@
  * The MAINTAINERS each commit's get_maintainer.pl reads, parsed once per set.
  *
  * A commit's context is its parent's when the change between them cannot
- * alter what the script reads: no MAINTAINERS file, script or
- * .get_maintainer.conf changed, no symbolic link changed, and no file added
- * or deleted below a path that an F:/X: line names without a trailing '/'
- * (the script's directory test could answer otherwise).  Anything else, and
- * a parent never seen, is read from its tree: the rules, the MAINTAINERS
- * files and their blobs, and a parsed set with the same rules and blobs is
- * reused when its directory tests still hold.
+ * alter what the script reads (matters()): no MAINTAINERS file it reads
+ * (or could find) changed, nor the script or .get_maintainer.conf, no
+ * symbolic link on the way of its searched folder or of an F:/X: value
+ * changed, and no file was added or deleted below a path that an F:/X:
+ * line names without a trailing '/' (the script's directory test could
+ * answer otherwise).  Anything else, and a parent never seen, is read from
+ * its tree: the rules, the MAINTAINERS files and their blobs, and a parsed
+ * set with the same rules and blobs is reused when its directory tests
+ * still hold.
  *
- * Most new sets come from a commit that only edits MAINTAINERS files its
- * parent's set reads (U-Boot: a board's MAINTAINERS).  Such a set is
- * derived without reading the tree: the parent's files with the new blobs,
- * parsed again, and the directory tests answered by looking the paths up
- * in the commit's git tree (mev_commit_is_dir()).  Only when a symbolic
- * link is on the way is the tree read whole after all.
+ * Most new sets come from a commit that edits, adds or deletes
+ * MAINTAINERS files (U-Boot: a board's).  Such a set is derived without
+ * reading the tree (derive.c): spliced onto a set parsed whole where it
+ * can be (splice.c), else the parent's files with the new blobs parsed
+ * again; the directory tests are answered by the parent's set or by
+ * looking the paths up in the commit's git tree (mev_commit_is_dir()).
+ * Only when a symbolic link is on the way is the tree read whole after all.
  */
 #include "context_internal.h"
 #include "maintevo/error.h"
