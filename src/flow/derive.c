@@ -1,9 +1,9 @@
 /*
  * A commit's MAINTAINERS set derived from its parent's without reading the
  * tree (docs/flow.md, "Cost"): the parent's files with the edited, added
- * or deleted ones, parsed again; the directory tests answered by the
- * parent's set where nothing below them changed, else by the commit's git
- * tree.
+ * or deleted ones, spliced onto a set parsed whole (splice.c) or parsed
+ * again; the directory tests answered by the parent's set where nothing
+ * below them changed, else by the commit's git tree.
  */
 #include "context_internal.h"
 #include "maintevo/error.h"
