@@ -44,8 +44,9 @@ const cli_command cmd_flow_spec = {
 		"clustering, at read time), signoff_by_maintainer, reviewed_by_listed,\n"
 		"via_listed_tree; docs/flow.md defines them.  Merges are not judged.\n"
 		"\n"
-		"Each release is stored in one transaction; only releases not judged yet\n"
-		"are processed (a nightly run after 'maintevo walk' does the new one).\n"
+		"Each release is stored in one transaction; only releases not judged yet,\n"
+		"or judged by older rules of maintevo, are processed (a nightly run after\n"
+		"'maintevo walk' does the new one).\n"
 		"Read the results with 'maintevo export commits', 'export flow' and\n"
 		"'export people', and in the report's \"Patch flow\" part.",
 	.options = options,
