@@ -191,18 +191,6 @@ static int change_cmp(const void *a, const void *b)
 	return c ? c : (x->path_len > y->path_len) - (x->path_len < y->path_len);
 }
 
-static int commit_tree(git_tree **out, git_repository *git, const mev_oid *commit)
-{
-	git_commit *c = NULL;
-	git_oid id;
-	int rc = 0;
-	oid_in(&id, commit);
-	if (git_commit_lookup(&c, git, &id) < 0 || git_commit_tree(out, c) < 0)
-		rc = mev__repo_git_fail(MEV_EGIT, "cannot read the tree of a commit");
-	git_commit_free(c);
-	return rc;
-}
-
 static int commit_tree_id(git_oid *out, git_repository *git, const mev_oid *commit)
 {
 	git_commit *c = NULL;
@@ -214,6 +202,15 @@ static int commit_tree_id(git_oid *out, git_repository *git, const mev_oid *comm
 	else
 		git_oid_cpy(out, git_commit_tree_id(c));
 	git_commit_free(c);
+	return rc;
+}
+
+static int commit_tree(git_tree **out, git_repository *git, const mev_oid *commit)
+{
+	git_oid id;
+	int rc = commit_tree_id(&id, git, commit);
+	if (!rc && git_tree_lookup(out, git, &id) < 0)
+		rc = mev__repo_git_fail(MEV_EGIT, "cannot read the tree of a commit");
 	return rc;
 }
 
