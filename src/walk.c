@@ -189,7 +189,10 @@ static int sources_equal(const mev_maint_source *a, size_t na, const mev_maint_s
 static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t *bytes)
 {
 	walker *w = ctx;
-	int known = w->opt->rebuild ? 0 : mev_release_blob_get(lines, bytes, w->store, oid);
+	int known;
+	if (mev__walk_sizes_get(&w->sizes, oid, lines, bytes))
+		return 1; /* found or measured ahead: counted when taken */
+	known = w->opt->rebuild ? 0 : mev_release_blob_get(lines, bytes, w->store, oid);
 	if (known < 0 && w->bad_blobs++ < 10)
 		note(w, "%s: measuring it again%s", mev_error_message(),
 		     w->bad_blobs == 10 ? " (further ones without a note)" : "");
@@ -201,7 +204,27 @@ static int blob_store(void *ctx, const mev_oid *oid, uint64_t lines, uint64_t by
 {
 	walker *w = ctx;
 	mev__blob_size b = { *oid, lines, bytes };
-	return MEV_VEC_PUSH(&w->blobs, b) ? mev_error_oom() : 0;
+	/* the reading ahead is told of them too (mev__walk_ahead_start) */
+	return MEV_VEC_PUSH(&w->blobs, b) || MEV_VEC_PUSH(&w->measured, b) ? mev_error_oom() : 0;
+}
+
+/* The blob sizes read ahead: those measured are stored with the release. */
+static int took_ahead(walker *w)
+{
+	const mev__walk_sizes *z = &w->sizes;
+	for (size_t k = z->known; k < z->v.n; k++)
+		if (MEV_VEC_PUSH(&w->blobs, z->v.v[k]))
+			return mev_error_oom();
+	w->res->blobs_cached += z->known;
+	w->res->blobs_read += z->v.n - z->known;
+	w->res->bytes_read += z->bytes_read;
+	return 0;
+}
+
+static void ahead_start(walker *w, const state *cur, const mev_tag *next)
+{
+	mev__walk_ahead_start(&w->ahead, w->opt->repo, cur->tree, &next->commit, &w->measured);
+	w->measured.n = 0;
 }
 
 /* Build everything for `tag` from `prev` (or cold when prev->tree is NULL);
@@ -223,8 +246,10 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	ro.top_level_only = w->id.top_level_only;
 	if (!(cur->tag = strdup(tag->name)))
 		return mev_error_oom();
-	if (prev->tree && mev__walk_ahead_take(&w->ahead, &cur->tree, &changed, prev->tree, &tag->commit))
-		rc = 0;
+	mev__walk_sizes_clear(&w->sizes);
+	if (prev->tree &&
+	    mev__walk_ahead_take(&w->ahead, &cur->tree, &changed, &w->sizes, prev->tree, &tag->commit))
+		rc = took_ahead(w);
 	else if (prev->tree)
 		rc = mev_tree_update(&cur->tree, &changed, NULL, w->repo, prev->tree, &tag->commit);
 	else
@@ -235,8 +260,10 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		cur->since = *mev_tree_id(prev->tree);
 		cur->changed = changed; /* for the health record, by the writer */
 	}
-	if (next)
-		mev__walk_ahead_start(&w->ahead, w->opt->repo, cur->tree, &next->commit);
+	/* a cold release reads its whole tree with both cores first: the next
+	 * one's blobs are looked up among them */
+	if (next && prev->tree)
+		ahead_start(w, cur, next);
 	if ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
 	    (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)) ||
 	    (rc = mev__walk_need_blobs(w->repo, cur->tree, cur->src, cur->nsrc)))
@@ -288,6 +315,8 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 					       NULL, &fo)))
 			goto done;
 	}
+	if (!rc && next && !prev->tree)
+		ahead_start(w, cur, next);
 	if (!rc && st.missing)
 		mev__walk_missing_note(cur->missing, sizeof cur->missing, w->repo, tag->name, st.missing,
 				       st.missing_path);
@@ -434,6 +463,19 @@ static int open_walk(walker *w)
 		note(w, "--rebuild: forgot the %zu stored releases", l.n);
 	}
 	return check_identity(w);
+}
+
+/* The next release is read ahead, the sizes the store knows looked up
+ * through a view of its own (--rebuild trusts none). */
+static int start_ahead(walker *w)
+{
+	mev_store_view *view = NULL;
+	int rc = w->opt->rebuild ? 0 : mev_store_view_new(&view, w->store, "blobs");
+	if (rc)
+		return rc;
+	mev__walk_ahead_init(&w->ahead, w->repo, view, w->opt->abort_now);
+	w->ahead.help = w->opt->jobs != 1;
+	return 0;
 }
 
 /* Damaged releases, and those whose file table needs them, are dropped
@@ -609,7 +651,7 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	w.res = res;
 	w.lockfd = -1;
 	if ((rc = mev_release_memo_new(&w.memo)) || (rc = open_walk(&w)) || (rc = drop_damaged(&w)) ||
-	    (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
+	    (rc = start_ahead(&w)) || (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
 		goto done;
 	res->tags = ntags + skipped;
 	if (skipped)
@@ -646,10 +688,12 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 done:
 	rc = mev__walk_settle_after(&w, rc);
 	mev__walk_ahead_free(&w.ahead);
+	mev__walk_sizes_clear(&w.sizes);
 	res->seconds = mev__now() - t0;
 	mev__walk_state_clear(&prev);
 	free(work);
 	MEV_VEC_FREE(&w.blobs);
+	MEV_VEC_FREE(&w.measured);
 	MEV_VEC_FREE(&w.pending_blobs);
 	mev__stored_free(&w.stored);
 	mev_tag_list_free(tags, ntags);

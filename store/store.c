@@ -121,7 +121,9 @@ static int txn_begin(mev_store *s, MDB_txn **txn, unsigned flags)
 {
 	int rc = mdb_txn_begin(s->env, NULL, flags, txn);
 	if (rc == MDB_MAP_RESIZED) {
+		pthread_rwlock_wrlock(&s->maplock);
 		mdb_env_set_mapsize(s->env, 0);
+		pthread_rwlock_unlock(&s->maplock);
 		rc = mdb_txn_begin(s->env, NULL, flags, txn);
 	}
 	return rc ? mev__store_fail(rc, "cannot start a store transaction") : 0;
@@ -188,13 +190,17 @@ static int grow_if_needed(mev_store *s)
 	MDB_envinfo info;
 	MDB_stat st;
 	size_t used, want;
+	int rc;
 	mdb_env_info(s->env, &info);
 	mdb_env_stat(s->env, &st);
 	used = (info.me_last_pgno + 1) * (size_t)st.ms_psize;
 	if (used * 2 < info.me_mapsize)
 		return 0;
 	want = info.me_mapsize * 2;
-	if (mdb_env_set_mapsize(s->env, want))
+	pthread_rwlock_wrlock(&s->maplock);
+	rc = mdb_env_set_mapsize(s->env, want);
+	pthread_rwlock_unlock(&s->maplock);
+	if (rc)
 		return mev_error_set(MEV_ESTORE, "cannot grow the store map to %zu MiB", want >> 20);
 	return 0;
 }
@@ -202,8 +208,12 @@ static int grow_if_needed(mev_store *s)
 int mev__store_grow(mev_store *s)
 {
 	MDB_envinfo info;
+	int rc;
 	mdb_env_info(s->env, &info);
-	if (mdb_env_set_mapsize(s->env, info.me_mapsize * 2))
+	pthread_rwlock_wrlock(&s->maplock);
+	rc = mdb_env_set_mapsize(s->env, info.me_mapsize * 2);
+	pthread_rwlock_unlock(&s->maplock);
+	if (rc)
 		return mev_error_set(MEV_ESTORE, "cannot grow the store map");
 	return 0;
 }
@@ -426,6 +436,7 @@ int mev_store_open(mev_store **out, const char *dir, unsigned flags)
 		free(s);
 		return mev_error_oom();
 	}
+	pthread_rwlock_init(&s->maplock, NULL);
 	s->writable = (flags & (MEV_STORE_WRITE | MEV_STORE_CREATE)) != 0;
 	if ((rc = env_open(s)) || (rc = check_schema(s, st, flags))) {
 		mev_store_free(s);
@@ -451,6 +462,7 @@ void mev_store_free(mev_store *s)
 		mev__buf_free(&s->last[i].raw);
 		mev__buf_free(&s->last[i].packed);
 	}
+	pthread_rwlock_destroy(&s->maplock);
 	free(s->dir);
 	free(s);
 }

@@ -3,6 +3,7 @@
 #define MEV_STORE_INTERNAL_H
 
 #include <lmdb.h>
+#include <pthread.h>
 #include "maintevo/store.h"
 #include "util/buf.h"
 
@@ -35,6 +36,9 @@ struct mev_store {
 		mev_buf raw, packed;
 	} last[MEV__STORE_MAX_TABLES];
 	int64_t free_before; /* bytes free on the file system when the write transaction began */
+	/* held for reading by a view's transaction (view.c), for writing
+	 * while the map is resized: LMDB allows no transaction meanwhile */
+	pthread_rwlock_t maplock;
 };
 
 /* An LMDB error as MEV_ELIMIT (map full), MEV_ECORRUPT or MEV_ESTORE, with a message. */

@@ -11,6 +11,7 @@
 #include "util/buf.h"
 
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -416,6 +417,13 @@ static void test_tree_stat(void)
 	mev_repo_free(r);
 }
 
+
+static void *measure_some(void *arg)
+{
+	mev_measure_work(arg);
+	return NULL;
+}
+
 static void test_measure_blobs(void)
 {
 	mev_repo *r = NULL;
@@ -481,6 +489,24 @@ static void test_measure_blobs(void)
 			}
 		}
 		CHECK_INT(bad, 0);
+	}
+	/* the same work shared by threads that join it late (as a walk's
+	 * main thread joins the reading ahead): the same counts */
+	{
+		uint64_t *l2 = calloc(n, sizeof *l2), *b2 = calloc(n, sizeof *b2);
+		mev_measure *m = NULL;
+		pthread_t th[3];
+		CHECK_INT(mev_measure_new(&m, r, oids, n, l2, b2, NULL), 0);
+		for (int k = 0; k < 3; k++)
+			CHECK(pthread_create(&th[k], NULL, measure_some, m) == 0);
+		mev_measure_work(m);
+		for (int k = 0; k < 3; k++)
+			pthread_join(th[k], NULL);
+		mev_measure_work(m); /* nothing left: returns at once */
+		CHECK_INT(mev_measure_end(m), 0);
+		CHECK(memcmp(l2, lines, n * sizeof *l2) == 0 && memcmp(b2, bytes, n * sizeof *b2) == 0);
+		free(l2);
+		free(b2);
 	}
 	/* reading one blob gives the same bytes */
 	{

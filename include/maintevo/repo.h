@@ -91,6 +91,21 @@ int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *
 int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
 			   const mev_oid *oids, size_t n, int jobs, volatile int *stop);
 
+/*
+ * The same work shared by threads that come and go: _new sets it up
+ * (nothing is read yet; the arrays must live until _end), every thread
+ * that calls _work reads blobs not taken by another until none is left,
+ * and _end, called once no _work is running any more, returns what
+ * failed first (MEV_EGIT, MEV_EINTR) and frees the job.  A walk reads the
+ * next release's blobs this way on a thread of its own, and the main
+ * thread joins in when it has nothing else to do.
+ */
+typedef struct mev_measure mev_measure;
+int mev_measure_new(mev_measure **out, mev_repo *repo, const mev_oid *oids, size_t n,
+		    uint64_t *lines, uint64_t *bytes, volatile int *stop);
+void mev_measure_work(mev_measure *m);
+int mev_measure_end(mev_measure *m);
+
 /* What a tree entry is. */
 enum {
 	MEV_KIND_FILE = 1,   /* regular or executable blob */

@@ -82,6 +82,25 @@ int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx)
 int mev_store_read_begin(mev_store *s);
 void mev_store_read_end(mev_store *s);
 
+/*
+ * A view of one table for a thread other than the one using the store:
+ * only that thread calls _begin, _get and _end, while the store's own
+ * thread goes on (a walk looks blob sizes up ahead while it writes the
+ * release before).  _new, on the store's thread, opens the table (a view
+ * of a table that does not exist yet finds nothing); _begin takes a read
+ * snapshot (the last commit); _get gives a value of it, valid until _end:
+ * 1, or 0 when absent or when the snapshot could not be taken; _end lets
+ * the snapshot go (hold one for a batch of reads, not longer: the writer
+ * cannot reuse the pages it sees).  Errors of _new as a read's.
+ */
+typedef struct mev_store_view mev_store_view;
+int mev_store_view_new(mev_store_view **out, mev_store *s, const char *table);
+int mev_store_view_begin(mev_store_view *v);
+int mev_store_view_get(const void **val, size_t *len, mev_store_view *v, const void *key,
+		       size_t klen);
+void mev_store_view_end(mev_store_view *v);
+void mev_store_view_free(mev_store_view *v);
+
 
 /*
  * Values.  Keys are byte strings of 1 to 511 bytes (a put of another

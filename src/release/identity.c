@@ -128,6 +128,23 @@ int mev_release_blob_get(uint64_t *lines, uint64_t *bytes, mev_store *s, const m
 	return rc;
 }
 
+int mev_release_blob_peek(uint64_t *lines, uint64_t *bytes, mev_store_view *v, const mev_oid *oid)
+{
+	const void *val;
+	size_t len;
+	uint64_t l, b;
+	if (!mev_store_view_get(&val, &len, v, oid->id, 20))
+		return 0;
+	/* the check's message, if it fails, is not this thread's to give */
+	if (mev__blob_decode(&l, &b, oid, val, len) != 1) {
+		mev_error_clear();
+		return 0;
+	}
+	*lines = l;
+	*bytes = b;
+	return 1;
+}
+
 int mev_release_blob_put(mev_store *s, const mev_oid *oid, uint64_t lines, uint64_t bytes)
 {
 	mev_buf b = MEV_BUF_INIT;

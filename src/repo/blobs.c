@@ -146,7 +146,7 @@ int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *
 
 /* --- parallel blob measuring ------------------------------------------ */
 
-typedef struct {
+struct mev_measure {
 	const char *path;
 	mev__packs *packs;
 	const mev_oid *oids;
@@ -158,7 +158,7 @@ typedef struct {
 	int rc;
 	pthread_mutex_t lock;
 	char msg[512];
-} measure_job;
+};
 
 enum { CHUNK = 32 };
 
@@ -172,9 +172,8 @@ static int worker_odb(git_repository **git, git_odb **odb, const char *path)
 	return 0;
 }
 
-static void *measure_worker(void *arg)
+void mev_measure_work(mev_measure *job)
 {
-	measure_job *job = arg;
 	git_repository *git = NULL;
 	git_odb *odb = NULL;
 	mev__pack_reader rd;
@@ -232,23 +231,61 @@ done:
 	mev__pack_reader_free(&rd);
 	git_odb_free(odb);
 	git_repository_free(git);
+}
+
+int mev_measure_new(mev_measure **out, mev_repo *repo, const mev_oid *oids, size_t n,
+		    uint64_t *lines, uint64_t *bytes, volatile int *stop)
+{
+	mev_measure *job;
+	int rc;
+	*out = NULL;
+	pthread_mutex_lock(&repo->lock);
+	rc = mev__repo_packs(repo);
+	pthread_mutex_unlock(&repo->lock);
+	if (rc)
+		return rc;
+	if (!(job = calloc(1, sizeof *job)))
+		return mev_error_oom();
+	job->path = git_repository_path(repo->git);
+	job->packs = repo->packs;
+	job->oids = oids;
+	job->n = n;
+	job->lines = lines;
+	job->bytes = bytes;
+	job->stop = stop;
+	atomic_init(&job->next, 0);
+	atomic_init(&job->failed, 0);
+	pthread_mutex_init(&job->lock, NULL);
+	*out = job;
+	return 0;
+}
+
+int mev_measure_end(mev_measure *job)
+{
+	int rc;
+	if (!job)
+		return 0;
+	rc = job->rc ? mev_error_set(job->rc, "%s", job->msg) : 0;
+	pthread_mutex_destroy(&job->lock);
+	free(job);
+	return rc;
+}
+
+static void *measure_thread(void *arg)
+{
+	mev_measure_work(arg);
 	return NULL;
 }
 
 int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
 			   const mev_oid *oids, size_t n, int jobs, volatile int *stop)
 {
-	measure_job job = { .path = git_repository_path(repo->git), .oids = oids, .n = n,
-			    .lines = lines, .bytes = bytes, .stop = stop };
+	mev_measure *job;
 	pthread_t th[64];
 	int started = 0;
-	int rc;
-	pthread_mutex_lock(&repo->lock);
-	rc = mev__repo_packs(repo);
-	pthread_mutex_unlock(&repo->lock);
+	int rc = mev_measure_new(&job, repo, oids, n, lines, bytes, stop);
 	if (rc)
 		return rc;
-	job.packs = repo->packs;
 	if (jobs <= 0) {
 		long c = sysconf(_SC_NPROCESSORS_ONLN);
 		jobs = c > 0 ? (int)c : 1;
@@ -257,19 +294,13 @@ int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
 		jobs = 64;
 	if ((size_t)jobs > n / CHUNK + 1)
 		jobs = (int)(n / CHUNK + 1);
-	atomic_init(&job.next, 0);
-	atomic_init(&job.failed, 0);
-	pthread_mutex_init(&job.lock, NULL);
 	for (int t = 1; t < jobs; t++)
-		if (pthread_create(&th[started], NULL, measure_worker, &job) == 0)
+		if (pthread_create(&th[started], NULL, measure_thread, job) == 0)
 			started++;
-	measure_worker(&job); /* the calling thread works too */
+	mev_measure_work(job); /* the calling thread works too */
 	for (int t = 0; t < started; t++)
 		pthread_join(th[t], NULL);
-	pthread_mutex_destroy(&job.lock);
-	if (job.rc)
-		return mev_error_set(job.rc, "%s", job.msg);
-	return 0;
+	return mev_measure_end(job);
 }
 
 void mev__repo_blobs_free(mev_repo *repo)

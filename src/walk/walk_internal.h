@@ -13,6 +13,7 @@
 #include "maintevo/store.h"
 #include "maintevo/walk.h"
 #include "util/buf.h"
+#include "util/strmap.h"
 
 /*
  * Besides the symbolic links (read with the tree), the files whose content
@@ -87,31 +88,77 @@ void mev__walk_async_start(mev__walk_async *a, int (*fn)(void *ctx), void *ctx);
 int mev__walk_async_wait(mev__walk_async *a);
 int mev__walk_async_join(mev__walk_async *a);
 
+/* Blob sizes measured for a release, written with it. */
+typedef struct {
+	mev_oid oid;
+	uint64_t lines, bytes;
+} mev__blob_size;
+
+typedef MEV_VEC(mev__blob_size) mev__blob_vec;
+typedef MEV_VEC(mev_oid) mev__oid_vec;
+
+/* The sizes of the blobs a release adds or changes, by oid: v[0..known)
+ * known before (the store, this walk), the rest measured for it. */
+typedef struct {
+	mev_strmap idx;      /* oid -> index in v (UINT32_MAX: not here) */
+	mev__blob_vec v;
+	size_t known;
+	uint64_t bytes_read; /* of the measured ones */
+} mev__walk_sizes;
+
+void mev__walk_sizes_clear(mev__walk_sizes *z);
+/* 1 and the sizes of blob oid, or 0 when z does not hold it. */
+int mev__walk_sizes_get(const mev__walk_sizes *z, const mev_oid *oid, uint64_t *lines,
+			uint64_t *bytes);
+
+/* Sizes measured by this walk, one generation of them. */
+typedef struct {
+	mev_strmap idx;      /* oid -> index in v */
+	mev__blob_vec v;
+} mev__walk_gen;
+
 /*
- * The tree of the next release, diffed ahead from the current one (while
- * the current release's blobs are read) by a thread with a repository
- * handle of its own.  _start begins the diff of `old` to `commit`'s tree
- * (dropping one not taken; nothing when the repository at `path` cannot be
- * opened again); `old` must live until it is taken or dropped.  _take
- * hands over the tree and its changed flags (mev_tree_update) when that
- * very diff was started and succeeded: 1; else 0, and the caller diffs
- * itself.  _drop waits for a diff started and forgets it; _free also
- * closes the handle.
+ * The next release ahead (src/walk/ahead.c): its tree diffed from the
+ * current one's by a thread with a repository handle of its own, then the
+ * sizes of the blobs it adds or changes: those the store knows (`view`),
+ * those this walk measured already, and the others read through
+ * `main_repo`'s packs.  _init once (view: taken, NULL to trust the store
+ * with nothing; help: the main thread joins the reading in _take).
+ * _start begins with `old` and `commit`'s tree (dropping one not taken;
+ * nothing when the repository at `path` cannot be opened again), after
+ * noting the sizes the caller measured itself since (`measured`); `old`
+ * must live until it is taken or dropped.  _take hands over the tree, its
+ * changed flags (mev_tree_update) and the sizes when that very release
+ * was started and its diff succeeded: 1; else 0, and the caller diffs
+ * itself.  _drop waits for a release started and forgets it; _free also
+ * closes the handle and the view.
  */
 typedef struct {
-	mev_repo *repo;
+	int inited, help;
+	mev_repo *repo, *main_repo;
+	mev_store_view *view;
+	volatile int *stop;
 	mev__walk_async job;
 	int started;
 	const mev_tree *old;
 	mev_oid commit;
 	mev_tree *tree;
 	uint8_t *changed;
+	mev__walk_sizes sizes;
+	mev__walk_gen gen[2]; /* newer, older */
+	/* the reading the main thread may join, under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	mev_measure *measuring;
+	int helpers, done;
 } mev__walk_ahead;
 
+void mev__walk_ahead_init(mev__walk_ahead *a, mev_repo *main_repo, mev_store_view *view,
+			  volatile int *stop);
 void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree *old,
-			   const mev_oid *commit);
+			   const mev_oid *commit, const mev__blob_vec *measured);
 int mev__walk_ahead_take(mev__walk_ahead *a, mev_tree **tree, uint8_t **changed,
-			 const mev_tree *old, const mev_oid *commit);
+			 mev__walk_sizes *sizes, const mev_tree *old, const mev_oid *commit);
 void mev__walk_ahead_drop(mev__walk_ahead *a);
 void mev__walk_ahead_free(mev__walk_ahead *a);
 
@@ -131,14 +178,6 @@ typedef struct {
 	mev_oid since;
 	char missing[512];   /* a note about blobs the repository lacks */
 } mev__walk_state;
-
-/* Blob sizes measured for a release, written with it. */
-typedef struct {
-	mev_oid oid;
-	uint64_t lines, bytes;
-} mev__blob_size;
-
-typedef MEV_VEC(mev__blob_size) mev__blob_vec;
 
 /* What one release's transaction writes. */
 typedef struct mev__walker mev__walker;
@@ -171,7 +210,9 @@ struct mev__walker {
 	mev__walk_state retired;
 	char *pending_succ;
 	mev__blob_vec pending_blobs;
-	mev__walk_ahead ahead; /* the next release's tree */
+	mev__walk_ahead ahead; /* the next release's tree and blob sizes */
+	mev__walk_sizes sizes; /* the current release's, from ahead */
+	mev__blob_vec measured; /* sizes measured here, not ahead: for ahead */
 	mev_release_memo *memo; /* the writer's, from one release to the next */
 };
 
