@@ -266,7 +266,8 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		ahead_start(w, cur, next);
 	if ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
 	    (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)) ||
-	    (rc = mev__walk_need_blobs(w->repo, cur->tree, cur->src, cur->nsrc)))
+	    (rc = mev__walk_need_blobs(w->repo, cur->tree, cur->src, cur->nsrc, prev->src,
+					  prev->nsrc)))
 		goto done;
 	/* a pattern that ran out of its matching budget matched some paths and
 	 * not the later ones: which depends on what was matched, so such a

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 int mev__walk_need_blobs(mev_repo *repo, const mev_tree *tree, const mev_maint_source *src,
-			 size_t nsrc)
+			 size_t nsrc, const mev_maint_source *had, size_t nhad)
 {
 	/* all the places the script may read, whether or not it does */
 	static const char *const rules[] = { "scripts/get_maintainer.pl", ".get_maintainer.conf",
@@ -18,7 +18,8 @@ int mev__walk_need_blobs(mev_repo *repo, const mev_tree *tree, const mev_maint_s
 	for (size_t i = 0; i < sizeof rules / sizeof *rules && !rc; i++)
 		rc = mev_tree_need(repo, tree, rules[i], "the rules of the release come from it");
 	for (size_t i = 0; i < nsrc && !rc; i++)
-		rc = mev_tree_need(repo, tree, src[i].path, "it lists the sections");
+		if (!(i < nhad && mev_oid_equal(&src[i].oid, &had[i].oid))) /* else there before */
+			rc = mev_tree_need(repo, tree, src[i].path, "it lists the sections");
 	return rc;
 }
 

@@ -20,10 +20,12 @@
  * decides a release's result: the get_maintainer.pl and the
  * .get_maintainer.conf its rules come from, and its MAINTAINERS files
  * (src, nsrc).  MEV_ENOTFOUND, naming the file, when the repository lacks
- * one of them (a partial clone): the release is not computed.
+ * one of them (a partial clone): the release is not computed.  A file
+ * whose blob is that of had[i] (the release before's, at the same place)
+ * is not looked for again: a walk looked for it then.
  */
 int mev__walk_need_blobs(mev_repo *repo, const mev_tree *tree, const mev_maint_source *src,
-			 size_t nsrc);
+			 size_t nsrc, const mev_maint_source *had, size_t nhad);
 
 /* The store's root commit is not in `repo`: MEV_ESTORE, the message and
  * hint for a shallow clone (`path`: as given, `store`: the store's

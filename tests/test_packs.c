@@ -1,0 +1,330 @@
+/*
+ * Unit tests of reading blobs (src/repo/blobs.c, src/repo/packread.c):
+ * counting lines with threads, the packs read by maintevo's own reader
+ * against git cat-file.  Skipped (77) without git.
+ */
+#include "test.h"
+#include "maintevo/error.h"
+#include "maintevo/repo.h"
+#include "repo/repo_internal.h"
+#include "util/buf.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "repo_fixture.h"
+
+static void *measure_some(void *arg)
+{
+	mev_measure_work(arg);
+	return NULL;
+}
+
+static void test_measure_blobs(void)
+{
+	mev_repo *r = NULL;
+	mev_tree *t = NULL;
+	mev_oid c;
+	size_t n;
+	mev_oid *oids;
+	uint64_t *lines, *bytes;
+
+	CHECK_INT(mev_repo_open(&r, repo_path("main")), 0);
+	if (!r)
+		return;
+	CHECK_INT(mev_repo_resolve(&c, NULL, r, "v1"), 0);
+	CHECK_INT(mev_tree_load(&t, r, &c), 0);
+	if (!t) {
+		mev_repo_free(r);
+		return;
+	}
+	n = mev_tree_count(t);
+	oids = calloc(n, sizeof *oids);
+	lines = calloc(n, sizeof *lines);
+	bytes = calloc(n, sizeof *bytes);
+	for (size_t i = 0; i < n; i++)
+		oids[i] = mev_tree_files(t)[i].oid;
+	for (int jobs = 0; jobs <= 3; jobs++) {
+		int bad = 0;
+		memset(lines, 0xff, n * sizeof *lines);
+		memset(bytes, 0xff, n * sizeof *bytes);
+		CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, oids, n, jobs, NULL), 0);
+		for (size_t i = 0; i < n; i++) {
+			const mev_tree_file *f = &mev_tree_files(t)[i];
+			uint64_t el = UINT64_MAX, eb = UINT64_MAX;
+			unsigned k;
+			if (strcmp(f->path, "README") == 0)
+				el = 1, eb = 6;
+			else if (strcmp(f->path, "dir/file") == 0)
+				el = 3, eb = 6;
+			else if (strcmp(f->path, "dir/empty.txt") == 0)
+				el = 0, eb = 0;
+			else if (strcmp(f->path, "dir/noeol") == 0)
+				el = 1, eb = 3;
+			else if (strcmp(f->path, "dir/sub/deep.c") == 0)
+				el = 2, eb = 8;
+			else if (strcmp(f->path, "link-to-dir") == 0)
+				el = 0, eb = 3; /* a link's blob is its target */
+			else if (strcmp(f->path, "abs") == 0)
+				el = 0, eb = 4;
+			else if (sscanf(f->path, "many/f%u", &k) == 1) {
+				/* "line0\n".."line<k-1>\n" */
+				el = k;
+				eb = 0;
+				for (unsigned j = 0; j < k; j++)
+					eb += (uint64_t)snprintf(NULL, 0, "line%u\n", j);
+			}
+			if (el == UINT64_MAX)
+				continue;
+			if (lines[i] != el || bytes[i] != eb) {
+				if (bad++ < 5)
+					fprintf(stderr, "jobs %d: %s: %llu lines %llu bytes, expected %llu %llu\n",
+						jobs, f->path, (unsigned long long)lines[i],
+						(unsigned long long)bytes[i], (unsigned long long)el,
+						(unsigned long long)eb);
+			}
+		}
+		CHECK_INT(bad, 0);
+	}
+	/* reading one blob gives the same bytes */
+	{
+		char *data = NULL;
+		size_t len = 0;
+		const mev_tree_file *f = find_file(t, "dir/noeol");
+		if (f) {
+			CHECK_INT(mev_repo_read_blob(&data, &len, r, &f->oid), 0);
+			CHECK_INT(len, 3);
+			CHECK_STR(data, "x\ny");
+			free(data);
+		}
+		f = find_file(t, "dir/sub/up");
+		if (f) {
+			CHECK_INT(mev_repo_read_blob(&data, &len, r, &f->oid), 0);
+			CHECK_STR(data, "../file");
+			free(data);
+		}
+	}
+	/* nothing to do */
+	CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, oids, 0, 2, NULL), 0);
+	/* a stop request */
+	{
+		volatile int stop = 1;
+		CHECK_ERR(mev_repo_measure_blobs(lines, bytes, r, oids, n, 2, &stop), MEV_EINTR,
+			  "interrupted");
+	}
+	/* an object that is not there (a partial clone): marked, not fatal */
+	{
+		mev_oid bad[40];
+		for (int i = 0; i < 40; i++)
+			bad[i] = oids[i];
+		memset(&bad[35], 0x42, sizeof bad[35]);
+		for (int jobs = 1; jobs <= 2; jobs++) {
+			CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, bad, 40, jobs, NULL), 0);
+			CHECK(lines[35] == UINT64_MAX && bytes[35] == UINT64_MAX);
+			CHECK(lines[34] != UINT64_MAX && lines[36] != UINT64_MAX);
+		}
+		{
+			char *data = NULL;
+			size_t len;
+			CHECK_ERR(mev_repo_read_blob(&data, &len, r, &bad[35]), MEV_ENOTFOUND,
+				  "lacks blob 424242424242, so the repository is damaged");
+			CHECK(strstr(mev_error_hint_text(), "fsck") != NULL);
+			CHECK(data == NULL);
+		}
+	}
+	free(oids);
+	free(lines);
+	free(bytes);
+	mev_tree_free(t);
+	mev_repo_free(r);
+}
+
+/* --- blobs read from packs (src/repo/packread.c) ------------------------------ */
+
+/* The content of blob `oid` of repository `name` as git prints it. */
+/* The same work shared by threads that join it late (as a walk's main
+ * thread joins the reading ahead): the counts of mev_repo_measure_blobs. */
+static void test_measure_shared(void)
+{
+	mev_repo *r = NULL;
+	mev_tree *t = NULL;
+	mev_oid c, *oids;
+	uint64_t *lines, *bytes, *l2, *b2;
+	mev_measure *m = NULL;
+	pthread_t th[3];
+	size_t n;
+	CHECK_INT(mev_repo_open(&r, repo_path("main")), 0);
+	CHECK_INT(mev_repo_resolve(&c, NULL, r, "v1"), 0);
+	CHECK_INT(mev_tree_load(&t, r, &c), 0);
+	if (!t) {
+		mev_repo_free(r);
+		return;
+	}
+	n = mev_tree_count(t);
+	oids = calloc(n, sizeof *oids);
+	lines = calloc(n, sizeof *lines);
+	bytes = calloc(n, sizeof *bytes);
+	l2 = calloc(n, sizeof *l2);
+	b2 = calloc(n, sizeof *b2);
+	for (size_t i = 0; i < n; i++)
+		oids[i] = mev_tree_files(t)[i].oid;
+	CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, oids, n, 1, NULL), 0);
+	CHECK_INT(mev_measure_new(&m, r, oids, n, l2, b2, NULL), 0);
+	for (int k = 0; k < 3; k++)
+		CHECK(pthread_create(&th[k], NULL, measure_some, m) == 0);
+	mev_measure_work(m);
+	for (int k = 0; k < 3; k++)
+		pthread_join(th[k], NULL);
+	mev_measure_work(m); /* nothing left: returns at once */
+	CHECK_INT(mev_measure_end(m), 0);
+	CHECK(memcmp(l2, lines, n * sizeof *l2) == 0 && memcmp(b2, bytes, n * sizeof *b2) == 0);
+	free(l2);
+	free(b2);
+	free(lines);
+	free(bytes);
+	free(oids);
+	mev_tree_free(t);
+	mev_repo_free(r);
+}
+
+static int cat_blob(mev_buf *out, const char *name, const mev_oid *oid)
+{
+	char cmd[1024], hex[41], buf[4096];
+	size_t n;
+	FILE *p;
+	mev_oid_fmt(hex, oid);
+	snprintf(cmd, sizeof cmd, "git -C '%s' cat-file blob %s", repo_path(name), hex);
+	if (!(p = popen(cmd, "r")))
+		return -1;
+	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+		mev__buf_put(out, buf, n);
+	return pclose(p) == 0 ? 0 : -1;
+}
+
+/* Every blob of repository `name` read by the pack reader (which must read
+ * each: all are packed) and by libgit2: the same bytes.  Read twice, oldest
+ * first, so that bases come from the reader's cache too.  The blobs' ids
+ * are those `git rev-list --objects --all` lists, newest commit first. */
+static void check_packed(const char *name, size_t min_blobs)
+{
+	char cmd[1024], line[256];
+	mev_repo *r = NULL;
+	mev__packs *ps = NULL;
+	mev_oid oids[512];
+	size_t n = 0, handled = 0, same = 0;
+	FILE *p;
+	snprintf(cmd, sizeof cmd, "cd '%s' && git rev-list --objects --all | cut -d' ' -f1 | "
+		 "git cat-file --batch-check='%%(objecttype) %%(objectname)' | sed -n 's/^blob //p'",
+		 repo_path(name));
+	if (!(p = popen(cmd, "r")))
+		return;
+	while (n < 512 && fgets(line, sizeof line, p))
+		if (mev_oid_parse(&oids[n], line) == 0)
+			n++;
+	pclose(p);
+	CHECK(n >= min_blobs);
+	CHECK_INT(mev_repo_open(&r, repo_path(name)), 0);
+	if (!r)
+		return;
+	snprintf(cmd, sizeof cmd, "%sobjects", git_repository_commondir(r->git));
+	CHECK_INT(mev__packs_open(&ps, cmd), 0);
+	CHECK(mev__packs_count(ps) >= 1);
+	for (int round = 0; round < 2; round++) {
+		mev__pack_reader rd;
+		mev__pack_reader_init(&rd, ps);
+		for (size_t i = n; i-- > 0;) {
+			const unsigned char *a = NULL;
+			char *b = NULL;
+			size_t la = 0, lb = 0;
+			mev_buf g = MEV_BUF_INIT;
+			handled += (size_t)mev__pack_read_blob(&rd, &oids[i], &a, &la);
+			/* as git reads it, and through mev_repo_read_blob() (the
+			 * second round from the blobs it keeps) */
+			if (cat_blob(&g, name, &oids[i]) == 0 && a && la == g.len && (!la || !memcmp(a, g.ptr, la)) &&
+			    a[la] == '\0' && mev_repo_read_blob(&b, &lb, r, &oids[i]) == 0 && lb == la &&
+			    (!la || !memcmp(a, b, la)) && b[lb] == '\0')
+				same++;
+			free(b);
+			mev__buf_free(&g);
+		}
+		mev__pack_reader_free(&rd);
+	}
+	CHECK_INT(handled, 2 * n);
+	CHECK_INT(same, 2 * n);
+	/* measured through the reader, as git counts them */
+	{
+		uint64_t lines[512], bytes[512];
+		int bad = 0;
+		CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, oids, n, 2, NULL), 0);
+		for (size_t i = 0; i < n; i++) {
+			char hex[41], out[64];
+			unsigned long long el = 0, eb = 0;
+			mev_oid_fmt(hex, &oids[i]);
+			sh_line(out, sizeof out, "cd '%s' && git cat-file blob %s | wc -lc", repo_path(name), hex);
+			if (sscanf(out, "%llu %llu", &el, &eb) != 2 || lines[i] != el || bytes[i] != eb)
+				bad++;
+		}
+		CHECK_INT(bad, 0);
+	}
+	mev__packs_free(ps);
+	mev_repo_free(r);
+}
+
+/*
+ * packed/: a file of 60 versions (each changes one line of 300, so that
+ * each version is the best base of the next: chains 30 deep), one of 230 kB
+ * in 8 versions (its stream read in more than one piece),
+ * an empty file, all repacked into delta chains up to 50 deep, with offset
+ * deltas, then with deltas naming their base by id; and a clone that
+ * borrows its objects (`git clone --shared`: objects/info/alternates).
+ */
+static void test_packed_blobs(void)
+{
+	const char *d = repo_path("packed");
+	char depth[64] = "";
+	CHECK_INT(sh("mkdir -p '%s' && cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		     ": > empty && seq 1 300 | sed 's/^/line /' > grow.txt && git add -A && "
+		     "i=0; while [ $i -lt 60 ]; do "
+		     "  sed -i \"$(( (i * 7) %% 300 + 1 ))s/.*/changed in version $i/\" grow.txt && "
+		     "  if [ $((i %% 8)) = 0 ]; then seq 1 40000 | sed \"s/^1$/v$i/\" > big.txt; fi && "
+		     "  git add -A && " GIT_ENV DATE1 "git commit -q -m v$i; i=$((i+1)); done && "
+		     "git repack -q -a -d -f --depth=50 --window=50 && git prune-packed",
+		     d, d), 0);
+	/* the chains are there: some object is a delta of depth >= 10 */
+	sh_line(depth, sizeof depth, "cd '%s' && git verify-pack -v .git/objects/pack/*.idx | "
+		"sed -n 's/^chain length = \\([0-9]*\\):.*/\\1/p' | sort -n | tail -1", d);
+	CHECK(atoi(depth) >= 10);
+	check_packed("packed", 60);
+	CHECK_INT(sh("cd '%s' && git -c repack.useDeltaBaseOffset=false repack -q -a -d -f --depth=50 "
+		     "--window=50", d), 0);
+	check_packed("packed", 60);
+	CHECK_INT(sh("cd '%s' && git clone -q --shared --bare '%s' packed-shared.git", tmp_root, d), 0);
+	check_packed("packed-shared.git", 60);
+}
+
+/* --- clones that lack something --------------------------------------------- */
+
+/* A shallow clone: its history stops at .git/shallow, and the root is
+ * found only when the cut falls on it. */
+int main(void)
+{
+	int rc;
+	if (system("git --version >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "git not found: skipping\n");
+		return TEST_SKIP;
+	}
+	snprintf(tmp_root, sizeof tmp_root, "%s", test_tmpdir("packs"));
+	if (build_main() != 0) {
+		fprintf(stderr, "cannot build the test repository\n");
+		test_tmpdir_remove(tmp_root);
+		return 1;
+	}
+	RUN(test_measure_blobs);
+	RUN(test_measure_shared);
+	RUN(test_packed_blobs);
+	rc = test_summary();
+	test_tmpdir_remove(tmp_root);
+	return rc;
+}
