@@ -359,7 +359,7 @@ static entry *cache_take(mev__packs *ps, uint32_t pi, uint64_t off)
  * go when the cache is full. */
 static void cache_put(mev__packs *ps, uint32_t pi, uint64_t off, unsigned char *data, size_t len, int type)
 {
-	entry *e, **b;
+	entry *e, **b, *gone = NULL;
 	if (len > CACHE_LIMIT / 8 || !(e = malloc(sizeof *e))) {
 		free(data);
 		return;
@@ -381,8 +381,8 @@ static void cache_put(mev__packs *ps, uint32_t pi, uint64_t off, unsigned char *
 	while (ps->tail && ps->used + len > CACHE_LIMIT) {
 		entry *old = ps->tail;
 		unlink_entry(ps, old);
-		free(old->data);
-		free(old);
+		old->next = gone; /* freed once the lock is let go */
+		gone = old;
 	}
 	e->next = *b;
 	*b = e;
@@ -395,6 +395,12 @@ static void cache_put(mev__packs *ps, uint32_t pi, uint64_t off, unsigned char *
 	ps->head = e;
 	ps->used += len;
 	pthread_mutex_unlock(&ps->lock);
+	while (gone) {
+		entry *next = gone->next;
+		free(gone->data);
+		free(gone);
+		gone = next;
+	}
 }
 
 /* --- reading entries ------------------------------------------------------ */
