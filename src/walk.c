@@ -192,6 +192,17 @@ static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t 
 	int known;
 	if (mev__walk_sizes_get(&w->sizes, oid, lines, bytes))
 		return 1; /* found or measured ahead: counted when taken */
+	if (!w->opt->rebuild && w->writer.pending && w->view) {
+		/* the store is the writer's: its last commit through the view */
+		mev_store_view_begin(w->view);
+		known = mev_release_blob_peek(lines, bytes, w->view, oid);
+		mev_store_view_end(w->view);
+		w->res->blobs_cached += known > 0;
+		if (known >= 0)
+			return known; /* a size written now is measured again */
+		if (mev__walk_settle(w)) /* damaged: said and measured below */
+			return 0;
+	}
 	known = w->opt->rebuild ? 0 : mev_release_blob_get(lines, bytes, w->store, oid);
 	if (known < 0 && w->bad_blobs++ < 10)
 		note(w, "%s: measuring it again%s", mev_error_message(),
@@ -284,10 +295,8 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		if (!cold && prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
 			goto done;
 	}
-	/* up to here prev was only read, as the writer of the release before
-	 * reads it; the blob sizes are in the store */
-	if ((rc = mev__walk_settle(w)))
-		goto done;
+	/* the writer of the release before may still be reading prev: its
+	 * objects are moved on (the writer has their pointers), not freed */
 	if (reuse) {
 		/* MAINTAINERS as before: keep the sections and the matcher */
 		cur->maint = prev->maint;
@@ -303,7 +312,8 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	}
 	rc = mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher,
 				  prev->tree && !cold ? &base : NULL, &fo);
-	if (!rc && prev->tree && !cold && mev_matcher_limit_hits(cur->matcher) > 0) {
+	if (!rc && prev->tree && !cold && mev_matcher_limit_hits(cur->matcher) > 0 &&
+	    !(rc = mev__walk_settle(w))) { /* cur may hold what the writer reads */
 		mev_filemap_free(cur->fm);
 		mev_matcher_free(cur->matcher);
 		mev_maint_free(cur->maint);
@@ -329,8 +339,10 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	}
 done:
 	mev_rematch_free(rm);
-	if (rc)
+	if (rc) {
+		rc = mev__walk_settle_after(w, rc); /* cur may hold what the writer reads */
 		state_drop(w, cur);
+	}
 	return rc;
 }
 
@@ -472,8 +484,10 @@ static int start_ahead(walker *w)
 {
 	mev_store_view *view = NULL;
 	int rc = w->opt->rebuild ? 0 : mev_store_view_new(&view, w->store, "blobs");
-	if (rc)
+	if (rc || (!w->opt->rebuild && (rc = mev_store_view_new(&w->view, w->store, "blobs")))) {
+		mev_store_view_free(view);
 		return rc;
+	}
 	mev__walk_ahead_init(&w->ahead, w->repo, view, w->opt->abort_now);
 	w->ahead.help = w->opt->jobs != 1;
 	return 0;
@@ -690,6 +704,7 @@ done:
 	rc = mev__walk_settle_after(&w, rc);
 	mev__walk_ahead_free(&w.ahead);
 	mev__walk_sizes_clear(&w.sizes);
+	mev_store_view_free(w.view);
 	res->seconds = mev__now() - t0;
 	mev__walk_state_clear(&prev);
 	free(work);

@@ -345,7 +345,7 @@ int mev_release_repair(mev_release_check_result *out, mev_store *s, unsigned fla
  */
 int mev_release_blob_get(uint64_t *lines, uint64_t *bytes, mev_store *s, const mev_oid *oid);
 /* The same through a view of table "blobs" (mev_store_view, begun):
- * 1 and the sizes, else 0 (unknown, damaged: left to a
+ * 1 and the sizes, 0 when unknown, -1 when damaged (left to a
  * mev_release_blob_get, which says so). */
 int mev_release_blob_peek(uint64_t *lines, uint64_t *bytes, mev_store_view *v, const mev_oid *oid);
 /* Inside a write transaction. */

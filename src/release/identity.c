@@ -133,12 +133,14 @@ int mev_release_blob_peek(uint64_t *lines, uint64_t *bytes, mev_store_view *v, c
 	const void *val;
 	size_t len;
 	uint64_t l, b;
+	int rc;
 	if (!mev_store_view_get(&val, &len, v, oid->id, 20))
 		return 0;
 	/* the check's message, if it fails, is not this thread's to give */
-	if (mev__blob_decode(&l, &b, oid, val, len) != 1) {
+	rc = mev__blob_decode(&l, &b, oid, val, len);
+	if (rc != 1) {
 		mev_error_clear();
-		return 0;
+		return rc < 0 ? -1 : 0;
 	}
 	*lines = l;
 	*bytes = b;

@@ -92,7 +92,7 @@ static int look_up(mev__walk_ahead *a, mev__walk_sizes *z, mev__oid_vec *todo)
 					     &added)) || !added)
 			continue;
 		if (run_get(a, &b.oid, &b.lines, &b.bytes) ||
-		    (a->view && mev_release_blob_peek(&b.lines, &b.bytes, a->view, &b.oid))) {
+		    (a->view && mev_release_blob_peek(&b.lines, &b.bytes, a->view, &b.oid) > 0)) {
 			if (MEV_VEC_PUSH(&z->v, b) ||
 			    mev__strmap_put(&z->idx, (const char *)b.oid.id, 20, (uint32_t)(z->v.n - 1)))
 				rc = mev_error_oom();

@@ -212,6 +212,10 @@ struct mev__walker {
 	mev__walk_state retired;
 	char *pending_succ;
 	mev__blob_vec pending_blobs;
+	mev__walk_state writing; /* what the writer reads of the release it stores: the
+				  * pointers of the walk's state then (the walk moves
+				  * them on, and frees nothing, until it settles) */
+	mev_store_view *view; /* blob sizes while the writer works (the store is its) */
 	mev__walk_ahead ahead; /* the next release's tree and blob sizes */
 	mev__walk_sizes sizes; /* the current release's, from ahead */
 	mev__blob_vec measured; /* sizes measured here, not ahead: for ahead */
@@ -223,8 +227,9 @@ void mev__walk_state_clear(mev__walk_state *s);
 /*
  * Wait for the release being stored, if any: once written it counts as
  * walked and the state its file table is a delta against is freed.  The
- * store, and the states of the last two releases, are the writer's until
- * this returns.  _after: the same after a failure `rc`, whose message is
+ * store is the writer's until this returns; of the states of the last two
+ * releases nothing may be freed or changed in place meanwhile (pointers
+ * may move: the writer reads a copy of them, w->writing).  _after: the same after a failure `rc`, whose message is
  * the one kept.
  */
 int mev__walk_settle(mev__walker *w);

@@ -44,6 +44,7 @@ int mev__walk_settle(walker *w)
 		memset(&w->pending, 0, sizeof w->pending);
 	}
 	mev__walk_state_clear(&w->retired);
+	memset(&w->writing, 0, sizeof w->writing); /* the walk's state owns them */
 	return rc;
 }
 
@@ -177,8 +178,15 @@ static int write_release(void *ctx)
 
 int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, char *succ)
 {
-	blob_vec b = w->pending_blobs;
+	blob_vec b;
 	int rc;
+	/* the release before is written: its blob sizes are in the store, and
+	 * the states it read can be let go */
+	if ((rc = mev__walk_settle(w))) {
+		free(succ);
+		return rc;
+	}
+	b = w->pending_blobs;
 	if (!w->have_id) {
 		if ((rc = mev_repo_root(&w->id.root, w->repo, &t->commit))) {
 			free(succ);
@@ -199,10 +207,12 @@ int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, 
 	w->retired.src = NULL;
 	w->retired.nsrc = 0;
 	*prev = *cur;
+	w->writing = *prev;
 	w->pending_blobs = w->blobs;
 	w->blobs = b;
 	w->blobs.n = 0;
-	w->pending = (release_write){ w, t, &w->retired, prev, succ, &w->pending_blobs, !w->have_id };
+	w->pending = (release_write){ w, t, &w->retired, &w->writing, succ, &w->pending_blobs,
+				      !w->have_id };
 	w->pending_succ = succ;
 	mev__walk_async_start(&w->writer, write_release, &w->pending);
 	return 0;
