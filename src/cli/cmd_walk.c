@@ -24,7 +24,7 @@ static const cli_option options[] = {
 	CLI_OPT_FLAG(walk_args, o.rules.top_level_only, 0, "top-level-only",
 		     "read only the top-level MAINTAINERS file"),
 	CLI_OPT_INT(walk_args, o.jobs, 'j', "jobs", "N", 0, 64,
-		    "reader threads (default: one per core)"),
+		    "threads reading blobs (default: one per core; 1: one, ahead of the rest)"),
 	CLI_OPT_FLAG(walk_args, o.rebuild, 0, "rebuild",
 		     "forget what the store holds and walk everything again"),
 	CLI_OPT_FLAG(walk_args, o.verify, 0, "verify",
