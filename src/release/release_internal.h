@@ -10,7 +10,7 @@ enum {
 	MEV__RELEASE_VERSION = 1,  /* of the file table (and of the first release records) */
 	MEV__RECORD_VERSION = 3,   /* of the release record: 2 adds the matching rules, 3 the
 				      sections' display names and title kinds */
-	MEV__RELEASE_LEVEL = 6,    /* zstd level of the stored records */
+	MEV__RELEASE_LEVEL = 3,    /* zstd level of the stored records (6: 2.9 times the CPU for 8% less) */
 	MEV__SNAPSHOT_EVERY = 16   /* a chain of file tables reads at most this many */
 };
 
