@@ -274,7 +274,7 @@ static int add_dirs(mev_tree *t, const char *path, size_t len)
 			return 0;
 		if (mev__strmap_get(&t->nodes, path, dl) >= 0)
 			return 0;
-		if (mev__strmap_put(&t->nodes, path, dl, NODE_DIR))
+		if (mev__strmap_put_ref(&t->nodes, path, dl, NODE_DIR)) /* path: t's */
 			return MEV_ENOMEM;
 		len = dl;
 	}
@@ -301,14 +301,14 @@ static int tree_finish(mev_tree *t, mev_repo *repo)
 	}
 	for (i = 0; i < t->gitlinks.n; i++) {
 		const char *g = t->gitlinks.v[i];
-		if (mev__strmap_put(&t->nodes, g, strlen(g), NODE_GITLINK) || add_dirs(t, g, strlen(g)))
+		if (mev__strmap_put_ref(&t->nodes, g, strlen(g), NODE_GITLINK) || add_dirs(t, g, strlen(g)))
 			return mev_error_oom();
 	}
 	for (i = 0; i < t->files.n; i++) {
 		mev_tree_file *f = &t->files.v[i];
 		const char *slash = memrchr(f->path, '/', f->path_len);
 		size_t dl = slash ? (size_t)(slash - f->path) : 0;
-		if (mev__strmap_put(&t->nodes, f->path, f->path_len, (uint32_t)i))
+		if (mev__strmap_put_ref(&t->nodes, f->path, f->path_len, (uint32_t)i))
 			return mev_error_oom();
 		/* files are sorted: the directories of the one before are known */
 		if (!(dir && dl == dir_len && memcmp(f->path, dir, dl) == 0) && add_dirs(t, f->path, f->path_len))

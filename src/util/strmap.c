@@ -136,6 +136,23 @@ int mev__strmap_intern(mev_strmap *m, const char *key, size_t len, uint32_t valu
 	return 0;
 }
 
+int mev__strmap_put_ref(mev_strmap *m, const char *key, size_t len, uint32_t value)
+{
+	uint64_t h = mev__strmap_hash(key, len);
+	mev_strmap_slot *s;
+	if ((m->count + 1) * 4 > m->cap * 3 && rehash(m))
+		return MEV_ENOMEM;
+	s = find(m, key, len, h);
+	if (!s->key) {
+		s->key = key;
+		s->hash = h;
+		s->len = (uint32_t)len;
+		m->count++;
+	}
+	s->value = value;
+	return 0;
+}
+
 int mev__strmap_put(mev_strmap *m, const char *key, size_t len, uint32_t value)
 {
 	int added;

@@ -8,7 +8,8 @@
 
 typedef struct {
 	uint64_t hash;
-	const char *key; /* copied into the map's arena, NUL-terminated */
+	const char *key; /* copied into the map's arena, NUL-terminated (but see
+			  * mev__strmap_put_ref) */
 	uint32_t len;
 	uint32_t value;
 } mev_strmap_slot;
@@ -35,6 +36,9 @@ int64_t mev__strmap_get_h(const mev_strmap *m, const char *key, size_t len, uint
 int mev__strmap_reserve(mev_strmap *m, size_t n);
 /* Insert or overwrite.  The key is copied. */
 int mev__strmap_put(mev_strmap *m, const char *key, size_t len, uint32_t value);
+/* The same without copying the key: key[0..len) must outlive the map (a
+ * tree's index of the paths it holds); such a key is not NUL-terminated. */
+int mev__strmap_put_ref(mev_strmap *m, const char *key, size_t len, uint32_t value);
 /* Insert when absent; *out gets the value stored (old or new), *added 1/0. */
 int mev__strmap_intern(mev_strmap *m, const char *key, size_t len, uint32_t value,
 		      uint32_t *out, int *added);
