@@ -84,7 +84,18 @@ typedef struct {
 	const uint8_t *changed;   /* with memo: per file of tree, 1 when it was added or modified
 				     since the tree `since` (mev_tree_update()); NULL: not known */
 	const mev_oid *since;
+	/* with tree: the health record already encoded by the caller
+	 * (mev_release_health_encode(), on a thread of its own while the
+	 * rest is stored), called when it is put: 0 and *data, *len (the
+	 * caller's), or an error; NULL: encoded here */
+	int (*health)(void *ctx, const void **data, size_t *len);
+	void *health_ctx;
 } mev_release_input;
+
+/* The health record mev_release_put() stores for `in` and fm (in->maint
+ * and in->tree set): *data (malloc'ed) and *len.  Errors: MEV_ENOMEM. */
+int mev_release_health_encode(void **data, size_t *len, const mev_release_input *in,
+			      const mev_filemap *fm);
 
 /*
  * What storing a release's health found that the next release of a walk

@@ -338,13 +338,11 @@ static int put_code(mev_buf *b, const mev_filemap *fm)
 	return rc ? mev_error_oom() : 0;
 }
 
-int mev__health_put(uint64_t *stored, uint64_t *raw, mev_store *s, const mev_release_input *in,
-		    const mev_filemap *fm)
+int mev_release_health_encode(void **data, size_t *len, const mev_release_input *in,
+			      const mev_filemap *fm)
 {
-	const char *tag = in->tag;
 	const mev_maint *m = in->maint;
 	mev_buf b = MEV_BUF_INIT;
-	size_t packed = 0;
 	int rc = mev__put_uv(&b, HEALTH_VERSION) ? mev_error_oom() : 0;
 	if (!rc)
 		rc = put_patterns(&b, m, in);
@@ -352,14 +350,30 @@ int mev__health_put(uint64_t *stored, uint64_t *raw, mev_store *s, const mev_rel
 		rc = put_sections(&b, m);
 	if (!rc)
 		rc = put_code(&b, fm);
+	*len = b.len;
+	*data = rc ? NULL : mev__buf_detach(&b);
+	mev__buf_free(&b);
+	return rc ? rc : *data ? 0 : mev_error_oom();
+}
+
+int mev__health_put(uint64_t *stored, uint64_t *raw, mev_store *s, const mev_release_input *in,
+		    const mev_filemap *fm)
+{
+	const void *data = NULL;
+	void *own = NULL;
+	size_t len = 0, packed = 0;
+	int rc = in->health ? in->health(in->health_ctx, &data, &len)
+			    : mev_release_health_encode(&own, &len, in, fm);
+	if (!in->health)
+		data = own;
 	if (!rc)
-		rc = mev_store_put_record(&packed, s, "health", 'H', MEV__RELEASE_LEVEL, tag, strlen(tag),
-					  b.ptr, b.len);
+		rc = mev_store_put_record(&packed, s, "health", 'H', MEV__RELEASE_LEVEL, in->tag,
+					  strlen(in->tag), data, len);
 	if (!rc) {
 		*stored += packed;
-		*raw += b.len;
+		*raw += len;
 	}
-	mev__buf_free(&b);
+	free(own);
 	return rc;
 }
 

@@ -190,6 +190,12 @@ typedef struct {
 	const char *succ;    /* the stored release after it, or NULL */
 	const mev__blob_vec *blobs; /* the blob sizes measured for it */
 	int set_id;          /* the first release: the store's identity with it */
+	/* its health record, encoded on a thread of its own meanwhile */
+	mev_release_input hin;
+	mev__walk_async health;
+	int health_on, health_rc, health_waited;
+	void *health_data;
+	size_t health_len;
 } mev__release_write;
 
 struct mev__walker {

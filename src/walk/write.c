@@ -122,6 +122,40 @@ done:
 	return rc;
 }
 
+/* What the health record of rw's release is computed from. */
+static void health_input(mev_release_input *in, const release_write *rw)
+{
+	const state *cur = rw->cur;
+	in->tag = rw->tag->name;
+	in->maint = cur->maint;
+	in->tree = cur->tree;
+	in->memo = rw->w->memo;
+	in->changed = cur->changed;
+	in->since = cur->changed ? &cur->since : NULL;
+}
+
+static int health_encode(void *ctx)
+{
+	release_write *rw = ctx;
+	return mev_release_health_encode(&rw->health_data, &rw->health_len, &rw->hin, rw->cur->fm);
+}
+
+/* The health record, once its thread is done (mev_release_input.health). */
+static int health_wait(void *ctx, const void **data, size_t *len)
+{
+	release_write *rw = ctx;
+	if (!rw->health_waited) {
+		rw->health_rc = mev__walk_async_wait(&rw->health);
+		rw->health_waited = 1;
+	} else if (rw->health_rc) {
+		return mev_error_set(rw->health_rc, "the health record of %s could not be computed",
+				     rw->tag->name);
+	}
+	*data = rw->health_data;
+	*len = rw->health_len;
+	return rw->health_rc;
+}
+
 /* Put the release (and re-encode its stored successor) in one transaction:
  * the blob sizes measured for it, the identity with the first release. */
 static int store_release(mev_store *s, void *ctx)
@@ -151,11 +185,11 @@ static int store_release(mev_store *s, void *ctx)
 	in.maintainer_files = mev_maint_file_count(cur->maint);
 	in.diags = (const char *const *)diags;
 	in.ndiags = nd;
-	in.maint = cur->maint;
-	in.tree = cur->tree;
-	in.memo = w->memo;
-	in.changed = cur->changed;
-	in.since = cur->changed ? &cur->since : NULL;
+	health_input(&in, rw);
+	if (rw->health_on) {
+		in.health = health_wait;
+		in.health_ctx = (void *)rw;
+	}
 	mev_rules_describe(rules, sizeof rules, &cur->rules);
 	in.rules_version = MEV_RULES_VERSION;
 	in.rules = rules;
@@ -170,10 +204,29 @@ done:
 	return rc;
 }
 
+/* The health record (a third to a half of the writer's work in a walk of
+ * many small releases) is computed on a thread of its own while the rest
+ * is encoded and put; once for all tries of the transaction, as the memo
+ * it carries to the next release moves on. */
 static int write_release(void *ctx)
 {
 	release_write *rw = ctx;
-	return mev_store_write(rw->w->store, store_release, rw);
+	int rc;
+	memset(&rw->hin, 0, sizeof rw->hin);
+	health_input(&rw->hin, rw);
+	rw->health_on = rw->cur->maint && rw->cur->tree && rw->cur->fm;
+	rw->health_waited = 0;
+	rw->health_rc = 0;
+	rw->health_data = NULL;
+	rw->health_len = 0;
+	if (rw->health_on)
+		mev__walk_async_start(&rw->health, health_encode, rw);
+	rc = mev_store_write(rw->w->store, store_release, rw);
+	if (rw->health_on && !rw->health_waited)
+		mev__walk_async_join(&rw->health);
+	free(rw->health_data);
+	rw->health_data = NULL;
+	return rc;
 }
 
 int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, char *succ)
@@ -211,8 +264,8 @@ int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, 
 	w->pending_blobs = w->blobs;
 	w->blobs = b;
 	w->blobs.n = 0;
-	w->pending = (release_write){ w, t, &w->retired, &w->writing, succ, &w->pending_blobs,
-				      !w->have_id };
+	w->pending = (release_write){ .w = w, .tag = t, .prev = &w->retired, .cur = &w->writing,
+				      .succ = succ, .blobs = &w->pending_blobs, .set_id = !w->have_id };
 	w->pending_succ = succ;
 	mev__walk_async_start(&w->writer, write_release, &w->pending);
 	return 0;
