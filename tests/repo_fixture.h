@@ -111,6 +111,43 @@ static inline int build_main(void)
 		  d, d);
 }
 
+/* main/ at v1, its repository and tree: 1, or 0 (a check failed, both
+ * NULL and nothing to free). */
+static inline int load_v1(mev_repo **r, mev_tree **t)
+{
+	mev_oid c;
+	*r = NULL;
+	*t = NULL;
+	CHECK_INT(mev_repo_open(r, repo_path("main")), 0);
+	if (!*r)
+		return 0;
+	CHECK_INT(mev_repo_resolve(&c, NULL, *r, "v1"), 0);
+	CHECK_INT(mev_tree_load(t, *r, &c), 0);
+	if (!*t) {
+		mev_repo_free(*r);
+		*r = NULL;
+		return 0;
+	}
+	return 1;
+}
+
+/* The start of a test program on main/ (its temporary folder named
+ * `name`): TEST_SKIP without git, 1 when main/ cannot be built, else 0. */
+static inline int fixture_start(const char *name)
+{
+	if (system("git --version >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "git not found: skipping\n");
+		return TEST_SKIP;
+	}
+	snprintf(tmp_root, sizeof tmp_root, "%s", test_tmpdir(name));
+	if (build_main() != 0) {
+		fprintf(stderr, "cannot build the test repository\n");
+		test_tmpdir_remove(tmp_root);
+		return 1;
+	}
+	return 0;
+}
+
 static inline const mev_tree_file *find_file(const mev_tree *t, const char *path)
 {
 	int64_t i = mev_tree_find(t, path, strlen(path));

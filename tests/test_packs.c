@@ -26,20 +26,12 @@ static void test_measure_blobs(void)
 {
 	mev_repo *r = NULL;
 	mev_tree *t = NULL;
-	mev_oid c;
 	size_t n;
 	mev_oid *oids;
 	uint64_t *lines, *bytes;
 
-	CHECK_INT(mev_repo_open(&r, repo_path("main")), 0);
-	if (!r)
+	if (!load_v1(&r, &t))
 		return;
-	CHECK_INT(mev_repo_resolve(&c, NULL, r, "v1"), 0);
-	CHECK_INT(mev_tree_load(&t, r, &c), 0);
-	if (!t) {
-		mev_repo_free(r);
-		return;
-	}
 	n = mev_tree_count(t);
 	oids = calloc(n, sizeof *oids);
 	lines = calloc(n, sizeof *lines);
@@ -150,18 +142,13 @@ static void test_measure_shared(void)
 {
 	mev_repo *r = NULL;
 	mev_tree *t = NULL;
-	mev_oid c, *oids;
+	mev_oid *oids;
 	uint64_t *lines, *bytes, *l2, *b2;
 	mev_measure *m = NULL;
 	pthread_t th[3];
 	size_t n;
-	CHECK_INT(mev_repo_open(&r, repo_path("main")), 0);
-	CHECK_INT(mev_repo_resolve(&c, NULL, r, "v1"), 0);
-	CHECK_INT(mev_tree_load(&t, r, &c), 0);
-	if (!t) {
-		mev_repo_free(r);
+	if (!load_v1(&r, &t))
 		return;
-	}
 	n = mev_tree_count(t);
 	oids = calloc(n, sizeof *oids);
 	lines = calloc(n, sizeof *lines);
@@ -310,17 +297,9 @@ static void test_packed_blobs(void)
  * found only when the cut falls on it. */
 int main(void)
 {
-	int rc;
-	if (system("git --version >/dev/null 2>&1") != 0) {
-		fprintf(stderr, "git not found: skipping\n");
-		return TEST_SKIP;
-	}
-	snprintf(tmp_root, sizeof tmp_root, "%s", test_tmpdir("packs"));
-	if (build_main() != 0) {
-		fprintf(stderr, "cannot build the test repository\n");
-		test_tmpdir_remove(tmp_root);
-		return 1;
-	}
+	int rc = fixture_start("packs");
+	if (rc)
+		return rc;
 	RUN(test_measure_blobs);
 	RUN(test_measure_shared);
 	RUN(test_packed_blobs);

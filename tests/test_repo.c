@@ -274,17 +274,9 @@ static void test_tree_stat(void)
 	};
 	mev_repo *r = NULL;
 	mev_tree *t = NULL;
-	mev_oid c;
 
-	CHECK_INT(mev_repo_open(&r, repo_path("main")), 0);
-	if (!r)
+	if (!load_v1(&r, &t))
 		return;
-	CHECK_INT(mev_repo_resolve(&c, NULL, r, "v1"), 0);
-	CHECK_INT(mev_tree_load(&t, r, &c), 0);
-	if (!t) {
-		mev_repo_free(r);
-		return;
-	}
 	CHECK_INT(sh("cd '%s' && git checkout -q v1 2>/dev/null", repo_path("main")), 0);
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		const char *p = cases[i].path;
@@ -434,17 +426,9 @@ static void test_foreign_owner(void)
 
 int main(void)
 {
-	int rc;
-	if (system("git --version >/dev/null 2>&1") != 0) {
-		fprintf(stderr, "git not found: skipping\n");
-		return TEST_SKIP;
-	}
-	snprintf(tmp_root, sizeof tmp_root, "%s", test_tmpdir("repo"));
-	if (build_main() != 0) {
-		fprintf(stderr, "cannot build the test repository\n");
-		test_tmpdir_remove(tmp_root);
-		return 1;
-	}
+	int rc = fixture_start("repo");
+	if (rc)
+		return rc;
 	RUN(test_oid);
 	RUN(test_open_errors);
 	RUN(test_resolve);
