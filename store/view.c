@@ -42,19 +42,16 @@ int mev_store_view_new(mev_store_view **out, mev_store *s, const char *table)
 	return 0;
 }
 
-int mev_store_view_begin(mev_store_view *v)
+void mev_store_view_begin(mev_store_view *v)
 {
-	int rc;
 	if (!v->have_dbi || v->txn)
-		return 0;
+		return;
 	pthread_rwlock_rdlock(&v->s->maplock);
-	rc = mdb_txn_begin(v->s->env, NULL, MDB_RDONLY, &v->txn);
-	if (rc) {
+	if (mdb_txn_begin(v->s->env, NULL, MDB_RDONLY, &v->txn)) {
 		/* grown by another process: left to the store's own reads */
 		v->txn = NULL;
 		pthread_rwlock_unlock(&v->s->maplock);
 	}
-	return 0;
 }
 
 int mev_store_view_get(const void **val, size_t *len, mev_store_view *v, const void *key,

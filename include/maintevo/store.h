@@ -95,7 +95,7 @@ void mev_store_read_end(mev_store *s);
  */
 typedef struct mev_store_view mev_store_view;
 int mev_store_view_new(mev_store_view **out, mev_store *s, const char *table);
-int mev_store_view_begin(mev_store_view *v);
+void mev_store_view_begin(mev_store_view *v);
 int mev_store_view_get(const void **val, size_t *len, mev_store_view *v, const void *key,
 		       size_t klen);
 void mev_store_view_end(mev_store_view *v);

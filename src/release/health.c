@@ -364,7 +364,7 @@ int mev__health_put(uint64_t *stored, uint64_t *raw, mev_store *s, const mev_rel
 	size_t len = 0, packed = 0;
 	int rc = in->health ? in->health(in->health_ctx, &data, &len)
 			    : mev_release_health_encode(&own, &len, in, fm);
-	if (!in->health)
+	if (own)
 		data = own;
 	if (!rc)
 		rc = mev_store_put_record(&packed, s, "health", 'H', MEV__RELEASE_LEVEL, in->tag,
