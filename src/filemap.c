@@ -241,15 +241,17 @@ int mev_filemap_build_ex(mev_filemap **out, mev_repo *repo, const mev_tree *tree
 		}
 		r.path_len = files[i].path_len;
 		r.kind = files[i].kind;
-		/* the same path in the previous release, unless it changed */
+		/* the same path in the previous release: its sections are the
+		 * same, as matching reads only the path; its size only if the
+		 * file did not change */
 		while (base && oi < on &&
 		       path_cmp(ofiles[oi].path, ofiles[oi].path_len, files[i].path, files[i].path_len) < 0)
 			oi++;
-		if (base && oi < on && !base->changed[i] &&
+		if (base && oi < on &&
 		    path_cmp(ofiles[oi].path, ofiles[oi].path_len, files[i].path, files[i].path_len) == 0 &&
 		    ofiles[oi].link_dir == files[i].link_dir)
 			old = &orows[oi];
-		if (old) {
+		if (old && !base->changed[i]) {
 			r.lines = old->lines;
 			r.bytes = old->bytes;
 		} else {

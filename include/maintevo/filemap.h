@@ -78,9 +78,9 @@ typedef struct {
 
 /*
  * Like mev_filemap_build(), reusing `matcher` (built on `maint`; NULL: make
- * one) and, with `base`, the previous release: unchanged files keep their
- * sizes, and their sections unless the rematch plan says otherwise; only
- * changed files are read.  The result equals a cold build.
+ * one) and, with `base`, the previous release: a path it had keeps its
+ * sections unless the rematch plan says otherwise, an unchanged file its
+ * sizes; only changed files are read.  The result equals a cold build.
  */
 int mev_filemap_build_ex(mev_filemap **out, mev_repo *repo, const mev_tree *tree,
 			 mev_maint *maint, struct mev_matcher *matcher,

@@ -51,10 +51,13 @@ uint64_t mev_matcher_limit_hits(const mev_matcher *m);
  * What changed between the sections of two releases, for matching only the
  * paths a change can affect.  A section is unchanged when its title and its
  * F:/X:/N: regexes are identical; every pattern of a changed, added or
- * removed section is "dirty", and a path must be matched again when a dirty
- * pattern could match it (it lies under the directory part of the
- * pattern's literal prefix, or holds the literal an N: regex requires).
- * Every other path keeps its sections, renumbered.
+ * removed section is "dirty" (when only its F: lines changed, just those),
+ * and a path must be matched again when a dirty F:/X: pattern matches it
+ * (filed under the directory part of its literal prefix, a pattern is
+ * tried only on the paths below), or it holds the literal a dirty N:
+ * regex requires.  Every other path keeps its sections, renumbered: its
+ * membership of a section can change only through a pattern that matches
+ * it in the old or the new release.
  */
 typedef struct mev_rematch mev_rematch;
 
@@ -62,7 +65,8 @@ int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_mai
 void mev_rematch_free(mev_rematch *rm);
 /* 1 when nothing changed at all (same sections, same numbering). */
 int mev_rematch_identical(const mev_rematch *rm);
-/* 1 when `path` (matched as "path/" when is_dir) must be matched again. */
+/* 1 when `path` (matched as "path/" when is_dir) must be matched again.
+ * One thread at a time: the plan keeps its scratch space. */
 int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int is_dir);
 /* The new index of an unchanged old section, or UINT32_MAX. */
 uint32_t mev_rematch_map(const mev_rematch *rm, uint32_t old_section);
