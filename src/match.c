@@ -16,6 +16,7 @@
 #include "util/buf.h"
 #include "util/strmap.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,17 +125,22 @@ struct mev_pattern_pool {
 	mev_strmap map;           /* type, utf8, regex -> index into v */
 	MEV_VEC(pooled) v;
 	mev_buf key;
+	atomic_size_t refs;       /* its owner's and one per matcher made with it */
 };
 
 int mev_pattern_pool_new(mev_pattern_pool **out)
 {
-	*out = calloc(1, sizeof **out);
-	return *out ? 0 : mev_error_oom();
+	if (!(*out = calloc(1, sizeof **out)))
+		return mev_error_oom();
+	atomic_init(&(*out)->refs, 1);
+	return 0;
 }
+
+size_t mev_pattern_pool_count(const mev_pattern_pool *pool) { return pool->v.n; }
 
 void mev_pattern_pool_free(mev_pattern_pool *pool)
 {
-	if (!pool)
+	if (!pool || atomic_fetch_sub(&pool->refs, 1) > 1)
 		return;
 	for (size_t i = 0; i < pool->v.n; i++) {
 		mev__pattern_free(&pool->v.v[i].p);
@@ -206,6 +212,8 @@ int mev_matcher_new_pooled(mev_matcher **out, mev_maint *maint, unsigned flags,
 	m->maint = maint;
 	m->flags = flags;
 	m->pool = pool;
+	if (pool)
+		atomic_fetch_add(&pool->refs, 1);
 	m->nsections = (uint32_t)nsec;
 	for (size_t s = 0; s < nsec; s++)
 		np += secs[s].n_patterns;
@@ -280,6 +288,7 @@ void mev_matcher_free(mev_matcher *m)
 	mev__buf_free(&m->path);
 	mev__buf_free(&m->upath);
 	mev__pattern_scratch_free(m->scratch);
+	mev_pattern_pool_free(m->pool);
 	free(m);
 }
 

@@ -240,6 +240,21 @@ static void ahead_start(walker *w, const state *cur, const mev_tag *next)
 
 /* Build everything for `tag` from `prev` (or cold when prev->tree is NULL);
  * `next`, the release to walk after it (or NULL), has its tree diffed ahead. */
+/* The matcher of s's MAINTAINERS, each distinct pattern compiled once in
+ * the walk: its pool is dropped for a new one when it holds far more
+ * patterns than a release uses (a matcher keeps the pool it came from). */
+static int make_matcher(walker *w, state *s)
+{
+	if (mev_pattern_pool_count(w->pool) > 2 * mev_maint_field_count(s->maint) + 4096) {
+		mev_pattern_pool *fresh;
+		if (mev_pattern_pool_new(&fresh))
+			return mev_error_oom();
+		mev_pattern_pool_free(w->pool);
+		w->pool = fresh;
+	}
+	return mev_matcher_new_pooled(&s->matcher, s->maint, 0, w->pool);
+}
+
 static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *prev, state *cur)
 {
 	const mev_walk_options *o = w->opt;
@@ -290,7 +305,7 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	if (!reuse) {
 		w->res->reparsed++;
 		if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
-		    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)))
+		    (rc = make_matcher(w, cur)))
 			goto done;
 		if (!cold && prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
 			goto done;
@@ -415,7 +430,7 @@ static int load_state(walker *w, const char *tag, const mev_oid *commit, state *
 	    (rc = mev_rules_detect(&s->rules, w->repo, s->tree, &ro)) ||
 	    (rc = mev_maint_sources(&s->src, &s->nsrc, &s->rules, s->tree)) ||
 	    (rc = mev_maint_load(&s->maint, &s->rules, w->repo, s->tree)) ||
-	    (rc = mev_matcher_new(&s->matcher, s->maint, 0))) {
+	    (rc = make_matcher(w, s))) {
 		mev__walk_state_clear(s);
 		return rc;
 	}
@@ -665,7 +680,8 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	w.opt = o;
 	w.res = res;
 	w.lockfd = -1;
-	if ((rc = mev_release_memo_new(&w.memo)) || (rc = open_walk(&w)) || (rc = drop_damaged(&w)) ||
+	if ((rc = mev_release_memo_new(&w.memo)) || (rc = mev_pattern_pool_new(&w.pool)) ||
+	    (rc = open_walk(&w)) || (rc = drop_damaged(&w)) ||
 	    (rc = start_ahead(&w)) || (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
 		goto done;
 	res->tags = ntags + skipped;
@@ -718,5 +734,6 @@ done:
 	mev_store_free(w.store);
 	mev_repo_free(w.repo);
 	mev_release_memo_free(w.memo);
+	mev_pattern_pool_free(w.pool);
 	return rc;
 }

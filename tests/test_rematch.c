@@ -295,6 +295,35 @@ static void test_random_pairs(void)
 	CHECK(again > 0);
 }
 
+/* --- pattern pools --------------------------------------------------------- */
+
+/* A matcher keeps its pool: the pool dropped first, the matcher still
+ * matches (under ASan: without reading freed memory). */
+static void test_pool_outlived(void)
+{
+	mev_pattern_pool *pool = NULL;
+	mev_maint *m1 = parse(base_text), *m2 = parse(base_text);
+	mev_matcher *a = NULL, *b = NULL;
+	const uint32_t *ids;
+	size_t n = 0;
+	CHECK_INT(mev_pattern_pool_new(&pool), 0);
+	if (pool && m1 && m2) {
+		CHECK_INT(mev_matcher_new_pooled(&a, m1, 0, pool), 0);
+		CHECK_INT(mev_matcher_new_pooled(&b, m2, 0, pool), 0);
+		/* one compile per distinct pattern: the second matcher adds none */
+		CHECK_INT(mev_pattern_pool_count(pool), 5);
+		mev_pattern_pool_free(pool);
+		mev_matcher_free(a);
+		if (b) {
+			CHECK_INT(mev_matcher_match(&ids, &n, b, "drivers/net/foo1.c", 18, 0), 0);
+			CHECK_INT(n, 2);
+		}
+		mev_matcher_free(b);
+	}
+	mev_maint_free(m1);
+	mev_maint_free(m2);
+}
+
 int main(void)
 {
 	RUN(test_added_line);
@@ -302,5 +331,6 @@ int main(void)
 	RUN(test_sections_come_and_go);
 	RUN(test_top_level_pattern);
 	RUN(test_random_pairs);
+	RUN(test_pool_outlived);
 	return test_summary();
 }

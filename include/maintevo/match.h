@@ -23,12 +23,16 @@ void mev_matcher_free(mev_matcher *m);
  * Compiled patterns kept for many matchers of similar MAINTAINERS sets
  * (patch flow builds thousands that differ in a file or two): each
  * distinct pattern is compiled once.  A matcher made with a pool borrows
- * from it (its matching budgets stay its own); the pool must outlive them
- * and is not thread-safe.  It keeps every pattern it has seen.
+ * from it (its matching budgets stay its own) and holds a reference to it:
+ * _free drops the caller's, and the pool goes with the last matcher made
+ * with it (which may be freed on another thread).  Making matchers with
+ * one pool is not thread-safe.  It keeps every pattern it has seen
+ * (_count of them): drop it for a new one when that grows too large.
  */
 typedef struct mev_pattern_pool mev_pattern_pool;
 int mev_pattern_pool_new(mev_pattern_pool **out);
 void mev_pattern_pool_free(mev_pattern_pool *pool);
+size_t mev_pattern_pool_count(const mev_pattern_pool *pool);
 /* mev_matcher_new() with the patterns from `pool` (NULL: compiled anew). */
 int mev_matcher_new_pooled(mev_matcher **out, mev_maint *maint, unsigned flags,
 			   mev_pattern_pool *pool);

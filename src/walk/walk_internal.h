@@ -226,6 +226,7 @@ struct mev__walker {
 	mev__walk_sizes sizes; /* the current release's, from ahead */
 	mev__blob_vec measured; /* sizes measured here, not ahead: for ahead */
 	mev_release_memo *memo; /* the writer's, from one release to the next */
+	mev_pattern_pool *pool; /* the patterns of the releases' matchers */
 };
 
 void mev__walk_state_clear(mev__walk_state *s);
