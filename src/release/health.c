@@ -238,30 +238,35 @@ static int status_is(const char *status, const char *word)
 typedef struct {
 	MEV_VEC(mev_health_dir) v;
 	mev_strmap idx;
-	char **names;              /* owned copies of the directory names */
+	MEV_VEC(char *) names;     /* owned copies of the directory names */
+	int64_t last[3];           /* per level: the directory added to last (-1: none) */
 } dirs;
 
-/* Add a row of `lines` to directory d[0..len) of `level`. */
+/* Add a row of `lines` to directory d[0..len) of `level`.  The rows come
+ * sorted, so a directory's rows mostly follow each other: the one of the
+ * row before is tried before the index. */
 static int dir_add(dirs *d, const char *name, size_t len, uint8_t level, uint64_t lines, int uncovered)
 {
-	int64_t i = mev__strmap_get(&d->idx, name, len);
+	int64_t i = d->last[level];
 	mev_health_dir *e;
+	if (i < 0 || strlen(d->names.v[i]) != len || memcmp(d->names.v[i], name, len))
+		i = mev__strmap_get(&d->idx, name, len);
 	if (i < 0) {
 		mev_health_dir z = { 0 };
-		char *c = malloc(len + 1), **nn = realloc(d->names, (d->v.n + 1) * sizeof *nn);
-		if (nn)
-			d->names = nn;
-		if (!c || !nn || MEV_VEC_PUSH(&d->v, z) || mev__strmap_put(&d->idx, name, len, (uint32_t)(d->v.n - 1))) {
+		char *c = malloc(len + 1);
+		if (!c || MEV_VEC_PUSH(&d->names, c)) {
 			free(c);
 			return mev_error_oom();
 		}
+		if (MEV_VEC_PUSH(&d->v, z) || mev__strmap_put(&d->idx, name, len, (uint32_t)(d->v.n - 1)))
+			return mev_error_oom();
 		memcpy(c, name, len);
 		c[len] = '\0';
-		d->names[d->v.n - 1] = c;
 		i = (int64_t)d->v.n - 1;
 		d->v.v[i].dir = c;
 		d->v.v[i].level = level;
 	}
+	d->last[level] = i;
 	e = &d->v.v[i];
 	e->files++;
 	e->lines += lines;
@@ -281,7 +286,7 @@ static int put_code(mev_buf *b, const mev_filemap *fm)
 	const mev_section_info *si = mev_filemap_sections(fm);
 	const mev_file_row *rows = mev_filemap_rows(fm);
 	uint64_t c[8] = { 0 };
-	dirs d = { { 0 }, MEV_STRMAP_INIT, NULL };
+	dirs d = { { 0 }, MEV_STRMAP_INIT, { 0 }, { -1, -1, -1 } };
 	size_t kept = 0;
 	int rc = 0;
 	for (size_t i = 0; i < mev_filemap_count(fm) && !rc; i++) {
@@ -330,9 +335,9 @@ static int put_code(mev_buf *b, const mev_filemap *fm)
 	}
 	for (int k = 0; k < 8 && !rc; k++)
 		rc = mev__put_uv(b, c[k]);
-	for (size_t i = 0; i < d.v.n; i++)
-		free(d.names[i]);
-	free(d.names);
+	for (size_t i = 0; i < d.names.n; i++)
+		free(d.names.v[i]);
+	MEV_VEC_FREE(&d.names);
 	MEV_VEC_FREE(&d.v);
 	mev__strmap_free(&d.idx);
 	return rc ? mev_error_oom() : 0;
