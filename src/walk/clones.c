@@ -14,12 +14,17 @@ int mev__walk_need_blobs(mev_repo *repo, const mev_tree *tree, const mev_maint_s
 	/* all the places the script may read, whether or not it does */
 	static const char *const rules[] = { "scripts/get_maintainer.pl", ".get_maintainer.conf",
 					     ".scripts/.get_maintainer.conf" };
+	mev_strmap before = MEV_STRMAP_INIT; /* the blobs of `had` */
 	int rc = 0;
 	for (size_t i = 0; i < sizeof rules / sizeof *rules && !rc; i++)
 		rc = mev_tree_need(repo, tree, rules[i], "the rules of the release come from it");
+	for (size_t i = 0; i < nhad && !rc; i++)
+		if (mev__strmap_put(&before, (const char *)had[i].oid.id, sizeof had[i].oid.id, 1))
+			rc = mev_error_oom();
 	for (size_t i = 0; i < nsrc && !rc; i++)
-		if (!(i < nhad && mev_oid_equal(&src[i].oid, &had[i].oid))) /* else there before */
+		if (mev__strmap_get(&before, (const char *)src[i].oid.id, sizeof src[i].oid.id) < 0)
 			rc = mev_tree_need(repo, tree, src[i].path, "it lists the sections");
+	mev__strmap_free(&before);
 	return rc;
 }
 
