@@ -21,8 +21,8 @@
  * .get_maintainer.conf its rules come from, and its MAINTAINERS files
  * (src, nsrc).  MEV_ENOTFOUND, naming the file, when the repository lacks
  * one of them (a partial clone): the release is not computed.  A file
- * whose blob is that of had[i] (the release before's, at the same place)
- * is not looked for again: a walk looked for it then.
+ * whose blob is one of had's (the release before's MAINTAINERS files) is
+ * not looked for again: a walk looked for it then.
  */
 int mev__walk_need_blobs(mev_repo *repo, const mev_tree *tree, const mev_maint_source *src,
 			 size_t nsrc, const mev_maint_source *had, size_t nhad);
@@ -188,7 +188,7 @@ typedef struct {
 	const mev_tag *tag;
 	const mev__walk_state *prev, *cur;
 	const char *succ;    /* the stored release after it, or NULL */
-	const mev__blob_vec *blobs; /* the blob sizes measured for it */
+	mev__blob_vec *blobs; /* the blob sizes measured for it (the writer sorts them) */
 	int set_id;          /* the first release: the store's identity with it */
 	/* its health record, encoded on a thread of its own meanwhile */
 	mev_release_input hin;

@@ -158,6 +158,11 @@ static int health_wait(void *ctx, const void **data, size_t *len)
 
 /* Put the release (and re-encode its stored successor) in one transaction:
  * the blob sizes measured for it, the identity with the first release. */
+static int blob_cmp(const void *a, const void *b)
+{
+	return memcmp(((const mev__blob_size *)a)->oid.id, ((const mev__blob_size *)b)->oid.id, 20);
+}
+
 static int store_release(mev_store *s, void *ctx)
 {
 	const release_write *rw = ctx;
@@ -175,6 +180,8 @@ static int store_release(mev_store *s, void *ctx)
 		mev_error_prefix("release %s", rw->tag->name);
 	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
 		goto done;
+	/* in key order: each insert lands next to the one before in the tree */
+	qsort(rw->blobs->v, rw->blobs->n, sizeof *rw->blobs->v, blob_cmp);
 	for (size_t i = 0; i < rw->blobs->n; i++)
 		if ((rc = mev_release_blob_put(s, &rw->blobs->v[i].oid, rw->blobs->v[i].lines,
 					       rw->blobs->v[i].bytes)))
