@@ -682,7 +682,7 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	w.lockfd = -1;
 	if ((rc = mev_release_memo_new(&w.memo)) || (rc = mev_pattern_pool_new(&w.pool)) ||
 	    (rc = open_walk(&w)) || (rc = drop_damaged(&w)) ||
-	    (rc = start_ahead(&w)) || (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
+	    (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
 		goto done;
 	res->tags = ntags + skipped;
 	if (skipped)
@@ -691,7 +691,10 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	if ((rc = mev__stored_load(&w.stored, w.store)))
 		goto done;
 	res->stored_before = w.stored.n;
-	if ((rc = choose_work(&w, &work, &nwork, tags, ntags)))
+	/* the views of the blob table begin after the reading before the walk
+	 * (a table they do not find when they begin, they never see) */
+	if ((rc = choose_work(&w, &work, &nwork, tags, ntags)) ||
+	    (rc = mev__walk_preread(&w, work, nwork)) || (rc = start_ahead(&w)))
 		goto done;
 	tw = mev__now();
 	for (size_t k = 0; k < nwork; k++) {

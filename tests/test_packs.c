@@ -291,6 +291,87 @@ static void test_packed_blobs(void)
 	check_packed("packed-shared.git", 60);
 }
 
+/* Object ids printed by a shell command, one per line (at most max). */
+static size_t oids_of(mev_oid *v, size_t max, const char *fmt, const char *dir)
+{
+	char cmd[1024], line[256];
+	size_t n = 0;
+	FILE *p;
+	snprintf(cmd, sizeof cmd, fmt, dir);
+	if (!(p = popen(cmd, "r")))
+		return 0;
+	while (n < max && fgets(line, sizeof line, p))
+		if (mev_oid_parse(&v[n], line) == 0)
+			n++;
+	pclose(p);
+	return n;
+}
+
+typedef struct {
+	mev_oid v[512];
+	size_t n;
+} oid_list;
+
+static int add_oid(void *ctx, const mev_oid *blob)
+{
+	oid_list *l = ctx;
+	if (l->n < 512)
+		l->v[l->n++] = *blob;
+	return 0;
+}
+
+static int oid_cmp(const void *a, const void *b) { return memcmp(a, b, sizeof(mev_oid)); }
+
+/* The same ids, whatever the order (both sorted in place). */
+static int same_set(mev_oid *a, size_t na, mev_oid *b, size_t nb)
+{
+	qsort(a, na, sizeof *a, oid_cmp);
+	qsort(b, nb, sizeof *b, oid_cmp);
+	return na == nb && (!na || !memcmp(a, b, na * sizeof *a));
+}
+
+/* What the walk reads before walking: the blobs two commits' trees differ
+ * by, as `git diff-tree -r` lists them (every blob of a tree against
+ * none), put in the packs' order: from the end of the pack to its start,
+ * as `git show-index` places them. */
+static void test_diff_and_read_order(void)
+{
+	const char *d = repo_path("packed");
+	mev_repo *r = NULL;
+	mev_oid from, to, want[512];
+	oid_list got = { .n = 0 };
+	size_t nw;
+	CHECK_INT(mev_repo_open(&r, d), 0);
+	if (!r)
+		return;
+	CHECK_INT(mev_repo_resolve(&from, NULL, r, "HEAD~10"), 0);
+	CHECK_INT(mev_repo_resolve(&to, NULL, r, "HEAD"), 0);
+	CHECK_INT(mev_repo_diff_blobs(r, &from, &to, add_oid, &got), 0);
+	nw = oids_of(want, 512, "cd '%s' && git diff-tree -r --no-renames HEAD~10 HEAD | "
+		     "awk '$5 != \"D\" { print $4 }'", d);
+	CHECK(nw >= 2);
+	CHECK(same_set(got.v, got.n, want, nw));
+	got.n = 0;
+	CHECK_INT(mev_repo_diff_blobs(r, NULL, &to, add_oid, &got), 0);
+	nw = oids_of(want, 512, "cd '%s' && git ls-tree -r HEAD | awk '{ print $3 }'", d);
+	CHECK_INT(nw, 3);
+	CHECK(same_set(got.v, got.n, want, nw));
+	/* every blob of the history, ordered, then as show-index places them */
+	nw = oids_of(want, 512, "cd '%s' && git rev-list --objects --all | cut -d' ' -f1 | "
+		     "git cat-file --batch-check='%%(objecttype) %%(objectname)' | sed -n 's/^blob //p'", d);
+	CHECK(nw >= 60);
+	CHECK_INT(mev_repo_read_order(r, want, nw), 0);
+	{
+		oid_list by_place = { .n = 0 };
+		by_place.n = oids_of(by_place.v, 512, "cd '%s' && cat .git/objects/pack/*.idx | git show-index | "
+				     "sort -k1,1nr | cut -d' ' -f2 | git cat-file --batch-check='%%(objecttype) "
+				     "%%(objectname)' | sed -n 's/^blob //p'", d);
+		CHECK_INT(by_place.n, nw);
+		CHECK(by_place.n == nw && !memcmp(by_place.v, want, nw * sizeof *want));
+	}
+	mev_repo_free(r);
+}
+
 /* --- clones that lack something --------------------------------------------- */
 
 /* A shallow clone: its history stops at .git/shallow, and the root is
@@ -303,6 +384,7 @@ int main(void)
 	RUN(test_measure_blobs);
 	RUN(test_measure_shared);
 	RUN(test_packed_blobs);
+	RUN(test_diff_and_read_order);
 	rc = test_summary();
 	test_tmpdir_remove(tmp_root);
 	return rc;

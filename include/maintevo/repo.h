@@ -106,6 +106,25 @@ int mev_measure_new(mev_measure **out, mev_repo *repo, const mev_oid *oids, size
 void mev_measure_work(mev_measure *m);
 int mev_measure_end(mev_measure *m);
 
+/*
+ * oids[0..n) put in the order that reads them fastest: by pack, from the
+ * end of each pack to its start (git writes the newer versions of a file
+ * first and makes the older ones deltas of them: read this way, a base
+ * rebuilt for one blob is still in the cache for the next; U-Boot's
+ * blobs of 54 releases take 4.3 instead of 5.4 s of CPU), then the
+ * blobs in no pack as they came.  Errors: MEV_ENOMEM.
+ */
+int mev_repo_read_order(mev_repo *repo, mev_oid *oids, size_t n);
+
+/*
+ * fn(ctx, blob) for every blob (file or symbolic link, not a submodule) that
+ * commit `to`'s tree adds or changes against commit `from`'s (NULL: every
+ * blob of `to`), in git's path order; a non-zero return of fn stops the
+ * diff and is returned.  Errors: MEV_EGIT.
+ */
+int mev_repo_diff_blobs(mev_repo *repo, const mev_oid *from, const mev_oid *to,
+			int (*fn)(void *ctx, const mev_oid *blob), void *ctx);
+
 /* What a tree entry is. */
 enum {
 	MEV_KIND_FILE = 1,   /* regular or executable blob */

@@ -313,3 +313,46 @@ void mev__repo_blobs_free(mev_repo *repo)
 	blob_gen_free(&repo->recent[1]);
 	mev__packs_free(repo->packs);
 }
+
+typedef struct {
+	uint64_t off;
+	uint32_t pack;
+	uint32_t at;      /* its place in the list (objects in no pack keep their order) */
+	mev_oid oid;
+} placed;
+
+static int placed_cmp(const void *x, const void *y)
+{
+	const placed *a = x, *b = y;
+	if (a->pack != b->pack)
+		return a->pack < b->pack ? -1 : 1;
+	if (a->off != b->off)
+		return a->off > b->off ? -1 : 1; /* from the end of the pack */
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+int mev_repo_read_order(mev_repo *repo, mev_oid *oids, size_t n)
+{
+	placed *v;
+	int rc;
+	pthread_mutex_lock(&repo->lock);
+	rc = mev__repo_packs(repo);
+	pthread_mutex_unlock(&repo->lock);
+	if (rc || n < 2)
+		return rc;
+	if (!(v = malloc(n * sizeof *v)))
+		return mev_error_oom();
+	for (size_t i = 0; i < n; i++) {
+		v[i].oid = oids[i];
+		v[i].at = (uint32_t)i;
+		if (!mev__packs_where(repo->packs, &oids[i], &v[i].pack, &v[i].off)) {
+			v[i].pack = UINT32_MAX;
+			v[i].off = 0;
+		}
+	}
+	qsort(v, n, sizeof *v, placed_cmp);
+	for (size_t i = 0; i < n; i++)
+		oids[i] = v[i].oid;
+	free(v);
+	return 0;
+}

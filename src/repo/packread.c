@@ -315,6 +315,11 @@ static int find(const mev__packs *ps, const unsigned char *oid, uint32_t *pi, ui
 	return 0;
 }
 
+int mev__packs_where(const mev__packs *ps, const mev_oid *oid, uint32_t *pi, uint64_t *off)
+{
+	return ps && find(ps, oid->id, pi, off);
+}
+
 /* --- the cache of bases --------------------------------------------------- */
 
 static size_t slot(uint32_t pi, uint64_t off)

@@ -191,3 +191,46 @@ int mev__tree_diff(git_repository *git, const git_oid *ot, const git_oid *nt,
 	mev__buf_free(&d.path);
 	return rc;
 }
+
+typedef struct {
+	int (*fn)(void *ctx, const mev_oid *blob);
+	void *ctx;
+} blobs_ctx;
+
+static int blob_entry(void *ctx, const char *path, size_t len, const mev__tree_entry *o,
+		      const mev__tree_entry *n)
+{
+	blobs_ctx *b = ctx;
+	mev_oid id;
+	(void)path;
+	(void)len;
+	(void)o;
+	if (!n || n->mode == GIT_FILEMODE_COMMIT)
+		return 0;
+	memcpy(id.id, n->id->id, 20);
+	return b->fn(b->ctx, &id);
+}
+
+/* The tree of commit c into *t.  Errors: MEV_EGIT. */
+static int commit_tree(git_oid *t, git_repository *git, const mev_oid *c)
+{
+	git_commit *commit = NULL;
+	git_oid id;
+	memcpy(id.id, c->id, 20);
+	if (git_commit_lookup(&commit, git, &id) < 0)
+		return mev__repo_git_fail(MEV_EGIT, "cannot read the tree of the commit");
+	git_oid_cpy(t, git_commit_tree_id(commit));
+	git_commit_free(commit);
+	return 0;
+}
+
+int mev_repo_diff_blobs(mev_repo *repo, const mev_oid *from, const mev_oid *to,
+			int (*fn)(void *ctx, const mev_oid *blob), void *ctx)
+{
+	git_oid ot, nt;
+	blobs_ctx b = { fn, ctx };
+	int rc;
+	if ((from && (rc = commit_tree(&ot, repo->git, from))) || (rc = commit_tree(&nt, repo->git, to)))
+		return rc;
+	return mev__tree_diff(repo->git, from ? &ot : NULL, &nt, blob_entry, &b);
+}

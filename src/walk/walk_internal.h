@@ -253,4 +253,15 @@ int mev__walk_settle_after(mev__walker *w, int rc);
 int mev__walk_store_async(mev__walker *w, const mev_tag *t, mev__walk_state *prev,
 			  mev__walk_state *cur, char *succ);
 
+/*
+ * Before the walk (src/walk/preread.c): the sizes of every blob the
+ * releases of work[0..nwork) add or change, against the stored release
+ * before the first and then each other, that the store does not know,
+ * read in the packs' order (mev_repo_read_order) with the walk's threads
+ * and stored in batches, each committed (an interrupted walk keeps them).
+ * A blob it cannot read is left to the walk, which says why.  Nothing
+ * with --rebuild.  Errors: MEV_ENOMEM, MEV_EINTR, the store's.
+ */
+int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork);
+
 #endif

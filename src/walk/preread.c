@@ -1,0 +1,139 @@
+/*
+ * Before the releases are walked, every blob they add or change that the
+ * store does not know is read, in the order of the packs (walk_internal.h):
+ * read one release at a time, a file's versions come years apart and the
+ * delta bases one rebuilt are gone from the cache when the next needs
+ * them; read from the end of each pack to its start, the versions of a
+ * file follow each other (docs/performance.md, "Reading in pack order").
+ */
+#include "walk_internal.h"
+#include "maintevo/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Blobs per batch: read with both cores, then stored in one transaction. */
+enum { BATCH = 1 << 15 };
+
+typedef struct {
+	mev_strmap seen;      /* every blob met */
+	mev__oid_vec todo;    /* those the store lacks */
+	mev_store_view *view;
+} wanted;
+
+static int want(void *ctx, const mev_oid *blob)
+{
+	wanted *c = ctx;
+	uint64_t lines, bytes;
+	uint32_t got;
+	int added;
+	if (mev__strmap_intern(&c->seen, (const char *)blob->id, 20, 0, &got, &added))
+		return mev_error_oom();
+	/* known, or damaged: the walk measures that one again and says so */
+	if (!added || mev_release_blob_peek(&lines, &bytes, c->view, blob) != 0)
+		return 0;
+	return MEV_VEC_PUSH(&c->todo, *blob) ? mev_error_oom() : 0;
+}
+
+typedef struct {
+	const mev__blob_size *v;
+	size_t n;
+} batch;
+
+static int blob_cmp(const void *a, const void *b)
+{
+	return memcmp(((const mev__blob_size *)a)->oid.id, ((const mev__blob_size *)b)->oid.id, 20);
+}
+
+static int put_batch(mev_store *s, void *ctx)
+{
+	const batch *b = ctx;
+	int rc = 0;
+	for (size_t i = 0; i < b->n && !rc; i++)
+		rc = mev_release_blob_put(s, &b->v[i].oid, b->v[i].lines, b->v[i].bytes);
+	return rc;
+}
+
+/* Read todo[0..n) and store their sizes. */
+static int read_batch(mev__walker *w, const mev_oid *todo, size_t n, uint64_t *lines, uint64_t *bytes,
+		      mev__blob_size *sizes)
+{
+	batch b = { sizes, 0 };
+	int rc = mev_repo_measure_blobs(lines, bytes, w->repo, todo, n, w->opt->jobs, w->opt->abort_now);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		if (lines[i] == UINT64_MAX)
+			continue; /* missing: the release that has it says so */
+		sizes[b.n++] = (mev__blob_size){ todo[i], lines[i], bytes[i] };
+		w->res->blobs_read++;
+		w->res->bytes_read += bytes[i];
+	}
+	qsort(sizes, b.n, sizeof *sizes, blob_cmp); /* each insert beside the one before */
+	return b.n ? mev_store_write(w->store, put_batch, &b) : 0;
+}
+
+/* The blobs to read, each once.  One thread diffs: with two, each on a
+ * repository handle of its own, ThreadSanitizer saw libgit2 free memory
+ * under one thread that the other was copying (inside libgit2 1.5, which
+ * shares a repository's packs between handles). */
+static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *work, size_t nwork)
+{
+	size_t before = mev__stored_pos(&w->stored, work[0]->name);
+	wanted c = { MEV_STRMAP_INIT, { 0 }, NULL };
+	int rc = mev_store_view_new(&c.view, w->store, "blobs");
+	if (!rc)
+		mev_store_view_begin(c.view);
+	for (size_t k = 0; k < nwork && !rc; k++) {
+		/* against the one before, the first against the stored release
+		 * before it (none: all of its blobs) */
+		const mev_oid *from = k ? &work[k - 1]->commit : before ? &w->stored.v[before - 1].commit : NULL;
+		if (w->opt->abort_now && *w->opt->abort_now)
+			rc = mev_error_set(MEV_EINTR, "interrupted");
+		else
+			rc = mev_repo_diff_blobs(w->repo, from, &work[k]->commit, want, &c);
+	}
+	mev_store_view_end(c.view);
+	mev_store_view_free(c.view);
+	mev__strmap_free(&c.seen);
+	*todo = c.todo;
+	return rc;
+}
+
+int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork)
+{
+	mev__oid_vec todo = { 0 };
+	uint64_t *lines = NULL;
+	mev__blob_size *sizes = NULL;
+	int rc;
+	if (w->opt->rebuild || !nwork)
+		return 0; /* a rebuild trusts no size stored: it measures them itself */
+	rc = collect(&todo, w, work, nwork);
+	if (!rc && todo.n >= 100000 && w->opt->progress.note) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "reading the %zu blobs the %zu releases add or change, in the "
+			 "packs' order, before walking them", todo.n, nwork);
+		w->opt->progress.note(w->opt->progress.ctx, msg);
+	}
+	if (!rc && todo.n && !(rc = mev_repo_read_order(w->repo, todo.v, todo.n))) {
+		size_t m = todo.n < BATCH ? todo.n : BATCH;
+		lines = malloc(2 * m * sizeof *lines);
+		sizes = malloc(m * sizeof *sizes);
+		if (!lines || !sizes)
+			rc = mev_error_oom();
+		for (size_t at = 0; at < todo.n && !rc; at += m) {
+			size_t n = todo.n - at < m ? todo.n - at : m;
+			rc = read_batch(w, todo.v + at, n, lines, lines + m, sizes);
+		}
+	}
+	free(lines);
+	free(sizes);
+	MEV_VEC_FREE(&todo);
+	if (rc == MEV_EGIT) {
+		/* only a saving: the walk meets the same object and says so */
+		mev_error_clear();
+		rc = 0;
+	}
+	return rc;
+}
