@@ -265,7 +265,7 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	mev_blob_sizes sizes = { blob_lookup, blob_store, w };
 	mev_filemap_options fo = { o->jobs, &st, o->abort_now, &sizes };
 	mev_filemap_base base;
-	int rc, reuse = 0, cold;
+	int rc, reuse = 0, cold, early;
 
 	memset(cur, 0, sizeof *cur);
 	ro.dialect = w->dialect;
@@ -286,9 +286,10 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		cur->since = *mev_tree_id(prev->tree);
 		cur->changed = changed; /* for the health record, by the writer */
 	}
-	/* a cold release reads its whole tree with both cores first: the next
-	 * one's blobs are looked up among them */
-	if (next && prev->tree)
+	/* a cold release reads its whole tree with both cores first, unless
+	 * read before the walk: the next one's blobs are looked up among them */
+	early = prev->tree || w->preread;
+	if (next && early)
 		ahead_start(w, cur, next);
 	if ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
 	    (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)) ||
@@ -341,7 +342,7 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 					       NULL, &fo)))
 			goto done;
 	}
-	if (!rc && next && !prev->tree)
+	if (!rc && next && !early)
 		ahead_start(w, cur, next);
 	if (!rc && st.missing)
 		mev__walk_missing_note(cur->missing, sizeof cur->missing, w->repo, tag->name, st.missing,

@@ -130,6 +130,7 @@ int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork)
 	free(lines);
 	free(sizes);
 	MEV_VEC_FREE(&todo);
+	w->preread = !rc;
 	if (rc == MEV_EGIT) {
 		/* only a saving: the walk meets the same object and says so */
 		mev_error_clear();

@@ -227,6 +227,7 @@ struct mev__walker {
 	mev__blob_vec measured; /* sizes measured here, not ahead: for ahead */
 	mev_release_memo *memo; /* the writer's, from one release to the next */
 	mev_pattern_pool *pool; /* the patterns of the releases' matchers */
+	int preread;            /* the blobs were read before the walk */
 };
 
 void mev__walk_state_clear(mev__walk_state *s);
