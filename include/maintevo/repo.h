@@ -116,6 +116,12 @@ int mev_measure_end(mev_measure *m);
  */
 int mev_repo_read_order(mev_repo *repo, mev_oid *oids, size_t n);
 
+/* The most the packs' cache of delta bases may hold while reading many
+ * blobs in that order (0: back to the usual 64 MB, what is over it freed
+ * at once).  Read in pack order, a larger cache saves inflating: U-Boot's
+ * 54 releases 3.8 s of CPU with 64 MB, 3.2 s with 128, 2.8 s with 256. */
+void mev_repo_read_cache(mev_repo *repo, size_t bytes);
+
 /*
  * fn(ctx, blob) for every blob (file or symbolic link, not a submodule) that
  * commit `to`'s tree adds or changes against commit `from`'s (NULL: every

@@ -356,3 +356,11 @@ int mev_repo_read_order(mev_repo *repo, mev_oid *oids, size_t n)
 	free(v);
 	return 0;
 }
+
+void mev_repo_read_cache(mev_repo *repo, size_t bytes)
+{
+	pthread_mutex_lock(&repo->lock);
+	if (!mev__repo_packs(repo))
+		mev__packs_cache_limit(repo->packs, bytes);
+	pthread_mutex_unlock(&repo->lock);
+}

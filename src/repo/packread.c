@@ -31,7 +31,9 @@
 #include <zlib.h>
 
 /* git's core.deltaBaseCacheLimit is 96 MB; the Linux walk's peak memory
- * (600 MB at most, docs/performance.md) leaves room for 64. */
+ * (600 MB at most, docs/performance.md) leaves room for 64 (a walk's
+ * reading before the releases, with nothing else held, takes more:
+ * mev__packs_cache_limit). */
 #define CACHE_LIMIT (64u << 20)
 enum { CACHE_BUCKETS = 1 << 16, MAX_CHAIN = 10000 };
 
@@ -66,7 +68,7 @@ struct mev__packs {
 	pthread_mutex_t lock;          /* the cache's */
 	entry **bucket;
 	entry *head, *tail;
-	size_t used;
+	size_t used, limit;
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -243,6 +245,7 @@ int mev__packs_open(mev__packs **out, const char *objects)
 		return -1;
 	}
 	pthread_mutex_init(&ps->lock, NULL);
+	ps->limit = CACHE_LIMIT;
 	rc = add_dir(ps, objects);
 	/* the objects a clone borrows (`git clone --shared`): one level */
 	if (!rc && (size_t)snprintf(path, sizeof path, "%s/info/alternates", objects) < sizeof path &&
@@ -365,7 +368,7 @@ static entry *cache_take(mev__packs *ps, uint32_t pi, uint64_t off)
 static void cache_put(mev__packs *ps, uint32_t pi, uint64_t off, unsigned char *data, size_t len, int type)
 {
 	entry *e, **b, *gone = NULL;
-	if (len > CACHE_LIMIT / 8 || !(e = malloc(sizeof *e))) {
+	if (len > CACHE_LIMIT / 8 || !(e = malloc(sizeof *e))) { /* a large one: not kept */
 		free(data);
 		return;
 	}
@@ -383,7 +386,7 @@ static void cache_put(mev__packs *ps, uint32_t pi, uint64_t off, unsigned char *
 			free(e);
 			return;
 		}
-	while (ps->tail && ps->used + len > CACHE_LIMIT) {
+	while (ps->tail && ps->used + len > ps->limit) {
 		entry *old = ps->tail;
 		unlink_entry(ps, old);
 		old->next = gone; /* freed once the lock is let go */
@@ -399,6 +402,28 @@ static void cache_put(mev__packs *ps, uint32_t pi, uint64_t off, unsigned char *
 		ps->tail = e;
 	ps->head = e;
 	ps->used += len;
+	pthread_mutex_unlock(&ps->lock);
+	while (gone) {
+		entry *next = gone->next;
+		free(gone->data);
+		free(gone);
+		gone = next;
+	}
+}
+
+void mev__packs_cache_limit(mev__packs *ps, size_t bytes)
+{
+	entry *gone = NULL;
+	if (!ps)
+		return;
+	pthread_mutex_lock(&ps->lock);
+	ps->limit = bytes ? bytes : CACHE_LIMIT;
+	while (ps->tail && ps->used > ps->limit) {
+		entry *old = ps->tail;
+		unlink_entry(ps, old);
+		old->next = gone;
+		gone = old;
+	}
 	pthread_mutex_unlock(&ps->lock);
 	while (gone) {
 		entry *next = gone->next;

@@ -90,6 +90,9 @@ int mev__tree_diff(git_repository *git, const git_oid *ot, const git_oid *nt,
 int mev__packs_open(mev__packs **out, const char *objects);
 void mev__packs_free(mev__packs *ps);
 size_t mev__packs_count(const mev__packs *ps);
+/* The most the cache of delta bases holds (0: the usual 64 MB); what
+ * is over it goes now, the least recently used first. */
+void mev__packs_cache_limit(mev__packs *ps, size_t bytes);
 /* 1 and where oid lies (the pack's number, the offset in it), or 0. */
 int mev__packs_where(const mev__packs *ps, const mev_oid *oid, uint32_t *pi, uint64_t *off);
 /* repo->packs, opened at the first call (with repo->lock held): 0, or

@@ -15,6 +15,8 @@
 
 /* Blobs per batch: read with both cores, then stored in one transaction. */
 enum { BATCH = 1 << 15 };
+/* The cache of delta bases meanwhile (64 MB in the walk). */
+#define PREREAD_CACHE ((size_t)256 << 20)
 
 typedef struct {
 	mev_strmap seen;      /* every blob met */
@@ -118,6 +120,9 @@ int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork)
 	}
 	if (!rc && todo.n && !(rc = mev_repo_read_order(w->repo, todo.v, todo.n))) {
 		size_t m = todo.n < BATCH ? todo.n : BATCH;
+		/* nothing else is held yet: the bases may take what the
+		 * releases' trees and tables take later */
+		mev_repo_read_cache(w->repo, PREREAD_CACHE);
 		lines = malloc(2 * m * sizeof *lines);
 		sizes = malloc(m * sizeof *sizes);
 		if (!lines || !sizes)
@@ -127,6 +132,7 @@ int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork)
 			rc = read_batch(w, todo.v + at, n, lines, lines + m, sizes);
 		}
 	}
+	mev_repo_read_cache(w->repo, 0);
 	free(lines);
 	free(sizes);
 	MEV_VEC_FREE(&todo);
