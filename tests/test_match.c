@@ -8,6 +8,7 @@
  * the same MAINTAINERS and files.
  */
 #include "test.h"
+#include "rng.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/match.h"
 #include "pattern.h"
@@ -16,16 +17,6 @@
 
 #include <stdint.h>
 
-static uint64_t rng_state;
-static void rng_seed(uint64_t s) { rng_state = s * 0x9e3779b97f4a7c15ULL + 1; }
-static uint64_t rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
-}
-static size_t rng_below(size_t n) { return n ? (size_t)(rng() % n) : 0; }
 
 static mev_rules rules_utf8(int utf8)
 {

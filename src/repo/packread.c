@@ -363,6 +363,30 @@ static entry *cache_take(mev__packs *ps, uint32_t pi, uint64_t off)
 	return e;
 }
 
+/* Under the lock: the least recently used bases unlinked until `room`
+ * more bytes fit, as a list for free_entries() once the lock is let go. */
+static entry *evict(mev__packs *ps, size_t room)
+{
+	entry *gone = NULL;
+	while (ps->tail && ps->used + room > ps->limit) {
+		entry *old = ps->tail;
+		unlink_entry(ps, old);
+		old->next = gone;
+		gone = old;
+	}
+	return gone;
+}
+
+static void free_entries(entry *gone)
+{
+	while (gone) {
+		entry *next = gone->next;
+		free(gone->data);
+		free(gone);
+		gone = next;
+	}
+}
+
 /* Keep `data` (taken) as the base at (pi, off); the least recently used
  * go when the cache is full. */
 static void cache_put(mev__packs *ps, uint32_t pi, uint64_t off, unsigned char *data, size_t len, int type)
@@ -386,12 +410,7 @@ static void cache_put(mev__packs *ps, uint32_t pi, uint64_t off, unsigned char *
 			free(e);
 			return;
 		}
-	while (ps->tail && ps->used + len > ps->limit) {
-		entry *old = ps->tail;
-		unlink_entry(ps, old);
-		old->next = gone; /* freed once the lock is let go */
-		gone = old;
-	}
+	gone = evict(ps, len); /* freed once the lock is let go */
 	e->next = *b;
 	*b = e;
 	e->newer = NULL;
@@ -403,34 +422,19 @@ static void cache_put(mev__packs *ps, uint32_t pi, uint64_t off, unsigned char *
 	ps->head = e;
 	ps->used += len;
 	pthread_mutex_unlock(&ps->lock);
-	while (gone) {
-		entry *next = gone->next;
-		free(gone->data);
-		free(gone);
-		gone = next;
-	}
+	free_entries(gone);
 }
 
 void mev__packs_cache_limit(mev__packs *ps, size_t bytes)
 {
-	entry *gone = NULL;
+	entry *gone;
 	if (!ps)
 		return;
 	pthread_mutex_lock(&ps->lock);
 	ps->limit = bytes ? bytes : CACHE_LIMIT;
-	while (ps->tail && ps->used > ps->limit) {
-		entry *old = ps->tail;
-		unlink_entry(ps, old);
-		old->next = gone;
-		gone = old;
-	}
+	gone = evict(ps, 0);
 	pthread_mutex_unlock(&ps->lock);
-	while (gone) {
-		entry *next = gone->next;
-		free(gone->data);
-		free(gone);
-		gone = next;
-	}
+	free_entries(gone);
 }
 
 /* --- reading entries ------------------------------------------------------ */
