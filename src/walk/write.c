@@ -181,7 +181,8 @@ static int store_release(mev_store *s, void *ctx)
 	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
 		goto done;
 	/* in key order: each insert lands next to the one before in the tree */
-	qsort(rw->blobs->v, rw->blobs->n, sizeof *rw->blobs->v, blob_cmp);
+	if (rw->blobs->n > 1) /* none at all: no vector either */
+		qsort(rw->blobs->v, rw->blobs->n, sizeof *rw->blobs->v, blob_cmp);
 	for (size_t i = 0; i < rw->blobs->n; i++)
 		if ((rc = mev_release_blob_put(s, &rw->blobs->v[i].oid, rw->blobs->v[i].lines,
 					       rw->blobs->v[i].bytes)))
