@@ -24,6 +24,11 @@ typedef struct {
 	mev_store_view *view;
 } wanted;
 
+static int stopping(const mev__walker *w)
+{
+	return w->opt->progress.stop && *w->opt->progress.stop;
+}
+
 static int want(void *ctx, const mev_oid *blob)
 {
 	wanted *c = ctx;
@@ -87,7 +92,7 @@ static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *wor
 	int rc = mev_store_view_new(&c.view, w->store, "blobs");
 	if (!rc)
 		mev_store_view_begin(c.view);
-	for (size_t k = 0; k < nwork && !rc; k++) {
+	for (size_t k = 0; k < nwork && !rc && !stopping(w); k++) {
 		/* against the one before, the first against the stored release
 		 * before it (none: all of its blobs) */
 		const mev_oid *from = k ? &work[k - 1]->commit : before ? &w->stored.v[before - 1].commit : NULL;
@@ -127,7 +132,9 @@ int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork)
 		sizes = malloc(m * sizeof *sizes);
 		if (!lines || !sizes)
 			rc = mev_error_oom();
-		for (size_t at = 0; at < todo.n && !rc; at += m) {
+		/* a stop asked for (Ctrl-C once) ends the reading after the
+		 * batch at hand, which is kept; the walk then stops too */
+		for (size_t at = 0; at < todo.n && !rc && !stopping(w); at += m) {
 			size_t n = todo.n - at < m ? todo.n - at : m;
 			rc = read_batch(w, todo.v + at, n, lines, lines + m, sizes);
 		}
