@@ -176,6 +176,28 @@ static mev_store *open_store(unsigned flags)
 	return s;
 }
 
+/* The blobs of the first tag's tree and those each later tag adds or
+ * changes, each once, by `git ls-tree` and `git diff-tree`. */
+static long distinct_blobs(const char *const *tags, size_t n)
+{
+	char cmd[2048], out[64] = "";
+	size_t len;
+	FILE *p;
+	len = (size_t)snprintf(cmd, sizeof cmd, "cd '%s/repo' && { git ls-tree -r %s | "
+			       "awk '$2 == \"blob\" { print $3 }'", root, tags[0]);
+	for (size_t i = 1; i < n && len < sizeof cmd; i++)
+		len += (size_t)snprintf(cmd + len, sizeof cmd - len, "; git diff-tree -r --no-renames %s %s | "
+					"awk '$2 != \"160000\" && $5 != \"D\" { print $4 }'", tags[i - 1], tags[i]);
+	if (len < sizeof cmd)
+		snprintf(cmd + len, sizeof cmd - len, "; } | sort -u | wc -l");
+	if (!(p = popen(cmd, "r")))
+		return -1;
+	if (!fgets(out, sizeof out, p))
+		out[0] = '\0';
+	pclose(p);
+	return atol(out);
+}
+
 static void test_files_appear_and_vanish(void)
 {
 	mev_walk_result res;
@@ -188,6 +210,9 @@ static void test_files_appear_and_vanish(void)
 	CHECK_INT(res.walked, 4);
 	CHECK_INT(res.verified, 4);
 	CHECK_INT(res.reparsed, 4);   /* the first cold, and each later one changed its files */
+	/* read before the walk, each blob once: the first tree's and those the
+	 * later releases add or change, as git lists them */
+	CHECK_INT(res.blobs_read, distinct_blobs(tags, 4));
 	if (!(s = open_store(MEV_STORE_READ)))
 		return;
 	for (size_t i = 0; i < 4; i++) {
