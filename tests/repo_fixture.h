@@ -35,21 +35,6 @@ static char tmp_root[512];
 #define TIME1 1112911993
 #define TIME2 1112954400
 
-static inline int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static inline int sh(const char *fmt, ...)
-{
-	char cmd[16384];
-	va_list ap;
-	int st;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	st = system(cmd);
-	if (st != 0)
-		fprintf(stderr, "command failed (%d): %s\n", st, cmd);
-	return st == 0 ? 0 : -1;
-}
-
 /* First line of a command's output (the 40 hex digits of rev-parse). */
 static inline int sh_line(char *out, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static inline int sh_line(char *out, size_t size, const char *fmt, ...)

@@ -2,11 +2,28 @@
 #ifndef MEV_TEST_H
 #define MEV_TEST_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "maintevo/error.h"
+
+/* Run a shell command made like printf: 0, or -1 (the command said). */
+static inline int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline int sh(const char *fmt, ...)
+{
+	char cmd[16384];
+	va_list ap;
+	int st;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	if (st != 0)
+		fprintf(stderr, "command failed (%d): %s\n", st, cmd);
+	return st == 0 ? 0 : -1;
+}
 
 static int test_failures;
 static const char *test_current = "";

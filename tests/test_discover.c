@@ -20,21 +20,6 @@ static char tmp_root[512];
 #define DATE1 "GIT_AUTHOR_DATE='2005-04-07T22:13:13 +0000' GIT_COMMITTER_DATE='2005-04-07T22:13:13 +0000' "
 #define DATE2 "GIT_AUTHOR_DATE='2005-04-08T10:00:00 +0000' GIT_COMMITTER_DATE='2005-04-08T10:00:00 +0000' "
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[16384];
-	va_list ap;
-	int st;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	st = system(cmd);
-	if (st != 0)
-		fprintf(stderr, "command failed (%d): %s\n", st, cmd);
-	return st == 0 ? 0 : -1;
-}
-
 static const char *repo_path(const char *name)
 {
 	static char buf[4][640];

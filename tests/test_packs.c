@@ -22,6 +22,17 @@ static void *measure_some(void *arg)
 	return NULL;
 }
 
+/* The blob ids of t's files, in its order (*n of them; the caller frees). */
+static mev_oid *tree_oids(const mev_tree *t, size_t *n)
+{
+	mev_oid *v;
+	*n = mev_tree_count(t);
+	if ((v = calloc(*n + 1, sizeof *v)))
+		for (size_t i = 0; i < *n; i++)
+			v[i] = mev_tree_files(t)[i].oid;
+	return v;
+}
+
 static void test_measure_blobs(void)
 {
 	mev_repo *r = NULL;
@@ -32,12 +43,9 @@ static void test_measure_blobs(void)
 
 	if (!load_v1(&r, &t))
 		return;
-	n = mev_tree_count(t);
-	oids = calloc(n, sizeof *oids);
+	oids = tree_oids(t, &n);
 	lines = calloc(n, sizeof *lines);
 	bytes = calloc(n, sizeof *bytes);
-	for (size_t i = 0; i < n; i++)
-		oids[i] = mev_tree_files(t)[i].oid;
 	for (int jobs = 0; jobs <= 3; jobs++) {
 		int bad = 0;
 		memset(lines, 0xff, n * sizeof *lines);
@@ -135,7 +143,6 @@ static void test_measure_blobs(void)
 
 /* --- blobs read from packs (src/repo/packread.c) ------------------------------ */
 
-/* The content of blob `oid` of repository `name` as git prints it. */
 /* The same work shared by threads that join it late (as a walk's main
  * thread joins the reading ahead): the counts of mev_repo_measure_blobs. */
 static void test_measure_shared(void)
@@ -149,14 +156,11 @@ static void test_measure_shared(void)
 	size_t n;
 	if (!load_v1(&r, &t))
 		return;
-	n = mev_tree_count(t);
-	oids = calloc(n, sizeof *oids);
+	oids = tree_oids(t, &n);
 	lines = calloc(n, sizeof *lines);
 	bytes = calloc(n, sizeof *bytes);
 	l2 = calloc(n, sizeof *l2);
 	b2 = calloc(n, sizeof *b2);
-	for (size_t i = 0; i < n; i++)
-		oids[i] = mev_tree_files(t)[i].oid;
 	CHECK_INT(mev_repo_measure_blobs(lines, bytes, r, oids, n, 1, NULL), 0);
 	CHECK_INT(mev_measure_new(&m, r, oids, n, l2, b2, NULL), 0);
 	for (int k = 0; k < 3; k++)
@@ -176,6 +180,7 @@ static void test_measure_shared(void)
 	mev_repo_free(r);
 }
 
+/* The content of blob `oid` of repository `name` as git prints it. */
 static int cat_blob(mev_buf *out, const char *name, const mev_oid *oid)
 {
 	char cmd[1024], hex[41], buf[4096];

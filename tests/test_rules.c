@@ -17,19 +17,6 @@
 
 static char repo_dir[512];
 
-static int run_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run_sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-	int st;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof cmd, fmt, ap);
-	va_end(ap);
-	st = system(cmd);
-	return st == 0 ? 0 : -1;
-}
-
 #define GIT_ENV "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=/nonexistent " \
 	"GIT_AUTHOR_NAME='A U Thor' GIT_AUTHOR_EMAIL=author@example.com " \
 	"GIT_AUTHOR_DATE='2005-04-07T22:13:13 +0000' " \
@@ -44,7 +31,7 @@ static int have_git(void)
 static int make_dir_repo(void)
 {
 	snprintf(repo_dir, sizeof repo_dir, "%s", test_tmpdir("maint"));
-	return run_sh("cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+	return sh("cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
 		      "mkdir -p drivers/net drivers/net.d arch/arm && "
 		      "echo a > drivers/net/a.c && echo x > drivers/net.d/x && "
 		      "echo k > arch/arm/Kconfig && "
@@ -288,15 +275,15 @@ static int write_file(const char *dir, const char *path, const char *text)
 
 static int make_qemu_repo(const char *d)
 {
-	return run_sh("cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+	return sh("cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
 		      "mkdir -p scripts alpha beta gamma && echo a > alpha/a.c && "
 		      "echo b > beta/b.c && echo g > gamma/g.c && echo t > top.c && "
 		      "echo q > qemu-options.hx", d) ||
 	       write_file(d, "MAINTAINERS", qemu_maintainers) ||
 	       write_file(d, "scripts/get_maintainer.pl", qemu_script) ||
-	       run_sh("cd '%s' && git add -A && " GIT_ENV "git commit -q -m qemu && git tag qemu", d) ||
+	       sh("cd '%s' && git add -A && " GIT_ENV "git commit -q -m qemu && git tag qemu", d) ||
 	       write_file(d, "scripts/get_maintainer.pl", linux_script) ||
-	       run_sh("cd '%s' && git add -A && " GIT_ENV "git commit -q -m linux && git tag linux", d);
+	       sh("cd '%s' && git add -A && " GIT_ENV "git commit -q -m linux && git tag linux", d);
 }
 
 /* "path=A,B;path=..." : the sections covering each path, "-" for none. */
