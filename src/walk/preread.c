@@ -1,10 +1,11 @@
 /*
  * Before the releases are walked, every blob they add or change that the
  * store does not know is read, in the order of the packs (walk_internal.h):
- * read one release at a time, a file's versions come years apart and the
- * delta bases one rebuilt are gone from the cache when the next needs
+ * read one release at a time, a file's versions come releases apart and
+ * the delta bases one rebuilt are gone from the cache when the next needs
  * them; read from the end of each pack to its start, the versions of a
- * file follow each other (docs/performance.md, "Reading in pack order").
+ * file follow each other (docs/performance.md, "Reading in the packs'
+ * order").
  */
 #include "walk_internal.h"
 #include "maintevo/error.h"
@@ -44,22 +45,14 @@ static int want(void *ctx, const mev_oid *blob)
 }
 
 typedef struct {
-	const mev__blob_size *v;
+	mev__blob_size *v;
 	size_t n;
 } batch;
 
-static int blob_cmp(const void *a, const void *b)
-{
-	return memcmp(((const mev__blob_size *)a)->oid.id, ((const mev__blob_size *)b)->oid.id, 20);
-}
-
 static int put_batch(mev_store *s, void *ctx)
 {
-	const batch *b = ctx;
-	int rc = 0;
-	for (size_t i = 0; i < b->n && !rc; i++)
-		rc = mev_release_blob_put(s, &b->v[i].oid, b->v[i].lines, b->v[i].bytes);
-	return rc;
+	batch *b = ctx;
+	return mev__walk_put_sizes(s, b->v, b->n);
 }
 
 /* Read todo[0..n) and store their sizes. */
@@ -77,7 +70,6 @@ static int read_batch(mev__walker *w, const mev_oid *todo, size_t n, uint64_t *l
 		w->res->blobs_read++;
 		w->res->bytes_read += bytes[i];
 	}
-	qsort(sizes, b.n, sizeof *sizes, blob_cmp); /* each insert beside the one before */
 	return b.n ? mev_store_write(w->store, put_batch, &b) : 0;
 }
 

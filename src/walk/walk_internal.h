@@ -265,4 +265,8 @@ int mev__walk_store_async(mev__walker *w, const mev_tag *t, mev__walk_state *pre
  */
 int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork);
 
+/* Store the blob sizes v[0..n) (sorted here, by blob id, so that each
+ * insert lands beside the one before) in the write transaction of s. */
+int mev__walk_put_sizes(mev_store *s, mev__blob_size *v, size_t n);
+
 #endif

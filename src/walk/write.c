@@ -163,6 +163,17 @@ static int blob_cmp(const void *a, const void *b)
 	return memcmp(((const mev__blob_size *)a)->oid.id, ((const mev__blob_size *)b)->oid.id, 20);
 }
 
+int mev__walk_put_sizes(mev_store *s, mev__blob_size *v, size_t n)
+{
+	int rc = 0;
+	/* in key order: each insert lands next to the one before in the tree */
+	if (n > 1) /* none at all: no vector either */
+		qsort(v, n, sizeof *v, blob_cmp);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = mev_release_blob_put(s, &v[i].oid, v[i].lines, v[i].bytes);
+	return rc;
+}
+
 static int store_release(mev_store *s, void *ctx)
 {
 	const release_write *rw = ctx;
@@ -180,13 +191,8 @@ static int store_release(mev_store *s, void *ctx)
 		mev_error_prefix("release %s", rw->tag->name);
 	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
 		goto done;
-	/* in key order: each insert lands next to the one before in the tree */
-	if (rw->blobs->n > 1) /* none at all: no vector either */
-		qsort(rw->blobs->v, rw->blobs->n, sizeof *rw->blobs->v, blob_cmp);
-	for (size_t i = 0; i < rw->blobs->n; i++)
-		if ((rc = mev_release_blob_put(s, &rw->blobs->v[i].oid, rw->blobs->v[i].lines,
-					       rw->blobs->v[i].bytes)))
-			goto done;
+	if ((rc = mev__walk_put_sizes(s, rw->blobs->v, rw->blobs->n)))
+		goto done;
 	in.tag = rw->tag->name;
 	in.commit = rw->tag->commit;
 	in.time = rw->tag->time;
