@@ -94,6 +94,7 @@ int mev_repo_open(mev_repo **out, const char *path)
 	mev__repo_inspect(r);
 	pthread_mutex_init(&r->lock, NULL);
 	r->recent[0].idx = r->recent[1].idx = (mev_strmap)MEV_STRMAP_INIT;
+	r->trees.gen[0].idx = r->trees.gen[1].idx = (mev_strmap)MEV_STRMAP_INIT;
 	*out = r;
 	return 0;
 }
@@ -102,6 +103,7 @@ void mev_repo_free(mev_repo *repo)
 {
 	if (!repo)
 		return;
+	mev__tree_memo_free(&repo->trees);
 	git_repository_free(repo->git);
 	mev__repo_blobs_free(repo);
 	pthread_mutex_destroy(&repo->lock);
@@ -472,7 +474,7 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 	}
 	memcpy(ot.id, old->tree_id.id, 20);
 	memcpy(t->tree_id.id, git_commit_tree_id(c)->id, 20);
-	if ((rc = mev__tree_diff(repo->git, &ot, git_commit_tree_id(c), diff_entry_cb, &dc)))
+	if ((rc = mev__tree_diff(repo->git, &repo->trees, &ot, git_commit_tree_id(c), diff_entry_cb, &dc)))
 		goto done;
 	if (dc.added.n > 1)
 		qsort(dc.added.v, dc.added.n, sizeof *dc.added.v, path_cmp);

@@ -231,7 +231,7 @@ int mev_commit_changes(mev_change_list *out, mev_repo *repo, const mev_oid *pare
 	if ((parent && (rc = commit_tree_id(&ot, repo->git, parent))) ||
 	    (rc = commit_tree_id(&nt, repo->git, commit)))
 		goto done;
-	if ((rc = mev__tree_diff(repo->git, parent ? &ot : NULL, &nt, emit, &d)))
+	if ((rc = mev__tree_diff(repo->git, NULL, parent ? &ot : NULL, &nt, emit, &d)))
 		goto done;
 	if (d.v.n > 1)
 		qsort(d.v.v, d.v.n, sizeof *d.v.v, change_cmp);
@@ -357,6 +357,7 @@ int mev_repo_trim_cache(mev_repo *repo, size_t bytes)
 		return 0;
 	if (git_repository_open_ext(&g, repo->path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
 		return mev__repo_git_fail(MEV_EGIT, "cannot open the repository again");
+	mev__tree_memo_free(&repo->trees); /* read through the handle that goes */
 	git_repository_free(repo->git);
 	repo->git = g;
 	return 0;

@@ -17,6 +17,23 @@ typedef struct {
 	size_t bytes;
 } mev__blob_gen;
 
+/*
+ * The trees a diff read on its new side, kept for the next one: a walk
+ * diffs release after release, and each diff's old side is the one
+ * before's new side (libgit2 caches no tree over 4 kB, and reading
+ * U-Boot's large folders again was half of diffing its releases).
+ * gen[0]: the diff under way's, gen[1]: the last one's.
+ */
+typedef struct {
+	mev_strmap idx;                   /* oid -> index in v */
+	MEV_VEC(git_odb_object *) v;
+} mev__tree_gen;
+typedef struct {
+	mev__tree_gen gen[2];
+} mev__tree_memo;
+
+void mev__tree_memo_free(mev__tree_memo *m);
+
 struct mev_repo {
 	git_repository *git;
 	char *path;
@@ -30,6 +47,7 @@ struct mev_repo {
 	 * reads the same MAINTAINERS files, get_maintainer.pl and link
 	 * targets release after release */
 	mev__blob_gen recent[2];
+	mev__tree_memo trees; /* of mev_tree_update(), mev_repo_diff_blobs() */
 };
 
 /* libgit2's last error as `code`, the message "what: libgit2's message". */
@@ -76,9 +94,10 @@ int mev__tree_entry_is_tree(const mev__tree_entry *e);
 typedef int (*mev__tree_diff_fn)(void *ctx, const char *path, size_t len,
 				 const mev__tree_entry *o, const mev__tree_entry *n);
 /* Diff the trees ot and nt (either NULL: empty) as `git diff-tree -r` does,
- * skipping equal subtrees unread; fn in git's path order. */
-int mev__tree_diff(git_repository *git, const git_oid *ot, const git_oid *nt,
-		   mev__tree_diff_fn fn, void *ctx);
+ * skipping equal subtrees unread; fn in git's path order.  memo (NULL:
+ * none): the trees of the diff before, for one of a series. */
+int mev__tree_diff(git_repository *git, mev__tree_memo *memo, const git_oid *ot,
+		   const git_oid *nt, mev__tree_diff_fn fn, void *ctx);
 
 /*
  * Blobs read from packs directly, keeping every delta base rebuilt as git

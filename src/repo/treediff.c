@@ -16,6 +16,7 @@
 
 typedef struct {
 	git_repository *git;
+	mev__tree_memo *memo;
 	git_odb *odb;
 	mev__tree_diff_fn fn;
 	void *ctx;
@@ -95,18 +96,51 @@ static int leaf(differ *d, const mev__tree_entry *o, const mev__tree_entry *n)
 	return rc;
 }
 
-/* The raw tree `id` (NULL: none) into *out. */
-static int read_tree(git_odb_object **out, differ *d, const git_oid *id)
+static void gen_clear(mev__tree_gen *g)
 {
+	for (size_t i = 0; i < g->v.n; i++)
+		git_odb_object_free(g->v.v[i]);
+	MEV_VEC_FREE(&g->v);
+	mev__strmap_free(&g->idx);
+	memset(g, 0, sizeof *g);
+	g->idx = (mev_strmap)MEV_STRMAP_INIT;
+}
+
+void mev__tree_memo_free(mev__tree_memo *m)
+{
+	gen_clear(&m->gen[0]);
+	gen_clear(&m->gen[1]);
+}
+
+/* The raw tree `id` (NULL: none) into *out; one of the new side (`keep`)
+ * is kept for the next diff. */
+static int read_tree(git_odb_object **out, differ *d, const git_oid *id, int keep)
+{
+	mev__tree_gen *last = d->memo ? &d->memo->gen[1] : NULL;
+	int64_t i;
 	*out = NULL;
 	if (!id)
 		return 0;
+	i = last && last->v.n ? mev__strmap_get(&last->idx, (const char *)id->id, 20) : -1;
+	if (i >= 0)
+		return git_odb_object_dup(out, last->v.v[i]) < 0 ? mev_error_oom() : 0;
 	if (git_odb_read(out, d->odb, id) < 0)
 		return mev__repo_git_fail(MEV_EGIT, "cannot read a tree");
 	if (git_odb_object_type(*out) != GIT_OBJECT_TREE) {
 		git_odb_object_free(*out);
 		*out = NULL;
 		return mev_error_set(MEV_ECORRUPT, "an object named as a tree is not one");
+	}
+	if (keep && d->memo) {
+		mev__tree_gen *g = &d->memo->gen[0];
+		git_odb_object *c;
+		/* only a saving: a tree not kept is read again */
+		if (git_odb_object_dup(&c, *out) == 0 && MEV_VEC_PUSH(&g->v, c) == 0) {
+			if (mev__strmap_put(&g->idx, (const char *)id->id, 20, (uint32_t)(g->v.n - 1)))
+				mev_error_clear();
+		} else if (c) {
+			git_odb_object_free(c);
+		}
 	}
 	return 0;
 }
@@ -118,7 +152,7 @@ static int descend(differ *d, const mev__tree_entry *o, const mev__tree_entry *n
 	git_odb_object *a = NULL, *b = NULL;
 	size_t keep = d->path.len;
 	int rc;
-	if ((rc = read_tree(&a, d, o ? o->id : NULL)) || (rc = read_tree(&b, d, n ? n->id : NULL)))
+	if ((rc = read_tree(&a, d, o ? o->id : NULL, 0)) || (rc = read_tree(&b, d, n ? n->id : NULL, 1)))
 		goto done;
 	if (mev__buf_put(&d->path, e->name, e->name_len) || mev__buf_putc(&d->path, '/')) {
 		rc = mev_error_oom();
@@ -173,22 +207,31 @@ static int diff_trees(differ *d, git_odb_object *ot, git_odb_object *nt)
 	return rc ? rc : ho < 0 ? ho : hn < 0 ? hn : 0;
 }
 
-int mev__tree_diff(git_repository *git, const git_oid *ot, const git_oid *nt,
-		   mev__tree_diff_fn fn, void *ctx)
+int mev__tree_diff(git_repository *git, mev__tree_memo *memo, const git_oid *ot,
+		   const git_oid *nt, mev__tree_diff_fn fn, void *ctx)
 {
-	differ d = { git, NULL, fn, ctx, MEV_BUF_INIT };
+	differ d = { git, memo, NULL, fn, ctx, MEV_BUF_INIT };
 	git_odb_object *a = NULL, *b = NULL;
 	int rc;
 	if (git_repository_odb(&d.odb, git) < 0)
 		return mev__repo_git_fail(MEV_EGIT, "cannot open the object database");
+	if (memo)
+		gen_clear(&memo->gen[0]);
 	if (mev__buf_puts(&d.path, ""))
 		rc = mev_error_oom();
-	else if ((rc = read_tree(&a, &d, ot)) == 0 && (rc = read_tree(&b, &d, nt)) == 0)
+	else if ((rc = read_tree(&a, &d, ot, 0)) == 0 && (rc = read_tree(&b, &d, nt, 1)) == 0)
 		rc = diff_trees(&d, a, b);
 	git_odb_object_free(a);
 	git_odb_object_free(b);
 	git_odb_free(d.odb);
 	mev__buf_free(&d.path);
+	if (memo) {
+		/* this diff's new side is the next one's old side */
+		gen_clear(&memo->gen[1]);
+		memo->gen[1] = memo->gen[0];
+		memset(&memo->gen[0], 0, sizeof memo->gen[0]);
+		memo->gen[0].idx = (mev_strmap)MEV_STRMAP_INIT;
+	}
 	return rc;
 }
 
@@ -232,5 +275,5 @@ int mev_repo_diff_blobs(mev_repo *repo, const mev_oid *from, const mev_oid *to,
 	int rc;
 	if ((from && (rc = commit_tree(&ot, repo->git, from))) || (rc = commit_tree(&nt, repo->git, to)))
 		return rc;
-	return mev__tree_diff(repo->git, from ? &ot : NULL, &nt, blob_entry, &b);
+	return mev__tree_diff(repo->git, &repo->trees, from ? &ot : NULL, &nt, blob_entry, &b);
 }
