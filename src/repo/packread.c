@@ -233,6 +233,24 @@ static int add_dir(mev__packs *ps, const char *dir)
 	return rc;
 }
 
+/*
+ * The cache's lock spins a while before it sleeps: the readers hold it a
+ * few hundred nanoseconds per base, and with a plain mutex the threads
+ * that read the blobs before a walk put each other to sleep and woke each
+ * other through the kernel (a sixth of their CPU went to futex calls;
+ * U-Boot's walk with its candidates: 0.25 s less wall time of 7.3 spinning).
+ */
+static void lock_init(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t a;
+	pthread_mutexattr_init(&a);
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+	pthread_mutex_init(m, &a);
+	pthread_mutexattr_destroy(&a);
+}
+
 int mev__packs_open(mev__packs **out, const char *objects)
 {
 	mev__packs *ps = calloc(1, sizeof *ps);
@@ -244,7 +262,7 @@ int mev__packs_open(mev__packs **out, const char *objects)
 		free(ps);
 		return -1;
 	}
-	pthread_mutex_init(&ps->lock, NULL);
+	lock_init(&ps->lock);
 	ps->limit = CACHE_LIMIT;
 	rc = add_dir(ps, objects);
 	/* the objects a clone borrows (`git clone --shared`): one level */
