@@ -29,6 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 typedef mev__walk_state state;
 typedef mev__walker walker;
@@ -175,16 +178,6 @@ static int check_identity(walker *w)
 
 /* --- one release --------------------------------------------------------- */
 
-static int sources_equal(const mev_maint_source *a, size_t na, const mev_maint_source *b, size_t nb)
-{
-	if (na != nb)
-		return 0;
-	for (size_t i = 0; i < na; i++)
-		if (strcmp(a[i].path, b[i].path) || !mev_oid_equal(&a[i].oid, &b[i].oid))
-			return 0;
-	return 1;
-}
-
 /* A size the store knows and whose check holds; --rebuild trusts none. */
 static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t *bytes)
 {
@@ -232,29 +225,40 @@ static int took_ahead(walker *w)
 	return 0;
 }
 
-static void ahead_start(walker *w, const state *cur, const mev_tag *next)
+/* The releases after cur are made ready ahead, from cur's tree and, when
+ * `known`, its rules and sources (else its MAINTAINERS are parsed again). */
+static void ahead_start(walker *w, const state *cur, int known)
 {
-	mev__walk_ahead_start(&w->ahead, w->opt->repo, cur->tree, &next->commit, &w->measured);
+	if (w->ahead.running)
+		mev__walk_ahead_note(&w->ahead, &w->measured);
+	else
+		mev__walk_ahead_start(&w->ahead, w->opt->repo, cur->tree, known ? &cur->rules : NULL,
+				      cur->src, cur->nsrc, w->work + w->at + 1, w->nwork - w->at - 1,
+				      &w->measured);
 	w->measured.n = 0;
+}
+
+/* The MAINTAINERS of cur, whose rules and sources are known: those parsed
+ * ahead, or parsed here (pooled unless the thread ahead may be using the
+ * pool now: `busy`). */
+static int load_maint(walker *w, state *cur, mev__walk_prep *prep, int busy)
+{
+	if (prep->maint) {
+		cur->maint = prep->maint;
+		cur->matcher = prep->matcher;
+		prep->maint = NULL;
+		prep->matcher = NULL;
+		return 0;
+	}
+	int rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree);
+	if (!rc)
+		rc = busy ? mev_matcher_new(&cur->matcher, cur->maint, 0)
+			  : mev__walk_matcher(&cur->matcher, cur->maint, &w->pool);
+	return rc;
 }
 
 /* Build everything for `tag` from `prev` (or cold when prev->tree is NULL);
  * `next`, the release to walk after it (or NULL), has its tree diffed ahead. */
-/* The matcher of s's MAINTAINERS, each distinct pattern compiled once in
- * the walk: its pool is dropped for a new one when it holds far more
- * patterns than a release uses (a matcher keeps the pool it came from). */
-static int make_matcher(walker *w, state *s)
-{
-	if (mev_pattern_pool_count(w->pool) > 2 * mev_maint_field_count(s->maint) + 4096) {
-		mev_pattern_pool *fresh;
-		if (mev_pattern_pool_new(&fresh))
-			return mev_error_oom();
-		mev_pattern_pool_free(w->pool);
-		w->pool = fresh;
-	}
-	return mev_matcher_new_pooled(&s->matcher, s->maint, 0, w->pool);
-}
-
 static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *prev, state *cur)
 {
 	const mev_walk_options *o = w->opt;
@@ -265,6 +269,7 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	mev_blob_sizes sizes = { blob_lookup, blob_store, w };
 	mev_filemap_options fo = { o->jobs, &st, o->abort_now, &sizes };
 	mev_filemap_base base;
+	mev__walk_prep prep = { 0 };
 	int rc, reuse = 0, cold, early;
 
 	memset(cur, 0, sizeof *cur);
@@ -273,8 +278,8 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	if (!(cur->tag = strdup(tag->name)))
 		return mev_error_oom();
 	mev__walk_sizes_clear(&w->sizes);
-	if (prev->tree &&
-	    mev__walk_ahead_take(&w->ahead, &cur->tree, &changed, &w->sizes, prev->tree, &tag->commit))
+	if (prev->tree && mev__walk_ahead_take(&w->ahead, &cur->tree, &changed, &w->sizes, &prep,
+					       prev->tree, &tag->commit))
 		rc = took_ahead(w);
 	else if (prev->tree)
 		rc = mev_tree_update(&cur->tree, &changed, NULL, w->repo, prev->tree, &tag->commit);
@@ -286,13 +291,20 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		cur->since = *mev_tree_id(prev->tree);
 		cur->changed = changed; /* for the health record, by the writer */
 	}
+	if (prep.ok) {
+		cur->rules = prep.rules;
+		cur->src = prep.src;
+		cur->nsrc = prep.nsrc;
+		prep.src = NULL;
+		prep.nsrc = 0;
+	}
 	/* a cold release reads its whole tree with both cores first, unless
 	 * read before the walk: the next one's blobs are looked up among them */
 	early = prev->tree || w->preread;
 	if (next && early)
-		ahead_start(w, cur, next);
-	if ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
-	    (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)) ||
+		ahead_start(w, cur, prep.ok);
+	if ((!prep.ok && ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
+			  (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)))) ||
 	    (rc = mev__walk_need_blobs(w->repo, cur->tree, cur->src, cur->nsrc, prev->src,
 					  prev->nsrc)))
 		goto done;
@@ -301,12 +313,11 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	 * release is computed from scratch, as a cold build computes it */
 	cold = prev->matcher && mev_matcher_limit_hits(prev->matcher) > 0;
 	reuse = !cold && prev->maint && memcmp(&prev->rules, &cur->rules, sizeof cur->rules) == 0 &&
-		sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
+		mev__walk_sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
 		!mev_maint_dirs_changed(prev->maint, cur->tree);
 	if (!reuse) {
 		w->res->reparsed++;
-		if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
-		    (rc = make_matcher(w, cur)))
+		if ((rc = load_maint(w, cur, &prep, w->ahead.running)))
 			goto done;
 		if (!cold && prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
 			goto done;
@@ -343,7 +354,7 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 			goto done;
 	}
 	if (!rc && next && !early)
-		ahead_start(w, cur, next);
+		ahead_start(w, cur, 1);
 	if (!rc && st.missing)
 		mev__walk_missing_note(cur->missing, sizeof cur->missing, w->repo, tag->name, st.missing,
 				       st.missing_path);
@@ -354,6 +365,7 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		w->res->rematched_paths += st.matched;
 	}
 done:
+	mev__walk_prep_clear(&prep);
 	mev_rematch_free(rm);
 	if (rc) {
 		rc = mev__walk_settle_after(w, rc); /* cur may hold what the writer reads */
@@ -431,7 +443,7 @@ static int load_state(walker *w, const char *tag, const mev_oid *commit, state *
 	    (rc = mev_rules_detect(&s->rules, w->repo, s->tree, &ro)) ||
 	    (rc = mev_maint_sources(&s->src, &s->nsrc, &s->rules, s->tree)) ||
 	    (rc = mev_maint_load(&s->maint, &s->rules, w->repo, s->tree)) ||
-	    (rc = make_matcher(w, s))) {
+	    (rc = mev__walk_matcher(&s->matcher, s->maint, &w->pool))) {
 		mev__walk_state_clear(s);
 		return rc;
 	}
@@ -506,6 +518,10 @@ static int start_ahead(walker *w)
 	}
 	mev__walk_ahead_init(&w->ahead, w->repo, view, w->opt->abort_now);
 	w->ahead.help = w->opt->jobs != 1;
+	w->ahead.ro = w->opt->rules;
+	w->ahead.ro.dialect = w->dialect;
+	w->ahead.ro.top_level_only = w->id.top_level_only;
+	w->ahead.pool = &w->pool;
 	return 0;
 }
 
@@ -666,6 +682,23 @@ static int walk_one(walker *w, const mev_tag *t, const mev_tag *next, state *pre
 	return 0;
 }
 
+/*
+ * glibc gives a freed block over 128 kB-32 MB back to the kernel, and
+ * trims the top of each thread's heap: a walk frees and allocates trees,
+ * tables and sizes of about the same sizes release after release, and
+ * each round trip cost page faults and TLB shootdowns on both cores
+ * (U-Boot's walk with its candidates: 0.2 s of 7.5 s wall time).  The
+ * memory is kept for the next release instead.
+ */
+static void keep_memory(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	mallopt(M_TOP_PAD, 64 << 20);
+#endif
+}
+
 int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 {
 	walker w = { 0 };
@@ -678,6 +711,7 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	int rc;
 
 	memset(res, 0, sizeof *res);
+	keep_memory();
 	w.opt = o;
 	w.res = res;
 	w.lockfd = -1;
@@ -698,7 +732,10 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	    (rc = mev__walk_preread(&w, work, nwork)) || (rc = start_ahead(&w)))
 		goto done;
 	tw = mev__now();
+	w.work = work;
+	w.nwork = nwork;
 	for (size_t k = 0; k < nwork; k++) {
+		w.at = k;
 		if (o->abort_now && *o->abort_now) {
 			rc = mev_error_set(MEV_EINTR, "interrupted");
 			goto done;

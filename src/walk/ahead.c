@@ -1,10 +1,14 @@
 /*
- * The next release, ahead of the current one (walk_internal.h): its tree
- * diffed from the current one's, then the blobs it adds or changes looked
- * up (in the store, in what this walk measured) or read, on a thread of
- * its own while the current release is matched and the one before it
- * stored.  The main thread joins the reading when it comes to take the
- * release early, so the two cores share it.
+ * The next releases, ahead of the current one (walk_internal.h): a thread
+ * of its own takes the walk's releases in turn, each diffed from the one
+ * before (the tree it made last), the blobs it adds or changes looked up
+ * (in the store, in what this walk measured) or read; a second one
+ * prepares their MAINTAINERS.  Up to AHEAD_DEPTH releases are kept ready
+ * while the current one is matched and the one before it stored.  One
+ * release ahead, on one thread, was not enough: that thread shared the
+ * cores with the release being matched and the one being stored, and the
+ * main thread waited for it.  The main thread joins the reading when it
+ * comes to take a release not ready yet, so the two cores share it.
  */
 #include "walk_internal.h"
 #include "maintevo/error.h"
@@ -73,12 +77,13 @@ static int run_put(mev__walk_ahead *a, const mev__blob_size *b)
 	return 0;
 }
 
-/* z (the sizes of a->tree's added or changed blobs) from what is known,
- * and the oids of the others into *todo, each once. */
-static int look_up(mev__walk_ahead *a, mev__walk_sizes *z, mev__oid_vec *todo)
+/* z (the sizes of the added or changed blobs of s's tree) from what is
+ * known, and the oids of the others into *todo, each once. */
+static int look_up(mev__walk_ahead *a, const mev__walk_next *s, mev__walk_sizes *z,
+		   mev__oid_vec *todo)
 {
-	const mev_tree_file *files = mev_tree_files(a->tree);
-	size_t n = mev_tree_count(a->tree);
+	const mev_tree_file *files = mev_tree_files(s->tree);
+	size_t n = mev_tree_count(s->tree);
 	int rc = 0;
 	if (a->view)
 		mev_store_view_begin(a->view);
@@ -86,7 +91,7 @@ static int look_up(mev__walk_ahead *a, mev__walk_sizes *z, mev__oid_vec *todo)
 		mev__blob_size b = { files[i].oid, 0, 0 };
 		uint32_t got;
 		int added;
-		if (!a->changed[i])
+		if (!s->changed[i])
 			continue;
 		if ((rc = mev__strmap_intern(&z->idx, (const char *)b.oid.id, 20, UINT32_MAX, &got,
 					     &added)) || !added)
@@ -143,25 +148,196 @@ static int measure(mev__walk_ahead *a, mev__walk_sizes *z, const mev__oid_vec *t
 	return rc;
 }
 
-static int ahead_body(mev__walk_ahead *a)
+void mev__walk_prep_clear(mev__walk_prep *p)
+{
+	mev_matcher_free(p->matcher);
+	mev_maint_free(p->maint);
+	mev_maint_sources_free(p->src, p->nsrc);
+	memset(p, 0, sizeof *p);
+}
+
+int mev__walk_sources_equal(const mev_maint_source *a, size_t na, const mev_maint_source *b,
+			    size_t nb)
+{
+	if (na != nb)
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i].path, b[i].path) || !mev_oid_equal(&a[i].oid, &b[i].oid))
+			return 0;
+	return 1;
+}
+
+int mev__walk_matcher(mev_matcher **out, mev_maint *m, mev_pattern_pool **pool)
+{
+	if (mev_pattern_pool_count(*pool) > 2 * mev_maint_field_count(m) + 4096) {
+		mev_pattern_pool *fresh;
+		if (mev_pattern_pool_new(&fresh))
+			return mev_error_oom();
+		mev_pattern_pool_free(*pool);
+		*pool = fresh;
+	}
+	return mev_matcher_new_pooled(out, m, 0, *pool);
+}
+
+static int sources_copy(mev_maint_source **out, const mev_maint_source *src, size_t n)
+{
+	mev_maint_source *c = calloc(n + 1, sizeof *c);
+	*out = c;
+	for (size_t i = 0; c && i < n; i++) {
+		c[i].oid = src[i].oid;
+		if (!(c[i].path = strdup(src[i].path))) {
+			mev_maint_sources_free(c, i);
+			*out = NULL;
+			return mev_error_oom();
+		}
+	}
+	return c ? 0 : mev_error_oom();
+}
+
+/* The release before the next to prepare: its rules and sources (a copy),
+ * or none known. */
+static void since_set(mev__walk_ahead *a, const mev_rules *rules, const mev_maint_source *src,
+		      size_t nsrc)
+{
+	mev_maint_sources_free(a->since_src, a->since_nsrc);
+	a->since_src = NULL;
+	a->since_nsrc = 0;
+	a->since_ok = 0;
+	if (!rules)
+		return;
+	if (sources_copy(&a->since_src, src, nsrc)) {
+		mev_error_clear(); /* only a saving */
+		return;
+	}
+	a->since_ok = 1;
+	a->since_rules = *rules;
+	a->since_nsrc = nsrc;
+}
+
+/* The MAINTAINERS of s's tree: its rules and sources, and its sections and
+ * matcher unless the sources are the release before's.  What fails is left
+ * to the main thread, which does the same and says why. */
+static void prepare(mev__walk_ahead *a, mev__walk_next *s)
+{
+	mev__walk_prep *p = &s->prep;
+	if (mev_rules_detect(&p->rules, a->prep_repo, s->tree, &a->ro) ||
+	    mev_maint_sources(&p->src, &p->nsrc, &p->rules, s->tree))
+		goto fail;
+	if (!a->since_ok || memcmp(&a->since_rules, &p->rules, sizeof p->rules) ||
+	    !mev__walk_sources_equal(a->since_src, a->since_nsrc, p->src, p->nsrc)) {
+		if (mev_maint_load(&p->maint, &p->rules, a->prep_repo, s->tree) ||
+		    mev__walk_matcher(&p->matcher, p->maint, a->pool))
+			goto fail;
+	}
+	p->ok = 1;
+	since_set(a, &p->rules, p->src, p->nsrc);
+	return;
+fail:
+	mev__walk_prep_clear(p);
+	mev_error_clear();
+	since_set(a, NULL, NULL, 0);
+}
+
+/* Release s (its commit and old tree set) diffed and its blobs' sizes
+ * found: its error, if any, is the main thread's to meet again. */
+static int diff_next(mev__walk_ahead *a, mev__walk_next *s)
 {
 	mev__oid_vec todo = { 0 };
-	int rc = mev_tree_update(&a->tree, &a->changed, NULL, a->repo, a->old, &a->commit);
-	if (!rc && a->main_repo && !(rc = look_up(a, &a->sizes, &todo)))
-		rc = measure(a, &a->sizes, &todo);
+	int rc = mev_tree_update(&s->tree, &s->changed, NULL, a->repo, s->old, &s->commit);
+	if (!rc && a->main_repo && !(rc = look_up(a, s, &s->sizes, &todo)))
+		rc = measure(a, &s->sizes, &todo);
 	MEV_VEC_FREE(&todo);
+	mev_error_clear();
 	return rc;
 }
 
-static int run_ahead(void *ctx)
+static void next_clear(mev__walk_next *s)
 {
-	mev__walk_ahead *a = ctx;
-	int rc = ahead_body(a);
+	mev_tree_free(s->tree);
+	free(s->changed);
+	mev__walk_sizes_clear(&s->sizes);
+	mev__walk_prep_clear(&s->prep);
+	memset(s, 0, sizeof *s);
+	s->sizes.idx = (mev_strmap)MEV_STRMAP_INIT;
+}
+
+/* The sizes the main thread measured itself, for run_get. */
+static void take_inbox(mev__walk_ahead *a)
+{
+	mev__blob_vec in;
 	pthread_mutex_lock(&a->mu);
-	a->done = 1;
+	in = a->inbox;
+	memset(&a->inbox, 0, sizeof a->inbox);
+	pthread_mutex_unlock(&a->mu);
+	for (size_t k = 0; k < in.n; k++)
+		if (run_put(a, &in.v[k])) {
+			mev_error_clear(); /* only a saving */
+			break;
+		}
+	MEV_VEC_FREE(&in);
+}
+
+/* The first thread: each release diffed from the one before. */
+static void *run_diff(void *arg)
+{
+	mev__walk_ahead *a = arg;
+	const mev_tree *old = a->base;
+	for (size_t i = 0; i < a->n; i++) {
+		mev__walk_next *s = &a->slot[i % AHEAD_DEPTH];
+		int rc;
+		pthread_mutex_lock(&a->mu);
+		while (!a->quit && a->diffed - a->taken >= AHEAD_DEPTH)
+			pthread_cond_wait(&a->cv, &a->mu);
+		pthread_mutex_unlock(&a->mu);
+		if (a->quit || (a->stop && *a->stop))
+			break;
+		take_inbox(a);
+		next_clear(s);
+		s->commit = a->list[i]->commit;
+		s->old = old;
+		rc = diff_next(a, s);
+		s->failed = rc != 0;
+		/* the main thread's once taken: freed only after the next is */
+		old = s->tree;
+		pthread_mutex_lock(&a->mu);
+		a->diffed++;
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
+		if (rc)
+			break; /* the main thread diffs it, and starts again after it */
+	}
+	pthread_mutex_lock(&a->mu);
+	a->diff_ended = 1;
 	pthread_cond_broadcast(&a->cv);
 	pthread_mutex_unlock(&a->mu);
-	return rc;
+	return NULL;
+}
+
+/* The second thread: the MAINTAINERS of each release diffed. */
+static void *run_prep(void *arg)
+{
+	mev__walk_ahead *a = arg;
+	for (;;) {
+		mev__walk_next *s;
+		pthread_mutex_lock(&a->mu);
+		while (!a->quit && a->made == a->diffed && !a->diff_ended)
+			pthread_cond_wait(&a->cv, &a->mu);
+		s = !a->quit && a->made < a->diffed ? &a->slot[a->made % AHEAD_DEPTH] : NULL;
+		pthread_mutex_unlock(&a->mu);
+		if (!s)
+			break;
+		if (!s->failed)
+			prepare(a, s);
+		pthread_mutex_lock(&a->mu);
+		a->made++;
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
+	}
+	pthread_mutex_lock(&a->mu);
+	a->ended = 1;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
 }
 
 void mev__walk_ahead_init(mev__walk_ahead *a, mev_repo *main_repo, mev_store_view *view,
@@ -171,92 +347,121 @@ void mev__walk_ahead_init(mev__walk_ahead *a, mev_repo *main_repo, mev_store_vie
 	a->main_repo = main_repo;
 	a->view = view;
 	a->stop = stop;
-	a->sizes.idx = (mev_strmap)MEV_STRMAP_INIT;
+	for (int k = 0; k < AHEAD_DEPTH; k++)
+		a->slot[k].sizes.idx = (mev_strmap)MEV_STRMAP_INIT;
 	a->gen[0].idx = a->gen[1].idx = (mev_strmap)MEV_STRMAP_INIT;
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
 	a->inited = 1;
 }
 
-void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree *old,
-			   const mev_oid *commit, const mev__blob_vec *measured)
+void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree *base,
+			   const mev_rules *rules, const mev_maint_source *src, size_t nsrc,
+			   const mev_tag *const *list, size_t n, const mev__blob_vec *measured)
 {
 	mev__walk_ahead_drop(a);
-	for (size_t k = 0; k < measured->n; k++)
-		if (run_put(a, &measured->v[k])) {
-			mev_error_clear(); /* only a saving */
-			break;
-		}
+	mev__walk_ahead_note(a, measured);
 	/* a handle of its own: libgit2's repository is not shared between threads */
-	if (!a->repo && mev_repo_open(&a->repo, path)) {
+	if (!n)
+		return;
+	if ((!a->repo && mev_repo_open(&a->repo, path)) ||
+	    (!a->prep_repo && mev_repo_open(&a->prep_repo, path))) {
 		mev_error_clear();
-		a->repo = NULL;
 		return;
 	}
-	a->old = old;
-	a->commit = *commit;
-	a->started = 1;
-	a->done = 0;
-	mev__walk_async_start(&a->job, run_ahead, a);
+	since_set(a, rules, src, nsrc);
+	a->base = base;
+	a->list = list;
+	a->n = n;
+	a->diffed = a->made = a->taken = 0;
+	a->quit = a->diff_ended = a->ended = 0;
+	if (pthread_create(&a->th[0], NULL, run_diff, a))
+		return;
+	if (pthread_create(&a->th[1], NULL, run_prep, a)) {
+		pthread_mutex_lock(&a->mu);
+		a->quit = 1;
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
+		pthread_join(a->th[0], NULL);
+		return;
+	}
+	a->running = 1;
 }
 
-/* Read the blobs with the ahead thread, if it reads them now or is
- * about to. */
-static void help(mev__walk_ahead *a)
+void mev__walk_ahead_note(mev__walk_ahead *a, const mev__blob_vec *measured)
 {
-	mev_measure *m;
 	pthread_mutex_lock(&a->mu);
-	while (!a->done && !a->measuring)
-		pthread_cond_wait(&a->cv, &a->mu);
-	m = a->measuring;
-	if (m)
+	for (size_t k = 0; k < measured->n; k++)
+		if (MEV_VEC_PUSH(&a->inbox, measured->v[k]))
+			break; /* only a saving */
+	pthread_mutex_unlock(&a->mu);
+}
+
+/* Wait (under a->mu) until the next release is made or the thread has
+ * ended, reading the blobs with it meanwhile if it reads them now. */
+static void wait_next(mev__walk_ahead *a)
+{
+	while (a->made == a->taken && !a->ended) {
+		mev_measure *m = a->help ? a->measuring : NULL;
+		if (!m) {
+			pthread_cond_wait(&a->cv, &a->mu);
+			continue;
+		}
 		a->helpers++;
-	pthread_mutex_unlock(&a->mu);
-	if (!m)
-		return;
-	mev_measure_work(m);
-	pthread_mutex_lock(&a->mu);
-	a->helpers--;
-	pthread_cond_broadcast(&a->cv);
-	pthread_mutex_unlock(&a->mu);
+		pthread_mutex_unlock(&a->mu);
+		mev_measure_work(m);
+		pthread_mutex_lock(&a->mu);
+		a->helpers--;
+		pthread_cond_broadcast(&a->cv);
+	}
 }
 
 int mev__walk_ahead_take(mev__walk_ahead *a, mev_tree **tree, uint8_t **changed,
-			 mev__walk_sizes *sizes, const mev_tree *old, const mev_oid *commit)
+			 mev__walk_sizes *sizes, mev__walk_prep *prep, const mev_tree *old,
+			 const mev_oid *commit)
 {
-	int ok = a->started && a->old == old && mev_oid_equal(&a->commit, commit);
-	if (!ok) {
-		mev__walk_ahead_drop(a);
+	mev__walk_next *s;
+	if (!a->running)
 		return 0;
+	pthread_mutex_lock(&a->mu);
+	wait_next(a);
+	s = a->made > a->taken ? &a->slot[a->taken % AHEAD_DEPTH] : NULL;
+	if (!s || s->failed || s->old != old || !mev_oid_equal(&s->commit, commit)) {
+		pthread_mutex_unlock(&a->mu);
+		mev__walk_ahead_drop(a);
+		return 0; /* diffed by the caller, which reports what fails */
 	}
-	if (a->help)
-		help(a);
-	a->started = 0;
-	if (mev__walk_async_join(&a->job)) {
-		mev__walk_sizes_clear(&a->sizes);
-		return 0; /* diffed again by the caller, which reports what fails */
-	}
-	*tree = a->tree;
-	*changed = a->changed;
+	*tree = s->tree;
+	*changed = s->changed;
 	mev__walk_sizes_clear(sizes);
-	*sizes = a->sizes;
-	a->tree = NULL;
-	a->changed = NULL;
-	memset(&a->sizes, 0, sizeof a->sizes);
-	a->sizes.idx = (mev_strmap)MEV_STRMAP_INIT;
+	*sizes = s->sizes;
+	*prep = s->prep;
+	s->tree = NULL;
+	s->changed = NULL;
+	memset(&s->prep, 0, sizeof s->prep);
+	memset(&s->sizes, 0, sizeof s->sizes);
+	s->sizes.idx = (mev_strmap)MEV_STRMAP_INIT;
+	a->taken++;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
 	return 1;
 }
 
 void mev__walk_ahead_drop(mev__walk_ahead *a)
 {
-	if (a->started)
-		mev__walk_async_join(&a->job);
-	a->started = 0;
-	mev_tree_free(a->tree);
-	free(a->changed);
-	a->tree = NULL;
-	a->changed = NULL;
-	mev__walk_sizes_clear(&a->sizes);
+	if (a->running) {
+		pthread_mutex_lock(&a->mu);
+		a->quit = 1;
+		pthread_cond_broadcast(&a->cv);
+		pthread_mutex_unlock(&a->mu);
+		pthread_join(a->th[0], NULL);
+		pthread_join(a->th[1], NULL);
+		a->running = 0;
+	}
+	for (int k = 0; k < AHEAD_DEPTH; k++)
+		next_clear(&a->slot[k]);
+	a->diffed = a->made = a->taken = 0;
+	since_set(a, NULL, NULL, 0);
 }
 
 void mev__walk_ahead_free(mev__walk_ahead *a)
@@ -265,9 +470,11 @@ void mev__walk_ahead_free(mev__walk_ahead *a)
 		return;
 	mev__walk_ahead_drop(a);
 	mev_repo_free(a->repo);
-	a->repo = NULL;
+	mev_repo_free(a->prep_repo);
+	a->repo = a->prep_repo = NULL;
 	gen_clear(&a->gen[0]);
 	gen_clear(&a->gen[1]);
+	MEV_VEC_FREE(&a->inbox);
 	mev_store_view_free(a->view);
 	pthread_mutex_destroy(&a->mu);
 	pthread_cond_destroy(&a->cv);

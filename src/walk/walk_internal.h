@@ -120,47 +120,102 @@ typedef struct {
 } mev__walk_gen;
 
 /*
- * The next release ahead (src/walk/ahead.c): its tree diffed from the
- * current one's by a thread with a repository handle of its own, then the
- * sizes of the blobs it adds or changes: those the store knows (`view`),
- * those this walk measured already, and the others read through
- * `main_repo`'s packs.  _init once (view: taken, NULL to trust the store
- * with nothing; help: the main thread joins the reading in _take).
- * _start begins with `old` and `commit`'s tree (dropping one not taken;
- * nothing when the repository at `path` cannot be opened again), after
- * noting the sizes the caller measured itself since (`measured`); `old`
- * must live until it is taken or dropped.  _take hands over the tree, its
- * changed flags (mev_tree_update) and the sizes when that very release
- * was started and its diff succeeded: 1; else 0, and the caller diffs
- * itself.  _drop waits for a release started and forgets it; _free also
- * closes the handle and the view.
+ * The next release's MAINTAINERS as the thread ahead prepares them (ok):
+ * its rules and sources and, when these differ from the release before's
+ * (or those are not known), its sections and their matcher.
+ */
+typedef struct {
+	int ok;
+	mev_rules rules;
+	mev_maint_source *src;
+	size_t nsrc;
+	mev_maint *maint;     /* NULL: as the release before's, not parsed */
+	mev_matcher *matcher;
+} mev__walk_prep;
+
+void mev__walk_prep_clear(mev__walk_prep *p);
+int mev__walk_sources_equal(const mev_maint_source *a, size_t na, const mev_maint_source *b,
+			    size_t nb);
+/* The matcher of m, each distinct pattern compiled once in the walk
+ * (*pool): the pool is dropped for a new one when it holds far more
+ * patterns than a release uses (a matcher keeps the pool it came from). */
+int mev__walk_matcher(mev_matcher **out, mev_maint *m, mev_pattern_pool **pool);
+
+/* A release prepared ahead: diffed from `old` (the tree of the release
+ * before), the sizes of the blobs it adds or changes, its MAINTAINERS. */
+typedef struct {
+	mev_oid commit;
+	const mev_tree *old;
+	mev_tree *tree;
+	uint8_t *changed;
+	mev__walk_sizes sizes;
+	mev__walk_prep prep;
+	int failed;           /* the main thread computes it, and starts again after it */
+} mev__walk_next;
+
+enum { AHEAD_DEPTH = 2 };
+
+/*
+ * The next releases ahead (src/walk/ahead.c): a thread with a repository
+ * handle of its own takes list[0..n) in turn, each diffed from the tree it
+ * made before (the first from `base`), then the sizes of the blobs it adds
+ * or changes: those the store knows (`view`), those this walk measured
+ * already, and the others read through `main_repo`'s packs; a second
+ * thread (a handle of its own too) then its MAINTAINERS (mev__walk_prep,
+ * with `ro` and the walk's pattern pool, which no other thread uses while
+ * they run), parsed only when their rules
+ * or sources differ from the release before's (`rules`, `src`, `nsrc`:
+ * base's, or NULL when not known).  It keeps at most AHEAD_DEPTH releases
+ * ready.  _init once (view: taken, NULL to trust the store with nothing;
+ * help: the main thread joins the reading in _take).  _start begins
+ * (dropping what runs; nothing when the repository at `path` cannot be
+ * opened again); base and the trees taken must live until the release
+ * after each is taken or dropped.  _note hands it the sizes the caller
+ * measured itself.  _take hands over the tree, its changed flags
+ * (mev_tree_update), the sizes and the MAINTAINERS of the next release
+ * when it is `commit` diffed from `old`: 1; else 0 (all dropped), and the
+ * caller diffs itself.  _drop stops the thread and forgets what it made;
+ * _free also closes the handle and the view.
  */
 typedef struct {
 	int inited, help;
 	mev_repo *repo, *main_repo;
 	mev_store_view *view;
 	volatile int *stop;
-	mev__walk_async job;
-	int started;
-	const mev_tree *old;
-	mev_oid commit;
-	mev_tree *tree;
-	uint8_t *changed;
-	mev__walk_sizes sizes;
-	mev__walk_gen gen[2]; /* newer, older */
-	/* the reading the main thread may join, under mu */
+	mev_rules_options ro;
+	mev_pattern_pool **pool;
+	mev__walk_gen gen[2];            /* sizes measured: newer, older (the thread's) */
+	/* the list and the thread's place in it */
+	const mev_tree *base;
+	const mev_tag *const *list;
+	size_t n;
+	int since_ok;                    /* the rules and sources of the release before */
+	mev_rules since_rules;
+	mev_maint_source *since_src;
+	size_t since_nsrc;
+	pthread_t th[2];                 /* diffing, preparing MAINTAINERS */
+	int running;
+	mev_repo *prep_repo;             /* the second thread's handle */
+	/* under mu */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	mev_measure *measuring;
-	int helpers, done;
+	int quit, diff_ended, ended;
+	size_t diffed, made, taken;      /* releases diffed, made ready, handed over */
+	mev__walk_next slot[AHEAD_DEPTH]; /* release i in slot[i % AHEAD_DEPTH] */
+	mev__blob_vec inbox;             /* from _note */
+	mev_measure *measuring;          /* the reading the main thread may join */
+	int helpers;
 } mev__walk_ahead;
 
 void mev__walk_ahead_init(mev__walk_ahead *a, mev_repo *main_repo, mev_store_view *view,
 			  volatile int *stop);
-void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree *old,
-			   const mev_oid *commit, const mev__blob_vec *measured);
+void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree *base,
+			   const mev_rules *rules, const mev_maint_source *src, size_t nsrc,
+			   const mev_tag *const *list, size_t n, const mev__blob_vec *measured);
+void mev__walk_ahead_note(mev__walk_ahead *a, const mev__blob_vec *measured);
 int mev__walk_ahead_take(mev__walk_ahead *a, mev_tree **tree, uint8_t **changed,
-			 mev__walk_sizes *sizes, const mev_tree *old, const mev_oid *commit);
+			 mev__walk_sizes *sizes, mev__walk_prep *prep, const mev_tree *old,
+			 const mev_oid *commit);
 void mev__walk_ahead_drop(mev__walk_ahead *a);
 void mev__walk_ahead_free(mev__walk_ahead *a);
 
@@ -222,7 +277,9 @@ struct mev__walker {
 				  * pointers of the walk's state then (the walk moves
 				  * them on, and frees nothing, until it settles) */
 	mev_store_view *view; /* blob sizes while the writer works (the store is its) */
-	mev__walk_ahead ahead; /* the next release's tree and blob sizes */
+	mev__walk_ahead ahead; /* the next releases' trees, blob sizes and MAINTAINERS */
+	const mev_tag *const *work; /* the releases to walk, work[at] now */
+	size_t nwork, at;
 	mev__walk_sizes sizes; /* the current release's, from ahead */
 	mev__blob_vec measured; /* sizes measured here, not ahead: for ahead */
 	mev_release_memo *memo; /* the writer's, from one release to the next */
