@@ -474,6 +474,8 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 	}
 	memcpy(ot.id, old->tree_id.id, 20);
 	memcpy(t->tree_id.id, git_commit_tree_id(c)->id, 20);
+	if ((rc = mev__repo_tree_memo(repo)))
+		goto done;
 	if ((rc = mev__tree_diff(repo->git, &repo->trees, &ot, git_commit_tree_id(c), diff_entry_cb, &dc)))
 		goto done;
 	if (dc.added.n > 1)

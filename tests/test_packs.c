@@ -181,13 +181,13 @@ static void test_measure_shared(void)
 }
 
 /* The content of blob `oid` of repository `name` as git prints it. */
-static int cat_blob(mev_buf *out, const char *name, const mev_oid *oid)
+static int cat_object(mev_buf *out, const char *name, const char *type, const mev_oid *oid)
 {
 	char cmd[1024], hex[41], buf[4096];
 	size_t n;
 	FILE *p;
 	mev_oid_fmt(hex, oid);
-	snprintf(cmd, sizeof cmd, "git -C '%s' cat-file blob %s", repo_path(name), hex);
+	snprintf(cmd, sizeof cmd, "git -C '%s' cat-file %s %s", repo_path(name), type, hex);
 	if (!(p = popen(cmd, "r")))
 		return -1;
 	while ((n = fread(buf, 1, sizeof buf, p)) > 0)
@@ -234,7 +234,7 @@ static void check_packed(const char *name, size_t min_blobs)
 			handled += (size_t)mev__pack_read_blob(&rd, &oids[i], &a, &la);
 			/* as git reads it, and through mev_repo_read_blob() (the
 			 * second round from the blobs it keeps) */
-			if (cat_blob(&g, name, &oids[i]) == 0 && a && la == g.len && (!la || !memcmp(a, g.ptr, la)) &&
+			if (cat_object(&g, name, "blob", &oids[i]) == 0 && a && la == g.len && (!la || !memcmp(a, g.ptr, la)) &&
 			    a[la] == '\0' && mev_repo_read_blob(&b, &lb, r, &oids[i]) == 0 && lb == la &&
 			    (!la || !memcmp(a, b, la)) && b[lb] == '\0')
 				same++;
@@ -377,6 +377,73 @@ static void test_diff_and_read_order(void)
 	mev_repo_free(r);
 }
 
+/*
+ * nested/: 30 commits of files in folders three deep (files changed, added
+ * and deleted, a folder dropped and back), repacked into delta chains.  A
+ * series of diffs, each commit against the one before, as a walk makes
+ * them (the new side's trees kept for the next diff, trees read through
+ * the pack reader) lists what `git diff-tree -r` lists for each pair; and
+ * the pack reader reads every tree as git does.
+ */
+static void test_diff_series(void)
+{
+	const char *d = repo_path("nested");
+	mev_repo *r = NULL;
+	mev__packs *ps = NULL;
+	mev__pack_reader rd;
+	char cmd[1024];
+	mev_oid trees[512];
+	size_t nt, same = 0;
+	int bad = 0;
+	CHECK_INT(sh("mkdir -p '%s' && cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		     "i=0; while [ $i -lt 30 ]; do "
+		     "  mkdir -p a/b/c a/x top && seq 1 $((i * 5 + 20)) > a/b/c/f$((i %% 7)).txt && "
+		     "  echo $i > a/x/n$((i %% 3)) && seq $i 200 > top/t.txt && "
+		     "  if [ $((i %% 5)) = 4 ]; then rm -rf a/x; fi && "
+		     "  if [ $((i %% 6)) = 5 ]; then rm -f a/b/c/f$(( (i + 3) %% 7 )).txt; fi && "
+		     "  git add -A && " GIT_ENV DATE1 "git commit -q -m c$i; i=$((i+1)); done && "
+		     "git repack -q -a -d -f --depth=50 --window=50 && git prune-packed", d, d), 0);
+	CHECK_INT(mev_repo_open(&r, d), 0);
+	if (!r)
+		return;
+	for (int k = 29; k > 0; k--) {
+		mev_oid from, to, want[512];
+		oid_list got = { .n = 0 };
+		char rev[32];
+		size_t nw;
+		snprintf(rev, sizeof rev, "HEAD~%d", k);
+		CHECK_INT(mev_repo_resolve(&from, NULL, r, rev), 0);
+		snprintf(rev, sizeof rev, "HEAD~%d", k - 1);
+		CHECK_INT(mev_repo_resolve(&to, NULL, r, rev), 0);
+		CHECK_INT(mev_repo_diff_blobs(r, &from, &to, add_oid, &got), 0);
+		snprintf(cmd, sizeof cmd, "cd '%%s' && git diff-tree -r --no-renames HEAD~%d HEAD~%d | "
+			 "awk '$5 != \"D\" { print $4 }'", k, k - 1);
+		nw = oids_of(want, 512, cmd, d);
+		bad += !same_set(got.v, got.n, want, nw);
+	}
+	CHECK_INT(bad, 0);
+	/* every tree of the history, read by the pack reader */
+	nt = oids_of(trees, 512, "cd '%s' && git rev-list --objects --all | cut -d' ' -f1 | "
+		     "git cat-file --batch-check='%%(objecttype) %%(objectname)' | sed -n 's/^tree //p'", d);
+	CHECK(nt >= 60);
+	snprintf(cmd, sizeof cmd, "%sobjects", git_repository_commondir(r->git));
+	CHECK_INT(mev__packs_open(&ps, cmd), 0);
+	mev__pack_reader_init(&rd, ps);
+	for (size_t i = nt; i-- > 0;) {
+		const unsigned char *a = NULL;
+		size_t la = 0;
+		mev_buf g = MEV_BUF_INIT;
+		if (mev__pack_read_tree(&rd, &trees[i], &a, &la) && cat_object(&g, "nested", "tree", &trees[i]) == 0 &&
+		    la == g.len && (!la || !memcmp(a, g.ptr, la)))
+			same++;
+		mev__buf_free(&g);
+	}
+	CHECK_INT(same, nt);
+	mev__pack_reader_free(&rd);
+	mev__packs_free(ps);
+	mev_repo_free(r);
+}
+
 /* --- clones that lack something --------------------------------------------- */
 
 /* A shallow clone: its history stops at .git/shallow, and the root is
@@ -390,6 +457,7 @@ int main(void)
 	RUN(test_measure_shared);
 	RUN(test_packed_blobs);
 	RUN(test_diff_and_read_order);
+	RUN(test_diff_series);
 	rc = test_summary();
 	test_tmpdir_remove(tmp_root);
 	return rc;

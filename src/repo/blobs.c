@@ -28,6 +28,16 @@ int mev__repo_packs(mev_repo *repo)
 	return mev__packs_open(&repo->packs, dir) ? mev_error_oom() : 0;
 }
 
+int mev__repo_tree_memo(mev_repo *repo)
+{
+	int rc;
+	pthread_mutex_lock(&repo->lock);
+	rc = mev__repo_packs(repo);
+	pthread_mutex_unlock(&repo->lock);
+	repo->trees.packs = repo->packs;
+	return rc;
+}
+
 /* Blobs kept in a generation of repo->recent: the newer one becomes the
  * older at this size; a blob larger than RECENT_MAX is not kept. */
 enum { RECENT_GEN = 8 << 20, RECENT_MAX = 1 << 20 };

@@ -1,20 +1,20 @@
 /*
  * Blobs read from the repository's packs directly, for measuring them
- * (mev_repo_measure_blobs).  libgit2 1.5 keeps only the innermost base of
- * a delta chain in its delta-base cache, and empties that cache whole
- * once it holds 16 MB: reading a file's versions release after release,
- * as a walk does, inflates each version's whole chain again.  git's
- * readers keep every base they rebuild (core.deltaBaseCacheLimit, 96 MB,
- * the least recently used first out) and take a base out of the cache
- * when they use it; this reader does the same, so that a walk inflates
- * about what `git cat-file --batch` inflates for the same blobs.
+ * (mev_repo_measure_blobs), and trees, for diffing a walk's releases.
+ * libgit2 1.5 keeps only the innermost base of a delta chain in its
+ * delta-base cache, and empties that cache whole once it holds 16 MB:
+ * reading a file's versions release after release, as a walk does,
+ * inflates each version's whole chain again.  git's readers keep every
+ * base they rebuild (core.deltaBaseCacheLimit, 96 MB, the least recently
+ * used first out) and take a base out of the cache when they use it; this
+ * reader does the same, so that a walk inflates about what `git cat-file
+ * --batch` inflates for the same blobs.
  *
- * Only what the reader is sure of is read here: blobs in packs with a
- * version 2 index, of the repository and of its alternates.  Anything
- * else (a loose object, another kind of object, an entry that does not
- * parse) is left to libgit2, which reads it or says what is wrong.
- * Packs are read with pread(), not mapped: a mapped pack stays resident
- * as it is read, which a walk of Linux cannot afford.
+ * Only what the reader is sure of is read here: blobs and trees in packs
+ * with a version 2 index, of the repository and of its alternates.
+ * Anything else (a loose object, an entry that does not parse) is left to
+ * libgit2, which reads it or says what is wrong.  Packs are read with
+ * pread(), not mapped: a mapped pack stays resident as it is read.
  */
 #include "repo/repo_internal.h"
 
@@ -36,8 +36,7 @@
  * mev__packs_cache_limit). */
 #define CACHE_LIMIT (64u << 20)
 enum { CACHE_BUCKETS = 1 << 16, MAX_CHAIN = 10000 };
-
-enum { OBJ_BLOB = 3, OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
+enum { OBJ_TREE = 2, OBJ_BLOB = 3, OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
 
 typedef struct {
 	int fd;
@@ -233,13 +232,9 @@ static int add_dir(mev__packs *ps, const char *dir)
 	return rc;
 }
 
-/*
- * The cache's lock spins a while before it sleeps: the readers hold it a
- * few hundred nanoseconds per base, and with a plain mutex the threads
- * that read the blobs before a walk put each other to sleep and woke each
- * other through the kernel (a sixth of their CPU went to futex calls;
- * U-Boot's walk with its candidates: 0.25 s less wall time of 7.3 spinning).
- */
+/* The cache's lock spins before it sleeps: readers hold it for a few
+ * hundred nanoseconds, and with a plain mutex the threads reading before a
+ * walk spent a sixth of their CPU putting each other to sleep (futex). */
 static void lock_init(pthread_mutex_t *m)
 {
 	pthread_mutexattr_t a;
@@ -712,7 +707,9 @@ struct mev__pack_link {
 	size_t len;
 };
 
-int mev__pack_read_blob(mev__pack_reader *r, const mev_oid *oid, const unsigned char **data, size_t *len)
+/* Object oid of type `want` (OBJ_BLOB, OBJ_TREE): as mev__pack_read_blob(). */
+static int read_object(mev__pack_reader *r, const mev_oid *oid, int want, const unsigned char **data,
+		       size_t *len)
 {
 	mev__packs *ps = r->packs;
 	uint32_t pi;
@@ -777,7 +774,7 @@ int mev__pack_read_blob(mev__pack_reader *r, const mev_oid *oid, const unsigned 
 		obj = res;
 		olen = rlen;
 	}
-	if (type != OBJ_BLOB)
+	if (type != want)
 		goto fail;
 	if (obj != r->out)
 		r->taken = obj; /* a base taken from the cache: freed at the next call */
@@ -790,4 +787,14 @@ fail:
 	if (obj)
 		drop_buf(r, obj);
 	return 0;
+}
+
+int mev__pack_read_blob(mev__pack_reader *r, const mev_oid *oid, const unsigned char **data, size_t *len)
+{
+	return read_object(r, oid, OBJ_BLOB, data, len);
+}
+
+int mev__pack_read_tree(mev__pack_reader *r, const mev_oid *oid, const unsigned char **data, size_t *len)
+{
+	return read_object(r, oid, OBJ_TREE, data, len);
 }

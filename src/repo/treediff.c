@@ -80,7 +80,15 @@ static int entry_cmp(const mev__tree_entry *a, const mev__tree_entry *b)
 	return ca < cb ? -1 : ca > cb;
 }
 
-static int diff_trees(differ *d, git_odb_object *ot, git_odb_object *nt);
+/* A raw tree read: its bytes, and what holds them (the memo: neither). */
+typedef struct {
+	const char *data;
+	size_t len;
+	mev_buf own;
+	git_odb_object *obj;
+} raw_tree;
+
+static int diff_trees(differ *d, const raw_tree *ot, const raw_tree *nt);
 
 /* fn for the entry (or pair of entries) below the current path. */
 static int leaf(differ *d, const mev__tree_entry *o, const mev__tree_entry *n)
@@ -99,7 +107,7 @@ static int leaf(differ *d, const mev__tree_entry *o, const mev__tree_entry *n)
 static void gen_clear(mev__tree_gen *g)
 {
 	for (size_t i = 0; i < g->v.n; i++)
-		git_odb_object_free(g->v.v[i]);
+		mev__buf_free(&g->v.v[i]);
 	MEV_VEC_FREE(&g->v);
 	mev__strmap_free(&g->idx);
 	memset(g, 0, sizeof *g);
@@ -110,38 +118,72 @@ void mev__tree_memo_free(mev__tree_memo *m)
 {
 	gen_clear(&m->gen[0]);
 	gen_clear(&m->gen[1]);
+	if (m->rd) {
+		mev__pack_reader_free(m->rd);
+		free(m->rd);
+		m->rd = NULL;
+	}
 }
 
-/* The raw tree `id` (NULL: none) into *out; one of the new side (`keep`)
- * is kept for the next diff. */
-static int read_tree(git_odb_object **out, differ *d, const git_oid *id, int keep)
+static void raw_free(raw_tree *t)
+{
+	mev__buf_free(&t->own);
+	git_odb_object_free(t->obj);
+}
+
+/* Keep t (of the new side) for the next diff: only a saving. */
+static void keep_tree(mev__tree_gen *g, const git_oid *id, raw_tree *t)
+{
+	mev_buf b = t->own;
+	if (!b.ptr && mev__buf_put(&b, t->data, t->len))
+		return;
+	if (MEV_VEC_PUSH(&g->v, b)) {
+		if (!t->own.ptr)
+			mev__buf_free(&b);
+		return;
+	}
+	memset(&t->own, 0, sizeof t->own); /* the memo's now */
+	t->data = b.ptr;
+	if (mev__strmap_put(&g->idx, (const char *)id->id, 20, (uint32_t)(g->v.n - 1)))
+		mev_error_clear();
+}
+
+/* The raw tree `id` (NULL: none) into *out: from the last diff's new
+ * side, the packs or libgit2; one of the new side (`keep`) is kept for
+ * the next diff. */
+static int read_tree(raw_tree *out, differ *d, const git_oid *id, int keep)
 {
 	mev__tree_gen *last = d->memo ? &d->memo->gen[1] : NULL;
+	const unsigned char *p;
+	mev_oid oid;
 	int64_t i;
-	*out = NULL;
+	memset(out, 0, sizeof *out);
 	if (!id)
 		return 0;
 	i = last && last->v.n ? mev__strmap_get(&last->idx, (const char *)id->id, 20) : -1;
-	if (i >= 0)
-		return git_odb_object_dup(out, last->v.v[i]) < 0 ? mev_error_oom() : 0;
-	if (git_odb_read(out, d->odb, id) < 0)
-		return mev__repo_git_fail(MEV_EGIT, "cannot read a tree");
-	if (git_odb_object_type(*out) != GIT_OBJECT_TREE) {
-		git_odb_object_free(*out);
-		*out = NULL;
-		return mev_error_set(MEV_ECORRUPT, "an object named as a tree is not one");
+	if (i >= 0) {
+		out->data = last->v.v[i].ptr;
+		out->len = last->v.v[i].len;
+		return 0;
 	}
-	if (keep && d->memo) {
-		mev__tree_gen *g = &d->memo->gen[0];
-		git_odb_object *c;
-		/* only a saving: a tree not kept is read again */
-		if (git_odb_object_dup(&c, *out) == 0 && MEV_VEC_PUSH(&g->v, c) == 0) {
-			if (mev__strmap_put(&g->idx, (const char *)id->id, 20, (uint32_t)(g->v.n - 1)))
-				mev_error_clear();
-		} else if (c) {
-			git_odb_object_free(c);
+	memcpy(oid.id, id->id, 20);
+	if (d->memo && d->memo->rd && mev__pack_read_tree(d->memo->rd, &oid, &p, &out->len)) {
+		if (mev__buf_put(&out->own, p, out->len) || mev__buf_grow(&out->own, 1))
+			return mev_error_oom();
+		out->data = out->own.ptr;
+	} else {
+		if (git_odb_read(&out->obj, d->odb, id) < 0)
+			return mev__repo_git_fail(MEV_EGIT, "cannot read a tree");
+		if (git_odb_object_type(out->obj) != GIT_OBJECT_TREE) {
+			git_odb_object_free(out->obj);
+			out->obj = NULL;
+			return mev_error_set(MEV_ECORRUPT, "an object named as a tree is not one");
 		}
+		out->data = git_odb_object_data(out->obj);
+		out->len = git_odb_object_size(out->obj);
 	}
+	if (keep && d->memo)
+		keep_tree(&d->memo->gen[0], id, out);
 	return 0;
 }
 
@@ -149,21 +191,22 @@ static int read_tree(git_odb_object **out, differ *d, const git_oid *id, int kee
 static int descend(differ *d, const mev__tree_entry *o, const mev__tree_entry *n)
 {
 	const mev__tree_entry *e = n ? n : o;
-	git_odb_object *a = NULL, *b = NULL;
+	raw_tree a, b;
 	size_t keep = d->path.len;
 	int rc;
+	memset(&b, 0, sizeof b);
 	if ((rc = read_tree(&a, d, o ? o->id : NULL, 0)) || (rc = read_tree(&b, d, n ? n->id : NULL, 1)))
 		goto done;
 	if (mev__buf_put(&d->path, e->name, e->name_len) || mev__buf_putc(&d->path, '/')) {
 		rc = mev_error_oom();
 		goto done;
 	}
-	rc = diff_trees(d, a, b);
+	rc = diff_trees(d, o ? &a : NULL, n ? &b : NULL);
 	d->path.len = keep;
 	d->path.ptr[keep] = '\0';
 done:
-	git_odb_object_free(a);
-	git_odb_object_free(b);
+	raw_free(&a);
+	raw_free(&b);
 	return rc;
 }
 
@@ -173,10 +216,10 @@ static int one_side(differ *d, const mev__tree_entry *o, const mev__tree_entry *
 	return mev__tree_entry_is_tree(o ? o : n) ? descend(d, o, n) : leaf(d, o, n);
 }
 
-static int diff_trees(differ *d, git_odb_object *ot, git_odb_object *nt)
+static int diff_trees(differ *d, const raw_tree *ot, const raw_tree *nt)
 {
-	const char *op = ot ? git_odb_object_data(ot) : NULL, *oe = op ? op + git_odb_object_size(ot) : NULL;
-	const char *np = nt ? git_odb_object_data(nt) : NULL, *ne = np ? np + git_odb_object_size(nt) : NULL;
+	const char *op = ot ? ot->data : NULL, *oe = op ? op + ot->len : NULL;
+	const char *np = nt ? nt->data : NULL, *ne = np ? np + nt->len : NULL;
 	mev__tree_entry o, n;
 	int ho = op ? next_entry(&o, &op, oe) : 0, hn = np ? next_entry(&n, &np, ne) : 0, rc = 0;
 	while (!rc && (ho > 0 || hn > 0)) {
@@ -211,18 +254,23 @@ int mev__tree_diff(git_repository *git, mev__tree_memo *memo, const git_oid *ot,
 		   const git_oid *nt, mev__tree_diff_fn fn, void *ctx)
 {
 	differ d = { git, memo, NULL, fn, ctx, MEV_BUF_INIT };
-	git_odb_object *a = NULL, *b = NULL;
+	raw_tree a, b;
 	int rc;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
 	if (git_repository_odb(&d.odb, git) < 0)
 		return mev__repo_git_fail(MEV_EGIT, "cannot open the object database");
-	if (memo)
+	if (memo) {
 		gen_clear(&memo->gen[0]);
+		if (!memo->rd && memo->packs && (memo->rd = malloc(sizeof *memo->rd)))
+			mev__pack_reader_init(memo->rd, memo->packs);
+	}
 	if (mev__buf_puts(&d.path, ""))
 		rc = mev_error_oom();
 	else if ((rc = read_tree(&a, &d, ot, 0)) == 0 && (rc = read_tree(&b, &d, nt, 1)) == 0)
-		rc = diff_trees(&d, a, b);
-	git_odb_object_free(a);
-	git_odb_object_free(b);
+		rc = diff_trees(&d, ot ? &a : NULL, nt ? &b : NULL);
+	raw_free(&a);
+	raw_free(&b);
 	git_odb_free(d.odb);
 	mev__buf_free(&d.path);
 	if (memo) {
@@ -273,7 +321,8 @@ int mev_repo_diff_blobs(mev_repo *repo, const mev_oid *from, const mev_oid *to,
 	git_oid ot, nt;
 	blobs_ctx b = { fn, ctx };
 	int rc;
-	if ((from && (rc = commit_tree(&ot, repo->git, from))) || (rc = commit_tree(&nt, repo->git, to)))
+	if ((from && (rc = commit_tree(&ot, repo->git, from))) || (rc = commit_tree(&nt, repo->git, to)) ||
+	    (rc = mev__repo_tree_memo(repo)))
 		return rc;
 	return mev__tree_diff(repo->git, &repo->trees, from ? &ot : NULL, &nt, blob_entry, &b);
 }
