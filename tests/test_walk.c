@@ -148,7 +148,7 @@ static int walk(mev_walk_result *res, int verify)
 	snprintf(store, sizeof store, "%s/store", root);
 	o.repo = repo;
 	o.store = store;
-	o.jobs = 1;
+	o.jobs = 2; /* both threads of the reading before the walk, and the help */
 	o.verify = verify;
 	return mev_walk(res, &o);
 }
@@ -197,8 +197,10 @@ static void test_files_appear_and_vanish(void)
 	CHECK_INT(res.verified, 4);
 	CHECK_INT(res.reparsed, 4);   /* the first cold, and each later one changed its files */
 	/* read before the walk, each blob once: the first tree's and those the
-	 * later releases add or change, as git lists them */
+	 * later releases add or change, as git lists them (the releases diffed
+	 * in two halves, on two threads) */
 	CHECK_INT(res.blobs_read, distinct_blobs(tags, 4));
+	CHECK_INT(res.blobs_read_before, distinct_blobs(tags, 4));
 	if (!(s = open_store(MEV_STORE_READ)))
 		return;
 	for (size_t i = 0; i < 4; i++) {

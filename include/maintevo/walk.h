@@ -51,6 +51,7 @@ typedef struct {
 	int stopped;             /* stopped early by *stop */
 	uint64_t files;          /* files of the releases processed */
 	uint64_t blobs_read, bytes_read, blobs_cached;
+	uint64_t blobs_read_before; /* of blobs_read: read before the walk, in the packs' order */
 	uint64_t reparsed, rematched_paths;
 	double seconds;
 } mev_walk_result;

@@ -10,6 +10,7 @@
 #include "walk_internal.h"
 #include "maintevo/error.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@ static int read_batch(mev__walker *w, const mev_oid *todo, size_t n, uint64_t *l
 			continue; /* missing: the release that has it says so */
 		sizes[b.n++] = (mev__blob_size){ todo[i], lines[i], bytes[i] };
 		w->res->blobs_read++;
+		w->res->blobs_read_before++;
 		w->res->bytes_read += bytes[i];
 	}
 	if (!b.n || (rc = mev_store_write(w->store, put_batch, &b)))
@@ -81,30 +83,94 @@ static int read_batch(mev__walker *w, const mev_oid *todo, size_t n, uint64_t *l
 	return 0;
 }
 
-/* The blobs to read, each once.  One thread diffs: with two, each on a
- * repository handle of its own, ThreadSanitizer saw libgit2 free memory
- * under one thread that the other was copying (inside libgit2 1.5, which
- * shares a repository's packs between handles). */
-static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *work, size_t nwork)
+/* Releases work[from..to) diffed, each against the one before (the
+ * first against `base`, NULL: none), through `repo`. */
+typedef struct {
+	mev__walker *w;
+	mev_repo *repo;
+	const mev_tag *const *work;
+	size_t from, to;
+	const mev_oid *base;
+	wanted c;
+	int rc;
+} part;
+
+static int collect_part(part *p)
 {
-	size_t before = mev__stored_pos(&w->stored, work[0]->name);
-	wanted c = { MEV_STRMAP_INIT, { 0 }, NULL };
-	int rc = mev_store_view_new(&c.view, w->store, "blobs");
+	int rc = mev_store_view_new(&p->c.view, p->w->store, "blobs");
 	if (!rc)
-		mev_store_view_begin(c.view);
-	for (size_t k = 0; k < nwork && !rc && !stopping(w); k++) {
-		/* against the one before, the first against the stored release
-		 * before it (none: all of its blobs) */
-		const mev_oid *from = k ? &work[k - 1]->commit : before ? &w->stored.v[before - 1].commit : NULL;
-		if (w->opt->abort_now && *w->opt->abort_now)
+		mev_store_view_begin(p->c.view);
+	for (size_t k = p->from; k < p->to && !rc && !stopping(p->w); k++) {
+		const mev_oid *from = k > p->from ? &p->work[k - 1]->commit : p->base;
+		if (p->w->opt->abort_now && *p->w->opt->abort_now)
 			rc = mev_error_set(MEV_EINTR, "interrupted");
 		else
-			rc = mev_repo_diff_blobs(w->repo, from, &work[k]->commit, want, &c);
+			rc = mev_repo_diff_blobs(p->repo, from, &p->work[k]->commit, want, &p->c);
 	}
-	mev_store_view_end(c.view);
-	mev_store_view_free(c.view);
-	mev__strmap_free(&c.seen);
-	*todo = c.todo;
+	mev_store_view_end(p->c.view);
+	mev_store_view_free(p->c.view);
+	p->c.view = NULL;
+	return rc;
+}
+
+static void *collect_thread(void *arg)
+{
+	part *p = arg;
+	if ((p->rc = collect_part(p)))
+		mev_error_clear(); /* the main thread diffs them again and says why */
+	return NULL;
+}
+
+static void part_free(part *p)
+{
+	mev__strmap_free(&p->c.seen);
+	MEV_VEC_FREE(&p->c.todo);
+}
+
+/*
+ * The blobs to read, each once: the releases diffed in two halves, the
+ * second on a thread with a repository handle of its own, its blobs then
+ * added to the first's unless met there.  (The trees are read with the
+ * pack reader; read by libgit2 on both threads, ThreadSanitizer saw
+ * libgit2 1.5, which shares a repository's packs between handles, free
+ * memory under one thread that the other was copying.)
+ */
+static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *work, size_t nwork)
+{
+	size_t before = mev__stored_pos(&w->stored, work[0]->name), mid = nwork;
+	const mev_oid *base = before ? &w->stored.v[before - 1].commit : NULL;
+	part a = { w, w->repo, work, 0, nwork, base, { MEV_STRMAP_INIT, { 0 }, NULL }, 0 }, b = a;
+	pthread_t th;
+	int two = 0, rc;
+	if (nwork >= 4 && w->opt->jobs != 1 && mev_repo_open(&b.repo, w->opt->repo) == 0) {
+		mid = nwork / 2;
+		a.to = b.from = mid;
+		b.base = &work[mid - 1]->commit;
+		two = pthread_create(&th, NULL, collect_thread, &b) == 0;
+	}
+	mev_error_clear();
+	if (!two && mid < nwork) {
+		mev_repo_free(b.repo);
+		a.to = nwork;
+	}
+	rc = collect_part(&a);
+	if (two) {
+		pthread_join(th, NULL);
+		mev_repo_free(b.repo);
+		if (!rc && b.rc) { /* again, here, for the message */
+			part_free(&b);
+			b.c.seen = (mev_strmap)MEV_STRMAP_INIT;
+			b.repo = w->repo;
+			rc = collect_part(&b);
+		}
+		for (size_t i = 0; i < b.c.todo.n && !rc; i++)
+			if (mev__strmap_get(&a.c.seen, (const char *)b.c.todo.v[i].id, 20) < 0 &&
+			    MEV_VEC_PUSH(&a.c.todo, b.c.todo.v[i]))
+				rc = mev_error_oom();
+		part_free(&b);
+	}
+	mev__strmap_free(&a.c.seen);
+	*todo = a.c.todo;
 	return rc;
 }
 
