@@ -19,7 +19,7 @@
 /* The measured sizes kept per generation: the older goes when the newer
  * is full.  What goes is almost surely in the store by then, where the
  * view finds it; keeping it is only a saving, never needed. */
-enum { GEN_MAX = 1 << 19 };
+enum { GEN_MAX = MEV__WALK_SIZES_KEPT / 2 };
 
 static void gen_clear(mev__walk_gen *g)
 {

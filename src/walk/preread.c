@@ -83,8 +83,10 @@ static int read_batch(mev__walker *w, const mev_oid *todo, size_t n, uint64_t *l
 		w->res->bytes_read += bytes[i];
 	}
 	/* the threads ahead look them up in memory, not in the store (an
-	 * LMDB lookup per blob was a seventh of their diffing) */
-	if (MEV_VEC_RESERVE(&w->measured, w->measured.n + b->n) == 0) {
+	 * LMDB lookup per blob was a seventh of their diffing), as many as
+	 * they keep (a longer history's others are looked up in the store) */
+	if (w->measured.n + b->n <= MEV__WALK_SIZES_KEPT &&
+	    MEV_VEC_RESERVE(&w->measured, w->measured.n + b->n) == 0) {
 		memcpy(w->measured.v + w->measured.n, b->v, b->n * sizeof *b->v);
 		w->measured.n += b->n;
 	}

@@ -113,6 +113,10 @@ void mev__walk_sizes_clear(mev__walk_sizes *z);
 int mev__walk_sizes_get(const mev__walk_sizes *z, const mev_oid *oid, uint64_t *lines,
 			uint64_t *bytes);
 
+/* The most sizes the threads ahead keep in memory (two generations of
+ * half as many), and so the most the reading before the walk hands them. */
+enum { MEV__WALK_SIZES_KEPT = 1 << 20 };
+
 /* Sizes measured by this walk, one generation of them. */
 typedef struct {
 	mev_strmap idx;      /* oid -> index in v */
