@@ -2,13 +2,14 @@
  * The next releases, ahead of the current one (walk_internal.h): a thread
  * of its own takes the walk's releases in turn, each diffed from the one
  * before (the tree it made last), the blobs it adds or changes looked up
- * (in the store, in what this walk measured) or read; a second one
- * prepares their MAINTAINERS.  Up to AHEAD_DEPTH releases are kept ready
- * while the current one is matched and the one before it stored.  One
- * release ahead, on one thread, was not enough: that thread shared the
- * cores with the release being matched and the one being stored, and the
- * main thread waited for it.  The main thread joins the reading when it
- * comes to take a release not ready yet, so the two cores share it.
+ * (in what this walk read, in the store) or read, and its MAINTAINERS
+ * prepared.  Up to AHEAD_DEPTH releases are kept ready while the current
+ * one is matched and the one before it stored.  One release ahead was not
+ * enough: the thread shared the cores with the release being matched and
+ * the one being stored, and the main thread waited for it.  (A second
+ * thread for the MAINTAINERS was slower still: one more on two cores.)
+ * The main thread joins the reading when it comes to take a release not
+ * ready yet, so the two cores share it.
  */
 #include "walk_internal.h"
 #include "maintevo/error.h"
@@ -220,12 +221,12 @@ static void since_set(mev__walk_ahead *a, const mev_rules *rules, const mev_main
 static void prepare(mev__walk_ahead *a, mev__walk_next *s)
 {
 	mev__walk_prep *p = &s->prep;
-	if (mev_rules_detect(&p->rules, a->prep_repo, s->tree, &a->ro) ||
+	if (mev_rules_detect(&p->rules, a->repo, s->tree, &a->ro) ||
 	    mev_maint_sources(&p->src, &p->nsrc, &p->rules, s->tree))
 		goto fail;
 	if (!a->since_ok || memcmp(&a->since_rules, &p->rules, sizeof p->rules) ||
 	    !mev__walk_sources_equal(a->since_src, a->since_nsrc, p->src, p->nsrc)) {
-		if (mev_maint_load(&p->maint, &p->rules, a->prep_repo, s->tree) ||
+		if (mev_maint_load(&p->maint, &p->rules, a->repo, s->tree) ||
 		    mev__walk_matcher(&p->matcher, p->maint, a->pool))
 			goto fail;
 	}
@@ -277,8 +278,9 @@ static void take_inbox(mev__walk_ahead *a)
 	MEV_VEC_FREE(&in);
 }
 
-/* The first thread: each release diffed from the one before. */
-static void *run_diff(void *arg)
+/* The thread: each release diffed from the one before, then its
+ * MAINTAINERS prepared. */
+static void *run_ahead(void *arg)
 {
 	mev__walk_ahead *a = arg;
 	const mev_tree *old = a->base;
@@ -286,7 +288,7 @@ static void *run_diff(void *arg)
 		mev__walk_next *s = &a->slot[i % AHEAD_DEPTH];
 		int rc;
 		pthread_mutex_lock(&a->mu);
-		while (!a->quit && a->diffed - a->taken >= AHEAD_DEPTH)
+		while (!a->quit && a->made - a->taken >= AHEAD_DEPTH)
 			pthread_cond_wait(&a->cv, &a->mu);
 		pthread_mutex_unlock(&a->mu);
 		if (a->quit || (a->stop && *a->stop))
@@ -297,41 +299,16 @@ static void *run_diff(void *arg)
 		s->old = old;
 		rc = diff_next(a, s);
 		s->failed = rc != 0;
+		if (!rc)
+			prepare(a, s);
 		/* the main thread's once taken: freed only after the next is */
 		old = s->tree;
-		pthread_mutex_lock(&a->mu);
-		a->diffed++;
-		pthread_cond_broadcast(&a->cv);
-		pthread_mutex_unlock(&a->mu);
-		if (rc)
-			break; /* the main thread diffs it, and starts again after it */
-	}
-	pthread_mutex_lock(&a->mu);
-	a->diff_ended = 1;
-	pthread_cond_broadcast(&a->cv);
-	pthread_mutex_unlock(&a->mu);
-	return NULL;
-}
-
-/* The second thread: the MAINTAINERS of each release diffed. */
-static void *run_prep(void *arg)
-{
-	mev__walk_ahead *a = arg;
-	for (;;) {
-		mev__walk_next *s;
-		pthread_mutex_lock(&a->mu);
-		while (!a->quit && a->made == a->diffed && !a->diff_ended)
-			pthread_cond_wait(&a->cv, &a->mu);
-		s = !a->quit && a->made < a->diffed ? &a->slot[a->made % AHEAD_DEPTH] : NULL;
-		pthread_mutex_unlock(&a->mu);
-		if (!s)
-			break;
-		if (!s->failed)
-			prepare(a, s);
 		pthread_mutex_lock(&a->mu);
 		a->made++;
 		pthread_cond_broadcast(&a->cv);
 		pthread_mutex_unlock(&a->mu);
+		if (rc)
+			break; /* the main thread diffs it, and starts again after it */
 	}
 	pthread_mutex_lock(&a->mu);
 	a->ended = 1;
@@ -364,8 +341,7 @@ void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree 
 	/* a handle of its own: libgit2's repository is not shared between threads */
 	if (!n)
 		return;
-	if ((!a->repo && mev_repo_open(&a->repo, path)) ||
-	    (!a->prep_repo && mev_repo_open(&a->prep_repo, path))) {
+	if (!a->repo && mev_repo_open(&a->repo, path)) {
 		mev_error_clear();
 		return;
 	}
@@ -373,19 +349,10 @@ void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree 
 	a->base = base;
 	a->list = list;
 	a->n = n;
-	a->diffed = a->made = a->taken = 0;
-	a->quit = a->diff_ended = a->ended = 0;
-	if (pthread_create(&a->th[0], NULL, run_diff, a))
-		return;
-	if (pthread_create(&a->th[1], NULL, run_prep, a)) {
-		pthread_mutex_lock(&a->mu);
-		a->quit = 1;
-		pthread_cond_broadcast(&a->cv);
-		pthread_mutex_unlock(&a->mu);
-		pthread_join(a->th[0], NULL);
-		return;
-	}
-	a->running = 1;
+	a->made = a->taken = 0;
+	a->quit = a->ended = 0;
+	if (pthread_create(&a->th, NULL, run_ahead, a) == 0)
+		a->running = 1;
 }
 
 void mev__walk_ahead_note(mev__walk_ahead *a, const mev__blob_vec *measured)
@@ -454,13 +421,12 @@ void mev__walk_ahead_drop(mev__walk_ahead *a)
 		a->quit = 1;
 		pthread_cond_broadcast(&a->cv);
 		pthread_mutex_unlock(&a->mu);
-		pthread_join(a->th[0], NULL);
-		pthread_join(a->th[1], NULL);
+		pthread_join(a->th, NULL);
 		a->running = 0;
 	}
 	for (int k = 0; k < AHEAD_DEPTH; k++)
 		next_clear(&a->slot[k]);
-	a->diffed = a->made = a->taken = 0;
+	a->made = a->taken = 0;
 	since_set(a, NULL, NULL, 0);
 }
 
@@ -470,8 +436,7 @@ void mev__walk_ahead_free(mev__walk_ahead *a)
 		return;
 	mev__walk_ahead_drop(a);
 	mev_repo_free(a->repo);
-	mev_repo_free(a->prep_repo);
-	a->repo = a->prep_repo = NULL;
+	a->repo = NULL;
 	gen_clear(&a->gen[0]);
 	gen_clear(&a->gen[1]);
 	MEV_VEC_FREE(&a->inbox);

@@ -165,11 +165,10 @@ enum { AHEAD_DEPTH = 4 };
  * The next releases ahead (src/walk/ahead.c): a thread with a repository
  * handle of its own takes list[0..n) in turn, each diffed from the tree it
  * made before (the first from `base`), then the sizes of the blobs it adds
- * or changes: those the store knows (`view`), those this walk measured
- * already, and the others read through `main_repo`'s packs; a second
- * thread (a handle of its own too) then its MAINTAINERS (mev__walk_prep,
- * with `ro` and the walk's pattern pool, which no other thread uses while
- * they run), parsed only when their rules
+ * or changes: those this walk measured or read already, those the store
+ * knows (`view`), and the others read through `main_repo`'s packs; then
+ * its MAINTAINERS (mev__walk_prep, with `ro` and the walk's pattern pool,
+ * which no other thread uses while it runs), parsed only when their rules
  * or sources differ from the release before's (`rules`, `src`, `nsrc`:
  * base's, or NULL when not known).  It keeps at most AHEAD_DEPTH releases
  * ready.  _init once (view: taken, NULL to trust the store with nothing;
@@ -199,14 +198,13 @@ typedef struct {
 	mev_rules since_rules;
 	mev_maint_source *since_src;
 	size_t since_nsrc;
-	pthread_t th[2];                 /* diffing, preparing MAINTAINERS */
+	pthread_t th;
 	int running;
-	mev_repo *prep_repo;             /* the second thread's handle */
 	/* under mu */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int quit, diff_ended, ended;
-	size_t diffed, made, taken;      /* releases diffed, made ready, handed over */
+	int quit, ended;
+	size_t made, taken;              /* releases made ready, handed over */
 	mev__walk_next slot[AHEAD_DEPTH]; /* release i in slot[i % AHEAD_DEPTH] */
 	mev__blob_vec inbox;             /* from _note */
 	mev_measure *measuring;          /* the reading the main thread may join */
