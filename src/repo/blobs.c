@@ -42,7 +42,7 @@ int mev__repo_tree_memo(mev_repo *repo)
  * older at this size; a blob larger than RECENT_MAX is not kept. */
 enum { RECENT_GEN = 8 << 20, RECENT_MAX = 1 << 20 };
 
-static void blob_gen_free(mev__blob_gen *g)
+void mev__blob_gen_free(mev__blob_gen *g)
 {
 	for (size_t i = 0; i < g->v.n; i++)
 		mev__buf_free(&g->v.v[i]);
@@ -60,7 +60,7 @@ static void recent_put(mev_repo *repo, const mev_oid *oid, mev_buf *b)
 	if (b->len > RECENT_MAX)
 		return;
 	if (g->bytes + b->len > RECENT_GEN) {
-		blob_gen_free(&repo->recent[1]);
+		mev__blob_gen_free(&repo->recent[1]);
 		repo->recent[1] = *g;
 		memset(g, 0, sizeof *g);
 		g->idx = (mev_strmap)MEV_STRMAP_INIT;
@@ -319,8 +319,8 @@ void mev__repo_blobs_free(mev_repo *repo)
 		mev__pack_reader_free(repo->reader);
 		free(repo->reader);
 	}
-	blob_gen_free(&repo->recent[0]);
-	blob_gen_free(&repo->recent[1]);
+	mev__blob_gen_free(&repo->recent[0]);
+	mev__blob_gen_free(&repo->recent[1]);
 	mev__packs_free(repo->packs);
 }
 

@@ -10,12 +10,16 @@
 
 typedef struct mev__packs mev__packs;
 
-/* Blobs read lately, by id (mev_repo_read_blob()). */
+/* Objects kept by id: blobs read lately (mev_repo_read_blob()), the
+ * trees of a diff (mev__tree_memo). */
 typedef struct {
 	mev_strmap idx;       /* oid -> index in v */
 	MEV_VEC(mev_buf) v;   /* len 0 and no ptr: moved to the newer generation */
 	size_t bytes;
 } mev__blob_gen;
+
+/* Free what g holds; g is empty (and usable) again. */
+void mev__blob_gen_free(mev__blob_gen *g);
 
 /*
  * What a series of diffs keeps (mev_tree_update(), mev_repo_diff_blobs()):
@@ -27,11 +31,7 @@ typedef struct {
  * delta bases the blobs share (libgit2 took twice as long).
  */
 typedef struct {
-	mev_strmap idx;                   /* oid -> index in v */
-	MEV_VEC(mev_buf) v;
-} mev__tree_gen;
-typedef struct {
-	mev__tree_gen gen[2];
+	mev__blob_gen gen[2];
 	struct mev__packs *packs;
 	struct mev__pack_reader *rd;
 } mev__tree_memo;

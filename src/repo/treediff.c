@@ -104,20 +104,10 @@ static int leaf(differ *d, const mev__tree_entry *o, const mev__tree_entry *n)
 	return rc;
 }
 
-static void gen_clear(mev__tree_gen *g)
-{
-	for (size_t i = 0; i < g->v.n; i++)
-		mev__buf_free(&g->v.v[i]);
-	MEV_VEC_FREE(&g->v);
-	mev__strmap_free(&g->idx);
-	memset(g, 0, sizeof *g);
-	g->idx = (mev_strmap)MEV_STRMAP_INIT;
-}
-
 void mev__tree_memo_free(mev__tree_memo *m)
 {
-	gen_clear(&m->gen[0]);
-	gen_clear(&m->gen[1]);
+	mev__blob_gen_free(&m->gen[0]);
+	mev__blob_gen_free(&m->gen[1]);
 	if (m->rd) {
 		mev__pack_reader_free(m->rd);
 		free(m->rd);
@@ -132,7 +122,7 @@ static void raw_free(raw_tree *t)
 }
 
 /* Keep t (of the new side) for the next diff: only a saving. */
-static void keep_tree(mev__tree_gen *g, const git_oid *id, raw_tree *t)
+static void keep_tree(mev__blob_gen *g, const git_oid *id, raw_tree *t)
 {
 	mev_buf b = t->own;
 	if (!b.ptr && mev__buf_put(&b, t->data, t->len))
@@ -153,7 +143,7 @@ static void keep_tree(mev__tree_gen *g, const git_oid *id, raw_tree *t)
  * the next diff. */
 static int read_tree(raw_tree *out, differ *d, const git_oid *id, int keep)
 {
-	mev__tree_gen *last = d->memo ? &d->memo->gen[1] : NULL;
+	mev__blob_gen *last = d->memo ? &d->memo->gen[1] : NULL;
 	const unsigned char *p;
 	mev_oid oid;
 	int64_t i;
@@ -261,7 +251,7 @@ int mev__tree_diff(git_repository *git, mev__tree_memo *memo, const git_oid *ot,
 	if (git_repository_odb(&d.odb, git) < 0)
 		return mev__repo_git_fail(MEV_EGIT, "cannot open the object database");
 	if (memo) {
-		gen_clear(&memo->gen[0]);
+		mev__blob_gen_free(&memo->gen[0]);
 		if (!memo->rd && memo->packs && (memo->rd = malloc(sizeof *memo->rd)))
 			mev__pack_reader_init(memo->rd, memo->packs);
 	}
@@ -275,7 +265,7 @@ int mev__tree_diff(git_repository *git, mev__tree_memo *memo, const git_oid *ot,
 	mev__buf_free(&d.path);
 	if (memo) {
 		/* this diff's new side is the next one's old side */
-		gen_clear(&memo->gen[1]);
+		mev__blob_gen_free(&memo->gen[1]);
 		memo->gen[1] = memo->gen[0];
 		memset(&memo->gen[0], 0, sizeof memo->gen[0]);
 		memo->gen[0].idx = (mev_strmap)MEV_STRMAP_INIT;
