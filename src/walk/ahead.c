@@ -224,12 +224,14 @@ static void prepare(mev__walk_ahead *a, mev__walk_next *s)
 	if (mev_rules_detect(&p->rules, a->repo, s->tree, &a->ro) ||
 	    mev_maint_sources(&p->src, &p->nsrc, &p->rules, s->tree))
 		goto fail;
-	if (!a->since_ok || memcmp(&a->since_rules, &p->rules, sizeof p->rules) ||
-	    !mev__walk_sources_equal(a->since_src, a->since_nsrc, p->src, p->nsrc)) {
-		if (mev_maint_load(&p->maint, &p->rules, a->repo, s->tree) ||
-		    mev__walk_matcher(&p->matcher, p->maint, a->pool))
-			goto fail;
+	if (a->since_ok && !memcmp(&a->since_rules, &p->rules, sizeof p->rules) &&
+	    mev__walk_sources_equal(a->since_src, a->since_nsrc, p->src, p->nsrc)) {
+		p->ok = 1; /* as the release before: nothing parsed, nothing to copy */
+		return;
 	}
+	if (mev_maint_load(&p->maint, &p->rules, a->repo, s->tree) ||
+	    mev__walk_matcher(&p->matcher, p->maint, a->pool))
+		goto fail;
 	p->ok = 1;
 	since_set(a, &p->rules, p->src, p->nsrc);
 	return;
@@ -334,7 +336,7 @@ void mev__walk_ahead_init(mev__walk_ahead *a, mev_repo *main_repo, mev_store_vie
 
 void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree *base,
 			   const mev_rules *rules, const mev_maint_source *src, size_t nsrc,
-			   const mev_tag *const *list, size_t n, const mev__blob_vec *measured)
+			   const mev_tag *const *list, size_t n, mev__blob_vec *measured)
 {
 	mev__walk_ahead_drop(a);
 	mev__walk_ahead_note(a, measured);
@@ -355,12 +357,18 @@ void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree 
 		a->running = 1;
 }
 
-void mev__walk_ahead_note(mev__walk_ahead *a, const mev__blob_vec *measured)
+void mev__walk_ahead_note(mev__walk_ahead *a, mev__blob_vec *measured)
 {
 	pthread_mutex_lock(&a->mu);
-	for (size_t k = 0; k < measured->n; k++)
-		if (MEV_VEC_PUSH(&a->inbox, measured->v[k]))
-			break; /* only a saving */
+	if (!a->inbox.n) { /* handed over whole (the sizes read before the walk) */
+		mev__blob_vec t = a->inbox;
+		a->inbox = *measured;
+		*measured = t;
+	} else if (MEV_VEC_RESERVE(&a->inbox, a->inbox.n + measured->n) == 0) {
+		memcpy(a->inbox.v + a->inbox.n, measured->v, measured->n * sizeof *measured->v);
+		a->inbox.n += measured->n;
+	} /* else: only a saving */
+	measured->n = 0;
 	pthread_mutex_unlock(&a->mu);
 }
 

@@ -176,8 +176,9 @@ enum { AHEAD_DEPTH = 4 };
  * (dropping what runs; nothing when the repository at `path` cannot be
  * opened again); base and the trees taken must live until the release
  * after each is taken or dropped.  _note hands it the sizes the caller
- * measured itself.  _take hands over the tree, its changed flags
- * (mev_tree_update), the sizes and the MAINTAINERS of the next release
+ * measured itself (taken: *measured is emptied).  _take hands over the
+ * tree, its changed flags (mev_tree_update), the sizes and the
+ * MAINTAINERS of the next release
  * when it is `commit` diffed from `old`: 1; else 0 (all dropped), and the
  * caller diffs itself.  _drop stops the thread and forgets what it made;
  * _free also closes the handle and the view.
@@ -215,8 +216,8 @@ void mev__walk_ahead_init(mev__walk_ahead *a, mev_repo *main_repo, mev_store_vie
 			  volatile int *stop);
 void mev__walk_ahead_start(mev__walk_ahead *a, const char *path, const mev_tree *base,
 			   const mev_rules *rules, const mev_maint_source *src, size_t nsrc,
-			   const mev_tag *const *list, size_t n, const mev__blob_vec *measured);
-void mev__walk_ahead_note(mev__walk_ahead *a, const mev__blob_vec *measured);
+			   const mev_tag *const *list, size_t n, mev__blob_vec *measured);
+void mev__walk_ahead_note(mev__walk_ahead *a, mev__blob_vec *measured);
 int mev__walk_ahead_take(mev__walk_ahead *a, mev_tree **tree, uint8_t **changed,
 			 mev__walk_sizes *sizes, mev__walk_prep *prep, const mev_tree *old,
 			 const mev_oid *commit);
