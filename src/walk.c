@@ -235,7 +235,6 @@ static void ahead_start(walker *w, const state *cur, int known)
 		mev__walk_ahead_start(&w->ahead, w->opt->repo, cur->tree, known ? &cur->rules : NULL,
 				      cur->src, cur->nsrc, w->work + w->at + 1, w->nwork - w->at - 1,
 				      &w->measured);
-	w->measured.n = 0;
 }
 
 /* The MAINTAINERS of cur, whose rules and sources are known: those parsed
