@@ -16,7 +16,7 @@
  * libgit2, which reads it or says what is wrong.  Packs are read with
  * pread(), not mapped: a mapped pack stays resident as it is read.
  */
-#include "repo/repo_internal.h"
+#include "repo/packs_internal.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -30,45 +30,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* git's core.deltaBaseCacheLimit is 96 MB; the Linux walk's peak memory
- * (600 MB at most, docs/performance.md) leaves room for 64 (a walk's
- * reading before the releases, with nothing else held, takes more:
- * mev__packs_cache_limit). */
-#define CACHE_LIMIT (64u << 20)
-enum { CACHE_BUCKETS = 1 << 16, MAX_CHAIN = 10000 };
-enum { OBJ_TREE = 2, OBJ_BLOB = 3, OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7 };
+enum { MAX_CHAIN = 10000 };
 
-typedef struct {
-	int fd;
-	uint64_t size;                 /* of the .pack file */
-	void *map;                     /* the .idx, mapped */
-	size_t map_len;
-	uint32_t n;                    /* objects */
-	const unsigned char *fanout, *oids, *off32, *off64;
-	size_t n64;
-	uint64_t *starts;              /* where each entry starts, sorted: an
-	                                * entry ends where the next one starts */
-} pack;
-
-/* A rebuilt object kept as the base of other deltas. */
-typedef struct entry {
-	uint32_t pack;
-	uint64_t off;
-	unsigned char *data;
-	size_t len;
-	int type;
-	struct entry *newer, *older;   /* least recently used at the tail */
-	struct entry *next;            /* in its bucket */
-} entry;
-
-struct mev__packs {
-	pack *v;
-	size_t n;
-	pthread_mutex_t lock;          /* the cache's */
-	entry **bucket;
-	entry *head, *tail;
-	size_t used, limit;
-};
+typedef mev__pack pack;
 
 static uint32_t be32(const unsigned char *p)
 {
@@ -232,20 +196,6 @@ static int add_dir(mev__packs *ps, const char *dir)
 	return rc;
 }
 
-/* The cache's lock spins before it sleeps: readers hold it for a few
- * hundred nanoseconds, and with a plain mutex the threads reading before a
- * walk spent a sixth of their CPU putting each other to sleep (futex). */
-static void lock_init(pthread_mutex_t *m)
-{
-	pthread_mutexattr_t a;
-	pthread_mutexattr_init(&a);
-#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
-	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
-#endif
-	pthread_mutex_init(m, &a);
-	pthread_mutexattr_destroy(&a);
-}
-
 int mev__packs_open(mev__packs **out, const char *objects)
 {
 	mev__packs *ps = calloc(1, sizeof *ps);
@@ -253,12 +203,10 @@ int mev__packs_open(mev__packs **out, const char *objects)
 	FILE *f;
 	int rc;
 	*out = NULL;
-	if (!ps || !(ps->bucket = calloc(CACHE_BUCKETS, sizeof *ps->bucket))) {
+	if (!ps || mev__pack_cache_init(ps)) {
 		free(ps);
 		return -1;
 	}
-	lock_init(&ps->lock);
-	ps->limit = CACHE_LIMIT;
 	rc = add_dir(ps, objects);
 	/* the objects a clone borrows (`git clone --shared`): one level */
 	if (!rc && (size_t)snprintf(path, sizeof path, "%s/info/alternates", objects) < sizeof path &&
@@ -290,13 +238,7 @@ void mev__packs_free(mev__packs *ps)
 		return;
 	for (size_t i = 0; i < ps->n; i++)
 		pack_close(&ps->v[i]);
-	for (entry *e = ps->head, *n; e; e = n) {
-		n = e->older;
-		free(e->data);
-		free(e);
-	}
-	pthread_mutex_destroy(&ps->lock);
-	free(ps->bucket);
+	mev__pack_cache_free(ps);
 	free(ps->v);
 	free(ps);
 }
@@ -334,120 +276,6 @@ static int find(const mev__packs *ps, const unsigned char *oid, uint32_t *pi, ui
 int mev__packs_where(const mev__packs *ps, const mev_oid *oid, uint32_t *pi, uint64_t *off)
 {
 	return ps && find(ps, oid->id, pi, off);
-}
-
-/* --- the cache of bases --------------------------------------------------- */
-
-static size_t slot(uint32_t pi, uint64_t off)
-{
-	uint64_t h = (off ^ (uint64_t)pi << 56) * 0x9e3779b97f4a7c15ULL;
-	return (size_t)(h >> 48) & (CACHE_BUCKETS - 1);
-}
-
-/* Unlink e from its bucket and the LRU list (lock held). */
-static void unlink_entry(mev__packs *ps, entry *e)
-{
-	entry **pp = &ps->bucket[slot(e->pack, e->off)];
-	while (*pp != e)
-		pp = &(*pp)->next;
-	*pp = e->next;
-	if (e->newer)
-		e->newer->older = e->older;
-	else
-		ps->head = e->older;
-	if (e->older)
-		e->older->newer = e->newer;
-	else
-		ps->tail = e->newer;
-	ps->used -= e->len;
-}
-
-/* The base at (pi, off), taken out of the cache (the caller owns it), or NULL. */
-static entry *cache_take(mev__packs *ps, uint32_t pi, uint64_t off)
-{
-	entry *e;
-	pthread_mutex_lock(&ps->lock);
-	for (e = ps->bucket[slot(pi, off)]; e; e = e->next)
-		if (e->pack == pi && e->off == off)
-			break;
-	if (e)
-		unlink_entry(ps, e);
-	pthread_mutex_unlock(&ps->lock);
-	return e;
-}
-
-/* Under the lock: the least recently used bases unlinked until `room`
- * more bytes fit, as a list for free_entries() once the lock is let go. */
-static entry *evict(mev__packs *ps, size_t room)
-{
-	entry *gone = NULL;
-	while (ps->tail && ps->used + room > ps->limit) {
-		entry *old = ps->tail;
-		unlink_entry(ps, old);
-		old->next = gone;
-		gone = old;
-	}
-	return gone;
-}
-
-static void free_entries(entry *gone)
-{
-	while (gone) {
-		entry *next = gone->next;
-		free(gone->data);
-		free(gone);
-		gone = next;
-	}
-}
-
-/* Keep `data` (taken) as the base at (pi, off); the least recently used
- * go when the cache is full. */
-static void cache_put(mev__packs *ps, uint32_t pi, uint64_t off, unsigned char *data, size_t len, int type)
-{
-	entry *e, **b, *gone = NULL;
-	if (len > CACHE_LIMIT / 8 || !(e = malloc(sizeof *e))) { /* a large one: not kept */
-		free(data);
-		return;
-	}
-	e->pack = pi;
-	e->off = off;
-	e->data = data;
-	e->len = len;
-	e->type = type;
-	pthread_mutex_lock(&ps->lock);
-	b = &ps->bucket[slot(pi, off)];
-	for (entry *x = *b; x; x = x->next)
-		if (x->pack == pi && x->off == off) { /* another thread was first */
-			pthread_mutex_unlock(&ps->lock);
-			free(data);
-			free(e);
-			return;
-		}
-	gone = evict(ps, len); /* freed once the lock is let go */
-	e->next = *b;
-	*b = e;
-	e->newer = NULL;
-	e->older = ps->head;
-	if (ps->head)
-		ps->head->newer = e;
-	else
-		ps->tail = e;
-	ps->head = e;
-	ps->used += len;
-	pthread_mutex_unlock(&ps->lock);
-	free_entries(gone);
-}
-
-void mev__packs_cache_limit(mev__packs *ps, size_t bytes)
-{
-	entry *gone;
-	if (!ps)
-		return;
-	pthread_mutex_lock(&ps->lock);
-	ps->limit = bytes ? bytes : CACHE_LIMIT;
-	gone = evict(ps, 0);
-	pthread_mutex_unlock(&ps->lock);
-	free_entries(gone);
 }
 
 /* --- reading entries ------------------------------------------------------ */
@@ -726,7 +554,7 @@ static int read_object(mev__pack_reader *r, const mev_oid *oid, int want, const 
 	/* down the chain to a base in the cache or a whole object, each
 	 * delta inflated on the way (its bytes are at hand) */
 	for (;;) {
-		entry *e = cache_take(ps, pi, off);
+		mev__pack_base *e = mev__pack_cache_take(ps, pi, off);
 		header h;
 		unsigned char *d;
 		if (e) {
@@ -770,7 +598,7 @@ static int read_object(mev__pack_reader *r, const mev_oid *oid, int want, const 
 		free(l->delta);
 		if (!res)
 			goto fail;
-		cache_put(ps, l->base_pack, l->base_off, obj, olen, type);
+		mev__pack_cache_put(ps, l->base_pack, l->base_off, obj, olen, type);
 		obj = res;
 		olen = rlen;
 	}
