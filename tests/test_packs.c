@@ -1,12 +1,13 @@
 /*
- * Unit tests of reading blobs (src/repo/blobs.c, src/repo/packread.c):
+ * Unit tests of reading blobs (src/repo/blobs.c, src/repo/packread.c,
+ * src/repo/packcache.c):
  * counting lines with threads, the packs read by maintevo's own reader
  * against git cat-file.  Skipped (77) without git.
  */
 #include "test.h"
 #include "maintevo/error.h"
 #include "maintevo/repo.h"
-#include "repo/repo_internal.h"
+#include "repo/packs_internal.h"
 #include "util/buf.h"
 
 #include <pthread.h>
@@ -444,10 +445,71 @@ static void test_diff_series(void)
 	mev_repo_free(r);
 }
 
-/* --- clones that lack something --------------------------------------------- */
+/*
+ * A pack of 70,000 objects (git fast-import's, each blob a delta of the
+ * one before): its searches begin in the buckets of 16 bits (by_name,
+ * by_place), and every blob read back equals what was written.  The blob
+ * of number i is 30 common lines and "blob i".
+ */
+static void blob_text(mev_buf *b, int i)
+{
+	b->len = 0;
+	for (int k = 0; k < 30; k++)
+		mev__buf_printf(b, "common line %d\n", k);
+	mev__buf_printf(b, "blob %d\n", i);
+}
 
-/* A shallow clone: its history stops at .git/shallow, and the root is
- * found only when the cut falls on it. */
+static void test_many_objects(void)
+{
+	const char *d = repo_path("many");
+	enum { N = 70000 };
+	char path[4096];
+	mev__packs *ps = NULL;
+	mev__pack_reader rd;
+	mev_buf want = MEV_BUF_INIT;
+	size_t tried = 0, same = 0;
+	CHECK_INT(sh("mkdir -p '%s' && cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		     "awk 'BEGIN { for (i = 0; i < %d; i++) { d = \"\"; "
+		     "for (k = 0; k < 30; k++) d = d \"common line \" k \"\\n\"; d = d \"blob \" i \"\\n\"; "
+		     "printf \"blob\\nmark :%%d\\ndata %%d\\n%%s\\n\", i + 1, length(d), d } }' | "
+		     GIT_ENV "git fast-import --quiet", d, d, N), 0);
+	snprintf(path, sizeof path, "%s/.git/objects", d);
+	CHECK_INT(mev__packs_open(&ps, path), 0);
+	if (!ps)
+		return;
+	CHECK_INT(mev__packs_count(ps), 1);
+	CHECK(ps->n == 1 && ps->v[0].n >= N && ps->v[0].by_name && ps->v[0].by_place);
+	mev__pack_reader_init(&rd, ps);
+	for (int i = 0; i < N; i += i < 50 || i > N - 50 ? 1 : 97) {
+		git_oid id;
+		mev_oid oid;
+		const unsigned char *data = NULL;
+		size_t len = 0;
+		blob_text(&want, i);
+		git_odb_hash(&id, want.ptr, want.len, GIT_OBJECT_BLOB);
+		memcpy(oid.id, id.id, 20);
+		tried++;
+		if (mev__pack_read_blob(&rd, &oid, &data, &len) && len == want.len && !memcmp(data, want.ptr, len))
+			same++;
+	}
+	CHECK_INT(same, tried);
+	/* a name the pack lacks, in a bucket it has names in */
+	{
+		mev_oid none;
+		const unsigned char *data = NULL;
+		size_t len = 0;
+		uint32_t pi;
+		uint64_t off;
+		memcpy(none.id, ps->v[0].oids, 20);
+		none.id[19] ^= 1;
+		CHECK_INT(mev__packs_where(ps, &none, &pi, &off), 0);
+		CHECK_INT(mev__pack_read_blob(&rd, &none, &data, &len), 0);
+	}
+	mev__pack_reader_free(&rd);
+	mev__packs_free(ps);
+	mev__buf_free(&want);
+}
+
 int main(void)
 {
 	int rc = fixture_start("packs");
@@ -458,6 +520,7 @@ int main(void)
 	RUN(test_packed_blobs);
 	RUN(test_diff_and_read_order);
 	RUN(test_diff_series);
+	RUN(test_many_objects);
 	rc = test_summary();
 	test_tmpdir_remove(tmp_root);
 	return rc;

@@ -44,6 +44,8 @@ static uint32_t be32(const unsigned char *p)
 static void pack_close(pack *p)
 {
 	free(p->starts);
+	free(p->by_name);
+	free(p->by_place);
 	if (p->map)
 		munmap(p->map, p->map_len);
 	if (p->fd >= 0)
@@ -100,11 +102,48 @@ static int sort_starts(pack *p)
 	return p->starts && ok;
 }
 
+enum { BY = 1 << 16 }; /* the buckets of by_name and by_place */
+
+/* p->by_name and p->by_place, for a pack of at least BY objects: each a
+ * count per bucket, summed (a pass over the names, read by the lookups
+ * anyway, and over starts).  Without them (out of memory), the searches
+ * begin with the whole range. */
+static void index_buckets(pack *p)
+{
+	uint32_t *name = NULL, *place = NULL;
+	unsigned shift = 0;
+	if (p->n < BY || !(name = calloc(BY + 1, sizeof *name)) || !(place = calloc(BY + 1, sizeof *place))) {
+		free(name);
+		free(place);
+		return;
+	}
+	while ((p->size >> shift) >= BY)
+		shift++;
+	for (uint32_t i = 0; i < p->n; i++) {
+		const unsigned char *o = p->oids + (size_t)i * 20;
+		name[((uint32_t)o[0] << 8 | o[1]) + 1]++;
+		uint64_t b = p->starts[i] >> shift; /* past the pack (damaged): the last */
+		place[(b < BY ? b : BY - 1) + 1]++;
+	}
+	for (size_t k = 1; k <= BY; k++) {
+		name[k] += name[k - 1];
+		place[k] += place[k - 1];
+	}
+	p->by_name = name;
+	p->by_place = place;
+	p->place_shift = shift;
+}
+
 /* Where the entry at `off` ends: where the next one starts, or the
  * pack's checksum. */
 static uint64_t entry_end(const pack *p, uint64_t off)
 {
 	size_t lo = 0, hi = p->n;
+	if (p->by_place && (off >> p->place_shift) < BY) { /* starts after the bucket's are after off too */
+		size_t b = (size_t)(off >> p->place_shift);
+		lo = p->by_place[b];
+		hi = p->by_place[b + 1];
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (p->starts[mid] <= off)
@@ -156,6 +195,7 @@ static int pack_open(pack *p, const char *base)
 	    (p->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(p->fd, &st) || st.st_size < 32)
 		goto bad;
 	p->size = (uint64_t)st.st_size;
+	index_buckets(p);
 	/* the pack the index was made for: "PACK", and its checksum, which
 	 * the index repeats before its own */
 	{
@@ -253,6 +293,10 @@ static int find(const mev__packs *ps, const unsigned char *oid, uint32_t *pi, ui
 		uint32_t lo = oid[0] ? be32(p->fanout + (oid[0] - 1) * 4) : 0, hi = be32(p->fanout + oid[0] * 4);
 		if (hi > p->n)  /* a damaged fan-out: not read here */
 			continue;
+		if (p->by_name) {
+			lo = p->by_name[(uint32_t)oid[0] << 8 | oid[1]];
+			hi = p->by_name[((uint32_t)oid[0] << 8 | oid[1]) + 1];
+		}
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
 			int c = memcmp(p->oids + (size_t)mid * 20, oid, 20);

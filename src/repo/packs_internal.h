@@ -30,6 +30,13 @@ typedef struct mev__pack {
 	size_t n64;
 	uint64_t *starts;              /* where each entry starts, sorted: an
 	                                * entry ends where the next one starts */
+	/* In a pack of many objects, where a search begins (a binary search
+	 * of the whole index or of starts was a cache miss a step, 20 of
+	 * them in a pack of a million): by_name[k], the first object whose
+	 * name begins with the 16 bits k; by_place[k], the first of starts
+	 * at or after k << place_shift.  65,537 each, or NULL. */
+	uint32_t *by_name, *by_place;
+	unsigned place_shift;
 } mev__pack;
 
 /* A rebuilt object kept as the base of other deltas. */
