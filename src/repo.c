@@ -453,8 +453,35 @@ static int merge_files(mev_tree *t, uint8_t *flags, size_t *ndel, const mev_tree
 int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo *repo,
 		    const mev_tree *old, const mev_oid *commit)
 {
+	return mev_tree_update_with(out, changed, deleted, repo, old, commit, NULL);
+}
+
+/* The entries that differ between old's tree and commit's, for dc: replayed
+ * from d when it is that diff's, else diffed; t->tree_id set. */
+static int tree_changes(mev_tree *t, mev_repo *repo, const mev_tree *old, const mev_oid *commit,
+			const mev_tree_delta *d, diff_ctx *dc)
+{
 	git_commit *c = NULL;
 	git_oid id, ot;
+	int rc;
+	if (mev__tree_delta_matches(d, &old->tree_id, commit)) {
+		t->tree_id = *mev__tree_delta_to(d);
+		return mev__tree_delta_replay(d, diff_entry_cb, dc);
+	}
+	memcpy(id.id, commit->id, 20);
+	if (git_commit_lookup(&c, repo->git, &id) < 0)
+		return mev__repo_git_fail(MEV_EGIT, "cannot read the tree of the commit");
+	memcpy(ot.id, old->tree_id.id, 20);
+	memcpy(t->tree_id.id, git_commit_tree_id(c)->id, 20);
+	if (!(rc = mev__repo_tree_memo(repo)))
+		rc = mev__tree_diff(repo->git, &repo->trees, &ot, git_commit_tree_id(c), diff_entry_cb, dc);
+	git_commit_free(c);
+	return rc;
+}
+
+int mev_tree_update_with(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo *repo,
+			 const mev_tree *old, const mev_oid *commit, const mev_tree_delta *d)
+{
 	diff_ctx dc = { 0 };
 	mev_tree *t = calloc(1, sizeof *t);
 	uint8_t *flags = NULL;
@@ -467,16 +494,7 @@ int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo
 	if (!t)
 		return mev_error_oom();
 	dc.t = t;
-	memcpy(id.id, commit->id, 20);
-	if (git_commit_lookup(&c, repo->git, &id) < 0) {
-		rc = mev__repo_git_fail(MEV_EGIT, "cannot read the tree of the commit");
-		goto done;
-	}
-	memcpy(ot.id, old->tree_id.id, 20);
-	memcpy(t->tree_id.id, git_commit_tree_id(c)->id, 20);
-	if ((rc = mev__repo_tree_memo(repo)))
-		goto done;
-	if ((rc = mev__tree_diff(repo->git, &repo->trees, &ot, git_commit_tree_id(c), diff_entry_cb, &dc)))
+	if ((rc = tree_changes(t, repo, old, commit, d, &dc)))
 		goto done;
 	if (dc.added.n > 1)
 		qsort(dc.added.v, dc.added.n, sizeof *dc.added.v, path_cmp);
@@ -508,7 +526,6 @@ done:
 	mev__strmap_free(&dc.removed);
 	free(dc.gone);
 	MEV_VEC_FREE(&dc.added);
-	git_commit_free(c);
 	if (rc) {
 		free(flags);
 		mev_tree_free(t);

@@ -280,8 +280,12 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	if (prev->tree && mev__walk_ahead_take(&w->ahead, &cur->tree, &changed, &w->sizes, &prep,
 					       prev->tree, &tag->commit))
 		rc = took_ahead(w);
-	else if (prev->tree)
-		rc = mev_tree_update(&cur->tree, &changed, NULL, w->repo, prev->tree, &tag->commit);
+	else if (prev->tree) {
+		/* the thread ahead does not run: the diffs are this thread's */
+		mev_tree_delta *d = mev__walk_deltas_take(&w->deltas, &tag->commit);
+		rc = mev_tree_update_with(&cur->tree, &changed, NULL, w->repo, prev->tree, &tag->commit, d);
+		mev_tree_delta_free(d);
+	}
 	else
 		rc = mev_tree_load(&cur->tree, w->repo, &tag->commit);
 	if (rc)
@@ -521,6 +525,7 @@ static int start_ahead(walker *w)
 	w->ahead.ro.dialect = w->dialect;
 	w->ahead.ro.top_level_only = w->id.top_level_only;
 	w->ahead.pool = &w->pool;
+	w->ahead.deltas = &w->deltas;
 	return 0;
 }
 
@@ -714,6 +719,7 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	w.opt = o;
 	w.res = res;
 	w.lockfd = -1;
+	w.deltas.idx = (mev_strmap)MEV_STRMAP_INIT;
 	if ((rc = mev_release_memo_new(&w.memo)) || (rc = mev_pattern_pool_new(&w.pool)) ||
 	    (rc = open_walk(&w)) || (rc = drop_damaged(&w)) ||
 	    (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
@@ -759,6 +765,7 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 done:
 	rc = mev__walk_settle_after(&w, rc);
 	mev__walk_ahead_free(&w.ahead);
+	mev__walk_deltas_clear(&w.deltas);
 	mev__walk_sizes_clear(&w.sizes);
 	mev_store_view_free(w.view);
 	res->seconds = mev__now() - t0;

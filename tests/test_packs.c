@@ -445,6 +445,107 @@ static void test_diff_series(void)
 	mev_repo_free(r);
 }
 
+static int count_blob(void *ctx, const mev_oid *blob)
+{
+	(void)blob;
+	(*(size_t *)ctx)++;
+	return 0;
+}
+
+/* Trees a and b list the same files (paths, ids, kinds, where links lead),
+ * with the same changed flags; gitlinks and folders stat the same. */
+static int same_tree(const mev_tree *a, const uint8_t *ca, const mev_tree *b, const uint8_t *cb)
+{
+	const mev_tree_file *x = mev_tree_files(a), *y = mev_tree_files(b);
+	static const char *const probe[] = { "sub", "link", "a", "a/f", "b", "link/inner" };
+	if (!mev_oid_equal(mev_tree_id(a), mev_tree_id(b)) || mev_tree_count(a) != mev_tree_count(b))
+		return 0;
+	for (size_t i = 0; i < mev_tree_count(a); i++)
+		if (x[i].path_len != y[i].path_len || memcmp(x[i].path, y[i].path, x[i].path_len) ||
+		    !mev_oid_equal(&x[i].oid, &y[i].oid) || x[i].kind != y[i].kind ||
+		    x[i].link_dir != y[i].link_dir || x[i].link_file != y[i].link_file || ca[i] != cb[i])
+			return 0;
+	for (size_t k = 0; k < sizeof probe / sizeof *probe; k++)
+		if (mev_tree_stat(a, probe[k], strlen(probe[k])) != mev_tree_stat(b, probe[k], strlen(probe[k])))
+			return 0;
+	return 1;
+}
+
+/*
+ * A diff recorded while reading (mev_repo_diff_record) and replayed
+ * (mev_tree_update_with) builds the very tree a diff builds: files
+ * modified, deleted, added, made executable; a symbolic link that
+ * becomes a folder and back; a file that becomes a folder; a submodule
+ * added; a folder removed whole.  A record of another diff is not used.
+ */
+static void test_diff_replayed(void)
+{
+	const char *d = repo_path("replay");
+	mev_repo *r = NULL;
+	mev_tree *old = NULL;
+	mev_oid c[6];
+	int same = 0, other = 0;
+	CHECK_INT(sh("mkdir -p '%s' && cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		     "mkdir a && echo f > a/f && echo g > a/g && ln -s a link && echo x > x.sh && "
+		     "git add -A && " GIT_ENV DATE1 "git commit -q -m c0 && "
+		     "chmod +x x.sh && echo f2 > a/f && rm a/g && echo h > a/h && "
+		     "git add -A && " GIT_ENV DATE1 "git commit -q -m c1 && "
+		     "rm link && mkdir link && echo i > link/inner && rm a/f && mkdir a/f && echo j > a/f/j && "
+		     "git add -A && " GIT_ENV DATE1 "git commit -q -m c2 && "
+		     "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),sub && "
+		     "rm -r link && ln -s a/h link && git add -A link && " GIT_ENV DATE1 "git commit -q -m c3 && "
+		     "git rm -q -r a && mkdir b && echo k > b/k && git add -A && " GIT_ENV DATE1 "git commit -q -m c4 && "
+		     "echo k2 > b/k && git add -A && " GIT_ENV DATE1 "git commit -q -m c5 && "
+		     "git repack -q -a -d && git prune-packed", d, d), 0);
+	CHECK_INT(mev_repo_open(&r, d), 0);
+	if (!r)
+		return;
+	for (int k = 0; k < 6; k++) {
+		char rev[32];
+		snprintf(rev, sizeof rev, "HEAD~%d", 5 - k);
+		CHECK_INT(mev_repo_resolve(&c[k], NULL, r, rev), 0);
+	}
+	{
+		mev_tree_delta *none = (mev_tree_delta *)1;
+		size_t n = 0;
+		CHECK_INT(mev_repo_diff_record(&none, r, NULL, &c[0], count_blob, &n), 0);
+		CHECK(none == NULL && n == 4);
+	}
+	CHECK_INT(mev_tree_load(&old, r, &c[0]), 0);
+	for (int k = 1; k < 6 && old; k++) {
+		mev_tree_delta *rec = NULL;
+		mev_tree *t1 = NULL, *t2 = NULL, *t3 = NULL, *t4 = NULL, *older = NULL;
+		uint8_t *c1 = NULL, *c2 = NULL, *c3 = NULL, *c4 = NULL;
+		size_t d1 = 0, d2 = 0, n = 0;
+		CHECK_INT(mev_repo_diff_record(&rec, r, &c[k - 1], &c[k], count_blob, &n), 0);
+		CHECK(rec != NULL && mev_oid_equal(mev_tree_delta_commit(rec), &c[k]));
+		CHECK_INT(mev_tree_update(&t1, &c1, &d1, r, old, &c[k]), 0);
+		CHECK_INT(mev_tree_update_with(&t2, &c2, &d2, r, old, &c[k], rec), 0);
+		same += t1 && t2 && d1 == d2 && same_tree(t1, c1, t2, c2);
+		/* the record of c[k-1] -> c[k], asked for c[k-2] -> c[k]: diffed */
+		if (k >= 2 && mev_tree_load(&older, r, &c[k - 2]) == 0) {
+			CHECK_INT(mev_tree_update(&t3, &c3, NULL, r, older, &c[k]), 0);
+			CHECK_INT(mev_tree_update_with(&t4, &c4, NULL, r, older, &c[k], rec), 0);
+			other += t3 && t4 && same_tree(t3, c3, t4, c4);
+		}
+		mev_tree_delta_free(rec);
+		mev_tree_free(t1);
+		mev_tree_free(t3);
+		mev_tree_free(t4);
+		mev_tree_free(older);
+		free(c1);
+		free(c2);
+		free(c3);
+		free(c4);
+		mev_tree_free(old);
+		old = t2;
+	}
+	CHECK_INT(same, 5);
+	CHECK_INT(other, 4);
+	mev_tree_free(old);
+	mev_repo_free(r);
+}
+
 /*
  * A pack of 70,000 objects (git fast-import's, each blob a delta of the
  * one before): its searches begin in the buckets of 16 bits (by_name,
@@ -520,6 +621,7 @@ int main(void)
 	RUN(test_packed_blobs);
 	RUN(test_diff_and_read_order);
 	RUN(test_diff_series);
+	RUN(test_diff_replayed);
 	RUN(test_many_objects);
 	rc = test_summary();
 	test_tmpdir_remove(tmp_root);

@@ -131,6 +131,21 @@ void mev_repo_read_cache(mev_repo *repo, size_t bytes);
 int mev_repo_diff_blobs(mev_repo *repo, const mev_oid *from, const mev_oid *to,
 			int (*fn)(void *ctx, const mev_oid *blob), void *ctx);
 
+/*
+ * A diff between two commits' trees recorded (every entry that differs,
+ * both sides), for mev_tree_update_with() to replay instead of reading
+ * the trees again.
+ */
+typedef struct mev_tree_delta mev_tree_delta;
+/* mev_repo_diff_blobs() that also records the diff into *rec (NULL: not
+ * asked, `from` NULL, or out of memory: nothing is lost but the saving). */
+int mev_repo_diff_record(mev_tree_delta **rec, mev_repo *repo, const mev_oid *from, const mev_oid *to,
+			 int (*fn)(void *ctx, const mev_oid *blob), void *ctx);
+/* The commit diffed to; the bytes it holds. */
+const mev_oid *mev_tree_delta_commit(const mev_tree_delta *d);
+size_t mev_tree_delta_size(const mev_tree_delta *d);
+void mev_tree_delta_free(mev_tree_delta *d);
+
 /* What a tree entry is. */
 enum {
 	MEV_KIND_FILE = 1,   /* regular or executable blob */
@@ -164,6 +179,10 @@ int mev_tree_load(mev_tree **out, mev_repo *repo, const mev_oid *commit);
  */
 int mev_tree_update(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo *repo,
 		    const mev_tree *old, const mev_oid *commit);
+/* The same, the diff replayed from `d` when it was recorded from old's
+ * tree to commit's (else, or d NULL, diffed). */
+int mev_tree_update_with(mev_tree **out, uint8_t **changed, size_t *deleted, mev_repo *repo,
+			 const mev_tree *old, const mev_oid *commit, const mev_tree_delta *d);
 void mev_tree_free(mev_tree *tree);
 size_t mev_tree_count(const mev_tree *tree);
 /* The id of the git tree it lists. */

@@ -104,6 +104,12 @@ typedef int (*mev__tree_diff_fn)(void *ctx, const char *path, size_t len,
  * none): the trees of the diff before, for one of a series. */
 int mev__tree_diff(git_repository *git, mev__tree_memo *memo, const git_oid *ot,
 		   const git_oid *nt, mev__tree_diff_fn fn, void *ctx);
+/* A recorded diff (mev_repo_diff_record()): 1 when it is of the tree
+ * `from` to commit `commit`'s; its new tree; fn for its entries again, in
+ * their order (an entry's id points into d). */
+int mev__tree_delta_matches(const mev_tree_delta *d, const mev_oid *from, const mev_oid *commit);
+const mev_oid *mev__tree_delta_to(const mev_tree_delta *d);
+int mev__tree_delta_replay(const mev_tree_delta *d, mev__tree_diff_fn fn, void *ctx);
 
 /*
  * Blobs read from packs directly, keeping every delta base rebuilt as git

@@ -12,6 +12,7 @@
 #include "maintevo/error.h"
 #include "util/buf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -273,9 +274,107 @@ int mev__tree_diff(git_repository *git, mev__tree_memo *memo, const git_oid *ot,
 	return rc;
 }
 
+/* --- a diff recorded, to be replayed -------------------------------------- */
+
+/* Per entry, in the diff's order: u8 sides (1: old, 2: new), per side its
+ * raw mode (4 bytes) and id (20), u32 the path's length, the path and a
+ * NUL. */
+struct mev_tree_delta {
+	mev_oid from, to, commit; /* the trees diffed; the commit of `to` */
+	mev_buf rec;
+	int rc;                   /* set when out of memory: the record is not whole */
+};
+
+static unsigned char *put_side(unsigned char *h, const mev__tree_entry *e)
+{
+	memcpy(h, &e->raw_mode, 4);
+	memcpy(h + 4, e->id->id, 20);
+	return h + 24;
+}
+
+/* Entry (o, n) at `path` appended to d's record. */
+static void record(mev_tree_delta *d, const char *path, size_t len, const mev__tree_entry *o,
+		   const mev__tree_entry *n)
+{
+	unsigned char head[1 + 2 * 24 + 4], *h = head;
+	uint32_t l = (uint32_t)len;
+	size_t at = d->rec.len;
+	if (d->rc)
+		return;
+	*h++ = (unsigned char)((o ? 1 : 0) | (n ? 2 : 0));
+	if (o)
+		h = put_side(h, o);
+	if (n)
+		h = put_side(h, n);
+	memcpy(h, &l, 4);
+	h += 4;
+	if (len > UINT32_MAX || mev__buf_put(&d->rec, head, (size_t)(h - head)) ||
+	    mev__buf_put(&d->rec, path, len) || mev__buf_putc(&d->rec, '\0')) {
+		d->rc = MEV_ENOMEM; /* not kept: the walk diffs this release itself */
+		d->rec.len = at;
+	}
+}
+
+static const unsigned char *get_side(mev__tree_entry *e, const unsigned char *p)
+{
+	memcpy(&e->raw_mode, p, 4);
+	e->mode = normalize_mode(e->raw_mode);
+	e->id = (const git_oid *)(const void *)(p + 4);
+	return p + 24;
+}
+
+int mev__tree_delta_replay(const mev_tree_delta *d, mev__tree_diff_fn fn, void *ctx)
+{
+	const unsigned char *p = (const unsigned char *)d->rec.ptr, *end = p + d->rec.len;
+	int rc = 0;
+	while (!rc && p < end) {
+		mev__tree_entry o, n;
+		unsigned sides = *p++;
+		uint32_t len;
+		const char *path, *slash;
+		if (sides & 1)
+			p = get_side(&o, p);
+		if (sides & 2)
+			p = get_side(&n, p);
+		memcpy(&len, p, 4);
+		path = (const char *)p + 4;
+		p += 4 + (size_t)len + 1;
+		slash = memrchr(path, '/', len);
+		o.name = n.name = slash ? slash + 1 : path;
+		o.name_len = n.name_len = len - (size_t)(o.name - path);
+		rc = fn(ctx, path, len, sides & 1 ? &o : NULL, sides & 2 ? &n : NULL);
+	}
+	return rc;
+}
+
+int mev__tree_delta_matches(const mev_tree_delta *d, const mev_oid *from, const mev_oid *commit)
+{
+	return d && !d->rc && mev_oid_equal(&d->from, from) && mev_oid_equal(&d->commit, commit);
+}
+
+const mev_oid *mev__tree_delta_to(const mev_tree_delta *d) { return &d->to; }
+
+const mev_oid *mev_tree_delta_commit(const mev_tree_delta *d) { return &d->commit; }
+
+size_t mev_tree_delta_size(const mev_tree_delta *d)
+{
+	return d ? sizeof *d + d->rec.cap : 0;
+}
+
+void mev_tree_delta_free(mev_tree_delta *d)
+{
+	if (!d)
+		return;
+	mev__buf_free(&d->rec);
+	free(d);
+}
+
+/* --- the blobs of a diff ---------------------------------------------------- */
+
 typedef struct {
 	int (*fn)(void *ctx, const mev_oid *blob);
 	void *ctx;
+	mev_tree_delta *rec;
 } blobs_ctx;
 
 static int blob_entry(void *ctx, const char *path, size_t len, const mev__tree_entry *o,
@@ -283,9 +382,8 @@ static int blob_entry(void *ctx, const char *path, size_t len, const mev__tree_e
 {
 	blobs_ctx *b = ctx;
 	mev_oid id;
-	(void)path;
-	(void)len;
-	(void)o;
+	if (b->rec)
+		record(b->rec, path, len, o, n);
 	if (!n || n->mode == GIT_FILEMODE_COMMIT)
 		return 0;
 	memcpy(id.id, n->id->id, 20);
@@ -305,14 +403,40 @@ static int commit_tree(git_oid *t, git_repository *git, const mev_oid *c)
 	return 0;
 }
 
-int mev_repo_diff_blobs(mev_repo *repo, const mev_oid *from, const mev_oid *to,
-			int (*fn)(void *ctx, const mev_oid *blob), void *ctx)
+int mev_repo_diff_record(mev_tree_delta **rec, mev_repo *repo, const mev_oid *from, const mev_oid *to,
+			 int (*fn)(void *ctx, const mev_oid *blob), void *ctx)
 {
 	git_oid ot, nt;
-	blobs_ctx b = { fn, ctx };
+	blobs_ctx b = { fn, ctx, NULL };
 	int rc;
+	if (rec)
+		*rec = NULL;
 	if ((from && (rc = commit_tree(&ot, repo->git, from))) || (rc = commit_tree(&nt, repo->git, to)) ||
 	    (rc = mev__repo_tree_memo(repo)))
 		return rc;
-	return mev__tree_diff(repo->git, &repo->trees, from ? &ot : NULL, &nt, blob_entry, &b);
+	if (rec && from && (b.rec = calloc(1, sizeof *b.rec))) {
+		memcpy(b.rec->from.id, ot.id, 20);
+		memcpy(b.rec->to.id, nt.id, 20);
+		b.rec->commit = *to;
+	}
+	rc = mev__tree_diff(repo->git, &repo->trees, from ? &ot : NULL, &nt, blob_entry, &b);
+	if (rc || (b.rec && b.rec->rc)) {
+		mev_tree_delta_free(b.rec);
+		b.rec = NULL;
+	} else if (b.rec && b.rec->rec.cap > b.rec->rec.len + 256) {
+		char *fit = realloc(b.rec->rec.ptr, b.rec->rec.len + 1); /* kept a while: no slack */
+		if (fit) {
+			b.rec->rec.ptr = fit;
+			b.rec->rec.cap = b.rec->rec.len + 1;
+		}
+	}
+	if (rec)
+		*rec = b.rec;
+	return rc;
+}
+
+int mev_repo_diff_blobs(mev_repo *repo, const mev_oid *from, const mev_oid *to,
+			int (*fn)(void *ctx, const mev_oid *blob), void *ctx)
+{
+	return mev_repo_diff_record(NULL, repo, from, to, fn, ctx);
 }

@@ -246,7 +246,9 @@ fail:
 static int diff_next(mev__walk_ahead *a, mev__walk_next *s)
 {
 	mev__oid_vec todo = { 0 };
-	int rc = mev_tree_update(&s->tree, &s->changed, NULL, a->repo, s->old, &s->commit);
+	mev_tree_delta *d = a->deltas ? mev__walk_deltas_take(a->deltas, &s->commit) : NULL;
+	int rc = mev_tree_update_with(&s->tree, &s->changed, NULL, a->repo, s->old, &s->commit, d);
+	mev_tree_delta_free(d);
 	if (!rc && a->main_repo && !(rc = look_up(a, s, &s->sizes, &todo)))
 		rc = measure(a, &s->sizes, &todo);
 	MEV_VEC_FREE(&todo);

@@ -120,8 +120,52 @@ static int read_all(mev__walker *w, const mev_oid *todo, size_t n)
 	return rc;
 }
 
+/* --- the diffs kept for the walk ------------------------------------------ */
+
+mev_tree_delta *mev__walk_deltas_take(mev__walk_deltas *d, const mev_oid *commit)
+{
+	int64_t i = d->v.n ? mev__strmap_get(&d->idx, (const char *)commit->id, 20) : -1;
+	mev_tree_delta *x;
+	if (i < 0)
+		return NULL;
+	x = d->v.v[i];
+	d->v.v[i] = NULL; /* a release walked twice (inserted) is diffed again */
+	return x;
+}
+
+void mev__walk_deltas_clear(mev__walk_deltas *d)
+{
+	for (size_t i = 0; i < d->v.n; i++)
+		mev_tree_delta_free(d->v.v[i]);
+	MEV_VEC_FREE(&d->v);
+	mev__strmap_free(&d->idx);
+	memset(d, 0, sizeof *d);
+	d->idx = (mev_strmap)MEV_STRMAP_INIT;
+}
+
+/* Keep diff x within `limit` bytes (else it goes). */
+static void deltas_keep(mev__walk_deltas *d, mev_tree_delta *x, size_t limit)
+{
+	size_t sz = mev_tree_delta_size(x);
+	const mev_oid *commit;
+	if (!x)
+		return;
+	commit = mev_tree_delta_commit(x);
+	if (d->bytes + sz > limit || MEV_VEC_PUSH(&d->v, x) ||
+	    mev__strmap_put(&d->idx, (const char *)commit->id, 20, (uint32_t)(d->v.n - 1))) {
+		if (d->v.n && d->v.v[d->v.n - 1] == x)
+			d->v.n--;
+		mev_tree_delta_free(x);
+		return;
+	}
+	d->bytes += sz;
+}
+
+/* --- what to read ------------------------------------------------------------ */
+
 /* Releases work[from..to) diffed, each against the one before (the
- * first against `base`, NULL: none), through `repo`. */
+ * first against `base`, NULL: none), through `repo`; the diffs recorded
+ * into `deltas`, up to `limit` bytes. */
 typedef struct {
 	mev__walker *w;
 	mev_repo *repo;
@@ -129,6 +173,8 @@ typedef struct {
 	size_t from, to;
 	const mev_oid *base;
 	wanted c;
+	mev__walk_deltas deltas;
+	size_t limit;
 	int rc;
 } part;
 
@@ -141,8 +187,12 @@ static int collect_part(part *p)
 		const mev_oid *from = k > p->from ? &p->work[k - 1]->commit : p->base;
 		if (p->w->opt->abort_now && *p->w->opt->abort_now)
 			rc = mev_error_set(MEV_EINTR, "interrupted");
-		else
-			rc = mev_repo_diff_blobs(p->repo, from, &p->work[k]->commit, want, &p->c);
+		else {
+			mev_tree_delta *x = NULL;
+			rc = mev_repo_diff_record(p->deltas.bytes < p->limit ? &x : NULL, p->repo, from,
+						  &p->work[k]->commit, want, &p->c);
+			deltas_keep(&p->deltas, x, p->limit);
+		}
 	}
 	mev_store_view_end(p->c.view);
 	mev_store_view_free(p->c.view);
@@ -162,6 +212,7 @@ static void part_free(part *p)
 {
 	mev__strmap_free(&p->c.seen);
 	MEV_VEC_FREE(&p->c.todo);
+	mev__walk_deltas_clear(&p->deltas);
 }
 
 /*
@@ -176,12 +227,14 @@ static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *wor
 {
 	size_t before = mev__stored_pos(&w->stored, work[0]->name), mid = nwork;
 	const mev_oid *base = before ? &w->stored.v[before - 1].commit : NULL;
-	part a = { w, w->repo, work, 0, nwork, base, { MEV_STRMAP_INIT, { 0 }, NULL }, 0 }, b = a;
+	part a = { w, w->repo, work, 0, nwork, base, { MEV_STRMAP_INIT, { 0 }, NULL },
+		   { { 0 }, MEV_STRMAP_INIT, 0 }, MEV__WALK_DELTAS_KEPT, 0 }, b = a;
 	pthread_t th;
 	int two = 0, rc;
 	if (nwork >= 4 && w->opt->jobs != 1 && mev_repo_open(&b.repo, w->opt->repo) == 0) {
 		mid = nwork / 2;
 		a.to = b.from = mid;
+		a.limit = b.limit = MEV__WALK_DELTAS_KEPT / 2;
 		b.base = &work[mid - 1]->commit;
 		two = pthread_create(&th, NULL, collect_thread, &b) == 0;
 	}
@@ -197,6 +250,7 @@ static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *wor
 		if (!rc && b.rc) { /* again, here, for the message */
 			part_free(&b);
 			b.c.seen = (mev_strmap)MEV_STRMAP_INIT;
+			b.limit = 0;
 			b.repo = w->repo;
 			rc = collect_part(&b);
 		}
@@ -204,10 +258,15 @@ static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *wor
 			if (mev__strmap_get(&a.c.seen, (const char *)b.c.todo.v[i].id, 20) < 0 &&
 			    MEV_VEC_PUSH(&a.c.todo, b.c.todo.v[i]))
 				rc = mev_error_oom();
+		for (size_t i = 0; i < b.deltas.v.n; i++) {
+			deltas_keep(&a.deltas, b.deltas.v.v[i], MEV__WALK_DELTAS_KEPT);
+			b.deltas.v.v[i] = NULL;
+		}
 		part_free(&b);
 	}
 	mev__strmap_free(&a.c.seen);
 	*todo = a.c.todo;
+	w->deltas = a.deltas;
 	return rc;
 }
 
