@@ -32,12 +32,6 @@ static int span_cmp(const void *x, const void *y)
 	return c ? c : (a->len > b->len) - (a->len < b->len);
 }
 
-struct mev_release_memo {
-	mev_oid tree;              /* of the last put */
-	int have;
-	mev_match_use_memo *use;
-};
-
 int mev_release_memo_new(mev_release_memo **out)
 {
 	mev_release_memo *m = calloc(1, sizeof *m);

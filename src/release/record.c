@@ -368,13 +368,17 @@ static int put_release(mev_store *s, const mev_release_input *in, const counts *
 	return rc;
 }
 
-/* 1 when the chain of tables behind `tag` is long enough (or cannot be
- * read): the next table is stored whole, so reading it reads at most
- * MEV__SNAPSHOT_EVERY tables. */
-static int chain_is_long(mev_store *s, const char *tag)
+/* How many tables are read to rebuild the table of `tag` (from the memo
+ * when it put that release last), at most MEV__SNAPSHOT_EVERY (also when
+ * they cannot be read): at that, the next table is stored whole, so that
+ * reading any reads at most MEV__SNAPSHOT_EVERY tables. */
+static size_t chain_depth(mev_store *s, const char *tag, const mev_release_memo *mm)
 {
 	size_t depth = 0;
-	char *t = strdup(tag);
+	char *t;
+	if (mm && mm->chain && strcmp(mm->chain_tag, tag) == 0)
+		return mm->chain < MEV__SNAPSHOT_EVERY ? mm->chain : MEV__SNAPSHOT_EVERY;
+	t = strdup(tag);
 	while (t && depth < MEV__SNAPSHOT_EVERY) {
 		mev_release m;
 		int rc = mev__release_get(&m, s, t);
@@ -390,17 +394,24 @@ static int chain_is_long(mev_store *s, const char *tag)
 		mev__release_clear(&m);
 	}
 	free(t);
-	return depth >= MEV__SNAPSHOT_EVERY;
+	return depth < MEV__SNAPSHOT_EVERY ? depth : MEV__SNAPSHOT_EVERY;
 }
 
 int mev_release_put(mev_store *s, const mev_release_input *in, const mev_filemap *fm,
 		    const mev_graph *g, const mev_filemap *base, const char *base_tag)
 {
 	counts c;
+	size_t depth = base ? chain_depth(s, base_tag, in->memo) : 0;
+	int rc;
 	compute_counts(&c, fm, g);
-	if (base && chain_is_long(s, base_tag))
+	if (depth >= MEV__SNAPSHOT_EVERY)
 		base = NULL;
-	return put_release(s, in, &c, fm, g, 1, base, base ? base_tag : NULL);
+	rc = put_release(s, in, &c, fm, g, 1, base, base ? base_tag : NULL);
+	if (in->memo) { /* kept: a failed transaction ends the walk */
+		snprintf(in->memo->chain_tag, sizeof in->memo->chain_tag, "%s", rc ? "" : in->tag);
+		in->memo->chain = base ? depth + 1 : 1;
+	}
+	return rc;
 }
 
 int mev_release_put_graph(mev_store *s, const mev_release_input *in, const mev_filemap *sections,

@@ -2,6 +2,7 @@
 #ifndef MEV_RELEASE_INTERNAL_H
 #define MEV_RELEASE_INTERNAL_H
 
+#include "maintevo/match.h"
 #include "maintevo/release.h"
 #include "util/buf.h"
 #include "util/varint.h"
@@ -12,6 +13,19 @@ enum {
 				      sections' display names and title kinds */
 	MEV__RELEASE_LEVEL = 3,    /* zstd level of the stored records (6: 2.9 times the CPU for 8% less) */
 	MEV__SNAPSHOT_EVERY = 16   /* a chain of file tables reads at most this many */
+};
+
+/* What the puts of a walk's releases carry from one to the next
+ * (mev_release_input.memo): the use of each pattern line (the health
+ * record); and how many file tables are read to rebuild the table of the
+ * release put last (a table stored whole: 1), so that the next one,
+ * stored as a delta against it, need not read their records back. */
+struct mev_release_memo {
+	mev_oid tree;              /* of the last put */
+	int have;
+	mev_match_use_memo *use;
+	char chain_tag[MEV_RELEASE_TAG_MAX + 1]; /* the release put last ("": none) */
+	size_t chain;
 };
 
 /*
