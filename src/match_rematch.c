@@ -25,6 +25,21 @@ struct mev_rematch {
 	MEV_VEC(char *) musts;  /* literals of dirty N: patterns */
 	mev__pattern_scratch *sc; /* for testing paths against pats */
 	mev_buf *path, *upath;
+	struct dir_keys *dir;   /* the keys along the folder of the path asked last */
+};
+
+/* The keys (their indexes) that are prefixes of folder `dir` ("a/b/"),
+ * and where each ends: the paths come sorted, so a folder's files are
+ * asked one after another, and their folder is looked up once (a lookup
+ * per '/' of every path was a third of matching a release again). */
+typedef struct {
+	uint32_t end, at;
+} dir_hit;
+
+struct dir_keys {
+	mev_buf dir;
+	int known;
+	MEV_VEC(dir_hit) v;
 };
 
 /* [title NUL] type regex NUL type regex NUL ... of the given types */
@@ -209,7 +224,8 @@ int mev_rematch_new(mev_rematch **out, const mev_maint *old_maint, const mev_mai
 
 	*out = NULL;
 	if (!rm || !used || !(rm->map = malloc((no + 1) * sizeof *rm->map)) ||
-	    !(rm->path = calloc(1, sizeof *rm->path)) || !(rm->upath = calloc(1, sizeof *rm->upath))) {
+	    !(rm->path = calloc(1, sizeof *rm->path)) || !(rm->upath = calloc(1, sizeof *rm->upath)) ||
+	    !(rm->dir = calloc(1, sizeof *rm->dir))) {
 		rc = mev_error_oom();
 		goto done;
 	}
@@ -323,6 +339,11 @@ void mev_rematch_free(mev_rematch *rm)
 		mev__buf_free(rm->upath);
 	free(rm->path);
 	free(rm->upath);
+	if (rm->dir) {
+		mev__buf_free(&rm->dir->dir);
+		MEV_VEC_FREE(&rm->dir->v);
+		free(rm->dir);
+	}
 	for (size_t i = 0; i < rm->musts.n; i++)
 		free(rm->musts.v[i]);
 	MEV_VEC_FREE(&rm->musts);
@@ -347,6 +368,9 @@ int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int 
 		const char *s = path;
 		size_t n = len;
 		mev__pattern_subject sj;
+		struct dir_keys *dk = rm->dir;
+		const char *slash;
+		size_t d;
 		int have = 0;
 		if (is_dir) {
 			mev__buf_clear(rm->path);
@@ -355,10 +379,25 @@ int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int 
 			s = rm->path->ptr;
 			n = rm->path->len;
 		}
-		for (size_t k = 1; k <= n; k++) {
-			int64_t at;
-			if (s[k - 1] != '/' || (at = mev__strmap_get(&rm->keys, s, k)) < 0)
-				continue;
+		slash = memrchr(s, '/', n);
+		d = slash ? (size_t)(slash - s) + 1 : 0;
+		if (!dk->known || dk->dir.len != d || (d && memcmp(dk->dir.ptr, s, d))) {
+			dk->known = 0;
+			dk->v.n = 0;
+			mev__buf_clear(&dk->dir);
+			if (mev__buf_put(&dk->dir, s, d) || mev__buf_putc(&dk->dir, '\0'))
+				return 1;
+			for (size_t k = 1; k <= d; k++) {
+				int64_t at;
+				if (s[k - 1] == '/' && (at = mev__strmap_get(&rm->keys, s, k)) >= 0 &&
+				    MEV_VEC_PUSH(&dk->v, ((dir_hit){ (uint32_t)k, (uint32_t)at })))
+					return 1;
+			}
+			dk->dir.len = d;
+			dk->known = 1;
+		}
+		for (size_t h = 0; h < dk->v.n; h++) {
+			size_t k = dk->v.v[h].end, at = dk->v.v[h].at;
 			for (size_t i = 0; i < rm->below.v[at].n; i++) {
 				mev__pattern *p = &rm->pats.v[rm->below.v[at].v[i]];
 				/* the rest of its literal prefix first */
