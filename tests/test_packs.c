@@ -375,6 +375,44 @@ static void test_diff_and_read_order(void)
 		CHECK_INT(by_place.n, nw);
 		CHECK(by_place.n == nw && !memcmp(by_place.v, want, nw * sizeof *want));
 	}
+	/* with their places: the same order, and read at them the same
+	 * counts as looked up by name (a blob in no pack, as libgit2 reads it) */
+	{
+		mev_oid again[513];
+		uint64_t places[513], l1[513], b1[513], l2[513], b2[513];
+		int same = 0;
+		memcpy(again, want, nw * sizeof *want);
+		CHECK_INT(mev_repo_read_order_at(r, again, places, nw), 0);
+		CHECK(!memcmp(again, want, nw * sizeof *want));
+		memset(&again[nw], 0xab, sizeof again[nw]); /* in no pack, and not in the repository */
+		places[nw] = MEV__NOWHERE;
+		CHECK_INT(mev_repo_measure_blobs(l1, b1, r, again, nw + 1, 2, NULL), 0);
+		CHECK_INT(mev_repo_measure_at(l2, b2, r, again, places, nw + 1, 2, NULL), 0);
+		for (size_t i = 0; i <= nw; i++)
+			same += l1[i] == l2[i] && b1[i] == b2[i] && (i < nw || l2[i] == UINT64_MAX);
+		CHECK_INT(same, (int)nw + 1);
+		/* each place read by the pack reader itself, not left to libgit2 */
+		{
+			char dir[4096];
+			mev__packs *ps = NULL;
+			mev__pack_reader ra, rb;
+			same = 0;
+			snprintf(dir, sizeof dir, "%sobjects", git_repository_commondir(r->git));
+			CHECK_INT(mev__packs_open(&ps, dir), 0);
+			mev__pack_reader_init(&ra, ps);
+			mev__pack_reader_init(&rb, ps);
+			for (size_t i = 0; i < nw; i++) {
+				const unsigned char *x, *y;
+				size_t lx, ly;
+				same += mev__pack_read_blob_at(&ra, places[i], &x, &lx) &&
+					mev__pack_read_blob(&rb, &again[i], &y, &ly) && lx == ly && !memcmp(x, y, lx);
+			}
+			CHECK_INT(same, (int)nw);
+			mev__pack_reader_free(&ra);
+			mev__pack_reader_free(&rb);
+			mev__packs_free(ps);
+		}
+	}
 	mev_repo_free(r);
 }
 

@@ -90,6 +90,10 @@ int mev_repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *
  */
 int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
 			   const mev_oid *oids, size_t n, int jobs, volatile int *stop);
+/* The same with where each blob lies (mev_repo_read_order_at()): no
+ * lookup in the packs' indexes. */
+int mev_repo_measure_at(uint64_t *lines, uint64_t *bytes, mev_repo *repo, const mev_oid *oids,
+			const uint64_t *places, size_t n, int jobs, volatile int *stop);
 
 /*
  * The same work shared by threads that come and go: _new sets it up
@@ -115,6 +119,9 @@ int mev_measure_end(mev_measure *m);
  * blobs in no pack as they came.  Errors: MEV_ENOMEM.
  */
 int mev_repo_read_order(mev_repo *repo, mev_oid *oids, size_t n);
+/* The same, places[i] (NULL: not asked) getting where oids[i] lies, for
+ * mev_repo_measure_at(). */
+int mev_repo_read_order_at(mev_repo *repo, mev_oid *oids, uint64_t *places, size_t n);
 
 /* The most the packs' cache of delta bases may hold while reading many
  * blobs in that order (0: back to the usual 64 MB, what is over it freed

@@ -160,6 +160,7 @@ struct mev_measure {
 	const char *path;
 	mev__packs *packs;
 	const mev_oid *oids;
+	const uint64_t *places; /* or NULL: found in the indexes */
 	size_t n;
 	uint64_t *lines, *bytes;
 	atomic_size_t next;
@@ -203,7 +204,8 @@ void mev_measure_work(mev_measure *job)
 			git_oid id;
 			const unsigned char *data;
 			size_t len;
-			if (mev__pack_read_blob(&rd, &job->oids[i], &data, &len)) {
+			if (job->places ? mev__pack_read_blob_at(&rd, job->places[i], &data, &len)
+					: mev__pack_read_blob(&rd, &job->oids[i], &data, &len)) {
 				job->bytes[i] = len;
 				job->lines[i] = mev__count_newlines(data, len);
 				continue;
@@ -290,12 +292,19 @@ static void *measure_thread(void *arg)
 int mev_repo_measure_blobs(uint64_t *lines, uint64_t *bytes, mev_repo *repo,
 			   const mev_oid *oids, size_t n, int jobs, volatile int *stop)
 {
+	return mev_repo_measure_at(lines, bytes, repo, oids, NULL, n, jobs, stop);
+}
+
+int mev_repo_measure_at(uint64_t *lines, uint64_t *bytes, mev_repo *repo, const mev_oid *oids,
+			const uint64_t *places, size_t n, int jobs, volatile int *stop)
+{
 	mev_measure *job;
 	pthread_t th[64];
 	int started = 0;
 	int rc = mev_measure_new(&job, repo, oids, n, lines, bytes, stop);
 	if (rc)
 		return rc;
+	job->places = places;
 	if (jobs <= 0) {
 		long c = sysconf(_SC_NPROCESSORS_ONLN);
 		jobs = c > 0 ? (int)c : 1;
@@ -366,6 +375,11 @@ static void *place(void *arg)
 
 int mev_repo_read_order(mev_repo *repo, mev_oid *oids, size_t n)
 {
+	return mev_repo_read_order_at(repo, oids, NULL, n);
+}
+
+int mev_repo_read_order_at(mev_repo *repo, mev_oid *oids, uint64_t *places, size_t n)
+{
 	placed *v;
 	placing a, b;
 	pthread_t th;
@@ -373,7 +387,7 @@ int mev_repo_read_order(mev_repo *repo, mev_oid *oids, size_t n)
 	pthread_mutex_lock(&repo->lock);
 	rc = mev__repo_packs(repo);
 	pthread_mutex_unlock(&repo->lock);
-	if (rc || n < 2)
+	if (rc || n < 1)
 		return rc;
 	if (!(v = malloc(n * sizeof *v)))
 		return mev_error_oom();
@@ -386,8 +400,11 @@ int mev_repo_read_order(mev_repo *repo, mev_oid *oids, size_t n)
 	else
 		place(&b);
 	qsort(v, n, sizeof *v, placed_cmp);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		oids[i] = v[i].oid;
+		if (places)
+			places[i] = v[i].pack == UINT32_MAX ? MEV__NOWHERE : (uint64_t)v[i].pack << 48 | v[i].off;
+	}
 	free(v);
 	return 0;
 }

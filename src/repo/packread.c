@@ -579,13 +579,12 @@ struct mev__pack_link {
 	size_t len;
 };
 
-/* Object oid of type `want` (OBJ_BLOB, OBJ_TREE): as mev__pack_read_blob(). */
-static int read_object(mev__pack_reader *r, const mev_oid *oid, int want, const unsigned char **data,
-		       size_t *len)
+/* The object at (pi, off) if of type `want` (OBJ_BLOB, OBJ_TREE): as
+ * mev__pack_read_blob(). */
+static int read_at(mev__pack_reader *r, uint32_t pi, uint64_t off, int want, const unsigned char **data,
+		   size_t *len)
 {
 	mev__packs *ps = r->packs;
-	uint32_t pi;
-	uint64_t off;
 	unsigned char *obj = NULL;
 	size_t olen = 0, n = 0;
 	int type = 0;
@@ -593,7 +592,7 @@ static int read_object(mev__pack_reader *r, const mev_oid *oid, int want, const 
 	*len = 0;
 	free(r->taken);
 	r->taken = NULL;
-	if (!ps || !find(ps, oid->id, &pi, &off))
+	if (!ps || pi >= ps->n)
 		return 0;
 	/* down the chain to a base in the cache or a whole object, each
 	 * delta inflated on the way (its bytes are at hand) */
@@ -661,9 +660,27 @@ fail:
 	return 0;
 }
 
+static int read_object(mev__pack_reader *r, const mev_oid *oid, int want, const unsigned char **data,
+		       size_t *len)
+{
+	uint32_t pi;
+	uint64_t off;
+	*data = NULL;
+	*len = 0;
+	return r->packs && find(r->packs, oid->id, &pi, &off) && read_at(r, pi, off, want, data, len);
+}
+
 int mev__pack_read_blob(mev__pack_reader *r, const mev_oid *oid, const unsigned char **data, size_t *len)
 {
 	return read_object(r, oid, OBJ_BLOB, data, len);
+}
+
+int mev__pack_read_blob_at(mev__pack_reader *r, uint64_t place, const unsigned char **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	return place != MEV__NOWHERE && read_at(r, (uint32_t)(place >> 48), place & ((1ULL << 48) - 1), OBJ_BLOB,
+						data, len);
 }
 
 int mev__pack_read_tree(mev__pack_reader *r, const mev_oid *oid, const unsigned char **data, size_t *len)

@@ -126,6 +126,9 @@ size_t mev__packs_count(const mev__packs *ps);
 void mev__packs_cache_limit(mev__packs *ps, size_t bytes);
 /* 1 and where oid lies (the pack's number, the offset in it), or 0. */
 int mev__packs_where(const mev__packs *ps, const mev_oid *oid, uint32_t *pi, uint64_t *off);
+/* The two as one number, the pack's number in the top 16 bits (offsets
+ * in a pack are below 2^48); MEV__NOWHERE: in no pack. */
+#define MEV__NOWHERE UINT64_MAX
 /* repo->packs, opened at the first call (with repo->lock held): 0, or
  * MEV_ENOMEM. */
 int mev__repo_packs(mev_repo *repo);
@@ -159,6 +162,8 @@ void mev__pack_reader_free(mev__pack_reader *r);
  */
 int mev__pack_read_blob(mev__pack_reader *r, const mev_oid *oid, const unsigned char **data,
 			size_t *len);
+/* The blob at `place` (mev_repo_read_order_at()), as mev__pack_read_blob(). */
+int mev__pack_read_blob_at(mev__pack_reader *r, uint64_t place, const unsigned char **data, size_t *len);
 /* The same for a tree (the raw object: its entries as git writes them). */
 int mev__pack_read_tree(mev__pack_reader *r, const mev_oid *oid, const unsigned char **data,
 			size_t *len);

@@ -66,11 +66,11 @@ static int store_batch(void *ctx)
 	return mev_store_write(b->store, put_batch, b);
 }
 
-/* Read todo[0..n) into b (the blobs found). */
-static int read_batch(mev__walker *w, const mev_oid *todo, size_t n, uint64_t *lines, uint64_t *bytes,
-		      batch *b)
+/* Read todo[0..n), which lie at places[0..n), into b (the blobs found). */
+static int read_batch(mev__walker *w, const mev_oid *todo, const uint64_t *places, size_t n,
+		      uint64_t *lines, uint64_t *bytes, batch *b)
 {
-	int rc = mev_repo_measure_blobs(lines, bytes, w->repo, todo, n, w->opt->jobs, w->opt->abort_now);
+	int rc = mev_repo_measure_at(lines, bytes, w->repo, todo, places, n, w->opt->jobs, w->opt->abort_now);
 	b->n = 0;
 	if (rc)
 		return rc;
@@ -93,8 +93,9 @@ static int read_batch(mev__walker *w, const mev_oid *todo, size_t n, uint64_t *l
 	return 0;
 }
 
-/* Read todo[0..n) in batches, each stored while the next is read. */
-static int read_all(mev__walker *w, const mev_oid *todo, size_t n)
+/* Read todo[0..n) (at places[0..n)) in batches, each stored while the
+ * next is read. */
+static int read_all(mev__walker *w, const mev_oid *todo, const uint64_t *places, size_t n)
 {
 	size_t m = n < BATCH ? n : BATCH;
 	uint64_t *lines = malloc(2 * m * sizeof *lines);
@@ -105,7 +106,7 @@ static int read_all(mev__walker *w, const mev_oid *todo, size_t n)
 	/* a stop asked for (Ctrl-C once) ends the reading after the batch at
 	 * hand, which is kept; the walk then stops too */
 	for (size_t at = 0; at < n && !rc && !stopping(w); at += m, k ^= 1) {
-		rc = read_batch(w, todo + at, n - at < m ? n - at : m, lines, lines + m, &b[k]);
+		rc = read_batch(w, todo + at, places + at, n - at < m ? n - at : m, lines, lines + m, &b[k]);
 		if (!rc)
 			rc = mev__walk_async_wait(&job); /* the batch before, stored */
 		if (!rc && b[k].n)
@@ -273,6 +274,7 @@ static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *wor
 int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork)
 {
 	mev__oid_vec todo = { 0 };
+	uint64_t *places = NULL;
 	int rc;
 	if (w->opt->rebuild || !nwork)
 		return 0; /* a rebuild trusts no size stored: it measures them itself */
@@ -283,12 +285,15 @@ int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork)
 			 "packs' order, before walking them", todo.n, nwork);
 		w->opt->progress.note(w->opt->progress.ctx, msg);
 	}
-	if (!rc && todo.n && !(rc = mev_repo_read_order(w->repo, todo.v, todo.n))) {
+	if (!rc && todo.n && !(places = malloc(todo.n * sizeof *places)))
+		rc = mev_error_oom();
+	if (!rc && todo.n && !(rc = mev_repo_read_order_at(w->repo, todo.v, places, todo.n))) {
 		/* nothing else is held yet: the bases may take what the
 		 * releases' trees and tables take later */
 		mev_repo_read_cache(w->repo, PREREAD_CACHE);
-		rc = read_all(w, todo.v, todo.n);
+		rc = read_all(w, todo.v, places, todo.n);
 	}
+	free(places);
 	mev_repo_read_cache(w->repo, 0);
 	MEV_VEC_FREE(&todo);
 	w->preread = !rc;
