@@ -611,6 +611,18 @@ static void test_count_newlines(void)
 			bad++;
 	}
 	CHECK_INT(bad, 0);
+	/* nothing but newlines, past the 255 vectors or words a lane holds */
+	{
+		enum { LONG = 3 * 255 * 16 + 7 };
+		char *nl = malloc(LONG);
+		CHECK(nl != NULL);
+		if (nl) {
+			memset(nl, '\n', LONG);
+			CHECK_INT(mev__count_newlines(nl, LONG), LONG);
+			CHECK_INT(mev__count_newlines(nl + 1, LONG - 1), LONG - 1);
+			free(nl);
+		}
+	}
 
 	/* random buffers: random lengths, random (unaligned) start, random density */
 	rng_seed(2024);

