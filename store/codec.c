@@ -3,9 +3,40 @@
 #include "maintevo/store.h"
 #include "maintevo/error.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+
+/* Decompression contexts kept for the next value: ZSTD_decompress()
+ * makes and frees one per call (a fifth of a re-run of a walk, which
+ * checks every stored record).  Any thread takes one and gives it back;
+ * a few are kept, the rest freed. */
+enum { DCTX_KEPT = 4 };
+static pthread_mutex_t dctx_lock = PTHREAD_MUTEX_INITIALIZER;
+static ZSTD_DCtx *dctx_kept[DCTX_KEPT];
+static int dctx_n;
+
+static ZSTD_DCtx *dctx_take(void)
+{
+	ZSTD_DCtx *d = NULL;
+	pthread_mutex_lock(&dctx_lock);
+	if (dctx_n)
+		d = dctx_kept[--dctx_n];
+	pthread_mutex_unlock(&dctx_lock);
+	return d ? d : ZSTD_createDCtx();
+}
+
+static void dctx_give(ZSTD_DCtx *d)
+{
+	pthread_mutex_lock(&dctx_lock);
+	if (dctx_n < DCTX_KEPT) {
+		dctx_kept[dctx_n++] = d;
+		d = NULL;
+	}
+	pthread_mutex_unlock(&dctx_lock);
+	ZSTD_freeDCtx(d);
+}
 
 int mev__pack(mev_buf *out, void **cctx, char kind, const void *data, size_t len, int level)
 {
@@ -48,7 +79,13 @@ int mev__unpack(mev_buf *out, char kind, const void *data, size_t len)
 		return mev_error_set(MEV_ECORRUPT, "stored value of kind '%c' is not a zstd frame", kind);
 	if (mev__buf_grow(out, (size_t)size))
 		return MEV_ENOMEM;
-	n = ZSTD_decompress(out->ptr, (size_t)size, p + 4, len - 4);
+	{
+		ZSTD_DCtx *d = dctx_take();
+		if (!d)
+			return mev_error_oom();
+		n = ZSTD_decompressDCtx(d, out->ptr, (size_t)size, p + 4, len - 4);
+		dctx_give(d);
+	}
 	if (ZSTD_isError(n) || n != size)
 		return mev_error_set(MEV_ECORRUPT, "stored value of kind '%c' is damaged: %s", kind,
 				     ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
