@@ -19,7 +19,7 @@
 #           tag, as the study's tool does); then a re-run with nothing new,
 #           one new tag on top of the rest, peak memory and store size
 #   walkrc  the same for U-Boot with every release candidate (--rc), v2014.10-rc1 ..
-#   xen     the same walk figures for Xen's RELEASE-x.y.z tags (one run)
+#   xen     the same walk figures for all of Xen's RELEASE-x.y.z tags
 #   linux5  the same for the five Linux releases of shared/scripts/linux-releases.sh
 #           (--linux5, default $MEV_LINUX5_REPO or /work/data/linux5; with --rc),
 #           and `maintevo graph` of its v6.12 against its floor
