@@ -11,7 +11,7 @@
 #include "rng.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/match.h"
-#include "pattern.h"
+#include "maintainers/maintainers_shared.h"
 #include "util/buf.h"
 #include "util/text.h"
 

@@ -7,7 +7,7 @@
 #include "test.h"
 #include "maintevo/error.h"
 #include "maintevo/repo.h"
-#include "repo/packs_internal.h"
+#include "git/packs_internal.h"
 #include "util/buf.h"
 
 #include <pthread.h>

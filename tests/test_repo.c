@@ -8,7 +8,7 @@
 #include "maintevo/error.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/repo.h"
-#include "repo/repo_internal.h"
+#include "git/repo_internal.h"
 #include "util/buf.h"
 
 #include <stdarg.h>

@@ -13,7 +13,7 @@
 #include "maintevo/release.h"
 #include "maintevo/store.h"
 #include "maintevo/walk.h"
-#include "pattern.h"
+#include "maintainers/maintainers_shared.h"
 #include "util/buf.h"
 
 #include <stdint.h>

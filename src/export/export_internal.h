@@ -8,7 +8,7 @@
 #include "maintevo/release.h"
 #include "maintevo/table.h"
 #include "maintevo/track.h"
-#include "history.h"
+#include "track/track_shared.h"
 #include "util/buf.h"
 
 #include <stddef.h>

@@ -3,7 +3,7 @@
  * and many in parallel (mev_repo_measure_blobs), through the pack reader
  * of src/repo/packread.c and, for what it leaves, libgit2.
  */
-#include "repo/repo_internal.h"
+#include "repo_internal.h"
 #include "maintevo/error.h"
 #include "util/buf.h"
 #include "util/strmap.h"

@@ -4,7 +4,7 @@
  * (core.deltaBaseCacheLimit), the least recently used going first, and a
  * base is taken out of the cache when it is used.
  */
-#include "repo/packs_internal.h"
+#include "packs_internal.h"
 
 #include <stdlib.h>
 

@@ -16,7 +16,7 @@
  * libgit2, which reads it or says what is wrong.  Packs are read with
  * pread(), not mapped: a mapped pack stays resident as it is read.
  */
-#include "repo/packs_internal.h"
+#include "packs_internal.h"
 
 #include <dirent.h>
 #include <limits.h>

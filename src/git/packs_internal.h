@@ -6,7 +6,7 @@
 #ifndef MEV_REPO_PACKS_INTERNAL_H
 #define MEV_REPO_PACKS_INTERNAL_H
 
-#include "repo/repo_internal.h"
+#include "repo_internal.h"
 
 #include <pthread.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* With src/repo/, the only place that talks to libgit2: revisions and trees (blobs: src/repo/blobs.c). */
-#include "repo/repo_internal.h"
+#include "repo_internal.h"
 #include "maintevo/error.h"
 #include "util/buf.h"
 #include "util/strmap.h"

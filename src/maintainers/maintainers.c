@@ -4,7 +4,7 @@
  */
 #include "maintevo/maintainers.h"
 #include "maintevo/error.h"
-#include "maint_internal.h"
+#include "maintainers_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

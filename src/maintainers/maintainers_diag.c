@@ -1,5 +1,5 @@
 /* Diagnostics about MAINTAINERS content: recording, listing and formatting them. */
-#include "maint_internal.h"
+#include "maintainers_internal.h"
 #include "maintevo/error.h"
 
 #include <stdarg.h>

@@ -2,7 +2,7 @@
  * Which MAINTAINERS files a release's get_maintainer.pl reads, and in what
  * order: one mode per generation of the script (mev_rules.discover).
  */
-#include "maint_internal.h"
+#include "maintainers_internal.h"
 #include "maintevo/error.h"
 
 #include <stdlib.h>

@@ -1,9 +1,10 @@
-/* What the files of the maintainers module share, and the matcher's access (internal). */
+/* What the files of the maintainers module share among themselves (private to src/maintainers/). */
 #ifndef MEV_MAINT_INTERNAL_H
 #define MEV_MAINT_INTERNAL_H
 
 #include "maintevo/maintainers.h"
 #include "util/buf.h"
+#include "maintainers_shared.h"
 
 /*
  * maintainers.c: the object, parsing and loading;  maintainers_find.c:
@@ -37,9 +38,6 @@ typedef MEV_VEC(char *) mev__path_list;
 /* The regex given to a pattern that can match no path (a NUL in it). */
 extern const char mev__maint_never_regex[];
 
-/* Add a diagnostic about file `file` (or UINT32_MAX), line `line` (or 0). */
-int mev__maint_diag_add(mev_maint *m, uint32_t file, uint32_t line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 
 /*
  * Diagnose a non-field line `p` (length ll, sp bytes of leading white space,

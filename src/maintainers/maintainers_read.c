@@ -3,9 +3,9 @@
  * non-field lines (the script's @typevalue), field values, and the F:/X:
  * conversion of a value into the regex the script matches.
  */
-#include "maint_internal.h"
+#include "maintainers_internal.h"
 #include "maintevo/error.h"
-#include "pattern.h"
+#include "maintainers_shared.h"
 #include "util/text.h"
 
 #include <string.h>

@@ -4,7 +4,7 @@
  * non-field line just before it.  Titles (the keys) and display names are
  * made unique.
  */
-#include "maint_internal.h"
+#include "maintainers_internal.h"
 #include "maintevo/error.h"
 #include "util/strmap.h"
 #include "util/text.h"

@@ -1,9 +1,15 @@
-/* One F:/X:/N: pattern compiled for fast, exact matching (internal). */
-#ifndef MEV_PATTERN_H
-#define MEV_PATTERN_H
+/*
+ * What the maintainers module shares with the modules above it (the
+ * matcher): one F:/X:/N: pattern compiled for fast, exact matching, and
+ * the diagnostics a matcher adds to its MAINTAINERS.  Internal: not part
+ * of the public API in include/maintevo/.
+ */
+#ifndef MEV_MAINTAINERS_SHARED_H
+#define MEV_MAINTAINERS_SHARED_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "maintevo/maintainers.h"
 #include "util/buf.h"
 
 /* PCRE2 lives in pattern.c only: these two are opaque everywhere else. */
@@ -89,5 +95,9 @@ int mev__pattern_match_pcre(mev__pattern *p, mev__pattern_scratch *sc, const cha
  * one changes nothing.  Errors: MEV_ENOMEM.
  */
 int mev__pattern_subst(mev_buf *v, const char *re, const char *rep, int repeat);
+
+/* Add a diagnostic about file `file` (or UINT32_MAX), line `line` (or 0). */
+int mev__maint_diag_add(mev_maint *m, uint32_t file, uint32_t line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -5,7 +5,7 @@
  * PCRE2, which follows Perl closely enough for these patterns.  Literal
  * prefixes (F/X) and required substrings (N) feed the matcher's index.
  */
-#include "pattern.h"
+#include "maintainers_shared.h"
 #include "maintevo/error.h"
 #include "util/text.h"
 

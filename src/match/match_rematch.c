@@ -6,9 +6,8 @@
  */
 #include "maintevo/match.h"
 #include "maintevo/error.h"
-#include "maint_internal.h"
 #include "match_internal.h"
-#include "pattern.h"
+#include "maintainers/maintainers_shared.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 

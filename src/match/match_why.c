@@ -8,7 +8,7 @@
  */
 #include "maintevo/match.h"
 #include "maintevo/error.h"
-#include "pattern.h"
+#include "maintainers/maintainers_shared.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 

@@ -10,7 +10,7 @@
 #include "maintevo/track.h"
 #include "util/buf.h"
 #include "util/strmap.h"
-#include "history.h"
+#include "track/track_shared.h"
 
 /* --- the facts (facts.c) ------------------------------------------------------------ */
 

@@ -1,5 +1,5 @@
 /* Clusterings, events and lineages of a store read together (see history.h). */
-#include "history.h"
+#include "track_shared.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
 

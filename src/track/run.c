@@ -19,7 +19,7 @@
 #include "track_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
-#include "cluster/cluster_internal.h"
+#include "cluster/cluster_shared.h"
 #include "util/clock.h"
 
 #include <stdlib.h>

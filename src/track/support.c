@@ -16,7 +16,7 @@
 #include "track_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
-#include "cluster/cluster_internal.h"
+#include "cluster/cluster_shared.h"
 
 #include <math.h>
 #include <signal.h>

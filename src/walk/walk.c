@@ -20,7 +20,7 @@
 #include "maintevo/tags.h"
 #include "util/buf.h"
 #include "util/clock.h"
-#include "walk/walk_internal.h"
+#include "walk_internal.h"
 
 #include <errno.h>
 #include <fnmatch.h>

@@ -8,7 +8,7 @@
 
 # Under AddressSanitizer: libgit2 1.5 leaks when it opens a partial clone,
 # a leak the library's suppression lets be once it sees libgit2's frames
-# (src/repo.c).
+# (src/git/repo.c).
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 
 MNT=$TMP/mnt
