@@ -11,7 +11,7 @@ mkdir -p "$dir"
 newest=$("$mev" releases --store "$store" | tail -n 1 | cut -d, -f1)
 first=$("$mev" releases --store "$store" | sed -n 2p | cut -d, -f1)
 run() { local name=$1; shift; "$mev" "$@" >"$dir/$name" 2>"$dir/$name.err" || echo "exit $?" >>"$dir/$name.err"; }
-for t in releases sections edges clusters events lineages section_changes; do
+for t in releases sections edges clusters events lineages section_changes commits flow people health; do
 	run "export-$t.csv" export "$t" --store "$store"
 	run "export-$t.json" export "$t" --store "$store" --format json
 	run "export-$t.jsonl" export "$t" --store "$store" --format jsonl
@@ -30,7 +30,7 @@ run lineages.csv lineages --store "$store"
 run section-changes.csv section-changes --store "$store"
 run filemap-newest.csv filemap --store "$store" --release "$newest"
 run filemap-first.csv filemap --store "$store" --release "$first"
-for f in csv graphml json; do
+for f in csv graphml json dot; do
 	run "graph-newest.$f" graph --store "$store" --release "$newest" --format "$f"
 done
 run report.md report --store "$store"
@@ -38,3 +38,10 @@ run report.html report --store "$store" --format html
 run report-all.md report --store "$store" --from "$first" --to "$newest"
 run report-all.html report --store "$store" --from "$first" --to "$newest" --format html
 run store-info.txt store info --store "$store"
+# the SQLite export, as SQL text (the file's own bytes carry page layout)
+if command -v sqlite3 >/dev/null; then
+	rm -f "$dir/all.db"
+	"$mev" export all --store "$store" --format sqlite -o "$dir/all.db" >/dev/null 2>&1 || echo "exit $?" >"$dir/all.db.err"
+	sqlite3 "$dir/all.db" .dump >"$dir/all.sql" 2>&1 || true
+	rm -f "$dir/all.db"
+fi
