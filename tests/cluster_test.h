@@ -1,4 +1,4 @@
-/* Helpers of the clustering tests (test_cluster.c, test_temporal.c): small named graphs. */
+/* Helpers of the clustering tests (test_cluster.c, test_cluster_temporal.c): small named graphs. */
 #ifndef MEV_CLUSTER_TEST_H
 #define MEV_CLUSTER_TEST_H
 

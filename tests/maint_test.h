@@ -1,4 +1,4 @@
-/* Helpers of the MAINTAINERS reader tests (test_maintainers.c, test_rules.c). */
+/* Helpers of the MAINTAINERS reader tests (test_maintainers.c, test_dialect.c). */
 #ifndef MEV_MAINT_TEST_H
 #define MEV_MAINT_TEST_H
 

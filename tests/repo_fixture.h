@@ -1,5 +1,5 @@
 /*
- * The repositories of test_repo.c and test_packs.c: built with git in a
+ * The repositories of test_git.c and test_git_packs.c: built with git in a
  * temporary folder (tmp_root), with fixed identities and dates.
  */
 #ifndef MEV_TEST_REPO_FIXTURE_H

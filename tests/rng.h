@@ -1,5 +1,5 @@
 /* The tests' random numbers: xorshift64*, seeded for a repeatable run
- * (test_match.c, test_why.c, test_rematch.c). */
+ * (test_match.c, test_match_why.c, test_match_rematch.c). */
 #ifndef MEV_TEST_RNG_H
 #define MEV_TEST_RNG_H
 

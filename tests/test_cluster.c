@@ -1,5 +1,5 @@
 /* Tests of the clustering: parameters, methods, representatives, the store, igraph errors, workers
- * (the temporal method: test_temporal.c). */
+ * (the temporal method: test_cluster_temporal.c). */
 #include "cluster_test.h"
 #include "cluster/cluster_internal.h"
 #include "maintevo/cluster.h"

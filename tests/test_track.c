@@ -1,4 +1,4 @@
-/* Tests of the tracker through the store: events, lineages, section changes (linking: test_link.c). */
+/* Tests of the tracker through the store: events, lineages, section changes (linking: test_track_link.c). */
 #include "test.h"
 #include "track_test.h"
 #include "track/track_internal.h"

@@ -1,4 +1,4 @@
-/* Helpers of the tracker's tests (test_track.c, test_cause.c): releases made of sections and files. */
+/* Helpers of the tracker's tests (test_track.c, test_track_cause.c): releases made of sections and files. */
 #ifndef MEV_TRACK_TEST_H
 #define MEV_TRACK_TEST_H
 

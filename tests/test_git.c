@@ -1,6 +1,6 @@
 /*
- * Unit tests of the git layer (MAINTAINERS discovery: test_discover.c; reading
- * blobs: test_packs.c), on small
+ * Unit tests of the git layer (MAINTAINERS discovery: test_maintainers_discover.c; reading
+ * blobs: test_git_packs.c), on small
  * repositories built here with fixed identities and dates.  Skipped (77)
  * without git.
  */
