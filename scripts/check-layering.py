@@ -1,64 +1,91 @@
 #!/usr/bin/env python3
-"""check-layering.py [SOURCE_DIR]: fail when an #include runs against the
-architecture of docs/design.md, or a file or function outgrows its limit.
+"""check-layering.py [SOURCE_DIR]: fail when the tree runs against the
+architecture written down in docs/design.md, or a file or function outgrows
+its limit.
 
-Every source file belongs to a module; every module has a level.  A file may
-include headers of its own module and of modules on a lower level, never of
-a module on its own level or above.  src/cli may include only public headers
-(include/maintevo/) and its own.  Each third-party library has one home:
-git2.h in repo, pcre2.h in pattern, lmdb.h and zstd.h in store, igraph.h in
-cluster, sqlite3.h in export; public headers include none of them.  Prints
-one line per violation (file:line: what is wrong) and exits 1 when there is
-any; 0 otherwise.
+The modules are the folders: every folder of src/ and store/ is one.  Their
+order, what each may include, which third-party library each is the only
+home of and which public headers (include/maintevo/) it owns are read from
+the table under "## The folders" in docs/design.md, so the check and the
+document cannot drift apart; a folder missing from the table, or a row
+without its folder, is itself a failure.
 
-Sizes: no C file (library, command line or test) over MAX_FILE lines, no
-function over MAX_FUNCTION lines (a function is counted from its name to the
-'}' in column 0 that closes it).
+Rules, each printed as file:line: what is wrong:
+  - a module includes its own headers, those of the modules it may include
+    (and of what they may include, transitively), and nothing else: no
+    include upward or sideways;
+  - a module's private headers (any header in its folder but its one
+    <module>_shared.h; every header of util/, the base, is shared) are
+    included only inside its folder, and by its own tests
+    (tests/test_<module>.c, tests/test_<module>_<part>.c); tests may also
+    open store transactions (store/store_internal.h, store/codec.h);
+  - a folder has at most one <module>_shared.h;
+  - src/cli/ includes public headers and its own only;
+  - a third-party header appears only in the module the table names as its
+    home, and never in a public header;
+  - every public header belongs to exactly one module;
+  - no C file (library, command line or test) over MAX_FILE lines, no
+    function over MAX_FUNCTION lines (counted from its name to the '}' in
+    column 0 that closes it).
+Exits 1 when anything is wrong, 0 otherwise.
 """
 import os
 import re
 import sys
 
-# (module, level, path prefixes).  A prefix ending in '/' is a folder.
-MODULES = [
-    ("base", 0, ["src/error.c", "src/version.c", "include/maintevo/error.h",
-                 "include/maintevo/version.h", "include/maintevo/progress.h",
-                 "include/maintevo/oid.h"]),
-    ("util", 1, ["src/util/", "include/maintevo/suggest.h"]),
-    ("store", 2, ["store/", "include/maintevo/store.h"]),
-    ("table", 2, ["src/table.c", "src/table/", "include/maintevo/table.h",
-                  "src/csv.c", "include/maintevo/csv.h"]),
-    ("repo", 2, ["src/repo.c", "src/repo/", "include/maintevo/repo.h",
-                 "include/maintevo/commit.h"]),
-    ("pattern", 2, ["src/pattern.c", "src/pattern.h", "src/pattern_"]),
-    ("maintainers", 3, ["src/maintainers", "src/maint_internal.h", "src/rules.c",
-                        "include/maintevo/maintainers.h"]),
-    ("tags", 4, ["src/tags.c", "include/maintevo/tags.h"]),
-    ("match", 4, ["src/match.c", "src/match_", "include/maintevo/match.h"]),
-    ("filemap", 5, ["src/filemap.c", "include/maintevo/filemap.h"]),
-    ("graph", 6, ["src/graph.c", "include/maintevo/graph.h"]),
-    ("release", 7, ["src/release/", "include/maintevo/release.h"]),
-    ("walk", 8, ["src/walk.c", "src/walk/", "include/maintevo/walk.h"]),
-    ("import", 8, ["src/import.c", "include/maintevo/import.h"]),
-    ("cluster", 8, ["src/cluster/", "src/cluster.c", "src/cluster_internal.h",
-                    "include/maintevo/cluster.h"]),
-    ("track", 9, ["src/track/", "src/track.c", "src/track_internal.h",
-                  "include/maintevo/track.h"]),
-    ("history", 10, ["src/history.c", "src/history.h"]),
-    ("flow", 11, ["src/flow/", "include/maintevo/flow.h"]),
-    ("export", 12, ["src/export/", "src/export.c", "include/maintevo/export.h"]),
-    ("report", 13, ["src/report/", "src/report.c", "src/chart.c", "src/chart.h",
-                    "include/maintevo/report.h"]),
-    ("cli", 14, ["src/cli/"]),
-]
-
-# Third-party headers and the one module each may appear in.
-HOMES = {"git2.h": "repo", "pcre2.h": "pattern", "lmdb.h": "store",
-         "zstd.h": "store", "igraph.h": "cluster", "sqlite3.h": "export"}
-
-
 MAX_FILE = 800
 MAX_FUNCTION = 120
+
+# Third-party libraries by the headers they install; the home of each is
+# the docs/design.md table's business.
+LIBRARIES = {
+    "libgit2": re.compile(r"^git2(\.h|/)"),
+    "zlib": re.compile(r"^zlib\.h$"),
+    "LMDB": re.compile(r"^lmdb\.h$"),
+    "zstd": re.compile(r"^(zstd|zdict|zstd_errors)\.h$"),
+    "PCRE2": re.compile(r"^pcre2\.h$"),
+    "igraph": re.compile(r"^igraph(_[a-z_]+)?\.h$"),
+    "SQLite": re.compile(r"^sqlite3\.h$"),
+    "libyaml": re.compile(r"^yaml\.h$"),
+}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+
+
+def read_design(src_dir):
+    """The rows of the folders' table: {module: (order, may, homes, headers)}."""
+    path = os.path.join(src_dir, "docs", "design.md")
+    rows, order, in_table = {}, 0, False
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("## "):
+                in_table = line.strip().lower().startswith("## the folders")
+                continue
+            if not in_table or not line.startswith("| `"):
+                continue
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            folder = cells[0].strip("`").rstrip("/")
+            module = os.path.basename(folder)
+            words = lambda c: [w.strip("`, ") for w in c.replace(",", " ").split()
+                               if w.strip("`, ") and w.strip("`, ") not in ("-", "—")]
+            ticked = lambda c: re.findall(r"`([^`]+)`", c)
+            may = [w.rstrip("/").split("/")[-1] for w in ticked(cells[2])]
+            homes = words(cells[3])
+            headers = [os.path.basename(w) for w in ticked(cells[4])]
+            rows[module] = (order, folder, may, homes, headers)
+            order += 1
+    return rows
+
+
+def closure(rows, module):
+    seen, todo = set(), list(rows[module][2])
+    while todo:
+        m = todo.pop()
+        if m in seen or m not in rows:
+            continue
+        seen.add(m)
+        todo += rows[m][2]
+    return seen
 
 
 def size_problems(src_dir, f):
@@ -83,83 +110,146 @@ def size_problems(src_dir, f):
     return out
 
 
-def module_of(path):
-    best = None
-    for name, level, prefixes in MODULES:
-        for p in prefixes:
-            if path == p or (path.startswith(p) and (p.endswith("/") or p.endswith("_")
-                                                     or path.startswith(p + "_")
-                                                     or path.startswith(p + "."))):
-                if best is None or len(p) > best[2]:
-                    best = (name, level, len(p))
-    return best
-
-
-def resolve(src_dir, including, header):
-    """The repository path of a quoted include, as the build finds it."""
-    for base in (os.path.dirname(including), "include", "src", "store"):
-        cand = os.path.normpath(os.path.join(base, header))
-        if os.path.exists(os.path.join(src_dir, cand)):
-            return cand
-    return None
+def files_under(src_dir, top, ends):
+    out = []
+    for root, _, names in os.walk(os.path.join(src_dir, top)):
+        out += [os.path.relpath(os.path.join(root, n), src_dir) for n in names if n.endswith(ends)]
+    return sorted(out)
 
 
 def main():
-    src_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
-    src_dir = os.path.abspath(src_dir)
-    files = []
-    for top in ("src", "store", "include"):
-        for root, _, names in os.walk(os.path.join(src_dir, top)):
-            for n in names:
-                if n.endswith((".c", ".h")):
-                    files.append(os.path.relpath(os.path.join(root, n), src_dir))
+    src_dir = os.path.abspath(sys.argv[1] if len(sys.argv) > 1
+                              else os.path.join(os.path.dirname(__file__), ".."))
+    rows = read_design(src_dir)
     bad = []
-    tests = []
-    for root, _, names in os.walk(os.path.join(src_dir, "tests")):
-        tests += [os.path.relpath(os.path.join(root, n), src_dir) for n in names if n.endswith(".c")]
-    for f in sorted(files + tests):
+    if not rows:
+        print("docs/design.md: no table under '## The folders'")
+        return 1
+
+    # The modules are the folders.
+    folders = {"store": "store"}
+    for n in sorted(os.listdir(os.path.join(src_dir, "src"))):
+        if os.path.isdir(os.path.join(src_dir, "src", n)):
+            folders[n] = f"src/{n}"
+    for m, folder in folders.items():
+        if m not in rows:
+            bad.append(f"{folder}/: a folder that docs/design.md's table of folders does not name")
+        elif rows[m][1] != folder:
+            bad.append(f"docs/design.md: module '{m}' is the folder {folder}/, not {rows[m][1]}/")
+    for m, row in rows.items():
+        if m not in folders:
+            bad.append(f"docs/design.md: the row of {row[1]}/ names a folder that does not exist")
+        for d in row[2]:
+            if d not in rows:
+                bad.append(f"docs/design.md: {row[1]}/ may include '{d}', which is no folder of the table")
+            elif rows[d][0] >= row[0] and d != m:
+                bad.append(f"docs/design.md: {row[1]}/ may include {rows[d][1]}/, which stands above it")
+    home = {}
+    for m, row in rows.items():
+        for lib in row[3]:
+            if lib not in LIBRARIES:
+                bad.append(f"docs/design.md: {row[1]}/ is the home of '{lib}', a library this check does not know")
+            elif lib in home:
+                bad.append(f"docs/design.md: '{lib}' has two homes, {home[lib]} and {m}")
+            else:
+                home[lib] = m
+    owner = {}
+    for m, row in rows.items():
+        for h in row[4]:
+            if h in owner:
+                bad.append(f"docs/design.md: include/maintevo/{h} belongs to {owner[h]} and {m}")
+            owner[h] = m
+    public = files_under(src_dir, "include", ".h")
+    for p in public:
+        if os.path.basename(p) not in owner:
+            bad.append(f"{p}: a public header no module of docs/design.md owns")
+    for m, folder in folders.items():
+        shared = [f for f in os.listdir(os.path.join(src_dir, folder)) if f.endswith("_shared.h")]
+        if len(shared) > 1:
+            bad.append(f"{folder}/: more than one shared header ({', '.join(sorted(shared))})")
+
+    def module_of(path):
+        if path.startswith("include/"):
+            return owner.get(os.path.basename(path))
+        parts = path.split("/")
+        if parts[0] == "store":
+            return "store"
+        if parts[0] == "src" and len(parts) > 2:
+            return parts[1]
+        return None
+
+    def private(path, m):
+        name = os.path.basename(path)
+        return not path.startswith("include/") and m != "util" and name != f"{m}_shared.h"
+
+    def resolve(including, header):
+        for base in (os.path.dirname(including), "include", "src", "store"):
+            cand = os.path.normpath(os.path.join(base, header))
+            if os.path.exists(os.path.join(src_dir, cand)):
+                return cand
+        return None
+
+    library = files_under(src_dir, "src", (".c", ".h")) + files_under(src_dir, "store", (".c", ".h"))
+    tests = files_under(src_dir, "tests", (".c", ".h"))
+    for f in library + tests:
         if f.endswith(".c"):
             bad += size_problems(src_dir, f)
-    inc_re = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
-    for f in sorted(files):
+
+    for f in library + public + tests:
         mine = module_of(f)
-        if mine is None:
-            bad.append(f"{f}: belongs to no module of docs/design.md (add it to scripts/check-layering.py)")
-            continue
+        test_of = None
+        if f.startswith("tests/"):
+            base = os.path.basename(f)
+            for m in rows:
+                if base in (f"test_{m}.c",) or base.startswith(f"test_{m}_"):
+                    test_of = m
         with open(os.path.join(src_dir, f), encoding="utf-8", errors="replace") as fh:
             for lineno, line in enumerate(fh, 1):
-                m = inc_re.match(line)
-                if not m:
+                mt = INCLUDE.match(line)
+                if not mt:
                     continue
-                kind, header = m.groups()
-                base = os.path.basename(header)
+                kind, header = mt.groups()
+                where = f"{f}:{lineno}"
                 if kind == "<":
-                    home = HOMES.get(base)
-                    if home and (home != mine[0] or f.startswith("include/")):
-                        bad.append(f"{f}:{lineno}: <{header}> belongs in module '{home}' only"
-                                   + (" (never in a public header)" if f.startswith("include/") else ""))
+                    for lib, pat in LIBRARIES.items():
+                        if pat.search(header):
+                            if f.startswith("include/"):
+                                bad.append(f"{where}: <{header}> ({lib}) in a public header")
+                            elif not f.startswith("tests/") and home.get(lib) != mine:
+                                bad.append(f"{where}: <{header}> belongs in {home.get(lib, 'no module')}/ only ({lib})")
                     continue
-                target = resolve(src_dir, f, header)
+                target = resolve(f, header)
                 if target is None:
-                    bad.append(f"{f}:{lineno}: \"{header}\" not found")
+                    bad.append(f"{where}: \"{header}\" not found")
                     continue
                 theirs = module_of(target)
+                if target.startswith("tests/"):
+                    continue
                 if theirs is None:
-                    bad.append(f"{f}:{lineno}: \"{header}\" belongs to no module")
+                    bad.append(f"{where}: \"{header}\" belongs to no module")
                     continue
-                if theirs[0] == mine[0]:
+                if f.startswith("tests/"):
+                    if private(target, theirs) and theirs != test_of and theirs != "store":
+                        bad.append(f"{where}: \"{header}\" is private to {rows[theirs][1]}/; "
+                                   f"only its own tests (test_{theirs}*.c) include it")
                     continue
-                if mine[0] == "cli" and not target.startswith("include/"):
-                    bad.append(f"{f}:{lineno}: the command line uses public headers only, not \"{header}\"")
-                elif theirs[1] >= mine[1]:
-                    bad.append(f"{f}:{lineno}: {mine[0]} (level {mine[1]}) includes \"{header}\" of "
-                               f"{theirs[0]} (level {theirs[1]}): dependencies point down")
+                if theirs == mine:
+                    continue
+                if mine == "cli" and not target.startswith("include/"):
+                    bad.append(f"{where}: the command line uses public headers only, not \"{header}\"")
+                elif private(target, theirs):
+                    bad.append(f"{where}: \"{header}\" is private to {rows[theirs][1]}/: declare what "
+                               f"{mine} needs in include/maintevo/ or {rows[theirs][1]}/{theirs}_shared.h")
+                elif mine != "cli" and theirs not in closure(rows, mine):
+                    bad.append(f"{where}: {mine} includes \"{header}\" of {theirs}, which docs/design.md "
+                               f"does not let it include: dependencies point down")
     for b in bad:
         print(b)
     if bad:
-        print(f"check-layering: {len(bad)} include(s) against docs/design.md", file=sys.stderr)
+        print(f"check-layering: {len(bad)} problem(s) against docs/design.md", file=sys.stderr)
         return 1
-    print(f"check-layering: {len(files)} files, every include points down")
+    print(f"check-layering: {len(folders)} modules, {len(library) + len(public)} files, "
+          f"every include points down")
     return 0
 
 
