@@ -20,7 +20,7 @@
 #endif
 #if defined(__SANITIZE_ADDRESS__) || defined(MEV_ASAN)
 /* libgit2 1.5's leak on opening a partial clone is let be by the library's
- * suppression, which must see libgit2's frames (src/repo.c) */
+ * suppression, which must see libgit2's frames (src/git/repo.c) */
 const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "fast_unwind_on_malloc=0"; }
 #endif

@@ -1,6 +1,6 @@
 /*
- * Unit tests of reading blobs (src/repo/blobs.c, src/repo/packread.c,
- * src/repo/packcache.c):
+ * Unit tests of reading blobs (src/git/blobs.c, src/git/packread.c,
+ * src/git/packcache.c):
  * counting lines with threads, the packs read by maintevo's own reader
  * against git cat-file.  Skipped (77) without git.
  */
@@ -142,7 +142,7 @@ static void test_measure_blobs(void)
 	mev_repo_free(r);
 }
 
-/* --- blobs read from packs (src/repo/packread.c) ------------------------------ */
+/* --- blobs read from packs (src/git/packread.c) ------------------------------ */
 
 /* The same work shared by threads that join it late (as a walk's main
  * thread joins the reading ahead): the counts of mev_repo_measure_blobs. */

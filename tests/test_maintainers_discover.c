@@ -1,5 +1,5 @@
 /*
- * Unit tests of MAINTAINERS discovery (src/rules.c, src/maintainers_find.c):
+ * Unit tests of MAINTAINERS discovery (src/dialect/rules.c, src/maintainers/maintainers_find.c):
  * which files each generation of get_maintainer.pl reads, in which order,
  * with which .get_maintainer.conf; on small repositories built here with
  * fixed identities and dates.  Skipped (77) without git.

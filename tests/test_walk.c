@@ -1,5 +1,5 @@
 /*
- * Unit tests of the release walker (src/walk.c): MAINTAINERS files that
+ * Unit tests of the release walker (src/walk/walk.c): MAINTAINERS files that
  * appear and vanish in folders at several depths are found by the rule of
  * each release's script, in File::Find's order, and the incremental walk
  * reads them again; releases built by older matching rules are computed

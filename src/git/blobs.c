@@ -1,7 +1,7 @@
 /*
  * Reading blobs: one (mev_repo_read_blob, with the blobs read lately kept)
  * and many in parallel (mev_repo_measure_blobs), through the pack reader
- * of src/repo/packread.c and, for what it leaves, libgit2.
+ * of src/git/packread.c and, for what it leaves, libgit2.
  */
 #include "repo_internal.h"
 #include "maintevo/error.h"

@@ -386,7 +386,7 @@ void mev_commit_cache_limit(size_t bytes)
  * walk with candidates parse them again: 1.5 s more CPU of 27).  (The
  * patch flow reads commits across the history and keeps libgit2's
  * windows: they cost it 5% more CPU.)  Blobs are read with pread() by
- * src/repo/packread.c now, so the windows hold trees and commits; left
+ * src/git/packread.c now, so the windows hold trees and commits; left
  * unbounded they still put U-Boot's walk at 662 MB instead of 513.
  */
 void mev_repo_bound_memory(void)

@@ -1,5 +1,5 @@
 /*
- * The cache of delta bases the pack readers share (src/repo/packread.c):
+ * The cache of delta bases the pack readers share (src/git/packread.c):
  * every base a reader rebuilds is kept, as git's readers keep them
  * (core.deltaBaseCacheLimit), the least recently used going first, and a
  * base is taken out of the cache when it is used.

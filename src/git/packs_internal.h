@@ -1,6 +1,6 @@
 /*
- * What src/repo/packread.c (the packs, their indexes, reading entries)
- * and src/repo/packcache.c (the cache of delta bases the readers share)
+ * What src/git/packread.c (the packs, their indexes, reading entries)
+ * and src/git/packcache.c (the cache of delta bases the readers share)
  * both see.
  */
 #ifndef MEV_REPO_PACKS_INTERNAL_H
@@ -59,7 +59,7 @@ struct mev__packs {
 	size_t used, limit;
 };
 
-/* The cache (src/repo/packcache.c).  _init: 0, or -1 out of memory;
+/* The cache (src/git/packcache.c).  _init: 0, or -1 out of memory;
  * _take: the base at (pi, off), taken out (the caller owns it and its
  * data), or NULL; _put: `data` (taken) kept as the base at (pi, off), the
  * least recently used going when the cache is full. */

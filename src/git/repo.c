@@ -1,4 +1,4 @@
-/* With src/repo/, the only place that talks to libgit2: revisions and trees (blobs: src/repo/blobs.c). */
+/* Revisions and trees through libgit2 (src/git/ is the only module that talks to it; blobs: blobs.c). */
 #include "repo_internal.h"
 #include "maintevo/error.h"
 #include "util/buf.h"

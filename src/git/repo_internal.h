@@ -1,4 +1,4 @@
-/* Inside the repo module: the repository handle shared by src/repo.c and src/repo/. */
+/* Inside the git module: the repository handle shared by the files of src/git/. */
 #ifndef MEV_REPO_INTERNAL_H
 #define MEV_REPO_INTERNAL_H
 
@@ -113,7 +113,7 @@ int mev__tree_delta_replay(const mev_tree_delta *d, mev__tree_diff_fn fn, void *
 
 /*
  * Blobs read from packs directly, keeping every delta base rebuilt as git
- * does (src/repo/packread.c).  _open opens the packs of objects directory
+ * does (src/git/packread.c).  _open opens the packs of objects directory
  * `objects` and of its alternates (none is no error): 0, or -1 out of
  * memory.  A reader is one thread's; the packs and their cache of bases
  * are shared by the readers.
@@ -136,7 +136,7 @@ int mev__repo_packs(mev_repo *repo);
  * be NULL): *data malloc'ed, with a NUL after its *len bytes. */
 int mev__repo_read_blob(char **data, size_t *len, mev_repo *repo, const mev_oid *oid, const char *what,
 			const char *why);
-/* Free what src/repo/blobs.c keeps in repo (packs, reader, recent blobs). */
+/* Free what src/git/blobs.c keeps in repo (packs, reader, recent blobs). */
 void mev__repo_blobs_free(mev_repo *repo);
 
 typedef struct mev__pack_reader {

@@ -1,5 +1,5 @@
-/* Shared by the matcher (src/match.c) and its rematch plans
- * (src/match_rematch.c). */
+/* Shared by the matcher (src/match/match.c) and its rematch plans
+ * (src/match/match_rematch.c). */
 #ifndef MEV_MATCH_INTERNAL_H
 #define MEV_MATCH_INTERNAL_H
 

@@ -1,4 +1,4 @@
-/* Clusterings, events and lineages of a store read together (see history.h). */
+/* Clusterings, events and lineages of a store read together (see track_shared.h). */
 #include "track_shared.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"

@@ -1,4 +1,4 @@
-/* Shared by src/walk.c and src/walk/: the walker and its threads (storing, diffing ahead), clones that lack something, the stored releases the walk knows of. */
+/* Shared by the files of src/walk/: the walker and its threads (storing, diffing ahead), clones that lack something, the stored releases the walk knows of. */
 #ifndef MEV_WALK_INTERNAL_H
 #define MEV_WALK_INTERNAL_H
 
@@ -244,7 +244,7 @@ int mev__walk_ahead_take(mev__walk_ahead *a, mev_tree **tree, uint8_t **changed,
 void mev__walk_ahead_drop(mev__walk_ahead *a);
 void mev__walk_ahead_free(mev__walk_ahead *a);
 
-/* --- the walker (src/walk.c; storing a release: src/walk/write.c) --- */
+/* --- the walker (src/walk/walk.c; storing a release: src/walk/write.c) --- */
 
 /* What is kept of the previous release while walking. */
 typedef struct {
