@@ -3,7 +3,7 @@
 # measured in the same run.
 #
 # usage: scripts/bench.sh [--runs N] [--linux REPO] [--rev REV] [--uboot REPO]
-#                         [--xen REPO] [BENCH...]
+#                         [--xen REPO] [--against OLD_MAINTEVO] [BENCH...]
 #
 # BENCH (default: all that have their input):
 #   graph   `maintevo graph` of one Linux release (default v6.12 of the
@@ -46,6 +46,12 @@
 # and its children: for the floor, the whole pipeline), both ratios,
 # maintevo's peak memory and the load average before and after.  A figure
 # measured while the load average was not near 0 is not a figure.
+#
+# --against OLD_MAINTEVO: a refactoring's check.  Every side-by-side figure
+# also runs that other build of maintevo in the same alternation (floor,
+# maintevo, the other, floor, ...) and prints its medians and the ratio of
+# the two builds, so "within noise of before" is a measurement, not a
+# comparison of two sessions.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,6 +61,7 @@ linux5=${MEV_LINUX5_REPO:-/work/data/linux5}
 uboot=${MEV_UBOOT_REPO:-/work/.mirror/u-boot+u-boot/repo}
 xen=${MEV_XEN_REPO:-/work/.mirror/xen-project+xen/repo}
 rev=v6.12
+against=
 pasta=${MEV_PASTA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data/linux-pasta}
 benches=()
 while [ $# -gt 0 ]; do
@@ -66,6 +73,7 @@ while [ $# -gt 0 ]; do
 	--uboot) uboot=$2; shift 2 ;;
 	--xen) xen=$2; shift 2 ;;
 	--pasta) pasta=$2; shift 2 ;;
+	--against) against=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
 	-*) echo "bench: unknown option '$1'" >&2; exit 2 ;;
 	*) benches+=("$1"); shift ;;
@@ -128,16 +136,31 @@ run1() {
 # commands are strings run by bash (the functions of this script exported).
 side_by_side() {
 	local label=$1 tw=$2 tc=$3 fc=$4 mc=$5 i l0 l1 fw=() fcpu=() mw=() mcpu=() mm=() x
+	local oc= ow=() ocpu=()
+	# the other build: the same command with its path in place of ours
+	[ -z "$against" ] || oc=${mc//"$(printf '%q' "$mev")"/"$(printf '%q' "$against")"}
 	run1 bash -c "$fc" >/dev/null
 	run1 bash -c "$mc" >/dev/null
+	[ -z "$oc" ] || mev=$against run1 bash -c "$oc" >/dev/null
 	l0=$(loadavg)
 	for ((i = 0; i < runs; i++)); do
 		read -r -a x <<<"$(run1 bash -c "$fc")"
 		fw+=("${x[0]}"); fcpu+=("${x[1]}")
 		read -r -a x <<<"$(run1 bash -c "$mc")"
 		mw+=("${x[0]}"); mcpu+=("${x[1]}"); mm+=("${x[2]}")
+		if [ -n "$oc" ]; then
+			read -r -a x <<<"$(mev=$against run1 bash -c "$oc")"
+			ow+=("${x[0]}"); ocpu+=("${x[1]}")
+		fi
 	done
 	l1=$(loadavg)
+	if [ -n "$oc" ]; then
+		local e f
+		e=$(printf '%s\n' "${ow[@]}" | med); f=$(printf '%s\n' "${ocpu[@]}" | med)
+		printf '%s: against %s: %ss wall, %ss CPU | this build / that: wall %s, CPU %s\n' "$label" \
+			"$against" "$e" "$f" "$(ratio "$(printf '%s\n' "${mw[@]}" | med)" "$e")" \
+			"$(ratio "$(printf '%s\n' "${mcpu[@]}" | med)" "$f")"
+	fi
 	local a b c d m
 	a=$(printf '%s\n' "${mw[@]}" | med); b=$(printf '%s\n' "${mcpu[@]}" | med)
 	c=$(printf '%s\n' "${fw[@]}" | med); d=$(printf '%s\n' "${fcpu[@]}" | med)
@@ -228,7 +251,7 @@ walk_figures() {
 	rm -rf "$tmpd"
 }
 
-export mev
+export mev against
 export -f floor_tree floor_walk walk_fresh
 
 for b in "${benches[@]}"; do
