@@ -2,6 +2,7 @@
 #include "test.h"
 #include "track_test.h"
 #include "track/track_internal.h"
+#include "track/track_shared.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"
@@ -502,6 +503,177 @@ static void test_store_lock(void)
 	mev_filemap_free(f2);
 }
 
+/* --- the read model of export and report (history.c) ------------------------ */
+
+/* Every cluster of release r in h is found by its representative and
+ * carries what mev_track_clusters() says (lineage, code lines, lineage
+ * name), or unknowns when `known` is 0 (not tracked, or clustered anew). */
+static void check_history_release(const mev__history *h, mev_store *s, const mev_cluster_params *cp,
+				  size_t r, int known)
+{
+	const mev__history_release *hr = &h->rel[r];
+	mev_tracked_cluster_list tc = { 0 };
+	CHECK(hr->c != NULL);
+	if (!hr->c)
+		return;
+	if (known) {
+		CHECK_INT(mev_track_clusters(&tc, s, cp, NULL, h->list[r].tag), 0);
+		CHECK_INT(tc.n, mev_clustering_count(hr->c));
+	}
+	for (uint32_t k = 0; k < mev_clustering_count(hr->c); k++) {
+		const char *rep = mev_clustering_title(hr->c, mev_clustering_representative(hr->c, k));
+		CHECK_INT(mev__history_cluster_named(h, r, rep), k);
+		CHECK_INT(mev__history_cluster_of(h, r, rep), k);
+		if (known && k < tc.n) {
+			CHECK_INT(hr->lineage[k], tc.v[k].lineage);
+			CHECK_INT(hr->code[k], tc.v[k].code_lines);
+			CHECK_INT(mev__history_cluster_lines(h, r, k), tc.v[k].code_lines);
+			CHECK_STR(mev__history_lineage_name(h, r, k), tc.v[k].name);
+			CHECK(tc.v[k].lineage >= 1 && tc.v[k].lineage <= h->lineages.n);
+		} else if (!known) {
+			CHECK(hr->lineage[k] == -1 && hr->code[k] == -1);
+			CHECK_INT(mev__history_cluster_lines(h, r, k), mev_clustering_lines(hr->c, k));
+			CHECK_STR(mev__history_lineage_name(h, r, k), "");
+		}
+	}
+	mev_tracked_cluster_list_free(&tc);
+}
+
+/* The lineage of the cluster of `title` in release `tag`, as h has it (-2: none). */
+static int64_t history_lineage(const mev__history *h, const char *tag, const char *title)
+{
+	int64_t r = mev__history_find(h, tag), k = r >= 0 ? mev__history_cluster_of(h, (size_t)r, title) : -1;
+	return k >= 0 ? h->rel[r].lineage[k] : -2;
+}
+
+/* v1, v2, v3 of test_store_code(), clustered and tracked, read whole. */
+static void check_history_tracked(mev_store *s, const mev_cluster_params *cp)
+{
+	mev__history h;
+	char key[128];
+	CHECK_INT(mev__history_load(&h, s, NULL, NULL, NULL, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS), 0);
+	CHECK_INT(h.n, 3);
+	if (h.n != 3) {
+		mev__history_free(&h);
+		return;
+	}
+	CHECK(h.clustered && h.tracked && h.snapshot == s);
+	mev_cluster_key(key, sizeof key, cp);
+	CHECK_STR(h.key, key);
+	CHECK_STR(h.tkey, "link=0.1:match=0.5:growth=0.1:absorb=0.5");
+	CHECK_STR(h.list[0].tag, "v1");
+	CHECK_STR(h.list[2].tag, "v3");
+	CHECK_INT(mev__history_find(&h, "v2"), 1);
+	CHECK_INT(mev__history_find(&h, "v9"), -1);
+	CHECK_INT(mev__history_find(&h, NULL), -1);
+	for (size_t r = 0; r < 3; r++)
+		check_history_release(&h, s, cp, r, 1);
+	/* SOUND's codecs are in its cluster in v1, their own in v2 */
+	CHECK(mev__history_cluster_named(&h, 0, "SOUND") >= 0);
+	CHECK_INT(mev__history_cluster_of(&h, 0, "SOUND CODECS"), mev__history_cluster_named(&h, 0, "SOUND"));
+	CHECK_INT(mev__history_cluster_named(&h, 0, "SOUND CODECS"), -1);
+	CHECK_INT(mev__history_cluster_of(&h, 0, "NO SUCH SECTION"), -1);
+	CHECK_INT(mev__history_cluster_of(&h, 0, "THE REST"), -1);
+	/* the codecs go on in SOUND's lineage, SOUND starts one; v3 = v2 */
+	CHECK_INT(history_lineage(&h, "v2", "SOUND CODECS"), history_lineage(&h, "v1", "SOUND"));
+	CHECK(history_lineage(&h, "v2", "SOUND") > history_lineage(&h, "v1", "SOUND"));
+	CHECK_INT(history_lineage(&h, "v3", "SOUND"), history_lineage(&h, "v2", "SOUND"));
+	CHECK_INT(history_lineage(&h, "v2", "LEGACY DRIVER (RENAMED)"), history_lineage(&h, "v1", "OLD DRIVER"));
+	{
+		int64_t k = mev__history_cluster_named(&h, 1, "SOUND");
+		CHECK(k >= 0);
+		if (k >= 0)
+			CHECK_STR(mev__history_lineage_name(&h, 1, (uint32_t)k), "SOUND (v2)");
+	}
+	{
+		mev_event_list ev = { 0 };
+		mev_lineage_list ls = { 0 };
+		CHECK_INT(mev_track_events(&ev, s, cp, NULL, NULL, NULL), 0);
+		CHECK_INT(mev_track_lineages(&ls, s, cp, NULL), 0);
+		CHECK(h.events.n == ev.n && ev.n > 0);
+		CHECK(h.lineages.n == ls.n && ls.n > 0);
+		mev_event_list_free(&ev);
+		mev_lineage_list_free(&ls);
+	}
+	mev__history_free(&h);
+	CHECK(h.n == 0 && h.list == NULL && h.snapshot == NULL);
+}
+
+/* What `need` and `only` leave out; a release changed or added since the
+ * track: unknown lineages, no clustering. */
+static void check_history_parts(mev_store *s, const mev_cluster_params *cp, const mev_filemap *f1)
+{
+	mev__history h;
+	mev_cluster_result cr;
+	CHECK_INT(mev__history_load(&h, s, cp, &tp, "v2", MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS), 0);
+	CHECK(h.n == 3 && h.rel[0].c == NULL && h.rel[1].c != NULL && h.rel[2].c == NULL);
+	if (h.n == 3 && h.rel[1].c)
+		check_history_release(&h, s, cp, 1, 1);
+	mev__history_free(&h);
+	CHECK_ERR(mev__history_load(&h, s, cp, &tp, "v9", MEV__HISTORY_CLUSTERS), MEV_ENOTFOUND,
+		  "release 'v9' is not in store");
+	CHECK(h.snapshot == NULL);
+	CHECK_INT(mev__history_load(&h, s, cp, &tp, NULL, 0), 0);
+	CHECK(h.n == 3 && !h.clustered && !h.tracked && h.rel[0].c == NULL && h.events.n == 0);
+	mev__history_free(&h);
+	/* events and lineages without the clusterings */
+	CHECK_INT(mev__history_load(&h, s, cp, &tp, NULL, MEV__HISTORY_TRACKS), 0);
+	CHECK(h.tracked && h.events.n > 0 && h.rel[0].c == NULL && h.rel[0].lineage == NULL);
+	mev__history_free(&h);
+	/* v3 re-stored and clustered anew, v4 added, neither tracked */
+	put_release(s, "v3", (mev_filemap *)f1, 1);
+	CHECK_INT(mev_cluster_store(&cr, s, cp, NULL), 0);
+	put_release(s, "v4", (mev_filemap *)f1, 1);
+	CHECK_INT(mev__history_load(&h, s, cp, &tp, NULL, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS), 0);
+	CHECK_INT(h.n, 4);
+	if (h.n == 4) {
+		check_history_release(&h, s, cp, 1, 1);
+		check_history_release(&h, s, cp, 2, 0);
+		CHECK(h.rel[3].c == NULL && h.rel[3].lineage == NULL);
+		CHECK_INT(mev__history_cluster_of(&h, 3, "SOUND"), -1);
+		CHECK_INT(mev__history_cluster_named(&h, 3, "SOUND"), -1);
+	}
+	mev__history_free(&h);
+}
+
+static void test_history(void)
+{
+	mev_store *s = NULL;
+	mev_filemap *f1 = make_fm(secs1, files1), *f2 = make_fm(secs2, files2);
+	mev_cluster_params cp;
+	mev_track_result res;
+	mev_cluster_result cr;
+	mev__history h;
+	char sub[600];
+
+	mev_cluster_params_init(&cp);
+	snprintf(sub, sizeof sub, "%s/history", dir);
+	CHECK_INT(mev_store_open(&s, sub, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	if (!s)
+		goto done;
+	/* no releases: clustered and tracked, with empty tables */
+	CHECK_INT(mev__history_load(&h, s, &cp, &tp, NULL, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS), 0);
+	CHECK(h.n == 0 && h.clustered && h.tracked && h.events.n == 0 && h.lineages.n == 0);
+	mev__history_free(&h);
+	put_release(s, "v1", f1, 1);
+	put_release(s, "v3", f2, 1);
+	put_release(s, "v2", f2, 1);
+	/* clustered, not tracked: no lineages, sizes from the clustering */
+	CHECK_INT(mev_cluster_store(&cr, s, &cp, NULL), 0);
+	CHECK_INT(mev__history_load(&h, s, &cp, &tp, NULL, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS), 0);
+	CHECK(h.n == 3 && h.clustered && !h.tracked && h.lineages.n == 0);
+	for (size_t r = 0; r < h.n; r++)
+		check_history_release(&h, s, &cp, r, 0);
+	mev__history_free(&h);
+	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
+	check_history_tracked(s, &cp);
+	check_history_parts(s, &cp, f1);
+done:
+	mev_store_free(s);
+	mev_filemap_free(f1);
+	mev_filemap_free(f2);
+}
+
 int main(void)
 {
 	mev_track_params_init(&tp);
@@ -511,6 +683,7 @@ int main(void)
 	RUN(test_store_merge);
 	RUN(test_store_small);
 	RUN(test_store_lock);
+	RUN(test_history);
 	if (getenv("MEV_TEST_KEEP")) { /* look at the stores with the maintevo command */
 		fprintf(stderr, "kept %s\n", dir);
 		return test_summary();

@@ -83,7 +83,8 @@ done:
 
 typedef struct {
 	const char *p, *end;
-	size_t line;
+	size_t line;             /* lines read (a quoted field may hold some) */
+	size_t start;            /* the line the last record starts on */
 } csv_rd;
 
 /*
@@ -97,7 +98,7 @@ static int csv_record(csv_rd *r, mev_buf *f, size_t *off, int max)
 	mev__buf_clear(f);
 	if (r->p >= r->end)
 		return 0;
-	r->line++;
+	r->start = ++r->line;
 	for (;;) {
 		if (n < max)
 			off[n] = f->len;
@@ -222,7 +223,7 @@ static int add_row(graph_rows *gr, const char *path, size_t line, const mev_buf 
  * (zero when the file has no row for it). */
 static int read_rows(graph_rows *gr, const char *path, const mev_buf *text)
 {
-	csv_rd r = { text->ptr, text->ptr + text->len, 0 };
+	csv_rd r = { text->ptr, text->ptr + text->len, 0, 0 };
 	mev_buf f = MEV_BUF_INIT;
 	size_t off[8];
 	int n, rc = 0;
@@ -238,9 +239,9 @@ static int read_rows(graph_rows *gr, const char *path, const mev_buf *text)
 		if (n == 1 && !f.ptr[off[0]])
 			continue; /* an empty line */
 		if (n < 4)
-			rc = bad_row(path, r.line, n < 0 ? "a quoted field does not end" : "fewer than 4 fields");
+			rc = bad_row(path, r.start, n < 0 ? "a quoted field does not end" : "fewer than 4 fields");
 		else
-			rc = add_row(gr, path, r.line, &f, off);
+			rc = add_row(gr, path, r.start, &f, off);
 	}
 	for (uint32_t i = 0; !rc && i < mev_filemap_section_count(gr->fm); i++) {
 		uint32_t key[2] = { i, i };

@@ -175,10 +175,13 @@ int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *c
 	 * --rebuild) before the caller reads its graph */
 	if ((rc = mev_store_read_begin(s)))
 		return rc;
-	if ((rc = history_read(h, s, cp, tp, only, need)))
+	if ((rc = history_read(h, s, cp, tp, only, need))) {
+		/* what was read is let go: callers return at once */
 		mev_store_read_end(s);
-	else
+		mev__history_free(h);
+	} else {
 		h->snapshot = s;
+	}
 	return rc;
 }
 

@@ -56,7 +56,8 @@ enum {
  * the caller's further reads of s (graphs, file tables of the releases
  * listed) agree with it.  No write transaction may begin on s meanwhile.  A store without releases counts as clustered (and,
  * with nothing to track, as tracked): its tables are empty.  Errors: the
- * store's, MEV_ENOTFOUND for an unknown `only`.
+ * store's, MEV_ENOTFOUND for an unknown `only`; after one *h is empty
+ * (freeing it again is harmless).
  */
 int mev__history_load(mev__history *h, mev_store *s, const mev_cluster_params *cp,
 		      const mev_track_params *tp, const char *only, unsigned need);
