@@ -46,6 +46,8 @@ fresh; echo '/* x */' >"$tmp/t/include/maintevo/stray.h"
 expect "a public header nobody owns" 'include/maintevo/stray.h: a public header no module'
 fresh; touch "$tmp/t/src/track/other_shared.h"
 expect "two shared headers" 'src/track/: more than one shared header'
+fresh; rm "$tmp/t/tests/test_graph.c"
+expect "a module without its test program" '^src/graph/: no tests/test_graph.c'
 fresh; for i in $(seq 801); do echo "int v$i;"; done >>"$tmp/t/src/graph/graph.c"
 expect "a file over 800 lines" 'src/graph/graph.c: [0-9]+ lines, more than 800'
 fresh; { echo 'int f(void);'; echo 'int f(void)'; echo '{'; for i in $(seq 125); do echo '	(void)0;'; done; echo '	return 0;'; echo '}'; } >>"$tmp/t/src/util/buf.c"

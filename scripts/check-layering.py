@@ -19,7 +19,8 @@ Rules, each printed as file:line: what is wrong:
     included only inside its folder, and by its own tests
     (tests/test_<module>.c, tests/test_<module>_<part>.c); tests may also
     open store transactions (store/store_internal.h, store/codec.h);
-  - a folder has at most one <module>_shared.h;
+  - a folder has at most one <module>_shared.h, and a test program
+    tests/test_<module>.c (the command line's tests are tests/cli/);
   - src/cli/ includes public headers and its own only;
   - a third-party header appears only in the module the table names as its
     home, and never in a public header;
@@ -164,6 +165,8 @@ def main():
         if os.path.basename(p) not in owner:
             bad.append(f"{p}: a public header no module of docs/design.md owns")
     for m, folder in folders.items():
+        if m != "cli" and not os.path.exists(os.path.join(src_dir, "tests", f"test_{m}.c")):
+            bad.append(f"{folder}/: no tests/test_{m}.c (tests mirror the modules: one program per folder)")
         shared = [f for f in os.listdir(os.path.join(src_dir, folder)) if f.endswith("_shared.h")]
         if len(shared) > 1:
             bad.append(f"{folder}/: more than one shared header ({', '.join(sorted(shared))})")
