@@ -272,23 +272,24 @@ static void put_indented(FILE *out, const char *text, size_t indent)
 static void fill(char *buf, size_t size, const char *text, size_t col, size_t width)
 {
 	size_t n = 0;
-	buf[0] = '\0';
-	for (const char *p = text; *p;) {
+	for (const char *p = text; *p && n + 1 < size;) {
 		size_t gap = strspn(p, " \n"), len;
 		p += gap;
 		if (!(len = strcspn(p, " \n")))
 			break;
 		if (n && col + gap + len > width) {
-			n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "\n");
+			buf[n++] = '\n';
 			col = 0;
 		} else if (n) {
-			n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%*s", (int)gap, "");
+			n += (size_t)snprintf(buf + n, size - n, "%*s", (int)gap, "");
 			col += gap;
 		}
-		n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%.*s", (int)len, p);
+		if (n + 1 < size)
+			n += (size_t)snprintf(buf + n, size - n, "%.*s", (int)len, p);
 		col += len;
 		p += len;
 	}
+	buf[n < size ? n : size - 1] = '\0';
 }
 
 /*
