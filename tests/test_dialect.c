@@ -2,13 +2,17 @@
  * Unit tests of the rules of a release's get_maintainer.pl and of the F:/X:
  * conversion they drive: dialect defaults, the glob conversion, Xen brace
  * lists, the directory test on a real tree, and a small repository built
- * around QEMU's script (field letters and N: as that script reads them).
+ * around QEMU's script (field letters and N: as that script reads them);
+ * and of the table of dialects: names, aliases, display names, detection
+ * order, release tags.
  */
 #include "test.h"
 #include "maint_test.h"
+#include "maintevo/dialect.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/match.h"
 #include "maintevo/repo.h"
+#include "maintevo/tags.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -392,6 +396,158 @@ done:
 	test_tmpdir_remove(d);
 }
 
+/* --- the table of dialects ----------------------------------------------- */
+
+static void test_dialect_table(void)
+{
+	/* stores and tests keep these numbers */
+	CHECK_INT(MEV_DIALECT_AUTO, 0);
+	CHECK_INT(MEV_DIALECT_LINUX, 1);
+	CHECK_INT(MEV_DIALECT_UBOOT, 2);
+	CHECK_INT(MEV_DIALECT_XEN, 3);
+	CHECK_INT(MEV_DIALECT_QEMU, 4);
+	CHECK_INT(MEV_DIALECT_COUNT, 4);
+	CHECK_INT(MEV_DIALECT_END, 5);
+	for (int d = 1; d < MEV_DIALECT_END; d++) {
+		const mev_dialect_info *in = mev_dialect_info_get((mev_dialect)d);
+		CHECK(in != NULL);
+		if (!in)
+			continue;
+		/* every name and alias parses back to its dialect, and no other has it */
+		CHECK_STR(mev_dialect_name((mev_dialect)d), in->name);
+		CHECK_INT(mev_dialect_parse(in->name), d);
+		for (const char *const *a = in->aliases; a && *a; a++)
+			CHECK_INT(mev_dialect_parse(*a), d);
+		CHECK_STR(mev_dialect_display((mev_dialect)d), in->display);
+		/* every text is there, without a full stop or a comma in a name */
+		CHECK(in->display[0] && in->tags[0] && in->rc_tags[0] && in->files[0] && in->detect[0]);
+		CHECK(!strpbrk(in->name, ",. \n"));
+		CHECK(in->tags[strlen(in->tags) - 1] != '.');
+		CHECK(in->detect[strlen(in->detect) - 1] != '.');
+	}
+	CHECK_STR(mev_dialect_name(MEV_DIALECT_AUTO), "auto");
+	CHECK_STR(mev_dialect_name(MEV_DIALECT_END), "?");
+	CHECK_STR(mev_dialect_name((mev_dialect)-1), "?");
+	CHECK_INT(mev_dialect_parse("auto"), MEV_DIALECT_AUTO);
+	CHECK_INT(mev_dialect_parse("U-Boot"), -1); /* names are exact */
+	CHECK_INT(mev_dialect_parse(""), -1);
+	CHECK(mev_dialect_info_get(MEV_DIALECT_AUTO) == NULL);
+	CHECK(mev_dialect_info_get(MEV_DIALECT_END) == NULL);
+	CHECK(mev_dialect_display(MEV_DIALECT_AUTO) == NULL);
+	CHECK_STR(mev_dialect_display(MEV_DIALECT_LINUX), "Linux");
+	CHECK_STR(mev_dialect_display(MEV_DIALECT_UBOOT), "U-Boot");
+	CHECK_STR(mev_dialect_display(MEV_DIALECT_XEN), "Xen");
+	CHECK_STR(mev_dialect_display(MEV_DIALECT_QEMU), "QEMU");
+	CHECK_INT(mev_dialect_parse("linux"), MEV_DIALECT_LINUX);
+	CHECK_INT(mev_dialect_parse("uboot"), MEV_DIALECT_UBOOT);
+	CHECK_INT(mev_dialect_parse("qemu"), MEV_DIALECT_QEMU);
+}
+
+/* Each dialect's defaults, as its newest script reads (for trees without one). */
+static void test_dialect_defaults(void)
+{
+	mev_rules r;
+	mev_rules_default(&r, MEV_DIALECT_LINUX);
+	CHECK_INT(r.discover, MEV_DISCOVER_PATH);
+	CHECK_INT(r.utf8 + r.drop_comments, 2);
+	CHECK_INT(r.braces + r.any_type + r.no_n + r.find_files, 0);
+	mev_rules_default(&r, MEV_DIALECT_XEN);
+	CHECK_INT(r.dialect, MEV_DIALECT_XEN);
+	CHECK_INT(r.discover, MEV_DISCOVER_TOP);
+	CHECK_INT(r.braces, 1);
+	CHECK_INT(r.drop_comments + r.utf8 + r.any_type + r.no_n, 0);
+	mev_rules_default(&r, MEV_DIALECT_QEMU);
+	CHECK_INT(r.dialect, MEV_DIALECT_QEMU);
+	CHECK_INT(r.discover, MEV_DISCOVER_TOP);
+	CHECK_INT(r.any_type + r.no_n, 2);
+	CHECK_INT(r.drop_comments + r.utf8 + r.braces, 0);
+}
+
+/* Each dialect's release tags, and AUTO taking the fallback's (Linux's). */
+static void test_dialect_release_tags(void)
+{
+	static const struct {
+		mev_dialect d;
+		const char *tag;
+		int release, rc; /* without --rc, with it */
+	} t[] = {
+		{ MEV_DIALECT_LINUX, "v6.12", 1, 1 },       { MEV_DIALECT_LINUX, "v6.12.3-rc1", 0, 1 },
+		{ MEV_DIALECT_LINUX, "v2024.01", 0, 0 },    { MEV_DIALECT_UBOOT, "v2024.10", 1, 1 },
+		{ MEV_DIALECT_UBOOT, "v2024.1", 0, 0 },     { MEV_DIALECT_UBOOT, "v2024.10-rc12", 0, 1 },
+		{ MEV_DIALECT_XEN, "RELEASE-4.19.0", 1, 1 }, { MEV_DIALECT_XEN, "RELEASE-4.19.0-rc3", 0, 1 },
+		{ MEV_DIALECT_XEN, "v4.19.0", 0, 0 },       { MEV_DIALECT_QEMU, "v9.1.0", 1, 1 },
+		{ MEV_DIALECT_QEMU, "v9.1.0-rc4", 0, 1 },   { MEV_DIALECT_QEMU, "v9.1.0-rc", 0, 0 },
+		{ MEV_DIALECT_QEMU, "v9.1", 0, 0 },         { MEV_DIALECT_AUTO, "v6.1", 1, 1 },
+		{ MEV_DIALECT_AUTO, "v6.1-rc1", 0, 1 },     { MEV_DIALECT_AUTO, "v2024.01", 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		if (mev_tag_is_release(t[i].d, t[i].tag, 0) != t[i].release ||
+		    mev_tag_is_release(t[i].d, t[i].tag, 1) != t[i].rc)
+			fprintf(stderr, "%s as %s\n", t[i].tag, mev_dialect_name(t[i].d));
+		CHECK_INT(mev_tag_is_release(t[i].d, t[i].tag, 0), t[i].release);
+		CHECK_INT(mev_tag_is_release(t[i].d, t[i].tag, 1), t[i].rc);
+	}
+}
+
+/*
+ * --dialect auto on trees that look like one project, two, or none: U-Boot
+ * is tried first, then Xen, then QEMU, and Linux takes the rest.  Each
+ * tag's tree holds the paths listed (a name ending in '/' a folder).
+ */
+static void test_dialect_guess(void)
+{
+	static const struct {
+		const char *tag, *paths;
+		mev_dialect want;
+	} t[] = {
+		{ "plain", "Makefile kernel/", MEV_DIALECT_LINUX },
+		{ "uboot", "board/ include/configs/", MEV_DIALECT_UBOOT },
+		{ "board-only", "board/ include/", MEV_DIALECT_LINUX },
+		{ "xen", "xen/common/", MEV_DIALECT_XEN },
+		{ "xen-tools", "xen/ tools/", MEV_DIALECT_XEN },
+		{ "linux-xen", "xen/ tools/ Kbuild", MEV_DIALECT_LINUX },
+		{ "qemu", "qemu-options.hx", MEV_DIALECT_QEMU },
+		{ "qemu-hw", "hw/ target/", MEV_DIALECT_QEMU },
+		{ "qemu-dir", "qemu-options.hx/", MEV_DIALECT_LINUX },
+		{ "uboot-first", "xen/common/ qemu-options.hx board/ include/configs/", MEV_DIALECT_UBOOT },
+		{ "xen-before-qemu", "qemu-options.hx xen/common/", MEV_DIALECT_XEN },
+	};
+	const char *d;
+	mev_repo *repo = NULL;
+
+	if (!have_git()) {
+		fprintf(stderr, "skipping test_dialect_guess: no git\n");
+		return;
+	}
+	d = test_tmpdir("guess");
+	if (sh("cd '%s' && git -c init.defaultBranch=main init -q .", d))
+		goto done;
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		/* a folder gets a file ("x") to exist in git */
+		if (sh("cd '%s' && git rm -rqf --ignore-unmatch . && for p in %s; do "
+		       "case $p in */) mkdir -p \"$p\" && echo x > \"$p/x\" ;; "
+		       "*) mkdir -p \"$(dirname \"$p\")\" && echo x > \"$p\" ;; esac; done && "
+		       "git add -A && " GIT_ENV "git commit -q -m %s && git tag %s",
+		       d, t[i].paths, t[i].tag, t[i].tag))
+			goto done;
+	CHECK_INT(mev_repo_open(&repo, d), 0);
+	for (size_t i = 0; repo && i < sizeof t / sizeof *t; i++) {
+		mev_oid c;
+		mev_tree *tree = NULL;
+		CHECK_INT(mev_repo_resolve(&c, NULL, repo, t[i].tag), 0);
+		CHECK_INT(mev_tree_load(&tree, repo, &c), 0);
+		if (!tree)
+			continue;
+		if (mev_dialect_guess(tree) != t[i].want)
+			fprintf(stderr, "guess: tree '%s'\n", t[i].tag);
+		CHECK_INT(mev_dialect_guess(tree), t[i].want);
+		mev_tree_free(tree);
+	}
+done:
+	mev_repo_free(repo);
+	test_tmpdir_remove(d);
+}
+
 int main(void)
 {
 	RUN(test_regex_conversion);
@@ -399,5 +555,9 @@ int main(void)
 	RUN(test_xen_braces);
 	RUN(test_rules_default_and_dialects);
 	RUN(test_qemu_script);
+	RUN(test_dialect_table);
+	RUN(test_dialect_defaults);
+	RUN(test_dialect_release_tags);
+	RUN(test_dialect_guess);
 	return test_summary();
 }

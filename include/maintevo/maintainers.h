@@ -4,20 +4,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "maintevo/dialect.h"
 #include "maintevo/repo.h"
-
-/* Project conventions (release tags, where MAINTAINERS lives). */
-typedef enum {
-	MEV_DIALECT_AUTO = 0,
-	MEV_DIALECT_LINUX,
-	MEV_DIALECT_UBOOT,
-	MEV_DIALECT_XEN,
-	MEV_DIALECT_QEMU
-} mev_dialect;
-
-/* "linux", "uboot", ... ; mev_dialect_parse returns -1 for an unknown name. */
-const char *mev_dialect_name(mev_dialect d);
-int mev_dialect_parse(const char *name);
 
 /*
  * How MAINTAINERS files are found, one mode per generation of the script's

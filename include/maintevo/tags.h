@@ -13,9 +13,10 @@
 int mev_tag_cmp(const char *a, const char *b);
 
 /*
- * Is `tag` a release of the dialect?  Linux: vX.Y and vX.Y.Z; U-Boot:
- * vYYYY.MM; Xen: RELEASE-X.Y.Z; QEMU: vX.Y.Z.  With rc, also their -rcN
- * forms.
+ * Is `tag` a release of the dialect?  Each dialect's pattern is in its file
+ * (mev_dialect_info_get(d)->tags: Linux vX.Y and vX.Y.Z, U-Boot vYYYY.MM,
+ * ...); with rc, also its release candidates (->rc_tags).  MEV_DIALECT_AUTO
+ * takes the fallback's (Linux's).
  */
 int mev_tag_is_release(mev_dialect d, const char *tag, int rc);
 

@@ -37,8 +37,7 @@ static const cli_option options[] = {
 	CLI_OPT_STRING(explain_args, rev, 0, "rev", "REV",
 		       "explain PATH: the release in --repo (a tag, branch or commit)"),
 	CLI_OPT_CALL(explain_args, rules.dialect, 0, "dialect", "D", cli_parse_dialect,
-		     "explain PATH from git: auto (default), linux, uboot, xen\n"
-		     "or qemu"),
+		     "explain PATH from git: auto (default), %DIALECTS%"),
 	CLI_OPT_FLAG(explain_args, rules.top_level_only, 0, "top-level-only",
 		     "explain PATH from git: read only the top-level MAINTAINERS"),
 	CLI_OPT_STRING(explain_args, format, 'f', "format", "F",

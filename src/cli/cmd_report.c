@@ -31,8 +31,8 @@ static const cli_option options[] = {
 		       "the newer release (default: the newest stored)"),
 	CLI_OPT_CALL(report_args, ro.format, 'f', "format", "F", parse_format, "md (default) or html"),
 	CLI_OPT_STRING(report_args, ro.title, 0, "title", "NAME",
-		       "the project's name in the heading (default: from the\n"
-		       "store's dialect: Linux, U-Boot, Xen, QEMU)"),
+		       "the project's name in the heading (default: from the "
+		       "store's dialect: %DIALECT_PROJECTS%)"),
 	CLI_OPT_REAL(report_args, ro.min_support, 0, "min-support", "S", 0, 1,
 		     "leave out events found by fewer than S of the\n"
 		     "perturbed runs (default 0.5; 0: show all)"),

@@ -20,7 +20,7 @@ static const cli_option options[] = {
 			"leave out tags matching GLOB (repeatable)"),
 	CLI_OPT_FLAG(walk_args, o.rc, 0, "rc", "include release candidates (-rcN)"),
 	CLI_OPT_CALL(walk_args, o.rules.dialect, 0, "dialect", "D", cli_parse_dialect,
-		     "auto (default), linux, uboot, xen or qemu"),
+		     "auto (default), %DIALECTS%"),
 	CLI_OPT_FLAG(walk_args, o.rules.top_level_only, 0, "top-level-only",
 		     "read only the top-level MAINTAINERS file"),
 	CLI_OPT_INT(walk_args, o.jobs, 'j', "jobs", "N", 0, 64,
@@ -49,9 +49,8 @@ const cli_command cmd_walk_spec = {
 		"add new releases.  A walk can be interrupted at any time (Ctrl-C stops after\n"
 		"the current release, a second Ctrl-C at once); the next run goes on.\n"
 		"\n"
-		"Release tags by dialect: linux vX.Y and vX.Y.Z, uboot vYYYY.MM, xen\n"
-		"RELEASE-X.Y.Z, qemu vX.Y.Z; with --rc also their -rcN tags.  They are ordered as\n"
-		"versions (v2.6.39 < v3.0 < v3.10, v6.1-rc1 < v6.1).",
+		"Release tags by dialect: %DIALECT_TAGS%; with --rc also their -rcN tags.  They are "
+		"ordered as versions (v2.6.39 < v3.0 < v3.10, v6.1-rc1 < v6.1).",
 	.options = options,
 	.operands = 0,
 };

@@ -51,6 +51,8 @@ static const command commands[] = {
 	  &cmd_report_spec },
 	{ "export", cmd_export, "tidy tables (CSV, JSON) and graphs (GraphML, DOT) of a store",
 	  &cmd_export_spec },
+	{ "dialects", cmd_dialects, "the project families maintevo reads: names, release tags (CSV)",
+	  &cmd_dialects_spec },
 };
 
 static void usage(FILE *out)

@@ -6,6 +6,7 @@
 #include "maintevo/suggest.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* More than any command has; cli_parse() says so when a table outgrows it. */
@@ -13,6 +14,11 @@
 
 /* The help text starts at this column (0-based), as the hand-written texts did. */
 #define HELP_COLUMN 21
+
+/* Generated help (cli_help_expand()) is filled as the hand-broken texts
+ * are: an option's text up to column 79, a paragraph of the about to 80. */
+#define HELP_WIDTH 79
+#define ABOUT_WIDTH 80
 
 /* An option of a command with its groups opened: where its member is. */
 typedef struct {
@@ -257,9 +263,52 @@ static void put_indented(FILE *out, const char *text, size_t indent)
 	fputc('\n', out);
 }
 
+/*
+ * Text filled into lines of at most `width` columns, the first starting at
+ * column `col`: its line breaks become spaces, and a line is broken at the
+ * last run of spaces that keeps it within width (a longer word stays
+ * whole).  Into buf, always NUL-terminated (cut when too long).
+ */
+static void fill(char *buf, size_t size, const char *text, size_t col, size_t width)
+{
+	size_t n = 0;
+	for (const char *p = text; *p && n + 1 < size;) {
+		size_t gap = strspn(p, " \n"), len;
+		p += gap;
+		if (!(len = strcspn(p, " \n")))
+			break;
+		if (n && col + gap + len > width) {
+			buf[n++] = '\n';
+			col = 0;
+		} else if (n) {
+			n += (size_t)snprintf(buf + n, size - n, "%*s", (int)gap, "");
+			col += gap;
+		}
+		if (n + 1 < size)
+			n += (size_t)snprintf(buf + n, size - n, "%.*s", (int)len, p);
+		col += len;
+		p += len;
+	}
+	buf[n < size ? n : size - 1] = '\0';
+}
+
+/*
+ * A help text as printed: the %WORD%s cli_help_expand() knows replaced,
+ * and then filled (fill()) from column col to width; a text without them
+ * is printed as written.  Returns text or buf.
+ */
+static const char *generated(char *buf, size_t size, const char *text, size_t col, size_t width)
+{
+	char words[4096];
+	if (!cli_help_expand(words, sizeof words, text))
+		return text;
+	fill(buf, size, words, col, width);
+	return buf;
+}
+
 static void put_option(FILE *out, const cli_option *o)
 {
-	char left[128];
+	char left[128], text[4096];
 	int n = 0;
 
 	if (o->letter)
@@ -273,7 +322,7 @@ static void put_option(FILE *out, const cli_option *o)
 		fprintf(out, "%*s", HELP_COLUMN - n, "");
 	else /* too wide: the text goes on the next line */
 		fprintf(out, "\n%*s", HELP_COLUMN, "");
-	put_indented(out, o->help, HELP_COLUMN);
+	put_indented(out, generated(text, sizeof text, o->help, HELP_COLUMN, HELP_WIDTH), HELP_COLUMN);
 }
 
 static void put_options(FILE *out, const cli_option *t)
@@ -289,6 +338,29 @@ static void put_options(FILE *out, const cli_option *t)
 	}
 }
 
+/* The about of a command, paragraph by paragraph ("\n\n" apart): one with
+ * generated words is filled again, the others are printed as written. */
+static void put_about(FILE *out, const char *about)
+{
+	for (const char *p = about; *p;) {
+		const char *end = strstr(p, "\n\n");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *para = strndup(p, len), text[4096];
+		if (para) {
+			fputs(generated(text, sizeof text, para, 0, ABOUT_WIDTH), out);
+			free(para);
+		} else { /* no memory: as written */
+			fwrite(p, 1, len, out);
+		}
+		p += len;
+		if (*p) {
+			fputs("\n\n", out);
+			p += 2;
+		}
+	}
+	fputc('\n', out);
+}
+
 void cli_help_print(FILE *out, const cli_command *c)
 {
 	/* Continuation lines of a synopsis line up after "usage: maintevo NAME ". */
@@ -301,7 +373,7 @@ void cli_help_print(FILE *out, const cli_command *c)
 	}
 	if (c->about) {
 		fputc('\n', out);
-		put_indented(out, c->about, 0);
+		put_about(out, c->about);
 	}
 	fputs("\noptions:\n", out);
 	put_options(out, c->options);
@@ -322,10 +394,11 @@ int cli_set_quiet(void *field, const char *value, const cli_option *opt, const c
 int cli_parse_dialect(void *field, const char *value, const cli_option *opt, const char *cmd)
 {
 	int d = mev_dialect_parse(value);
+	char names[1024];
 	(void)opt;
 	if (d < 0)
-		return cli_usage_error(cmd, "unknown dialect '%s' (use auto, linux, uboot, xen or qemu)",
-				       value);
+		return cli_usage_error(cmd, "unknown dialect '%s' (use auto, %s)", value,
+				       cli_dialect_words(names, sizeof names, CLI_DIALECT_NAMES));
 	*(mev_dialect *)field = (mev_dialect)d;
 	return 0;
 }
@@ -336,7 +409,7 @@ const cli_option cli_release_options[] = {
 	CLI_OPT_STRING(cli_release_opts, rev, 0, "rev", "REV",
 		       "the release: a tag, branch or commit id"),
 	CLI_OPT_CALL(cli_release_opts, rules.dialect, 0, "dialect", "D", cli_parse_dialect,
-		     "auto (default), linux, uboot, xen or qemu"),
+		     "auto (default), %DIALECTS%"),
 	CLI_OPT_FLAG(cli_release_opts, rules.top_level_only, 0, "top-level-only",
 		     "read only the top-level MAINTAINERS file, even where the\n"
 		     "tree's .get_maintainer.conf asks for all of them (U-Boot)"),

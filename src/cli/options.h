@@ -67,6 +67,11 @@
  *    option into a cli_strings (walk's --tags: "at most 64 --tags").
  *    An option's help may differ between commands (walk's --store says
  *    "created if needed"): write its CLI_OPT_STRING instead of the macro.
+ *    What comes from the table of dialects is written as a word the help
+ *    printer replaces (cli_help_expand()): "auto (default), %DIALECTS%"
+ *    prints "auto (default), linux, uboot, xen or qemu".  A help text or
+ *    a paragraph of .about holding one is filled again after the
+ *    replacement (its hand breaks dropped), so write it as one line.
  *    A name or letter listed twice (a command's own -j next to
  *    cli_release_options' one) fails at once, on the first run.
  *
@@ -207,8 +212,28 @@ int cli_set_quiet(void *field, const char *value, const cli_option *opt, const c
 	{ .type = CLI_CALL, .letter = 'q', .name = "quiet", \
 	  .help = "no progress line and no summary", .fn = cli_set_quiet }
 /* A dialect name (mev_dialect_parse()) into a mev_dialect, for a --dialect
- * whose help differs from cli_release_options' one (walk's). */
+ * whose help differs from cli_release_options' one (walk's).  The error
+ * lists the names of the table of dialects. */
 int cli_parse_dialect(void *field, const char *value, const cli_option *opt, const char *cmd);
+
+/* The table of dialects in words, for help texts and messages. */
+typedef enum {
+	CLI_DIALECT_NAMES,    /* "linux, uboot, xen or qemu" */
+	CLI_DIALECT_PROJECTS, /* "Linux, U-Boot, Xen, QEMU" */
+	CLI_DIALECT_TAGS      /* "linux vX.Y and vX.Y.Z, uboot vYYYY.MM, ..." */
+} cli_dialect_list;
+
+/* The list into buf (always NUL-terminated, cut when too long); returns
+ * buf.  Defined in cmd_dialects.c. */
+const char *cli_dialect_words(char *buf, size_t size, cli_dialect_list what);
+
+/*
+ * Help text with its generated words replaced, into buf (always
+ * NUL-terminated): %DIALECTS%, %DIALECT_PROJECTS% and %DIALECT_TAGS% by the
+ * lists of cli_dialect_words().  Returns 0, buf untouched, when text has
+ * none of them; 1 otherwise.  Defined in cmd_dialects.c.
+ */
+int cli_help_expand(char *buf, size_t size, const char *text);
 
 /* --repo, --rev, --dialect, --top-level-only, --warnings, -j, --stats: over a cli_release_opts. */
 extern const cli_option cli_release_options[];

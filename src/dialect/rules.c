@@ -6,67 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const dialect_names[] = { "auto", "linux", "uboot", "xen", "qemu" };
-
-const char *mev_dialect_name(mev_dialect d)
-{
-	return (unsigned)d < sizeof dialect_names / sizeof *dialect_names ? dialect_names[d] : "?";
-}
-
-int mev_dialect_parse(const char *name)
-{
-	for (size_t i = 0; i < sizeof dialect_names / sizeof *dialect_names; i++)
-		if (strcmp(name, dialect_names[i]) == 0)
-			return (int)i;
-	if (strcmp(name, "u-boot") == 0)
-		return MEV_DIALECT_UBOOT;
-	return -1;
-}
-
-void mev_rules_default(mev_rules *r, mev_dialect dialect)
-{
-	memset(r, 0, sizeof *r);
-	r->dialect = dialect == MEV_DIALECT_AUTO ? MEV_DIALECT_LINUX : dialect;
-	r->drop_comments = 1;
-	r->discover = MEV_DISCOVER_PATH;
-	switch (r->dialect) {
-	case MEV_DIALECT_UBOOT:
-		r->find_files = 1;
-		strcpy(r->mpath, ".");
-		break;
-	case MEV_DIALECT_XEN:
-		r->discover = MEV_DISCOVER_TOP;
-		r->drop_comments = 0;
-		r->braces = 1;
-		break;
-	case MEV_DIALECT_LINUX:
-		r->utf8 = 1;
-		break;
-	case MEV_DIALECT_QEMU:
-		r->discover = MEV_DISCOVER_TOP;
-		r->drop_comments = 0;
-		r->any_type = 1;
-		r->no_n = 1;
-		break;
-	default:
-		break;
-	}
-}
-
-static int is_dir(const mev_tree *t, const char *p) { return mev_tree_stat(t, p, strlen(p)) == MEV_KIND_DIR; }
-static int is_file(const mev_tree *t, const char *p) { return mev_tree_stat(t, p, strlen(p)) == MEV_KIND_FILE; }
-
-static mev_dialect guess_dialect(const mev_tree *t)
-{
-	if (is_dir(t, "board") && is_dir(t, "include/configs"))
-		return MEV_DIALECT_UBOOT;
-	if (is_dir(t, "xen/common") || (is_dir(t, "xen") && is_dir(t, "tools") && !is_file(t, "Kbuild")))
-		return MEV_DIALECT_XEN;
-	if (is_file(t, "qemu-options.hx") || (is_dir(t, "hw") && is_dir(t, "target")))
-		return MEV_DIALECT_QEMU;
-	return MEV_DIALECT_LINUX;
-}
-
 /* The bytes of the file at `path` (a link to a file in the tree is
  * followed, as open() would); NULL when there is none. */
 static char *read_file(mev_repo *repo, const mev_tree *t, const char *path, size_t *len)
@@ -188,7 +127,7 @@ static char *read_conf(mev_repo *repo, const mev_tree *t, size_t *len)
 
 int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_rules_options *opt)
 {
-	mev_dialect d = opt && opt->dialect != MEV_DIALECT_AUTO ? opt->dialect : guess_dialect(t);
+	mev_dialect d = opt && opt->dialect != MEV_DIALECT_AUTO ? opt->dialect : mev_dialect_guess(t);
 	size_t len = 0;
 	char *script;
 	int rc;

@@ -1,4 +1,4 @@
-/* Version order of tags and the release tag patterns of each dialect. */
+/* Version order of tags (which tags are releases: each dialect's file). */
 #include "maintevo/tags.h"
 
 #include <ctype.h>
@@ -54,59 +54,4 @@ int mev_tag_cmp(const char *a, const char *b)
 		return pre ? 1 : -1;
 	}
 	return strcmp(a, b);
-}
-
-static int digits(const char **p, int min, int max)
-{
-	int n = 0;
-	while (isdigit((unsigned char)**p)) {
-		(*p)++;
-		n++;
-	}
-	return n >= min && n <= max;
-}
-
-/* "-rcN" at p (when allowed), then the end. */
-static int end_or_rc(const char *p, int rc)
-{
-	if (!*p)
-		return 1;
-	if (rc && strncmp(p, "-rc", 3) == 0) {
-		p += 3;
-		return digits(&p, 1, 3) && !*p;
-	}
-	return 0;
-}
-
-int mev_tag_is_release(mev_dialect d, const char *tag, int rc)
-{
-	const char *p = tag;
-	switch (d) {
-	case MEV_DIALECT_UBOOT:
-		if (*p++ != 'v' || !digits(&p, 4, 4) || *p++ != '.' || !digits(&p, 2, 2))
-			return 0;
-		return end_or_rc(p, rc);
-	case MEV_DIALECT_XEN:
-		if (strncmp(p, "RELEASE-", 8) != 0)
-			return 0;
-		p += 8;
-		if (!digits(&p, 1, 3) || *p++ != '.' || !digits(&p, 1, 3) || *p++ != '.' ||
-		    !digits(&p, 1, 3))
-			return 0;
-		return end_or_rc(p, rc);
-	case MEV_DIALECT_QEMU:
-		if (*p++ != 'v' || !digits(&p, 1, 3) || *p++ != '.' || !digits(&p, 1, 3) ||
-		    *p++ != '.' || !digits(&p, 1, 3))
-			return 0;
-		return end_or_rc(p, rc);
-	default: /* Linux: vX.Y or vX.Y.Z */
-		if (*p++ != 'v' || !digits(&p, 1, 3) || *p++ != '.' || !digits(&p, 1, 3))
-			return 0;
-		if (*p == '.') {
-			p++;
-			if (!digits(&p, 1, 3))
-				return 0;
-		}
-		return end_or_rc(p, rc);
-	}
 }

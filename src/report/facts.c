@@ -5,6 +5,7 @@
  * lineages over all releases.  Nothing here writes.
  */
 #include "report_internal.h"
+#include "maintevo/dialect.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
 
@@ -225,17 +226,17 @@ static int collect_events(mev__report *r)
 	return 0;
 }
 
-static const char *dialect_project(const char *d)
+/* The project's name for the heading: the display name of the store's
+ * dialect ("U-Boot"); an imported store's, or a name this build does not
+ * know, gives "maintevo". */
+static const char *dialect_project(const char *name)
 {
-	if (strcmp(d, "uboot") == 0)
-		return "U-Boot";
-	if (strcmp(d, "xen") == 0)
-		return "Xen";
-	if (strcmp(d, "qemu") == 0)
-		return "QEMU";
-	if (strcmp(d, "linux") == 0)
-		return "Linux";
-	return "maintevo";
+	int d = mev_dialect_parse(name);
+	const char *display = d > 0 ? mev_dialect_display((mev_dialect)d) : NULL;
+	/* the stored name exactly, as written by a walk: not an alias */
+	if (!display || strcmp(mev_dialect_name((mev_dialect)d), name) != 0)
+		return "maintevo";
+	return display;
 }
 
 static int find_release(mev__report *r, const char *tag, size_t *idx)

@@ -55,6 +55,7 @@ options_of() {
 	history) echo "store section release top all keep-rest format out help $cluster_opts $track_opts" ;;
 	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
 	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts $track_opts" ;;
+	dialects) echo "names format out help" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
 	esac
 }
@@ -221,6 +222,8 @@ usage_error walk "option '--rc' takes no value" --rc=1
 usage_error walk "--repo is required" --store x
 usage_error walk "unexpected argument 'extra'" --repo x extra
 usage_error walk "unknown dialect 'martian' (use auto, linux, uboot, xen or qemu)" --dialect martian
+usage_error dialects "unknown format 'xml' (use csv, json or jsonl)" --format xml
+usage_error dialects "unexpected argument 'extra'" extra
 usage_error walk "--jobs takes a whole number from 0 to 64, not '65'" --repo x -j65
 usage_error walk "at most 64 --tags" --repo x $(for i in $(seq 65); do echo --tags t$i; done)
 usage_error walk "at most 64 --exclude" --repo x $(for i in $(seq 65); do echo --exclude t$i; done)

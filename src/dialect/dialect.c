@@ -1,0 +1,113 @@
+/* The table of dialects: their names, detection, defaults and release tags. */
+#include "dialect_internal.h"
+#include "maintevo/tags.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* Indexed by mev_dialect; MEV_DIALECT_AUTO has none. */
+static const mev__dialect_def *const defs[MEV_DIALECT_END] = {
+#define MEV__DIALECT_ENTRY(ID, file) [MEV_DIALECT_##ID] = &mev__dialect_##file,
+	MEV_DIALECTS(MEV__DIALECT_ENTRY)
+#undef MEV__DIALECT_ENTRY
+};
+
+/* What --dialect auto and an unknown dialect fall back to: the first row. */
+#define FALLBACK ((mev_dialect)1)
+
+static const mev__dialect_def *def_of(mev_dialect d)
+{
+	return d > MEV_DIALECT_AUTO && d < MEV_DIALECT_END ? defs[d] : NULL;
+}
+
+const mev_dialect_info *mev_dialect_info_get(mev_dialect d)
+{
+	const mev__dialect_def *def = def_of(d);
+	return def ? &def->info : NULL;
+}
+
+const char *mev_dialect_name(mev_dialect d)
+{
+	const mev__dialect_def *def = def_of(d);
+	if (def)
+		return def->info.name;
+	return d == MEV_DIALECT_AUTO ? "auto" : "?";
+}
+
+int mev_dialect_parse(const char *name)
+{
+	if (strcmp(name, "auto") == 0)
+		return MEV_DIALECT_AUTO;
+	for (int d = 1; d < MEV_DIALECT_END; d++) {
+		const mev_dialect_info *in = &defs[d]->info;
+		if (strcmp(name, in->name) == 0)
+			return d;
+		for (const char *const *a = in->aliases; a && *a; a++)
+			if (strcmp(name, *a) == 0)
+				return d;
+	}
+	return -1;
+}
+
+const char *mev_dialect_display(mev_dialect d)
+{
+	const mev__dialect_def *def = def_of(d);
+	return def ? def->info.display : NULL;
+}
+
+mev_dialect mev_dialect_guess(const mev_tree *tree)
+{
+	for (int d = 1; d < MEV_DIALECT_END; d++)
+		if (defs[d]->guess && defs[d]->guess(tree))
+			return (mev_dialect)d;
+	return FALLBACK;
+}
+
+void mev_rules_default(mev_rules *r, mev_dialect dialect)
+{
+	const mev__dialect_def *def = def_of(dialect);
+	if (!def)
+		def = defs[dialect = FALLBACK];
+	memset(r, 0, sizeof *r);
+	r->dialect = dialect;
+	r->drop_comments = 1;
+	r->discover = MEV_DISCOVER_PATH;
+	def->defaults(r);
+}
+
+int mev_tag_is_release(mev_dialect d, const char *tag, int rc)
+{
+	const mev__dialect_def *def = def_of(d);
+	return (def ? def : defs[FALLBACK])->is_release(tag, rc);
+}
+
+int mev__dialect_dir(const mev_tree *t, const char *path)
+{
+	return mev_tree_stat(t, path, strlen(path)) == MEV_KIND_DIR;
+}
+
+int mev__dialect_file(const mev_tree *t, const char *path)
+{
+	return mev_tree_stat(t, path, strlen(path)) == MEV_KIND_FILE;
+}
+
+int mev__tag_digits(const char **p, int min, int max)
+{
+	int n = 0;
+	while (isdigit((unsigned char)**p)) {
+		(*p)++;
+		n++;
+	}
+	return n >= min && n <= max;
+}
+
+int mev__tag_end_or_rc(const char *p, int rc)
+{
+	if (!*p)
+		return 1;
+	if (rc && strncmp(p, "-rc", 3) == 0) {
+		p += 3;
+		return mev__tag_digits(&p, 1, 3) && !*p;
+	}
+	return 0;
+}

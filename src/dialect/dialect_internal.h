@@ -1,0 +1,40 @@
+/* The definition of one dialect (src/dialect/<name>.c) and its helpers. */
+#ifndef MEV_DIALECT_INTERNAL_H
+#define MEV_DIALECT_INTERNAL_H
+
+#include "maintevo/dialect.h"
+#include "maintevo/maintainers.h"
+
+/*
+ * Everything one dialect does differently.  Each src/dialect/<name>.c
+ * defines one, named in the MEV_DIALECTS row of include/maintevo/dialect.h;
+ * dialect.c hands out the public part and calls the rest.
+ */
+typedef struct {
+	mev_dialect_info info;
+	/* 1 when the tree is one of the dialect's (only its listing is read);
+	 * NULL for the fallback, the first row, which takes what no other does */
+	int (*guess)(const mev_tree *tree);
+	/* the rules of its newest script, over mev_rules_default()'s common
+	 * ones (MAINTAINERS found by --maintainer-path, # lines skipped) */
+	void (*defaults)(mev_rules *r);
+	/* 1 when tag is one of its releases; with rc also a release candidate */
+	int (*is_release)(const char *tag, int rc);
+} mev__dialect_def;
+
+#define MEV__DIALECT_DECLARE(ID, file) extern const mev__dialect_def mev__dialect_##file;
+MEV_DIALECTS(MEV__DIALECT_DECLARE)
+#undef MEV__DIALECT_DECLARE
+
+/* The tree has a folder (a file) at path. */
+int mev__dialect_dir(const mev_tree *t, const char *path);
+int mev__dialect_file(const mev_tree *t, const char *path);
+
+/* A run of min..max digits at *p, which it passes (all the digits there,
+ * even when there are too many: then 0). */
+int mev__tag_digits(const char **p, int min, int max);
+
+/* The end of the tag at p, or with rc a "-rcN" (N of 1 to 3 digits) before it. */
+int mev__tag_end_or_rc(const char *p, int rc);
+
+#endif

@@ -1,0 +1,79 @@
+# The table of dialects (include/maintevo/dialect.h) and what reads it:
+# 'maintevo dialects', --dialect with every name and alias, the man page's
+# DIALECTS section and the bash completion.  A dialect added to the table
+# without its man page entry fails here.
+. "$(dirname "$0")/lib.sh" "$@"
+command -v python3 >/dev/null || skip "python3 is not installed"
+MAN=$SRC/docs/maintevo.1
+COMPLETION=$SRC/scripts/bash-completion/maintevo
+
+step "maintevo dialects: CSV with a header, JSON Lines, --names"
+expect_exit 0 "$MEV" dialects
+head -n 1 "$OUT" | grep -qx 'name,aliases,display,tags,rc_tags,files,detect' ||
+	fail "dialects: header '$(head -n 1 "$OUT")'"
+expect_exit 0 "$MEV" dialects --format jsonl -o table.jsonl
+expect_exit 0 "$MEV" dialects --names
+cp "$OUT" names.txt
+[ -s names.txt ] || fail "dialects --names printed nothing"
+python3 - table.jsonl names.txt <<'EOF' || fail "dialects --names is not the table's names"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+names = open(sys.argv[2]).read().split("\n")[:-1]
+assert [r["name"] for r in rows] == names, (names, rows)
+assert all(r["display"] and r["tags"] and r["rc_tags"] and r["files"] and r["detect"] for r in rows), rows
+EOF
+
+step "--dialect takes every name and alias, and auto"
+mkrepo r
+printf 'A\nM:\tA <a@example.org>\nF:\ta/\n' >r/MAINTAINERS
+mkdir r/a && echo a >r/a/a.c
+commit_all r v1
+for d in auto $(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    print(r["name"], r["aliases"])' table.jsonl); do
+	expect_exit 0 "$MEV" sections --repo r --rev v1 --dialect "$d" -o /dev/null
+done
+
+step "the man page's DIALECTS section says what the table says"
+python3 - "$MAN" table.jsonl <<'EOF' || fail "docs/maintevo.1, DIALECTS: see above"
+import json, re, sys
+man = open(sys.argv[1], encoding="utf-8").read()
+rows = [json.loads(l) for l in open(sys.argv[2])]
+m = re.search(r"^\.SH DIALECTS\n(.*?)^\.SH ", man, re.S | re.M)
+assert m, "no .SH DIALECTS section"
+# each entry: ".TP", ".B NAME", its text up to the next .TP
+entries = re.findall(r"^\.TP\n\.B (\S+)\n(.*?)(?=^\.TP|\Z)", m.group(1), re.S | re.M)
+def plain(t):
+    return " ".join(t.replace("\\-", "-").split())
+names = [plain(n) for n, _ in entries]
+bad = []
+if names != [r["name"] for r in rows]:
+    bad.append(f"dialects {names}, the table has {[r['name'] for r in rows]} (in this order)")
+for (name, text), r in zip(entries, rows):
+    text = plain(text)
+    for key in ("display", "tags", "rc_tags", "files", "detect"):
+        if r[key] not in text:
+            bad.append(f"{r['name']}: no {key} '{r[key]}'")
+    for a in r["aliases"].split():
+        if a not in text:
+            bad.append(f"{r['name']}: no alias '{a}'")
+for b in bad:
+    print("docs/maintevo.1, DIALECTS:", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+
+step "the bash completion offers auto and the table's names after --dialect"
+want=$( (echo auto; cat names.txt) | sort | tr '\n' ' ' | sed 's/ $//')
+got=$(bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _maintevo
+	printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " " | sed "s/ $//"' \
+	comp "$COMPLETION" "$MEV" walk --dialect "") || fail "completing --dialect failed"
+[ "$got" = "$want" ] || fail "completing --dialect: got '$got', expected '$want'"
+# a binary without the command (an older one): nothing offered, no error
+printf '#!/bin/sh\nexit 2\n' >old-maintevo
+chmod +x old-maintevo
+got=$(bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _maintevo
+	printf "%s\n" "${COMPREPLY[@]}"' comp "$COMPLETION" "$TMP/old-maintevo" walk --dialect "" 2>&1) ||
+	fail "completing --dialect with an older binary failed"
+[ -z "$got" ] || fail "completing --dialect with an older binary: got '$got', expected nothing"
+echo "PASS"
