@@ -1,4 +1,4 @@
-/* Dialects: what one project family does differently, all in one table. */
+/* Dialects: what one project family does differently, all in one table; and the rules of a release's get_maintainer.pl, detected from its text. */
 #ifndef MAINTEVO_DIALECT_H
 #define MAINTEVO_DIALECT_H
 
@@ -70,5 +70,78 @@ const char *mev_dialect_display(mev_dialect d);
  * (Linux).  Reads only the tree's listing, no blob.
  */
 mev_dialect mev_dialect_guess(const mev_tree *tree);
+
+/* --- the rules of one release's get_maintainer.pl --------------------------- */
+
+/*
+ * How MAINTAINERS files are found, one mode per generation of the script's
+ * file search (read from the script text, never from a list of folders):
+ */
+enum {
+	MEV_DISCOVER_TOP = 1,    /* only ./MAINTAINERS (Xen, QEMU, old Linux) */
+	MEV_DISCOVER_SUBDIR,     /* ./MAINTAINERS, then File::Find of find_dir for names
+				    starting with "MAINTAINERS" (U-Boot 2014.10-2017.09) */
+	MEV_DISCOVER_DIR_FMF,    /* ./MAINTAINERS directory listing and file, or with
+				    --find-maintainer-files every .../MAINTAINERS (2017.11-2021.07) */
+	MEV_DISCOVER_PATH        /* --maintainer-path, file or directory (Linux 5.x on, U-Boot 2021.10 on) */
+};
+
+/*
+ * The version of maintevo's reading of the rules: raised whenever a change
+ * of this code changes the sections or file map some release gets.  Every
+ * release record keeps the version that built it, and a walk computes again
+ * the releases an older version built.
+ *   1  before release records kept it
+ *   2  file search read from each script, .get_maintainer.conf, File::Find
+ *      order; catch-all by coverage; QEMU field letters and N:
+ *   3  a section's title is exactly the script's (an underline stays one),
+ *      with a display name and its kind beside it
+ */
+#define MEV_RULES_VERSION 3
+
+/*
+ * The reading and matching rules of one tree's scripts/get_maintainer.pl.
+ * They change between script versions, so they are detected from the
+ * script text of each release (see docs/matching.md).
+ */
+typedef struct {
+	mev_dialect dialect;
+	int discover;             /* MEV_DISCOVER_* */
+	unsigned has_script : 1;  /* the tree has scripts/get_maintainer.pl */
+	unsigned any_type : 1;    /* field lines are ^(\C): or ^(.): (any byte), not ^([A-Z]): */
+	unsigned drop_comments : 1; /* lines matching ^\s*# are skipped */
+	unsigned utf8 : 1;        /* the script decodes MAINTAINERS as UTF-8 */
+	unsigned braces : 1;      /* Xen: {a,b} in F:/X: becomes (a|b) */
+	unsigned find_files : 1;  /* --find-maintainer-files in effect */
+	char mpath[256];          /* --maintainer-path in effect ("" = ./MAINTAINERS) */
+	unsigned no_n : 1;        /* the script has no N: handling: N: lines match nothing (QEMU) */
+	char find_dir[64];        /* MEV_DISCOVER_SUBDIR: the folder searched ("board") */
+	char conf[256];           /* the .get_maintainer.conf options applied, "" when none */
+} mev_rules;
+
+/*
+ * The rules in one line of text, for the record of a release and for
+ * people: "linux: files ./MAINTAINERS; fields [A-Z], N: on, ...".
+ * Always NUL-terminated; cut when too long.
+ */
+void mev_rules_describe(char *buf, size_t size, const mev_rules *r);
+
+/* User choices that override what the tree says. */
+typedef struct {
+	mev_dialect dialect;      /* MEV_DIALECT_AUTO: detect */
+	int top_level_only;       /* read only the top-level MAINTAINERS file */
+} mev_rules_options;
+
+/*
+ * Detect the rules of the tree: the dialect (unless forced), the script's
+ * generation and its .get_maintainer.conf.  Errors: MEV_ENOTFOUND when the
+ * repository lacks the blob of either (a partial clone; the hint says how to
+ * fetch it); never fails otherwise.
+ */
+int mev_rules_detect(mev_rules *out, mev_repo *repo, const mev_tree *tree,
+		     const mev_rules_options *opt);
+
+/* The rules of the newest known script of a dialect (for trees without one). */
+void mev_rules_default(mev_rules *out, mev_dialect dialect);
 
 #endif

@@ -2,7 +2,7 @@
 #ifndef MAINTEVO_TAGS_H
 #define MAINTEVO_TAGS_H
 
-#include "maintevo/maintainers.h"
+#include "maintevo/dialect.h"
 
 /*
  * Compare two tags as versions: digit runs compare as numbers, other runs

@@ -3,7 +3,7 @@
 #define MEV_DIALECT_INTERNAL_H
 
 #include "maintevo/dialect.h"
-#include "maintevo/maintainers.h"
+#include "maintevo/dialect.h"
 
 /*
  * Everything one dialect does differently.  Each src/dialect/<name>.c

@@ -1,5 +1,5 @@
 /* Which rules a tree's get_maintainer.pl follows: detected from its text. */
-#include "maintevo/maintainers.h"
+#include "maintevo/dialect.h"
 #include "maintevo/error.h"
 
 #include <stdio.h>
