@@ -73,7 +73,7 @@ static void test_names(void)
 	CHECK_INT(mev_export_table_parse("graph"), -1);
 	CHECK_INT(mev_table_format_parse("jsonl"), MEV_TABLE_JSONL);
 	CHECK_INT(mev_table_format_parse("xml"), -1);
-	CHECK_INT(mev_export_graph_format_parse("dot"), MEV_EXPORT_DOT);
+	CHECK_INT(mev_graph_format_parse("dot"), MEV_GRAPH_DOT);
 	CHECK_INT(mev_report_format_parse("markdown"), MEV_REPORT_MD);
 	c = mev_export_columns(MEV_EXPORT_EDGES);
 	CHECK_STR(c[0].name, "release");
@@ -375,7 +375,7 @@ static void test_tables(void)
 static void test_graph(void)
 {
 	mev_store *s = NULL;
-	mev_export_graph_options go = { MEV_EXPORT_DOT, "v1.0", NULL, NULL, 0, 0 };
+	mev_export_graph_options go = { MEV_GRAPH_DOT, "v1.0", NULL, NULL, 0, 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;

@@ -144,7 +144,8 @@ void mev__suggest_hint(const mev__suggest *sg, const char *otherwise);
 
 /* --- graphs ---------------------------------------------------------------------- */
 
-/* A vertex or an edge of an exported graph, whatever its level. */
+/* A vertex or an edge of an exported graph, whatever its level (graph_export.c
+ * describes it for the graph writer). */
 typedef struct {
 	const char *name;         /* the title (the key), or the cluster's representative */
 	const char *status;       /* sections only */
@@ -164,10 +165,5 @@ typedef struct {
 	MEV_VEC(mev__gedge) e;
 	int meta;                 /* vertices are clusters */
 } mev__xgraph;
-
-/* The graph in GraphML, networkx node-link JSON or Graphviz DOT (named `tag`). */
-void mev__export_graphml(FILE *out, const mev__xgraph *g);
-void mev__export_nodelink(FILE *out, const mev__xgraph *g);
-void mev__export_dot(FILE *out, const mev__xgraph *g, const char *tag);
 
 #endif
