@@ -69,10 +69,12 @@ typedef struct {
 
 	size_t n_vertices, n_edges;
 	/* Vertex i (0 <= i < n_vertices, in any order): its number (GraphML's
-	 * and DOT's node id "n<number>", unique) and its n_vattrs values. */
+	 * and DOT's node id "n<number>", unique) and its n_vattrs values
+	 * (cleared before the call: a value not set is a missing string or 0). */
 	void (*vertex)(void *ctx, size_t i, uint64_t *number, mev_gdoc_value *values);
 	/* Edge i (asked for in order, 0 to n_edges - 1): its ends (vertex
-	 * indices) and n_eattrs values; returns 1 to leave it out. */
+	 * indices) and n_eattrs values (cleared as above); returns 1 to leave
+	 * it out. */
 	int (*edge)(void *ctx, size_t i, size_t *a, size_t *b, mev_gdoc_value *values);
 	void *ctx;
 } mev_graphdoc;

@@ -38,6 +38,21 @@ typedef struct {
 	mev_gdoc_value *vv, *ev, *end;
 } writer;
 
+/* Vertex i's number and values (cleared first: what the callback leaves
+ * is a missing string or a 0). */
+static void vertex_of(const mev_graphdoc *d, size_t i, uint64_t *number, mev_gdoc_value *v)
+{
+	memset(v, 0, d->n_vattrs * sizeof *v);
+	d->vertex(d->ctx, i, number, v);
+}
+
+/* Edge i's ends and values (cleared first); 1 when it is left out. */
+static int edge_of(const mev_graphdoc *d, size_t i, size_t *a, size_t *b, mev_gdoc_value *v)
+{
+	memset(v, 0, d->n_eattrs * sizeof *v);
+	return d->edge(d->ctx, i, a, b, v);
+}
+
 static void xml_str(FILE *out, const char *s)
 {
 	mev_table_xml_str(out, s, strlen(s));
@@ -94,7 +109,7 @@ static void write_graphml(writer *w)
 	fputs("\" edgedefault=\"undirected\">\n", out);
 	for (size_t i = 0; i < d->n_vertices; i++) {
 		uint64_t num;
-		d->vertex(d->ctx, i, &num, w->vv);
+		vertex_of(d, i, &num, w->vv);
 		fprintf(out, "    <node id=\"n%" PRIu64 "\">\n", num);
 		graphml_data(out, d->vattrs, w->vv, d->n_vattrs, 'v');
 		fputs("    </node>\n", out);
@@ -102,10 +117,10 @@ static void write_graphml(writer *w)
 	for (size_t i = 0; i < d->n_edges; i++) {
 		uint64_t na, nb;
 		size_t a, b;
-		if (d->edge(d->ctx, i, &a, &b, w->ev))
+		if (edge_of(d, i, &a, &b, w->ev))
 			continue;
-		d->vertex(d->ctx, a, &na, w->end);
-		d->vertex(d->ctx, b, &nb, w->end);
+		vertex_of(d, a, &na, w->end);
+		vertex_of(d, b, &nb, w->end);
 		fprintf(out, "    <edge source=\"n%" PRIu64 "\" target=\"n%" PRIu64 "\">\n", na, nb);
 		graphml_data(out, d->eattrs, w->ev, d->n_eattrs, 'e');
 		fputs("    </edge>\n", out);
@@ -147,7 +162,7 @@ static void write_json(writer *w)
 	fputs("},\n \"nodes\": [", out);
 	for (size_t i = 0; i < d->n_vertices; i++) {
 		uint64_t num;
-		d->vertex(d->ctx, i, &num, w->vv);
+		vertex_of(d, i, &num, w->vv);
 		fputs(i ? ",\n  {\"id\": " : "\n  {\"id\": ", out);
 		json_str(out, w->vv[0].str);
 		json_attrs(out, d->vattrs, w->vv, 1, d->n_vattrs);
@@ -157,14 +172,14 @@ static void write_json(writer *w)
 	for (size_t i = 0; i < d->n_edges; i++) {
 		uint64_t num;
 		size_t a, b;
-		if (d->edge(d->ctx, i, &a, &b, w->ev))
+		if (edge_of(d, i, &a, &b, w->ev))
 			continue;
 		fputs(first ? "\n  {\"source\": " : ",\n  {\"source\": ", out);
 		first = 0;
-		d->vertex(d->ctx, a, &num, w->end);
+		vertex_of(d, a, &num, w->end);
 		json_str(out, w->end[0].str);
 		fputs(", \"target\": ", out);
-		d->vertex(d->ctx, b, &num, w->end);
+		vertex_of(d, b, &num, w->end);
 		json_str(out, w->end[0].str);
 		json_attrs(out, d->eattrs, w->ev, 0, d->n_eattrs);
 		fputs("}", out);
@@ -209,17 +224,17 @@ static void write_dot(writer *w)
 	fputs("{\n", out);
 	for (size_t i = 0; i < d->n_vertices; i++) {
 		uint64_t num;
-		d->vertex(d->ctx, i, &num, w->vv);
+		vertex_of(d, i, &num, w->vv);
 		fprintf(out, "  n%" PRIu64, num);
 		dot_attrs(out, d->vattrs, w->vv, d->n_vattrs, d->label);
 	}
 	for (size_t i = 0; i < d->n_edges; i++) {
 		uint64_t na, nb;
 		size_t a, b;
-		if (d->edge(d->ctx, i, &a, &b, w->ev))
+		if (edge_of(d, i, &a, &b, w->ev))
 			continue;
-		d->vertex(d->ctx, a, &na, w->end);
-		d->vertex(d->ctx, b, &nb, w->end);
+		vertex_of(d, a, &na, w->end);
+		vertex_of(d, b, &nb, w->end);
 		fprintf(out, "  n%" PRIu64 " -- n%" PRIu64, na, nb);
 		dot_attrs(out, d->eattrs, w->ev, d->n_eattrs, -1);
 	}
@@ -245,11 +260,11 @@ static int write_csv(writer *w)
 	for (size_t i = 0; !rc && i < d->n_edges; i++) {
 		uint64_t num;
 		size_t a, b;
-		if (d->edge(d->ctx, i, &a, &b, w->ev))
+		if (edge_of(d, i, &a, &b, w->ev))
 			continue;
-		d->vertex(d->ctx, a, &num, w->end);
+		vertex_of(d, a, &num, w->end);
 		mev_table_str(t, w->end[0].str);
-		d->vertex(d->ctx, b, &num, w->end);
+		vertex_of(d, b, &num, w->end);
 		mev_table_str(t, w->end[0].str);
 		for (size_t j = 0; j < d->n_eattrs; j++)
 			if (is_missing(&d->eattrs[j], &w->ev[j]))
