@@ -38,7 +38,7 @@ static char *capture_end(capture *c)
 /* A document of format fmt writing into c. */
 static mev__doc doc_begin(capture *c, mev_report_format fmt)
 {
-	mev__doc d = { capture_begin(c), fmt, "", 0 };
+	mev__doc d = { capture_begin(c), fmt, "", 0, NULL };
 	return d;
 }
 

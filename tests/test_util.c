@@ -723,6 +723,39 @@ static void test_suggest(void)
 	CHECK_INT(mev_edit_distance_n("ab", 2, "abcdef", 6, 2, 0), 3);
 }
 
+/* The few closest of many: by distance, first offered first, each once, case kept. */
+static void test_suggestions(void)
+{
+	static const char *const paths[] = { "drivers/nte/", "Drivers/net/", "drivers/net/",
+					     "drivers/net/", "drivers/", "drivers/nets/", "fs/" };
+	mev_suggestions sg;
+	mev_suggestions_init(&sg, "drivers/net/");
+	CHECK_INT(sg.cap, 4);
+	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+		mev_suggestions_add(&sg, paths[i], strlen(paths[i]));
+	CHECK_INT(sg.n, 3);                       /* the word itself is no suggestion */
+	CHECK_STR(sg.best[0], "drivers/nte/");    /* 1 edit, offered first */
+	CHECK_STR(sg.best[1], "Drivers/net/");    /* 1 edit: case matters */
+	CHECK_STR(sg.best[2], "drivers/nets/");   /* 1 edit; "drivers/" (4) fell out */
+	mev_error_set(MEV_ENOTFOUND, "no such path");
+	mev_suggestions_hint(&sg, "never shown");
+	CHECK_STR(mev_error_hint_text(),
+		  "did you mean 'drivers/nte/', 'Drivers/net/' or 'drivers/nets/'?");
+	mev_suggestions_init(&sg, "ab");
+	mev_suggestions_add(&sg, "abcdef", 3);    /* only len bytes: "abc" */
+	mev_suggestions_add(&sg, "xyz", 3);
+	CHECK_INT(sg.n, 1);
+	CHECK_STR(sg.best[0], "abc");
+	mev_error_set(MEV_ENOTFOUND, "no such path");
+	mev_suggestions_hint(&sg, NULL);
+	CHECK_STR(mev_error_hint_text(), "did you mean 'abc'?");
+	mev_suggestions_init(&sg, "zzzzzz");
+	mev_suggestions_add(&sg, "abc", 3);
+	mev_error_set(MEV_ENOTFOUND, "no such path");
+	mev_suggestions_hint(&sg, "see the list");
+	CHECK_STR(mev_error_hint_text(), "see the list");
+}
+
 int main(void)
 {
 	RUN(test_buf_basic);
@@ -736,5 +769,6 @@ int main(void)
 	RUN(test_count_newlines);
 	RUN(test_error);
 	RUN(test_suggest);
+	RUN(test_suggestions);
 	return test_summary();
 }

@@ -10,6 +10,7 @@
 #include "maintevo/track.h"
 #include "maintevo/progress.h"
 #include "maintevo/table.h"
+#include "maintevo/graphdoc.h"
 
 /*
  * The tables of 'maintevo export' (and of the short commands 'releases',
@@ -102,17 +103,8 @@ typedef struct {
 int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store *s,
 		      const mev_export_options *opt);
 
-typedef enum {
-	MEV_EXPORT_GRAPHML = 0, /* GraphML: Gephi, igraph, networkx */
-	MEV_EXPORT_GRAPH_JSON,  /* networkx node-link JSON */
-	MEV_EXPORT_DOT          /* Graphviz */
-} mev_export_graph_format;
-
-/* "graphml", "json", "dot"; -1 for an unknown name. */
-int mev_export_graph_format_parse(const char *name);
-
 typedef struct {
-	mev_export_graph_format format;
+	mev_graph_format format; /* maintevo/graphdoc.h: graphml, json, dot or a csv edge list */
 	const char *release;  /* required */
 	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
 	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "maintevo/filemap.h"
+#include "maintevo/graphdoc.h"
 
 /* An edge between sections a and b (a == b: the section's own size). */
 typedef struct {
@@ -59,14 +60,16 @@ const mev_filemap *mev_graph_filemap(const mev_graph *g);
 /* 1 when the section is a vertex of the graph (not THE REST, unless kept). */
 int mev_graph_has_section(const mev_graph *g, uint32_t section);
 
-typedef enum { MEV_GRAPH_CSV, MEV_GRAPH_GRAPHML, MEV_GRAPH_JSON } mev_graph_format;
-int mev_graph_format_parse(const char *name); /* -1 when unknown */
-
 /*
- * Write the graph: CSV "from,to,lines,bytes,files" (self rows included),
- * GraphML (vertex and edge attributes, no self loops) or JSON
- * {"nodes":[...],"links":[...]} (networkx node-link).  Errors: MEV_ENOMEM, MEV_EIO.
+ * Write the graph in one of the graph formats (maintevo/graphdoc.h): CSV
+ * "from,to,lines,bytes,files" (self rows included); GraphML (vertex
+ * attributes name, lines, bytes, files, status, maintainers, vertices in
+ * MAINTAINERS order with ids "n<section index>"; edge attributes lines,
+ * bytes, files, weight; no self loops); JSON {"nodes":[...],"links":[...]}
+ * (networkx node-link, nodes in title order); DOT named `name` (the
+ * release; NULL: none), vertices in title order labelled with their
+ * display names, the attributes of GraphML.  Errors: MEV_ENOMEM, MEV_EIO.
  */
-int mev_graph_write(FILE *out, const mev_graph *g, mev_graph_format fmt);
+int mev_graph_write(FILE *out, const mev_graph *g, mev_graph_format fmt, const char *name);
 
 #endif

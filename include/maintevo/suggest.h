@@ -27,4 +27,38 @@ size_t mev_edit_distance_n(const char *a, size_t la, const char *b, size_t lb, s
  */
 const char *mev_suggest(const char *word, const char *const *cands, size_t n);
 
+/*
+ * The few closest of many candidates offered one at a time (every path of
+ * a release, every title of every release), for a hint that lists them:
+ * "did you mean 'a', 'b' or 'c'?".  Case matters (paths and titles are
+ * case-sensitive); a candidate is kept when at most a third of the word's
+ * length (at least 2) edits away and not the word itself; the closest
+ * first, the first offered first at the same distance, each once,
+ * MEV_SUGGEST_LEN - 1 bytes of it at most.
+ *
+ *	mev_suggestions sg;
+ *	mev_suggestions_init(&sg, path);
+ *	for (each stored path p)
+ *		mev_suggestions_add(&sg, p, strlen(p));
+ *	mev_error_set(MEV_ENOTFOUND, "no file '%s'", path);
+ *	mev_suggestions_hint(&sg, "paths are relative to the top of the tree");
+ */
+#define MEV_SUGGEST_MAX 3
+#define MEV_SUGGEST_LEN 256
+typedef struct {
+	const char *word;
+	size_t wlen, cap;          /* at most `cap` edits away */
+	char best[MEV_SUGGEST_MAX][MEV_SUGGEST_LEN];
+	size_t dist[MEV_SUGGEST_MAX];
+	size_t n;
+} mev_suggestions;
+
+/* Start looking for names close to `word` (borrowed until the last call). */
+void mev_suggestions_init(mev_suggestions *sg, const char *word);
+/* Offer cand[0..len) (copied when kept). */
+void mev_suggestions_add(mev_suggestions *sg, const char *cand, size_t len);
+/* "did you mean 'a', 'b' or 'c'?" as the current error's hint
+ * (mev_error_hint()); `otherwise` (may be NULL) when none is close. */
+void mev_suggestions_hint(const mev_suggestions *sg, const char *otherwise);
+
 #endif

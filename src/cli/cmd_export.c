@@ -49,7 +49,7 @@ const cli_command cmd_export_spec = {
 	.usage = CLI_USAGE("TABLE --store DIR [--format csv|json|jsonl] [-o FILE]\n"
 			   "[--release TAG] [--from TAG] [--to TAG] [--path PATH]\n"
 			   "[--keep-rest] [--excel-safe] [--method M ...]",
-			   "graph --store DIR --release TAG [--format graphml|json|dot]\n"
+			   "graph --store DIR --release TAG [--format graphml|json|dot|csv]\n"
 			   "[--meta] [--method M ...] [-o FILE]",
 			   "all --store DIR [--format sqlite] -o FILE.db\n"
 			   "[--release TAG] [--keep-rest] [--method M ...]"),
@@ -95,7 +95,8 @@ const cli_command cmd_export_spec = {
 		"\n"
 		"formats: csv (RFC 4180, UTF-8; default), json (one array of objects),\n"
 		"jsonl (JSON Lines, one object a line); for graph: graphml (default), json\n"
-		"(networkx node-link) or dot (Graphviz); for all: sqlite (the only one).\n"
+		"(networkx node-link), dot (Graphviz) or csv (the edge list: from, to and\n"
+		"the edge attributes); for all: sqlite (the only one).\n"
 		"Empty CSV fields are JSON nulls and SQL NULLs.",
 	.options = options,
 	.operands = 1,
@@ -167,9 +168,9 @@ static int export_graph(const char *dir, const mev_export_options *eo, int meta,
 			const char *out_path)
 {
 	mev_export_graph_options go = { 0 };
-	int f = format ? mev_export_graph_format_parse(format) : MEV_EXPORT_GRAPHML;
+	int f = format ? mev_graph_format_parse(format) : MEV_GRAPH_GRAPHML;
 	if (f < 0)
-		return cli_usage_error("export", "unknown graph format '%s' (use graphml, json or dot)",
+		return cli_usage_error("export", "unknown graph format '%s' (use graphml, json, dot or csv)",
 				       format);
 	if (!eo->release)
 		return cli_usage_error("export", "export graph needs --release TAG");
@@ -180,7 +181,7 @@ static int export_graph(const char *dir, const mev_export_options *eo, int meta,
 	if (eo->from || eo->to)
 		return cli_usage_error("export", "--from and --to go with the events and "
 				       "section_changes tables only");
-	go.format = (mev_export_graph_format)f;
+	go.format = (mev_graph_format)f;
 	go.release = eo->release;
 	go.method = eo->method;
 	go.tracking = eo->tracking;

@@ -18,7 +18,7 @@ static int parse_format(void *field, const char *value, const cli_option *opt, c
 	int f = mev_graph_format_parse(value);
 	(void)opt;
 	if (f < 0)
-		return cli_usage_error(cmd, "unknown format '%s' (use csv, graphml or json)", value);
+		return cli_usage_error(cmd, "unknown format '%s' (use csv, graphml, json or dot)", value);
 	*(mev_graph_format *)field = (mev_graph_format)f;
 	return 0;
 }
@@ -30,7 +30,7 @@ static const cli_option options[] = {
 	CLI_OPT_STRING(graph_args, tag, 0, "release", "TAG",
 		       "the stored release to read (with --store)"),
 	CLI_OPT_CALL(graph_args, format, 'f', "format", "F", parse_format,
-		     "csv (default), graphml or json"),
+		     "csv (default), graphml, json or dot"),
 	CLI_OPT_FLAG(graph_args, go.keep_rest, 0, "keep-rest", "keep THE REST (left out by default)"),
 	CLI_OPT_OUT(graph_args, out),
 	CLI_OPT_HELP,
@@ -39,7 +39,7 @@ static const cli_option options[] = {
 
 const cli_command cmd_graph_spec = {
 	.name = "graph",
-	.usage = CLI_USAGE("--repo PATH --rev REV [--format csv|graphml|json] [options]",
+	.usage = CLI_USAGE("--repo PATH --rev REV [--format csv|graphml|json|dot] [options]",
 			   "--store DIR --release TAG [--format ...] [--keep-rest]"),
 	.about =
 		"Write the overlap graph of the release: vertices are MAINTAINERS sections,\n"
@@ -53,6 +53,8 @@ const cli_command cmd_graph_spec = {
 		"           edge attributes lines, bytes, files, weight (= lines); for Gephi,\n"
 		"           igraph and networkx\n"
 		"  json     networkx node-link form\n"
+		"  dot      Graphviz, vertices labelled with their display names, the\n"
+		"           attributes of graphml; named after the release\n"
 		"\n"
 		"With --store and --release the graph is read back from a store made by\n"
 		"'maintevo walk' (no repository needed); the output is the same.",
@@ -60,12 +62,13 @@ const cli_command cmd_graph_spec = {
 	.operands = 0,
 };
 
-static int write_graph(const mev_graph *g, mev_graph_format fmt, const char *out_path)
+static int write_graph(const mev_graph *g, mev_graph_format fmt, const char *name,
+		       const char *out_path)
 {
 	cli_out out;
 	if (cli_out_open(&out, out_path))
 		return EXIT_FAIL;
-	if (mev_graph_write(out.f, g, fmt)) {
+	if (mev_graph_write(out.f, g, fmt, name)) {
 		cli_fail();
 		cli_out_abort(&out);
 		return EXIT_FAIL;
@@ -91,7 +94,7 @@ static int stored_graph(const graph_args *a)
 		return cli_fail();
 	}
 	mev_store_free(store);
-	rc = write_graph(g, a->format, a->out);
+	rc = write_graph(g, a->format, a->tag, a->out);
 	mev_graph_free(g);
 	mev_filemap_free(fm);
 	return rc;
@@ -127,7 +130,7 @@ int cmd_graph(int argc, char **argv)
 		cli_say(stderr, "warning: %llu blob%s missing from the repository (a partial clone?), "
 			"counted as 0 lines: '%s'%s\n", (unsigned long long)st.missing,
 			st.missing == 1 ? "" : "s", st.missing_path, st.missing > 1 ? " and others" : "");
-	rc = write_graph(g, a.format, a.out);
+	rc = write_graph(g, a.format, o->rev, a.out);
 done:
 	mev_graph_free(g);
 	mev_filemap_free(fm);

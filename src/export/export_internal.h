@@ -125,26 +125,10 @@ int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, con
 int mev__export_no_path(mev_store *s, const mev__history *h, const char *tag, const char *path,
 			int is_dir);
 
-/* The closest names to one that names nothing, for a "did you mean" hint. */
-#define MEV__SUGGEST_MAX 3
-#define MEV__SUGGEST_LEN 256
-typedef struct {
-	const char *what;
-	size_t wlen, cap;          /* at most `cap` edits away */
-	char best[MEV__SUGGEST_MAX][MEV__SUGGEST_LEN];
-	size_t dist[MEV__SUGGEST_MAX];
-	size_t n;
-} mev__suggest;
-
-void mev__suggest_init(mev__suggest *sg, const char *what);
-void mev__suggest_add(mev__suggest *sg, const char *cand, size_t len);
-/* "did you mean 'a', 'b' or 'c'?" as the current error's hint; `otherwise`
- * (may be NULL) when there is none. */
-void mev__suggest_hint(const mev__suggest *sg, const char *otherwise);
-
 /* --- graphs ---------------------------------------------------------------------- */
 
-/* A vertex or an edge of an exported graph, whatever its level. */
+/* A vertex or an edge of an exported graph, whatever its level (graph_export.c
+ * describes it for the graph writer). */
 typedef struct {
 	const char *name;         /* the title (the key), or the cluster's representative */
 	const char *status;       /* sections only */
@@ -164,10 +148,5 @@ typedef struct {
 	MEV_VEC(mev__gedge) e;
 	int meta;                 /* vertices are clusters */
 } mev__xgraph;
-
-/* The graph in GraphML, networkx node-link JSON or Graphviz DOT (named `tag`). */
-void mev__export_graphml(FILE *out, const mev__xgraph *g);
-void mev__export_nodelink(FILE *out, const mev__xgraph *g);
-void mev__export_dot(FILE *out, const mev__xgraph *g, const char *tag);
 
 #endif

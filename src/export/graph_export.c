@@ -1,5 +1,5 @@
 /* The overlap graph of one release with its clusters, or the graph of its clusters, for Gephi. */
-/* graph_formats.c writes them as GraphML, node-link JSON or DOT. */
+/* Described for the one graph writer (maintevo/graphdoc.h) at the end. */
 #include "export_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
@@ -7,17 +7,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-int mev_export_graph_format_parse(const char *name)
-{
-	if (strcmp(name, "graphml") == 0)
-		return MEV_EXPORT_GRAPHML;
-	if (strcmp(name, "json") == 0)
-		return MEV_EXPORT_GRAPH_JSON;
-	if (strcmp(name, "dot") == 0)
-		return MEV_EXPORT_DOT;
-	return -1;
-}
 
 /* The section graph with cluster attributes; vertices in title order. */
 static int section_graph(const mev_filemap *fm, const mev_graph *g, const mev__history *h, int64_t r,
@@ -143,6 +132,86 @@ done:
 	return rc;
 }
 
+/*
+ * The vertex attributes: the section graph's, then the cluster graph's
+ * (which have sections and code lines where sections have status and
+ * maintainers).  DOT labels vertices with their display names.
+ */
+static const mev_gdoc_attr section_attrs[] = {
+	{ "name", MEV_GDOC_STRING }, { "display_name", MEV_GDOC_STRING },
+	{ "lines", MEV_GDOC_LONG }, { "bytes", MEV_GDOC_LONG }, { "files", MEV_GDOC_LONG },
+	{ "status", MEV_GDOC_STRING }, { "maintainers", MEV_GDOC_INT },
+	{ "cluster", MEV_GDOC_LONG }, { "representative", MEV_GDOC_STRING },
+	{ "lineage", MEV_GDOC_LONG }, { "lineage_name", MEV_GDOC_STRING }
+};
+static const mev_gdoc_attr cluster_attrs[] = {
+	{ "name", MEV_GDOC_STRING }, { "display_name", MEV_GDOC_STRING },
+	{ "lines", MEV_GDOC_LONG }, { "bytes", MEV_GDOC_LONG }, { "files", MEV_GDOC_LONG },
+	{ "sections", MEV_GDOC_LONG }, { "code_lines", MEV_GDOC_LONG },
+	{ "cluster", MEV_GDOC_LONG }, { "representative", MEV_GDOC_STRING },
+	{ "lineage", MEV_GDOC_LONG }, { "lineage_name", MEV_GDOC_STRING }
+};
+_Static_assert(sizeof section_attrs == sizeof cluster_attrs, "xvertex() fills both");
+static const mev_gdoc_attr edge_attrs[] = {
+	{ "lines", MEV_GDOC_LONG }, { "bytes", MEV_GDOC_LONG }, { "files", MEV_GDOC_LONG },
+	{ "weight", MEV_GDOC_DOUBLE }
+};
+static const mev_gdoc_attr level_attr[] = { { "level", MEV_GDOC_STRING } };
+
+static mev_gdoc_value num_or_missing(int64_t v)
+{
+	mev_gdoc_value x = { NULL, v >= 0 ? (uint64_t)v : 0, v < 0 };
+	return x;
+}
+
+static void xvertex(void *ctx, size_t i, uint64_t *number, mev_gdoc_value *v)
+{
+	const mev__xgraph *x = ctx;
+	const mev__gvertex *g = &x->v.v[i];
+	*number = i;
+	v[0].str = g->name;
+	v[1].str = g->display;
+	v[2].num = g->lines;
+	v[3].num = g->bytes;
+	v[4].num = g->files;
+	if (x->meta) {
+		v[5].num = g->sections;
+		v[6] = num_or_missing(g->code);
+	} else {
+		v[5].str = g->status;
+		v[6].num = g->maintainers;
+	}
+	v[7] = num_or_missing(g->m.cluster);
+	v[8].str = g->m.representative;
+	v[9] = num_or_missing(g->m.lineage);
+	v[10].str = g->m.lineage_name && g->m.lineage_name[0] ? g->m.lineage_name : NULL;
+}
+
+static int xedge(void *ctx, size_t i, size_t *a, size_t *b, mev_gdoc_value *v)
+{
+	const mev__gedge *e = &((const mev__xgraph *)ctx)->e.v[i];
+	*a = e->a;
+	*b = e->b;
+	v[0].num = e->lines;
+	v[1].num = e->bytes;
+	v[2].num = e->files;
+	v[3].num = e->lines;
+	return 0;
+}
+
+/* The graph of `release` in `fmt`: GraphML's graph id and the JSON graph's
+ * "level" say which graph it is, DOT's graph is named after the release. */
+static int write_xgraph(FILE *out, const mev__xgraph *x, mev_graph_format fmt, const char *release)
+{
+	const char *level = x->meta ? "clusters" : "sections";
+	mev_graphdoc d = { level, release, level_attr, &level, 1,
+			   x->meta ? cluster_attrs : section_attrs,
+			   sizeof section_attrs / sizeof *section_attrs, 1,
+			   edge_attrs, sizeof edge_attrs / sizeof *edge_attrs,
+			   x->v.n, x->e.n, xvertex, xedge, (void *)x };
+	return mev_graphdoc_write(out, &d, fmt);
+}
+
 int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *opt)
 {
 	mev_filemap *fm = NULL;
@@ -168,13 +237,7 @@ int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *op
 		rc = section_graph(fm, g, &h, r, opt->keep_rest, &x);
 	if (rc)
 		goto done;
-	switch (opt->format) {
-	case MEV_EXPORT_GRAPH_JSON: mev__export_nodelink(out, &x); break;
-	case MEV_EXPORT_DOT: mev__export_dot(out, &x, opt->release); break;
-	default: mev__export_graphml(out, &x); break;
-	}
-	if (ferror(out))
-		rc = mev_error_set(MEV_EIO, "cannot write the graph");
+	rc = write_xgraph(out, &x, opt->format, opt->release);
 done:
 	MEV_VEC_FREE(&x.v);
 	MEV_VEC_FREE(&x.e);

@@ -5,6 +5,7 @@
  * tables and the history (clusters with their lineages) of the store.
  */
 #include "export_internal.h"
+#include "maintevo/suggest.h"
 #include "maintevo/error.h"
 
 #include <stdlib.h>
@@ -331,7 +332,7 @@ static const char *resolve_title(const graphs *gs, mev_store *s, const char *wha
 {
 	const char *found = NULL;
 	int many = 0;
-	mev__suggest sg;
+	mev_suggestions sg;
 	for (int pass = 0; pass < 3; pass++) {
 		for (size_t r = 0; r < gs->n; r++) {
 			const mev_section_info *si = mev_filemap_sections(gs->secs[r]);
@@ -358,14 +359,14 @@ static const char *resolve_title(const graphs *gs, mev_store *s, const char *wha
 		mev_error_hint("give the section's exact title ('maintevo export sections' lists them)");
 		return NULL;
 	}
-	mev__suggest_init(&sg, what);
+	mev_suggestions_init(&sg, what);
 	for (size_t r = 0; r < gs->n; r++) {
 		const mev_section_info *si = mev_filemap_sections(gs->secs[r]);
 		for (size_t i = 0; i < mev_filemap_section_count(gs->secs[r]); i++)
-			mev__suggest_add(&sg, si[i].title, strlen(si[i].title));
+			mev_suggestions_add(&sg, si[i].title, strlen(si[i].title));
 	}
 	mev_error_set(MEV_ENOTFOUND, "no stored release of '%s' has a section '%s'", mev_store_dir(s), what);
-	mev__suggest_hint(&sg, "'maintevo export sections' lists the sections of every release");
+	mev_suggestions_hint(&sg, "'maintevo export sections' lists the sections of every release");
 	return NULL;
 }
 

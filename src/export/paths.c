@@ -34,7 +34,6 @@ int mev__export_canon_path(char **out, int *is_dir, const char *in)
 	return 0;
 }
 
-
 int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, const char *path,
 			  int dir_only)
 {
@@ -62,64 +61,16 @@ int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, con
 	return *end > *first;
 }
 
-/* --- did you mean ------------------------------------------------------------------ */
-
-void mev__suggest_init(mev__suggest *sg, const char *what)
-{
-	memset(sg, 0, sizeof *sg);
-	sg->what = what;
-	sg->wlen = strlen(what);
-	/* a third of the name may differ, at least 2 bytes */
-	sg->cap = sg->wlen / 3 > 2 ? sg->wlen / 3 : 2;
-}
-
-void mev__suggest_add(mev__suggest *sg, const char *cand, size_t len)
-{
-	/* paths and titles are case-sensitive: a case change is an edit */
-	size_t d = mev_edit_distance_n(sg->what, sg->wlen, cand, len, sg->cap, 0), k;
-	if (d > sg->cap || d == 0)
-		return;
-	for (size_t i = 0; i < sg->n; i++)
-		if (strlen(sg->best[i]) == len && !memcmp(sg->best[i], cand, len))
-			return;
-	for (k = sg->n; k > 0 && sg->dist[k - 1] > d; k--)
-		;
-	if (k >= MEV__SUGGEST_MAX)
-		return;
-	if (sg->n == MEV__SUGGEST_MAX)
-		sg->n--;
-	memmove(&sg->best[k + 1], &sg->best[k], (sg->n - k) * sizeof *sg->best);
-	memmove(&sg->dist[k + 1], &sg->dist[k], (sg->n - k) * sizeof *sg->dist);
-	snprintf(sg->best[k], sizeof sg->best[k], "%.*s", (int)len, cand);
-	sg->dist[k] = d;
-	sg->n++;
-}
-
-void mev__suggest_hint(const mev__suggest *sg, const char *otherwise)
-{
-	char list[4 * (MEV__SUGGEST_LEN + 4)] = "";
-	size_t l = 0;
-	if (!sg->n) {
-		if (otherwise)
-			mev_error_hint("%s", otherwise);
-		return;
-	}
-	for (size_t i = 0; i < sg->n; i++)
-		l += (size_t)snprintf(list + l, sizeof list - l, "%s'%s'", i == 0 ? "" : i + 1 == sg->n ? " or " : ", ",
-				      sg->best[i]);
-	mev_error_hint("did you mean %s?", list);
-}
-
 /* Every path of fm and each of its directories ("dir/") as candidates. */
-static void add_paths(mev__suggest *sg, const mev_filemap *fm)
+static void add_paths(mev_suggestions *sg, const mev_filemap *fm)
 {
 	const mev_file_row *rows = mev_filemap_rows(fm);
 	for (size_t i = 0; i < mev_filemap_count(fm); i++) {
-		mev__suggest_add(sg, rows[i].path, rows[i].path_len);
+		mev_suggestions_add(sg, rows[i].path, rows[i].path_len);
 		for (size_t k = 0; k < rows[i].path_len; k++)
 			if (rows[i].path[k] == '/' &&
 			    (i == 0 || rows[i - 1].path_len < k + 1 || memcmp(rows[i - 1].path, rows[i].path, k + 1)))
-				mev__suggest_add(sg, rows[i].path, k + 1);
+				mev_suggestions_add(sg, rows[i].path, k + 1);
 	}
 }
 
@@ -127,12 +78,12 @@ int mev__export_no_path(mev_store *s, const mev__history *h, const char *tag, co
 			int is_dir)
 {
 	int64_t only = mev__history_find(h, tag);
-	mev__suggest sg;
-	char shown[MEV__SUGGEST_LEN + 2];
+	mev_suggestions sg;
+	char shown[MEV_SUGGEST_LEN + 2];
 	size_t pick[2], np = 0;
 	int rc, found = 0;
 	snprintf(shown, sizeof shown, "%s%s", path, is_dir ? "/" : "");
-	mev__suggest_init(&sg, shown);
+	mev_suggestions_init(&sg, shown);
 	/* the newest and the oldest release with files: the paths of now and of long ago */
 	if (only >= 0 && h->list[only].has_files)
 		pick[np++] = (size_t)only;
@@ -156,7 +107,7 @@ int mev__export_no_path(mev_store *s, const mev__history *h, const char *tag, co
 	else
 		rc = mev_error_set(MEV_ENOTFOUND, "no stored release of '%s' has a file or directory '%s'",
 				   mev_store_dir(s), shown);
-	mev__suggest_hint(&sg, found ? "paths are relative to the top of the tree, as "
+	mev_suggestions_hint(&sg, found ? "paths are relative to the top of the tree, as "
 				       "'maintevo export files --release TAG' lists them"
 				     : "the store has no file tables: walk a repository with 'maintevo walk'");
 	return rc;

@@ -62,15 +62,20 @@ void mev__doc_printf(mev__doc *d, const char *fmt, ...)
 	mev__buf_free(&b);
 }
 
+/* The anchor of a heading: "Sections per release" -> "sections-per-release". */
+void mev__doc_anchor(mev__doc *d, const char *heading)
+{
+	for (const char *p = heading; *p; p++)
+		putc(isalnum((unsigned char)*p) ? tolower((unsigned char)*p) : '-', d->out);
+}
+
 void mev__doc_heading(mev__doc *d, int level, const char *s)
 {
 	if (d->fmt == MEV_REPORT_HTML) {
 		fprintf(d->out, "<h%d", level);
 		if (level == 2) {
-			/* an anchor: "Sections per release" -> id="sections-per-release" */
 			fputs(" id=\"", d->out);
-			for (const char *p = s; *p; p++)
-				putc(isalnum((unsigned char)*p) ? tolower((unsigned char)*p) : '-', d->out);
+			mev__doc_anchor(d, s);
 			putc('"', d->out);
 		}
 		putc('>', d->out);
@@ -316,6 +321,7 @@ static const char css[] =
 
 void mev__doc_begin(mev__doc *d, const char *title)
 {
+	d->title = title;
 	if (d->fmt != MEV_REPORT_HTML)
 		return;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -1,4 +1,4 @@
-/* Inside the report: its facts (facts.c) and document layer (document.c), shared with parts.c. */
+/* Inside the report: its facts (facts.c), document layer (document.c) and parts (parts.c, part_*.c). */
 #ifndef MEV_REPORT_INTERNAL_H
 #define MEV_REPORT_INTERNAL_H
 
@@ -144,9 +144,11 @@ typedef struct {
 	mev_report_format fmt;
 	const char *align;         /* of the open table: a letter per column (mev__doc_table) */
 	size_t col;                /* the next cell's column */
+	const char *title;         /* the document's (mev__doc_begin) */
 } mev__doc;
 
-/* The HTML page's head with `title` (nothing in Markdown) / the footer. */
+/* The HTML page's head with `title` (nothing in Markdown; `title` must
+ * outlive the document) / the footer. */
 void mev__doc_begin(mev__doc *d, const char *title);
 void mev__doc_end(mev__doc *d);
 
@@ -158,6 +160,7 @@ void mev__doc_text(mev__doc *d, const char *s);
 void mev__doc_printf(mev__doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A heading; HTML headings of level 2 get an anchor made of their text. */
+void mev__doc_anchor(mev__doc *d, const char *heading);
 void mev__doc_heading(mev__doc *d, int level, const char *s);
 
 /* A paragraph (cls: its HTML class, or NULL; "note" is italic in Markdown). */
@@ -193,16 +196,31 @@ void mev__doc_missing(mev__doc *d, const char *what, const char *cmd);
 /* The HTML class of a change: "good", "bad" or NULL (see mev__doc_cell_change). */
 const char *mev__change_class(int64_t dlt, int worse);
 
-/* The "Patch flow" part (flow_part.c): nothing when the store holds no flow. */
-int mev__part_flow(mev__doc *d, const mev__report *r);
-
 /* "2024-01-31" (UTC); counts: mev_table_count() */
 void mev__fmt_date(char out[16], int64_t t);
 
-/* --- parts in files of their own ------------------------------------------------------ */
+/* --- the parts (parts.c walks them in order, a file each) ------------------------------ */
 
-/* The MAINTAINERS health over the releases up to the newer one (health.c).
- * Errors: the store's, MEV_ENOMEM. */
-int mev__part_health(mev__doc *d, const mev__report *r);
+/* Rows of a list before "... and N more". */
+#define MEV__REPORT_LIST_MAX 60
+
+/*
+ * Each part writes itself into `d` in both formats; parts.c writes the
+ * level-2 heading of those that have one first.  Errors: the store's,
+ * MEV_ENOMEM.
+ */
+int mev__part_title(mev__doc *d, const mev__report *r);       /* part_title.c */
+int mev__part_glance(mev__doc *d, const mev__report *r);      /* part_glance.c */
+int mev__part_subsystems(mev__doc *d, const mev__report *r);  /* part_subsystems.c */
+int mev__part_sections(mev__doc *d, const mev__report *r);    /* part_sections.c */
+int mev__part_movers(mev__doc *d, const mev__report *r);      /* part_movers.c */
+int mev__part_history(mev__doc *d, const mev__report *r);     /* part_history.c */
+/* The MAINTAINERS health over the releases up to the newer one. */
+int mev__part_health(mev__doc *d, const mev__report *r);      /* part_health.c */
+/* "Patch flow": nothing when the store holds no flow. */
+int mev__part_flow(mev__doc *d, const mev__report *r);        /* part_flow.c */
+
+/* The HTML navigation: a link to each part the table gives a nav label. */
+void mev__parts_nav(mev__doc *d);
 
 #endif

@@ -1,7 +1,9 @@
 /* Edit distance and the closest known name, for "did you mean ...?" hints. */
 #include "maintevo/suggest.h"
+#include "maintevo/error.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define MAX_LEN 511
@@ -74,4 +76,50 @@ const char *mev_suggest(const char *word, const char *const *cands, size_t n)
 		}
 	}
 	return best <= limit ? pick : NULL;
+}
+
+void mev_suggestions_init(mev_suggestions *sg, const char *word)
+{
+	memset(sg, 0, sizeof *sg);
+	sg->word = word;
+	sg->wlen = strlen(word);
+	/* a third of the name may differ, at least 2 bytes */
+	sg->cap = sg->wlen / 3 > 2 ? sg->wlen / 3 : 2;
+}
+
+void mev_suggestions_add(mev_suggestions *sg, const char *cand, size_t len)
+{
+	/* paths and titles are case-sensitive: a case change is an edit */
+	size_t d = mev_edit_distance_n(sg->word, sg->wlen, cand, len, sg->cap, 0), k;
+	if (d > sg->cap || d == 0)
+		return;
+	for (size_t i = 0; i < sg->n; i++)
+		if (strlen(sg->best[i]) == len && !memcmp(sg->best[i], cand, len))
+			return;
+	for (k = sg->n; k > 0 && sg->dist[k - 1] > d; k--)
+		;
+	if (k >= MEV_SUGGEST_MAX)
+		return;
+	if (sg->n == MEV_SUGGEST_MAX)
+		sg->n--;
+	memmove(&sg->best[k + 1], &sg->best[k], (sg->n - k) * sizeof *sg->best);
+	memmove(&sg->dist[k + 1], &sg->dist[k], (sg->n - k) * sizeof *sg->dist);
+	snprintf(sg->best[k], sizeof sg->best[k], "%.*s", (int)len, cand);
+	sg->dist[k] = d;
+	sg->n++;
+}
+
+void mev_suggestions_hint(const mev_suggestions *sg, const char *otherwise)
+{
+	char list[4 * (MEV_SUGGEST_LEN + 4)] = "";
+	size_t l = 0;
+	if (!sg->n) {
+		if (otherwise)
+			mev_error_hint("%s", otherwise);
+		return;
+	}
+	for (size_t i = 0; i < sg->n; i++)
+		l += (size_t)snprintf(list + l, sizeof list - l, "%s'%s'",
+				      i == 0 ? "" : i + 1 == sg->n ? " or " : ", ", sg->best[i]);
+	mev_error_hint("did you mean %s?", list);
 }

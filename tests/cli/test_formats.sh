@@ -100,4 +100,37 @@ for rev in $(git -C demo tag); do
 	check_formats demo "$rev"
 done
 [ "$(head -n 1 "$OUT")" = "36 18" ] || fail "v1.7: expected 36 vertices and 18 edges"
+
+# graph and export graph go through one writer: where their content is the
+# same (no clusters), so are their bytes.
+step "graph --format dot is export graph --format dot without the cluster attributes"
+expect_exit 0 "$MEV" walk --repo demo --store S -q
+expect_exit 0 "$MEV" graph --repo demo --rev v1.7 --format dot -o repo.dot
+expect_exit 0 "$MEV" graph --store S --release v1.7 --format dot -o graph.dot
+expect_exit 0 "$MEV" export graph --store S --release v1.7 --format dot -o export.dot
+same_files repo.dot graph.dot
+same_files graph.dot export.dot
+grep -qF 'graph "v1.7" {' graph.dot || fail "the DOT graph is not named after the release"
+if command -v dot >/dev/null; then
+	expect_exit 0 dot -Tsvg graph.dot -o graph.svg
+fi
+expect_exit 0 "$MEV" cluster --store S -q
+expect_exit 0 "$MEV" track --store S -q
+expect_exit 0 "$MEV" export graph --store S --release v1.7 --format dot -o export.dot
+grep -q ', cluster=[0-9]' export.dot || fail "export graph: no cluster attribute"
+sed -E 's/, cluster=[0-9]+//; s/, representative="([^"\\]|\\.)*"//; s/, lineage=[0-9]+//;
+	s/, lineage_name="([^"\\]|\\.)*"//' export.dot >stripped.dot
+same_files graph.dot stripped.dot
+
+step "export graph --format csv is graph's CSV without the self rows, with a weight"
+expect_exit 0 "$MEV" graph --store S --release v1.7 -o graph.csv
+expect_exit 0 "$MEV" export graph --store S --release v1.7 --format csv -o export.csv
+last_cmd="compare graph.csv export.csv"
+python3 - graph.csv export.csv >"$OUT" 2>"$ERR" <<'EOF' || fail "the edge lists disagree"
+import csv, sys
+g, x = (list(csv.reader(open(p, newline="", encoding="utf-8"))) for p in sys.argv[1:])
+assert x[0] == g[0] + ["weight"], x[0]
+assert [r[:5] for r in x[1:]] == [r for r in g[1:] if r[0] != r[1]]
+assert all(r[5] == r[2] for r in x[1:])
+EOF
 echo "PASS"

@@ -1,0 +1,45 @@
+/* The report's title ("PROJECT: A → B"), what it is about and, in HTML, the links to its parts. */
+#include "report_internal.h"
+
+/* The title ("PROJECT: A → B") and what the report is about. */
+int mev__part_title(mev__doc *d, const mev__report *r)
+{
+	const char *title = d->title;
+	const char *ta = r->a.rel->tag, *tb = r->b.rel->tag;
+	char da[16], db[16];
+	size_t between = r->ib - r->ia - 1;
+	mev__fmt_date(da, r->a.rel->time);
+	mev__fmt_date(db, r->b.rel->time);
+	if (d->fmt == MEV_REPORT_HTML) {
+		fputs("<header>\n<h1>", d->out);
+		mev__doc_text(d, title);
+		fputs("</h1>\n<p class=\"sub\">", d->out);
+	} else {
+		fputs("# ", d->out);
+		mev__doc_text(d, title);
+		fputs("\n\n", d->out);
+	}
+	mev__doc_printf(d, "How the MAINTAINERS sections and the subsystems (clusters of sections that "
+			"share code) changed from release %s (%s) to %s (%s)", ta, da, tb, db);
+	if (between)
+		mev__doc_printf(d, ", %zu release%s in between", between, between == 1 ? "" : "s");
+	mev__doc_text(d, ". Lines are newline characters of every file in the tree; the lines of a "
+		      "section or a subsystem are those of the files it covers, each file once.");
+	if (r->h.clustered) {
+		mev__doc_text(d, " Clustering: ");
+		mev__doc_code(d, r->h.key);
+		if (r->h.tracked) {
+			mev__doc_text(d, "; tracking: ");
+			mev__doc_code(d, r->h.tkey);
+		}
+		mev__doc_text(d, ".");
+	}
+	if (d->fmt == MEV_REPORT_HTML) {
+		fputs("</p>\n", d->out);
+		mev__parts_nav(d);
+		fputs("</header>\n", d->out);
+	} else {
+		fputs("\n\n", d->out);
+	}
+	return 0;
+}
