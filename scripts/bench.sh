@@ -154,13 +154,6 @@ side_by_side() {
 		fi
 	done
 	l1=$(loadavg)
-	if [ -n "$oc" ]; then
-		local e f
-		e=$(printf '%s\n' "${ow[@]}" | med); f=$(printf '%s\n' "${ocpu[@]}" | med)
-		printf '%s: against %s: %ss wall, %ss CPU | this build / that: wall %s, CPU %s\n' "$label" \
-			"$against" "$e" "$f" "$(ratio "$(printf '%s\n' "${mw[@]}" | med)" "$e")" \
-			"$(ratio "$(printf '%s\n' "${mcpu[@]}" | med)" "$f")"
-	fi
 	local a b c d m
 	a=$(printf '%s\n' "${mw[@]}" | med); b=$(printf '%s\n' "${mcpu[@]}" | med)
 	c=$(printf '%s\n' "${fw[@]}" | med); d=$(printf '%s\n' "${fcpu[@]}" | med)
@@ -169,6 +162,12 @@ side_by_side() {
 	printf '%s: maintevo %ss wall, %ss CPU, peak %d MB | floor %ss wall, %ss CPU | ratio wall %s, CPU %s (targets %s, %s; medians of %d, alternating; load %s -> %s; %d cores)\n' \
 		"$label" "$a" "$b" "$(awk -v k="$m" 'BEGIN { printf "%d", k / 1024 }')" "$c" "$d" \
 		"$(ratio "$a" "$c")" "$(ratio "$b" "$d")" "$tw" "$tc" "$runs" "$l0" "$l1" "$(nproc)"
+	if [ -n "$oc" ]; then
+		local e f
+		e=$(printf '%s\n' "${ow[@]}" | med); f=$(printf '%s\n' "${ocpu[@]}" | med)
+		printf '%s: against %s: %ss wall, %ss CPU | this build / that: wall %s, CPU %s\n' "$label" \
+			"$against" "$e" "$f" "$(ratio "$a" "$e")" "$(ratio "$b" "$f")"
+	fi
 }
 
 # floor_walk REPO TAG...: the first tree whole, then what each release adds
