@@ -54,6 +54,7 @@ options_of() {
 	flow) echo "repo store churn rebuild whole-trees wait quiet help" ;;
 	history) echo "store section release top all keep-rest format out help $cluster_opts $track_opts" ;;
 	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
+	chart) echo "store format x measure top from to title out help $cluster_opts $track_opts" ;;
 	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts $track_opts" ;;
 	dialects) echo "names format out help" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
