@@ -96,9 +96,9 @@ static void marks(FILE *out, const mev__chart_layout *l)
 		}
 		if (lin->last >= 0 && (size_t)lin->last + 1 < m->nrel) {
 			c = &l->cell[(size_t)lin->last * nb + b];
-			fprintf(out, "<path class=\"death\" data-lineage=\"%u\" d=\"M%.1f %.2fv%.2f\" "
-				     "stroke=\"#222\" stroke-width=\"2\"/>\n",
-				(unsigned)lin->id, l->x[lin->last] + l->node_w / 2, c->y - 1, c->h + 2);
+			fprintf(out, "<rect class=\"death\" data-lineage=\"%u\" x=\"%.1f\" y=\"%.2f\" "
+				     "width=\"2\" height=\"%.2f\" fill=\"#222\"/>\n",
+				(unsigned)lin->id, l->x[lin->last] + l->node_w / 2 - 1, c->y - 1, c->h + 2);
 		}
 	}
 	fputs("</g>\n", out);
@@ -177,8 +177,8 @@ static void legend(FILE *out, const mev__chart_layout *l)
 	fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.6\" fill=\"#222\"/><text x=\"%.1f\" y=\"%.1f\">"
 		     "born (a band starts)</text>\n", x + 5, y + 5, x + 14, y + 9);
 	y += 14;
-	fprintf(out, "<path d=\"M%.1f %.1fv10\" stroke=\"#222\" stroke-width=\"2\"/><text x=\"%.1f\" "
-		     "y=\"%.1f\">died (a band ends)</text>\n", x + 5, y, x + 14, y + 9);
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"2\" height=\"10\" fill=\"#222\"/><text x=\"%.1f\" "
+		     "y=\"%.1f\">died (a band ends)</text>\n", x + 4, y, x + 14, y + 9);
 	y += 14;
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#888\" "
 		     "fill-opacity=\"0.55\"/><text x=\"%.1f\" y=\"%.1f\">code moving between "
@@ -220,11 +220,16 @@ void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, in
 	else
 		fprintf(out, "all %zu lineages", lineages);
 	fputs("</text>\n", out);
-	fputs("<g class=\"bands\">\n", out);
+	/* the plot clipped to its area, in a group the page scales along x to zoom */
+	fprintf(out, "<clipPath id=\"maintevo-chart-clip\"><rect x=\"%.1f\" y=\"0\" width=\"%.1f\" "
+		     "height=\"%.0f\"/></clipPath>\n", l->left - l->node_w, l->right - l->left + 2 * l->node_w,
+		l->height);
+	fputs("<g clip-path=\"url(#maintevo-chart-clip)\"><g id=\"maintevo-chart-plot\">\n<g class=\"bands\">\n", out);
 	for (size_t b = 0; b < l->nband; b++)
 		band_path(out, l, b, !standalone);
 	fputs("</g>\n", out);
 	flows(out, l);
+	fputs("</g></g>\n", out);
 	marks(out, l);
 	labels(out, l);
 	legend(out, l);
