@@ -111,7 +111,7 @@
       }
       var li = el('li');
       li.setAttribute('data-release', R[r]);
-      li.appendChild(el('b', R[r] + ' (' + cur.length + '): '));
+      li.appendChild(el('strong', R[r] + ' (' + cur.length + '): '));
       li.appendChild(document.createTextNode(text));
       ul.appendChild(li);
       prev = cur.length ? cur : null;
