@@ -262,8 +262,9 @@
     });
     svg.querySelectorAll('.labels text').forEach(function (t) {
       if (!t.hasAttribute('data-x')) t.setAttribute('data-x', t.getAttribute('x'));
-      var x = mx(Number(t.getAttribute('data-x')));
+      var x = mx(Number(t.getAttribute('data-x'))), tr = t.getAttribute('transform');
       t.setAttribute('x', x); t.style.display = whole || (x >= left && x < right - 40) ? '' : 'none';
+      if (tr) t.setAttribute('transform', tr.replace(/rotate\(([-\d.]+) [^ ]+ /, 'rotate($1 ' + x + ' '));
     });
     svg.querySelectorAll('.axis text').forEach(function (t) {
       var r = Number(t.getAttribute('data-release'));

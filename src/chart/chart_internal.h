@@ -107,6 +107,7 @@ typedef struct {
 	mev__chart_box box;      /* the text's box (x0 is its start) */
 	double x, y;             /* the baseline's start */
 	int rotated;             /* axis labels: turned -90 degrees about (x, y) */
+	double angle;            /* band labels: turned this many degrees about (x, y) */
 	uint32_t band;           /* band labels: 1-based; axis labels: 0 */
 	uint32_t rel;            /* axis labels: the model release */
 	char text[160];

@@ -48,32 +48,33 @@ double mev__chart_axis_room(const mev__chart_layout *l)
 	return l->axis_font + 16;
 }
 
-/* The interval [lo, hi] of y a text may take between x0 and x1 inside band b:
- * inside every node it crosses and every stretch of the band between. */
-static int band_room(const mev__chart_layout *l, const uint32_t *self, size_t b, size_t r, double x1,
-		     double *lo, double *hi)
+/* Where band b runs between x0 and x1: samples (x, top, bottom) at each
+ * node and each end of the stretches between (the ribbons that continue
+ * it).  0 when the band breaks off before x1. */
+typedef struct {
+	double x, lo, hi;
+} sample;
+
+static size_t band_samples(const mev__chart_layout *l, const uint32_t *self, size_t b, size_t r,
+			   double x1, sample *out, size_t max)
 {
 	const mev__chart_model *m = l->m;
-	size_t nb = l->nband;
+	size_t nb = l->nband, k = 0;
 	const mev__chart_cell *c = &l->cell[r * nb + b];
-	*lo = c->y;
-	*hi = c->y + c->h;
-	for (size_t q = r + 1; q < m->nrel && l->x[q - 1] + l->node_w / 2 < x1; q++) {
+	out[k++] = (sample){ l->x[r], c->y, c->y + c->h };
+	for (size_t q = r + 1; q < m->nrel && l->x[q - 1] + l->node_w / 2 < x1 && k + 3 <= max; q++) {
 		const mev__chart_ribbon *rb;
 		if (!self[q * nb + b])
 			return 0;
 		rb = &l->ribbons.v[self[q * nb + b] - 1];
-		*lo = fmax(*lo, fmax(rb->y0a, rb->y1a));
-		*hi = fmin(*hi, fmin(rb->y0b, rb->y1b));
-		if (l->x[q] - l->node_w / 2 < x1) {
-			c = &l->cell[q * nb + b];
-			if (!c->v)
-				return 0;
-			*lo = fmax(*lo, c->y);
-			*hi = fmin(*hi, c->y + c->h);
-		}
+		out[k++] = (sample){ l->x[q - 1] + l->node_w / 2, rb->y0a, rb->y0b };
+		out[k++] = (sample){ l->x[q] - l->node_w / 2, rb->y1a, rb->y1b };
+		c = &l->cell[q * nb + b];
+		if (!c->v)
+			return 0;
+		out[k++] = (sample){ l->x[q], c->y, c->y + c->h };
 	}
-	return *hi > *lo;
+	return k;
 }
 
 static int overlaps_any(const mev__chart_layout *l, const mev__chart_box *bx)
@@ -84,14 +85,56 @@ static int overlaps_any(const mev__chart_layout *l, const mev__chart_box *bx)
 	return 0;
 }
 
+/* A label along band b from x0, on the straight line through the band's
+ * middle at x0 and at x0 + w (bands slope as the stack below them grows):
+ * its room (the least distance to the band's edges, times two; 0: none),
+ * its centre at x0 (*y0) and its slope. */
+static double label_fit(const mev__chart_layout *l, const uint32_t *self, size_t b, size_t r,
+			double x0, double w, double need, double *y0, double *slope)
+{
+	sample sm[256];
+	size_t n = band_samples(l, self, b, r, x0 + w, sm, 256);
+	double c0, c1 = 0, room = INFINITY;
+	int have1 = 0;
+	if (!n)
+		return 0;
+	/* the middle at x0 (the node's) and at x0 + w (between the samples around it) */
+	c0 = (sm[0].lo + sm[0].hi) / 2;
+	for (size_t i = 1; i < n && !have1; i++)
+		if (sm[i].x >= x0 + w) {
+			double f = (x0 + w - sm[i - 1].x) / (sm[i].x - sm[i - 1].x + 1e-9);
+			c1 = (sm[i - 1].lo + sm[i - 1].hi) / 2 * (1 - f) + (sm[i].lo + sm[i].hi) / 2 * f;
+			have1 = 1;
+		}
+	if (!have1)
+		c1 = (sm[n - 1].lo + sm[n - 1].hi) / 2;
+	*slope = (c1 - c0) / w;
+	if (fabs(*slope) > 0.45)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		double yc = c0 + *slope * (fmin(fmax(sm[i].x, x0), x0 + w) - x0);
+		room = fmin(room, 2 * fmin(yc - sm[i].lo, sm[i].hi - yc));
+	}
+	*y0 = c0;
+	return room >= need ? room : 0;
+}
+
+/* The box around a label of width w from (x0, y0) at that slope. */
+static mev__chart_box label_box(const mev__chart_layout *l, double x0, double y0, double w, double slope)
+{
+	double y1 = y0 + slope * w, h = l->font * 0.6 * sqrt(1 + slope * slope);
+	mev__chart_box bx = { x0, fmin(y0, y1) - h, x0 + w, fmax(y0, y1) + h };
+	return bx;
+}
+
 /* The name of band b where the band is roomiest: inside it when it is as
- * tall as the text (strict), else centred on it where it is at least
- * `need` tall, over its neighbours (the halo keeps it legible). */
+ * tall as the text (strict), else on its middle where it is at least a
+ * few pixels tall, over its neighbours (the halo keeps it legible). */
 static int band_label(mev__chart_layout *l, const uint32_t *self, size_t b, int strict)
 {
 	const mev__chart_model *m = l->m;
 	mev__chart_label lb = { 0 };
-	double w, best = 0, bx0 = 0, byc = 0;
+	double w, best = 0, bx0 = 0, by0 = 0, bslope = 0, need = strict ? l->font * 1.15 : 2.5;
 	if (l->band_lin[b] == UINT32_MAX)
 		snprintf(lb.text, sizeof lb.text, "other");
 	else
@@ -99,34 +142,30 @@ static int band_label(mev__chart_layout *l, const uint32_t *self, size_t b, int 
 	w = mev__chart_text_width(lb.text, l->font);
 	for (size_t r = 0; r < m->nrel; r++) {
 		const mev__chart_cell *c = &l->cell[r * l->nband + b];
-		double x0 = l->x[r] + l->node_w / 2 + 3, lo, hi;
+		double x0 = l->x[r] + l->node_w / 2 + 3, y0, slope, room;
 		mev__chart_box bx;
-		double need = strict ? l->font + 2 : 2.5;
 		if (!c->v || c->h < need || x0 + w > l->right)
 			continue;
-		if (!band_room(l, self, b, r, x0 + w, &lo, &hi) || hi - lo < need || hi - lo <= best)
+		room = label_fit(l, self, b, r, x0, w, need, &y0, &slope);
+		/* a straight label reads better: a slope costs room */
+		room -= fabs(slope) * 20;
+		if (room <= best)
 			continue;
-		if ((lo + hi) / 2 - l->font * 0.6 < l->top || (lo + hi) / 2 + l->font * 0.6 > l->bottom)
+		bx = label_box(l, x0, y0, w, slope);
+		if (bx.y0 < l->top || bx.y1 > l->bottom || overlaps_any(l, &bx))
 			continue;
-		bx.x0 = x0;
-		bx.x1 = x0 + w;
-		bx.y0 = (lo + hi) / 2 - l->font * 0.6;
-		bx.y1 = (lo + hi) / 2 + l->font * 0.6;
-		if (overlaps_any(l, &bx))
-			continue;
-		best = hi - lo;
+		best = room;
 		bx0 = x0;
-		byc = (lo + hi) / 2;
+		by0 = y0;
+		bslope = slope;
 	}
-	if (best == 0)
+	if (best <= 0)
 		return 0;
 	lb.band = (uint32_t)b + 1;
 	lb.x = bx0;
-	lb.y = byc + l->font * 0.36;
-	lb.box.x0 = bx0;
-	lb.box.x1 = bx0 + w;
-	lb.box.y0 = byc - l->font * 0.6;
-	lb.box.y1 = byc + l->font * 0.6;
+	lb.y = by0 + l->font * 0.36;
+	lb.angle = atan(bslope) * 180 / M_PI;
+	lb.box = label_box(l, bx0, by0, w, bslope);
 	return MEV_VEC_PUSH(&l->labels, lb) ? mev_error_oom() : 0;
 }
 

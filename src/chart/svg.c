@@ -2,6 +2,7 @@
 #include "chart_internal.h"
 #include "maintevo/table.h"
 
+#include <math.h>
 #include <string.h>
 
 static void xml(FILE *out, const char *s)
@@ -88,13 +89,13 @@ static void marks(FILE *out, const mev__chart_layout *l)
 		if (l->band_lin[b] == UINT32_MAX)
 			continue;
 		lin = &m->lin[l->band_lin[b]];
-		if (lin->first > 0) {
+		if (lin->first > 0 && l->cell[(size_t)lin->first * nb + b].v) {
 			c = &l->cell[(size_t)lin->first * nb + b];
 			fprintf(out, "<circle class=\"birth\" data-lineage=\"%u\" cx=\"%.1f\" cy=\"%.2f\" r=\"2.6\" "
 				     "fill=\"#222\" stroke=\"#fff\" stroke-width=\"0.8\"/>\n",
 				(unsigned)lin->id, l->x[lin->first] - l->node_w / 2, c->y + c->h / 2);
 		}
-		if (lin->last >= 0 && (size_t)lin->last + 1 < m->nrel) {
+		if (lin->last >= 0 && (size_t)lin->last + 1 < m->nrel && l->cell[(size_t)lin->last * nb + b].v) {
 			c = &l->cell[(size_t)lin->last * nb + b];
 			fprintf(out, "<rect class=\"death\" data-lineage=\"%u\" x=\"%.1f\" y=\"%.2f\" "
 				     "width=\"2\" height=\"%.2f\" fill=\"#222\"/>\n",
@@ -112,7 +113,10 @@ static void labels(FILE *out, const mev__chart_layout *l)
 		const mev__chart_label *lb = &l->labels.v[i];
 		fputs("<text class=\"label\" data-lineage=\"", out);
 		band_id(out, l, lb->band - 1);
-		fprintf(out, "\" x=\"%.1f\" y=\"%.1f\">", lb->x, lb->y);
+		fprintf(out, "\" x=\"%.1f\" y=\"%.1f\"", lb->x, lb->y);
+		if (fabs(lb->angle) >= 0.5)
+			fprintf(out, " transform=\"rotate(%.1f %.1f %.1f)\"", lb->angle, lb->x, lb->y);
+		fputs(">", out);
 		xml(out, lb->text);
 		fputs("</text>\n", out);
 	}
