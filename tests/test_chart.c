@@ -105,7 +105,7 @@ static void check_model(mev_store *s)
 	mev_event_list ev = { 0 };
 	mev_cluster_params cp;
 	mev_cluster_params_init(&cp);
-	CHECK_INT(mev__chart_model_load(&m, s, NULL, NULL, NULL, NULL, 1), 0);
+	CHECK_INT(mev__chart_model_load(&m, s, NULL, NULL, NULL, NULL, MEV__CHART_PATHS), 0);
 	CHECK_INT(m.nrel, 3);
 	CHECK(m.has_files);
 	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), 0);
@@ -183,7 +183,7 @@ static void check_layout(mev_store *s)
 	mev__chart_model m;
 	mev__chart_layout l;
 	for (int top = 0; top < 3; top++) {
-		CHECK_INT(mev__chart_model_load(&m, s, NULL, NULL, NULL, NULL, 0), 0);
+		CHECK_INT(mev__chart_model_load(&m, s, NULL, NULL, NULL, NULL, MEV__CHART_FILES), 0);
 		CHECK_INT(mev__chart_layout_build(&l, &m, MEV_CHART_LINES, MEV_CHART_X_INDEX, top), 0);
 		CHECK(l.nband >= 1);
 		if (top)

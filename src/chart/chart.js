@@ -72,20 +72,28 @@
   function eventsOf(id) {
     return data.events.filter(function (e) { return e[2] === id || e[3] === id; });
   }
-  function eventRow(e, id) {
-    var tr = el('tr'), other = e[2] === id ? e[3] : e[2];
+  /* an event: its kind, pair and support, and below them with whom and why */
+  function eventRows(table, e, id) {
+    var tr = el('tr', null, 'mc-head'), other = e[2] === id ? e[3] : e[2];
     tr.setAttribute('data-kind', e[0]);
     tr.setAttribute('data-from', R[e[1] - 1]);
     tr.setAttribute('data-to', R[e[1]]);
     tr.appendChild(el('td', e[0]));
     tr.appendChild(el('td', R[e[1] - 1] + ' \u2192 ' + R[e[1]]));
     tr.appendChild(el('td', e[7] === null ? '' : Math.round(e[7] * 100) + '%'));
+    table.appendChild(tr);
     var td = el('td');
+    td.colSpan = 3;
     if (other && other !== id)
       td.appendChild(el('div', (e[2] === id ? 'to ' : 'from ') + nameOf(other) + ' (' + fmt(e[10]) + ' lines)'));
     if (e[8]) td.appendChild(el('div', e[8] + ': ' + e[9], 'mc-cause'));
-    tr.appendChild(td);
-    return tr;
+    if (td.firstChild) {
+      var why = el('tr', null, 'mc-why');
+      why.appendChild(td);
+      table.appendChild(why);
+    } else {
+      tr.className = '';
+    }
   }
   function sectionsOf(id) {
     var per = [];
@@ -143,14 +151,14 @@
     var meta = 'lineage ' + id + ', ' + R[l.first] + ' to ' + R[l.last] + ', at most ' + fmt(l.peak) + ' ' + data.measure;
     if (l.parent) meta += '; split from ' + nameOf(l.parent);
     panel.appendChild(el('p', meta));
+    panel.appendChild(el('p', 'The whole account, with every MAINTAINERS and file change:'));
+    panel.appendChild(el('code', explainCmd(id, Math.max(l.first - 1, 0), Math.min(l.last + 1, n - 1))));
     panel.appendChild(el('h3', 'Events'));
     var table = el('table'), head = el('tr');
-    ['event', 'releases', 'support', 'with, cause'].forEach(function (h) { head.appendChild(el('th', h)); });
+    ['event', 'releases', 'support'].forEach(function (h) { head.appendChild(el('th', h)); });
     table.appendChild(head);
-    eventsOf(id).forEach(function (e) { table.appendChild(eventRow(e, id)); });
+    eventsOf(id).forEach(function (e) { eventRows(table, e, id); });
     panel.appendChild(table);
-    panel.appendChild(el('h3', 'The whole account'));
-    panel.appendChild(el('code', explainCmd(id, Math.max(l.first - 1, 0), Math.min(l.last + 1, n - 1))));
     var det = el('details'), sum = el('summary', 'Sections per release (changes only)');
     det.appendChild(sum);
     det.appendChild(sectionList(id));

@@ -73,12 +73,19 @@ typedef struct {
 	mev_strmap path_index;   /* path -> paths index */
 } mev__chart_model;
 
-/* Read the model of store s (releases from..to, NULL: all).  with_paths:
- * also the path index (the HTML page's search).  Errors: as
- * mev_chart_write().  Free with mev__chart_model_free() (also after a failure). */
+/* What mev__chart_model_load() reads besides nodes, lines, sections and flows. */
+enum {
+	MEV__CHART_FILES = 1,    /* the file tables: files per node and in common per flow */
+	MEV__CHART_PATHS = 3     /* and the path index (the HTML page's search) */
+};
+
+/* Read the model of store s (releases from..to, NULL: all); `need`:
+ * MEV__CHART_* (without FILES, has_files is 0 and files are 0).  Errors:
+ * as mev_chart_write().  Free with mev__chart_model_free() (also after a
+ * failure). */
 int mev__chart_model_load(mev__chart_model *m, mev_store *s, const mev_cluster_params *cp,
 			  const mev_track_params *tp, const char *from, const char *to,
-			  int with_paths);
+			  unsigned need);
 void mev__chart_model_free(mev__chart_model *m);
 /* The node of lineage index li in model release r, or NULL. */
 const mev__chart_node *mev__chart_node_of(const mev__chart_model *m, size_t r, uint32_t li);

@@ -473,14 +473,14 @@ static int events_place(mev__chart_model *m, uint32_t **by_rel, uint32_t **start
 }
 
 /* Release by release: file tables, nodes, sections, paths and the flows into it. */
-static int model_walk(mev__chart_model *m, int with_paths)
+static int model_walk(mev__chart_model *m, unsigned need)
 {
 	rel_files prev = { 0 }, cur = { 0 };
 	uint32_t *by_rel = NULL, *start = NULL, *last = NULL, *where = NULL;
 	size_t last_cap = 0, where_cap = 0, seen_cap = 0;
 	uint8_t *seen = NULL;
 	int rc;
-	m->has_files = 1;
+	m->has_files = (need & MEV__CHART_FILES) != 0;
 	for (size_t r = 0; r < m->nrel; r++)
 		m->has_files &= m->h.list[m->rel[r]].has_files != 0;
 	if ((rc = events_place(m, &by_rel, &start)))
@@ -496,7 +496,7 @@ static int model_walk(mev__chart_model *m, int with_paths)
 		if (!rc && m->has_files && !(rc = files_read(m, r, &cur))) {
 			rc = count_files(r ? &prev : NULL, &cur, files, pfiles, &where, &where_cap,
 					 m->paths.n);
-			if (!rc && with_paths)
+			if (!rc && (need & MEV__CHART_PATHS) == MEV__CHART_PATHS)
 				rc = paths_of(m, r ? &prev : NULL, &cur, (uint32_t)r, &last, &last_cap,
 					      &seen, &seen_cap);
 		}
@@ -530,7 +530,7 @@ done:
 
 int mev__chart_model_load(mev__chart_model *m, mev_store *s, const mev_cluster_params *cp,
 			  const mev_track_params *tp, const char *from, const char *to,
-			  int with_paths)
+			  unsigned need)
 {
 	int rc;
 	memset(m, 0, sizeof *m);
@@ -555,7 +555,7 @@ int mev__chart_model_load(mev__chart_model *m, mev_store *s, const mev_cluster_p
 					  : "widen --from/--to, or run 'maintevo track' after a walk");
 		return rc;
 	}
-	return model_walk(m, with_paths);
+	return model_walk(m, need);
 }
 
 void mev__chart_model_free(mev__chart_model *m)
