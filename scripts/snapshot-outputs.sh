@@ -11,7 +11,7 @@ mkdir -p "$dir"
 newest=$("$mev" releases --store "$store" | tail -n 1 | cut -d, -f1)
 first=$("$mev" releases --store "$store" | sed -n 2p | cut -d, -f1)
 run() { local name=$1; shift; "$mev" "$@" >"$dir/$name" 2>"$dir/$name.err" || echo "exit $?" >>"$dir/$name.err"; }
-for t in releases sections edges clusters events lineages section_changes commits flow people health; do
+for t in releases sections edges clusters events lineages flows section_changes commits flow people health; do
 	run "export-$t.csv" export "$t" --store "$store"
 	run "export-$t.json" export "$t" --store "$store" --format json
 	run "export-$t.jsonl" export "$t" --store "$store" --format jsonl

@@ -32,6 +32,7 @@ typedef enum {
 	MEV_EXPORT_FLOW,         /* patch flow aggregates per release, section, subsystem, path */
 	MEV_EXPORT_PEOPLE,       /* one row per release and person of the patch flow */
 	MEV_EXPORT_HEALTH,       /* one row per release and MAINTAINERS finding (--self-test's spirit) */
+	MEV_EXPORT_FLOWS,        /* one row per band segment of the lineage chart (mev_chart_flows()) */
 	MEV_EXPORT_TABLE_COUNT
 } mev_export_table_id;
 

@@ -186,6 +186,7 @@ int cmd_lineages(int argc, char **argv);
 int cmd_section_changes(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_chart(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_flow(int argc, char **argv);
 int cmd_history(int argc, char **argv);
@@ -195,7 +196,8 @@ int cmd_dialects(int argc, char **argv);
 extern const cli_command cmd_filemap_spec, cmd_graph_spec, cmd_sections_spec, cmd_walk_spec;
 extern const cli_command cmd_releases_spec, cmd_store_spec, cmd_import_spec, cmd_cluster_spec;
 extern const cli_command cmd_clusters_spec, cmd_track_spec, cmd_events_spec, cmd_lineages_spec;
-extern const cli_command cmd_section_changes_spec, cmd_export_spec, cmd_report_spec;
+extern const cli_command cmd_section_changes_spec, cmd_export_spec, cmd_report_spec,
+	cmd_chart_spec;
 extern const cli_command cmd_explain_spec, cmd_flow_spec, cmd_history_spec, cmd_dialects_spec;
 
 #endif

@@ -68,6 +68,10 @@ const cli_command cmd_export_spec = {
 		"  clusters   one row per release, cluster and section\n"
 		"  events     one row per link between clusters of consecutive releases\n"
 		"  lineages   one row per lineage (a subsystem followed over releases)\n"
+		"  flows      one row per band segment of 'maintevo chart' between\n"
+		"             consecutive releases: from_release,to_release,from_lineage,\n"
+		"             to_lineage,lines,files,sections (a birth has no from_lineage,\n"
+		"             a death no to_lineage), for ggalluvial, pandas, plotly\n"
 		"  section_changes\n"
 		"             one row per section added, removed or renamed between\n"
 		"             consecutive releases\n"
@@ -270,7 +274,7 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 			return cli_usage_error("export", "unknown table '%s'; did you mean '%s'?", what,
 					       near);
 		return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
-				       "clusters, events, lineages, section_changes, files, health, commits, "
+				       "clusters, events, lineages, flows, section_changes, files, health, commits, "
 				       "flow, people, graph or all)",
 				       what);
 	}
@@ -280,8 +284,9 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 		return cli_usage_error("export", "--meta goes with 'export graph' only");
 	if (eo->path && table != MEV_EXPORT_FILES)
 		return cli_usage_error("export", "--path goes with the files table only");
-	if ((eo->from || eo->to) && table != MEV_EXPORT_EVENTS && table != MEV_EXPORT_SECTION_CHANGES)
-		return cli_usage_error("export", "--from and --to go with the events and "
+	if ((eo->from || eo->to) && table != MEV_EXPORT_EVENTS && table != MEV_EXPORT_SECTION_CHANGES &&
+	    table != MEV_EXPORT_FLOWS)
+		return cli_usage_error("export", "--from and --to go with the events, flows and "
 				       "section_changes tables only");
 	if (table == MEV_EXPORT_FILES && !eo->release && !eo->path)
 		return cli_usage_error("export", "the files table needs --release TAG (every file "
@@ -302,7 +307,7 @@ int cmd_export(int argc, char **argv)
 		return rc;
 	if (argi >= argc)
 		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
-				       "clusters, events, lineages, section_changes, files, health, commits, "
+				       "clusters, events, lineages, flows, section_changes, files, health, commits, "
 				       "flow, people, graph or all)");
 	what = argv[argi];
 	if ((rc = cli_cluster_finish(&a.cluster, "export")))

@@ -49,6 +49,8 @@ static const command commands[] = {
 	  &cmd_history_spec },
 	{ "report", cmd_report, "what changed between two releases (Markdown or HTML)",
 	  &cmd_report_spec },
+	{ "chart", cmd_chart, "the whole history in one picture: lineages, splits, merges (HTML, SVG)",
+	  &cmd_chart_spec },
 	{ "export", cmd_export, "tidy tables (CSV, JSON) and graphs (GraphML, DOT) of a store",
 	  &cmd_export_spec },
 	{ "dialects", cmd_dialects, "the project families maintevo reads: names, release tags (CSV)",

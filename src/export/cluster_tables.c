@@ -1,5 +1,6 @@
 /* The clusters, events, lineages and section_changes tables: what cluster and track found. */
 #include "export_internal.h"
+#include "maintevo/chart.h"
 #include "maintevo/error.h"
 #include "maintevo/tags.h"
 
@@ -168,5 +169,28 @@ int mev__export_section_changes(mev_table *w, const mev__export_ctx *x)
 				      ? mev__export_display(x, c->to_release, c->new_section, &rc) : NULL);
 		mev_table_end_row(w);
 	}
+	return rc;
+}
+
+/* The lineage chart's band segments (mev_chart_flows()); --release, --from
+ * and --to as for events. */
+int mev__export_flows(mev_table *w, const mev__export_ctx *x)
+{
+	mev_chart_flow_list fl = { 0 };
+	int rc = mev_chart_flows(&fl, x->s, x->opt->method, x->opt->tracking);
+	for (size_t i = 0; i < fl.n && !rc; i++) {
+		const mev_chart_flow *f = &fl.v[i];
+		if (!pair_wanted(x->opt, f->from_release, f->to_release))
+			continue;
+		mev_table_str(w, f->from_release);
+		mev_table_str(w, f->to_release);
+		mev_table_int_or_null(w, f->from_lineage ? (int64_t)f->from_lineage : -1);
+		mev_table_int_or_null(w, f->to_lineage ? (int64_t)f->to_lineage : -1);
+		mev_table_uint(w, f->lines);
+		mev_table_int_or_null(w, f->files);
+		mev_table_uint(w, f->sections);
+		mev_table_end_row(w);
+	}
+	mev_chart_flow_list_free(&fl);
 	return rc;
 }

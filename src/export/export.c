@@ -92,6 +92,10 @@ static const mev_column people_cols[] = {
 	{ "maintains", I }, { "reviews", I }, { "committed_as_maintainer", I },
 	{ "committed_strange", I }, { NULL, S }
 };
+static const mev_column flows_cols[] = {
+	{ "from_release", S }, { "to_release", S }, { "from_lineage", I }, { "to_lineage", I },
+	{ "lines", I }, { "files", I }, { "sections", I }, { NULL, S }
+};
 static const mev_column health_cols[] = {
 	{ "release", S }, { "check", S }, { "section", S }, { "display_name", S }, { "type", S },
 	{ "value", S }, { "file", S }, { "line", I }, { "directory", S }, { "level", I },
@@ -128,6 +132,7 @@ static const struct {
 			      mev__export_flow },
 	[MEV_EXPORT_PEOPLE] = { "people", people_cols, 0, mev__export_people },
 	[MEV_EXPORT_HEALTH] = { "health", health_cols, 0, mev__export_health },
+	[MEV_EXPORT_FLOWS] = { "flows", flows_cols, MEV__HISTORY_TRACKS, mev__export_flows },
 };
 
 const char *mev_export_table_name(mev_export_table_id t)
@@ -294,7 +299,7 @@ static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *
 		return not_stored(s, opt->to);
 	if (t == MEV_EXPORT_CLUSTERS && !h->clustered)
 		return not_clustered(h, opt->release);
-	if ((t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES) && !h->tracked)
+	if ((t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES || t == MEV_EXPORT_FLOWS) && !h->tracked)
 		return not_tracked(h);
 	if (t == MEV_EXPORT_COMMITS || t == MEV_EXPORT_FLOW || t == MEV_EXPORT_PEOPLE) {
 		size_t first, end;
@@ -417,7 +422,7 @@ int mev__export_ready(const mev__history *h, mev_export_table_id t)
 {
 	if (t == MEV_EXPORT_CLUSTERS)
 		return h->clustered;
-	if (t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES)
+	if (t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES || t == MEV_EXPORT_FLOWS)
 		return h->tracked;
 	return 1;
 }

@@ -37,6 +37,7 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x);
 int mev__export_lineages(mev_table *w, const mev__export_ctx *x);
 int mev__export_section_changes(mev_table *w, const mev__export_ctx *x);
 int mev__export_health(mev_table *w, const mev__export_ctx *x);
+int mev__export_flows(mev_table *w, const mev__export_ctx *x);
 
 /* A status starting with "Obsolete" (any case). */
 int mev__export_is_obsolete(const char *status);

@@ -50,8 +50,11 @@ step "option values and operands"
 comp "csv dot graphml json jsonl sqlite" export --format ""
 comp "sqlite" export --format=sq
 comp "html md" report -f ""
+comp "html svg" chart --format ""
+comp "files lines sections" chart --measure ""
+comp "date index" chart --x ""
 comp "auto linux qemu uboot xen" walk --dialect ""
-comp "all clusters edges events files graph lineages releases section_changes sections" export ""
+comp "all clusters edges events files flows graph lineages releases section_changes sections" export ""
 comp "" export sections ""
 comp "check info repair" store ""
 comp "v1.3 v1.3-rc1" graph --repo demo --rev v1.3

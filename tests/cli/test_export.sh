@@ -15,7 +15,7 @@ expect_exit 0 "$MEV" walk --repo demo --store S -q
 expect_exit 0 "$MEV" track --store S -q
 
 step "every table in csv, json and jsonl, as docs/schemas.md says"
-for t in releases sections edges clusters events lineages section_changes health; do
+for t in releases sections edges clusters events lineages flows section_changes health; do
 	for f in csv json jsonl; do
 		expect_exit 0 "$MEV" export "$t" --store S --format "$f" -o "$t.$f"
 	done
@@ -162,7 +162,7 @@ expect_error "needs --release TAG"
 expect_exit 2 "$MEV" export sections --store S --path x
 expect_error "--path goes with the files table only"
 expect_exit 2 "$MEV" export sections --store S --from v1.3
-expect_error "--from and --to go with the events and section_changes tables only"
+expect_error "--from and --to go with the events, flows and section_changes tables only"
 expect_exit 1 "$MEV" export events --store S --to v9.9
 expect_error "release 'v9.9' is not in store"
 expect_exit 2 "$MEV" events --store S --format xml

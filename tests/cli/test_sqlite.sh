@@ -9,7 +9,7 @@ python3 -c 'import sqlite3' 2>/dev/null || skip "python3 has no sqlite3 module"
 step "the demo store, every table as CSV and as one database"
 demo_store S
 mkdir csv
-for t in releases sections edges clusters events lineages section_changes; do
+for t in releases sections edges clusters events lineages flows section_changes; do
 	expect_exit 0 "$MEV" export "$t" --store S -o "csv/$t.csv"
 done
 # the database holds the files of every release: the CSV of each, one header
@@ -18,7 +18,7 @@ for r in $(tail -n +2 csv/releases.csv | cut -d, -f1); do
 	if [ -f csv/files.csv ]; then tail -n +2 "$OUT" >>csv/files.csv; else cp "$OUT" csv/files.csv; fi
 done
 expect_exit 0 "$MEV" export all --store S -o demo.db
-expect_stderr_contains "maintevo: 12 tables, "
+expect_stderr_contains "maintevo: 13 tables, "
 expect_stderr_contains "'demo.db'"
 [ -s demo.db ] || fail "no demo.db"
 ls -a | grep -q '^\.demo\.db\.' && fail "a temporary file was left behind"

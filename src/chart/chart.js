@@ -1,0 +1,331 @@
+/* The lineage chart's page (inlined by src/chart/html.c): hover, panel, search, range zoom,
+ * keyboard, the view kept in the URL fragment.  Plain DOM; text goes in as textContent only. */
+(function () {
+  'use strict';
+  function byId(id) { return document.getElementById(id); }
+  var root = byId('maintevo-chart');
+  var data = JSON.parse(byId('maintevo-chart-data').textContent);
+  var svg = byId('maintevo-chart-svg'), plot = byId('maintevo-chart-plot');
+  var panel = byId('maintevo-chart-panel'), tip = byId('maintevo-chart-tooltip');
+  var search = byId('maintevo-chart-search'), results = byId('maintevo-chart-results');
+  var selFrom = byId('maintevo-chart-from'), selTo = byId('maintevo-chart-to');
+  var status = byId('maintevo-chart-status'), reset = byId('maintevo-chart-reset');
+  var R = data.releases, X = data.x, n = R.length;
+  var left = data.plot[0], right = data.plot[2];
+  var state = { lineage: null, from: 0, to: n - 1, q: '' };
+  var lastFocus = null;
+
+  /* lineages by id; bands by their data-lineage */
+  var lin = {};
+  data.lineages.forEach(function (l) {
+    lin[l[0]] = { id: l[0], name: l[1], parent: l[2], first: l[3], last: l[4], band: l[5], peak: l[6] };
+  });
+  var band = {};
+  data.bands.forEach(function (b, i) { band[String(b.id)] = b; b.index = i; });
+  var bandEls = Array.prototype.slice.call(svg.querySelectorAll('path.band'));
+  function keyOf(id) { var l = lin[id]; return l && l.band ? String(id) : 'other'; }
+  function nameOf(id) { return lin[id] ? lin[id].name : 'lineage ' + id; }
+  function el(tag, text, cls) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  }
+  function fmt(v) { return Number(v).toLocaleString('en-US'); }
+
+  /* --- hover ------------------------------------------------------------ */
+  function releaseAt(ev) {
+    var pt = svg.createSVGPoint();
+    pt.x = ev.clientX; pt.y = ev.clientY;
+    var p = pt.matrixTransform(plot.getScreenCTM().inverse());
+    var best = 0;
+    for (var r = 1; r < n; r++) if (Math.abs(X[r] - p.x) < Math.abs(X[best] - p.x)) best = r;
+    return best;
+  }
+  function showTip(ev) {
+    var key = ev.target.getAttribute('data-lineage'), b = band[key];
+    if (!b) return;
+    var r = releaseAt(ev), name = key === 'other' ? 'other lineages' : nameOf(Number(key));
+    var lines = [name, R[r] + ': ' + fmt(b.lines[r]) + ' lines, ' +
+                 (data.has_files ? fmt(b.files[r]) + ' files, ' : '') + fmt(b.sections[r]) + ' sections'];
+    if (!b.lines[r] && !b.sections[r]) lines[1] = R[r] + ': not alive';
+    tip.textContent = lines.join('\n');
+    tip.hidden = false;
+    var x = ev.clientX + 14, y = ev.clientY + 14;
+    if (x + tip.offsetWidth > window.innerWidth) x = ev.clientX - tip.offsetWidth - 8;
+    if (y + tip.offsetHeight > window.innerHeight) y = ev.clientY - tip.offsetHeight - 8;
+    tip.style.left = x + 'px'; tip.style.top = y + 'px';
+  }
+  svg.addEventListener('mousemove', function (ev) {
+    if (ev.target.classList && ev.target.classList.contains('band')) showTip(ev); else tip.hidden = true;
+  });
+  svg.addEventListener('mouseleave', function () { tip.hidden = true; });
+
+  /* --- the panel -------------------------------------------------------- */
+  function explainCmd(id, a, b) {
+    var cmd = ['maintevo', 'explain'];
+    if (data.store) cmd.push('--store', shq(data.store));
+    cmd.push('--from', shq(R[a]), '--to', shq(R[b]), '--lineage', String(id));
+    return cmd.join(' ');
+  }
+  function shq(s) { return /^[A-Za-z0-9._\/+:=@-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
+  function eventsOf(id) {
+    return data.events.filter(function (e) { return e[2] === id || e[3] === id; });
+  }
+  /* an event: its kind, pair and support, and below them with whom and why */
+  function eventRows(table, e, id) {
+    var tr = el('tr', null, 'mc-head'), other = e[2] === id ? e[3] : e[2];
+    tr.setAttribute('data-kind', e[0]);
+    tr.setAttribute('data-from', R[e[1] - 1]);
+    tr.setAttribute('data-to', R[e[1]]);
+    tr.appendChild(el('td', e[0]));
+    tr.appendChild(el('td', R[e[1] - 1] + ' \u2192 ' + R[e[1]]));
+    tr.appendChild(el('td', e[7] === null ? '' : Math.round(e[7] * 100) + '%'));
+    table.appendChild(tr);
+    var td = el('td');
+    td.colSpan = 3;
+    if (other && other !== id)
+      td.appendChild(el('div', (e[2] === id ? 'to ' : 'from ') + nameOf(other) + ' (' + fmt(e[10]) + ' lines)'));
+    if (e[8]) td.appendChild(el('div', e[8] + ': ' + e[9], 'mc-cause'));
+    if (td.firstChild) {
+      var why = el('tr', null, 'mc-why');
+      why.appendChild(td);
+      table.appendChild(why);
+    } else {
+      tr.className = '';
+    }
+  }
+  function sectionsOf(id) {
+    var per = [];
+    for (var r = 0; r < n; r++) per.push([]);
+    data.sections.forEach(function (s) {
+      if (s[0] !== id) return;
+      for (var k = 2; k + 1 < s.length; k += 2) for (var r = s[k]; r <= s[k + 1]; r++) per[r].push(s[1]);
+    });
+    return per;
+  }
+  function sectionList(id) {
+    var per = sectionsOf(id), ul = el('ul'), prev = null;
+    for (var r = 0; r < n; r++) {
+      var cur = per[r].slice().sort();
+      if (!cur.length && !prev) continue;
+      var text;
+      if (!prev) text = cur.join(', ');
+      else {
+        var add = cur.filter(function (t) { return prev.indexOf(t) < 0; });
+        var del = prev.filter(function (t) { return cur.indexOf(t) < 0; });
+        if (!add.length && !del.length) continue;
+        text = add.map(function (t) { return '+ ' + t; }).concat(del.map(function (t) { return '\u2212 ' + t; })).join(', ');
+      }
+      var li = el('li');
+      li.setAttribute('data-release', R[r]);
+      li.appendChild(el('strong', R[r] + ' (' + cur.length + '): '));
+      li.appendChild(document.createTextNode(text));
+      ul.appendChild(li);
+      prev = cur.length ? cur : null;
+    }
+    return ul;
+  }
+  function otherPanel() {
+    var small = data.lineages.filter(function (l) { return !l[5]; });
+    panel.appendChild(el('h2', 'other: ' + small.length + ' smaller lineages'));
+    panel.appendChild(el('p', 'Each is drawn together with the others in the grey band; the largest of them:'));
+    small.sort(function (a, b) { return b[6] - a[6] || a[0] - b[0]; });
+    var ul = el('ul');
+    small.slice(0, 30).forEach(function (l) {
+      ul.appendChild(el('li', l[1] + ' (lineage ' + l[0] + ', ' + R[l[3]] + '\u2013' + R[l[4]] + ', peak ' + fmt(l[6]) + ')'));
+    });
+    panel.appendChild(ul);
+  }
+  function fillPanel(key) {
+    while (panel.firstChild) panel.removeChild(panel.firstChild);
+    var close = el('button', 'Close', 'mc-close');
+    close.type = 'button';
+    close.addEventListener('click', function () { closePanel(); });
+    panel.appendChild(close);
+    panel.setAttribute('data-lineage', key);
+    if (key === 'other') { otherPanel(); return; }
+    var id = Number(key), l = lin[id];
+    panel.style.borderLeftColor = band[key] ? band[key].color : '#888';
+    panel.appendChild(el('h2', l.name));
+    var meta = 'lineage ' + id + ', ' + R[l.first] + ' to ' + R[l.last] + ', at most ' + fmt(l.peak) + ' ' + data.measure;
+    if (l.parent) meta += '; split from ' + nameOf(l.parent);
+    panel.appendChild(el('p', meta));
+    panel.appendChild(el('p', 'The whole account, with every MAINTAINERS and file change:'));
+    panel.appendChild(el('code', explainCmd(id, Math.max(l.first - 1, 0), Math.min(l.last + 1, n - 1))));
+    panel.appendChild(el('h3', 'Events'));
+    var table = el('table'), head = el('tr');
+    ['event', 'releases', 'support'].forEach(function (h) { head.appendChild(el('th', h)); });
+    table.appendChild(head);
+    eventsOf(id).forEach(function (e) { eventRows(table, e, id); });
+    panel.appendChild(table);
+    var det = el('details'), sum = el('summary', 'Sections per release (changes only)');
+    det.appendChild(sum);
+    det.appendChild(sectionList(id));
+    panel.appendChild(det);
+  }
+  function select(key, focus) {
+    bandEls.forEach(function (b) { b.classList.toggle('selected', b.getAttribute('data-lineage') === key); });
+    if (key === null || !band[key] && !lin[key]) { panel.hidden = true; state.lineage = null; return; }
+    state.lineage = key;
+    fillPanel(key);
+    panel.hidden = false;
+    if (focus) panel.focus();
+  }
+  function openPanel(key) {
+    lastFocus = document.activeElement;
+    select(key, false);
+    save();
+  }
+  function closePanel() {
+    select(null);
+    save();
+    if (lastFocus && lastFocus.focus) lastFocus.focus();
+  }
+  bandEls.forEach(function (b) {
+    b.addEventListener('click', function () { openPanel(b.getAttribute('data-lineage')); });
+    b.addEventListener('keydown', function (ev) {
+      if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); openPanel(b.getAttribute('data-lineage')); }
+    });
+  });
+  document.addEventListener('keydown', function (ev) {
+    if (ev.key === 'Escape' && !panel.hidden) { ev.preventDefault(); closePanel(); }
+  });
+
+  /* --- search ----------------------------------------------------------- */
+  var fullPaths = null;
+  function pathsMatching(q) {
+    if (!data.paths || !data.paths.length) return [];
+    if (!fullPaths) fullPaths = data.paths.map(function (p) { return data.dirs[p[0]] + p[1]; });
+    var dir = q.replace(/\/+$/, '') + '/', out = [];
+    fullPaths.forEach(function (p, i) { if (p === q || p.lastIndexOf(dir, 0) === 0) out.push(i); });
+    return out;
+  }
+  function find(q) {
+    var hits = {}, why = {}, ql = q.toLowerCase();
+    function hit(id, reason) { if (!hits[id]) { hits[id] = 1; why[id] = reason; } }
+    pathsMatching(q).forEach(function (i) {
+      var p = data.paths[i];
+      for (var k = 2; k + 1 < p.length; k += 2) data.sets[p[k + 1]].forEach(function (id) { hit(id, 'covered ' + q); });
+    });
+    data.lineages.forEach(function (l) { if (l[1].toLowerCase().indexOf(ql) >= 0) hit(l[0], 'name'); });
+    data.sections.forEach(function (s) { if (s[1].toLowerCase().indexOf(ql) >= 0) hit(s[0], 'section ' + s[1]); });
+    return { ids: Object.keys(hits).map(Number).sort(function (a, b) { return a - b; }), why: why };
+  }
+  function applySearch() {
+    var q = state.q.trim();
+    while (results.firstChild) results.removeChild(results.firstChild);
+    bandEls.forEach(function (b) { b.classList.remove('hit'); });
+    root.classList.toggle('searching', q !== '');
+    results.hidden = q === '';
+    if (q === '') { status.textContent = ''; return; }
+    var f = find(q), keys = {};
+    f.ids.forEach(function (id) { keys[keyOf(id)] = 1; });
+    bandEls.forEach(function (b) { if (keys[b.getAttribute('data-lineage')]) b.classList.add('hit'); });
+    status.textContent = f.ids.length + (f.ids.length === 1 ? ' lineage matches' : ' lineages match');
+    f.ids.slice(0, 200).forEach(function (id) {
+      var li = el('li', nameOf(id) + (keyOf(id) === 'other' ? ' (in other)' : '') + ' \u2014 ' + f.why[id]);
+      li.setAttribute('data-lineage', String(id));
+      li.tabIndex = 0;
+      var go = function () { openPanel(keyOf(id)); };
+      li.addEventListener('click', go);
+      li.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') go(); });
+      results.appendChild(li);
+    });
+  }
+  var timer = null;
+  search.addEventListener('input', function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () { state.q = search.value; applySearch(); save(); }, 150);
+  });
+  search.addEventListener('keydown', function (ev) {
+    if (ev.key === 'Enter') { clearTimeout(timer); state.q = search.value; applySearch(); save(); }
+  });
+
+  /* --- range ------------------------------------------------------------ */
+  R.forEach(function (t, i) {
+    var a = el('option', t), b = el('option', t);
+    a.value = b.value = String(i);
+    selFrom.appendChild(a); selTo.appendChild(b);
+  });
+  function applyRange() {
+    var a = state.from, b = state.to;
+    selFrom.value = String(a); selTo.value = String(b);
+    var whole = a === 0 && b === n - 1;
+    var sx = whole ? 1 : (right - left) / (X[b] - X[a]);
+    var tx = whole ? 0 : left - X[a] * sx;
+    function mx(x) { return tx + x * sx; }
+    if (whole) plot.removeAttribute('transform');
+    else plot.setAttribute('transform', 'translate(' + tx + ' 0) scale(' + sx + ' 1)');
+    function inside(x) { return x >= left - 8 && x <= right + 8; }
+    svg.querySelectorAll('.marks circle').forEach(function (c) {
+      if (!c.hasAttribute('data-x')) c.setAttribute('data-x', c.getAttribute('cx'));
+      var x = mx(Number(c.getAttribute('data-x')));
+      c.setAttribute('cx', x); c.style.display = inside(x) ? '' : 'none';
+    });
+    svg.querySelectorAll('.marks rect').forEach(function (c) {
+      if (!c.hasAttribute('data-x')) c.setAttribute('data-x', c.getAttribute('x'));
+      var x = mx(Number(c.getAttribute('data-x')) + 1) - 1;
+      c.setAttribute('x', x); c.style.display = inside(x) ? '' : 'none';
+    });
+    svg.querySelectorAll('.labels text').forEach(function (t) {
+      if (!t.hasAttribute('data-x')) t.setAttribute('data-x', t.getAttribute('x'));
+      var x = mx(Number(t.getAttribute('data-x'))), tr = t.getAttribute('transform');
+      t.setAttribute('x', x); t.style.display = whole || (x >= left && x < right - 40) ? '' : 'none';
+      if (tr) t.setAttribute('transform', tr.replace(/rotate\(([-\d.]+) [^ ]+ /, 'rotate($1 ' + x + ' '));
+    });
+    svg.querySelectorAll('.axis text').forEach(function (t) {
+      var r = Number(t.getAttribute('data-release'));
+      if (!t.hasAttribute('data-x')) t.setAttribute('data-x', t.getAttribute('x'));
+      var dx = mx(X[r]) - X[r], x = Number(t.getAttribute('data-x')) + dx;
+      t.setAttribute('x', x);
+      var tr = t.getAttribute('transform');
+      if (tr) t.setAttribute('transform', tr.replace(/rotate\(-90 [^ ]+ /, 'rotate(-90 ' + x + ' '));
+      t.style.display = r >= a && r <= b ? '' : 'none';
+      if (t.previousSibling && t.previousSibling.nodeName === 'path') t.previousSibling.style.display = t.style.display;
+    });
+  }
+  function rangeChanged() {
+    var a = Number(selFrom.value), b = Number(selTo.value);
+    if (b <= a) { if (this === selFrom) b = Math.min(a + 1, n - 1); else a = Math.max(b - 1, 0); }
+    if (b <= a) { a = 0; b = n - 1; }
+    state.from = a; state.to = b;
+    applyRange(); save();
+  }
+  selFrom.addEventListener('change', rangeChanged);
+  selTo.addEventListener('change', rangeChanged);
+  reset.addEventListener('click', function () { state.from = 0; state.to = n - 1; applyRange(); save(); });
+
+  /* --- the view in the URL fragment -------------------------------------- */
+  function save() {
+    var parts = [];
+    if (state.lineage !== null) parts.push('lineage=' + encodeURIComponent(state.lineage));
+    if (state.from !== 0) parts.push('from=' + encodeURIComponent(R[state.from]));
+    if (state.to !== n - 1) parts.push('to=' + encodeURIComponent(R[state.to]));
+    if (state.q.trim() !== '') parts.push('q=' + encodeURIComponent(state.q.trim()));
+    var h = parts.length ? '#' + parts.join('&') : '';
+    if (location.hash !== h) history.replaceState(null, '', h || location.pathname + location.search);
+  }
+  function load() {
+    var p = {};
+    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+      var i = kv.indexOf('=');
+      if (i > 0) {
+        try { p[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1)); } catch (e) { /* a bad escape: ignored */ }
+      }
+    });
+    var a = p.from !== undefined ? R.indexOf(p.from) : 0, b = p.to !== undefined ? R.indexOf(p.to) : n - 1;
+    state.from = a >= 0 ? a : 0; state.to = b >= 0 ? b : n - 1;
+    if (state.to <= state.from) { state.from = 0; state.to = n - 1; }
+    state.q = p.q || '';
+    search.value = state.q;
+    applyRange();
+    applySearch();
+    var key = p.lineage !== undefined && (band[p.lineage] || lin[p.lineage]) ? p.lineage : null;
+    if (key !== null && !band[key]) key = keyOf(Number(key));
+    select(key, false);
+  }
+  window.addEventListener('hashchange', load);
+  load();
+  root.setAttribute('data-ready', '1');
+})();

@@ -1,0 +1,168 @@
+/* The lineage chart's model (what a tracked store says) and layout (where it is drawn) (internal). */
+#ifndef MEV_CHART_INTERNAL_H
+#define MEV_CHART_INTERNAL_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "maintevo/chart.h"
+#include "track/track_shared.h"
+#include "util/buf.h"
+#include "util/strmap.h"
+
+/* --- the model (model.c) --------------------------------------------------- */
+
+/* A lineage's cluster in one release.  v[]: lines, files, sections. */
+typedef struct {
+	uint32_t lineage;        /* index into m->lin */
+	uint32_t cluster;        /* its cluster number in the release */
+	uint64_t v[MEV_CHART_MEASURES];
+} mev__chart_node;
+
+typedef struct {
+	uint32_t id;             /* as 'lineages' prints it */
+	const char *name;
+	uint32_t parent;         /* lineage id it split from (0: none) */
+	uint32_t into;           /* lineage id it merged into when it ended (0: none) */
+	int32_t first, last;     /* model releases in which it has a node (-1: none) */
+	uint64_t area[MEV_CHART_MEASURES]; /* sum over its nodes */
+	uint64_t peak[MEV_CHART_MEASURES];
+	uint32_t shown;          /* its band, 1-based, in the layout (0: "other") */
+} mev__chart_lineage;
+
+/* A band segment: one tracker event.  from/to: lineage ids (0: none). */
+typedef struct {
+	uint32_t rel;            /* the model release it ends in (r - 1 -> r) */
+	uint32_t from, to;
+	uint64_t v[MEV_CHART_MEASURES];
+	int64_t files;           /* -1: not countable (no file tables) */
+	uint32_t event;          /* index into h.events */
+} mev__chart_flow;
+
+/* Releases in which a title belongs to a lineage: [start, end] pairs. */
+typedef struct {
+	uint32_t lineage;        /* index into m->lin */
+	const char *title;       /* in m->arena */
+	MEV_VEC(uint32_t) span;
+} mev__chart_secrun;
+
+/* Where a path's lineages change: from release `rel` on, ids pool[off..off+n). */
+typedef struct {
+	uint32_t path;           /* index into paths */
+	uint32_t rel;
+	uint32_t off, n;
+} mev__chart_pathrun;
+
+typedef struct {
+	mev__history h;
+	size_t nrel;
+	uint32_t *rel;           /* model release -> index into h.list */
+	MEV_VEC(mev__chart_node) *nodes; /* per model release, by lineage index */
+	mev__chart_lineage *lin; /* by id order (h.lineages) */
+	size_t nlin;
+	uint32_t *lin_of_id;     /* lineage id -> index + 1 (0: unknown) */
+	size_t max_id;
+	MEV_VEC(mev__chart_flow) flows;
+	MEV_VEC(mev__chart_secrun) secs;
+	MEV_VEC(const char *) paths;
+	MEV_VEC(mev__chart_pathrun) pathruns;
+	MEV_VEC(uint32_t) pool;
+	int has_files;           /* every model release has a file table */
+	mev_arena arena;
+	mev_strmap sec_index;    /* "lineage index\0title" -> secs index */
+	mev_strmap path_index;   /* path -> paths index */
+} mev__chart_model;
+
+/* What mev__chart_model_load() reads besides nodes, lines, sections and flows. */
+enum {
+	MEV__CHART_FILES = 1,    /* the file tables: files per node and in common per flow */
+	MEV__CHART_PATHS = 3     /* and the path index (the HTML page's search) */
+};
+
+/* Read the model of store s (releases from..to, NULL: all); `need`:
+ * MEV__CHART_* (without FILES, has_files is 0 and files are 0).  Errors:
+ * as mev_chart_write().  Free with mev__chart_model_free() (also after a
+ * failure). */
+int mev__chart_model_load(mev__chart_model *m, mev_store *s, const mev_cluster_params *cp,
+			  const mev_track_params *tp, const char *from, const char *to,
+			  unsigned need);
+void mev__chart_model_free(mev__chart_model *m);
+/* The node of lineage index li in model release r, or NULL. */
+const mev__chart_node *mev__chart_node_of(const mev__chart_model *m, size_t r, uint32_t li);
+
+/* --- the layout (layout.c) ------------------------------------------------- */
+
+typedef struct {
+	double x0, y0, x1, y1;
+} mev__chart_box;
+
+/* A band at one release: its node's top and height. */
+typedef struct {
+	double y, h;
+	uint64_t v;              /* its measure */
+} mev__chart_cell;
+
+/* A ribbon: between (x0, y0a..y0b) and (x1, y1a..y1b). */
+typedef struct {
+	uint32_t band_from, band_to; /* 1-based bands; 0: none (birth, death) */
+	uint32_t rel;            /* ends in model release rel */
+	double y0a, y0b, y1a, y1b;
+	uint64_t v;
+} mev__chart_ribbon;
+
+typedef struct {
+	mev__chart_box box;      /* the text's box (x0 is its start) */
+	double x, y;             /* the baseline's start */
+	int rotated;             /* axis labels: turned -90 degrees about (x, y) */
+	double angle;            /* band labels: turned this many degrees about (x, y) */
+	uint32_t band;           /* band labels: 1-based; axis labels: 0 */
+	uint32_t rel;            /* axis labels: the model release */
+	char text[160];
+} mev__chart_label;
+
+typedef struct {
+	const mev__chart_model *m;
+	mev_chart_measure measure;
+	double width, height;    /* the whole drawing */
+	double left, right, top, bottom; /* the plot area */
+	double node_w;           /* a node's width */
+	double font, axis_font;
+	size_t nband;            /* shown lineages, plus "other" when it has any */
+	uint32_t *band_lin;      /* band (0-based) -> lineage index; UINT32_MAX: other */
+	char (*color)[8];        /* per band, "#rrggbb" */
+	double *x;               /* per model release */
+	mev__chart_cell *cell;   /* [r * nband + b]; h == 0: not alive */
+	MEV_VEC(mev__chart_ribbon) ribbons;
+	MEV_VEC(mev__chart_label) labels; /* band labels first, then the axis */
+	size_t nband_labels;
+	uint32_t other;          /* the other band, 1-based (0: none) */
+} mev__chart_layout;
+
+/* Lay the model out: top lineages (< 0: default, 0: all). */
+int mev__chart_layout_build(mev__chart_layout *l, mev__chart_model *m, mev_chart_measure measure,
+			    mev_chart_x xmode, int top);
+void mev__chart_layout_free(mev__chart_layout *l);
+/* labels.c: the room the release names need below the plot, and every label placed. */
+double mev__chart_axis_room(const mev__chart_layout *l);
+int mev__chart_labels_place(mev__chart_layout *l);
+/* A band's label: the name cut at 48 code points, controls as spaces. */
+void mev__chart_label_text(char *out, size_t size, const char *name);
+/* The width of text in pixels at font size `font`, as the layout reckons it. */
+double mev__chart_text_width(const char *s, double font);
+/* 1 when the boxes overlap (touching is no overlap). */
+int mev__chart_boxes_overlap(const mev__chart_box *a, const mev__chart_box *b);
+
+/* --- writing (svg.c, html.c) ----------------------------------------------- */
+
+/* The drawing as an <svg> element; standalone: an XML document with title
+ * and legend for --format svg; else for the page (interactive attributes). */
+void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, int standalone);
+int mev__chart_html(FILE *out, const mev__chart_layout *l, const char *title,
+		    const char *store_path);
+/* chart.js and chart.css, turned into C by the build (cmake/embed.cmake). */
+extern const char mev__chart_js[], mev__chart_css[];
+extern const size_t mev__chart_js_len, mev__chart_css_len;
+/* JSON string literal safe inside <script> (no '<', '>', '&', U+2028/9). */
+void mev__chart_json_str(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,133 @@
+/* maintevo chart: the whole tracked history as one alluvial picture (HTML page or SVG). */
+#include "cli.h"
+#include "cluster_opts.h"
+#include "maintevo/chart.h"
+#include "maintevo/store.h"
+
+#include <string.h>
+
+typedef struct {
+	const char *store, *out;
+	mev_chart_options co;
+	cli_cluster_opts cluster;
+	mev_track_params tp;
+	int top;
+} chart_args;
+
+static int parse_format(void *field, const char *value, const cli_option *opt, const char *cmd)
+{
+	int f = mev_chart_format_parse(value);
+	(void)opt;
+	if (f < 0)
+		return cli_usage_error(cmd, "unknown format '%s' (use html or svg)", value);
+	*(mev_chart_format *)field = (mev_chart_format)f;
+	return 0;
+}
+
+static int parse_x(void *field, const char *value, const cli_option *opt, const char *cmd)
+{
+	int x = mev_chart_x_parse(value);
+	(void)opt;
+	if (x < 0)
+		return cli_usage_error(cmd, "unknown --x '%s' (use index or date)", value);
+	*(mev_chart_x *)field = (mev_chart_x)x;
+	return 0;
+}
+
+static int parse_measure(void *field, const char *value, const cli_option *opt, const char *cmd)
+{
+	int m = mev_chart_measure_parse(value);
+	(void)opt;
+	if (m < 0)
+		return cli_usage_error(cmd, "unknown measure '%s' (use lines, files or sections)", value);
+	*(mev_chart_measure *)field = (mev_chart_measure)m;
+	return 0;
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const cli_option options[] = {
+	CLI_OPT_STORE(chart_args, store),
+	CLI_OPT_CALL(chart_args, co.format, 'f', "format", "F", parse_format,
+		     "html (default): the page; svg: the drawing alone"),
+	CLI_OPT_CALL(chart_args, co.x, 0, "x", "X",
+		     parse_x, "index (default): releases evenly spaced; date: by\ncommitter date"),
+	CLI_OPT_CALL(chart_args, co.measure, 0, "measure", "M", parse_measure,
+		     "a band's height: lines (default), files or sections"),
+	CLI_OPT_INT(chart_args, top, 0, "top", "N", 0, 100000,
+		    "bands of their own for the N largest lineages, the rest\nas one \"other\" band "
+		    "(default " STR(MEV_CHART_TOP_DEFAULT) "; 0: all)"),
+	CLI_OPT_STRING(chart_args, co.from, 0, "from", "TAG", "start at this release (default: the first)"),
+	CLI_OPT_STRING(chart_args, co.to, 0, "to", "TAG", "end at this release (default: the last)"),
+	CLI_OPT_STRING(chart_args, co.title, 0, "title", "TEXT",
+		       "the heading (default: \"Lineages of\" the store's project)"),
+	CLI_OPT_OUT(chart_args, out),
+	CLI_OPT_HELP,
+	CLI_OPT_GROUP(chart_args, cluster, cli_cluster_options,
+		      "the clustering to read (as given to 'maintevo cluster'):"),
+	CLI_OPT_GROUP(chart_args, tp, cli_track_options,
+		      "the tracking results to read (as given to 'maintevo track'):"),
+	CLI_OPT_END
+};
+
+const cli_command cmd_chart_spec = {
+	.name = "chart",
+	.usage = CLI_USAGE("[--store DIR] [--format html|svg] [--x index|date]\n"
+			   "[--measure lines|files|sections] [--top N] [--from TAG] [--to TAG]\n"
+			   "[--title TEXT] [-o FILE] [--method M ...]"),
+	.about =
+		"Draw the whole tracked history in one picture: an alluvial chart with the\n"
+		"releases along x and one band per lineage ('maintevo lineages'), as tall\n"
+		"as the code it covers at each release and in one colour for its whole\n"
+		"life.  A split is a band branching into several, a merge several joining,\n"
+		"each ribbon as wide as the code that moved (the numbers 'maintevo track'\n"
+		"used; 'maintevo export flows' writes them); a dot marks a birth, a bar a\n"
+		"death.  The largest lineages carry their names; the small ones are one\n"
+		"grey \"other\" band (--top).\n"
+		"\n"
+		"  html  one self-contained page (nothing fetched, works offline): hover a\n"
+		"        band for its size, click it (or Tab to it and press Enter) for its\n"
+		"        events with support and cause, its sections and the 'maintevo\n"
+		"        explain' command that tells more; find a lineage, a section or a\n"
+		"        path; zoom to a range of releases; the view is kept in the URL\n"
+		"  svg   the same drawing, static, with a legend: for papers (Inkscape)\n"
+		"\n"
+		"The store must be tracked ('maintevo track') and hold two tracked releases\n"
+		"or more.  The same store gives the same bytes.  docs/schemas.md says what\n"
+		"the page holds for scripts (data-lineage on every band).",
+	.options = options,
+	.operands = 0,
+};
+
+int cmd_chart(int argc, char **argv)
+{
+	chart_args a = { .store = "maintevo.store", .top = -1 };
+	mev_store *s = NULL;
+	cli_out out;
+	int argi, rc;
+
+	cli_cluster_init(&a.cluster);
+	mev_track_params_init(&a.tp);
+	a.co.tracking = &a.tp;
+	if ((rc = cli_parse(&argi, &cmd_chart_spec, &a, argc, argv)) != CLI_RUN)
+		return rc;
+	if ((rc = cli_cluster_finish(&a.cluster, "chart")))
+		return rc;
+	a.co.method = &a.cluster.p;
+	a.co.top = a.top;
+	a.co.store_path = a.store;
+	if (mev_store_open(&s, a.store, MEV_STORE_READ))
+		return cli_fail();
+	if ((rc = cli_out_open(&out, a.out)))
+		goto done;
+	if (mev_chart_write(out.f, s, &a.co)) {
+		rc = cli_fail();
+		cli_out_abort(&out); /* no half-written chart: the file as it was */
+		goto done;
+	}
+	rc = cli_out_commit(&out);
+done:
+	mev_store_free(s);
+	return rc;
+}

@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""test_chart.py MAINTEVO SOURCE_DIR: the lineage chart ('maintevo chart') in
+headless Chromium, on the demo history and on a hostile one built here.
+
+Asserts on the DOM after the page's script ran: one band per lineage shown
+(and "other"), a real click opens the panel with that lineage's events (as
+'maintevo events' lists them), Tab/Enter/Esc, the search for a path lights
+the lineages 'maintevo history PATH' names, the URL fragment restores the
+view after a reload, nothing but the page is requested, no console error;
+titles and paths holding markup, quotes, newlines, right-to-left text and
+1000-byte names show as text and run nothing.
+Exit 0 pass, 1 fail, 77 skipped (no chromium, no git)."""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL:", what)
+    return cond
+
+
+def run(*args, cwd=None, env=None):
+    p = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: {' '.join(args)} exited {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def rows(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def git_env(tmp):
+    env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null", HOME=tmp,
+               GIT_AUTHOR_NAME="A U Thor", GIT_AUTHOR_EMAIL="author@example.org",
+               GIT_COMMITTER_NAME="C O Mitter", GIT_COMMITTER_EMAIL="committer@example.org",
+               LC_ALL="C", TZ="UTC")
+    return env
+
+
+def click_band(p, key):
+    """A real click inside band `key`: the middle of its tallest node."""
+    pt = p.eval("""(() => {
+        const b = document.querySelector('path.band[data-lineage="%s"]');
+        b.scrollIntoView({block: 'center'});
+        let best = null;
+        for (const m of b.getAttribute('d').matchAll(/M([-\\d.]+) ([-\\d.]+)h([-\\d.]+)v([-\\d.]+)h/g)) {
+            const r = {x: +m[1] + +m[3] / 2, y: +m[2] + +m[4] / 2, h: +m[4]};
+            if (!best || r.h > best.h) best = r;
+        }
+        const svg = document.getElementById('maintevo-chart-svg'), pt = svg.createSVGPoint();
+        pt.x = best.x; pt.y = best.y;
+        const q = pt.matrixTransform(document.getElementById('maintevo-chart-plot').getScreenCTM());
+        const hit = document.elementFromPoint(q.x, q.y);
+        return {x: q.x, y: q.y, ok: hit === b};
+    })()""" % key)
+    check(pt["ok"], f"the middle of band {key}'s tallest node is on the band")
+    p._mouse("mouseMoved", pt["x"], pt["y"])
+    for kind in ("mousePressed", "mouseReleased"):
+        p._mouse(kind, pt["x"], pt["y"], button="left", buttons=1, clickCount=1)
+
+
+def panel_events(p):
+    return sorted(tuple(r) for r in p.eval("""Array.from(document.querySelectorAll(
+        '#maintevo-chart-panel tr[data-kind]')).map(r => [r.dataset.kind, r.dataset.from, r.dataset.to])"""))
+
+
+def search(p, q):
+    p.eval("document.getElementById('maintevo-chart-search').focus()")
+    p.eval("document.getElementById('maintevo-chart-search').value = %s" % json.dumps(q))
+    p.key("Enter")
+    return sorted(int(x) for x in p.eval("""Array.from(document.querySelectorAll(
+        '#maintevo-chart-results li')).map(li => li.dataset.lineage)"""))
+
+
+def test_demo(mev, src, tmp, b):
+    env = git_env(tmp)
+    run("bash", os.path.join(src, "scripts/make-demo-repo.sh"), os.path.join(tmp, "demo"), env=env)
+    store = os.path.join(tmp, "demo.store")
+    run(mev, "walk", "--repo", os.path.join(tmp, "demo"), "--store", store, "-q")
+    run(mev, "track", "--store", store, "-q")
+    lineages = rows(run(mev, "lineages", "--store", store))
+    events = rows(run(mev, "events", "--store", store))
+    top = 6
+    page = os.path.join(tmp, "chart.html")
+    run(mev, "chart", "--store", store, "--top", str(top), "-o", page)
+    t0 = time.time()
+    p = b.open(page, width=1400, height=900)
+    print("demo: opened in %.0f ms; timing %s" % ((time.time() - t0) * 1000, p.timing()))
+    check(p.requests == [cdp.to_url(page)], f"nothing but the page requested: {p.requests}")
+    check(p.console_errors == [], f"no console errors: {p.console_errors}")
+    check(p.eval("document.getElementById('maintevo-chart').dataset.ready") == "1", "the script ran")
+    keys = p.eval("Array.from(document.querySelectorAll('#maintevo-chart path.band')).map(e => e.dataset.lineage)")
+    check(len(keys) == top + 1, f"{top} bands and other: {keys}")
+    check("other" in keys, "an 'other' band")
+    ids = {int(r["lineage"]) for r in lineages}
+    check(all(k == "other" or int(k) in ids for k in keys), "every band is a lineage 'lineages' prints")
+
+    # a click opens the panel with the lineage's events, as 'events' lists them
+    shown = [int(k) for k in keys if k != "other"]
+    target = max(shown, key=lambda i: sum(1 for e in events if e["event"] not in ("continuation",)
+                                          and (int(e["lineage"]) == i or e["from_lineage"] == str(i))))
+    want = sorted((e["event"], e["from_release"], e["to_release"]) for e in events
+                  if int(e["lineage"]) == target or e["from_lineage"] == str(target))
+    click_band(p, str(target))
+    check(p.eval("document.getElementById('maintevo-chart-panel').hidden") is False, "the panel opened")
+    check(p.eval("document.getElementById('maintevo-chart-panel').dataset.lineage") == str(target),
+          "the panel shows the lineage clicked")
+    got = panel_events(p)
+    check(got == want, f"the panel's events are those of 'maintevo events' for lineage {target}:\n{got}\n{want}")
+    name = next(r["name"] for r in lineages if int(r["lineage"]) == target)
+    check(p.eval("document.querySelector('#maintevo-chart-panel h2').textContent") == name, "the panel's heading")
+    check(f"--lineage {target}" in p.eval("document.querySelector('#maintevo-chart-panel code').textContent"),
+          "the reproducing command")
+    check(p.eval("location.hash") == f"#lineage={target}", "the selection is in the URL")
+    p.key("Escape")
+    check(p.eval("document.getElementById('maintevo-chart-panel').hidden") is True, "Esc closes the panel")
+    check(p.eval("location.hash") == "", "closing clears the URL's selection")
+
+    # keyboard: Tab moves from band to band, Enter opens, Esc closes and gives focus back
+    p.eval("document.querySelector('#maintevo-chart path.band').focus()")
+    p.key("Tab")
+    second = p.eval("document.activeElement.dataset.lineage")
+    check(second == keys[1], f"Tab reaches the second band ({second} vs {keys[1]})")
+    p.key("Enter")
+    check(p.eval("document.getElementById('maintevo-chart-panel').dataset.lineage") == second and
+          p.eval("document.getElementById('maintevo-chart-panel').hidden") is False, "Enter opens its panel")
+    p.key("Escape")
+    check(p.eval("document.getElementById('maintevo-chart-panel').hidden") is True, "Esc closes it")
+    check(p.eval("document.activeElement.dataset.lineage") == second, "focus back on the band")
+
+    # a path lights the lineages that covered it, as 'history PATH' says
+    path = "drivers/tty/serial/8250/8250_core.c"
+    hist = rows(run(mev, "history", "--store", store, path, "--format", "csv"))
+    want_ids = sorted({int(r["lineage"]) for r in hist if r["lineage"]})
+    got_ids = search(p, path)
+    check(got_ids == want_ids, f"search {path}: {got_ids}, 'history' says {want_ids}")
+    lit = p.eval("Array.from(document.querySelectorAll('path.band.hit')).map(e => e.dataset.lineage)")
+    want_keys = {str(i) if str(i) in keys else "other" for i in want_ids}
+    check(set(lit) == want_keys, f"the bands lit: {lit}, want {sorted(want_keys)}")
+    folder = "drivers/tty/"
+    hist = rows(run(mev, "history", "--store", store, folder, "--format", "csv"))
+    want_ids = sorted({int(r["lineage"]) for r in hist if r["lineage"]})
+    got_ids = search(p, folder)
+    check(set(want_ids) <= set(got_ids), f"search {folder}: {got_ids} holds {want_ids}")
+
+    # the URL fragment restores a view after a reload
+    p.eval("location.hash = '#lineage=%s&from=v1.2&to=v1.5&q=%s'" % (keys[0], "serial"))
+    p.reload()
+    check(p.eval("document.getElementById('maintevo-chart-panel').dataset.lineage") == keys[0] and
+          p.eval("document.getElementById('maintevo-chart-panel').hidden") is False, "reload: the panel")
+    check(p.eval("document.getElementById('maintevo-chart-search').value") == "serial", "reload: the search")
+    check(p.eval("document.getElementById('maintevo-chart-from').selectedOptions[0].textContent") == "v1.2" and
+          p.eval("document.getElementById('maintevo-chart-to').selectedOptions[0].textContent") == "v1.5",
+          "reload: the range")
+    check((p.eval("document.getElementById('maintevo-chart-plot').getAttribute('transform')") or "").startswith(
+        "translate("), "reload: the plot is zoomed")
+    check(p.eval("document.querySelectorAll('path.band.hit').length") > 0, "reload: the search lit bands")
+    check(set(p.requests) == {cdp.to_url(page)}, f"still nothing else requested: {p.requests}")
+    check(p.console_errors == [], f"no console errors after all that: {p.console_errors}")
+    p.close()
+
+
+HOSTILE = [
+    "</script><img src=x onerror=alert(1)>",
+    "\"QUOTED\" 'SINGLE' & <b>bold</b> &amp;",
+    "\u202eRIGHT-TO-LEFT \u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627 \u2028 \U0001f600 NUL\x7f",
+    "L" * 1000,
+]
+
+
+def maintainers(titles):
+    out = []
+    for i, t in enumerate(titles):
+        out += [t, "M: Someone <s%d@example.org>" % i, "S: Maintained", "F: h%d/" % i, ""]
+    return "\n".join(out) + "\n"
+
+
+def test_hostile(mev, src, tmp, b):
+    env = git_env(tmp)
+    repo = os.path.join(tmp, "hostile")
+    os.makedirs(repo)
+    run("git", "-c", "init.defaultBranch=master", "init", "-q", repo, env=env)
+    files = {
+        "h0/<img src=x onerror=alert(2)>.c": 40,
+        "h0/a</script>b/c.c": 30,
+        "h1/new\nline \"q\" 'q'.c": 25,
+        "h2/\u202etxt.exe": 20,
+        "h3/" + "/".join(["d" * 240] * 4) + ".c": 35,
+    }
+    for path, n in files.items():
+        full = os.path.join(repo, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w") as f:
+            f.write("x\n" * n)
+    titles = HOSTILE
+    for k, tag in enumerate(["v1.0", "v1.1", "v1.2"]):
+        # v1.1 moves a file between sections and grows another
+        if k:
+            with open(os.path.join(repo, "h1/more%d.c" % k), "w") as f:
+                f.write("y\n" * 50 * k)
+        with open(os.path.join(repo, "MAINTAINERS"), "w") as f:
+            f.write(maintainers(titles))
+        d = dict(env, GIT_AUTHOR_DATE=f"{1577880000 + k * 86400} +0000",
+                 GIT_COMMITTER_DATE=f"{1577880000 + k * 86400} +0000")
+        run("git", "-C", repo, "add", "-A", env=d)
+        run("git", "-C", repo, "commit", "-q", "-m", tag, env=d)
+        run("git", "-C", repo, "tag", tag, env=d)
+    store = os.path.join(tmp, "hostile.store")
+    run(mev, "walk", "--repo", repo, "--store", store, "--dialect", "linux", "-q")
+    run(mev, "track", "--store", store, "-q")
+    lineages = rows(run(mev, "lineages", "--store", store))
+    page = os.path.join(tmp, "hostile.html")
+    run(mev, "chart", "--store", store, "--top", "0", "-o", page)
+    svgf = os.path.join(tmp, "hostile.svg")
+    run(mev, "chart", "--store", store, "--format", "svg", "-o", svgf)
+    import xml.etree.ElementTree as ET
+    try:
+        ET.parse(svgf)
+    except ET.ParseError as e:
+        check(False, f"the SVG is XML: {e}")
+    raw = open(page, encoding="utf-8").read()
+    check(raw.count("</script>") == 2 and "<img" not in raw, "no title's markup in the page's bytes")
+    p = b.open(page, width=1400, height=900)
+    p.send("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "window.alert = window.confirm = window.prompt = function () {"
+                  " document.documentElement.setAttribute('data-alerted', '1'); };"})
+    p.reload()
+    check(set(p.requests) == {cdp.to_url(page)}, f"hostile: nothing but the page requested: {p.requests}")
+    check(p.console_errors == [], f"hostile: no console errors: {p.console_errors}")
+    check(p.eval("document.documentElement.getAttribute('data-alerted')") is None, "hostile: nothing ran")
+    check(p.eval("document.querySelectorAll('img, b, script:not([id]):not(:last-of-type)').length") == 0,
+          "hostile: no element made of a title or path")
+    check(p.eval("document.getElementById('maintevo-chart').dataset.ready") == "1", "hostile: the script ran")
+    labels = p.eval("Array.from(document.querySelectorAll('path.band')).map(e => e.getAttribute('aria-label'))")
+    for t in titles[:2]:
+        check(t in labels, f"hostile: the title {t[:40]!r} is a band's label, as text")
+    for r in lineages:
+        key = r["lineage"]
+        if p.eval("!!document.querySelector('path.band[data-lineage=\"%s\"]')" % key):
+            click_band(p, key)
+            h = p.eval("document.querySelector('#maintevo-chart-panel h2').textContent")
+            check(h == r["name"], f"hostile: the panel's heading is the name as text: {h[:60]!r}")
+            p.key("Escape")
+    for path in files:
+        if "\n" in path:
+            continue  # an <input> drops newlines from what is typed into it
+        got = search(p, path)
+        check(len(got) >= 1, f"hostile: searching {path[:50]!r} finds its lineage")
+    check(p.eval("document.querySelectorAll('img, b').length") == 0, "hostile: still no element made of text")
+    check(p.eval("document.documentElement.getAttribute('data-alerted')") is None, "hostile: still nothing ran")
+    check(p.console_errors == [], f"hostile: no console errors at the end: {p.console_errors}")
+    p.close()
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    mev, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    if cdp.chromium_path() is None:
+        print("SKIP: no chromium")
+        return 77
+    if shutil.which("git") is None:
+        print("SKIP: no git")
+        return 77
+    tmp = tempfile.mkdtemp(prefix="maintevo-chart.")
+    try:
+        with cdp.Browser() as b:
+            test_demo(mev, src, tmp, b)
+            test_hostile(mev, src, tmp, b)
+    finally:
+        if not os.environ.get("MEV_TEST_KEEP"):
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print("kept", tmp)
+    print("%d check(s) failed" % len(FAILS) if FAILS else "all checks passed")
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
