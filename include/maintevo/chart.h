@@ -51,6 +51,11 @@ typedef struct {
 	const char *store_path; /* how the page's reproducing commands name the store
 				 * (NULL: they leave --store out) */
 	const char *title;    /* the chart's heading (NULL: "Lineages of <project>") */
+	const char *mark_from, *mark_to; /* a span of releases shaded behind the bands,
+				* named in the heading (a report's pair; NULL: none; a
+				* release not drawn: none) */
+	int embedded;         /* SVG: an element for an HTML page, without the XML
+			       * declaration (the report puts it inline) */
 } mev_chart_options;
 
 /*

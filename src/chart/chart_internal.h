@@ -136,6 +136,7 @@ typedef struct {
 	MEV_VEC(mev__chart_label) labels; /* band labels first, then the axis */
 	size_t nband_labels;
 	uint32_t other;          /* the other band, 1-based (0: none) */
+	int64_t mark0, mark1;    /* model releases of the shaded span (-1: none) */
 } mev__chart_layout;
 
 /* Lay the model out: top lineages (< 0: default, 0: all). */
@@ -156,7 +157,8 @@ int mev__chart_boxes_overlap(const mev__chart_box *a, const mev__chart_box *b);
 
 /* The drawing as an <svg> element; standalone: an XML document with title
  * and legend for --format svg; else for the page (interactive attributes). */
-void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, int standalone);
+void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, int standalone,
+		    int xml_decl);
 int mev__chart_html(FILE *out, const mev__chart_layout *l, const char *title,
 		    const char *store_path);
 /* chart.js and chart.css, turned into C by the build (cmake/embed.cmake). */

@@ -48,6 +48,23 @@ static void default_title(char *out, size_t size, mev_store *s)
 	snprintf(out, size, "Lineages of %s", project ? project : "the store's subsystems");
 }
 
+/* The model releases of the span to shade: both must be drawn. */
+static void mark_span(mev__chart_layout *l, const mev__chart_model *m, const char *from,
+		      const char *to)
+{
+	l->mark0 = l->mark1 = -1;
+	if (!from || !to)
+		return;
+	for (size_t r = 0; r < m->nrel; r++) {
+		if (strcmp(m->h.list[m->rel[r]].tag, from) == 0)
+			l->mark0 = (int64_t)r;
+		if (strcmp(m->h.list[m->rel[r]].tag, to) == 0)
+			l->mark1 = (int64_t)r;
+	}
+	if (l->mark0 < 0 || l->mark1 < 0 || l->mark1 < l->mark0)
+		l->mark0 = l->mark1 = -1;
+}
+
 int mev_chart_write(FILE *out, mev_store *s, const mev_chart_options *opt)
 {
 	mev__chart_model m;
@@ -67,13 +84,15 @@ int mev_chart_write(FILE *out, mev_store *s, const mev_chart_options *opt)
 	}
 	if (!rc)
 		rc = mev__chart_layout_build(&l, &m, opt->measure, opt->x, opt->top);
+	if (!rc)
+		mark_span(&l, &m, opt->mark_from, opt->mark_to);
 	if (!rc) {
 		if (opt->title)
 			snprintf(title, sizeof title, "%s", opt->title);
 		else
 			default_title(title, sizeof title, s);
 		if (opt->format == MEV_CHART_SVG)
-			mev__chart_svg(out, &l, title, 1);
+			mev__chart_svg(out, &l, title, 1, !opt->embedded);
 		else if (mev__chart_html(out, &l, title, opt->store_path))
 			rc = mev_error_oom();
 		if (!rc && (fflush(out) || ferror(out)))

@@ -294,7 +294,7 @@ int mev__chart_html(FILE *out, const mev__chart_layout *l, const char *title, co
 	      "<span id=\"maintevo-chart-status\" role=\"status\"></span>\n"
 	      "</div>\n<ul id=\"maintevo-chart-results\" hidden></ul>\n"
 	      "<div class=\"mc-main\">\n<div class=\"mc-plot\">\n", out);
-	mev__chart_svg(out, l, title, 0);
+	mev__chart_svg(out, l, title, 0, 0);
 	fputs("</div>\n<aside id=\"maintevo-chart-panel\" hidden tabindex=\"-1\" aria-live=\"polite\"></aside>\n"
 	      "</div>\n<div id=\"maintevo-chart-tooltip\" role=\"tooltip\" hidden></div>\n</div>\n"
 	      "<script type=\"application/json\" id=\"maintevo-chart-data\">", out);

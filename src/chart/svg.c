@@ -194,13 +194,27 @@ static void legend(FILE *out, const mev__chart_layout *l)
 	(void)shown;
 }
 
-void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, int standalone)
+/* The shaded span of releases (a report's pair), behind the bands. */
+static void mark(FILE *out, const mev__chart_layout *l)
+{
+	double x0, x1;
+	if (l->mark0 < 0 || l->mark1 < 0)
+		return;
+	x0 = l->x[l->mark0] - 2 * l->node_w;
+	x1 = l->x[l->mark1] + 2 * l->node_w;
+	fprintf(out, "<rect class=\"mark\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		     "fill=\"#ffd54f\" fill-opacity=\"0.45\"/>\n", x0, l->top - 4, x1 - x0,
+		l->bottom - l->top + 8);
+}
+
+void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, int standalone,
+		    int xml_decl)
 {
 	const mev__chart_model *m = l->m;
 	size_t lineages = 0;
 	for (size_t i = 0; i < m->nlin; i++)
 		lineages += m->lin[i].first >= 0;
-	if (standalone)
+	if (xml_decl)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"maintevo-chart-svg\" "
 		     "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
@@ -223,12 +237,20 @@ void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, in
 		fprintf(out, "the %zu largest of %zu lineages, the rest as \"other\"", l->nband - 1, lineages);
 	else
 		fprintf(out, "all %zu lineages", lineages);
+	if (l->mark0 >= 0 && l->mark1 >= 0) {
+		fputs("; shaded: ", out);
+		xml(out, m->h.list[m->rel[l->mark0]].tag);
+		fputs(" \xe2\x86\x92 ", out);
+		xml(out, m->h.list[m->rel[l->mark1]].tag);
+	}
 	fputs("</text>\n", out);
 	/* the plot clipped to its area, in a group the page scales along x to zoom */
 	fprintf(out, "<clipPath id=\"maintevo-chart-clip\"><rect x=\"%.1f\" y=\"0\" width=\"%.1f\" "
 		     "height=\"%.0f\"/></clipPath>\n", l->left - l->node_w, l->right - l->left + 2 * l->node_w,
 		l->height);
-	fputs("<g clip-path=\"url(#maintevo-chart-clip)\"><g id=\"maintevo-chart-plot\">\n<g class=\"bands\">\n", out);
+	fputs("<g clip-path=\"url(#maintevo-chart-clip)\"><g id=\"maintevo-chart-plot\">\n", out);
+	mark(out, l);
+	fputs("<g class=\"bands\">\n", out);
 	for (size_t b = 0; b < l->nband; b++)
 		band_path(out, l, b, !standalone);
 	fputs("</g>\n", out);

@@ -25,6 +25,7 @@ static const part parts[] = {
 	{ "movers", "Largest growers and shrinkers", "Growers and shrinkers", mev__part_movers },
 	{ "history", "Over all releases", "Over all releases", mev__part_history },
 	{ "health", NULL, NULL, mev__part_health },     /* under "Over all releases" */
+	{ "lineages", "Lineage chart", "Lineage chart", mev__part_lineages },
 	{ "flow", NULL, NULL, mev__part_flow },         /* its heading only when there is flow */
 };
 

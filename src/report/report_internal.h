@@ -215,6 +215,7 @@ int mev__part_subsystems(mev__doc *d, const mev__report *r);  /* part_subsystems
 int mev__part_sections(mev__doc *d, const mev__report *r);    /* part_sections.c */
 int mev__part_movers(mev__doc *d, const mev__report *r);      /* part_movers.c */
 int mev__part_history(mev__doc *d, const mev__report *r);     /* part_history.c */
+int mev__part_lineages(mev__doc *d, const mev__report *r);    /* part_lineages.c */
 /* The MAINTAINERS health over the releases up to the newer one. */
 int mev__part_health(mev__doc *d, const mev__report *r);      /* part_health.c */
 /* "Patch flow": nothing when the store holds no flow. */

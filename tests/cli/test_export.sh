@@ -102,7 +102,12 @@ for want in '### Splits' '### Merges' '### Died' 'NETWORKING DRIVERS (WIRELESS)'
 done
 expect_exit 0 "$MEV" report --store S --from v1.3 --to v1.5 --format html -o r35.html
 $CHECK html r35.html > html.out || fail "r35.html"
-grep -q '^4 charts' html.out || fail "r35.html: $(cat html.out), expected 4 charts (the fourth: MAINTAINERS health)"
+grep -q '^5 charts' html.out || fail "r35.html: $(cat html.out), expected 5 charts (the fourth: MAINTAINERS health; the fifth: the lineage chart)"
+# the lineage chart: one band per lineage drawn, the compared pair shaded
+grep -q '<figure class="chart lineages">' r35.html || fail "r35.html: no lineage chart"
+grep -q 'class="mark"' r35.html || fail "r35.html: the lineage chart shades no pair"
+grep -qF 'shaded: v1.3 &#8594; v1.5' r35.html || grep -qF 'shaded: v1.3 → v1.5' r35.html ||
+	fail "r35.html: the lineage chart does not name the pair it shades"
 "$MEV" report --store S --from v1.3 --to v1.5 --format html > again.html
 same_files r35.html again.html
 
