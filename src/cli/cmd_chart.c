@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "cluster_opts.h"
 #include "maintevo/chart.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 
 #include <string.h>
@@ -12,6 +13,8 @@ typedef struct {
 	cli_cluster_opts cluster;
 	mev_track_params tp;
 	int top;
+	const char *mark;
+	char mark_buf[512];
 } chart_args;
 
 static int parse_format(void *field, const char *value, const cli_option *opt, const char *cmd)
@@ -60,6 +63,8 @@ static const cli_option options[] = {
 		    "(default " STR(MEV_CHART_TOP_DEFAULT) "; 0: all)"),
 	CLI_OPT_STRING(chart_args, co.from, 0, "from", "TAG", "start at this release (default: the first)"),
 	CLI_OPT_STRING(chart_args, co.to, 0, "to", "TAG", "end at this release (default: the last)"),
+	CLI_OPT_STRING(chart_args, mark, 0, "mark", "A..B",
+		       "shade the releases from A to B (a report's pair)"),
 	CLI_OPT_STRING(chart_args, co.title, 0, "title", "TEXT",
 		       "the heading (default: \"Lineages of\" the store's project)"),
 	CLI_OPT_OUT(chart_args, out),
@@ -75,7 +80,7 @@ const cli_command cmd_chart_spec = {
 	.name = "chart",
 	.usage = CLI_USAGE("[--store DIR] [--format html|svg] [--x index|date]\n"
 			   "[--measure lines|files|sections] [--top N] [--from TAG] [--to TAG]\n"
-			   "[--title TEXT] [-o FILE] [--method M ...]"),
+			   "[--mark A..B] [--title TEXT] [-o FILE] [--method M ...]"),
 	.about =
 		"Draw the whole tracked history in one picture: an alluvial chart with the\n"
 		"releases along x and one band per lineage ('maintevo lineages'), as tall\n"
@@ -100,6 +105,26 @@ const cli_command cmd_chart_spec = {
 	.operands = 0,
 };
 
+/* --mark A..B into the options' mark_from and mark_to; both must be stored. */
+static int take_mark(chart_args *a, mev_store *s)
+{
+	char *dots;
+	if (!a->mark)
+		return 0;
+	snprintf(a->mark_buf, sizeof a->mark_buf, "%s", a->mark);
+	dots = strstr(a->mark_buf, "..");
+	if (!dots || dots == a->mark_buf || !dots[2])
+		return cli_usage_error("chart", "--mark takes two releases, 'A..B', not '%s'", a->mark);
+	*dots = '\0';
+	a->co.mark_from = a->mark_buf;
+	a->co.mark_to = dots + 2;
+	if (!mev_release_has(NULL, s, a->co.mark_from))
+		return mev_release_not_stored(s, a->co.mark_from), cli_fail();
+	if (!mev_release_has(NULL, s, a->co.mark_to))
+		return mev_release_not_stored(s, a->co.mark_to), cli_fail();
+	return 0;
+}
+
 int cmd_chart(int argc, char **argv)
 {
 	chart_args a = { .store = "maintevo.store", .top = -1 };
@@ -119,6 +144,8 @@ int cmd_chart(int argc, char **argv)
 	a.co.store_path = a.store;
 	if (mev_store_open(&s, a.store, MEV_STORE_READ))
 		return cli_fail();
+	if ((rc = take_mark(&a, s)))
+		goto done;
 	if ((rc = cli_out_open(&out, a.out)))
 		goto done;
 	if (mev_chart_write(out.f, s, &a.co)) {

@@ -54,7 +54,7 @@ options_of() {
 	flow) echo "repo store churn rebuild whole-trees wait quiet help" ;;
 	history) echo "store section release top all keep-rest format out help $cluster_opts $track_opts" ;;
 	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
-	chart) echo "store format x measure top from to title out help $cluster_opts $track_opts" ;;
+	chart) echo "store format x measure top from to mark title out help $cluster_opts $track_opts" ;;
 	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts $track_opts" ;;
 	dialects) echo "names format out help" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
@@ -104,7 +104,8 @@ growers and shrinkers by lines.
   html  one self-contained page (inline CSS and SVG, no scripts, nothing
         fetched) with charts of the largest subsystems over all releases,
         of the splits and merges in the range and of the sections per
-        release; prints well too
+        release, and the lineage chart of the whole history with the
+        pair compared shaded ('maintevo chart'); prints well too
 
 Subsystems need 'maintevo cluster' and 'maintevo track' on the store first.
 A report needs two stored releases: with one or none it exits 1 and says so.
