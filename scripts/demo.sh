@@ -27,6 +27,7 @@ cat <<MSG
 maintevo demo: every release of the demo history in $root/demo/repo,
 walked, clustered and tracked in $root/demo/store
   report (open it in a browser): $out/latest/report.html
+  lineage chart (interactive):   $out/latest/chart.html
   the same as Markdown:          $out/latest/report.md
   tables (CSV, docs/schemas.md): $out/latest/csv/
   graphs of $rev (GraphML):      $out/latest/graph.graphml, clusters.graphml

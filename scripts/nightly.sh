@@ -3,7 +3,8 @@
 # (when the repository has a remote), walk them into the store, cluster,
 # track and judge the new commits (maintevo flow), then write into DIR/<newest release>/ every table of 'maintevo
 # export' (csv/), the graphs (GraphML) and the report of the newest release
-# against the previous one (report.md, report.html); DIR/latest points at
+# against the previous one (report.md, report.html), the lineage chart of the
+# whole history with that pair shaded (chart.html); DIR/latest points at
 # that folder.  A file whose content did not change is not rewritten, so a
 # run with nothing new changes nothing.  One run at a time per DIR (flock on
 # DIR/.nightly/lock; the scratch space is in DIR/.nightly/ too).  Exit status 0 on success, 1 with a one-line reason on
@@ -144,6 +145,10 @@ if [ "$previous" != "$newest" ]; then
 		run "report ($f)" "$mev" report --store "$store" --from "$previous" --to "$newest" \
 			--format "$f" "${method_args[@]}" "${title_args[@]}" -o "$stage/report.$f"
 	done
+	# the whole history in one picture, the pair of the report shaded
+	run "chart" "$mev" chart --store "$store" --mark "$previous..$newest" "${method_args[@]}" \
+		-o "$stage/chart.html"
+	run "export flows" "$mev" export flows --store "$store" "${method_args[@]}" -o "$stage/csv/flows.csv"
 fi
 
 dest=$out/$newest
@@ -174,5 +179,6 @@ plural() { [ "$1" -eq 1 ] && echo "$1 $2" || echo "$1 ${2}s"; }
 say "$newest: $(plural "$changed" file) written, $same unchanged$moved, in $secs s"
 if [ -z "$quiet" ]; then
 	echo "report: $out/latest/report.html"
+	[ ! -f "$out/latest/chart.html" ] || echo "chart:  $out/latest/chart.html"
 	echo "tables: $out/latest/csv/"
 fi

@@ -17,15 +17,18 @@ expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
 expect_stdout_contains "report: out/latest/report.html"
 expect_stdout_contains "tables: out/latest/csv/"
 # every file counted once, the link apart
-expect_stderr_contains "nightly.sh: v1.6: 15 files written, 0 unchanged; latest -> v1.6, in "
-[ "$(find out/v1.6 -type f | wc -l)" -eq 15 ] || fail "out/v1.6 holds $(find out/v1.6 -type f | wc -l) files"
+expect_stdout_contains "chart:  out/latest/chart.html"
+expect_stderr_contains "nightly.sh: v1.6: 17 files written, 0 unchanged; latest -> v1.6, in "
+[ "$(find out/v1.6 -type f | wc -l)" -eq 17 ] || fail "out/v1.6 holds $(find out/v1.6 -type f | wc -l) files"
 [ "$(readlink out/latest)" = v1.6 ] || fail "latest -> $(readlink out/latest), expected v1.6"
-for f in report.md report.html graph.graphml clusters.graphml csv/releases.csv csv/sections.csv \
+for f in report.md report.html chart.html csv/flows.csv graph.graphml clusters.graphml csv/releases.csv csv/sections.csv \
 	csv/edges.csv csv/clusters.csv csv/events.csv csv/lineages.csv csv/section_changes.csv \
 	csv/files.csv; do
 	[ -s "out/latest/$f" ] || fail "out/latest/$f is missing or empty"
 done
 grep -q '^# Linux: v1.5 → v1.6$' out/latest/report.md || fail "report.md: $(head -n 1 out/latest/report.md)"
+grep -q 'id="maintevo-chart"' out/latest/chart.html || fail "chart.html is not the lineage chart"
+grep -qF 'shaded: v1.5 → v1.6' out/latest/chart.html || fail "chart.html does not shade the pair v1.5 → v1.6"
 
 step "a new tag upstream: fetched, walked, reported; latest moves"
 git -C origin tag -a v1.7 -m "release v1.7" "$v17"
@@ -41,7 +44,7 @@ touch marker
 start=$(date +%s)
 expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
 took=$(($(date +%s) - start))
-expect_stderr_contains "v1.7: 0 files written, 15 unchanged, in "
+expect_stderr_contains "v1.7: 0 files written, 17 unchanged, in "
 changed=$(find out -newer marker -not -path 'out/.nightly*' || true)
 [ -z "$changed" ] || fail "a run with nothing new changed: $changed"
 [ "$took" -le 20 ] || fail "a run with nothing new took $took s"
