@@ -10,7 +10,7 @@ build=(cmake gcc make pkg-config git libgit2-dev liblmdb-dev libzstd-dev
 # snippets (about 2 minutes to install; R's packages, 500 MB, are left out:
 # those tests skip without them); chromium for the lineage chart's tests in a
 # real browser (tests/browser/)
-test=(python3 perl lmdb-utils sqlite3 python3-pandas python3-matplotlib python3-networkx chromium)
+test=(python3 perl lmdb-utils sqlite3 python3-pandas python3-matplotlib python3-networkx python3-plotly chromium)
 fuzz=(clang libclang-rt-14-dev)
 
 want=("${build[@]}" "${test[@]}")
