@@ -3,6 +3,7 @@
 #include "maintevo/table.h"
 
 #include <math.h>
+#include <inttypes.h>
 #include <string.h>
 
 static void xml(FILE *out, const char *s)
@@ -146,7 +147,7 @@ static void legend(FILE *out, const mev__chart_layout *l)
 	size_t shown = 0;
 	fprintf(out, "<g class=\"legend\" font-size=\"%.0f\" fill=\"#222\">\n", l->axis_font);
 	for (size_t b = 0; b < l->nband; b++) {
-		char t[200];
+		char t[200], id[16] = "";
 		size_t n;
 		if (y + 14 > l->bottom - 40) {
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">and %zu more</text>\n", x, y + 9,
@@ -161,14 +162,18 @@ static void legend(FILE *out, const mev__chart_layout *l)
 			snprintf(t, sizeof t, "other (%zu lineages)", others);
 		} else {
 			mev__chart_label_text(t, sizeof t, m->lin[l->band_lin[b]].name);
+			/* the id 'lineages' prints, as the report's charts write it */
+			snprintf(id, sizeof id, " [%" PRIu32 "]", m->lin[l->band_lin[b]].id);
 		}
-		/* cut to the room there is, at whole code points */
-		for (n = strlen(t); n > 1 && mev__chart_text_width(t, l->axis_font) > room - 16;) {
+		/* the name cut to the room there is, at whole code points; the id stays */
+		for (n = strlen(t); n > 1 && mev__chart_text_width(t, l->axis_font) +
+					       mev__chart_text_width(id, l->axis_font) > room - 16;) {
 			do
 				n--;
 			while (n && ((unsigned char)t[n] & 0xc0) == 0x80);
 			memcpy(t + n, "\xe2\x80\xa6", 4);
 		}
+		snprintf(t + strlen(t), sizeof t - strlen(t), "%s", id);
 		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>", x, y,
 			l->color[b]);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 14, y + 9);
