@@ -86,7 +86,7 @@
     td.colSpan = 3;
     if (other && other !== id)
       td.appendChild(el('div', (e[2] === id ? 'to ' : 'from ') + nameOf(other) + ' (' + fmt(e[10]) + ' lines)'));
-    if (e[8]) td.appendChild(el('div', e[8] + ': ' + e[9], 'mc-cause'));
+    if (e[8]) td.appendChild(el('div', 'cause (' + e[8] + '): ' + e[9], 'mc-cause'));
     if (td.firstChild) {
       var why = el('tr', null, 'mc-why');
       why.appendChild(td);
