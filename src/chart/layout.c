@@ -152,14 +152,14 @@ static int bands_pick(mev__chart_layout *l, mev__chart_model *m, int top)
 	}
 	sctx.m = m;
 	sctx.mi = (int)l->measure;
-	qsort(cand, n, sizeof *cand, by_area);
+	mev__sort(cand, n, sizeof *cand, by_area);
 	shown = top < 0 ? MEV_CHART_TOP_DEFAULT : top == 0 ? n : (size_t)top;
 	if (shown > n)
 		shown = n;
 	other = shown < n;
 	for (size_t i = 0; i < shown; i++)
 		m->lin[cand[i]].shown = 1;
-	qsort(cand, shown, sizeof *cand, by_birth);
+	mev__sort(cand, shown, sizeof *cand, by_birth);
 	anchor = calloc(m->nlin + 1, sizeof *anchor);
 	done = calloc(m->nlin + 1, 1);
 	l->nband = shown + (size_t)other;
@@ -319,7 +319,7 @@ static int ribbons_slice(mev__chart_layout *l, size_t r0, size_t r1)
 	}
 	for (size_t i = 0; i < n; i++)
 		in[i] = &l->ribbons.v[r0 + i];
-	qsort(in, n, sizeof *in, ribbon_in_cmp);
+	mev__sort(in, n, sizeof *in, ribbon_in_cmp);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		uint64_t sum = 0;
@@ -360,7 +360,7 @@ static int ribbons_place(mev__chart_layout *l)
 	}
 	if (rc)
 		return rc;
-	qsort(l->ribbons.v, l->ribbons.n, sizeof *l->ribbons.v, ribbon_key_cmp);
+	mev__sort(l->ribbons.v, l->ribbons.n, sizeof *l->ribbons.v, ribbon_key_cmp);
 	for (size_t i = 0; i < l->ribbons.n; i++) { /* one ribbon per pair of bands */
 		if (w && ribbon_key_cmp(&l->ribbons.v[w - 1], &l->ribbons.v[i]) == 0)
 			l->ribbons.v[w - 1].v += l->ribbons.v[i].v;

@@ -60,7 +60,7 @@ static int node_cmp(const void *a, const void *b)
 static size_t uniq(uint32_t *v, size_t n)
 {
 	size_t k = 0;
-	qsort(v, n, sizeof *v, u32_cmp);
+	mev__sort(v, n, sizeof *v, u32_cmp);
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || v[k - 1] != v[i])
 			v[k++] = v[i];
@@ -305,7 +305,7 @@ static int nodes_of(mev__chart_model *m, size_t r, const uint64_t *files)
 		if (MEV_VEC_PUSH(&m->nodes[r], n))
 			return mev_error_oom();
 	}
-	qsort(m->nodes[r].v, m->nodes[r].n, sizeof *m->nodes[r].v, node_cmp);
+	mev__sort(m->nodes[r].v, m->nodes[r].n, sizeof *m->nodes[r].v, node_cmp);
 	for (size_t i = 0; i < m->nodes[r].n; i++) {
 		mev__chart_node *n = &m->nodes[r].v[i];
 		mev__chart_lineage *l = &m->lin[n->lineage];
@@ -515,7 +515,7 @@ static int model_walk(mev__chart_model *m, unsigned need)
 		memset(&cur, 0, sizeof cur);
 	}
 	if (!rc)
-		qsort(m->flows.v, m->flows.n, sizeof *m->flows.v, flow_cmp);
+		mev__sort(m->flows.v, m->flows.n, sizeof *m->flows.v, flow_cmp);
 done:
 	rel_files_free(&prev);
 	rel_files_free(&cur);

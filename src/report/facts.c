@@ -18,12 +18,6 @@ enum {
 	SECTIONS_NAMED = 4 /* sections named per cluster in the event tables */
 };
 
-void mev__sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(base, n, size, cmp);
-}
-
 int mev__multi_step(const mev__report *r) { return r->ib - r->ia > 1; }
 
 const char *mev__display(const mev__report *r, const char *release, const char *title)

@@ -77,8 +77,6 @@ void mev__report_free(mev__report *r);
  */
 const char *mev__display(const mev__report *r, const char *release, const char *title);
 
-/* qsort() that accepts an empty (possibly NULL) array. */
-void mev__sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
 /* More than one step between the releases: tables name the step. */
 int mev__multi_step(const mev__report *r);

@@ -152,3 +152,9 @@ void mev__arena_free(mev_arena *a)
 	a->head = NULL;
 	a->used = a->cap = 0;
 }
+
+void mev__sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}

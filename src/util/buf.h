@@ -37,6 +37,10 @@ int mev__vec_grow(void **v, size_t *cap, size_t need, size_t elem);
 	mev__vec_grow((void **)&(vec)->v, &(vec)->cap, (need), sizeof *(vec)->v)
 #define MEV_VEC_PUSH(vec, x) \
 	(MEV_VEC_RESERVE((vec), (vec)->n + 1) ? MEV_ENOMEM : ((vec)->v[(vec)->n++] = (x), 0))
+/* qsort() that accepts an empty (possibly NULL) array, which qsort's
+ * contract does not (UBSan: "null pointer passed as argument 1"). */
+void mev__sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 #define MEV_VEC_FREE(vec) do { free((vec)->v); (vec)->v = NULL; (vec)->n = (vec)->cap = 0; } while (0)
 
 /* A bump allocator for many small strings that die together. */
