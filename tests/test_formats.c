@@ -295,6 +295,13 @@ static void test_quoting(void)
 	out = quoted(mev_table_xml_str, "caf\xe9");
 	CHECK_STR(out, "caf\xc3\xa9");
 	free(out);
+	/* JSON for a <script> element: nothing can end it or open a comment */
+	out = quoted(mev_table_json_script_str, "</script><!-- & \x7f \xe2\x80\xa8\xe2\x80\xa9 \xe2\x86\x92");
+	CHECK_STR(out, "\"\\u003c/script\\u003e\\u003c!-- \\u0026 \\u007f \\u2028\\u2029 \xe2\x86\x92\"");
+	free(out);
+	out = quoted(mev_table_json_script_str, "<caf\xe9>");   /* not UTF-8: read as ISO-8859-1 */
+	CHECK_STR(out, "\"\\u003ccaf\xc3\xa9\\u003e\"");
+	free(out);
 }
 
 /* --- graphs --------------------------------------------------------------------- */

@@ -9,41 +9,7 @@
 
 void mev__chart_json_str(FILE *out, const char *s)
 {
-	mev_buf tmp = MEV_BUF_INIT;
-	size_t len = strlen(s);
-	/* bytes that are not UTF-8 are read as ISO-8859-1, as everywhere */
-	if (!mev__utf8_valid(s, len) && mev__to_utf8(&tmp, s, len) == 0) {
-		s = tmp.ptr;
-		len = tmp.len;
-	}
-	putc('"', out);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		switch (c) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		/* nothing that could end or open a tag, nor an entity */
-		case '<': fputs("\\u003c", out); break;
-		case '>': fputs("\\u003e", out); break;
-		case '&': fputs("\\u0026", out); break;
-		default:
-			if (c < 0x20 || c == 0x7f) {
-				fprintf(out, "\\u%04x", c);
-			} else if (c == 0xe2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
-				   ((unsigned char)s[i + 2] == 0xa8 || (unsigned char)s[i + 2] == 0xa9)) {
-				/* U+2028, U+2029: line ends to older script parsers */
-				fprintf(out, "\\u%04x", (unsigned char)s[i + 2] == 0xa8 ? 0x2028 : 0x2029);
-				i += 2;
-			} else {
-				putc(c, out);
-			}
-		}
-	}
-	putc('"', out);
-	mev__buf_free(&tmp);
+	mev_table_json_script_str(out, s, strlen(s));
 }
 
 static void num(FILE *out, double v)

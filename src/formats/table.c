@@ -121,7 +121,10 @@ static void csv_field(FILE *out, const char *s, size_t len, int excel_safe, int 
 	mev__buf_free(&tmp);
 }
 
-void mev_table_json_str(FILE *out, const char *s, size_t len)
+/* A JSON string literal; script: also safe inside an HTML <script> element
+ * (no '<', '>' or '&', and U+2028/U+2029 escaped, as older parsers take
+ * them for line ends). */
+static void json_str(FILE *out, const char *s, size_t len, int script)
 {
 	mev_buf tmp = MEV_BUF_INIT;
 	s = utf8_view(s, &len, &tmp);
@@ -135,14 +138,29 @@ void mev_table_json_str(FILE *out, const char *s, size_t len)
 		case '\r': fputs("\\r", out); break;
 		case '\t': fputs("\\t", out); break;
 		default:
-			if (c < 0x20)
+			if (c < 0x20 || (script && (c == 0x7f || c == '<' || c == '>' || c == '&'))) {
 				fprintf(out, "\\u%04x", c);
-			else
+			} else if (script && c == 0xe2 && i + 2 < len && (unsigned char)s[i + 1] == 0x80 &&
+				   ((unsigned char)s[i + 2] == 0xa8 || (unsigned char)s[i + 2] == 0xa9)) {
+				fprintf(out, "\\u%04x", (unsigned char)s[i + 2] == 0xa8 ? 0x2028 : 0x2029);
+				i += 2;
+			} else {
 				putc(c, out);
+			}
 		}
 	}
 	putc('"', out);
 	mev__buf_free(&tmp);
+}
+
+void mev_table_json_str(FILE *out, const char *s, size_t len)
+{
+	json_str(out, s, len, 0);
+}
+
+void mev_table_json_script_str(FILE *out, const char *s, size_t len)
+{
+	json_str(out, s, len, 1);
 }
 
 void mev_table_xml_str(FILE *out, const char *s, size_t len)
