@@ -125,6 +125,9 @@ void mev_table_free(mev_table *t);
 const char *mev_table_count(char out[32], int64_t v);
 
 void mev_table_json_str(FILE *stream, const char *s, size_t len);
+/* The same, safe inside an HTML <script> element: '<', '>', '&', DEL,
+ * U+2028 and U+2029 as \u escapes, so no text can end the element. */
+void mev_table_json_script_str(FILE *stream, const char *s, size_t len);
 void mev_table_xml_str(FILE *stream, const char *s, size_t len);
 
 /*

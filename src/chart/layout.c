@@ -85,26 +85,25 @@ static void color_of(char out[8], uint32_t band)
 
 /* --- which lineages, in which order ------------------------------------------ */
 
+/* A lineage with what it is sorted by (qsort has no context argument in
+ * C11, and a static one would make two charts at once race). */
 typedef struct {
-	const mev__chart_model *m;
-	int mi;
-} sort_ctx;
-
-static sort_ctx sctx; /* qsort has no context argument in C11 */
+	uint64_t area;           /* in the chart's measure */
+	int32_t first;           /* its first release */
+	uint32_t id, li;         /* lineage id, lineage index */
+} rank;
 
 static int by_area(const void *a, const void *b)
 {
-	const mev__chart_lineage *x = &sctx.m->lin[*(const uint32_t *)a];
-	const mev__chart_lineage *y = &sctx.m->lin[*(const uint32_t *)b];
-	if (x->area[sctx.mi] != y->area[sctx.mi])
-		return x->area[sctx.mi] < y->area[sctx.mi] ? 1 : -1;
+	const rank *x = a, *y = b;
+	if (x->area != y->area)
+		return x->area < y->area ? 1 : -1;
 	return (x->id > y->id) - (x->id < y->id);
 }
 
 static int by_birth(const void *a, const void *b)
 {
-	const mev__chart_lineage *x = &sctx.m->lin[*(const uint32_t *)a];
-	const mev__chart_lineage *y = &sctx.m->lin[*(const uint32_t *)b];
+	const rank *x = a, *y = b;
 	if (x->first != y->first)
 		return (x->first > y->first) - (x->first < y->first);
 	return by_area(a, b);
@@ -140,26 +139,31 @@ static void place(mev__chart_layout *l, mev__chart_model *m, uint32_t li, const 
 static int bands_pick(mev__chart_layout *l, mev__chart_model *m, int top)
 {
 	uint32_t *cand = malloc((m->nlin + 1) * sizeof *cand), *anchor = NULL;
+	rank *rk = malloc((m->nlin + 1) * sizeof *rk);
 	uint8_t *done = NULL;
 	size_t n = 0, shown, k = 0;
 	int other = 0;
-	if (!cand)
+	if (!cand || !rk) {
+		free(cand), free(rk);
 		return mev_error_oom();
-	for (size_t i = 0; i < m->nlin; i++) {
-		m->lin[i].shown = 0;
-		if (m->lin[i].first >= 0)
-			cand[n++] = (uint32_t)i;
 	}
-	sctx.m = m;
-	sctx.mi = (int)l->measure;
-	mev__sort(cand, n, sizeof *cand, by_area);
+	for (size_t i = 0; i < m->nlin; i++) {
+		const mev__chart_lineage *li = &m->lin[i];
+		m->lin[i].shown = 0;
+		if (li->first >= 0)
+			rk[n++] = (rank){ li->area[l->measure], li->first, li->id, (uint32_t)i };
+	}
+	mev__sort(rk, n, sizeof *rk, by_area);
 	shown = top < 0 ? MEV_CHART_TOP_DEFAULT : top == 0 ? n : (size_t)top;
 	if (shown > n)
 		shown = n;
 	other = shown < n;
-	for (size_t i = 0; i < shown; i++)
+	mev__sort(rk, shown, sizeof *rk, by_birth);
+	for (size_t i = 0; i < shown; i++) {
+		cand[i] = rk[i].li;
 		m->lin[cand[i]].shown = 1;
-	mev__sort(cand, shown, sizeof *cand, by_birth);
+	}
+	free(rk);
 	anchor = calloc(m->nlin + 1, sizeof *anchor);
 	done = calloc(m->nlin + 1, 1);
 	l->nband = shown + (size_t)other;
