@@ -176,7 +176,7 @@ static void test_tables(void)
 	/* --from and --to: events and section changes only, stored releases only */
 	o.from = "v1.0";
 	out = run_table(s, MEV_EXPORT_SECTIONS, &o, &rc);
-	CHECK_ERR(rc, MEV_EINVAL, "--from and --to go with the events and section_changes tables");
+	CHECK_ERR(rc, MEV_EINVAL, "--from and --to go with the events, section_changes and workload tables");
 	free(out);
 	o.from = "v0.9";
 	out = run_table(s, MEV_EXPORT_SECTION_CHANGES, &o, &rc);
@@ -304,7 +304,7 @@ static void test_sqlite(void)
 	CHECK_INT(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	CHECK_SQL(db, "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema "
 		  "WHERE type = 'table' ORDER BY name)",
-		  "clusters commits edges events export_info files flow flows health lineages people releases section_changes sections");
+		  "clusters commits edges events export_info files flow flows health lineages people releases section_changes sections workload");
 	CHECK_SQL(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'view'", "4");
 	/* typed columns: the values keep the column's type, dates are ISO 8601 */
 	CHECK_SQL(db, "SELECT typeof(lines) || ' ' || typeof(date) || ' ' || date FROM releases "
