@@ -91,6 +91,37 @@ typedef struct {
 int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 		     const mev_export_options *opt);
 
+/* One row of the workload table (docs/schemas.md, "workload"). */
+typedef struct {
+	const char *release;
+	int64_t date;
+	const char *section;      /* --by section: the title; else NULL */
+	int64_t cluster, lineage; /* -1: none */
+	uint64_t sections, files, lines, maintainers, reviewers, lists;
+	int judged;               /* flow judged the release: the commit columns hold */
+	uint64_t commits, authors, committers;
+	const char *top_committer; /* NULL without commits */
+	double top_committer_share, top_author_share; /* NaN without commits */
+	int64_t bus_factor;       /* -1 without commits */
+	double lines_per_maintainer; /* NaN without maintainers */
+} mev_workload_row;
+
+typedef struct {
+	mev_workload_row *v;
+	size_t n;
+	void *mem_;
+} mev_workload_list;
+
+/*
+ * The rows of the workload table of store s (opt->by, release, from, to,
+ * method, tracking, repo as for mev_export_table()) into *out, in the
+ * table's order.  Unlike the table, a store without any flow is not an
+ * error here: its rows have judged = 0.  Errors: those of
+ * mev_export_table() for the workload table, but for the missing flow.
+ */
+int mev_export_workload(mev_workload_list *out, mev_store *s, const mev_export_options *opt);
+void mev_workload_list_free(mev_workload_list *l);
+
 /* What mev_export_sqlite() wrote. */
 typedef struct {
 	uint64_t rows[MEV_EXPORT_TABLE_COUNT]; /* rows of each table */

@@ -284,50 +284,56 @@ static int commits(rel_groups *rg, const mev_flow_release *fr)
 	return rc;
 }
 
-static void share(mev_table *w, uint64_t k, uint64_t n)
+typedef MEV_VEC(mev_workload_row) row_vec;
+
+static double ratio(uint64_t k, uint64_t n)
 {
-	mev_table_num(w, n ? (double)k / (double)n : NAN);
+	return n ? (double)k / (double)n : NAN;
 }
 
-static void rows(mev_table *w, const rel_groups *rg, const mev_flow_release *fr)
+/* The release's groups as rows (strings copied into the arena). */
+static int rows(row_vec *out, mev_arena *a, const rel_groups *rg, const mev_flow_release *fr)
 {
 	const mev__history *h = rg->x->h;
+	const char *tag = mev__arena_strndup(a, h->list[rg->r].tag, strlen(h->list[rg->r].tag));
+	if (!tag)
+		return mev_error_oom();
 	for (size_t i = 0; i < rg->g.n; i++) {
 		const group *g = &rg->g.v[i];
 		int any = fr && g->commits;
-		mev_table_str(w, h->list[rg->r].tag);
-		mev_table_date(w, h->list[rg->r].time);
-		switch (rg->x->opt->by) {
-		case MEV_WORKLOAD_BY_SECTION: mev_table_str(w, g->section); break;
-		case MEV_WORKLOAD_BY_CLUSTER: mev_table_int_or_null(w, g->cluster); break;
-		default: break;
+		mev_workload_row w = { 0 };
+		w.release = tag;
+		w.date = h->list[rg->r].time;
+		w.section = g->section ? mev__arena_strndup(a, g->section, strlen(g->section)) : NULL;
+		w.cluster = g->cluster;
+		w.lineage = g->lineage;
+		w.sections = g->sections;
+		w.files = g->files;
+		w.lines = g->lines;
+		w.maintainers = g->maintainers;
+		w.reviewers = g->reviewers;
+		w.lists = g->lists;
+		w.judged = fr != NULL;
+		w.commits = g->commits;
+		w.authors = g->authors;
+		w.committers = g->committers;
+		if (any) {
+			const char *p = mev__export_flow_person(&fr->people[g->top_committer]);
+			if (!(w.top_committer = mev__arena_strndup(a, p, strlen(p))))
+				return mev_error_oom();
 		}
-		mev_table_int_or_null(w, g->lineage);
-		mev_table_uint(w, g->sections);
-		mev_table_uint(w, g->files);
-		mev_table_uint(w, g->lines);
-		mev_table_uint(w, g->maintainers);
-		mev_table_uint(w, g->reviewers);
-		mev_table_uint(w, g->lists);
-		if (fr) {
-			mev_table_uint(w, g->commits);
-			mev_table_uint(w, g->authors);
-			mev_table_uint(w, g->committers);
-		} else {
-			mev_table_null(w);
-			mev_table_null(w);
-			mev_table_null(w);
-		}
-		mev_table_str_or_null(w, any ? mev__export_flow_person(&fr->people[g->top_committer]) : NULL);
-		share(w, any ? g->top_committed : 0, any ? g->commits : 0);
-		share(w, any ? g->top_authored : 0, any ? g->commits : 0);
-		mev_table_int_or_null(w, any ? (int64_t)g->bus : -1);
-		share(w, g->lines, g->maintainers);
-		mev_table_end_row(w);
+		w.top_committer_share = any ? ratio(g->top_committed, g->commits) : NAN;
+		w.top_author_share = any ? ratio(g->top_authored, g->commits) : NAN;
+		w.bus_factor = any ? (int64_t)g->bus : -1;
+		w.lines_per_maintainer = ratio(g->lines, g->maintainers);
+		if ((g->section && !w.section) || MEV_VEC_PUSH(out, w))
+			return mev_error_oom();
 	}
+	return 0;
 }
 
-static int one_release(mev_table *w, const mev__export_ctx *x, size_t r, mev_flow_roster_reader *rr)
+static int one_release(row_vec *out, mev_arena *a, const mev__export_ctx *x, size_t r,
+		       mev_flow_roster_reader *rr)
 {
 	rel_groups rg = { 0 };
 	mev_filemap *fm = NULL;
@@ -344,7 +350,7 @@ static int one_release(mev_table *w, const mev__export_ctx *x, size_t r, mev_flo
 	    (rc = mev__export_flow_load(&f, x, r)) || (f.fr && (rc = commits(&rg, f.fr))))
 		goto done;
 	mev__export_sort(rg.g.v, rg.g.n, sizeof *rg.g.v, group_cmp);
-	rows(w, &rg, f.fr);
+	rc = rows(out, a, &rg, f.fr);
 done:
 	mev__export_flow_free(&f);
 	mev_flow_roster_free(&ro);
@@ -356,17 +362,108 @@ done:
 	return rc;
 }
 
-int mev__export_workload(mev_table *w, const mev__export_ctx *x)
+/* The rows of x's releases into *out. */
+static int build(mev_workload_list *out, const mev__export_ctx *x)
 {
 	const mev__history *h = x->h;
 	const mev_export_options *opt = x->opt;
 	int64_t from = opt->from ? mev__history_find(h, opt->from) : 0;
 	int64_t to = opt->to ? mev__history_find(h, opt->to) : (int64_t)h->n - 1;
+	mev_arena *a = calloc(1, sizeof *a);
+	row_vec v = { 0 };
 	size_t first, end;
 	int rc = 0;
+	memset(out, 0, sizeof *out);
+	if (!a)
+		return mev_error_oom();
+	out->mem_ = a;
 	mev__export_range(&first, &end, h, opt->release);
 	for (size_t r = first; !rc && r < end; r++)
 		if ((int64_t)r >= from && (int64_t)r <= to && h->list[r].has_files)
-			rc = one_release(w, x, r, x->roster);
+			rc = one_release(&v, a, x, r, x->roster);
+	out->v = v.v;
+	out->n = v.n;
+	if (rc)
+		mev_workload_list_free(out);
+	return rc;
+}
+
+void mev_workload_list_free(mev_workload_list *l)
+{
+	if (!l)
+		return;
+	free(l->v);
+	if (l->mem_) {
+		mev__arena_free(l->mem_);
+		free(l->mem_);
+	}
+	memset(l, 0, sizeof *l);
+}
+
+int mev__export_workload(mev_table *w, const mev__export_ctx *x)
+{
+	mev_workload_list l;
+	int rc = build(&l, x);
+	for (size_t i = 0; !rc && i < l.n; i++) {
+		const mev_workload_row *r = &l.v[i];
+		mev_table_str(w, r->release);
+		mev_table_date(w, r->date);
+		if (x->opt->by == MEV_WORKLOAD_BY_SECTION)
+			mev_table_str(w, r->section);
+		else if (x->opt->by == MEV_WORKLOAD_BY_CLUSTER)
+			mev_table_int_or_null(w, r->cluster);
+		mev_table_int_or_null(w, r->lineage);
+		mev_table_uint(w, r->sections);
+		mev_table_uint(w, r->files);
+		mev_table_uint(w, r->lines);
+		mev_table_uint(w, r->maintainers);
+		mev_table_uint(w, r->reviewers);
+		mev_table_uint(w, r->lists);
+		if (r->judged) {
+			mev_table_uint(w, r->commits);
+			mev_table_uint(w, r->authors);
+			mev_table_uint(w, r->committers);
+		} else {
+			mev_table_null(w);
+			mev_table_null(w);
+			mev_table_null(w);
+		}
+		mev_table_str_or_null(w, r->top_committer);
+		mev_table_num(w, r->top_committer_share);
+		mev_table_num(w, r->top_author_share);
+		mev_table_int_or_null(w, r->bus_factor);
+		mev_table_num(w, r->lines_per_maintainer);
+		mev_table_end_row(w);
+	}
+	mev_workload_list_free(&l);
+	return rc;
+}
+
+int mev_export_workload(mev_workload_list *out, mev_store *s, const mev_export_options *opt)
+{
+	static const mev_export_options defaults = { 0 };
+	mev__export_ctx x = { s, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL };
+	mev__history h;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if (!opt)
+		opt = &defaults;
+	x.opt = opt;
+	x.h = &h;
+	if ((rc = mev__history_load(&h, s, opt->method, opt->tracking, opt->release,
+				    MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
+		return rc;
+	if ((rc = mev__export_check_release(s, &h, opt)))
+		goto done;
+	if (opt->by == MEV_WORKLOAD_BY_LINEAGE && !h.tracked) {
+		rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s/%s", h.key, h.tkey);
+		mev_error_hint("run 'maintevo track' first");
+		goto done;
+	}
+	if (!(rc = mev_flow_roster_reader_new(&x.roster, s, opt->repo)))
+		rc = build(out, &x);
+done:
+	mev_flow_roster_reader_free(x.roster);
+	mev__history_free(&h);
 	return rc;
 }
