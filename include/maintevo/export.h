@@ -97,7 +97,9 @@ typedef struct {
 	int64_t date;
 	const char *section;      /* --by section: the title; else NULL */
 	int64_t cluster, lineage; /* -1: none */
+	const char *lineage_name; /* NULL: none */
 	uint64_t sections, files, lines, maintainers, reviewers, lists;
+	const char **maintainer_keys; /* the `maintainers` people, sorted bytewise */
 	int judged;               /* flow judged the release: the commit columns hold */
 	uint64_t commits, authors, committers;
 	const char *top_committer; /* NULL without commits */

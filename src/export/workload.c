@@ -35,11 +35,18 @@ uint64_t mev__export_bus_factor(uint64_t *counts, size_t n)
 	return n; /* not reached: the sum of all is more than half */
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* One group of a release. */
 typedef struct {
 	int64_t key;              /* lineage or cluster; section: its index */
 	const char *section;      /* --by section: the title */
 	int64_t cluster, lineage;
+	const char *lineage_name;
+	MEV_VEC(const char *) mkeys; /* the maintainers (the roster's strings) */
 	uint64_t sections, files, lines, maintainers, reviewers, lists;
 	uint64_t commits, authors, committers;
 	int64_t top_committer;    /* person of the flow record (-1: none) */
@@ -102,6 +109,7 @@ static int make_groups(rel_groups *rg)
 			g.section = rg->x->opt->by == MEV_WORKLOAD_BY_SECTION ? si[i].title : NULL;
 			g.cluster = m.cluster;
 			g.lineage = m.lineage;
+			g.lineage_name = m.lineage_name;
 			g.top_committer = -1;
 			if (MEV_VEC_PUSH(&rg->g, g))
 				rc = mev_error_oom();
@@ -172,8 +180,11 @@ static int people(rel_groups *rg, const mev_flow_roster *ro)
 		if (g < 0)
 			continue;
 		for (size_t k = 0; k < s->n_maintainers && rc >= 0; k++)
-			if ((rc = first_time(rg, 'M', g, s->maintainers[k], strlen(s->maintainers[k]))) > 0)
+			if ((rc = first_time(rg, 'M', g, s->maintainers[k], strlen(s->maintainers[k]))) > 0) {
 				rg->g.v[g].maintainers++;
+				if (MEV_VEC_PUSH(&rg->g.v[g].mkeys, s->maintainers[k]))
+					rc = mev_error_oom();
+			}
 		for (size_t k = 0; k < s->n_reviewers && rc >= 0; k++)
 			if ((rc = first_time(rg, 'R', g, s->reviewers[k], strlen(s->reviewers[k]))) > 0)
 				rg->g.v[g].reviewers++;
@@ -307,6 +318,16 @@ static int rows(row_vec *out, mev_arena *a, const rel_groups *rg, const mev_flow
 		w.section = g->section ? mev__arena_strndup(a, g->section, strlen(g->section)) : NULL;
 		w.cluster = g->cluster;
 		w.lineage = g->lineage;
+		if (g->lineage_name &&
+		    !(w.lineage_name = mev__arena_strndup(a, g->lineage_name, strlen(g->lineage_name))))
+			return mev_error_oom();
+		if (!(w.maintainer_keys = mev__arena_alloc(a, (g->mkeys.n + 1) * sizeof(char *),
+							   sizeof(char *))))
+			return mev_error_oom();
+		for (size_t k = 0; k < g->mkeys.n; k++)
+			if (!(w.maintainer_keys[k] = mev__arena_strndup(a, g->mkeys.v[k], strlen(g->mkeys.v[k]))))
+				return mev_error_oom();
+		mev__export_sort(w.maintainer_keys, g->mkeys.n, sizeof(char *), str_cmp);
 		w.sections = g->sections;
 		w.files = g->files;
 		w.lines = g->lines;
@@ -356,6 +377,8 @@ done:
 	mev_flow_roster_free(&ro);
 	mev__strmap_free(&rg.by_title);
 	mev__strmap_free(&rg.seen);
+	for (size_t i = 0; i < rg.g.n; i++)
+		MEV_VEC_FREE(&rg.g.v[i].mkeys);
 	MEV_VEC_FREE(&rg.g);
 	free(rg.of_section);
 	mev_filemap_free(fm);
