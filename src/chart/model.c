@@ -60,7 +60,8 @@ static int node_cmp(const void *a, const void *b)
 static size_t uniq(uint32_t *v, size_t n)
 {
 	size_t k = 0;
-	qsort(v, n, sizeof *v, u32_cmp);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof *v, u32_cmp);
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || v[k - 1] != v[i])
 			v[k++] = v[i];
