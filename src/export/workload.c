@@ -157,16 +157,20 @@ static size_t groups_of(int32_t *out, size_t cap, const rel_groups *rg, const ui
 static int sizes(rel_groups *rg)
 {
 	const mev_file_row *rows = mev_filemap_rows(rg->fm);
-	int32_t gs[256];
+	size_t cap = rg->g.n + 1;
+	int32_t *gs = malloc(cap * sizeof *gs);
+	if (!gs)
+		return mev_error_oom();
 	for (size_t i = 0; i < mev_filemap_count(rg->fm); i++) {
 		const uint32_t *ids;
 		size_t n = mev_filemap_set(&ids, rg->fm, rows[i].set);
-		size_t k = groups_of(gs, 256, rg, ids, n);
+		size_t k = groups_of(gs, cap, rg, ids, n);
 		for (size_t j = 0; j < k; j++) {
 			rg->g.v[gs[j]].files++;
 			rg->g.v[gs[j]].lines += rows[i].lines;
 		}
 	}
+	free(gs);
 	return 0;
 }
 
@@ -265,20 +269,31 @@ static int roles(rel_groups *rg, const mev_flow_release *fr, tally *t, size_t n,
 static int commits(rel_groups *rg, const mev_flow_release *fr)
 {
 	MEV_VEC(tally) au = { 0 }, co = { 0 };
-	int32_t gs[256];
-	uint32_t secs[256];
-	int rc = 0;
+	size_t cap = rg->g.n + 1;
+	int32_t *gs = malloc(cap * sizeof *gs);
+	uint32_t *secs = NULL;
+	size_t nsecs = 0;
+	int rc = gs ? 0 : mev_error_oom();
 	for (size_t i = 0; i < fr->n && !rc; i++) {
 		const mev_flow_commit *c = &fr->commits[i];
 		const uint32_t *ids;
 		size_t n = mev_flow_set(&ids, fr, c->sections), ns = 0, k;
-		for (size_t j = 0; j < n && ns < 256; j++) {
+		if (n > nsecs) {
+			uint32_t *v = realloc(secs, n * sizeof *v);
+			if (!v) {
+				rc = mev_error_oom();
+				break;
+			}
+			secs = v;
+			nsecs = n;
+		}
+		for (size_t j = 0; j < n; j++) {
 			const char *t = fr->strings[ids[j]];
 			int64_t s = mev__strmap_get(&rg->by_title, t, strlen(t));
 			if (s >= 0)
 				secs[ns++] = (uint32_t)s;
 		}
-		k = groups_of(gs, 256, rg, secs, ns);
+		k = groups_of(gs, cap, rg, secs, ns);
 		for (size_t j = 0; j < k && !rc; j++) {
 			tally a = { gs[j], c->author, 1 }, b = { gs[j], c->committer, 1 };
 			rg->g.v[gs[j]].commits++;
@@ -292,6 +307,8 @@ static int commits(rel_groups *rg, const mev_flow_release *fr)
 		rc = roles(rg, fr, co.v, merge_tallies(co.v, co.n), 1);
 	MEV_VEC_FREE(&au);
 	MEV_VEC_FREE(&co);
+	free(gs);
+	free(secs);
 	return rc;
 }
 
