@@ -180,3 +180,9 @@ assert n == 3, n
 assert db.execute("select bus_factor from workload where release = 'v3.0' and lineage = "
                   "(select lineage from sections where release = 'v3.0' and section = 'CORE')").fetchone()[0] == 2
 PY
+
+step "report: the People part names DRV, whose maintainer left"
+expect_exit 0 "$MEV" report --store s --from v2.0 --to v3.0
+grep -q '^## People' "$OUT" || fail "no People part"
+grep -q '^| DRV | [0-9]* | maintainers all left | 1 | 0 |$' "$OUT" || fail "DRV not listed"
+[ "$(sed -n '/^## People/,/^## /p' "$OUT" | grep -c '^| [^S:]')" = 1 ] || fail "other rows listed"
