@@ -11,11 +11,13 @@ mkdir -p "$dir"
 newest=$("$mev" releases --store "$store" | tail -n 1 | cut -d, -f1)
 first=$("$mev" releases --store "$store" | sed -n 2p | cut -d, -f1)
 run() { local name=$1; shift; "$mev" "$@" >"$dir/$name" 2>"$dir/$name.err" || echo "exit $?" >>"$dir/$name.err"; }
-for t in releases sections edges clusters events lineages flows section_changes commits flow people health; do
+for t in releases sections edges clusters events lineages flows section_changes commits flow people health workload; do
 	run "export-$t.csv" export "$t" --store "$store"
 	run "export-$t.json" export "$t" --store "$store" --format json
 	run "export-$t.jsonl" export "$t" --store "$store" --format jsonl
 done
+run export-workload-section.csv export workload --store "$store" --by section
+run export-workload-cluster.csv export workload --store "$store" --by cluster
 run export-files-newest.csv export files --store "$store" --release "$newest"
 run export-files-makefile.csv export files --store "$store" --path Makefile
 run export-files-maintainers.json export files --store "$store" --path MAINTAINERS --format json

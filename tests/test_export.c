@@ -1,5 +1,6 @@
 /* Tests of export and report on a small store built through the public API. */
 #include "test.h"
+#include "export/export_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/export.h"
 #include "maintevo/release.h"
@@ -176,7 +177,7 @@ static void test_tables(void)
 	/* --from and --to: events and section changes only, stored releases only */
 	o.from = "v1.0";
 	out = run_table(s, MEV_EXPORT_SECTIONS, &o, &rc);
-	CHECK_ERR(rc, MEV_EINVAL, "--from and --to go with the events and section_changes tables");
+	CHECK_ERR(rc, MEV_EINVAL, "--from and --to go with the events, section_changes and workload tables");
 	free(out);
 	o.from = "v0.9";
 	out = run_table(s, MEV_EXPORT_SECTION_CHANGES, &o, &rc);
@@ -304,7 +305,7 @@ static void test_sqlite(void)
 	CHECK_INT(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	CHECK_SQL(db, "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema "
 		  "WHERE type = 'table' ORDER BY name)",
-		  "clusters commits edges events export_info files flow flows health lineages people releases section_changes sections");
+		  "clusters commits edges events export_info files flow flows health lineages people releases section_changes sections workload");
 	CHECK_SQL(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'view'", "4");
 	/* typed columns: the values keep the column's type, dates are ISO 8601 */
 	CHECK_SQL(db, "SELECT typeof(lines) || ' ' || typeof(date) || ' ' || date FROM releases "
@@ -347,6 +348,21 @@ static void test_sqlite(void)
 	mev_store_free(s);
 }
 
+/* The bus factor: the fewest committers with more than half of the commits. */
+static void test_bus_factor(void)
+{
+	uint64_t none[1] = { 0 }, one[] = { 7 }, tie[] = { 5, 5 }, three[] = { 3, 4, 3 };
+	uint64_t many[] = { 1, 1, 1, 1, 1 }, top[] = { 1, 6, 2, 2 }, half[] = { 2, 1, 1 };
+	CHECK_INT(mev__export_bus_factor(none, 0), 0);   /* no commits: none (written empty) */
+	CHECK_INT(mev__export_bus_factor(none, 1), 0);
+	CHECK_INT(mev__export_bus_factor(one, 1), 1);    /* one committer */
+	CHECK_INT(mev__export_bus_factor(tie, 2), 2);    /* exactly half is not more than half */
+	CHECK_INT(mev__export_bus_factor(three, 3), 2);  /* 4 + 3 > 10 / 2, in any order */
+	CHECK_INT(mev__export_bus_factor(many, 5), 3);   /* a tie of five: 3 of 5 */
+	CHECK_INT(mev__export_bus_factor(top, 4), 1);    /* 6 of 11 */
+	CHECK_INT(mev__export_bus_factor(half, 3), 2);   /* 2 of 4 is half: one more */
+}
+
 int main(void)
 {
 	dir = test_tmpdir("export");
@@ -355,6 +371,7 @@ int main(void)
 	RUN(test_graph);
 	RUN(test_report);
 	RUN(test_sqlite);
+	RUN(test_bus_factor);
 	test_tmpdir_remove(dir);
 	return test_summary();
 }

@@ -33,6 +33,7 @@ typedef enum {
 	MEV_EXPORT_PEOPLE,       /* one row per release and person of the patch flow */
 	MEV_EXPORT_HEALTH,       /* one row per release and MAINTAINERS finding (--self-test's spirit) */
 	MEV_EXPORT_FLOWS,        /* one row per band segment of the lineage chart (mev_chart_flows()) */
+	MEV_EXPORT_WORKLOAD,     /* one row per release and group: size, people, commits, bus factor */
 	MEV_EXPORT_TABLE_COUNT
 } mev_export_table_id;
 
@@ -44,6 +45,19 @@ int mev_export_table_parse(const char *name);
 /* The columns of a table, ending with a NULL name (NULL for an unknown
  * table).  Static data. */
 const mev_column *mev_export_columns(mev_export_table_id t);
+
+/* The groups of the workload table (--by). */
+typedef enum {
+	MEV_WORKLOAD_BY_LINEAGE = 0, /* the default: one row per lineage */
+	MEV_WORKLOAD_BY_SECTION,
+	MEV_WORKLOAD_BY_CLUSTER
+} mev_workload_by;
+
+/* "lineage", "section", "cluster"; parse: -1 for an unknown name. */
+const char *mev_workload_by_name(mev_workload_by b);
+int mev_workload_by_parse(const char *name);
+/* The columns of the workload table grouped `by` (static data). */
+const mev_column *mev_export_workload_columns(mev_workload_by by);
 
 typedef struct {
 	mev_table_format format;
@@ -57,6 +71,9 @@ typedef struct {
 	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
 	int keep_rest;        /* keep THE REST in sections, edges and files */
 	int excel_safe;       /* CSV: a ' before formula-like strings (mev_table_excel_safe()) */
+	mev_workload_by by;   /* workload: the groups (mev_export_columns() gives the
+			       * lineage form; mev_export_workload_columns() each) */
+	const char *repo;     /* workload: the repository (NULL: the one the store records) */
 	const mev_progress *progress; /* mev_export_sqlite(): progress(ctx, i, n, table)
 			       * before each table (NULL: none) */
 } mev_export_options;
@@ -74,10 +91,46 @@ typedef struct {
 int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 		     const mev_export_options *opt);
 
+/* One row of the workload table (docs/schemas.md, "workload"). */
+typedef struct {
+	const char *release;
+	int64_t date;
+	const char *section;      /* --by section: the title; else NULL */
+	int64_t cluster, lineage; /* -1: none */
+	const char *lineage_name; /* NULL: none */
+	uint64_t sections, files, lines, maintainers, reviewers, lists;
+	const char **maintainer_keys; /* the `maintainers` people, sorted bytewise */
+	int judged;               /* flow judged the release: the commit columns hold */
+	uint64_t commits, authors, committers;
+	const char *top_committer; /* NULL without commits */
+	double top_committer_share, top_author_share; /* NaN without commits */
+	int64_t bus_factor;       /* -1 without commits */
+	double lines_per_maintainer; /* NaN without maintainers */
+} mev_workload_row;
+
+typedef struct {
+	mev_workload_row *v;
+	size_t n;
+	void *mem_;
+} mev_workload_list;
+
+/*
+ * The rows of the workload table of store s (opt->by, release, from, to,
+ * method, tracking, repo as for mev_export_table()) into *out, in the
+ * table's order.  Unlike the table, a store without any flow is not an
+ * error here: its rows have judged = 0.  Errors: those of
+ * mev_export_table() for the workload table, but for the missing flow.
+ */
+int mev_export_workload(mev_workload_list *out, mev_store *s, const mev_export_options *opt);
+void mev_workload_list_free(mev_workload_list *l);
+
 /* What mev_export_sqlite() wrote. */
 typedef struct {
 	uint64_t rows[MEV_EXPORT_TABLE_COUNT]; /* rows of each table */
 	size_t tables;            /* export tables written (export_info aside) */
+	int workload;             /* the workload table was written: the store is tracked,
+				   * has a flow and its repository could be read (else
+				   * it is there but empty) */
 	int clustered, tracked;   /* as mev_export_table() would find them: when 0,
 				   * clusters (events, lineages, section_changes)
 				   * are there but empty */

@@ -171,4 +171,42 @@ typedef struct {
  */
 int mev_flow_run(mev_flow_result *res, const mev_flow_options *opt);
 
+/* --- who a release's own MAINTAINERS names, folded as flow folds people ----------- */
+
+/* One section of a release's own MAINTAINERS: its distinct M: and R: people
+ * (each address lowercased, then through the release's .mailmap, as flow
+ * folds a maintainer) and its distinct L: addresses (lowercased, not
+ * folded: lists are not people), each sorted bytewise. */
+typedef struct {
+	const char *title;           /* the key, as the store's section titles */
+	const char **maintainers, **reviewers, **lists;
+	size_t n_maintainers, n_reviewers, n_lists;
+	int is_rest;                 /* THE REST */
+} mev_flow_roster_section;
+
+typedef struct {
+	mev_flow_roster_section *v;
+	size_t n;
+	void *mem_;
+} mev_flow_roster;
+
+void mev_flow_roster_free(mev_flow_roster *r);
+
+/* Reads rosters from the repository a store was walked from. */
+typedef struct mev_flow_roster_reader mev_flow_roster_reader;
+
+/*
+ * A reader for store s (repo: the repository, NULL for the one the store
+ * records).  Errors: MEV_ESTORE for a store that was not walked (an
+ * import) or holds nothing; the repository's when it cannot be opened
+ * (hint: --repo).
+ */
+int mev_flow_roster_reader_new(mev_flow_roster_reader **out, mev_store *s, const char *repo);
+void mev_flow_roster_reader_free(mev_flow_roster_reader *rr);
+
+/* The roster of the MAINTAINERS that `commit`'s get_maintainer.pl reads,
+ * folded with the .mailmap of that commit, into *out (emptied first).
+ * Errors: the repository's. */
+int mev_flow_roster_read(mev_flow_roster *out, mev_flow_roster_reader *rr, const mev_oid *commit);
+
 #endif

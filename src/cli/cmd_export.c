@@ -8,7 +8,7 @@
 #include <string.h>
 
 typedef struct {
-	const char *store, *format, *out;
+	const char *store, *format, *out, *by;
 	mev_export_options eo;
 	int meta;
 	cli_cluster_opts cluster;
@@ -34,6 +34,12 @@ static const cli_option options[] = {
 		     "graph: vertices are clusters, edges the lines their\n"
 		     "sections share"),
 	CLI_OPT_FLAG(export_args, eo.keep_rest, 0, "keep-rest", "keep THE REST (left out by default)"),
+	CLI_OPT_STRING(export_args, by, 0, "by", "G",
+		       "workload: one row per release and lineage (default),\n"
+		       "section or cluster"),
+	CLI_OPT_STRING(export_args, eo.repo, 0, "repo", "PATH",
+		       "workload: the git repository (default: the one the\n"
+		       "store was walked from)"),
 	CLI_OPT_EXCEL_SAFE(export_args, eo.excel_safe),
 	CLI_OPT_OUT(export_args, out),
 	CLI_OPT_HELP,
@@ -49,6 +55,8 @@ const cli_command cmd_export_spec = {
 	.usage = CLI_USAGE("TABLE --store DIR [--format csv|json|jsonl] [-o FILE]\n"
 			   "[--release TAG] [--from TAG] [--to TAG] [--path PATH]\n"
 			   "[--keep-rest] [--excel-safe] [--method M ...]",
+			   "workload --store DIR [--by lineage|section|cluster]\n"
+			   "[--release TAG] [--from TAG] [--to TAG] [--repo PATH] [-f F] [-o FILE]",
 			   "graph --store DIR --release TAG [--format graphml|json|dot|csv]\n"
 			   "[--meta] [--method M ...] [-o FILE]",
 			   "all --store DIR [--format sqlite] -o FILE.db\n"
@@ -91,6 +99,13 @@ const cli_command cmd_export_spec = {
 		"             sections covering nothing, without M:, orphan or obsolete, repeated\n"
 		"             titles, titles from comment lines, orphan and obsolete code, and\n"
 		"             the code no section covers by top-level and second-level directory\n"
+		"  workload   one row per release and lineage (--by section, cluster: per\n"
+		"             section or cluster): sections, files, lines; distinct M:, R:\n"
+		"             and L: people (folded through .mailmap as flow folds them);\n"
+		"             the commits since the previous release that touched its\n"
+		"             files (from 'maintevo flow'), authors, committers, the top\n"
+		"             committer and shares, bus factor, lines per maintainer;\n"
+		"             reads the repository for M:/R:/L: (--repo)\n"
 		"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
 		"             vertex attributes; --meta: the graph of its clusters\n"
 		"  all        every table above but graph in one SQLite database (-o FILE):\n"
@@ -261,7 +276,7 @@ done:
 
 /* export TABLE: the options that do not go with the table are usage errors. */
 static int export_table(const char *dir, const char *what, mev_export_options *eo, int meta,
-			const char *format, const char *out_path)
+			const char *by, const char *format, const char *out_path)
 {
 	int table = mev_export_table_parse(what);
 	if (table < 0) {
@@ -275,7 +290,7 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 					       near);
 		return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
 				       "clusters, events, lineages, flows, section_changes, files, health, commits, "
-				       "flow, people, graph or all)",
+				       "flow, people, workload, graph or all)",
 				       what);
 	}
 	if (format && mev_table_format_parse(format) < 0)
@@ -285,9 +300,19 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 	if (eo->path && table != MEV_EXPORT_FILES)
 		return cli_usage_error("export", "--path goes with the files table only");
 	if ((eo->from || eo->to) && table != MEV_EXPORT_EVENTS && table != MEV_EXPORT_SECTION_CHANGES &&
-	    table != MEV_EXPORT_FLOWS)
-		return cli_usage_error("export", "--from and --to go with the events, flows and "
-				       "section_changes tables only");
+	    table != MEV_EXPORT_FLOWS && table != MEV_EXPORT_WORKLOAD)
+		return cli_usage_error("export", "--from and --to go with the events, flows, "
+				       "section_changes and workload tables only");
+	if ((by || eo->repo) && table != MEV_EXPORT_WORKLOAD)
+		return cli_usage_error("export", "%s goes with the workload table only",
+				       by ? "--by" : "--repo");
+	if (by) {
+		int b = mev_workload_by_parse(by);
+		if (b < 0)
+			return cli_usage_error("export", "unknown --by '%s' (use lineage, section or "
+					       "cluster)", by);
+		eo->by = (mev_workload_by)b;
+	}
 	if (table == MEV_EXPORT_FILES && !eo->release && !eo->path)
 		return cli_usage_error("export", "the files table needs --release TAG (every file "
 				       "of a release) or --path PATH (one file's or directory's history)");
@@ -308,14 +333,20 @@ int cmd_export(int argc, char **argv)
 	if (argi >= argc)
 		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
 				       "clusters, events, lineages, flows, section_changes, files, health, commits, "
-				       "flow, people, graph or all)");
+				       "flow, people, workload, graph or all)");
 	what = argv[argi];
 	if ((rc = cli_cluster_finish(&a.cluster, "export")))
 		return rc;
 	a.eo.method = &a.cluster.p;
+	if ((a.by || a.eo.repo) && strcmp(what, "graph") == 0)
+		return cli_usage_error("export", "%s goes with the workload table only",
+				       a.by ? "--by" : "--repo");
+	if (a.by && strcmp(what, "all") == 0)
+		return cli_usage_error("export", "--by goes with 'export workload' only ('export all' "
+				       "writes the workload table by lineage)");
 	if (strcmp(what, "graph") == 0)
 		return export_graph(a.store, &a.eo, a.meta, a.format, a.out);
 	if (strcmp(what, "all") == 0)
 		return export_all(a.store, &a.eo, a.meta, a.format, a.out);
-	return export_table(a.store, what, &a.eo, a.meta, a.format, a.out);
+	return export_table(a.store, what, &a.eo, a.meta, a.by, a.format, a.out);
 }

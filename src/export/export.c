@@ -101,6 +101,19 @@ static const mev_column health_cols[] = {
 	{ "value", S }, { "file", S }, { "line", I }, { "directory", S }, { "level", I },
 	{ "files", I }, { "lines", I }, { "share", N }, { "self_test", I }, { NULL, S }
 };
+/* workload: the lineage form (the table's columns), and with the group column
+ * of --by section and --by cluster before the lineage */
+#define WORKLOAD_TAIL                                                                              \
+	{ "lineage", I }, { "sections", I }, { "files", I }, { "lines", I }, { "maintainers", I },  \
+	{ "reviewers", I }, { "lists", I }, { "commits", I }, { "authors", I },                      \
+	{ "committers", I }, { "top_committer", S }, { "top_committer_share", N },                  \
+	{ "top_author_share", N }, { "bus_factor", I }, { "lines_per_maintainer", N }, { NULL, S }
+static const mev_column workload_cols[] = { { "release", S }, { "date", D }, WORKLOAD_TAIL };
+static const mev_column workload_section_cols[] = { { "release", S }, { "date", D },
+						     { "section", S }, WORKLOAD_TAIL };
+static const mev_column workload_cluster_cols[] = { { "release", S }, { "date", D },
+						     { "cluster", I }, WORKLOAD_TAIL };
+#undef WORKLOAD_TAIL
 
 #undef S
 #undef I
@@ -133,7 +146,30 @@ static const struct {
 	[MEV_EXPORT_PEOPLE] = { "people", people_cols, 0, mev__export_people },
 	[MEV_EXPORT_HEALTH] = { "health", health_cols, 0, mev__export_health },
 	[MEV_EXPORT_FLOWS] = { "flows", flows_cols, MEV__HISTORY_TRACKS, mev__export_flows },
+	[MEV_EXPORT_WORKLOAD] = { "workload", workload_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
+				  mev__export_workload },
 };
+
+static const char *const workload_by_names[] = { "lineage", "section", "cluster" };
+
+const char *mev_workload_by_name(mev_workload_by b)
+{
+	return (unsigned)b < 3 ? workload_by_names[b] : "";
+}
+
+int mev_workload_by_parse(const char *name)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(name, workload_by_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+const mev_column *mev_export_workload_columns(mev_workload_by by)
+{
+	return by == MEV_WORKLOAD_BY_SECTION ? workload_section_cols
+	       : by == MEV_WORKLOAD_BY_CLUSTER ? workload_cluster_cols : workload_cols;
+}
 
 const char *mev_export_table_name(mev_export_table_id t)
 {
@@ -277,9 +313,14 @@ static int check_options(mev_export_table_id t, const mev_export_options *opt)
 	int rc;
 	if (opt->path && t != MEV_EXPORT_FILES)
 		return mev_error_set(MEV_EINVAL, "--path goes with the files table only");
-	if ((opt->from || opt->to) && t != MEV_EXPORT_EVENTS && t != MEV_EXPORT_SECTION_CHANGES)
-		return mev_error_set(MEV_EINVAL, "--from and --to go with the events and "
-				     "section_changes tables only");
+	if ((opt->from || opt->to) && t != MEV_EXPORT_EVENTS && t != MEV_EXPORT_SECTION_CHANGES &&
+	    t != MEV_EXPORT_WORKLOAD)
+		return mev_error_set(MEV_EINVAL, "--from and --to go with the events, "
+				     "section_changes and workload tables only");
+	if (opt->by && t != MEV_EXPORT_WORKLOAD)
+		return mev_error_set(MEV_EINVAL, "--by goes with the workload table only");
+	if (opt->repo && t != MEV_EXPORT_WORKLOAD)
+		return mev_error_set(MEV_EINVAL, "--repo goes with the workload table only");
 	if (t == MEV_EXPORT_FILES && !opt->release && !opt->path) {
 		rc = mev_error_set(MEV_EINVAL, "the files table needs --release TAG or --path PATH");
 		mev_error_hint("--release lists every file of one release, --path follows one file "
@@ -301,10 +342,17 @@ static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *
 		return not_clustered(h, opt->release);
 	if ((t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES || t == MEV_EXPORT_FLOWS) && !h->tracked)
 		return not_tracked(h);
-	if (t == MEV_EXPORT_COMMITS || t == MEV_EXPORT_FLOW || t == MEV_EXPORT_PEOPLE) {
+	if (t == MEV_EXPORT_WORKLOAD && opt->by == MEV_WORKLOAD_BY_LINEAGE && !h->tracked)
+		return not_tracked(h);
+	if (t == MEV_EXPORT_WORKLOAD && opt->by == MEV_WORKLOAD_BY_CLUSTER && !h->clustered)
+		return not_clustered(h, opt->release);
+	if (t == MEV_EXPORT_COMMITS || t == MEV_EXPORT_FLOW || t == MEV_EXPORT_PEOPLE ||
+	    t == MEV_EXPORT_WORKLOAD) {
 		size_t first, end;
 		int rc;
-		mev__export_range(&first, &end, h, opt->release);
+		/* workload: releases without a flow have empty commit columns; a
+		 * store with none at all is an error */
+		mev__export_range(&first, &end, h, t == MEV_EXPORT_WORKLOAD ? NULL : opt->release);
 		for (size_t i = first; i < end; i++) {
 			char *prev = NULL;
 			if ((rc = mev_flow_stored(&prev, s, h->list[i].tag)) < 0)
@@ -369,7 +417,7 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 {
 	static const mev_export_options defaults = { 0 };
 	mev_section_change_list changes = { 0 };
-	mev__export_ctx x = { s, NULL, NULL, &changes, NULL, NULL, 0, NULL };
+	mev__export_ctx x = { s, NULL, NULL, &changes, NULL, NULL, 0, NULL, NULL };
 	mev_table *w = NULL;
 	path_buffer pb;
 	mev__history h;
@@ -391,11 +439,15 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 				    t == MEV_EXPORT_EVENTS ? NULL : opt->release, tables[t].need)) ||
 	    (rc = check_needs(s, t, &h, opt)))
 		goto done;
+	if (t == MEV_EXPORT_WORKLOAD && (rc = mev_flow_roster_reader_new(&x.roster, s, opt->repo)))
+		goto done;
 	if (t == MEV_EXPORT_SECTION_CHANGES &&
 	    (rc = mev_track_section_changes(&changes, s, opt->tracking, opt->from,
 					    opt->to ? opt->to : opt->release)))
 		goto done;
-	if ((rc = mev_table_new(&w, pb.f ? pb.f : out, opt->format, tables[t].cols)))
+	if ((rc = mev_table_new(&w, pb.f ? pb.f : out, opt->format,
+				t == MEV_EXPORT_WORKLOAD ? mev_export_workload_columns(opt->by)
+							 : tables[t].cols)))
 		goto done;
 	if (pb.f)
 		mev_table_escape_controls(w, isatty(fileno(out)));
@@ -404,6 +456,7 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 		rc = mev_table_finish(w);
 done:
 	mev_table_free(w);
+	mev_flow_roster_reader_free(x.roster);
 	rc = path_end(&pb, rc, out, s, &h, &x);
 	mev_section_change_list_free(&changes);
 	mev__history_free(&h);

@@ -25,6 +25,7 @@ typedef struct {
 	const char *path;          /* files --path: canonical, no trailing '/' */
 	int path_dir;              /* it ended in '/': a directory only */
 	size_t *path_rows;         /* files --path: rows found, counted */
+	mev_flow_roster_reader *roster; /* workload: opened before the header is written */
 } mev__export_ctx;
 
 /* Write the rows of one table (its header is written already). */
@@ -38,6 +39,11 @@ int mev__export_lineages(mev_table *w, const mev__export_ctx *x);
 int mev__export_section_changes(mev_table *w, const mev__export_ctx *x);
 int mev__export_health(mev_table *w, const mev__export_ctx *x);
 int mev__export_flows(mev_table *w, const mev__export_ctx *x);
+int mev__export_workload(mev_table *w, const mev__export_ctx *x);
+/* The bus factor of counts[0..n) (each person's commits): the smallest
+ * number of people who together have more than half of all; 0 when there
+ * is no commit.  Sorts counts (descending). */
+uint64_t mev__export_bus_factor(uint64_t *counts, size_t n);
 
 /* A status starting with "Obsolete" (any case). */
 int mev__export_is_obsolete(const char *status);

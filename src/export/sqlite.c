@@ -30,6 +30,7 @@ static const struct {
 	{ MEV_EXPORT_LINEAGES, "lineage" },
 	{ MEV_EXPORT_SECTION_CHANGES, "from_release, to_release, section" },
 	{ MEV_EXPORT_COMMITS, "commit" },
+	{ MEV_EXPORT_WORKLOAD, "release, lineage" },
 };
 
 /* Columns that get an index wherever a table has them (but as the first
@@ -225,6 +226,19 @@ done:
 	return rc;
 }
 
+/* 1 when some release of h has a stored flow. */
+static int has_flow(mev_store *s, const mev__history *h)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		char *prev = NULL;
+		int rc = mev_flow_stored(&prev, s, h->list[i].tag);
+		free(prev);
+		if (rc > 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* What the database was made from, as key-value rows. */
 static int write_info(sqlite3 *db, const char *path, const mev__history *h,
 		      const mev_export_options *opt)
@@ -268,7 +282,8 @@ static int write_all(mev_export_sqlite_result *res, sqlite3 *db, const char *pat
 			p->progress(p->ctx, (size_t)t + 1, MEV_EXPORT_TABLE_COUNT,
 				    mev_export_table_name((mev_export_table_id)t));
 		rc = write_table(&res->rows[t], db, path, (mev_export_table_id)t, x,
-				 mev__export_ready(x->h, (mev_export_table_id)t));
+				 t == MEV_EXPORT_WORKLOAD ? x->roster != NULL
+							  : mev__export_ready(x->h, (mev_export_table_id)t));
 		res->tables += !rc;
 	}
 	for (int t = 0; !rc && t < MEV_EXPORT_TABLE_COUNT; t++)
@@ -288,7 +303,7 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 	static const mev_export_options defaults = { 0 };
 	mev_section_change_list changes = { 0 };
 	mev_export_options o = opt ? *opt : defaults;
-	mev__export_ctx x = { s, NULL, &o, &changes, NULL, NULL, 0, NULL };
+	mev__export_ctx x = { s, NULL, &o, &changes, NULL, NULL, 0, NULL, NULL };
 	mev__history h;
 	sqlite3 *db = NULL;
 	double t0 = mev__now();
@@ -314,6 +329,13 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 		goto done;
 	res->clustered = h.clustered;
 	res->tracked = h.tracked;
+	/* workload reads the repository and the flow: without either it stays empty */
+	if (h.tracked && mev_flow_roster_reader_new(&x.roster, s, o.repo) == 0 && !has_flow(s, &h)) {
+		mev_flow_roster_reader_free(x.roster);
+		x.roster = NULL;
+	}
+	mev_error_clear();
+	res->workload = x.roster != NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		rc = db_error(db, path, "opening it");
 		goto done;
@@ -322,6 +344,7 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 done:
 	if (sqlite3_close_v2(db) != SQLITE_OK && !rc)
 		rc = mev_error_set(MEV_EIO, "cannot close SQLite database '%s'", path);
+	mev_flow_roster_reader_free(x.roster);
 	mev_section_change_list_free(&changes);
 	mev__history_free(&h);
 	mev_release_names_free(x.names);

@@ -125,6 +125,12 @@ int mev__flow_inherit(mev__flow_contexts *c, const mev_oid *child, const mev_oid
  * canon[] (raw email id -> canonical id, covering every id ctx holds), and
  * its title ids cleared. */
 int mev__flow_ctx_prepare(mev__flow_ctx *x, uint32_t stamp, const uint32_t *canon);
+/* (people_index.c) The canonical id of raw address `raw` (a lowercased M:/R:
+ * address or a commit's email): through .mailmap mm by address alone, then
+ * lowercased and interned in s (buf: scratch).  The one folding of flow:
+ * verdicts, people and rosters all go through it. */
+int mev__flow_fold(uint32_t *id, mev__flow_strings *s, mev_buf *buf, const mev_mailmap *mm,
+		   const char *raw);
 /* The sorted sections ctx lists canonical person `person` as M: (reviewer:
  * R:) of (after mev__flow_ctx_prepare()): *ids, their number returned. */
 size_t mev__flow_person_sections(const uint32_t **ids, const mev__flow_ctx *x, uint32_t person,

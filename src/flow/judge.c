@@ -102,7 +102,6 @@ int mev__flow_canon(mev__flow_runner *r)
 {
 	/* only the strings added since the last call (every one after a new .mailmap) */
 	for (size_t i = r->canon_done; i < r->strings.v.n; i++) {
-		const char *name, *email;
 		char *copy;
 		uint32_t id;
 		int rc;
@@ -113,8 +112,7 @@ int mev__flow_canon(mev__flow_runner *r)
 				return mev_error_oom();
 		if (!(copy = strdup(r->strings.v.v[i])))
 			return mev_error_oom();
-		mev_mailmap_resolve(&name, &email, r->mm, "", copy);
-		rc = email_id(&id, r, email, strlen(email));
+		rc = mev__flow_fold(&id, &r->strings, &r->buf, r->mm, copy);
 		free(copy);
 		if (rc)
 			return rc;

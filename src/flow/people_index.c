@@ -7,6 +7,7 @@
 #include "flow_internal.h"
 #include "maintevo/error.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,4 +93,18 @@ size_t mev__flow_person_sections(const uint32_t **ids, const mev__flow_ctx *x, u
 		*ids = l + 1;
 		return l[0];
 	}
+}
+
+int mev__flow_fold(uint32_t *id, mev__flow_strings *s, mev_buf *buf, const mev_mailmap *mm,
+		   const char *raw)
+{
+	const char *name, *email;
+	size_t len;
+	mev_mailmap_resolve(&name, &email, mm, "", raw);
+	len = strlen(email);
+	mev__buf_clear(buf);
+	for (size_t i = 0; i < len; i++)
+		if (mev__buf_putc(buf, (char)tolower((unsigned char)email[i])))
+			return mev_error_oom();
+	return mev__flow_intern(id, s, buf->ptr ? buf->ptr : "", len);
 }

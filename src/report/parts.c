@@ -27,6 +27,7 @@ static const part parts[] = {
 	{ "health", NULL, NULL, mev__part_health },     /* under "Over all releases" */
 	{ "lineages", "Lineage chart", "Lineage chart", mev__part_lineages },
 	{ "flow", NULL, NULL, mev__part_flow },         /* its heading only when there is flow */
+	{ "people", NULL, NULL, mev__part_people },     /* its heading only when the store can say */
 };
 
 /* "<nav>" with a link to every part that has a nav label, "·" between them. */

@@ -217,6 +217,7 @@ int mev__part_lineages(mev__doc *d, const mev__report *r);    /* part_lineages.c
 /* The MAINTAINERS health over the releases up to the newer one. */
 int mev__part_health(mev__doc *d, const mev__report *r);      /* part_health.c */
 /* "Patch flow": nothing when the store holds no flow. */
+int mev__part_people(mev__doc *d, const mev__report *r);
 int mev__part_flow(mev__doc *d, const mev__report *r);        /* part_flow.c */
 
 /* The HTML navigation: a link to each part the table gives a nav label. */

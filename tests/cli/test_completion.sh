@@ -54,7 +54,7 @@ comp "html svg" chart --format ""
 comp "files lines sections" chart --measure ""
 comp "date index" chart --x ""
 comp "auto linux qemu uboot xen" walk --dialect ""
-comp "all clusters edges events files flows graph lineages releases section_changes sections" export ""
+comp "all clusters commits edges events files flow flows graph health lineages people releases section_changes sections workload" export ""
 comp "" export sections ""
 comp "check info repair" store ""
 comp "v1.3 v1.3-rc1" graph --repo demo --rev v1.3

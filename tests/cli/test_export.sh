@@ -167,7 +167,7 @@ expect_error "needs --release TAG"
 expect_exit 2 "$MEV" export sections --store S --path x
 expect_error "--path goes with the files table only"
 expect_exit 2 "$MEV" export sections --store S --from v1.3
-expect_error "--from and --to go with the events, flows and section_changes tables only"
+expect_error "--from and --to go with the events, flows, section_changes and workload tables only"
 expect_exit 1 "$MEV" export events --store S --to v9.9
 expect_error "release 'v9.9' is not in store"
 expect_exit 2 "$MEV" events --store S --format xml

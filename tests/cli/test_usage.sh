@@ -55,7 +55,7 @@ options_of() {
 	history) echo "store section release top all keep-rest format out help $cluster_opts $track_opts" ;;
 	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
 	chart) echo "store format x measure top from to mark title out help $cluster_opts $track_opts" ;;
-	export) echo "store format release from to path meta keep-rest excel-safe out help $cluster_opts $track_opts" ;;
+	export) echo "store format release from to path meta keep-rest by repo excel-safe out help $cluster_opts $track_opts" ;;
 	dialects) echo "names format out help" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
 	esac
@@ -218,7 +218,7 @@ usage_error releases "unexpected argument 'extra'" extra
 usage_error events "unknown option '-j'" -j 2
 usage_error section-changes "unknown option '--method'" --method louvain
 usage_error lineages "--seed is for temporal, louvain and leiden, not components" -m components --seed 3
-usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, flows, section_changes, files, health, commits, flow, people, graph or all)"
+usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, flows, section_changes, files, health, commits, flow, people, workload, graph or all)"
 usage_error export "unexpected argument 'extra'" releases extra
 usage_error walk "option '--rc' takes no value" --rc=1
 usage_error walk "--repo is required" --store x

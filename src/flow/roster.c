@@ -1,0 +1,160 @@
+/* Who a release's own MAINTAINERS names, per section, folded as flow folds people. */
+#include "flow_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/release.h"
+#include "context_internal.h"
+#include "util/buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct mev_flow_roster_reader {
+	mev_repo *repo;
+	mev__flow_env env;
+	mev__flow_strings strings;
+	mev__flow_contexts *ctxs;
+	mev_buf buf;
+};
+
+void mev_flow_roster_reader_free(mev_flow_roster_reader *rr)
+{
+	if (!rr)
+		return;
+	mev__flow_contexts_free(rr->ctxs);
+	mev__flow_strings_free(&rr->strings);
+	mev__buf_free(&rr->buf);
+	mev__buf_free(&rr->env.note);
+	mev_repo_free(rr->repo);
+	free(rr);
+}
+
+int mev_flow_roster_reader_new(mev_flow_roster_reader **out, mev_store *s, const char *repo)
+{
+	mev_flow_roster_reader *rr = calloc(1, sizeof *rr);
+	mev_identity id;
+	int rc, d;
+	*out = NULL;
+	if (!rr)
+		return mev_error_oom();
+	if ((rc = mev_release_identity_get(&id, s)) == MEV_ENOTFOUND ||
+	    (!rc && strcmp(id.dialect, MEV_IMPORT_DIALECT) == 0)) {
+		rc = mev_error_set(MEV_ESTORE, "store '%s' was not walked from a repository",
+				   mev_store_dir(s));
+		mev_error_hint("maintainers and commits need a store made by 'maintevo walk'");
+	}
+	if (!rc && (rc = mev_repo_open(&rr->repo, repo && *repo ? repo : id.repo)) != 0)
+		mev_error_hint("give the repository with --repo PATH");
+	if (rc)
+		goto fail;
+	d = mev_dialect_parse(id.dialect);
+	rr->env.repo = rr->repo;
+	rr->env.rules.dialect = d > 0 ? (mev_dialect)d : MEV_DIALECT_AUTO;
+	rr->env.rules.top_level_only = id.top_level_only;
+	rr->env.strings = &rr->strings;
+	rr->env.whole_trees = 1; /* every set parsed whole: its L: lines are needed too */
+	if ((rc = mev__flow_contexts_new(&rr->ctxs, &rr->env)))
+		goto fail;
+	*out = rr;
+	return 0;
+fail:
+	mev_flow_roster_reader_free(rr);
+	return rc;
+}
+
+void mev_flow_roster_free(mev_flow_roster *r)
+{
+	if (!r)
+		return;
+	free(r->v);
+	if (r->mem_) {
+		mev__arena_free(r->mem_);
+		free(r->mem_);
+	}
+	memset(r, 0, sizeof *r);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The distinct strings ids[0..n) (canonical through canon when given),
+ * sorted, into the arena. */
+static int distinct(const char ***out, size_t *nout, mev_arena *a, mev_flow_roster_reader *rr,
+		    const uint32_t *ids, size_t n, const mev_mailmap *mm)
+{
+	const char **v = mev__arena_alloc(a, (n + 1) * sizeof *v, sizeof(void *));
+	size_t k = 0;
+	if (!v)
+		return mev_error_oom();
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = ids[i];
+		int rc;
+		if (mm && (rc = mev__flow_fold(&id, &rr->strings, &rr->buf, mm, rr->strings.v.v[ids[i]])))
+			return rc;
+		v[k++] = rr->strings.v.v[id];
+	}
+	if (k > 1)
+		qsort(v, k, sizeof *v, str_cmp);
+	*nout = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!*nout || strcmp(v[*nout - 1], v[i]))
+			v[(*nout)++] = v[i];
+	*out = v;
+	return 0;
+}
+
+int mev_flow_roster_read(mev_flow_roster *out, mev_flow_roster_reader *rr, const mev_oid *commit)
+{
+	mev_arena *a = calloc(1, sizeof *a);
+	mev_mailmap *mm = NULL;
+	mev__flow_ctx *x = NULL;
+	uint32_t *l_off = NULL, *l_ids = NULL;
+	char *data = NULL;
+	size_t len = 0;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (!a)
+		return mev_error_oom();
+	out->mem_ = a;
+	rc = mev_commit_read_file(&data, &len, rr->repo, commit, ".mailmap");
+	if (rc && rc != MEV_ENOTFOUND)
+		goto done;
+	mev_error_clear();
+	if ((rc = mev_mailmap_new(&mm, data, len)) || (rc = mev__flow_context_of(&x, rr->ctxs, commit)))
+		goto done;
+	if (!x->maint) {
+		rc = mev_error_set(MEV_EINVAL, "internal: a roster's MAINTAINERS set was not parsed whole");
+		goto done;
+	}
+	if ((rc = mev__flow_field_lists(&l_off, &l_ids, x->maint, &rr->strings, 'L')))
+		goto done;
+	if (!(out->v = calloc(x->nsec + 1, sizeof *out->v))) {
+		rc = mev_error_oom();
+		goto done;
+	}
+	for (uint32_t i = 0; i < x->nsec && !rc; i++) {
+		mev_flow_roster_section *sec = &out->v[out->n++];
+		sec->title = x->titles[i];
+		sec->is_rest = i == x->rest;
+		if (!(rc = distinct(&sec->maintainers, &sec->n_maintainers, a, rr, x->m_ids + x->m_off[i],
+				    x->m_off[i + 1] - x->m_off[i], mm)) &&
+		    !(rc = distinct(&sec->reviewers, &sec->n_reviewers, a, rr, x->r_ids + x->r_off[i],
+				    x->r_off[i + 1] - x->r_off[i], mm)))
+			rc = distinct(&sec->lists, &sec->n_lists, a, rr, l_ids + l_off[i],
+				      l_off[i + 1] - l_off[i], NULL);
+	}
+	/* the titles point into the parsed set, which a later read may evict: copy them */
+	for (size_t i = 0; i < out->n && !rc; i++)
+		if (!(out->v[i].title = mev__arena_strndup(a, out->v[i].title, strlen(out->v[i].title))))
+			rc = mev_error_oom();
+done:
+	free(l_off);
+	free(l_ids);
+	free(data);
+	mev_mailmap_free(mm);
+	if (rc)
+		mev_flow_roster_free(out);
+	return rc;
+}
