@@ -1,0 +1,125 @@
+/*
+ * Dated snapshots of a branch (docs/walking.md, "Snapshots of a branch"):
+ * the periods from the first to the last day asked for, and for each the
+ * last commit of the branch's first-parent history on or before the
+ * period's end, by committer date: the commit
+ * 'git rev-list -1 --first-parent --before=END BRANCH' names.
+ */
+#include "walk_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/tags.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+	int64_t time;
+	size_t at;           /* index in the chain, oldest 0 */
+} dated;
+
+static int dated_cmp(const void *a, const void *b)
+{
+	const dated *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The history stops at a shallow clone's cut: the periods before the cut
+ * commit's day (plus one, to be sure of it) cannot be known. */
+static int cut_fail(const char *repo, const char *branch, const mev_commit_time *c, int64_t first)
+{
+	char hex[41], day[11], want[11], after[11];
+	mev_oid_fmt(hex, &c->id);
+	mev_day_format(day, c->time);
+	mev_day_format(want, first);
+	mev_day_format(after, c->time + 86400);
+	mev_error_set(MEV_ENOTFOUND, "'%s' is a shallow clone: the history of '%s' stops at commit %.12s "
+		      "of %s, and the snapshots from %s on need the commits before it", repo, branch, hex,
+		      day, want);
+	mev_error_hint("fetch the whole history ('git -C %s fetch --unshallow'), or start later: "
+		       "--since %s", repo, after);
+	return MEV_ENOTFOUND;
+}
+
+/* The name of the snapshot of period ending at `end`. */
+static int name_of(char **out, const char *branch, int64_t end)
+{
+	char day[11];
+	size_t n = strlen(branch) + 12;
+	mev_day_format(day, end);
+	if (!(*out = malloc(n)))
+		return mev_error_oom();
+	snprintf(*out, n, "%s@%s", branch, day);
+	return 0;
+}
+
+int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo)
+{
+	mev_commit_time *chain = NULL;
+	dated *by = NULL;
+	mev_tag *v = NULL;
+	size_t m = 0, cap = 0;
+	int cut = 0, rc;
+	mev_oid tip;
+	*out = NULL;
+	*n = 0;
+	if ((rc = mev_repo_branch(&tip, NULL, repo, p->branch)) ||
+	    (rc = mev_repo_first_parents(&chain, &m, &cut, repo, &tip)))
+		return rc;
+	if (!(by = malloc(m * sizeof *by))) {
+		free(chain);
+		return mev_error_oom();
+	}
+	/* the chain oldest first, and by date */
+	for (size_t i = 0; i < m / 2; i++) {
+		mev_commit_time t = chain[i];
+		chain[i] = chain[m - 1 - i];
+		chain[m - 1 - i] = t;
+	}
+	for (size_t i = 0; i < m; i++)
+		by[i] = (dated){ chain[i].time, i };
+	qsort(by, m, sizeof *by, dated_cmp);
+	{
+		int64_t first = p->since ? p->since : by[0].time;
+		int64_t stop = mev_period_end(p->until ? p->until : p->now, p->every);
+		size_t k = 0, best = SIZE_MAX;
+		if (cut && first < chain[0].time + 86400) {
+			rc = cut_fail(mev_repo_path(repo), p->branch, &chain[0], first);
+			goto done;
+		}
+		for (int64_t end = mev_period_end(first, p->every); !rc && end <= stop;
+		     end = mev_period_end(end + 1, p->every)) {
+			/* the newest commit of the chain dated on or before end */
+			for (; k < m && by[k].time <= end; k++)
+				if (best == SIZE_MAX || by[k].at > best)
+					best = by[k].at;
+			if (best == SIZE_MAX)
+				continue; /* no commit yet */
+			if (*n == cap) {
+				mev_tag *nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
+				if (!nv) {
+					rc = mev_error_oom();
+					break;
+				}
+				v = nv;
+			}
+			v[*n].commit = chain[best].id;
+			v[*n].time = chain[best].time;
+			if (!(rc = name_of(&v[*n].name, p->branch, end)))
+				(*n)++;
+		}
+	}
+done:
+	free(chain);
+	free(by);
+	if (rc) {
+		mev_tag_list_free(v, *n);
+		*n = 0;
+		return rc;
+	}
+	*out = v;
+	return 0;
+}
