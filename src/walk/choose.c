@@ -146,6 +146,7 @@ static int snap_identity(walker *w)
 		w->id.tags_too = o->tags_too || w->have_id;
 		w->id_dirty = w->have_id;
 	}
+	p->same_since = !o->since || since == w->id.since;
 	if (o->since && since != w->id.since) {
 		w->id.since = since;
 		w->id_dirty = w->have_id;

@@ -56,18 +56,86 @@ static int name_of(char **out, const char *branch, int64_t end)
 	return 0;
 }
 
-int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo)
+/* Room for one more in v. */
+static int grow(mev_tag **v, size_t n, size_t *cap)
+{
+	mev_tag *nv;
+	if (n < *cap)
+		return 0;
+	if (!(nv = realloc(*v, (*cap = *cap ? 2 * *cap : 64) * sizeof *nv)))
+		return mev_error_oom();
+	*v = nv;
+	return 0;
+}
+
+/* One of the branch's stored snapshots, as it is stored. */
+static int is_ours(const mev__snap_plan *p, const char *name)
+{
+	size_t blen;
+	return mev_snapshot_parse(name, NULL, &blen) && blen == strlen(p->branch) &&
+	       strncmp(name, p->branch, blen) == 0;
+}
+
+/*
+ * The branch has not moved since the newest stored snapshot, which is at
+ * its tip: every snapshot stored stays as it is (no commit was added), and
+ * every period after it, up to now, has the tip too (the newest commit on
+ * or before its end can only be the tip).  No history is read: a nightly
+ * run with nothing new costs a lookup.  1 when that holds and *out, *n
+ * are made; 0 to read the history.
+ */
+static int unmoved(mev_tag **out, size_t *n, const mev__snap_plan *p, const mev__stored_list *st,
+		   const mev_oid *tip, int64_t tip_time)
+{
+	const mev__stored_rel *last = NULL;
+	mev_tag *v = NULL;
+	size_t cap = 0;
+	int64_t end = 0, stop = mev_period_end(p->until ? p->until : p->now, p->every);
+	for (size_t i = st->n; i-- > 0 && !last;)
+		if (is_ours(p, st->v[i].tag))
+			last = &st->v[i];
+	if (!last || !p->same_since || !mev_oid_equal(&last->commit, tip))
+		return 0;
+	mev_snapshot_parse(last->tag, &end, NULL);
+	for (size_t i = 0; i < st->n; i++) {
+		if (!is_ours(p, st->v[i].tag))
+			continue;
+		if (grow(&v, *n, &cap) || !(v[*n].name = strdup(st->v[i].tag)))
+			goto oom;
+		v[*n].commit = st->v[i].commit;
+		v[(*n)++].time = st->v[i].time;
+	}
+	for (end = mev_period_end(end + 1, p->every); end <= stop; end = mev_period_end(end + 1, p->every)) {
+		if (grow(&v, *n, &cap) || name_of(&v[*n].name, p->branch, end))
+			goto oom;
+		v[*n].commit = *tip;
+		v[(*n)++].time = tip_time;
+	}
+	*out = v;
+	return 1;
+oom:
+	mev_tag_list_free(v, *n);
+	*n = 0;
+	return mev_error_oom();
+}
+
+int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo,
+			const mev__stored_list *stored)
 {
 	mev_commit_time *chain = NULL;
 	dated *by = NULL;
 	mev_tag *v = NULL;
 	size_t m = 0, cap = 0;
 	int cut = 0, rc;
+	int64_t tip_time;
 	mev_oid tip;
 	*out = NULL;
 	*n = 0;
-	if ((rc = mev_repo_branch(&tip, NULL, repo, p->branch)) ||
-	    (rc = mev_repo_first_parents(&chain, &m, &cut, repo, &tip)))
+	if ((rc = mev_repo_branch(&tip, &tip_time, repo, p->branch)))
+		return rc;
+	if ((rc = unmoved(out, n, p, stored, &tip, tip_time)))
+		return rc < 0 ? rc : 0;
+	if ((rc = mev_repo_first_parents(&chain, &m, &cut, repo, &tip)))
 		return rc;
 	if (!(by = malloc(m * sizeof *by))) {
 		free(chain);
@@ -98,14 +166,8 @@ int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_r
 					best = by[k].at;
 			if (best == SIZE_MAX)
 				continue; /* no commit yet */
-			if (*n == cap) {
-				mev_tag *nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
-				if (!nv) {
-					rc = mev_error_oom();
-					break;
-				}
-				v = nv;
-			}
+			if ((rc = grow(&v, *n, &cap)))
+				break;
 			v[*n].commit = chain[best].id;
 			v[*n].time = chain[best].time;
 			if (!(rc = name_of(&v[*n].name, p->branch, end)))

@@ -560,9 +560,9 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	if (skipped)
 		mev__walk_note(&w, "%zu tag%s that do%s not point at a commit left out", skipped,
 		     skipped == 1 ? "" : "s", skipped == 1 ? "es" : "");
-	if (w.snap.branch && (rc = mev__walk_snapshots(&snaps, &nsnaps, &w.snap, w.repo)))
-		goto done;
 	if ((rc = mev__stored_load(&w.stored, w.store)))
+		goto done;
+	if (w.snap.branch && (rc = mev__walk_snapshots(&snaps, &nsnaps, &w.snap, w.repo, &w.stored)))
 		goto done;
 	res->stored_before = w.stored.n;
 	/* the views of the blob table begin after the reading before the walk

@@ -85,16 +85,20 @@ typedef struct {
 	mev_every every;
 	int64_t since, until; /* first seconds of days (UTC), 0: from the first commit, to now */
 	int64_t now;
+	int same_since;       /* since is the one the store's snapshots were taken from */
 } mev__snap_plan;
 
 /*
  * The snapshots of p->branch, one per period that has a commit on or
- * before its end, oldest first, as tags named "<branch>@YYYY-MM-DD" (free
+ * before its end, oldest first (when the branch did not move since the
+ * newest of them in `stored`, those stored and the new periods, without
+ * reading the history), as tags named "<branch>@YYYY-MM-DD" (free
  * with mev_tag_list_free()).  Errors: MEV_ENOTFOUND for an unknown branch
  * or a shallow clone's history that stops after the first period, both
  * with a hint; MEV_EGIT, MEV_ENOMEM.
  */
-int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo);
+int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo,
+			const mev__stored_list *stored);
 
 /*
  * fn(ctx) run on a thread of its own, so that the caller can go on with
