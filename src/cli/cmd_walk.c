@@ -120,12 +120,17 @@ static void print_summary(const mev_walk_result *res, const char *store)
  * branch on a store that follows none. */
 static int check_branch_options(const mev_walk_options *o)
 {
-	int64_t day;
+	int64_t since = 0, until = 0;
 	struct stat st;
 	if (o->every && mev_every_parse(o->every) < 0)
 		return cli_usage_error("walk", "--every takes day, week, month or quarter");
-	if ((o->since && mev_day_parse(&day, o->since)) || (o->until && mev_day_parse(&day, o->until)))
+	if ((o->since && mev_day_parse(&since, o->since)) || (o->until && mev_day_parse(&until, o->until)))
 		return cli_fail();
+	if (o->since && o->until && since > until) {
+		mev_error_set(MEV_EINVAL, "--since %s is after --until %s", o->since, o->until);
+		mev_error_hint("the first day comes first: --since %s --until %s", o->until, o->since);
+		return cli_fail();
+	}
 	if (!o->branch && (o->every || o->since || o->until || o->tags_too) &&
 	    stat(o->store, &st) != 0)
 		return cli_usage_error("walk", "--every, --since, --until and --tags-too go with --branch "

@@ -28,19 +28,18 @@ static int dated_cmp(const void *a, const void *b)
 }
 
 /* The history stops at a shallow clone's cut: the periods before the cut
- * commit's day (plus one, to be sure of it) cannot be known. */
-static int cut_fail(const char *repo, const char *branch, const mev_commit_time *c, int64_t first)
+ * commit's day cannot be known (nor can the root commit a store is named
+ * by). */
+static int cut_fail(const char *repo, const char *branch, const mev_commit_time *c)
 {
-	char hex[41], day[11], want[11], after[11];
+	char hex[41], day[11];
 	mev_oid_fmt(hex, &c->id);
 	mev_day_format(day, c->time);
-	mev_day_format(want, first);
-	mev_day_format(after, c->time + 86400);
 	mev_error_set(MEV_ENOTFOUND, "'%s' is a shallow clone: the history of '%s' stops at commit %.12s "
-		      "of %s, and the snapshots from %s on need the commits before it", repo, branch, hex,
-		      day, want);
-	mev_error_hint("fetch the whole history ('git -C %s fetch --unshallow'), or start later: "
-		       "--since %s", repo, after);
+		      "of %s; the snapshots up to then need the commits before it, which it lacks, and a "
+		      "store needs the root commit", repo, branch, hex, day);
+	mev_error_hint("fetch the whole history: 'git -C %s fetch --unshallow' (or clone without --depth "
+		       "and --shallow-since)", repo);
 	return MEV_ENOTFOUND;
 }
 
@@ -155,7 +154,7 @@ int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_r
 		int64_t stop = mev_period_end(p->until ? p->until : p->now, p->every);
 		size_t k = 0, best = SIZE_MAX;
 		if (cut && first < chain[0].time + 86400) {
-			rc = cut_fail(mev_repo_path(repo), p->branch, &chain[0], first);
+			rc = cut_fail(mev_repo_path(repo), p->branch, &chain[0]);
 			goto done;
 		}
 		for (int64_t end = mev_period_end(first, p->every); !rc && end <= stop;
