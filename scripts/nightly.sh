@@ -6,11 +6,12 @@
 # export' (csv/), the graphs (GraphML) and the report of the newest release
 # against the previous one (report.md, report.html), the lineage chart of the
 # whole history with that pair shaded (chart.html); DIR/latest points at
-# that folder.  A file whose content did not change is not rewritten, and a
-# run whose store holds what the last complete run's did (the releases
-# table, byte for byte, with the same options and maintevo) stops before
-# writing anything: a run with nothing new changes nothing, in well under a
-# second.  One run at a time per DIR (flock on
+# that folder.  A file whose content did not change is not rewritten.  A
+# run with nothing new changes nothing, in well under a second: when the
+# repository's refs, the day, the options, maintevo and the store's file
+# are as the last complete run left them, no maintevo command runs at all;
+# else, when after walk, cluster, track and flow the store's releases table
+# is byte for byte the last complete run's, nothing is exported.  One run at a time per DIR (flock on
 # DIR/.nightly/lock; the scratch space is in DIR/.nightly/ too).  Exit status 0 on success, 1 with a one-line reason on
 # standard error on failure, 2 for usage errors.
 set -euo pipefail
@@ -119,7 +120,27 @@ if [ -n "$fetch" ] && [ -n "$(git -C "$repo" remote)" ]; then
 	fi
 fi
 
-# 2. walk, cluster, track
+# 2. nothing new at all: the repository's refs, the day (a new period may
+# have begun), the options, this maintevo and the store's file are as the
+# last complete run left them; then no maintevo command needs to run
+inputs() {
+	"$mev" --version
+	cksum <"$mev"
+	printf '%s\n' "$method" "$title" "$branch" "$every" "$since" "$(date -u +%F)"
+	git -C "$repo" for-each-ref --format='%(objectname) %(refname)' refs/tags refs/heads refs/remotes
+	stat -c '%s %.9Y %i' "$store/data.mdb" 2>/dev/null || echo "no store"
+}
+early=$(inputs | cksum | cut -d' ' -f1)
+if [ -f "$out/.nightly/inputs" ] && [ "$(cat "$out/.nightly/inputs")" = "$early" ] &&
+	latest=$(readlink "$out/latest" 2>/dev/null) && [ -d "$out/$latest" ]; then
+	secs=$(echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}')
+	say "${latest}: nothing new since the last run (the same refs, day and store), nothing written, in $secs s"
+	[ -n "$quiet" ] || echo "report: $out/latest/report.html"
+	exit 0
+fi
+rm -f "$out/.nightly/inputs"
+
+# 3. walk, cluster, track
 method_args=()
 [ -z "$method" ] || method_args=(--method "$method")
 walk_args=()
@@ -132,7 +153,7 @@ run cluster "$mev" cluster --store "$store" "${method_args[@]}" -q
 run track "$mev" track --store "$store" "${method_args[@]}" -q
 run flow "$mev" flow --repo "$repo" --store "$store" -q
 
-# 3. the two newest releases
+# 4. the two newest releases
 "$mev" releases --store "$store" >"$work/releases.csv" 2>"$errlog" ||
 	die "cannot list the releases: $(head -n 1 "$errlog")"
 newest=$(tail -n +2 "$work/releases.csv" | tail -n 1 | cut -d, -f1)
@@ -151,11 +172,12 @@ if [ -f "$out/.nightly/stamp" ] && [ "$(cat "$out/.nightly/stamp")" = "$stamp" ]
 	secs=$(echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}')
 	say "$newest: nothing new since the last run, nothing written, in $secs s"
 	[ -n "$quiet" ] || echo "report: $out/latest/report.html"
+	inputs | cksum | cut -d' ' -f1 >"$out/.nightly/inputs" || true
 	exit 0
 fi
 rm -f "$out/.nightly/stamp"
 
-# 4. everything into a scratch folder, then moved in place where it changed
+# 5. everything into a scratch folder, then moved in place where it changed
 stage=$work/$folder
 mkdir -p "$stage/csv"
 for t in releases sections edges clusters events lineages section_changes; do
@@ -202,7 +224,7 @@ while IFS= read -r -d '' f; do
 	fi
 done < <(find "$stage" -type f -print0 | sort -z)
 
-# 5. the latest link, replaced atomically when it points elsewhere
+# 6. the latest link, replaced atomically when it points elsewhere
 moved=
 if [ "$(readlink "$out/latest" 2>/dev/null || true)" != "$folder" ]; then
 	ln -sfn "$folder" "$out/.latest.new" && mv -fT "$out/.latest.new" "$out/latest" ||
@@ -211,6 +233,9 @@ if [ "$(readlink "$out/latest" 2>/dev/null || true)" != "$folder" ]; then
 fi
 echo "$stamp" >"$out/.nightly/stamp.new" && mv -f "$out/.nightly/stamp.new" "$out/.nightly/stamp" ||
 	die "cannot write '$out/.nightly/stamp'"
+# the inputs as this run leaves them (the store as written by its walk, cluster, track, flow)
+inputs | cksum | cut -d' ' -f1 >"$out/.nightly/inputs.new" && mv -f "$out/.nightly/inputs.new" "$out/.nightly/inputs" ||
+	die "cannot write '$out/.nightly/inputs'"
 
 # files counted as find found them: written + unchanged = every file of the run
 secs=$(echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}')

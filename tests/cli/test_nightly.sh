@@ -44,13 +44,18 @@ touch marker
 start=$(date +%s)
 expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
 took=$(($(date +%s) - start))
-expect_stderr_contains "v1.7: nothing new since the last run, nothing written, in "
+expect_stderr_contains "v1.7: nothing new since the last run (the same refs, day and store), nothing written, in "
 changed=$(find out -newer marker -not -path 'out/.nightly*' || true)
 [ -z "$changed" ] || fail "a run with nothing new changed: $changed"
 [ "$took" -le 20 ] || fail "a run with nothing new took $took s"
 echo "# second run: $took s"
-# without the stamp of the last run it writes everything again, unchanged
-rm out/.nightly/stamp
+# the store written by another command: the commands run, and find nothing new
+expect_exit 0 "$MEV" cluster --store S --method louvain -q
+expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
+expect_stderr_contains "v1.7: nothing new since the last run, nothing written, in "
+expect_stderr_contains "maintevo: 0 releases walked"
+# without the stamps of the last run it writes everything again, unchanged
+rm out/.nightly/stamp out/.nightly/inputs
 expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
 expect_stderr_contains "v1.7: 0 files written, 17 unchanged, in "
 changed=$(find out -newer marker -not -path 'out/.nightly*' || true)
