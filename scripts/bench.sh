@@ -24,6 +24,14 @@
 #           (--linux5, default $MEV_LINUX5_REPO or /work/data/linux5; with --rc),
 #           and `maintevo graph` of its v6.12 against its floor
 #   linux2  the same walk figures for the two-release Linux repository
+#   snapshots  `maintevo walk --branch master` of U-Boot into an empty store:
+#           monthly for the 60, 120 and 220 months to 2026-07 and weekly for
+#           the last 60 months, each against its floor (the same walk floor
+#           over the snapshots' commits: the first tree whole, then every
+#           blob added or changed between consecutive snapshots), with the
+#           CPU per snapshot (linear in the number of snapshots?); then a
+#           re-run with nothing new.  Run it with `walk` to have the CPU of
+#           the 54-tag walk it is compared with (target: 220 months <= 2x)
 #   flow    `maintevo flow` of U-Boot's commits v2014.10 .. newest (a store
 #           walked and clustered first), against the floor `git log
 #           --no-merges --raw --no-renames v2014.10..NEWEST` (target <= 2),
@@ -158,7 +166,7 @@ side_by_side() {
 	a=$(printf '%s\n' "${mw[@]}" | med); b=$(printf '%s\n' "${mcpu[@]}" | med)
 	c=$(printf '%s\n' "${fw[@]}" | med); d=$(printf '%s\n' "${fcpu[@]}" | med)
 	m=$(printf '%s\n' "${mm[@]}" | med)
-	SB_WALL=$a
+	SB_WALL=$a SB_CPU=$b
 	printf '%s: maintevo %ss wall, %ss CPU, peak %d MB | floor %ss wall, %ss CPU | ratio wall %s, CPU %s (targets %s, %s; medians of %d, alternating; load %s -> %s; %d cores)\n' \
 		"$label" "$a" "$b" "$(awk -v k="$m" 'BEGIN { printf "%d", k / 1024 }')" "$c" "$d" \
 		"$(ratio "$a" "$c")" "$(ratio "$b" "$d")" "$tw" "$tc" "$runs" "$l0" "$l1" "$(nproc)"
@@ -327,6 +335,46 @@ for b in "${benches[@]}"; do
 		save=$runs; runs=1
 		walk_figures linux "$linux" 1 -- v6.1 v6.12
 		runs=$save
+		;;
+	snapshots)
+		if ! git -C "$uboot" rev-parse -q --verify "master^{commit}" >/dev/null 2>&1; then
+			echo "snapshots: skipped, no U-Boot repository with master at '$uboot'"
+			continue
+		fi
+		tmpd=$(mktemp -d "${TMPDIR:-/tmp}/mev-bench.XXXXXX")
+		git -C "$uboot" log --first-parent --format='%H %ct' master >"$tmpd/chain"
+		# spec: name every since until
+		for spec in "monthly60 month 2021-08-01 2026-07-31" "monthly120 month 2016-08-01 2026-07-31" \
+			"monthly220 month 2008-04-01 2026-07-31" "weekly60m week 2021-08-01 2026-07-31"; do
+			read -r name every since until <<<"$spec"
+			# the snapshots' commits, as the walk picks them (docs/walking.md)
+			python3 - "$tmpd/chain" "$every" "$since" "$until" >"$tmpd/commits" <<'PY'
+import sys, datetime as dt
+chain = [l.split() for l in open(sys.argv[1])][::-1]          # oldest first
+every, since, until = sys.argv[2], dt.date.fromisoformat(sys.argv[3]), dt.date.fromisoformat(sys.argv[4])
+def end_of(d):
+    if every == "week":
+        return d + dt.timedelta(days=6 - d.weekday())
+    nxt = dt.date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+    return nxt - dt.timedelta(days=1)
+d, out = end_of(since), []
+while d <= end_of(until):
+    t = int(dt.datetime(d.year, d.month, d.day, 23, 59, 59, tzinfo=dt.timezone.utc).timestamp())
+    best = max((i for i, (_, ct) in enumerate(chain) if int(ct) <= t), default=None)
+    if best is not None:
+        print(chain[best][0])
+    d = end_of(d + dt.timedelta(days=1))
+PY
+			n=$(wc -l <"$tmpd/commits")
+			mapfile -t cs <"$tmpd/commits"
+			side_by_side "walk --branch master --every $every u-boot, $n snapshots $since..$until" 0.6 1.1 \
+				"floor_walk $(printf '%q ' "$uboot" "${cs[@]}")" \
+				"walk_fresh $(printf '%q ' "$uboot" "$tmpd/s" --branch master --every "$every" --since "$since" --until "$until")"
+			echo "$name: $n snapshots; maintevo CPU per snapshot $(awk -v w="$SB_CPU" -v n="$n" 'BEGIN { printf "%.3f", w / n }') s"
+			r=$(median "$mev" walk --repo "$uboot" --store "$tmpd/s" -q --until "$until")
+			echo "$name: re-run with nothing new ${r}s; store $(($(du -sk "$tmpd/s" | cut -f1) / 1024)) MB"
+		done
+		rm -rf "$tmpd"
 		;;
 	flow)
 		if ! git -C "$uboot" rev-parse -q --verify "v2014.10^{commit}" >/dev/null 2>&1; then

@@ -466,9 +466,22 @@ static int list_cb(void *c, const void *key, size_t klen, const void *data, size
 	return 0;
 }
 
-static int release_cmp(const void *a, const void *b)
+/* list in the store's order (mev_release_order) */
+static int release_sort(release_vec *list)
 {
-	return mev_tag_cmp(((const mev_release *)a)->tag, ((const mev_release *)b)->tag);
+	mev_release_key *k = malloc(list->n * sizeof *k);
+	mev_release *v = malloc(list->n * sizeof *v);
+	int rc = k && v ? 0 : mev_error_oom();
+	for (size_t i = 0; i < list->n && !rc; i++)
+		k[i] = (mev_release_key){ list->v[i].tag, list->v[i].time, i };
+	if (!rc && !(rc = mev_release_order(k, list->n))) {
+		for (size_t i = 0; i < list->n; i++)
+			v[i] = list->v[k[i].index];
+		memcpy(list->v, v, list->n * sizeof *v);
+	}
+	free(k);
+	free(v);
+	return rc;
 }
 
 int mev_release_list(mev_release **out, size_t *n, mev_store *s)
@@ -481,8 +494,10 @@ int mev_release_list(mev_release **out, size_t *n, mev_store *s)
 		mev_release_list_free(list.v, list.n);
 		return mev__release_damaged(s, rc, NULL);
 	}
-	if (list.n > 1)
-		qsort(list.v, list.n, sizeof *list.v, release_cmp);
+	if (list.n > 1 && (rc = release_sort(&list))) {
+		mev_release_list_free(list.v, list.n);
+		return rc;
+	}
 	*out = list.v;
 	*n = list.n;
 	return 0;

@@ -38,6 +38,7 @@ int mev__walk_settle(walker *w)
 			w->res->reencoded += w->pending.succ != NULL;
 			w->res->walked++;
 			w->have_id = 1;
+			w->id_dirty = 0;
 		}
 		free(w->pending_succ);
 		w->pending_succ = NULL;
@@ -279,7 +280,7 @@ int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, 
 	w->blobs = b;
 	w->blobs.n = 0;
 	w->pending = (release_write){ .w = w, .tag = t, .prev = &w->retired, .cur = &w->writing,
-				      .succ = succ, .blobs = &w->pending_blobs, .set_id = !w->have_id };
+				      .succ = succ, .blobs = &w->pending_blobs, .set_id = !w->have_id || w->id_dirty };
 	w->pending_succ = succ;
 	mev__walk_async_start(&w->writer, write_release, &w->pending);
 	return 0;
