@@ -1,5 +1,6 @@
 /* Tests of the stored release records: varints, numbers, file table deltas, graphs, notes, identity, blobs. */
 #include "test.h"
+#include "release_test.h"
 #include "store_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
@@ -11,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *dir;
 
 /* The record writer and reader every stored record uses. */
 static void test_varint(void)
@@ -52,66 +52,6 @@ static void test_varint(void)
 	mev__get_uv(&r);
 	CHECK(r.bad);
 	mev__buf_free(&in);
-}
-
-/* A file map: n files a/<i> with section sets built from `shift`; with
- * holes, every 7th file is left out and a link a/0005x added. */
-static mev_filemap *make_fm_holes(int n, int shift, int rename, int holes)
-{
-	mev_filemap *fm;
-	mev_section_info si = { 0 };
-	char title[32], path[32];
-	mev_filemap_new(&fm);
-	for (int s = 0; s < 5; s++) {
-		snprintf(title, sizeof title, "SECTION %c%s", 'A' + s, rename && s == 2 ? " NEW" : "");
-		si.title = title;
-		si.status = "Maintained";
-		si.n_maintainers = (uint32_t)s;
-		si.is_rest = s == 4;
-		mev_filemap_add_section(fm, &si);
-	}
-	for (int i = 0; i < n; i++) {
-		uint32_t ids[2] = { (uint32_t)((i + shift) % 4), 4 }, set;
-		if (holes && i % 7 == 3)
-			continue;
-		snprintf(path, sizeof path, "a/%04d", i);
-		mev_filemap_intern_set(&set, fm, ids, 2);
-		mev_filemap_add_row(fm, path, strlen(path), 1, (uint64_t)i, (uint64_t)i * 10, set);
-		if (holes && i == 5) {
-			mev_filemap_intern_set(&set, fm, NULL, 0);
-			mev_filemap_add_row(fm, "a/0005x", 7, MEV_KIND_LINK, 1, 7, set);
-		}
-	}
-	return fm;
-}
-
-static mev_filemap *make_fm(int n, int shift, int rename) { return make_fm_holes(n, shift, rename, 0); }
-
-static int same_fm(const mev_filemap *a, const mev_filemap *b)
-{
-	const mev_file_row *ra = mev_filemap_rows(a), *rb = mev_filemap_rows(b);
-	if (mev_filemap_count(a) != mev_filemap_count(b))
-		return 0;
-	for (size_t i = 0; i < mev_filemap_count(a); i++) {
-		const uint32_t *ia, *ib;
-		size_t ka = mev_filemap_set(&ia, a, ra[i].set), kb = mev_filemap_set(&ib, b, rb[i].set);
-		if (strcmp(ra[i].path, rb[i].path) || ra[i].lines != rb[i].lines ||
-		    ra[i].bytes != rb[i].bytes || ra[i].kind != rb[i].kind || ka != kb)
-			return 0;
-		for (size_t k = 0; k < ka; k++)
-			if (strcmp(mev_filemap_sections(a)[ia[k]].title, mev_filemap_sections(b)[ib[k]].title))
-				return 0;
-	}
-	return 1;
-}
-
-static mev_store *open_store(const char *name)
-{
-	char path[700];
-	mev_store *s = NULL;
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	CHECK_INT(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
-	return s;
 }
 
 /* 20 releases: more than one snapshot period of deltas, read back. */
@@ -250,87 +190,6 @@ static void test_delta(void)
 	CHECK_INT(mev_store_delete(s, "tables", "v3", 2), 0);
 	CHECK_INT(mev__store_commit(s), 0);
 	CHECK_ERR(mev_release_load_filemap(&back, s, "v4"), MEV_ECORRUPT, "file table of 'v3' is missing");
-	mev_graph_free(ga);
-	mev_graph_free(gb);
-	mev_filemap_free(a);
-	mev_filemap_free(b);
-	mev_store_free(s);
-}
-
-/* A repeat (a period with no new commit): stored as its name alone, read
- * as the release it repeats; never a delta base; gone with its target's
- * old commit; damage when its target is missing, dropped by a repair. */
-static void test_alias(void)
-{
-	mev_store *s = open_store("alias");
-	mev_filemap *a = make_fm(50, 0, 0), *b = make_fm_holes(40, 1, 1, 1), *back = NULL;
-	mev_graph *ga = NULL, *gb = NULL;
-	mev_release_input in = { 0 };
-	mev_release_check_result r;
-	mev_release *list, *one = NULL;
-	mev_oid c1 = { { 1 } }, c2 = { { 2 } };
-	size_t n;
-
-	CHECK_INT(mev_graph_build(&ga, a, NULL), 0);
-	CHECK_INT(mev_graph_build(&gb, b, NULL), 0);
-	CHECK_INT(mev__store_begin(s), 0);
-	in.tag = "m@2024-01-31";
-	in.commit = c1;
-	in.time = 100;
-	CHECK_INT(mev_release_put(s, &in, a, ga, NULL, NULL), 0);
-	CHECK_INT(mev_release_put_alias(s, "m@2024-02-29", "m@2024-01-31", &c1, 100), 0);
-	/* a repeat of a repeat repeats the release */
-	CHECK_INT(mev_release_put_alias(s, "m@2024-03-31", "m@2024-02-29", &c1, 100), 0);
-	/* the next one's table is a delta against the release, never a repeat */
-	in.tag = "m@2024-04-30";
-	in.commit = c2;
-	CHECK_INT(mev_release_put(s, &in, b, gb, a, "m@2024-03-31"), 0);
-	CHECK_INT(mev__store_commit(s), 0);
-	CHECK(mev_release_is_alias(s, "m@2024-03-31") && !mev_release_is_alias(s, "m@2024-01-31"));
-	CHECK_INT(mev_release_list(&list, &n, s), 0);
-	CHECK(n == 4 && strcmp(list[1].tag, "m@2024-02-29") == 0 && strcmp(list[2].tag, "m@2024-03-31") == 0);
-	CHECK(n == 4 && list[2].files == list[0].files && list[2].stored_bytes == 0);
-	CHECK(n == 4 && strcmp(list[3].base, "m@2024-01-31") == 0);
-	mev_release_list_free(list, n);
-	CHECK_INT(mev_release_find(&one, s, "m@2024-03-31"), 0);
-	CHECK(one && mev_oid_equal(&one->commit, &c1) && strcmp(one->tag, "m@2024-03-31") == 0);
-	mev_release_free(one);
-	CHECK_INT(mev_release_load_filemap(&back, s, "m@2024-03-31"), 0);
-	CHECK(back && same_fm(back, a));
-	mev_filemap_free(back);
-	CHECK_INT(mev_release_load_filemap(&back, s, "m@2024-04-30"), 0);
-	CHECK(back && same_fm(back, b));
-	mev_filemap_free(back);
-	CHECK_INT(mev_release_check(&r, s, MEV_RELEASE_CHECK_FULL), 0);
-	CHECK(r.n == 0 && r.releases == 4);
-	mev_release_check_free(&r);
-	/* stored again as a release: no longer a repeat */
-	CHECK_INT(mev__store_begin(s), 0);
-	in.tag = "m@2024-03-31";
-	in.commit = c1;
-	CHECK_INT(mev_release_put(s, &in, a, ga, NULL, NULL), 0);
-	CHECK_INT(mev__store_commit(s), 0);
-	CHECK(!mev_release_is_alias(s, "m@2024-03-31"));
-	/* the target stored again with another commit takes its repeats along */
-	CHECK_INT(mev__store_begin(s), 0);
-	in.tag = "m@2024-01-31";
-	in.commit = c2;
-	CHECK_INT(mev_release_put(s, &in, b, gb, NULL, NULL), 0);
-	CHECK_INT(mev__store_commit(s), 0);
-	CHECK(!mev_release_is_alias(s, "m@2024-02-29") && !mev_release_has(NULL, s, "m@2024-02-29"));
-	/* a repeat whose release is gone: damage, dropped by a repair */
-	CHECK_INT(mev__store_begin(s), 0);
-	CHECK_INT(mev_release_put_alias(s, "m@2024-05-31", "m@2024-04-30", &c2, 100), 0);
-	CHECK_INT(mev_store_delete(s, "releases", "m@2024-04-30", 12), 0);
-	CHECK_INT(mev__store_commit(s), 0);
-	CHECK_ERR(mev_release_list(&list, &n, s), MEV_ECORRUPT, "repeats a release that is not stored");
-	CHECK_INT(mev_release_repair(&r, s, 0), 0);
-	CHECK(r.n >= 1);
-	mev_release_check_free(&r);
-	CHECK_INT(mev_release_list(&list, &n, s), 0);
-	for (size_t i = 0; i < n; i++)
-		CHECK(strcmp(list[i].tag, "m@2024-05-31") != 0);
-	mev_release_list_free(list, n);
 	mev_graph_free(ga);
 	mev_graph_free(gb);
 	mev_filemap_free(a);
@@ -820,7 +679,6 @@ int main(void)
 	RUN(test_varint);
 	RUN(test_releases);
 	RUN(test_delta);
-	RUN(test_alias);
 	RUN(test_no_sections);
 	RUN(test_graph_only);
 	RUN(test_identity_and_blobs);
