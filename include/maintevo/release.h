@@ -141,6 +141,18 @@ int mev_release_put(mev_store *s, const mev_release_input *in, const mev_filemap
  * files, lines and bytes are those of THE REST's own size in g. */
 int mev_release_put_graph(mev_store *s, const mev_release_input *in, const mev_filemap *sections,
 			  const mev_graph *g);
+/*
+ * Store `tag` as a repeat of release `target` (or of the release target
+ * repeats): a period with no new commit.  Only its name, commit and time
+ * are stored; every reader reads target's records under its name.  A
+ * release stored under `tag` before is replaced.  When target is stored
+ * again with another commit, its repeats are deleted with it.
+ */
+int mev_release_put_alias(mev_store *s, const char *tag, const char *target, const mev_oid *commit,
+			  int64_t time);
+/* 1 when `tag` is stored as a repeat of another release (mev_release_put_alias). */
+int mev_release_is_alias(mev_store *s, const char *tag);
+
 /* Delete a release's record, file table, notes and patterns (absent is no error). */
 int mev_release_delete(mev_store *s, const char *tag);
 

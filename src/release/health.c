@@ -453,7 +453,9 @@ int mev_release_load_health(mev_release_health *out, mev_store *s, const char *t
 	size_t len = 0;
 	mev_arena *a;
 	mev__rd r;
-	int rc = mev_store_get_record(&val, &len, s, "health", 'H', tag, strlen(tag));
+	char real[MEV_RELEASE_TAG_MAX + 1];
+	const char *key = mev__release_resolve(real, sizeof real, s, tag);
+	int rc = mev_store_get_record(&val, &len, s, "health", 'H', key, strlen(key));
 	memset(out, 0, sizeof *out);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();

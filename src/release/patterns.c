@@ -226,7 +226,9 @@ int mev_release_load_patterns(mev_release_patterns *out, mev_store *s, const cha
 {
 	void *val = NULL;
 	size_t len = 0;
-	int rc = mev_store_get_record(&val, &len, s, "patterns", 'P', tag, strlen(tag));
+	char real[MEV_RELEASE_TAG_MAX + 1];
+	const char *key = mev__release_resolve(real, sizeof real, s, tag);
+	int rc = mev_store_get_record(&val, &len, s, "patterns", 'P', key, strlen(key));
 	memset(out, 0, sizeof *out);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
@@ -258,7 +260,9 @@ int mev_release_has_patterns(mev_store *s, const char *tag)
 {
 	void *raw = NULL;
 	size_t len = 0;
-	int found = mev_store_get_record(&raw, &len, s, "patterns", MEV_STORE_RAW, tag, strlen(tag)) == 0;
+	char real[MEV_RELEASE_TAG_MAX + 1];
+	const char *key = mev__release_resolve(real, sizeof real, s, tag);
+	int found = mev_store_get_record(&raw, &len, s, "patterns", MEV_STORE_RAW, key, strlen(key)) == 0;
 	if (!found)
 		mev_error_clear();
 	free(raw);

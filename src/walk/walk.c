@@ -153,6 +153,7 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	memset(cur, 0, sizeof *cur);
 	ro.dialect = w->dialect;
 	ro.top_level_only = w->id.top_level_only;
+	cur->commit = tag->commit;
 	if (!(cur->tag = strdup(tag->name)))
 		return mev_error_oom();
 	mev__walk_sizes_clear(&w->sizes);
@@ -320,6 +321,7 @@ static int load_state(walker *w, const char *tag, const mev_oid *commit, state *
 	ro.top_level_only = w->id.top_level_only;
 	if (!(s->tag = strdup(tag)))
 		return mev_error_oom();
+	s->commit = *commit;
 	if ((rc = mev_release_load_filemap(&s->fm, w->store, tag)) ||
 	    (rc = mev_tree_load(&s->tree, w->repo, commit)) ||
 	    (rc = mev_rules_detect(&s->rules, w->repo, s->tree, &ro)) ||

@@ -280,6 +280,7 @@ void mev__walk_ahead_free(mev__walk_ahead *a);
 /* What is kept of the previous release while walking. */
 typedef struct {
 	char *tag;
+	mev_oid commit;
 	mev_tree *tree;
 	mev_rules rules;
 	mev_maint *maint;
@@ -301,6 +302,7 @@ typedef struct {
 	const char *succ;    /* the stored release after it, or NULL */
 	mev__blob_vec *blobs; /* the blob sizes measured for it (the writer sorts them) */
 	int set_id;          /* the first release: the store's identity with it */
+	int same;            /* the commit of the release before: stored as a repeat of it */
 	/* its health record, encoded on a thread of its own meanwhile */
 	mev_release_input hin;
 	mev__walk_async health;

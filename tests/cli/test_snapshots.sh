@@ -79,6 +79,13 @@ assert same == ["", "", "master@2024-02-29", "", "master@2024-04-30", "master@20
 assert rows[2]["lines"] == rows[1]["lines"] and rows[2]["edges"] == rows[1]["edges"]
 EOF
 
+step "a period with no new commit stores only its name: March repeats February, May and June April"
+expect_exit 0 "$MEV" store info --store S
+grep -qE '^aliases +3 ' "$OUT" || fail "store info: $(grep -E '^(aliases|releases|tables) ' "$OUT" | tr '\n' ';')"
+grep -qE '^tables +3 ' "$OUT" || fail "a repeat has a file table: $(grep -E '^tables ' "$OUT")"
+expect_exit 0 "$MEV" store check --store S
+expect_stdout_contains "6 releases"
+
 step "the tags too, in one store ordered by date; a snapshot at a tag's commit is the tag, byte for byte"
 expect_exit 0 "$MEV" walk --repo repo --store S --branch master --every month --until 2024-06-30 --tags-too
 expect_stderr_contains "2 releases walked, 6 already stored, 6 snapshots and 2 release tags in all"
@@ -94,6 +101,10 @@ done
 expect_exit 0 "$MEV" graph --store S --release v2.0 --format graphml -o tag.out
 expect_exit 0 "$MEV" graph --store S --release master@2024-04-30 --format graphml -o snap.out
 same_files tag.out snap.out
+
+# v2.0 is stored before April, which stays as it was (May and June repeat it)
+expect_exit 0 "$MEV" store info --store S
+grep -qE '^aliases +3 ' "$OUT" || fail "store info with tags: $(grep -E '^aliases ' "$OUT")"
 
 step "cluster, track, events and report between snapshots, the chart, export workload"
 expect_exit 0 "$MEV" cluster --store S -q
@@ -132,6 +143,13 @@ expect_exit 0 "$MEV" releases --store S
 grep -q "^master@2024-06-30,[0-9]*,$(c master)," "$OUT" || fail "June is not c7"
 expect_exit 0 "$MEV" walk --repo repo --store S --until 2024-06-30
 expect_stderr_contains "0 releases walked"
+# June is a release of its own now: the repeats are March's and May's
+expect_exit 0 "$MEV" store info --store S
+grep -qE '^aliases +2 ' "$OUT" || fail "store info after June moved: $(grep -E '^aliases ' "$OUT")"
+expect_exit 0 "$MEV" store check --store S
+expect_exit 0 "$MEV" graph --store S --release master@2024-05-31 -o may.csv
+expect_exit 0 "$MEV" graph --store S --release v2.0 -o v20.csv
+same_files may.csv v20.csv
 
 step "weekly and daily: periods end on Sundays and on each day"
 expect_exit 0 "$MEV" walk --repo repo --store W --branch master --every week --since 2024-01-01 --until 2024-01-31
