@@ -5,6 +5,7 @@
 #include "maintevo/maintainers.h"
 #include "maintevo/error.h"
 #include "maintainers_internal.h"
+#include "dialect/dialect_shared.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,9 @@ static int parse_into(mev_maint *m, const mev_maint_input *files, size_t nfiles,
 			rc = mev_error_oom();
 			break;
 		}
-		rc = mev__maint_read_file(&tv, m, (uint32_t)i, files[i].data, files[i].len, tree);
+		rc = mev__dialect_has_reader(m->rules.dialect)
+			? mev__maint_read_dialect(&tv, m, (uint32_t)i, files[i].data, files[i].len)
+			: mev__maint_read_file(&tv, m, (uint32_t)i, files[i].data, files[i].len, tree);
 	}
 	if (!rc)
 		rc = mev__maint_build_sections(m, tv.v, tv.n);
@@ -162,6 +165,8 @@ int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree)
 {
 	mev_buf conv = MEV_BUF_INIT;
 	int changed = 0;
+	if (m->rules.regex_patterns)
+		return 0; /* no directory test */
 	for (size_t i = 0; i < m->fields.n && !changed; i++) {
 		const mev_field *f = &m->fields.v[i];
 		if ((f->type != 'F' && f->type != 'X') || f->regex == mev__maint_never_regex)
@@ -179,6 +184,8 @@ int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree)
 int mev_maint_set_dirs(mev_maint *m, int (*is_dir)(void *ctx, const char *path, size_t len),
 		       void *ctx)
 {
+	if (m->rules.regex_patterns)
+		return 0; /* no directory test */
 	for (size_t i = 0; i < m->fields.n; i++) {
 		mev_field *f = &m->fields.v[i];
 		size_t len;

@@ -55,6 +55,10 @@ int mev__maint_discover(mev__path_list *out, mev_maint *m, const mev_tree *t);
 int mev__maint_read_file(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char *data,
 			 size_t len, const mev_tree *tree);
 
+/* The same for a dialect with a reader of its own (maintainers_dialect.c). */
+int mev__maint_read_dialect(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char *data,
+			    size_t len);
+
 /* The script's regex for the F:/X: value val[0..len), into out. */
 int mev__maint_convert_pattern(mev_buf *out, const char *val, size_t len, const mev_rules *r,
 			       const mev_tree *tree);
