@@ -25,7 +25,8 @@ EOF
 
 step "--dialect takes every name and alias, and auto"
 mkrepo r
-printf 'A\nM:\tA <a@example.org>\nF:\ta/\n' >r/MAINTAINERS
+# readable by every dialect: OP-TEE's script starts after a '----------' line
+printf -- '----------\nA\nM:\tA <a@example.org>\nF:\ta/\n' >r/MAINTAINERS
 mkdir r/a && echo a >r/a/a.c
 commit_all r v1
 for d in auto $(python3 -c 'import json, sys
