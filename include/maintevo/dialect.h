@@ -17,7 +17,8 @@
 	X(UBOOT, uboot) \
 	X(XEN, xen) \
 	X(QEMU, qemu) \
-	X(OPTEE, optee)
+	X(OPTEE, optee) \
+	X(EDK2, edk2)
 
 /* Project conventions (release tags, where MAINTAINERS lives). */
 typedef enum {

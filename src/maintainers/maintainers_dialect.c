@@ -42,6 +42,8 @@ static int on_field(mev__dialect_sink *s, uint32_t line, char type, const char *
 	f.line = line;
 	if (!(f.value = mev__arena_strndup(&m->arena, value, len)))
 		return mev_error_oom();
+	if (len > 4096)
+		mev__maint_diag_add(m, c->file, line, "%c: value of %zu bytes", type, len);
 	if (type == 'F' || type == 'X' || (type == 'N' && !m->rules.no_n)) {
 		if (memchr(value, '\0', len)) {
 			f.regex = mev__maint_never_regex;
