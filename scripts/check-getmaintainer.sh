@@ -186,11 +186,13 @@ fi
 git -C "$repo" ls-tree -r -z --full-tree "$rev" |
 	perl -0 -ne 'chomp; my ($meta, $path) = split(/\t/, $_, 2);
 		next if $meta =~ / commit /; print "$path\0";' > "$work/all.z"
-(cd "$tree" && perl -0 -ne 'chomp; if ($_ =~ /\n/ || !(-e $_)) { print STDERR "$_\n" } else { print "$_\0" }' \
+# (The Python scripts do not test that a path exists: they get links that
+# lead nowhere too.)
+(cd "$tree" && PY="$pydialect" perl -0 -ne 'chomp; if ($_ =~ /\n/ || (!$ENV{PY} && !(-e $_))) { print STDERR "$_\n" } else { print "$_\0" }' \
 	< "$work/all.z" > "$work/files.z" 2> "$work/skipped.txt")
 total=$(tr -cd '\0' < "$work/all.z" | wc -c)
 skipped=$(wc -l < "$work/skipped.txt")
-echo "check: $total files, $skipped skipped (dangling links); running get_maintainer.pl on $jobs cores" >&2
+echo "check: $total files, $skipped skipped (dangling links); running ${pydialect:+the $pydialect script, not }get_maintainer.pl${pydialect:+,} on $jobs cores" >&2
 
 # keywords off, no e-mail, no git; options older scripts lack are left out
 opts=(--noemail --subsystem --nokeywords)

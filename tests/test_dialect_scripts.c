@@ -167,9 +167,149 @@ static void test_optee_malformed(void)
 	mev_maint_free(m);
 }
 
+/* --- edk2 -------------------------------------------------------------------- */
+
+static const char edk2_text[] =
+	"EDK II Maintainers\r\n"
+	"==================\r\n"
+	"  F: Indented/   (not a tag line)\r\n"
+	"\r\n"
+	"EDK II\r\n"
+	"------\r\n"
+	"W: http://www.tianocore.org/edk2/\r\n"
+	"\r\n"
+	"All patches CC:d here\r\n"
+	"L: devel@edk2.groups.io\r\n"
+	"F: *\r\n"
+	"F: */\r\n"
+	"\r\n"
+	"Tianocore Stewards\r\n"
+	"------------------\r\n"
+	"F: *\r\n"
+	"M: Steward <s@example.org> [steward]\r\n"
+	"\r\n"
+	"FooPkg\r\n"
+	"F: FooPkg\r\n"                     /* a prefix: FooPkgExtra/ too */
+	"M: Foo <foo@example.org> [foo]\r\n"
+	"\r\n"
+	"Bar top-level files\r\n"
+	"F: BarPkg/*\r\n"                   /* '*' at the end: no '/' after */
+	"X: BarPkg/skip.c\r\n"
+	"M: Bar <bar@example.org>\r\n"
+	"\r\n"
+	"Reviewers only\r\n"
+	"F: RevPkg/\r\n"
+	"R: Rev <rev@example.org>\r\n"
+	"\r\n"
+	"Dots\r\n"
+	"F:\tDot.Pkg/a?.c\r\n"             /* '.' literal, '?' any character */
+	"F: Deep/*/x.c\r\n"                 /* '*' crosses '/' */
+	"M: D <d@example.org>\r\n"
+	"\r\n"
+	"Split\r\n"
+	"F: SplitPkg/\r\n"
+	"F:\r\n"                            /* empty: no tag, the section ends */
+	"F: OtherPkg/\r\n"
+	"M: O <o@example.org>\r\n";
+
+static const char *const edk2_paths[] = {
+	"FooPkg/a.c", "FooPkgExtra/b.c", "BarPkg/x.c", "BarPkg/sub/x.c", "BarPkg/skip.c",
+	"RevPkg/r.c", "Dot.Pkg/a1.c", "DotXPkg/a1.c", "Deep/a/b/x.c", "Makefile", "SplitPkg/s.c",
+	"OtherPkg/o.c", "Indented/i.c",
+};
+
+static void test_edk2(void)
+{
+	mev_rules r = rules_of(MEV_DIALECT_EDK2);
+	mev_maint *m = parse_text(&r, edk2_text);
+	size_t n = sizeof edk2_paths / sizeof *edk2_paths;
+	CHECK_STR(titles(m), "EDK II|All patches CC:d here|Tianocore Stewards|FooPkg|Bar top-level files|"
+		  "Reviewers only|Dots|Split|F:");
+	/* the 2023-11 script: a path whose sections have no M: falls back to <default> */
+	CHECK_STR(cover(m, edk2_paths, n),
+		  "FooPkg/a.c=All patches CC:d here,FooPkg;FooPkgExtra/b.c=All patches CC:d here,FooPkg;"
+		  "BarPkg/x.c=All patches CC:d here,Bar top-level files;"
+		  "BarPkg/sub/x.c=All patches CC:d here,Tianocore Stewards;"
+		  "BarPkg/skip.c=All patches CC:d here,Tianocore Stewards;"
+		  "RevPkg/r.c=All patches CC:d here,Tianocore Stewards,Reviewers only;"
+		  "Dot.Pkg/a1.c=All patches CC:d here,Dots;DotXPkg/a1.c=All patches CC:d here,Tianocore Stewards;"
+		  "Deep/a/b/x.c=All patches CC:d here,Dots;Makefile=All patches CC:d here,Tianocore Stewards;"
+		  "SplitPkg/s.c=All patches CC:d here,Tianocore Stewards,Split;OtherPkg/o.c=All patches CC:d here,F:;"
+		  "Indented/i.c=All patches CC:d here,Tianocore Stewards");
+	CHECK_STR(cover_brute(m, edk2_paths, n), cover(m, edk2_paths, n));
+	CHECK_INT(has_rest(m, "All patches CC:d here"), 1);
+	CHECK_INT(has_rest(m, "Tianocore Stewards"), 1);   /* covers <default> */
+	CHECK_INT(has_rest(m, "FooPkg"), 0);
+	mev_maint_free(m);
+
+	/* the scripts before 2023-11: R: saves a path from the fallback too */
+	r.fallback_r = 1;
+	m = parse_text(&r, edk2_text);
+	CHECK(strstr(cover(m, edk2_paths, n), "RevPkg/r.c=All patches CC:d here,Reviewers only;") != NULL);
+	mev_maint_free(m);
+}
+
+/* Before 2021-07 an M: line must end in an address: one with a GitHub id
+ * after it ends the section, and the fields after it are a new one. */
+static void test_edk2_old_m(void)
+{
+	mev_rules r = rules_of(MEV_DIALECT_EDK2);
+	static const char *const paths[] = { "A/x", "B/y" };
+	mev_maint *m;
+	r.m_needs_addr = 1;
+	m = parse_text(&r, "Pkg\nF: A/\nM: X <x@example.org> [x]\nF: B/\nM: Y <y@example.org>\n");
+	CHECK_STR(titles(m), "Pkg|M: X <x@example.org> [x]");
+	CHECK_STR(cover(m, paths, 2), "A/x=Pkg;B/y=M: X <x@example.org> [x]");
+	CHECK(strstr(diag_text(m), "does not end in an address") != NULL);
+	mev_maint_free(m);
+	r.m_needs_addr = 0;
+	m = parse_text(&r, "Pkg\nF: A/\nM: X <x@example.org> [x]\nF: B/\nM: Y <y@example.org>\n");
+	CHECK_STR(titles(m), "Pkg");
+	mev_maint_free(m);
+}
+
+/* Tabs, CRLF, a lone CR, a section cut short, invalid UTF-8, a 10 MB line. */
+static void test_edk2_malformed(void)
+{
+	mev_rules r = rules_of(MEV_DIALECT_EDK2);
+	static const char *const paths[] = { "TabPkg/a", "Cut/b" };
+	size_t big = 10u << 20;
+	char *text;
+	mev_maint *m = parse_text(&r, "Tab\r\nF:\tTabPkg/\r\nM:\tT <t@example.org>\tx\rCut\r\nF: Cut");
+	CHECK_STR(titles(m), "Tab|Cut");
+	CHECK_STR(cover(m, paths, 2), "TabPkg/a=Tab;Cut/b=Cut");
+	CHECK(strstr(diag_text(m), "tab inside a value") != NULL);
+	mev_maint_free(m);
+	m = parse_text(&r, "Bad \xff\xfe\nF: X/\n");
+	CHECK(strstr(diag_text(m), "2: ") == NULL);
+	CHECK(strstr(diag_text(m), "1: not valid UTF-8") != NULL);
+	mev_maint_free(m);
+	text = malloc(big + 64);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	memcpy(text, "Huge\nF: ", 8);
+	memset(text + 8, 'a', big);
+	strcpy(text + 8 + big, "\nM: H <h@example.org>\n");
+	m = parse_text(&r, text);
+	CHECK_INT((int)mev_maint_section_count(m), 1);
+	CHECK(strstr(diag_text(m), "2: F: value of 10485760 bytes") != NULL);
+	mev_maint_free(m);
+	memcpy(text, "Huge", 4);
+	memset(text, 'T', big);
+	strcpy(text + big, "\nF: H/\n");
+	m = parse_text(&r, text);
+	CHECK(strstr(diag_text(m), "1: section title longer than 200 bytes") != NULL);
+	mev_maint_free(m);
+	free(text);
+}
+
 int main(void)
 {
 	RUN(test_optee);
 	RUN(test_optee_malformed);
+	RUN(test_edk2);
+	RUN(test_edk2_old_m);
+	RUN(test_edk2_malformed);
 	return test_summary();
 }

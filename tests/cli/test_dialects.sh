@@ -27,6 +27,8 @@ step "--dialect takes every name and alias, and auto"
 mkrepo r
 # readable by every dialect: OP-TEE's script starts after a '----------' line
 printf -- '----------\nA\nM:\tA <a@example.org>\nF:\ta/\n' >r/MAINTAINERS
+# edk2 reads Maintainers.txt
+printf 'A\nM: A <a@example.org>\nF: a/\n' >r/Maintainers.txt
 mkdir r/a && echo a >r/a/a.c
 commit_all r v1
 for d in auto $(python3 -c 'import json, sys

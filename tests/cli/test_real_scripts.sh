@@ -27,5 +27,6 @@ check() { # DIR TAG...
 	done
 }
 check OP-TEE+optee_os 3.7.0 3.14.0 4.0.0 4.10.0
+check tianocore+edk2 edk2-stable201908 edk2-stable202105 edk2-stable202108 edk2-stable202311 edk2-stable202605
 [ "$checked" -gt 0 ] || skip "no real data under $real"
 echo "PASS"

@@ -430,7 +430,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.utf8 = (data[0] & 4) != 0;
 	r.braces = (data[0] & 8) != 0;
 	if (data[0] & 0x80) {
-		static const mev_dialect own[4] = { MEV_DIALECT_OPTEE, MEV_DIALECT_OPTEE,
+		static const mev_dialect own[4] = { MEV_DIALECT_OPTEE, MEV_DIALECT_EDK2,
 						    MEV_DIALECT_OPTEE, MEV_DIALECT_OPTEE };
 		mev_rules_default(&r, own[(data[0] >> 5) & 3]);
 	}
