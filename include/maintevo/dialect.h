@@ -18,7 +18,8 @@
 	X(XEN, xen) \
 	X(QEMU, qemu) \
 	X(OPTEE, optee) \
-	X(EDK2, edk2)
+	X(EDK2, edk2) \
+	X(ZEPHYR, zephyr)
 
 /* Project conventions (release tags, where MAINTAINERS lives). */
 typedef enum {

@@ -22,11 +22,16 @@ typedef struct mev__dialect_sink mev__dialect_sink;
 struct mev__dialect_sink {
 	void *ctx;
 	const mev_rules *rules;
+	const mev_tree *tree;  /* the release's tree, for checks the script makes (may be NULL) */
+	int unreadable;        /* set by the reader: the script cannot read the file at all
+				  (a YAML error); nothing of it was handed on */
 	/* a line naming the section whose fields follow */
 	int (*title)(mev__dialect_sink *s, uint32_t line, const char *text, size_t len);
 	/* a field: its letter (files: 'F', excluded: 'X', a regex: 'N', people:
-	 * 'M' 'R', lists 'L', status 'S', ...) and its value */
-	int (*field)(mev__dialect_sink *s, uint32_t line, char type, const char *value, size_t len);
+	 * 'M' 'R', lists 'L', status 'S', ...), its value, and for F/X/N the
+	 * regex the script matches (NULL: the dialect's regex() of the value) */
+	int (*field)(mev__dialect_sink *s, uint32_t line, char type, const char *value, size_t len,
+		     const char *regex);
 	/* a message about line `line` (0: the whole file) */
 	int (*diag)(mev__dialect_sink *s, uint32_t line, const char *message);
 };

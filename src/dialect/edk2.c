@@ -207,7 +207,7 @@ static int read(mev__dialect_sink *sk, const char *data, size_t len)
 			rc = sk->diag(sk, lineno, "tab inside a value: GetMaintainer.py keeps it "
 				      "(the first such line)");
 		if (!rc)
-			rc = sk->field(sk, lineno, (char)b[0], (const char *)v, (size_t)(e - v));
+			rc = sk->field(sk, lineno, (char)b[0], (const char *)v, (size_t)(e - v), NULL);
 		/* a field is a name for a later section only when nothing else is */
 		name = b;
 		name_end = e;

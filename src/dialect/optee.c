@@ -218,7 +218,7 @@ static int read(mev__dialect_sink *sk, const char *data, size_t len)
 				v += char_len(v, l->e);
 			}
 			if (!rc)
-				rc = sk->field(sk, l->line, type, (const char *)v, (size_t)(l->e - v));
+				rc = sk->field(sk, l->line, type, (const char *)v, (size_t)(l->e - v), NULL);
 		}
 	}
 	MEV_VEC_FREE(&lines);

@@ -30,7 +30,8 @@ static int on_title(mev__dialect_sink *s, uint32_t line, const char *text, size_
 	return 0;
 }
 
-static int on_field(mev__dialect_sink *s, uint32_t line, char type, const char *value, size_t len)
+static int on_field(mev__dialect_sink *s, uint32_t line, char type, const char *value, size_t len,
+		    const char *regex)
 {
 	sink_ctx *c = s->ctx;
 	mev_maint *m = c->m;
@@ -49,6 +50,9 @@ static int on_field(mev__dialect_sink *s, uint32_t line, char type, const char *
 			f.regex = mev__maint_never_regex;
 			mev__maint_diag_add(m, c->file, line, "%c: pattern with a NUL byte; it can match no path",
 					    type);
+		} else if (regex) {
+			if (!(f.regex = mev__arena_strndup(&m->arena, regex, strlen(regex))))
+				return mev_error_oom();
 		} else {
 			if ((rc = mev__dialect_regex(m->rules.dialect, &c->conv, type, value, len)))
 				return rc;
@@ -71,12 +75,14 @@ static int on_diag(mev__dialect_sink *s, uint32_t line, const char *message)
 	return mev__maint_diag_add(c->m, c->file, line, "%s", message);
 }
 
-int mev__maint_read_dialect(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char *data, size_t len)
+int mev__maint_read_dialect(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char *data, size_t len,
+			    const mev_tree *tree)
 {
 	sink_ctx c = { .m = m, .out = out, .file = fi, .conv = MEV_BUF_INIT };
-	mev__dialect_sink s = { .ctx = &c, .rules = &m->rules, .title = on_title, .field = on_field,
+	mev__dialect_sink s = { .ctx = &c, .rules = &m->rules, .tree = tree, .title = on_title, .field = on_field,
 				.diag = on_diag };
 	int rc = mev__dialect_read(m->rules.dialect, &s, data, len);
+	m->unreadable |= s.unreadable;
 	mev__buf_free(&c.conv);
 	return rc;
 }
