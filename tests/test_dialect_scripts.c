@@ -304,6 +304,95 @@ static void test_edk2_malformed(void)
 	free(text);
 }
 
+/* --- Zephyr ------------------------------------------------------------------ */
+
+static const char zephyr_text[] =
+	"# comment\n"
+	"Bluetooth:\n"
+	"    status: maintained\n"
+	"    maintainers:\n"
+	"        - jhedberg\n"
+	"    collaborators:\n"
+	"        - joerchan\n"
+	"    files:\n"
+	"        - subsys/bluetooth/\n"          /* a trailing '/': everything below */
+	"        - include/bluetooth/*.h\n"       /* '*' is [^/]*: one level, the whole path */
+	"        - doc/bt.rst\n"                  /* exact: not doc/bt.rst.old */
+	"    files-exclude:\n"
+	"        - subsys/bluetooth/mesh/\n"
+	"    labels:\n"
+	"        - \"area: Bluetooth\"\n"
+	"\"Drivers: sensors\":\n"
+	"    status: odd fixes\n"
+	"    files-regex:\n"
+	"        - sensor\n"                      /* searched anywhere */
+	"    files-regex-exclude:\n"
+	"        - \\.md$\n"
+	"Twice:\n"
+	"    files: [first/]\n"
+	"Twice:\n"                                /* PyYAML keeps the later one */
+	"    files: [second/]\n"
+	"    files-exclude: [second/x?.c]\n"
+	"Empty files:\n"
+	"    files:\n"
+	"    description: no files key value\n";
+
+static void test_zephyr(void)
+{
+	mev_rules r = rules_of(MEV_DIALECT_ZEPHYR);
+	mev_maint *m = parse_text(&r, zephyr_text);
+	static const char *const paths[] = {
+		"subsys/bluetooth/host/hci.c", "subsys/bluetooth/mesh/a.c", "include/bluetooth/a.h",
+		"include/bluetooth/x/b.h", "doc/bt.rst", "doc/bt.rst.old", "drivers/sensor/bme280.c",
+		"samples/my_sensors/README.md", "first/a", "second/a.c", "second/x1.c", "second/x12.c",
+	};
+	size_t n = sizeof paths / sizeof *paths;
+	CHECK_STR(titles(m), "Bluetooth|Drivers: sensors|Twice|Empty files");
+	CHECK_STR(cover(m, paths, n),
+		  "subsys/bluetooth/host/hci.c=Bluetooth;subsys/bluetooth/mesh/a.c=-;"
+		  "include/bluetooth/a.h=Bluetooth;include/bluetooth/x/b.h=-;doc/bt.rst=Bluetooth;"
+		  "doc/bt.rst.old=-;drivers/sensor/bme280.c=Drivers: sensors;"
+		  "samples/my_sensors/README.md=-;first/a=-;second/a.c=Twice;second/x1.c=-;second/x12.c=Twice");
+	CHECK_STR(cover_brute(m, paths, n), cover(m, paths, n));
+	CHECK(strstr(diag_text(m), "area 'Twice' defined again later") != NULL);
+	CHECK(strstr(diag_text(m), "either 'files' or 'files-regex'") != NULL);
+	CHECK_INT(mev_maint_unreadable(m), 0);
+	CHECK_INT(mev_maint_sections(m)[0].n_maintainers, 1);
+	CHECK_INT(mev_maint_sections(m)[0].n_reviewers, 1);
+	CHECK_INT(mev_maint_sections(m)[1].status, MEV_STATUS_ODD_FIXES);
+	mev_maint_free(m);
+}
+
+/* Bad YAML: file:line:column, no area, no crash; odd shapes: diagnostics. */
+static void test_zephyr_malformed(void)
+{
+	mev_rules r = rules_of(MEV_DIALECT_ZEPHYR);
+	mev_maint *m = parse_text(&r, "A:\n    files:\n        - a/\n  B: [unclosed\n");
+	CHECK_INT((int)mev_maint_section_count(m), 0);
+	CHECK_INT(mev_maint_unreadable(m), 1);
+	CHECK(strstr(diag_text(m), "YAML error at line") != NULL);
+	CHECK(strstr(diag_text(m), ", column ") != NULL);
+	mev_maint_free(m);
+	m = parse_text(&r, "- a\n- b\n");
+	CHECK_INT((int)mev_maint_section_count(m), 0);
+	CHECK(strstr(diag_text(m), "not a dict") != NULL);
+	mev_maint_free(m);
+	m = parse_text(&r, "A: 3\nB:\n    files: notalist\n    bogus: 1\n    files-regex: [1.5, x(]\n"
+			   "C:\n    files:\n        - {a: b}\n        - c/\n");
+	CHECK_STR(titles(m), "B|C");
+	CHECK(strstr(diag_text(m), "1: malformed entry for area 'A'") != NULL);
+	CHECK(strstr(diag_text(m), "3: malformed 'files' value") != NULL);
+	CHECK(strstr(diag_text(m), "4: unknown key 'bogus'") != NULL);
+	CHECK(strstr(diag_text(m), "'1.5' in area 'B' is not a string") != NULL);
+	mev_maint_free(m);
+	m = parse_text(&r, "");
+	CHECK_INT((int)mev_maint_section_count(m), 0);
+	mev_maint_free(m);
+	m = parse_text(&r, "A:\n  files: [a/]\n\t- tab\n");
+	CHECK_INT(mev_maint_unreadable(m), 1);
+	mev_maint_free(m);
+}
+
 int main(void)
 {
 	RUN(test_optee);
@@ -311,5 +400,7 @@ int main(void)
 	RUN(test_edk2);
 	RUN(test_edk2_old_m);
 	RUN(test_edk2_malformed);
+	RUN(test_zephyr);
+	RUN(test_zephyr_malformed);
 	return test_summary();
 }

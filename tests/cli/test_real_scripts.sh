@@ -28,5 +28,7 @@ check() { # DIR TAG...
 }
 check OP-TEE+optee_os 3.7.0 3.14.0 4.0.0 4.10.0
 check tianocore+edk2 edk2-stable201908 edk2-stable202105 edk2-stable202108 edk2-stable202311 edk2-stable202605
+python3 -c 'import yaml' 2>/dev/null || { echo "# python3-yaml missing: Zephyr skipped"; checked_z=skip; }
+[ "${checked_z:-}" = skip ] || check ekmixon+zephyr v2.4.0 v2.5.0 v2.6.0
 [ "$checked" -gt 0 ] || skip "no real data under $real"
 echo "PASS"

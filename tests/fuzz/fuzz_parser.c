@@ -431,7 +431,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.braces = (data[0] & 8) != 0;
 	if (data[0] & 0x80) {
 		static const mev_dialect own[4] = { MEV_DIALECT_OPTEE, MEV_DIALECT_EDK2,
-						    MEV_DIALECT_OPTEE, MEV_DIALECT_OPTEE };
+						    MEV_DIALECT_ZEPHYR, MEV_DIALECT_OPTEE };
 		mev_rules_default(&r, own[(data[0] >> 5) & 3]);
 	}
 	dir_too = (data[0] & 0x10) != 0;
