@@ -28,7 +28,12 @@
 # repeated titles are told apart.  QEMU's script (m/^(.):/, no N:) runs the
 # same way; the 2014-2016 U-Boot scripts' m/^(\C):/ (\C was removed from
 # Perl in 5.24) runs as m/^((?s:.)):/, which takes the same one byte of
-# the bytes these scripts read.  Exit status 0 when every file agrees.
+# the bytes these scripts read.  Trees whose script is not get_maintainer.pl
+# (OP-TEE's and Zephyr's scripts/get_maintainer.py, edk2's
+# BaseTools/Scripts/GetMaintainer.py) run the script's own Python functions
+# in scripts/check-getmaintainer/driver.py (Zephyr needs python3-yaml);
+# their sections are compared by name (none for edk2) and pattern values.
+# Exit status 0 when every file agrees.
 set -euo pipefail
 
 jobs=$(nproc)
@@ -39,7 +44,7 @@ while [ $# -gt 0 ]; do
 	-j) jobs=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--cache) cache=$2; shift 2 ;;
-	-h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,36p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done
