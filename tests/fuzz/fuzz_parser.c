@@ -305,7 +305,8 @@ static int add_derived(path_list *paths, size_t *npats, const mev_maint *mt, int
 	size_t nf = mev_maint_field_count(mt), used = 0;
 	for (size_t i = 0; i < nf; i++) {
 		const mev_field *f = &fields[i];
-		if (f->type != 'F' && f->type != 'X' && f->type != 'N')
+		/* (an N: line the script ignores has no regex: OP-TEE's, QEMU's) */
+		if ((f->type != 'F' && f->type != 'X' && f->type != 'N') || !f->regex)
 			continue;
 		(*npats)++;
 		if (used >= MAX_DERIVED_FIELDS)
