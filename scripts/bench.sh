@@ -3,7 +3,7 @@
 # measured in the same run.
 #
 # usage: scripts/bench.sh [--runs N] [--linux REPO] [--rev REV] [--uboot REPO]
-#                         [--xen REPO] [--against OLD_MAINTEVO] [BENCH...]
+#                         [--xen REPO] [--edk2 REPO] [--against OLD_MAINTEVO] [BENCH...]
 #
 # BENCH (default: all that have their input):
 #   graph   `maintevo graph` of one Linux release (default v6.12 of the
@@ -20,6 +20,8 @@
 #           one new tag on top of the rest, peak memory and store size
 #   walkrc  the same for U-Boot with every release candidate (--rc), v2014.10-rc1 ..
 #   xen     the same walk figures for all of Xen's RELEASE-x.y.z tags
+#   edk2    the same walk figures for all of edk2's edk2-stableYYYYMM[.NN] tags
+#           (its own GetMaintainer.py rules, the <default> fallback: no rematch plan)
 #   linux5  the same for the five Linux releases of shared/scripts/linux-releases.sh
 #           (--linux5, default $MEV_LINUX5_REPO or /work/data/linux5; with --rc),
 #           and `maintevo graph` of its v6.12 against its floor
@@ -46,7 +48,8 @@
 #
 # Inputs: --linux (default $MEV_LINUX_REPO or /work/data/linux), --linux5, --uboot
 # (default $MEV_UBOOT_REPO or /work/.mirror/u-boot+u-boot/repo), --xen
-# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --pasta
+# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --edk2
+# (default $MEV_EDK2_REPO or /work/.mirror/tianocore+edk2/repo), --pasta
 # (default $MEV_PASTA or ../shared/data/linux-pasta: its section_graph/).
 # Each figure is paired with its floor in the same run: the two commands
 # alternate (floor, maintevo, floor, ...; one warm-up each), and the line
@@ -68,6 +71,7 @@ linux=${MEV_LINUX_REPO:-/work/data/linux}
 linux5=${MEV_LINUX5_REPO:-/work/data/linux5}
 uboot=${MEV_UBOOT_REPO:-/work/.mirror/u-boot+u-boot/repo}
 xen=${MEV_XEN_REPO:-/work/.mirror/xen-project+xen/repo}
+edk2=${MEV_EDK2_REPO:-/work/.mirror/tianocore+edk2/repo}
 rev=v6.12
 against=
 pasta=${MEV_PASTA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data/linux-pasta}
@@ -80,6 +84,7 @@ while [ $# -gt 0 ]; do
 	--rev) rev=$2; shift 2 ;;
 	--uboot) uboot=$2; shift 2 ;;
 	--xen) xen=$2; shift 2 ;;
+	--edk2) edk2=$2; shift 2 ;;
 	--pasta) pasta=$2; shift 2 ;;
 	--against) against=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
@@ -87,7 +92,7 @@ while [ $# -gt 0 ]; do
 	*) benches+=("$1"); shift ;;
 	esac
 done
-[ ${#benches[@]} -gt 0 ] || benches=(graph match walk xen linux2 flow cluster)
+[ ${#benches[@]} -gt 0 ] || benches=(graph match walk xen edk2 linux2 flow cluster)
 
 mev=${MAINTEVO:-$here/build/maintevo}
 if [ ! -x "$mev" ]; then
@@ -326,6 +331,14 @@ for b in "${benches[@]}"; do
 		fi
 		mapfile -t ts < <(git -C "$xen" tag | grep -E '^RELEASE-[0-9]+\.[0-9]+\.[0-9]+$' | sort -V)
 		walk_figures xen "$xen" 0 --dialect xen -- "${ts[@]}"
+		;;
+	edk2)
+		if ! git -C "$edk2" rev-parse -q --verify "edk2-stable201908^{commit}" >/dev/null 2>&1; then
+			echo "edk2: skipped, no edk2 repository at '$edk2'"
+			continue
+		fi
+		mapfile -t ts < <(git -C "$edk2" tag | grep -E '^edk2-stable[0-9]{6}(\.[0-9]{1,2})?$' | sort -V)
+		walk_figures edk2 "$edk2" 0 --dialect edk2 -- "${ts[@]}"
 		;;
 	linux2)
 		if ! git -C "$linux" rev-parse -q --verify "v6.1^{commit}" >/dev/null 2>&1; then

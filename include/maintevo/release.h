@@ -226,7 +226,9 @@ typedef struct {
 	size_t n;
 	int has_regex;            /* the lines have their regexes (walked by a maintevo that
 				     stores them; 'walk --rebuild' stores them for older ones) */
-	int utf8;                 /* the script decodes MAINTAINERS as UTF-8 (mev_rules.utf8) */
+	int utf8;                 /* the script decodes MAINTAINERS as UTF-8 (mev_rules.utf8), or'ed
+				     with MEV_MATCH_RAW for a dialect's whole regexes
+				     (mev_rules.regex_patterns): as mev_match_why() takes it */
 	void *mem_;               /* owns the strings and lines */
 } mev_release_patterns;
 

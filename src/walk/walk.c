@@ -200,7 +200,9 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		!mev_maint_dirs_changed(prev->maint, cur->tree);
 	if (!reuse) {
 		w->res->reparsed++;
-		if ((rc = load_maint(w, cur, &prep, w->ahead.running)))
+		if ((rc = load_maint(w, cur, &prep, w->ahead.running)) ||
+		    (rc = mev__walk_carry(&cur->maint, &cur->matcher, prev->maint,
+					  w->ahead.running ? NULL : &w->pool)))
 			goto done;
 		if (!cold && prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
 			goto done;

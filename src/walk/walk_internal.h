@@ -175,6 +175,12 @@ int mev__walk_sources_equal(const mev_maint_source *a, size_t na, const mev_main
  * (*pool): the pool is dropped for a new one when it holds far more
  * patterns than a release uses (a matcher keeps the pool it came from). */
 int mev__walk_matcher(mev_matcher **out, mev_maint *m, mev_pattern_pool **pool);
+/* When *maint could not be read at all (Zephyr's bad YAML) and the release
+ * before has sections (prev): *maint and *matcher become a copy of prev's
+ * (the writer may still read prev) with a new matcher (pooled unless pool
+ * is NULL).  Otherwise nothing changes. */
+int mev__walk_carry(mev_maint **maint, mev_matcher **matcher, const mev_maint *prev,
+		    mev_pattern_pool **pool);
 
 /*
  * The diffs the reading before the walk made, recorded
