@@ -137,6 +137,23 @@ static int load_maint(walker *w, state *cur, mev__walk_prep *prep, int busy)
 
 /* Build everything for `tag` from `prev` (or cold when prev->tree is NULL);
  * `next`, the release to walk after it (or NULL), has its tree diffed ahead. */
+/* cur built again from scratch: a pattern ran out of its matching budget
+ * when built from the release before (see compute). */
+static int build_cold(walker *w, state *cur, mev_filemap_options *fo)
+{
+	int rc;
+	mev_filemap_free(cur->fm);
+	mev_matcher_free(cur->matcher);
+	mev_maint_free(cur->maint);
+	cur->fm = NULL;
+	cur->matcher = NULL;
+	cur->maint = NULL;
+	if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
+	    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)))
+		return rc;
+	return mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher, NULL, fo);
+}
+
 static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *prev, state *cur)
 {
 	const mev_walk_options *o = w->opt;
@@ -225,19 +242,9 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	rc = mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher,
 				  prev->tree && !cold ? &base : NULL, &fo);
 	if (!rc && prev->tree && !cold && mev_matcher_limit_hits(cur->matcher) > 0 &&
-	    !(rc = mev__walk_settle(w))) { /* cur may hold what the writer reads */
-		mev_filemap_free(cur->fm);
-		mev_matcher_free(cur->matcher);
-		mev_maint_free(cur->maint);
-		cur->fm = NULL;
-		cur->matcher = NULL;
-		cur->maint = NULL;
-		if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
-		    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)) ||
-		    (rc = mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher,
-					       NULL, &fo)))
-			goto done;
-	}
+	    !(rc = mev__walk_settle(w)) && /* cur may hold what the writer reads */
+	    (rc = build_cold(w, cur, &fo)))
+		goto done;
 	if (!rc && next && !early)
 		ahead_start(w, cur, 1);
 	if (!rc && st.missing)
