@@ -406,8 +406,9 @@ static void test_dialect_table(void)
 	CHECK_INT(MEV_DIALECT_UBOOT, 2);
 	CHECK_INT(MEV_DIALECT_XEN, 3);
 	CHECK_INT(MEV_DIALECT_QEMU, 4);
-	CHECK_INT(MEV_DIALECT_COUNT, 4);
-	CHECK_INT(MEV_DIALECT_END, 5);
+	CHECK_INT(MEV_DIALECT_COREBOOT, 5);
+	CHECK_INT(MEV_DIALECT_COUNT, 5);
+	CHECK_INT(MEV_DIALECT_END, 6);
 	for (int d = 1; d < MEV_DIALECT_END; d++) {
 		const mev_dialect_info *in = mev_dialect_info_get((mev_dialect)d);
 		CHECK(in != NULL);
@@ -438,6 +439,8 @@ static void test_dialect_table(void)
 	CHECK_STR(mev_dialect_display(MEV_DIALECT_UBOOT), "U-Boot");
 	CHECK_STR(mev_dialect_display(MEV_DIALECT_XEN), "Xen");
 	CHECK_STR(mev_dialect_display(MEV_DIALECT_QEMU), "QEMU");
+	CHECK_STR(mev_dialect_display(MEV_DIALECT_COREBOOT), "coreboot");
+	CHECK_INT(mev_dialect_parse("coreboot"), MEV_DIALECT_COREBOOT);
 	CHECK_INT(mev_dialect_parse("linux"), MEV_DIALECT_LINUX);
 	CHECK_INT(mev_dialect_parse("uboot"), MEV_DIALECT_UBOOT);
 	CHECK_INT(mev_dialect_parse("qemu"), MEV_DIALECT_QEMU);
@@ -461,6 +464,11 @@ static void test_dialect_defaults(void)
 	CHECK_INT(r.discover, MEV_DISCOVER_TOP);
 	CHECK_INT(r.any_type + r.no_n, 2);
 	CHECK_INT(r.drop_comments + r.utf8 + r.braces, 0);
+	/* coreboot's script (the kernel's of 2017): ./MAINTAINERS, '#' lines kept */
+	mev_rules_default(&r, MEV_DIALECT_COREBOOT);
+	CHECK_INT(r.dialect, MEV_DIALECT_COREBOOT);
+	CHECK_INT(r.discover, MEV_DISCOVER_TOP);
+	CHECK_INT(r.drop_comments + r.utf8 + r.braces + r.any_type + r.no_n + r.find_files, 0);
 }
 
 /* Each dialect's release tags, and AUTO taking the fallback's (Linux's). */
@@ -479,6 +487,13 @@ static void test_dialect_release_tags(void)
 		{ MEV_DIALECT_QEMU, "v9.1.0-rc4", 0, 1 },   { MEV_DIALECT_QEMU, "v9.1.0-rc", 0, 0 },
 		{ MEV_DIALECT_QEMU, "v9.1", 0, 0 },         { MEV_DIALECT_AUTO, "v6.1", 1, 1 },
 		{ MEV_DIALECT_AUTO, "v6.1-rc1", 0, 1 },     { MEV_DIALECT_AUTO, "v2024.01", 0, 0 },
+		{ MEV_DIALECT_COREBOOT, "4.1", 1, 1 },      { MEV_DIALECT_COREBOOT, "4.22.01", 1, 1 },
+		{ MEV_DIALECT_COREBOOT, "4.8.1", 1, 1 },    { MEV_DIALECT_COREBOOT, "24.02", 1, 1 },
+		{ MEV_DIALECT_COREBOOT, "24.02.01", 1, 1 }, { MEV_DIALECT_COREBOOT, "2.0.0", 0, 0 },
+		{ MEV_DIALECT_COREBOOT, "4.1-rc1", 0, 0 },  { MEV_DIALECT_COREBOOT, "v4.1", 0, 0 },
+		{ MEV_DIALECT_COREBOOT, "19.02", 0, 0 },    { MEV_DIALECT_COREBOOT, "24.2", 0, 0 },
+		{ MEV_DIALECT_COREBOOT, "4.", 0, 0 },       { MEV_DIALECT_COREBOOT, "4.22.", 0, 0 },
+		{ MEV_DIALECT_LINUX, "4.22", 0, 0 },        { MEV_DIALECT_QEMU, "24.02.01", 0, 0 },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
 		if (mev_tag_is_release(t[i].d, t[i].tag, 0) != t[i].release ||
@@ -491,7 +506,7 @@ static void test_dialect_release_tags(void)
 
 /*
  * --dialect auto on trees that look like one project, two, or none: U-Boot
- * is tried first, then Xen, then QEMU, and Linux takes the rest.  Each
+ * is tried first, then Xen, QEMU, coreboot, and Linux takes the rest.  Each
  * tag's tree holds the paths listed (a name ending in '/' a folder).
  */
 static void test_dialect_guess(void)
@@ -511,6 +526,9 @@ static void test_dialect_guess(void)
 		{ "qemu-dir", "qemu-options.hx/", MEV_DIALECT_LINUX },
 		{ "uboot-first", "xen/common/ qemu-options.hx board/ include/configs/", MEV_DIALECT_UBOOT },
 		{ "xen-before-qemu", "qemu-options.hx xen/common/", MEV_DIALECT_XEN },
+		{ "coreboot", "src/mainboard/ src/northbridge/ util/", MEV_DIALECT_COREBOOT },
+		{ "mainboard-only", "src/mainboard/ util/", MEV_DIALECT_LINUX },
+		{ "qemu-before-coreboot", "src/mainboard/ src/northbridge/ hw/ target/", MEV_DIALECT_QEMU },
 	};
 	const char *d;
 	mev_repo *repo = NULL;

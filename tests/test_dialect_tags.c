@@ -11,6 +11,8 @@ static void test_order(void)
 		{ "v2013.10", "v2014.01", "v2014.10-rc1", "v2014.10", "v2024.01", "v2026.07", NULL },
 		{ "RELEASE-4.9.0", "RELEASE-4.10.0-rc1", "RELEASE-4.10.0", "RELEASE-4.10.1", NULL },
 		{ "v1.0", "v1.3-rc1", "v1.3", "v1.10", NULL },
+		{ "4.8", "4.8.1", "4.9", "4.10", "4.22", "4.22.01", "24.02", NULL },
+		{ "4.22.01", "24.02", "24.02.01", "24.05", "25.12", "26.03", NULL },
 	};
 	for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
 		for (size_t i = 0; lists[l][i]; i++)

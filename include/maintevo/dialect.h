@@ -16,7 +16,8 @@
 	X(LINUX, linux) \
 	X(UBOOT, uboot) \
 	X(XEN, xen) \
-	X(QEMU, qemu)
+	X(QEMU, qemu) \
+	X(COREBOOT, coreboot)
 
 /* Project conventions (release tags, where MAINTAINERS lives). */
 typedef enum {
@@ -63,6 +64,15 @@ int mev_dialect_parse(const char *name);
 /* The project's name for people ("U-Boot"); NULL for MEV_DIALECT_AUTO and
  * anything out of range. */
 const char *mev_dialect_display(mev_dialect d);
+
+/*
+ * Where a tree of the dialect keeps the get_maintainer.pl whose rules it
+ * follows: "scripts/get_maintainer.pl" (Linux, U-Boot, Xen, QEMU),
+ * "util/scripts/get_maintainer.pl" (coreboot); NULL when its trees have
+ * none and its rules are always mev_rules_default()'s.  MEV_DIALECT_AUTO
+ * and anything out of range: the fallback's (Linux's).
+ */
+const char *mev_dialect_script(mev_dialect d);
 
 /*
  * The dialect a tree looks like: the first in table order that recognises

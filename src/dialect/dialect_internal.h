@@ -3,7 +3,6 @@
 #define MEV_DIALECT_INTERNAL_H
 
 #include "maintevo/dialect.h"
-#include "maintevo/dialect.h"
 
 /*
  * Everything one dialect does differently.  Each src/dialect/<name>.c
@@ -20,6 +19,9 @@ typedef struct {
 	void (*defaults)(mev_rules *r);
 	/* 1 when tag is one of its releases; with rc also a release candidate */
 	int (*is_release)(const char *tag, int rc);
+	/* where its trees keep get_maintainer.pl: NULL for the usual
+	 * scripts/get_maintainer.pl, "" when they keep none (mev_dialect_script()) */
+	const char *script;
 } mev__dialect_def;
 
 #define MEV__DIALECT_DECLARE(ID, file) extern const mev__dialect_def mev__dialect_##file;

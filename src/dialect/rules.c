@@ -128,15 +128,16 @@ static char *read_conf(mev_repo *repo, const mev_tree *t, size_t *len)
 int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_rules_options *opt)
 {
 	mev_dialect d = opt && opt->dialect != MEV_DIALECT_AUTO ? opt->dialect : mev_dialect_guess(t);
+	const char *where = mev_dialect_script(d); /* the script whose rules the tree follows */
 	size_t len = 0;
 	char *script;
 	int rc;
 
 	/* a partial clone may lack them: the rules would silently be wrong */
-	if ((rc = mev_tree_need(repo, t, "scripts/get_maintainer.pl", "the rules of the release come from it")) ||
+	if ((where && (rc = mev_tree_need(repo, t, where, "the rules of the release come from it"))) ||
 	    (rc = mev_tree_need(repo, t, ".get_maintainer.conf", "the rules of the release come from it")))
 		return rc;
-	script = read_file(repo, t, "scripts/get_maintainer.pl", &len);
+	script = where ? read_file(repo, t, where, &len) : NULL;
 
 	mev_rules_default(r, d);
 	if (script) {
