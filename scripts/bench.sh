@@ -3,7 +3,7 @@
 # measured in the same run.
 #
 # usage: scripts/bench.sh [--runs N] [--linux REPO] [--rev REV] [--uboot REPO]
-#                         [--xen REPO] [--against OLD_MAINTEVO] [BENCH...]
+#                         [--xen REPO] [--dpdk REPO] [--against OLD_MAINTEVO] [BENCH...]
 #
 # BENCH (default: all that have their input):
 #   graph   `maintevo graph` of one Linux release (default v6.12 of the
@@ -20,6 +20,9 @@
 #           one new tag on top of the rest, peak memory and store size
 #   walkrc  the same for U-Boot with every release candidate (--rc), v2014.10-rc1 ..
 #   xen     the same walk figures for all of Xen's RELEASE-x.y.z tags
+#   dpdk    the same for all of DPDK's release tags (v2.0.0 .. newest, the
+#           stable vYY.MM.N among them)
+#   dpdkrc  the same with every release candidate (--rc)
 #   linux5  the same for the five Linux releases of shared/scripts/linux-releases.sh
 #           (--linux5, default $MEV_LINUX5_REPO or /work/data/linux5; with --rc),
 #           and `maintevo graph` of its v6.12 against its floor
@@ -38,7 +41,8 @@
 #
 # Inputs: --linux (default $MEV_LINUX_REPO or /work/data/linux), --linux5, --uboot
 # (default $MEV_UBOOT_REPO or /work/.mirror/u-boot+u-boot/repo), --xen
-# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --pasta
+# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --dpdk
+# (default $MEV_DPDK_REPO or /work/.mirror/DPDK+dpdk/repo), --pasta
 # (default $MEV_PASTA or ../shared/data/linux-pasta: its section_graph/).
 # Each figure is paired with its floor in the same run: the two commands
 # alternate (floor, maintevo, floor, ...; one warm-up each), and the line
@@ -60,6 +64,7 @@ linux=${MEV_LINUX_REPO:-/work/data/linux}
 linux5=${MEV_LINUX5_REPO:-/work/data/linux5}
 uboot=${MEV_UBOOT_REPO:-/work/.mirror/u-boot+u-boot/repo}
 xen=${MEV_XEN_REPO:-/work/.mirror/xen-project+xen/repo}
+dpdk=${MEV_DPDK_REPO:-/work/.mirror/DPDK+dpdk/repo}
 rev=v6.12
 against=
 pasta=${MEV_PASTA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data/linux-pasta}
@@ -72,6 +77,7 @@ while [ $# -gt 0 ]; do
 	--rev) rev=$2; shift 2 ;;
 	--uboot) uboot=$2; shift 2 ;;
 	--xen) xen=$2; shift 2 ;;
+	--dpdk) dpdk=$2; shift 2 ;;
 	--pasta) pasta=$2; shift 2 ;;
 	--against) against=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
@@ -318,6 +324,19 @@ for b in "${benches[@]}"; do
 		fi
 		mapfile -t ts < <(git -C "$xen" tag | grep -E '^RELEASE-[0-9]+\.[0-9]+\.[0-9]+$' | sort -V)
 		walk_figures xen "$xen" 0 --dialect xen -- "${ts[@]}"
+		;;
+	dpdk|dpdkrc)
+		if ! git -C "$dpdk" rev-parse -q --verify "v2.0.0^{commit}" >/dev/null 2>&1; then
+			echo "$b: skipped, no DPDK repository at '$dpdk'"
+			continue
+		fi
+		# version order: v20.11-rc1 < v20.11 < v20.11.1 (sort -V puts '~' first)
+		rcs=()
+		[ "$b" = dpdkrc ] && rcs=(--rc)
+		mapfile -t ts < <(git -C "$dpdk" tag | grep -E '^v(2\.[0-9]+\.[0-9]+|[0-9]{2}\.[0-9]{2}(\.[0-9]+)?)(-rc[0-9]+)?$' |
+			{ if [ "$b" = dpdk ]; then grep -v -- -rc; else cat; fi; } |
+			sed 's/-rc/~rc/' | sort -V | sed 's/~rc/-rc/' | awk '$0 !~ /^v1[0-5]\./')
+		walk_figures "$b" "$dpdk" 0 --dialect dpdk "${rcs[@]}" -- "${ts[@]}"
 		;;
 	linux2)
 		if ! git -C "$linux" rev-parse -q --verify "v6.1^{commit}" >/dev/null 2>&1; then

@@ -232,8 +232,137 @@ done:
 	test_tmpdir_remove(d);
 }
 
+/* --- DPDK ------------------------------------------------------------------ */
+
+/* DPDK's way of writing: group headings underlined with '-' or '=', a
+ * section right under some of them, one space after the field letter, no
+ * S: lines; and a '#' line the kernel's script skips. */
+static const char dpdk_maintainers[] =
+	"DPDK Maintainers\n"
+	"================\n"
+	"\n"
+	"Descriptions of section entries:\n"
+	"\n"
+	"\tM: Maintainer's Full Name <address@domain>\n"
+	"\tF: Files and directories with wildcard patterns.\n"
+	"\n"
+	"\n"
+	"General Project Administration\n"
+	"------------------------------\n"
+	"\n"
+	"Main Branch\n"
+	"M: T <t@example.org>\n"
+	"T: git://dpdk.org/dpdk\n"
+	"F: MAINTAINERS\n"
+	"\n"
+	"Security Issues\n"
+	"---------------\n"
+	"M: security@example.org\n"
+	"\n"
+	"\n"
+	"Environment Abstraction Layer\n"
+	"-----------------------------\n"
+	"T: git://dpdk.org/dpdk\n"
+	"\n"
+	"EAL API and common code\n"
+	"F: lib/eal/common/\n"
+	"# the headers too\n"
+	"F: lib/eal/include/\n"
+	"\n"
+	"\n"
+	"Networking Drivers\n"
+	"==================\n"
+	"M: N <n@example.org>\n"
+	"T: git://dpdk.org/next/dpdk-next-net\n"
+	"\n"
+	"Intel ice\n"
+	"M: I <i@example.org>\n"
+	"F: drivers/net/ice/\n"
+	"X: drivers/net/ice/base/\n"
+	"\n"
+	"Crypto Drivers\n"
+	"--------------\n"
+	"T: git://dpdk.org/next/dpdk-next-crypto\n";
+
+static int make_dpdk_repo(const char *d)
+{
+	return sh("cd '%s' && " GIT_ENV "git -c init.defaultBranch=main init -q . && "
+		      "mkdir -p app/test-pmd lib/eal/common lib/eal/include drivers/net/ice/base doc && "
+		      "echo a > app/test-pmd/testpmd.c && echo b > lib/eal/common/eal.c && "
+		      "echo c > lib/eal/include/rte_eal.h && echo d > drivers/net/ice/ice_ethdev.c && "
+		      "echo e > drivers/net/ice/base/ice_common.c", d) ||
+	       write_file(d, "MAINTAINERS", dpdk_maintainers) ||
+	       sh("cd '%s' && git add -A && " GIT_ENV "git commit -q -m v20.11 && git tag v20.11", d) ||
+	       /* a .get_maintainer.conf: the kernel's script, run from the root, reads it */
+	       write_file(d, ".get_maintainer.conf", "--maintainer-path=doc/MAINTAINERS # moved\n") ||
+	       write_file(d, "doc/MAINTAINERS", "Docs\nM: D <d@example.org>\nF: doc/\n") ||
+	       sh("cd '%s' && git add -A && " GIT_ENV "git commit -q -m conf && git tag conf", d);
+}
+
+static void test_dpdk_tree(void)
+{
+	static const char *const paths[] = {
+		"MAINTAINERS", "lib/eal/include/rte_eal.h", "drivers/net/ice/ice_ethdev.c",
+		"drivers/net/ice/base/ice_common.c", "app/test-pmd/testpmd.c",
+	};
+	const char *d = test_tmpdir("dpdk");
+	mev_repo *repo = NULL;
+	mev_rules r;
+	mev_maint *m;
+	char desc[512];
+
+	if (!have_git() || make_dpdk_repo(d) != 0) {
+		fprintf(stderr, "skipping test_dpdk_tree: cannot build a git repository\n");
+		test_tmpdir_remove(d);
+		return;
+	}
+	CHECK_INT(mev_repo_open(&repo, d), 0);
+	if (!repo)
+		goto done;
+
+	/* no script in the tree: the kernel's rules; the script's titles are
+	 * the underlines (the keys), the names shown are the headings above */
+	if ((m = load_rev(repo, "v20.11", MEV_DIALECT_AUTO, &r))) {
+		CHECK_INT(r.dialect, MEV_DIALECT_DPDK);
+		CHECK_INT(r.has_script, 0);
+		CHECK_INT(r.drop_comments + r.utf8, 2);
+		CHECK_INT(r.discover, MEV_DISCOVER_PATH);
+		CHECK_INT(r.any_type + r.no_n + r.find_files, 0);
+		mev_rules_describe(desc, sizeof desc, &r);
+		CHECK(strstr(desc, "dpdk (the kernel's get_maintainer.pl): files ./MAINTAINERS;") == desc);
+		CHECK_STR(titles(m), "Main Branch|---------------|-----------------------------|"
+			  "EAL API and common code|==================|Intel ice|--------------");
+		CHECK_STR(displays(m), "Main Branch|Security Issues|Environment Abstraction Layer|"
+			  "EAL API and common code|Networking Drivers|Intel ice|Crypto Drivers");
+		CHECK_INT(mev_maint_sections(m)[1].title_kind, MEV_TITLE_UNDERLINE);
+		CHECK_INT(mev_maint_sections(m)[4].title_kind, MEV_TITLE_UNDERLINE);
+		CHECK_INT(mev_maint_sections(m)[3].title_kind, MEV_TITLE_NAME);
+		/* the '#' line is skipped: one section with both F: lines */
+		CHECK_STR(fields(m, 3), "F=lib/eal/common/;F=lib/eal/include/");
+		CHECK_STR(coverage(m, paths, 5),
+			  "MAINTAINERS=Main Branch;lib/eal/include/rte_eal.h=EAL API and common code;"
+			  "drivers/net/ice/ice_ethdev.c=Intel ice;drivers/net/ice/base/ice_common.c=-;"
+			  "app/test-pmd/testpmd.c=-");
+		CHECK_DIAG(m, "MAINTAINERS:19:", "section title is an underline; displayed as 'Security Issues'", 1);
+		CHECK_DIAG(m, "MAINTAINERS:34:", "displayed as 'Networking Drivers'", 1);
+		CHECK_DIAG(m, "", "space instead of a tab", 0); /* the file's own way */
+		mev_maint_free(m);
+	}
+	/* the tree's .get_maintainer.conf moves the file the script reads */
+	if ((m = load_rev(repo, "conf", MEV_DIALECT_AUTO, &r))) {
+		CHECK_STR(r.mpath, "doc/MAINTAINERS");
+		CHECK_STR(titles(m), "Docs");
+		mev_maint_free(m);
+	}
+	CHECK(mev_dialect_script(MEV_DIALECT_DPDK) == NULL);
+done:
+	mev_repo_free(repo);
+	test_tmpdir_remove(d);
+}
+
 int main(void)
 {
 	RUN(test_coreboot_tree);
+	RUN(test_dpdk_tree);
 	return test_summary();
 }

@@ -17,7 +17,8 @@
 	X(UBOOT, uboot) \
 	X(XEN, xen) \
 	X(QEMU, qemu) \
-	X(COREBOOT, coreboot)
+	X(COREBOOT, coreboot) \
+	X(DPDK, dpdk)
 
 /* Project conventions (release tags, where MAINTAINERS lives). */
 typedef enum {
@@ -69,7 +70,8 @@ const char *mev_dialect_display(mev_dialect d);
  * Where a tree of the dialect keeps the get_maintainer.pl whose rules it
  * follows: "scripts/get_maintainer.pl" (Linux, U-Boot, Xen, QEMU),
  * "util/scripts/get_maintainer.pl" (coreboot); NULL when its trees have
- * none and its rules are always mev_rules_default()'s.  MEV_DIALECT_AUTO
+ * none and its rules are always mev_rules_default()'s (DPDK, whose
+ * devtools/get-maintainer.sh runs the kernel's script).  MEV_DIALECT_AUTO
  * and anything out of range: the fallback's (Linux's).
  */
 const char *mev_dialect_script(mev_dialect d);

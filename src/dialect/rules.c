@@ -125,6 +125,17 @@ static char *read_conf(mev_repo *repo, const mev_tree *t, size_t *len)
 	return NULL;
 }
 
+/* Read the tree's .get_maintainer.conf, if any, and apply it. */
+static void conf_apply(mev_rules *r, mev_repo *repo, const mev_tree *t, int knows_fmf, int knows_mpath)
+{
+	size_t len = 0;
+	char *conf = read_conf(repo, t, &len);
+	if (conf) {
+		apply_conf(r, conf, knows_fmf, knows_mpath);
+		free(conf);
+	}
+}
+
 int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_rules_options *opt)
 {
 	mev_dialect d = opt && opt->dialect != MEV_DIALECT_AUTO ? opt->dialect : mev_dialect_guess(t);
@@ -153,19 +164,18 @@ int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_
 		r->mpath[0] = '\0';
 		detect_search(r, script);
 		free(script);
-		if (reads_conf) {
-			char *conf = read_conf(repo, t, &len);
-			if (conf) {
-				apply_conf(r, conf, knows_fmf, knows_mpath);
-				free(conf);
-			}
-		}
+		if (reads_conf)
+			conf_apply(r, repo, t, knows_fmf, knows_mpath);
 		/* the generations before --find-maintainer-files search their own way */
 		if (r->discover == MEV_DISCOVER_TOP || r->discover == MEV_DISCOVER_SUBDIR)
 			r->find_files = 0;
 		if (r->discover != MEV_DISCOVER_PATH)
 			r->mpath[0] = '\0';
 	}
+	/* a dialect without a script of its own runs the kernel's current
+	 * one from the tree's root (DPDK), which reads the tree's conf */
+	if (!where)
+		conf_apply(r, repo, t, 1, 1);
 	if (opt && opt->top_level_only) {
 		r->find_files = 0;
 		r->mpath[0] = '\0';
@@ -197,7 +207,9 @@ void mev_rules_describe(char *buf, size_t size, const mev_rules *r)
 		break;
 	}
 	snprintf(buf, size, "%s%s: files %s%s%s%s; fields %s, N: %s; # lines %s; %s%s",
-		 mev_dialect_name(r->dialect), r->has_script ? "" : " (no get_maintainer.pl: defaults)",
+		 mev_dialect_name(r->dialect),
+		 r->has_script ? "" : mev_dialect_script(r->dialect) ? " (no get_maintainer.pl: defaults)"
+								      : " (the kernel's get_maintainer.pl)",
 		 files, r->conf[0] ? " [.get_maintainer.conf: " : "", r->conf, r->conf[0] ? "]" : "",
 		 r->any_type ? "any byte" : "[A-Z]", r->no_n ? "off" : "on",
 		 r->drop_comments ? "skipped" : "read", r->utf8 ? "UTF-8" : "bytes",
