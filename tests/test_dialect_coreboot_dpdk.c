@@ -11,6 +11,7 @@
 #include "maintevo/maintainers.h"
 #include "maintevo/match.h"
 #include "maintevo/repo.h"
+#include "util/buf.h"
 
 #include <stdint.h>
 
@@ -360,9 +361,64 @@ done:
 	test_tmpdir_remove(d);
 }
 
+/* --- malformed files --------------------------------------------------------- */
+
+/*
+ * Broken MAINTAINERS files of both dialects give diagnostics with file
+ * and line and the sections the script would read, never a failure: a
+ * truncated section (a heading and its underline at the end, without a
+ * newline), a field without a value, a field letter with a tab instead
+ * of ':', CRLF lines, a line of 10 MB, fields before any title.
+ */
+static void test_malformed(void)
+{
+	static const char trunc[] =
+		"F: lib/\n"
+		"Main Branch\r\n"
+		"M: T <t@example.org>\r\n"
+		"F:\n"
+		"F\tdrivers/\n"
+		"Crypto Drivers\n"
+		"--------------";
+	mev_rules cb, dp;
+	mev_maint *m;
+	mev_buf big = MEV_BUF_INIT;
+	mev_rules_default(&cb, MEV_DIALECT_COREBOOT);
+	mev_rules_default(&dp, MEV_DIALECT_DPDK);
+	for (int k = 0; k < 2; k++) {
+		if (!(m = parse_text(k ? &dp : &cb, trunc)))
+			continue;
+		CHECK_STR(titles(m), "(untitled)|Main Branch");
+		CHECK_STR(fields(m, 1), "M=T <t@example.org>\r;F=");
+		CHECK_DIAG(m, "MAINTAINERS:1:", "fields before any section title", 1);
+		CHECK_DIAG(m, "MAINTAINERS:2:", "end with CR", 1);
+		CHECK_DIAG(m, "MAINTAINERS:4:", "empty F: pattern", 1);
+		CHECK_DIAG(m, "MAINTAINERS:5:", "instead of ':'", 1);
+		CHECK_DIAG(m, "MAINTAINERS:6:", "not followed by fields", 1);
+		mev_maint_free(m);
+	}
+	/* a line of 10 MB inside a DPDK section: a title like any other */
+	CHECK_INT(mev__buf_puts(&big, "Heading\n-------\nM: A <a@example.org>\n"), 0);
+	for (size_t i = 0; i < 10u << 20; i += 64)
+		CHECK_INT(mev__buf_puts(&big, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"), 0);
+	CHECK_INT(mev__buf_puts(&big, "\nF: lib/\n"), 0);
+	{
+		mev_maint_input in = { "MAINTAINERS", big.ptr, big.len };
+		if ((m = parse_files(&dp, &in, 1, NULL))) {
+			CHECK_INT(mev_maint_section_count(m), 2);
+			CHECK_STR(mev_maint_sections(m)[0].display, "Heading");
+			CHECK_INT(strlen(mev_maint_sections(m)[1].title) <= 203, 1);
+			CHECK_DIAG(m, "MAINTAINERS:4:", "longer than 200 bytes", 1);
+			mev_maint_free(m);
+		}
+	}
+	mev__buf_free(&big);
+}
+
 int main(void)
 {
 	RUN(test_coreboot_tree);
 	RUN(test_dpdk_tree);
+	RUN(test_malformed);
 	return test_summary();
 }
