@@ -3,7 +3,8 @@
 # measured in the same run.
 #
 # usage: scripts/bench.sh [--runs N] [--linux REPO] [--rev REV] [--uboot REPO]
-#                         [--xen REPO] [--edk2 REPO] [--against OLD_MAINTEVO] [BENCH...]
+#                         [--xen REPO] [--edk2 REPO] [--dpdk REPO] [--against OLD_MAINTEVO]
+#                         [BENCH...]
 #
 # BENCH (default: all that have their input):
 #   graph   `maintevo graph` of one Linux release (default v6.12 of the
@@ -22,6 +23,9 @@
 #   xen     the same walk figures for all of Xen's RELEASE-x.y.z tags
 #   edk2    the same walk figures for all of edk2's edk2-stableYYYYMM[.NN] tags
 #           (its own GetMaintainer.py rules, the <default> fallback: no rematch plan)
+#   dpdk    the same for all of DPDK's release tags (v2.0.0 .. newest, the
+#           stable vYY.MM.N among them)
+#   dpdkrc  the same with every release candidate (--rc)
 #   linux5  the same for the five Linux releases of shared/scripts/linux-releases.sh
 #           (--linux5, default $MEV_LINUX5_REPO or /work/data/linux5; with --rc),
 #           and `maintevo graph` of its v6.12 against its floor
@@ -49,7 +53,8 @@
 # Inputs: --linux (default $MEV_LINUX_REPO or /work/data/linux), --linux5, --uboot
 # (default $MEV_UBOOT_REPO or /work/.mirror/u-boot+u-boot/repo), --xen
 # (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --edk2
-# (default $MEV_EDK2_REPO or /work/.mirror/tianocore+edk2/repo), --pasta
+# (default $MEV_EDK2_REPO or /work/.mirror/tianocore+edk2/repo), --dpdk
+# (default $MEV_DPDK_REPO or /work/.mirror/DPDK+dpdk/repo), --pasta
 # (default $MEV_PASTA or ../shared/data/linux-pasta: its section_graph/).
 # Each figure is paired with its floor in the same run: the two commands
 # alternate (floor, maintevo, floor, ...; one warm-up each), and the line
@@ -72,6 +77,7 @@ linux5=${MEV_LINUX5_REPO:-/work/data/linux5}
 uboot=${MEV_UBOOT_REPO:-/work/.mirror/u-boot+u-boot/repo}
 xen=${MEV_XEN_REPO:-/work/.mirror/xen-project+xen/repo}
 edk2=${MEV_EDK2_REPO:-/work/.mirror/tianocore+edk2/repo}
+dpdk=${MEV_DPDK_REPO:-/work/.mirror/DPDK+dpdk/repo}
 rev=v6.12
 against=
 pasta=${MEV_PASTA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data/linux-pasta}
@@ -85,6 +91,7 @@ while [ $# -gt 0 ]; do
 	--uboot) uboot=$2; shift 2 ;;
 	--xen) xen=$2; shift 2 ;;
 	--edk2) edk2=$2; shift 2 ;;
+	--dpdk) dpdk=$2; shift 2 ;;
 	--pasta) pasta=$2; shift 2 ;;
 	--against) against=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
@@ -339,6 +346,19 @@ for b in "${benches[@]}"; do
 		fi
 		mapfile -t ts < <(git -C "$edk2" tag | grep -E '^edk2-stable[0-9]{6}(\.[0-9]{1,2})?$' | sort -V)
 		walk_figures edk2 "$edk2" 0 --dialect edk2 -- "${ts[@]}"
+		;;
+	dpdk|dpdkrc)
+		if ! git -C "$dpdk" rev-parse -q --verify "v2.0.0^{commit}" >/dev/null 2>&1; then
+			echo "$b: skipped, no DPDK repository at '$dpdk'"
+			continue
+		fi
+		# version order: v20.11-rc1 < v20.11 < v20.11.1 (sort -V puts '~' first)
+		rcs=()
+		[ "$b" = dpdkrc ] && rcs=(--rc)
+		mapfile -t ts < <(git -C "$dpdk" tag | grep -E '^v(2\.[0-9]+\.[0-9]+|[0-9]{2}\.[0-9]{2}(\.[0-9]+)?)(-rc[0-9]+)?$' |
+			{ if [ "$b" = dpdk ]; then grep -v -- -rc; else cat; fi; } |
+			sed 's/-rc/~rc/' | sort -V | sed 's/~rc/-rc/' | awk '$0 !~ /^v1[0-5]\./')
+		walk_figures "$b" "$dpdk" 0 --dialect dpdk "${rcs[@]}" -- "${ts[@]}"
 		;;
 	linux2)
 		if ! git -C "$linux" rev-parse -q --verify "v6.1^{commit}" >/dev/null 2>&1; then

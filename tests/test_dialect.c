@@ -409,8 +409,10 @@ static void test_dialect_table(void)
 	CHECK_INT(MEV_DIALECT_OPTEE, 5);
 	CHECK_INT(MEV_DIALECT_EDK2, 6);
 	CHECK_INT(MEV_DIALECT_ZEPHYR, 7);
-	CHECK_INT(MEV_DIALECT_COUNT, 7);
-	CHECK_INT(MEV_DIALECT_END, 8);
+	CHECK_INT(MEV_DIALECT_COREBOOT, 8);
+	CHECK_INT(MEV_DIALECT_DPDK, 9);
+	CHECK_INT(MEV_DIALECT_COUNT, 9);
+	CHECK_INT(MEV_DIALECT_END, 10);
 	for (int d = 1; d < MEV_DIALECT_END; d++) {
 		const mev_dialect_info *in = mev_dialect_info_get((mev_dialect)d);
 		CHECK(in != NULL);
@@ -441,6 +443,10 @@ static void test_dialect_table(void)
 	CHECK_STR(mev_dialect_display(MEV_DIALECT_UBOOT), "U-Boot");
 	CHECK_STR(mev_dialect_display(MEV_DIALECT_XEN), "Xen");
 	CHECK_STR(mev_dialect_display(MEV_DIALECT_QEMU), "QEMU");
+	CHECK_STR(mev_dialect_display(MEV_DIALECT_COREBOOT), "coreboot");
+	CHECK_INT(mev_dialect_parse("coreboot"), MEV_DIALECT_COREBOOT);
+	CHECK_STR(mev_dialect_display(MEV_DIALECT_DPDK), "DPDK");
+	CHECK_INT(mev_dialect_parse("dpdk"), MEV_DIALECT_DPDK);
 	CHECK_INT(mev_dialect_parse("linux"), MEV_DIALECT_LINUX);
 	CHECK_INT(mev_dialect_parse("uboot"), MEV_DIALECT_UBOOT);
 	CHECK_INT(mev_dialect_parse("qemu"), MEV_DIALECT_QEMU);
@@ -481,6 +487,18 @@ static void test_dialect_defaults(void)
 	CHECK_STR(r.mpath, "MAINTAINERS.yml");
 	CHECK_INT(r.regex_patterns + r.utf8, 2);
 	CHECK_INT(r.fallback + r.no_dir_slash + r.no_n + r.braces, 0);
+	/* coreboot's script (the kernel's of 2017): ./MAINTAINERS, '#' lines kept */
+	mev_rules_default(&r, MEV_DIALECT_COREBOOT);
+	CHECK_INT(r.dialect, MEV_DIALECT_COREBOOT);
+	CHECK_INT(r.discover, MEV_DISCOVER_TOP);
+	CHECK_INT(r.drop_comments + r.utf8 + r.braces + r.any_type + r.no_n + r.find_files, 0);
+	/* DPDK: the kernel's script (Linux 6.12), as devtools/get-maintainer.sh runs it */
+	mev_rules_default(&r, MEV_DIALECT_DPDK);
+	CHECK_INT(r.dialect, MEV_DIALECT_DPDK);
+	CHECK_INT(r.discover, MEV_DISCOVER_PATH);
+	CHECK_INT(r.utf8 + r.drop_comments, 2);
+	CHECK_INT(r.braces + r.any_type + r.no_n + r.find_files, 0);
+	CHECK_STR(r.mpath, "");
 }
 
 /* Each dialect's release tags, and AUTO taking the fallback's (Linux's). */
@@ -507,6 +525,20 @@ static void test_dialect_release_tags(void)
 		{ MEV_DIALECT_ZEPHYR, "zephyr-v2.6.0", 0, 0 }, { MEV_DIALECT_ZEPHYR, "v2.6", 0, 0 },
 		{ MEV_DIALECT_AUTO, "v6.1", 1, 1 },
 		{ MEV_DIALECT_AUTO, "v6.1-rc1", 0, 1 },     { MEV_DIALECT_AUTO, "v2024.01", 0, 0 },
+		{ MEV_DIALECT_COREBOOT, "4.1", 1, 1 },      { MEV_DIALECT_COREBOOT, "4.22.01", 1, 1 },
+		{ MEV_DIALECT_COREBOOT, "4.8.1", 1, 1 },    { MEV_DIALECT_COREBOOT, "24.02", 1, 1 },
+		{ MEV_DIALECT_COREBOOT, "24.02.01", 1, 1 }, { MEV_DIALECT_COREBOOT, "2.0.0", 0, 0 },
+		{ MEV_DIALECT_COREBOOT, "4.1-rc1", 0, 0 },  { MEV_DIALECT_COREBOOT, "v4.1", 0, 0 },
+		{ MEV_DIALECT_COREBOOT, "19.02", 0, 0 },    { MEV_DIALECT_COREBOOT, "24.2", 0, 0 },
+		{ MEV_DIALECT_COREBOOT, "4.", 0, 0 },       { MEV_DIALECT_COREBOOT, "4.22.", 0, 0 },
+		{ MEV_DIALECT_LINUX, "4.22", 0, 0 },        { MEV_DIALECT_QEMU, "24.02.01", 0, 0 },
+		{ MEV_DIALECT_DPDK, "v2.0.0", 1, 1 },       { MEV_DIALECT_DPDK, "v2.2.0-rc4", 0, 1 },
+		{ MEV_DIALECT_DPDK, "v16.04", 1, 1 },       { MEV_DIALECT_DPDK, "v26.07-rc4", 0, 1 },
+		{ MEV_DIALECT_DPDK, "v20.11.10", 1, 1 },    { MEV_DIALECT_DPDK, "v20.11.9-rc1", 0, 1 },
+		{ MEV_DIALECT_DPDK, "v1.8.0", 0, 0 },       { MEV_DIALECT_DPDK, "v1.2.3r0", 0, 0 },
+		{ MEV_DIALECT_DPDK, "v15.11", 0, 0 },       { MEV_DIALECT_DPDK, "v2.0", 0, 0 },
+		{ MEV_DIALECT_DPDK, "20.11", 0, 0 },        { MEV_DIALECT_DPDK, "v20.11.", 0, 0 },
+		{ MEV_DIALECT_DPDK, "v20.11.1234", 0, 0 },  { MEV_DIALECT_LINUX, "v20.11", 1, 1 },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
 		if (mev_tag_is_release(t[i].d, t[i].tag, 0) != t[i].release ||
@@ -519,7 +551,7 @@ static void test_dialect_release_tags(void)
 
 /*
  * --dialect auto on trees that look like one project, two, or none: U-Boot
- * is tried first, then Xen, then QEMU, and Linux takes the rest.  Each
+ * is tried first, then Xen, QEMU, coreboot, DPDK, and Linux takes the rest.  Each
  * tag's tree holds the paths listed (a name ending in '/' a folder).
  */
 static void test_dialect_guess(void)
@@ -547,6 +579,14 @@ static void test_dialect_guess(void)
 		{ "zephyr-west", "west.yml boards/ kernel/", MEV_DIALECT_ZEPHYR },
 		{ "zephyr-dirs", "boards/ subsys/ drivers/", MEV_DIALECT_ZEPHYR },
 		{ "zephyr-boards-only", "boards/ drivers/ kernel/", MEV_DIALECT_LINUX },
+		{ "coreboot", "src/mainboard/ src/northbridge/ util/", MEV_DIALECT_COREBOOT },
+		{ "mainboard-only", "src/mainboard/ util/", MEV_DIALECT_LINUX },
+		{ "qemu-before-coreboot", "src/mainboard/ src/northbridge/ hw/ target/", MEV_DIALECT_QEMU },
+		{ "dpdk", "app/test-pmd/ lib/eal/ drivers/net/", MEV_DIALECT_DPDK },
+		{ "dpdk-old", "app/test-pmd/ lib/librte_eal/", MEV_DIALECT_DPDK },
+		{ "testpmd-only", "app/test-pmd/ drivers/", MEV_DIALECT_LINUX },
+		{ "linux-app", "app/ lib/ kernel/ Kbuild", MEV_DIALECT_LINUX },
+		{ "coreboot-before-dpdk", "app/test-pmd/ lib/ src/mainboard/ src/northbridge/", MEV_DIALECT_COREBOOT },
 	};
 	const char *d;
 	mev_repo *repo = NULL;

@@ -19,7 +19,9 @@
 	X(QEMU, qemu) \
 	X(OPTEE, optee) \
 	X(EDK2, edk2) \
-	X(ZEPHYR, zephyr)
+	X(ZEPHYR, zephyr) \
+	X(COREBOOT, coreboot) \
+	X(DPDK, dpdk)
 
 /* Project conventions (release tags, where MAINTAINERS lives). */
 typedef enum {
@@ -66,6 +68,18 @@ int mev_dialect_parse(const char *name);
 /* The project's name for people ("U-Boot"); NULL for MEV_DIALECT_AUTO and
  * anything out of range. */
 const char *mev_dialect_display(mev_dialect d);
+
+/*
+ * Where a tree of the dialect keeps the script whose rules it follows:
+ * "scripts/get_maintainer.pl" (Linux, U-Boot, Xen, QEMU),
+ * "util/scripts/get_maintainer.pl" (coreboot), a script that is not
+ * get_maintainer.pl ("scripts/get_maintainer.py" of OP-TEE and Zephyr,
+ * edk2's "BaseTools/Scripts/GetMaintainer.py"); NULL when its trees have
+ * none and its rules are always mev_rules_default()'s (DPDK, whose
+ * devtools/get-maintainer.sh runs the kernel's script).  MEV_DIALECT_AUTO
+ * and anything out of range: the fallback's (Linux's).
+ */
+const char *mev_dialect_script(mev_dialect d);
 
 /*
  * The dialect a tree looks like: the first in table order that recognises

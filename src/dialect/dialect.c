@@ -55,6 +55,15 @@ const char *mev_dialect_display(mev_dialect d)
 	return def ? def->info.display : NULL;
 }
 
+const char *mev_dialect_script(mev_dialect d)
+{
+	const mev__dialect_def *def = def_of(d);
+	const char *s = (def ? def : defs[FALLBACK])->script;
+	if (!s)
+		return "scripts/get_maintainer.pl";
+	return s[0] ? s : NULL;
+}
+
 mev_dialect mev_dialect_guess(const mev_tree *tree)
 {
 	for (int d = 1; d < MEV_DIALECT_END; d++)

@@ -21,10 +21,17 @@ typedef struct {
 	/* 1 when tag is one of its releases; with rc also a release candidate */
 	int (*is_release)(const char *tag, int rc);
 
-	/* A dialect whose script is not scripts/get_maintainer.pl sets these
-	 * (all NULL: the kernel's script, read and matched by src/maintainers/): */
-	/* the script whose text says the rules of a release ("BaseTools/Scripts/GetMaintainer.py") */
+	/*
+	 * Where its trees keep the script whose text says a release's rules:
+	 * NULL for the usual scripts/get_maintainer.pl, "" when they keep none
+	 * (DPDK: its rules are always the defaults), else the path
+	 * (coreboot's util/scripts/get_maintainer.pl); mev_dialect_script().
+	 */
 	const char *script;
+	/* A dialect whose script is not get_maintainer.pl sets `regex` and
+	 * these (all NULL: the kernel's script, read and matched by
+	 * src/maintainers/); its `script` is then that script
+	 * ("BaseTools/Scripts/GetMaintainer.py"): */
 	/* the rules that text gives, over defaults(); NULL: the defaults for every version */
 	void (*detect)(mev_rules *r, const char *text);
 	/* read one maintainers file as the script does, into the sink */

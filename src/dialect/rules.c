@@ -126,15 +126,27 @@ static char *read_conf(mev_repo *repo, const mev_tree *t, size_t *len)
 	return NULL;
 }
 
+/* Read the tree's .get_maintainer.conf, if any, and apply it. */
+static void conf_apply(mev_rules *r, mev_repo *repo, const mev_tree *t, int knows_fmf, int knows_mpath)
+{
+	size_t len = 0;
+	char *conf = read_conf(repo, t, &len);
+	if (conf) {
+		apply_conf(r, conf, knows_fmf, knows_mpath);
+		free(conf);
+	}
+}
+
 int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_rules_options *opt)
 {
 	mev_dialect d = opt && opt->dialect != MEV_DIALECT_AUTO ? opt->dialect : mev_dialect_guess(t);
 	const mev__dialect_def *def = mev__dialect_def_of(d);
+	const char *where = mev_dialect_script(d); /* the script whose rules the tree follows */
 	size_t len = 0;
 	char *script;
 	int rc;
 
-	if (def->script) {
+	if (def->regex) {
 		/* a script of its own: its text says the rules, nothing else does */
 		if ((rc = mev_tree_need(repo, t, def->script, "the rules of the release come from it")))
 			return rc;
@@ -148,10 +160,10 @@ int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_
 		return 0;
 	}
 	/* a partial clone may lack them: the rules would silently be wrong */
-	if ((rc = mev_tree_need(repo, t, "scripts/get_maintainer.pl", "the rules of the release come from it")) ||
+	if ((where && (rc = mev_tree_need(repo, t, where, "the rules of the release come from it"))) ||
 	    (rc = mev_tree_need(repo, t, ".get_maintainer.conf", "the rules of the release come from it")))
 		return rc;
-	script = read_file(repo, t, "scripts/get_maintainer.pl", &len);
+	script = where ? read_file(repo, t, where, &len) : NULL;
 
 	mev_rules_default(r, d);
 	if (script) {
@@ -167,19 +179,18 @@ int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_
 		r->mpath[0] = '\0';
 		detect_search(r, script);
 		free(script);
-		if (reads_conf) {
-			char *conf = read_conf(repo, t, &len);
-			if (conf) {
-				apply_conf(r, conf, knows_fmf, knows_mpath);
-				free(conf);
-			}
-		}
+		if (reads_conf)
+			conf_apply(r, repo, t, knows_fmf, knows_mpath);
 		/* the generations before --find-maintainer-files search their own way */
 		if (r->discover == MEV_DISCOVER_TOP || r->discover == MEV_DISCOVER_SUBDIR)
 			r->find_files = 0;
 		if (r->discover != MEV_DISCOVER_PATH)
 			r->mpath[0] = '\0';
 	}
+	/* a dialect without a script of its own runs the kernel's current
+	 * one from the tree's root (DPDK), which reads the tree's conf */
+	if (!where)
+		conf_apply(r, repo, t, 1, 1);
 	if (opt && opt->top_level_only) {
 		r->find_files = 0;
 		r->mpath[0] = '\0';
@@ -195,7 +206,7 @@ void mev_rules_describe(char *buf, size_t size, const mev_rules *r)
 	char files[400];
 	const char *mpath = r->mpath[0] ? r->mpath : "./MAINTAINERS";
 	const mev__dialect_def *def = mev__dialect_def_of(r->dialect);
-	if (def->script) {
+	if (def->regex) {
 		snprintf(buf, size, "%s%s: files %s, read and matched as %s does%s%s%s",
 			 mev_dialect_name(r->dialect), r->has_script ? "" : " (no script: defaults)",
 			 mpath, def->script, r->fallback ? "; <default> fallback" : "",
@@ -220,7 +231,9 @@ void mev_rules_describe(char *buf, size_t size, const mev_rules *r)
 		break;
 	}
 	snprintf(buf, size, "%s%s: files %s%s%s%s; fields %s, N: %s; # lines %s; %s%s",
-		 mev_dialect_name(r->dialect), r->has_script ? "" : " (no get_maintainer.pl: defaults)",
+		 mev_dialect_name(r->dialect),
+		 r->has_script ? "" : mev_dialect_script(r->dialect) ? " (no get_maintainer.pl: defaults)"
+								      : " (the kernel's get_maintainer.pl)",
 		 files, r->conf[0] ? " [.get_maintainer.conf: " : "", r->conf, r->conf[0] ? "]" : "",
 		 r->any_type ? "any byte" : "[A-Z]", r->no_n ? "off" : "on",
 		 r->drop_comments ? "skipped" : "read", r->utf8 ? "UTF-8" : "bytes",

@@ -486,7 +486,7 @@ static int matters(const mev__flow_ctx *x, const mev_rules *r, const mev_change 
 {
 	const char *p = ch->path, *e = p + ch->path_len, *s;
 	int named = 0;
-	if (strcmp(p, "scripts/get_maintainer.pl") == 0)
+	if (mev_dialect_script(r->dialect) && strcmp(p, mev_dialect_script(r->dialect)) == 0)
 		return MATTERS;
 	/* a MAINTAINERS file or folder anywhere, a .get_maintainer.conf */
 	for (s = p; s < e;) {
