@@ -134,8 +134,7 @@ static int with_store_and_out(const char *dir, const char *out_path,
 	if ((rc = cli_out_open(&out, out_path)))
 		goto done;
 	if (write(s, opt, out.f)) {
-		rc = cli_fail();
-		cli_out_abort(&out);
+		rc = cli_out_fail(&out);
 		goto done;
 	}
 	rc = cli_out_commit(&out);
@@ -263,8 +262,7 @@ static int export_all(const char *dir, const mev_export_options *eo, int meta, c
 	rc = mev_export_sqlite(&res, out.tmp, s, &o);
 	cli_progress_end();
 	if (rc) {
-		rc = cli_fail();
-		cli_out_abort(&out);
+		rc = cli_out_fail(&out);
 		goto done;
 	}
 	if (!(rc = cli_out_commit(&out)))

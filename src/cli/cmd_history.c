@@ -366,8 +366,7 @@ int cmd_history(int argc, char **argv)
 	if ((rc = cli_out_open(&out, a.out)))
 		goto done;
 	if (history(&out, s, &a, argi < argc ? argv[argi] : NULL, fmt)) {
-		rc = cli_fail();
-		cli_out_abort(&out);
+		rc = cli_out_fail(&out);
 		goto done;
 	}
 	rc = cli_out_commit(&out);

@@ -406,7 +406,7 @@ static int path_end(path_buffer *pb, int rc, FILE *out, mev_store *s, const mev_
 	if (!rc && pb->canon && !pb->rows)
 		rc = mev__export_no_path(s, h, x->opt ? x->opt->release : NULL, x->path, x->path_dir);
 	if (!rc && pb->canon && pb->len && fwrite(pb->buf, 1, pb->len, out) != pb->len)
-		rc = mev_error_set(MEV_EIO, "cannot write the table");
+		rc = mev_error_write("table");
 	free(pb->buf);
 	free(pb->canon);
 	return rc;

@@ -303,6 +303,6 @@ int mev_graphdoc_write(FILE *out, const mev_graphdoc *d, mev_graph_format fmt)
 	free(w.end);
 	free(w.ev);
 	if (rc == MEV_EIO || (!rc && ferror(out)))
-		return mev_error_set(MEV_EIO, "cannot write the graph");
+		return mev_error_write("graph");
 	return rc;
 }

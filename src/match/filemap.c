@@ -382,7 +382,7 @@ int mev_filemap_write_csv(FILE *out, const mev_filemap *fm, int keep_rest)
 		mev_table_end_row(t);
 	}
 	if ((rc = mev_table_finish(t)) == MEV_EIO)
-		rc = mev_error_set(MEV_EIO, "cannot write the file map");
+		rc = mev_error_write("file map");
 done:
 	mev_table_free(t);
 	for (size_t i = 0; joined && i < nsets; i++)
