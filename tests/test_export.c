@@ -177,7 +177,7 @@ static void test_tables(void)
 	/* --from and --to: events and section changes only, stored releases only */
 	o.from = "v1.0";
 	out = run_table(s, MEV_EXPORT_SECTIONS, &o, &rc);
-	CHECK_ERR(rc, MEV_EINVAL, "--from and --to go with the events, section_changes and workload tables");
+	CHECK_ERR(rc, MEV_EINVAL, "--from and --to go with the events, flows, section_changes and workload tables");
 	free(out);
 	o.from = "v0.9";
 	out = run_table(s, MEV_EXPORT_SECTION_CHANGES, &o, &rc);
@@ -257,7 +257,7 @@ static void test_report(void)
 	ro.from = "v1.1";
 	ro.to = "v1.0";
 	out = run_report(s, &ro, &rc);
-	CHECK_ERR(rc, MEV_EINVAL, "--from 'v1.1' is not older than --to 'v1.0'");
+	CHECK_ERR(rc, MEV_EINVAL, "--from 'v1.1' comes after --to 'v1.0': the range is reversed");
 	free(out);
 	ro.from = "v0";
 	out = run_report(s, &ro, &rc);
