@@ -68,8 +68,11 @@ int mev_graph_has_section(const mev_graph *g, uint32_t section);
  * bytes, files, weight; no self loops); JSON {"nodes":[...],"links":[...]}
  * (networkx node-link, nodes in title order); DOT named `name` (the
  * release; NULL: none), vertices in title order labelled with their
- * display names, the attributes of GraphML.  Errors: MEV_ENOMEM, MEV_EIO.
+ * display names, the attributes of GraphML.  excel_safe: CSV text cells
+ * safe for a spreadsheet (mev_table_excel_safe()).  Errors: MEV_ENOMEM,
+ * MEV_EIO.
  */
-int mev_graph_write(FILE *out, const mev_graph *g, mev_graph_format fmt, const char *name);
+int mev_graph_write(FILE *out, const mev_graph *g, mev_graph_format fmt, const char *name,
+		    int excel_safe);
 
 #endif

@@ -181,6 +181,10 @@ void cli_table_args_init(cli_table_args *a);
 	CLI_OPT_FLAG(T, field, 0, "excel-safe", \
 		     "csv: a ' before text starting with = + - @ (which a\n" \
 		     "spreadsheet would run as a formula)")
+/* --excel-safe with a format that is not CSV: a usage error of cmd (the
+ * return value, EXIT_USAGE); 0 when it goes.  Every command writing a
+ * table takes --excel-safe and checks it here.  Defined in cmd_export.c. */
+int cli_excel_check(const char *cmd, int excel_safe, int csv);
 /* --method and the other clustering options, without a heading. */
 #define CLI_OPT_CLUSTER(T, field) CLI_OPT_GROUP(T, field, cli_cluster_options, NULL)
 /* The tracker's thresholds (--link, ...), naming which tracking results to read. */
