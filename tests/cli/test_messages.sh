@@ -17,7 +17,7 @@ tags=$("$MEV" releases --store S | awk -F, 'NR > 1 { print $1 }' | tr '\n' ' ')
 
 step "the writer's lock names its holder: flow, stopped half-way"
 # a history of many commits, so that flow is caught while it runs
-for i in $(seq 1 60); do
+for i in $(seq 1 120); do
 	echo "change $i" >>demo/README
 	git -C demo commit -q -am "change $i"
 done
@@ -26,7 +26,8 @@ expect_exit 0 "$MEV" walk --repo demo --store S -q
 "$MEV" flow --repo demo --store S -q 2>flow.err &
 flow=$!
 trap 'kill -9 $flow 2>/dev/null || true; rm -rf "$TMP"' EXIT
-until grep -q 'flow' S/walk.lock 2>/dev/null && ! flock -n S/walk.lock true; do
+# (its record is written once it holds the lock)
+until grep -qx "pid $flow" S/walk.lock 2>/dev/null; do
 	kill -0 $flow 2>/dev/null || fail "flow ended before it could be stopped"
 done
 kill -STOP $flow
