@@ -175,8 +175,8 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 		put_text("' changed size while it was read (another program truncated or replaced "
 			"it)\nhint: run 'maintevo store check --store ", 0);
 		put_text(dir, 1);
-		put_text("' to see whether it is whole (and 'maintevo store repair' if it is not); "
-			"keep other programs out of the store's folder while maintevo uses it\n", 0);
+		put_text("' to see whether it is whole (it says what to do if not); keep other "
+			"programs out of the store's folder while maintevo uses it\n", 0);
 	} else {
 		put_text("maintevo: error: a file read through a map (a store's data.mdb or a git pack "
 			"file) changed size while it was read\nhint: run 'maintevo store check' on the "
