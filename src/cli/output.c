@@ -436,7 +436,7 @@ static void remove_stale(const char *target, size_t dir_len)
 		 * while the lock is ours, so no new writer can take it meanwhile */
 		if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
 		    lstat(p, &st) == 0 && same_file(&st, &fst) && unlink(p) == 0 && removed++ == 0)
-			snprintf(first, sizeof first, "%s", p);
+			snprintf(first, sizeof first, "%.*s%s", (int)dir_len, target, e->d_name);
 		close(fd);
 	}
 	if (d)

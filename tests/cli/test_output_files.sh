@@ -211,7 +211,7 @@ kill -STOP $live
 # what runs killed meanwhile left (files no process holds a lock on)
 for x in AAAAA1 AAAAA2 AAAAA3 AAAAA4 AAAAA5; do printf 'half\n' >".all.db.maintevo-tmp.$x"; done
 expect_exit 0 "$MEV" export all --store S -o all.db
-expect_stderr_contains "maintevo: removed './.all.db.maintevo-tmp."
+expect_stderr_contains "maintevo: removed '.all.db.maintevo-tmp."
 expect_stderr_contains "and 4 more, left by runs writing 'all.db' that were killed"
 [ -e "$livetmp" ] || fail "the temporary file of a run still writing was removed"
 [ -e .all.db.backup ] && [ -e .all.db.maintevo-tmp.toolong ] || fail "a file of another name was removed"
