@@ -98,8 +98,8 @@ uint32_t mev_graph_twin_count(const mev_graph *g, uint32_t section);
 int mev_graph_has_twins(const mev_graph *g);
 
 /* Edges sorted by (title(a), title(b)); self edges included.  With twins
- * the whole graph is made at the first call of mev_graph_edges() (under a
- * lock; NULL with the error set when memory runs out). */
+ * the whole graph is made at the first call of either (under a lock; when
+ * memory runs out, a count of 0 and NULL, the error set). */
 size_t mev_graph_edge_count(const mev_graph *g);
 const mev_edge *mev_graph_edges(const mev_graph *g);
 const mev_filemap *mev_graph_filemap(const mev_graph *g);

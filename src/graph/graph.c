@@ -343,7 +343,11 @@ void mev_graph_free(mev_graph *g)
 
 size_t mev_graph_edge_count(const mev_graph *g)
 {
-	return g->tw ? (size_t)g->tw->nfull : g->edges.n;
+	/* with twins the whole graph too: its count and its edges agree, also
+	 * when memory runs out (0, and NULL) */
+	if (g->tw)
+		return mev__twins_full(g) ? (size_t)g->tw->nfull : 0;
+	return g->edges.n;
 }
 
 const mev_edge *mev_graph_edges(const mev_graph *g)

@@ -16,6 +16,7 @@ typedef struct {
 	uint32_t *mem;      /* (a representative's, in title order; nobody else has any) */
 	uint64_t nfull;     /* the edges of the whole graph */
 	mev_edge *full;     /* the whole graph, made when mev_graph_edges() asks */
+	int failed;         /* making it ran out of memory */
 	pthread_mutex_t lock; /* around making it */
 } mev__twins;
 

@@ -92,12 +92,10 @@ static uint8_t *kept_sections(const mev_filemap *fm, int keep_rest)
 	return k;
 }
 
-static const mev_filemap *title_fm; /* qsort has no context argument (members are few) */
-
-static int title_cmp(const void *x, const void *y)
+static int title_cmp(const void *x, const void *y, void *fm)
 {
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	const mev_section_info *s = mev_filemap_sections(title_fm);
+	const mev_section_info *s = mev_filemap_sections(fm);
 	int c = strcmp(s[a].title, s[b].title);
 	return c ? c : (a > b) - (a < b);
 }
@@ -128,7 +126,6 @@ static int classes(mev__twins **out, const mev_filemap *fm, sig *v, size_t m)
 		t->rep[s] = s;
 		t->size[s] = 1;
 	}
-	title_fm = fm;
 	nmem = 0;
 	for (size_t i = 0, j; i < m; i = j) {
 		uint32_t *mem = t->mem + nmem;
@@ -138,7 +135,7 @@ static int classes(mev__twins **out, const mev_filemap *fm, sig *v, size_t m)
 			continue;
 		for (size_t k = i; k < j; k++)
 			mem[k - i] = v[k].s;
-		qsort(mem, j - i, sizeof *mem, title_cmp);
+		qsort_r(mem, j - i, sizeof *mem, title_cmp, (void *)fm);
 		for (size_t k = i; k < j; k++)
 			t->rep[mem[k - i]] = mem[0];
 		t->size[mem[0]] = (uint32_t)(j - i);
@@ -336,8 +333,8 @@ const mev_edge *mev__twins_full(const mev_graph *g)
 {
 	mev__twins *t = g->tw;
 	pthread_mutex_lock(&t->lock);
-	if (!t->full && make_full(t, g))
-		t->full = NULL; /* out of memory: no edges (the error is set) */
+	if (!t->full && !t->failed && make_full(t, g))
+		t->failed = 1; /* out of memory: no edges (mev_graph_edge_count() 0, the error set) */
 	pthread_mutex_unlock(&t->lock);
 	return t->full;
 }
