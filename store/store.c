@@ -332,12 +332,35 @@ static int write_schema(mev_store *s)
 	return rc ? rc : put_schema(s->wtxn, dbi);
 }
 
+/* Remove the data.mdb.new.PID (and -lock) of creations whose process is
+ * gone (killed half-way): they would stay in the folder for good. */
+static void remove_stale_new(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char *end, path[4400];
+		long pid;
+		if (strncmp(e->d_name, "data.mdb.new.", 13) != 0)
+			continue;
+		pid = strtol(e->d_name + 13, &end, 10);
+		if (pid <= 0 || (*end && strcmp(end, "-lock") != 0) || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 /*
  * A new store's data.mdb appears whole, with its schema, or not at all:
  * it is made under a name of its own (data.mdb.new.PID, with LMDB's
  * data.mdb.new.PID-lock) and then linked into place.  A creation cut short
- * leaves no empty data.mdb, which would be refused as damaged; of two
- * creations at once the first link wins and the other opens its store.
+ * leaves no empty data.mdb, which would be refused as damaged (and its
+ * files, which the next creation removes); of two creations at once the
+ * first link wins and the other opens its store.
  */
 static int create_datafile(const char *dir)
 {
@@ -350,6 +373,7 @@ static int create_datafile(const char *dir)
 	snprintf(tmp, sizeof tmp, "%s/data.mdb.new.%ld", dir, (long)getpid());
 	snprintf(lock, sizeof lock, "%s-lock", tmp);
 	snprintf(path, sizeof path, "%s/data.mdb", dir);
+	remove_stale_new(dir);
 	unlink(tmp);
 	unlink(lock);
 	if ((rc = reserve_lock(dir, lock, "cannot create the store"))) {

@@ -569,6 +569,29 @@ static void test_readers(void)
 	unsetenv("MEV_STORE_MAX_READERS");
 }
 
+/* A creation killed half-way leaves data.mdb.new.PID and its -lock: the
+ * next creation in the folder removes them (issue 32, point 4); those of
+ * a process still alive stay. */
+static void test_stale_new(void)
+{
+	char path[700], f[800], live[800];
+	mev_store *s = NULL;
+	snprintf(path, sizeof path, "%s/stale", dir);
+	CHECK_INT(mkdir(path, 0777), 0);
+	snprintf(f, sizeof f, "%s/data.mdb.new.2147483646", path);
+	close(open(f, O_CREAT | O_WRONLY, 0666));
+	snprintf(f, sizeof f, "%s/data.mdb.new.2147483646-lock", path);
+	close(open(f, O_CREAT | O_WRONLY, 0666));
+	snprintf(live, sizeof live, "%s/data.mdb.new.1", path); /* init: alive */
+	close(open(live, O_CREAT | O_WRONLY, 0666));
+	CHECK_INT(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	CHECK(access(f, F_OK) != 0);
+	f[strlen(f) - 5] = '\0';
+	CHECK(access(f, F_OK) != 0);
+	CHECK(access(live, F_OK) == 0);
+	mev_store_free(s);
+}
+
 /* A store with a few tables, values on overflow pages among them, closed. */
 static void make_store(const char *path)
 {
@@ -718,6 +741,7 @@ int main(void)
 	RUN(test_snapshot);
 	RUN(test_view);
 	RUN(test_readers);
+	RUN(test_stale_new);
 	RUN(test_datafile);
 	RUN(test_foreign);
 	test_tmpdir_remove(dir);
