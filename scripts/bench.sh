@@ -3,7 +3,7 @@
 # measured in the same run.
 #
 # usage: scripts/bench.sh [--runs N] [--linux REPO] [--rev REV] [--uboot REPO]
-#                         [--xen REPO] [--against OLD_MAINTEVO] [BENCH...]
+#                         [--xen REPO] [--edk2 REPO] [--against OLD_MAINTEVO] [BENCH...]
 #
 # BENCH (default: all that have their input):
 #   graph   `maintevo graph` of one Linux release (default v6.12 of the
@@ -20,10 +20,20 @@
 #           one new tag on top of the rest, peak memory and store size
 #   walkrc  the same for U-Boot with every release candidate (--rc), v2014.10-rc1 ..
 #   xen     the same walk figures for all of Xen's RELEASE-x.y.z tags
+#   edk2    the same walk figures for all of edk2's edk2-stableYYYYMM[.NN] tags
+#           (its own GetMaintainer.py rules, the <default> fallback: no rematch plan)
 #   linux5  the same for the five Linux releases of shared/scripts/linux-releases.sh
 #           (--linux5, default $MEV_LINUX5_REPO or /work/data/linux5; with --rc),
 #           and `maintevo graph` of its v6.12 against its floor
 #   linux2  the same walk figures for the two-release Linux repository
+#   snapshots  `maintevo walk --branch master` of U-Boot into an empty store:
+#           monthly for the 60, 120 and 220 months to 2026-07 and weekly for
+#           the last 60 months, each against its floor (the same walk floor
+#           over the snapshots' commits: the first tree whole, then every
+#           blob added or changed between consecutive snapshots), with the
+#           CPU per snapshot (linear in the number of snapshots?); then a
+#           re-run with nothing new.  Run it with `walk` to have the CPU of
+#           the 54-tag walk it is compared with (target: 220 months <= 2x)
 #   flow    `maintevo flow` of U-Boot's commits v2014.10 .. newest (a store
 #           walked and clustered first), against the floor `git log
 #           --no-merges --raw --no-renames v2014.10..NEWEST` (target <= 2),
@@ -38,7 +48,8 @@
 #
 # Inputs: --linux (default $MEV_LINUX_REPO or /work/data/linux), --linux5, --uboot
 # (default $MEV_UBOOT_REPO or /work/.mirror/u-boot+u-boot/repo), --xen
-# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --pasta
+# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --edk2
+# (default $MEV_EDK2_REPO or /work/.mirror/tianocore+edk2/repo), --pasta
 # (default $MEV_PASTA or ../shared/data/linux-pasta: its section_graph/).
 # Each figure is paired with its floor in the same run: the two commands
 # alternate (floor, maintevo, floor, ...; one warm-up each), and the line
@@ -60,6 +71,7 @@ linux=${MEV_LINUX_REPO:-/work/data/linux}
 linux5=${MEV_LINUX5_REPO:-/work/data/linux5}
 uboot=${MEV_UBOOT_REPO:-/work/.mirror/u-boot+u-boot/repo}
 xen=${MEV_XEN_REPO:-/work/.mirror/xen-project+xen/repo}
+edk2=${MEV_EDK2_REPO:-/work/.mirror/tianocore+edk2/repo}
 rev=v6.12
 against=
 pasta=${MEV_PASTA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data/linux-pasta}
@@ -72,6 +84,7 @@ while [ $# -gt 0 ]; do
 	--rev) rev=$2; shift 2 ;;
 	--uboot) uboot=$2; shift 2 ;;
 	--xen) xen=$2; shift 2 ;;
+	--edk2) edk2=$2; shift 2 ;;
 	--pasta) pasta=$2; shift 2 ;;
 	--against) against=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
@@ -79,7 +92,7 @@ while [ $# -gt 0 ]; do
 	*) benches+=("$1"); shift ;;
 	esac
 done
-[ ${#benches[@]} -gt 0 ] || benches=(graph match walk xen linux2 flow cluster)
+[ ${#benches[@]} -gt 0 ] || benches=(graph match walk xen edk2 linux2 flow cluster)
 
 mev=${MAINTEVO:-$here/build/maintevo}
 if [ ! -x "$mev" ]; then
@@ -158,7 +171,7 @@ side_by_side() {
 	a=$(printf '%s\n' "${mw[@]}" | med); b=$(printf '%s\n' "${mcpu[@]}" | med)
 	c=$(printf '%s\n' "${fw[@]}" | med); d=$(printf '%s\n' "${fcpu[@]}" | med)
 	m=$(printf '%s\n' "${mm[@]}" | med)
-	SB_WALL=$a
+	SB_WALL=$a SB_CPU=$b
 	printf '%s: maintevo %ss wall, %ss CPU, peak %d MB | floor %ss wall, %ss CPU | ratio wall %s, CPU %s (targets %s, %s; medians of %d, alternating; load %s -> %s; %d cores)\n' \
 		"$label" "$a" "$b" "$(awk -v k="$m" 'BEGIN { printf "%d", k / 1024 }')" "$c" "$d" \
 		"$(ratio "$a" "$c")" "$(ratio "$b" "$d")" "$tw" "$tc" "$runs" "$l0" "$l1" "$(nproc)"
@@ -319,6 +332,14 @@ for b in "${benches[@]}"; do
 		mapfile -t ts < <(git -C "$xen" tag | grep -E '^RELEASE-[0-9]+\.[0-9]+\.[0-9]+$' | sort -V)
 		walk_figures xen "$xen" 0 --dialect xen -- "${ts[@]}"
 		;;
+	edk2)
+		if ! git -C "$edk2" rev-parse -q --verify "edk2-stable201908^{commit}" >/dev/null 2>&1; then
+			echo "edk2: skipped, no edk2 repository at '$edk2'"
+			continue
+		fi
+		mapfile -t ts < <(git -C "$edk2" tag | grep -E '^edk2-stable[0-9]{6}(\.[0-9]{1,2})?$' | sort -V)
+		walk_figures edk2 "$edk2" 0 --dialect edk2 -- "${ts[@]}"
+		;;
 	linux2)
 		if ! git -C "$linux" rev-parse -q --verify "v6.1^{commit}" >/dev/null 2>&1; then
 			echo "linux2: skipped, no v6.1 in '$linux'"
@@ -327,6 +348,46 @@ for b in "${benches[@]}"; do
 		save=$runs; runs=1
 		walk_figures linux "$linux" 1 -- v6.1 v6.12
 		runs=$save
+		;;
+	snapshots)
+		if ! git -C "$uboot" rev-parse -q --verify "master^{commit}" >/dev/null 2>&1; then
+			echo "snapshots: skipped, no U-Boot repository with master at '$uboot'"
+			continue
+		fi
+		tmpd=$(mktemp -d "${TMPDIR:-/tmp}/mev-bench.XXXXXX")
+		git -C "$uboot" log --first-parent --format='%H %ct' master >"$tmpd/chain"
+		# spec: name every since until
+		for spec in "monthly60 month 2021-08-01 2026-07-31" "monthly120 month 2016-08-01 2026-07-31" \
+			"monthly220 month 2008-04-01 2026-07-31" "weekly60m week 2021-08-01 2026-07-31"; do
+			read -r name every since until <<<"$spec"
+			# the snapshots' commits, as the walk picks them (docs/walking.md)
+			python3 - "$tmpd/chain" "$every" "$since" "$until" >"$tmpd/commits" <<'PY'
+import sys, datetime as dt
+chain = [l.split() for l in open(sys.argv[1])][::-1]          # oldest first
+every, since, until = sys.argv[2], dt.date.fromisoformat(sys.argv[3]), dt.date.fromisoformat(sys.argv[4])
+def end_of(d):
+    if every == "week":
+        return d + dt.timedelta(days=6 - d.weekday())
+    nxt = dt.date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+    return nxt - dt.timedelta(days=1)
+d, out = end_of(since), []
+while d <= end_of(until):
+    t = int(dt.datetime(d.year, d.month, d.day, 23, 59, 59, tzinfo=dt.timezone.utc).timestamp())
+    best = max((i for i, (_, ct) in enumerate(chain) if int(ct) <= t), default=None)
+    if best is not None:
+        print(chain[best][0])
+    d = end_of(d + dt.timedelta(days=1))
+PY
+			n=$(wc -l <"$tmpd/commits")
+			mapfile -t cs <"$tmpd/commits"
+			side_by_side "walk --branch master --every $every u-boot, $n snapshots $since..$until" 0.6 1.1 \
+				"floor_walk $(printf '%q ' "$uboot" "${cs[@]}")" \
+				"walk_fresh $(printf '%q ' "$uboot" "$tmpd/s" --branch master --every "$every" --since "$since" --until "$until")"
+			echo "$name: $n snapshots; maintevo CPU per snapshot $(awk -v w="$SB_CPU" -v n="$n" 'BEGIN { printf "%.3f", w / n }') s"
+			r=$(median "$mev" walk --repo "$uboot" --store "$tmpd/s" -q --until "$until")
+			echo "$name: re-run with nothing new ${r}s; store $(($(du -sk "$tmpd/s" | cut -f1) / 1024)) MB"
+		done
+		rm -rf "$tmpd"
 		;;
 	flow)
 		if ! git -C "$uboot" rev-parse -q --verify "v2014.10^{commit}" >/dev/null 2>&1; then

@@ -28,7 +28,12 @@
 # repeated titles are told apart.  QEMU's script (m/^(.):/, no N:) runs the
 # same way; the 2014-2016 U-Boot scripts' m/^(\C):/ (\C was removed from
 # Perl in 5.24) runs as m/^((?s:.)):/, which takes the same one byte of
-# the bytes these scripts read.  Exit status 0 when every file agrees.
+# the bytes these scripts read.  Trees whose script is not get_maintainer.pl
+# (OP-TEE's and Zephyr's scripts/get_maintainer.py, edk2's
+# BaseTools/Scripts/GetMaintainer.py) run the script's own Python functions
+# in scripts/check-getmaintainer/driver.py (Zephyr needs python3-yaml);
+# their sections are compared by name (none for edk2) and pattern values.
+# Exit status 0 when every file agrees.
 set -euo pipefail
 
 jobs=$(nproc)
@@ -39,7 +44,7 @@ while [ $# -gt 0 ]; do
 	-j) jobs=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--cache) cache=$2; shift 2 ;;
-	-h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,36p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -90,8 +95,19 @@ else
 		-c core.symlinks=true checkout-index -a -f
 fi
 
+# Trees whose script is not get_maintainer.pl (OP-TEE, edk2, Zephyr): the
+# script's own Python functions run in scripts/check-getmaintainer/driver.py.
+pydialect=
+if [ ! -f "$tree/scripts/get_maintainer.pl" ]; then
+	if [ -f "$tree/BaseTools/Scripts/GetMaintainer.py" ]; then pydialect=edk2
+	elif [ -f "$tree/scripts/get_maintainer.py" ] && [ -f "$tree/MAINTAINERS.yml" ]; then pydialect=zephyr
+	elif [ -f "$tree/scripts/get_maintainer.py" ] && [ -f "$tree/MAINTAINERS" ]; then pydialect=optee
+	fi
+fi
 script=$tree/scripts/get_maintainer.pl
-[ -f "$script" ] || { echo "check: $rev has no scripts/get_maintainer.pl" >&2; exit 2; }
+[ -f "$script" ] || [ -n "$pydialect" ] ||
+	{ echo "check: $rev has no scripts/get_maintainer.pl (nor a Python script this check knows)" >&2; exit 2; }
+if [ -z "$pydialect" ]; then
 
 # The driver replaces the main call; it runs inside the script, so it sees
 # the script's own variables and functions.
@@ -168,21 +184,25 @@ else
 	echo "check: file_match_pattern() differs from the known one; running it unchanged (slow)" >&2
 fi
 
+fi
+
 # Every blob of the tree but links that lead nowhere (the script refuses
 # them) and names with a newline (they cannot pass through xargs lines).
 git -C "$repo" ls-tree -r -z --full-tree "$rev" |
 	perl -0 -ne 'chomp; my ($meta, $path) = split(/\t/, $_, 2);
 		next if $meta =~ / commit /; print "$path\0";' > "$work/all.z"
-(cd "$tree" && perl -0 -ne 'chomp; if ($_ =~ /\n/ || !(-e $_)) { print STDERR "$_\n" } else { print "$_\0" }' \
+# (The Python scripts do not test that a path exists: they get links that
+# lead nowhere too.)
+(cd "$tree" && PY="$pydialect" perl -0 -ne 'chomp; if ($_ =~ /\n/ || (!$ENV{PY} && !(-e $_))) { print STDERR "$_\n" } else { print "$_\0" }' \
 	< "$work/all.z" > "$work/files.z" 2> "$work/skipped.txt")
 total=$(tr -cd '\0' < "$work/all.z" | wc -c)
 skipped=$(wc -l < "$work/skipped.txt")
-echo "check: $total files, $skipped skipped (dangling links); running get_maintainer.pl on $jobs cores" >&2
+echo "check: $total files, $skipped skipped (dangling links); running ${pydialect:+the $pydialect script, not }get_maintainer.pl${pydialect:+,} on $jobs cores" >&2
 
 # keywords off, no e-mail, no git; options older scripts lack are left out
 opts=(--noemail --subsystem --nokeywords)
 for o in git git-fallback tree; do
-	grep -q "'$o!'" "$script" && opts+=("--no$o")
+	[ -z "$pydialect" ] && grep -q "'$o!'" "$script" && opts+=("--no$o")
 done
 
 cached=
@@ -190,19 +210,24 @@ if [ -n "$cache" ]; then
 	mkdir -p "$cache"
 	# the driver (the script with the block above) names the answers: a
 	# change of the block is a new cache entry
-	cached=$cache/$(git -C "$repo" rev-parse "$rev^{commit}")-$(md5sum < "$work/driver.pl" | cut -c1-12).txt
+	cached=$cache/$(git -C "$repo" rev-parse "$rev^{commit}")-$(cat "$work/driver.pl" "$here/scripts/check-getmaintainer/driver.py" 2>/dev/null | md5sum | cut -c1-12).txt
 fi
 start=$(date +%s)
 if [ -n "$cached" ] && [ -s "$cached" ]; then
 	echo "check: using the script's answers cached in $cached" >&2
 	cp "$cached" "$work/script.txt"
 else
+if [ -n "$pydialect" ]; then
+	(cd "$tree" && HOME=$work/home python3 "$here/scripts/check-getmaintainer/driver.py" "$pydialect" \
+		< "$work/files.z" > "$work/script.txt")
+else
 mkdir "$work/out"
 (cd "$tree" && HOME=$work/home MEV_OUT=$work/out/part MEV_FAST_FMP=$fast xargs -0 -P "$jobs" -n 1500 \
 	perl "$work/driver.pl" "${opts[@]}" -f -- \
 	< "$work/files.z")
 cat "$work"/out/part.* > "$work/script.txt"
-echo "check: get_maintainer.pl took $(( $(date +%s) - start )) s" >&2
+fi
+echo "check: the script took $(( $(date +%s) - start )) s" >&2
 [ -z "$cached" ] || cp "$work/script.txt" "$cached"
 fi
 
@@ -212,10 +237,10 @@ start=$(date +%s)
 "$mev" sections --repo "$repo" --rev "$rev" -o "$work/sections.csv" 2>/dev/null
 echo "check: maintevo took $(( $(date +%s) - start )) s" >&2
 
-python3 - "$work" "$rev" <<'PY'
+python3 - "$work" "$rev" "$pydialect" <<'PY'
 import csv, re, sys
 from collections import Counter
-work, rev = sys.argv[1], sys.argv[2]
+work, rev, py = sys.argv[1], sys.argv[2], sys.argv[3]
 csv.field_size_limit(1 << 30)
 
 def text(b):
@@ -238,7 +263,10 @@ def norm_title(b):
 # F/X/N lines as typevalue holds them)
 pats = {}
 for r in csv.DictReader(open(f"{work}/patterns.csv", newline="", encoding="utf-8")):
-    if r["type"] in "FXN":
+    if py and r["type"] in "FXN":
+        # a Python script: sections by name (none for edk2) and pattern values
+        pats.setdefault(r["section"], []).append(("X:" if r["type"] == "X" else "F:") + r["value"])
+    elif r["type"] in "FXN":
         # the script keeps N: values as written (and where it has no N:
         # handling maintevo gives them no regex)
         v = r["value"] if r["type"] == "N" else r["regex"]
@@ -251,6 +279,8 @@ for t in titles:
     base[t] = m.group(1) if m and m.group(1) in tset else t
     tset.add(t)
 def our_key(t):
+    if py:
+        return ("" if py == "edk2" else base[t]) + "\x1f" + "\x1f".join(sorted(pats.get(t, [])))
     return base[t] + "\x1f" + "\x1f".join(pats.get(t, []))
 
 ours = {}
@@ -266,6 +296,10 @@ with open(f"{work}/script.txt", "rb") as f:
         keys = Counter()
         for k in rest.split(b"\x1e") if rest else []:
             parts = k.split(b"\x1f")
+            if py:
+                t = text(parts[0]).strip() if py != "edk2" else ""
+                keys[t + "\x1f" + "\x1f".join(sorted(text(p) for p in parts[1:]))] += 1
+                continue
             keys[norm_title(parts[0]) + "\x1f" + "\x1f".join(text(p) for p in parts[1:])] += 1
         p = text(path)
         if p.endswith("/"):

@@ -75,6 +75,8 @@ done
 python3 - "$work" "$REPO" "$tags" "$M" "$@" <<'PY'
 import csv, os, re, subprocess, sys, collections
 work, repo, tags, mev, lineages = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4], sys.argv[5:]
+# a release's commit: tags and snapshots (master@YYYY-MM-DD, not a git name) alike
+commit_of = {r["release"]: r["commit"] for r in csv.DictReader(open(os.path.join(work, "releases.csv")))}
 flow_sections = collections.defaultdict(dict)   # release -> commit -> its sections
 for r in csv.DictReader(open(os.path.join(work, "commits.csv"))):
     flow_sections[r["release"]][r["commit"]] = set(r["sections"].split(" | ")) - {""}
@@ -101,19 +103,19 @@ def git(*a, inp=None):
 def fold(tag, emails):
     if not emails:
         return set()
-    out = git("-c", "mailmap.blob=%s:.mailmap" % tag, "check-mailmap", "--stdin",
+    out = git("-c", "mailmap.blob=%s:.mailmap" % commit_of[tag], "check-mailmap", "--stdin",
               inp="".join("<%s>\n" % e for e in emails))
     return {re.search(r"<([^>]*)>\s*$", l).group(1).lower() for l in out.splitlines() if l}
 
 def sections_people(tag):
     """title -> {'M': set, 'R': set} over every MAINTAINERS file of the tree"""
-    files = [p for p in git("ls-tree", "-r", "--name-only", tag).splitlines()
+    files = [p for p in git("ls-tree", "-r", "--name-only", commit_of[tag]).splitlines()
              if p == "MAINTAINERS" or p.endswith("/MAINTAINERS")]
     files.sort(key=lambda p: (p != "MAINTAINERS", p))
     res = collections.defaultdict(lambda: {"M": set(), "R": set()})
     for f in files:
         title = None
-        for line in git("show", "%s:%s" % (tag, f)).splitlines():
+        for line in git("show", "%s:%s" % (commit_of[tag], f)).splitlines():
             m = re.match(r"^([A-Z]):\s*(.*)$", line)
             if not line.strip():
                 title = None
@@ -160,8 +162,8 @@ for i, tag in enumerate(tags[1:], 1):
         paths = sorted(files[lin])
         log = []
         if paths:
-            log = git("-c", "mailmap.blob=%s:.mailmap" % tag, "log", "--no-merges", "--full-history",
-                      "--format=%H %aE %cE", "%s..%s" % (prev, tag), "--", *paths).split("\n")
+            log = git("-c", "mailmap.blob=%s:.mailmap" % commit_of[tag], "log", "--no-merges", "--full-history",
+                      "--format=%H %aE %cE", "%s..%s" % (commit_of[prev], commit_of[tag]), "--", *paths).split("\n")
             log = [l.lower().split() for l in log if l]
         def stats(log, out):
             out["commits"] = len(log)
@@ -188,7 +190,7 @@ for i, tag in enumerate(tags[1:], 1):
                 keep.add(c)
         alog = []
         if keep:
-            out = git("-c", "mailmap.blob=%s:.mailmap" % tag, "log", "--no-walk=unsorted",
+            out = git("-c", "mailmap.blob=%s:.mailmap" % commit_of[tag], "log", "--no-walk=unsorted",
                       "--format=%H %aE %cE", *sorted(keep))
             alog = [l.lower().split() for l in out.splitlines() if l]
         aligned = {}

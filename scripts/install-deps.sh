@@ -5,12 +5,12 @@
 set -euo pipefail
 
 build=(cmake gcc make pkg-config git libgit2-dev liblmdb-dev libzstd-dev
-	libigraph-dev libpcre2-dev libsqlite3-dev)
+	libigraph-dev libpcre2-dev libsqlite3-dev libyaml-dev)
 # sqlite3 and pandas for the SQLite export's tests and the user guide's
 # snippets (about 2 minutes to install; R's packages, 500 MB, are left out:
 # those tests skip without them); chromium for the lineage chart's tests in a
 # real browser (tests/browser/)
-test=(python3 perl lmdb-utils sqlite3 python3-pandas python3-matplotlib python3-networkx python3-plotly chromium)
+test=(python3 python3-yaml perl lmdb-utils sqlite3 python3-pandas python3-matplotlib python3-networkx python3-plotly chromium)
 fuzz=(clang libclang-rt-14-dev)
 
 want=("${build[@]}" "${test[@]}")

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # nightly.sh --repo R --store S --out DIR: the nightly job.  Fetch new tags
-# (when the repository has a remote), walk them into the store, cluster,
+# (when the repository has a remote; with --branch B also B), walk them (and
+# with --branch B --every P the branch's dated snapshots) into the store, cluster,
 # track and judge the new commits (maintevo flow), then write into DIR/<newest release>/ every table of 'maintevo
 # export' (csv/), the graphs (GraphML) and the report of the newest release
 # against the previous one (report.md, report.html), the lineage chart of the
 # whole history with that pair shaded (chart.html); DIR/latest points at
-# that folder.  A file whose content did not change is not rewritten, so a
-# run with nothing new changes nothing.  One run at a time per DIR (flock on
+# that folder.  A file whose content did not change is not rewritten.  A
+# run with nothing new changes nothing, in well under a second: when the
+# repository's refs, the day, the options, maintevo and the store's file
+# are as the last complete run left them, no maintevo command runs at all;
+# else, when after walk, cluster, track and flow the store's releases table
+# is byte for byte the last complete run's, nothing is exported.  One run at a time per DIR (flock on
 # DIR/.nightly/lock; the scratch space is in DIR/.nightly/ too).  Exit status 0 on success, 1 with a one-line reason on
 # standard error on failure, 2 for usage errors.
 set -euo pipefail
@@ -19,6 +24,10 @@ usage: scripts/nightly.sh --repo R --store S --out DIR [options]
   --repo R          the git repository (its remote is fetched when it has one)
   --store S         the maintevo store (created on the first run)
   --out DIR         where the tables, graphs and reports go
+  --branch B        also follow branch B: one dated snapshot B@YYYY-MM-DD per
+                    period (maintevo walk --branch); the store remembers it
+  --every P         with --branch: day, week, month or quarter
+  --since DAY       with --branch: the first day (YYYY-MM-DD) of a new store
   --title NAME      project name in the report heading (default: from the store)
   --method M        clustering method or parameter key (default: maintevo's)
   --no-fetch        do not run 'git fetch --tags'
@@ -32,13 +41,16 @@ die() { echo "$me: error: $*" >&2; exit 1; }
 usage_error() { echo "$me: error: $*" >&2; echo "hint: see '$0 --help'" >&2; exit 2; }
 say() { [ -n "$quiet" ] || echo "$me: $*" >&2; }
 
-repo= store= out= title= method= fetch=1 quiet= mev=${MAINTEVO:-}
+repo= store= out= title= method= fetch=1 quiet= mev=${MAINTEVO:-} branch= every= since=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--repo) [ $# -ge 2 ] || usage_error "--repo needs a value"; repo=$2; shift 2 ;;
 	--store) [ $# -ge 2 ] || usage_error "--store needs a value"; store=$2; shift 2 ;;
 	--out) [ $# -ge 2 ] || usage_error "--out needs a value"; out=$2; shift 2 ;;
 	--title) [ $# -ge 2 ] || usage_error "--title needs a value"; title=$2; shift 2 ;;
+	--branch) [ $# -ge 2 ] || usage_error "--branch needs a value"; branch=$2; shift 2 ;;
+	--every) [ $# -ge 2 ] || usage_error "--every needs a value"; every=$2; shift 2 ;;
+	--since) [ $# -ge 2 ] || usage_error "--since needs a value"; since=$2; shift 2 ;;
 	--method) [ $# -ge 2 ] || usage_error "--method needs a value"; method=$2; shift 2 ;;
 	--maintevo) [ $# -ge 2 ] || usage_error "--maintevo needs a value"; mev=$2; shift 2 ;;
 	--no-fetch) fetch=; shift ;;
@@ -50,6 +62,7 @@ done
 [ -n "$repo" ] || usage_error "--repo is required"
 [ -n "$store" ] || usage_error "--store is required"
 [ -n "$out" ] || usage_error "--out is required"
+[ -z "$every$since" ] || [ -n "$branch" ] || usage_error "--every and --since go with --branch"
 if [ -z "$mev" ]; then
 	here=$(cd "$(dirname "$0")/.." && pwd)
 	if [ -x "$here/build/maintevo" ]; then mev=$here/build/maintevo
@@ -97,29 +110,75 @@ run() {
 if [ -n "$fetch" ] && [ -n "$(git -C "$repo" remote)" ]; then
 	if GIT_TERMINAL_PROMPT=0 timeout 600 git -C "$repo" fetch --quiet --tags 2>"$errlog"; then
 		say "fetched tags"
+		# the branch too, when it follows a remote's (origin/master, or a mirror's master)
+		if [ -n "$branch" ]; then
+			GIT_TERMINAL_PROMPT=0 timeout 600 git -C "$repo" fetch --quiet 2>"$errlog" ||
+				echo "$me: warning: 'git fetch' failed ($(head -n 1 "$errlog")); going on with '$branch' as it is" >&2
+		fi
 	else
 		echo "$me: warning: 'git fetch --tags' failed ($(head -n 1 "$errlog")); going on with the tags at hand" >&2
 	fi
 fi
 
-# 2. walk, cluster, track
+# 2. nothing new at all: the repository's refs, the day (a new period may
+# have begun), the options, this maintevo and the store's file are as the
+# last complete run left them; then no maintevo command needs to run
+inputs() {
+	"$mev" --version
+	cksum <"$mev"
+	printf '%s\n' "$method" "$title" "$branch" "$every" "$since" "$(date -u +%F)"
+	git -C "$repo" for-each-ref --format='%(objectname) %(refname)' refs/tags refs/heads refs/remotes
+	stat -c '%s %.9Y %i' "$store/data.mdb" 2>/dev/null || echo "no store"
+}
+early=$(inputs | cksum | cut -d' ' -f1)
+if [ -f "$out/.nightly/inputs" ] && [ "$(cat "$out/.nightly/inputs")" = "$early" ] &&
+	latest=$(readlink "$out/latest" 2>/dev/null) && [ -d "$out/$latest" ]; then
+	secs=$(echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}')
+	say "${latest}: nothing new since the last run (the same refs, day and store), nothing written, in $secs s"
+	[ -n "$quiet" ] || echo "report: $out/latest/report.html"
+	exit 0
+fi
+rm -f "$out/.nightly/inputs"
+
+# 3. walk, cluster, track
 method_args=()
 [ -z "$method" ] || method_args=(--method "$method")
-run walk "$mev" walk --repo "$repo" --store "$store"
+walk_args=()
+[ -z "$branch" ] || walk_args+=(--branch "$branch")
+[ -z "$every" ] || walk_args+=(--every "$every")
+[ -z "$since" ] || walk_args+=(--since "$since")
+[ -z "$branch" ] || [ -e "$store" ] || walk_args+=(--tags-too)
+run walk "$mev" walk --repo "$repo" --store "$store" "${walk_args[@]}"
 run cluster "$mev" cluster --store "$store" "${method_args[@]}" -q
 run track "$mev" track --store "$store" "${method_args[@]}" -q
 run flow "$mev" flow --repo "$repo" --store "$store" -q
 
-# 3. the two newest releases
+# 4. the two newest releases
 "$mev" releases --store "$store" >"$work/releases.csv" 2>"$errlog" ||
 	die "cannot list the releases: $(head -n 1 "$errlog")"
 newest=$(tail -n +2 "$work/releases.csv" | tail -n 1 | cut -d, -f1)
 previous=$(tail -n +2 "$work/releases.csv" | tail -n 2 | head -n 1 | cut -d, -f1)
 [ -n "$newest" ] || die "the store holds no release: does '$repo' have release tags?"
-case $newest in */* | .* | "") die "unexpected release name '$newest'" ;; esac
+case $newest in .* | "") die "unexpected release name '$newest'" ;; esac
+# the folder of the newest release: a snapshot of origin/master is origin_master@DAY
+folder=${newest//\//_}
 
-# 4. everything into a scratch folder, then moved in place where it changed
-stage=$work/$newest
+# nothing new: the store says what it said to the last complete run, and
+# that run's outputs are in place
+stamp=$( { "$mev" --version; cksum <"$mev"; printf '%s\n' "$method" "$title" "$folder"; cat "$work/releases.csv"; } |
+	cksum | cut -d' ' -f1)
+if [ -f "$out/.nightly/stamp" ] && [ "$(cat "$out/.nightly/stamp")" = "$stamp" ] &&
+	[ "$(readlink "$out/latest" 2>/dev/null || true)" = "$folder" ] && [ -d "$out/$folder" ]; then
+	secs=$(echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}')
+	say "$newest: nothing new since the last run, nothing written, in $secs s"
+	[ -n "$quiet" ] || echo "report: $out/latest/report.html"
+	inputs | cksum | cut -d' ' -f1 >"$out/.nightly/inputs" || true
+	exit 0
+fi
+rm -f "$out/.nightly/stamp"
+
+# 5. everything into a scratch folder, then moved in place where it changed
+stage=$work/$folder
 mkdir -p "$stage/csv"
 for t in releases sections edges clusters events lineages section_changes; do
 	run "export $t" "$mev" export "$t" --store "$store" "${method_args[@]}" -o "$stage/csv/$t.csv"
@@ -151,7 +210,7 @@ if [ "$previous" != "$newest" ]; then
 	run "export flows" "$mev" export flows --store "$store" "${method_args[@]}" -o "$stage/csv/flows.csv"
 fi
 
-dest=$out/$newest
+dest=$out/$folder
 changed=0 same=0
 while IFS= read -r -d '' f; do
 	rel=${f#"$stage"/}
@@ -165,13 +224,18 @@ while IFS= read -r -d '' f; do
 	fi
 done < <(find "$stage" -type f -print0 | sort -z)
 
-# 5. the latest link, replaced atomically when it points elsewhere
+# 6. the latest link, replaced atomically when it points elsewhere
 moved=
-if [ "$(readlink "$out/latest" 2>/dev/null || true)" != "$newest" ]; then
-	ln -sfn "$newest" "$out/.latest.new" && mv -fT "$out/.latest.new" "$out/latest" ||
+if [ "$(readlink "$out/latest" 2>/dev/null || true)" != "$folder" ]; then
+	ln -sfn "$folder" "$out/.latest.new" && mv -fT "$out/.latest.new" "$out/latest" ||
 		die "cannot update the link '$out/latest'"
-	moved="; latest -> $newest"
+	moved="; latest -> $folder"
 fi
+echo "$stamp" >"$out/.nightly/stamp.new" && mv -f "$out/.nightly/stamp.new" "$out/.nightly/stamp" ||
+	die "cannot write '$out/.nightly/stamp'"
+# the inputs as this run leaves them (the store as written by its walk, cluster, track, flow)
+inputs | cksum | cut -d' ' -f1 >"$out/.nightly/inputs.new" && mv -f "$out/.nightly/inputs.new" "$out/.nightly/inputs" ||
+	die "cannot write '$out/.nightly/inputs'"
 
 # files counted as find found them: written + unchanged = every file of the run
 secs=$(echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}')

@@ -406,8 +406,11 @@ static void test_dialect_table(void)
 	CHECK_INT(MEV_DIALECT_UBOOT, 2);
 	CHECK_INT(MEV_DIALECT_XEN, 3);
 	CHECK_INT(MEV_DIALECT_QEMU, 4);
-	CHECK_INT(MEV_DIALECT_COUNT, 4);
-	CHECK_INT(MEV_DIALECT_END, 5);
+	CHECK_INT(MEV_DIALECT_OPTEE, 5);
+	CHECK_INT(MEV_DIALECT_EDK2, 6);
+	CHECK_INT(MEV_DIALECT_ZEPHYR, 7);
+	CHECK_INT(MEV_DIALECT_COUNT, 7);
+	CHECK_INT(MEV_DIALECT_END, 8);
 	for (int d = 1; d < MEV_DIALECT_END; d++) {
 		const mev_dialect_info *in = mev_dialect_info_get((mev_dialect)d);
 		CHECK(in != NULL);
@@ -461,6 +464,23 @@ static void test_dialect_defaults(void)
 	CHECK_INT(r.discover, MEV_DISCOVER_TOP);
 	CHECK_INT(r.any_type + r.no_n, 2);
 	CHECK_INT(r.drop_comments + r.utf8 + r.braces, 0);
+	CHECK_INT(r.regex_patterns + r.fallback, 0);
+	/* get_maintainer.py: letters any character, no N:, anchored regexes */
+	mev_rules_default(&r, MEV_DIALECT_OPTEE);
+	CHECK_INT(r.discover, MEV_DISCOVER_TOP);
+	CHECK_INT(r.any_type + r.no_n + r.utf8 + r.regex_patterns, 4);
+	CHECK_INT(r.drop_comments + r.braces + r.fallback + r.no_dir_slash, 0);
+	/* GetMaintainer.py of 2023-11 on: Maintainers.txt, no directory test */
+	mev_rules_default(&r, MEV_DIALECT_EDK2);
+	CHECK_INT(r.discover, MEV_DISCOVER_PATH);
+	CHECK_STR(r.mpath, "Maintainers.txt");
+	CHECK_INT(r.regex_patterns + r.no_dir_slash + r.fallback + r.no_n, 4);
+	CHECK_INT(r.fallback_r + r.m_needs_addr + r.braces, 0);
+	/* get_maintainer.py: MAINTAINERS.yml, whole-path globs, regexes */
+	mev_rules_default(&r, MEV_DIALECT_ZEPHYR);
+	CHECK_STR(r.mpath, "MAINTAINERS.yml");
+	CHECK_INT(r.regex_patterns + r.utf8, 2);
+	CHECK_INT(r.fallback + r.no_dir_slash + r.no_n + r.braces, 0);
 }
 
 /* Each dialect's release tags, and AUTO taking the fallback's (Linux's). */
@@ -477,7 +497,15 @@ static void test_dialect_release_tags(void)
 		{ MEV_DIALECT_XEN, "RELEASE-4.19.0", 1, 1 }, { MEV_DIALECT_XEN, "RELEASE-4.19.0-rc3", 0, 1 },
 		{ MEV_DIALECT_XEN, "v4.19.0", 0, 0 },       { MEV_DIALECT_QEMU, "v9.1.0", 1, 1 },
 		{ MEV_DIALECT_QEMU, "v9.1.0-rc4", 0, 1 },   { MEV_DIALECT_QEMU, "v9.1.0-rc", 0, 0 },
-		{ MEV_DIALECT_QEMU, "v9.1", 0, 0 },         { MEV_DIALECT_AUTO, "v6.1", 1, 1 },
+		{ MEV_DIALECT_QEMU, "v9.1", 0, 0 },         { MEV_DIALECT_OPTEE, "4.10.0", 1, 1 },
+		{ MEV_DIALECT_OPTEE, "4.10.0-rc1", 0, 1 },  { MEV_DIALECT_OPTEE, "20160825-for-lmg", 0, 0 },
+		{ MEV_DIALECT_OPTEE, "v4.10.0", 0, 0 },     { MEV_DIALECT_EDK2, "edk2-stable202605", 1, 1 },
+		{ MEV_DIALECT_EDK2, "edk2-stable202408.01", 1, 1 },
+		{ MEV_DIALECT_EDK2, "edk2-stable202108-rc0", 0, 1 },
+		{ MEV_DIALECT_EDK2, "edk2-stable20260", 0, 0 }, { MEV_DIALECT_EDK2, "vUDK2018", 0, 0 },
+		{ MEV_DIALECT_ZEPHYR, "v2.6.0", 1, 1 },     { MEV_DIALECT_ZEPHYR, "v2.6.0-rc3", 0, 1 },
+		{ MEV_DIALECT_ZEPHYR, "zephyr-v2.6.0", 0, 0 }, { MEV_DIALECT_ZEPHYR, "v2.6", 0, 0 },
+		{ MEV_DIALECT_AUTO, "v6.1", 1, 1 },
 		{ MEV_DIALECT_AUTO, "v6.1-rc1", 0, 1 },     { MEV_DIALECT_AUTO, "v2024.01", 0, 0 },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
@@ -511,6 +539,14 @@ static void test_dialect_guess(void)
 		{ "qemu-dir", "qemu-options.hx/", MEV_DIALECT_LINUX },
 		{ "uboot-first", "xen/common/ qemu-options.hx board/ include/configs/", MEV_DIALECT_UBOOT },
 		{ "xen-before-qemu", "qemu-options.hx xen/common/", MEV_DIALECT_XEN },
+		{ "optee", "core/arch/arm/ ta/ mk/ lib/", MEV_DIALECT_OPTEE },
+		{ "optee-core-only", "core/arch/ lib/ drivers/", MEV_DIALECT_LINUX },
+		{ "edk2", "MdePkg/ BaseTools/ OvmfPkg/ Maintainers.txt", MEV_DIALECT_EDK2 },
+		{ "edk2-tools-only", "BaseTools/ tools/", MEV_DIALECT_LINUX },
+		{ "zephyr", "zephyr-env.sh boards/ kernel/ subsys/", MEV_DIALECT_ZEPHYR },
+		{ "zephyr-west", "west.yml boards/ kernel/", MEV_DIALECT_ZEPHYR },
+		{ "zephyr-dirs", "boards/ subsys/ drivers/", MEV_DIALECT_ZEPHYR },
+		{ "zephyr-boards-only", "boards/ drivers/ kernel/", MEV_DIALECT_LINUX },
 	};
 	const char *d;
 	mev_repo *repo = NULL;

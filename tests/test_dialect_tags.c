@@ -1,6 +1,9 @@
 /* Tests of release tag selection and version order. */
 #include "test.h"
+#include "maintevo/error.h"
 #include "maintevo/tags.h"
+
+#include <string.h>
 
 static void test_order(void)
 {
@@ -47,9 +50,127 @@ static void test_release_patterns(void)
 	CHECK(!mev_tag_is_release(MEV_DIALECT_QEMU, "v8.2", 0));
 }
 
+/* the day of t, for messages */
+static const char *day(int64_t t)
+{
+	static char buf[4][11];
+	static int k;
+	k = (k + 1) % 4;
+	mev_day_format(buf[k], t);
+	return buf[k];
+}
+
+static void test_days_and_periods(void)
+{
+	int64_t t, end;
+	size_t blen;
+	CHECK(mev_day_parse(&t, "2024-02-29") == 0 && t == 1709164800);
+	CHECK(strcmp(day(t), "2024-02-29") == 0);
+	CHECK(strcmp(day(0), "1970-01-01") == 0);
+	CHECK(mev_day_parse(&t, "2023-02-29") == MEV_EINVAL); /* not a leap year */
+	CHECK(mev_day_parse(&t, "2024-13-01") == MEV_EINVAL);
+	CHECK(mev_day_parse(&t, "2024-1-01") == MEV_EINVAL);
+	CHECK(mev_day_parse(&t, "1969-12-31") == MEV_EINVAL);
+	CHECK(mev_day_parse(&t, "yesterday") == MEV_EINVAL);
+	CHECK(strstr(mev_error_message(), "YYYY-MM-DD") != NULL);
+	/* 2024-02-29 12:00 UTC, a Thursday */
+	t = 1709164800 + 43200;
+	CHECK(strcmp(day(mev_period_end(t, MEV_EVERY_DAY)), "2024-02-29") == 0);
+	CHECK(mev_period_end(t, MEV_EVERY_DAY) == 1709164800 + 86399);
+	CHECK(strcmp(day(mev_period_end(t, MEV_EVERY_WEEK)), "2024-03-03") == 0);   /* Sunday */
+	CHECK(strcmp(day(mev_period_end(t, MEV_EVERY_MONTH)), "2024-02-29") == 0);
+	CHECK(strcmp(day(mev_period_end(t, MEV_EVERY_QUARTER)), "2024-03-31") == 0);
+	/* a Monday starts a week; a Sunday ends it; December ends a quarter and a year */
+	mev_day_parse(&t, "2024-03-04");
+	CHECK(strcmp(day(mev_period_end(t, MEV_EVERY_WEEK)), "2024-03-10") == 0);
+	mev_day_parse(&t, "2024-03-10");
+	CHECK(strcmp(day(mev_period_end(t + 86399, MEV_EVERY_WEEK)), "2024-03-10") == 0);
+	mev_day_parse(&t, "2024-11-15");
+	CHECK(strcmp(day(mev_period_end(t, MEV_EVERY_QUARTER)), "2024-12-31") == 0);
+	CHECK(strcmp(day(mev_period_end(t, MEV_EVERY_MONTH)), "2024-11-30") == 0);
+	/* consecutive periods: each starts the second after the one before ends */
+	end = mev_period_end(0, MEV_EVERY_MONTH);
+	for (int i = 0; i < 700; i++) {
+		int64_t next = mev_period_end(end + 1, MEV_EVERY_MONTH);
+		CHECK(next > end && (next - end) / 86400 >= 28 && (next - end) / 86400 <= 31);
+		end = next;
+	}
+	CHECK(mev_every_parse("month") == MEV_EVERY_MONTH && mev_every_parse("fortnight") < 0);
+	CHECK(strcmp(mev_every_name(MEV_EVERY_QUARTER), "quarter") == 0);
+	/* snapshot names */
+	CHECK(mev_snapshot_parse("master@2024-01-31", &end, &blen) && blen == 6 &&
+	      strcmp(day(end), "2024-01-31") == 0 && end % 86400 == 86399);
+	CHECK(mev_snapshot_parse("origin/next@2024-12-31", NULL, &blen) && blen == 11);
+	CHECK(mev_snapshot_parse("a@b@2024-12-31", NULL, &blen) && blen == 3);
+	CHECK(!mev_snapshot_parse("@2024-01-31", NULL, NULL));
+	CHECK(!mev_snapshot_parse("master@2024-02-30", NULL, NULL));
+	CHECK(!mev_snapshot_parse("master@2024-01-31x", NULL, NULL));
+	CHECK(!mev_snapshot_parse("v2024.01", NULL, NULL));
+}
+
+/* Order names given with times; want[] the names in the order expected. */
+static void order_is(const char *const *names, const int64_t *times, size_t n,
+		     const char *const *want)
+{
+	mev_release_key k[16];
+	CHECK(n <= 16);
+	for (size_t i = 0; i < n; i++)
+		k[i] = (mev_release_key){ names[i], times[i], i };
+	CHECK(mev_release_order(k, n) == 0);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(k[i].name, want[i]))
+			fprintf(stderr, "order[%zu]: %s, want %s\n", i, k[i].name, want[i]);
+		CHECK(strcmp(k[i].name, want[i]) == 0);
+		CHECK(k[i].time == times[k[i].index]);  /* times and indexes travel with the names */
+		CHECK(strcmp(names[k[i].index], k[i].name) == 0);
+	}
+}
+
+static void test_release_order(void)
+{
+	int64_t jan31, feb29, mar31;
+	mev_day_parse(&jan31, "2024-01-31");
+	mev_day_parse(&feb29, "2024-02-29");
+	mev_day_parse(&mar31, "2024-03-31");
+	{
+		/* tags only: version order, whatever the dates */
+		const char *names[] = { "v1.10", "v1.2", "v1.3-rc1" };
+		const int64_t times[] = { 10, 30, 20 };
+		const char *want[] = { "v1.2", "v1.3-rc1", "v1.10" };
+		order_is(names, times, 3, want);
+	}
+	{
+		/* snapshots only: by date, then name */
+		const char *names[] = { "m@2024-03-31", "m@2024-01-31", "a@2024-01-31" };
+		const int64_t times[] = { 1, 2, 3 };
+		const char *want[] = { "a@2024-01-31", "m@2024-01-31", "m@2024-03-31" };
+		order_is(names, times, 3, want);
+	}
+	{
+		/* mixed: a tag at its commit time, a snapshot at its day's end;
+		 * v1.1's commit is older than v1.0's: it stands at v1.0's time,
+		 * so that the tags keep version order; a tag and a snapshot of
+		 * the same time: the tag first */
+		const char *names[] = { "m@2024-03-31", "v1.1", "m@2024-01-31", "v1.0", "m@2024-02-29",
+					"v1.2" };
+		const int64_t times[] = { mar31, jan31 + 100, jan31, feb29 + 7200, feb29, mar31 + 86400 };
+		const char *want[] = { "m@2024-01-31", "v1.0", "v1.1", "m@2024-02-29", "m@2024-03-31",
+				       "v1.2" };
+		order_is(names, times, 6, want);
+	}
+	{
+		const char *names[] = { "m@2024-03-31", "v1.2" };
+		const int64_t times[] = { mar31, mar31 + 86399 };
+		const char *want[] = { "v1.2", "m@2024-03-31" };
+		order_is(names, times, 2, want);
+	}
+}
+
 int main(void)
 {
 	RUN(test_order);
 	RUN(test_release_patterns);
+	RUN(test_days_and_periods);
+	RUN(test_release_order);
 	return test_summary();
 }

@@ -16,7 +16,10 @@
 	X(LINUX, linux) \
 	X(UBOOT, uboot) \
 	X(XEN, xen) \
-	X(QEMU, qemu)
+	X(QEMU, qemu) \
+	X(OPTEE, optee) \
+	X(EDK2, edk2) \
+	X(ZEPHYR, zephyr)
 
 /* Project conventions (release tags, where MAINTAINERS lives). */
 typedef enum {
@@ -117,6 +120,18 @@ typedef struct {
 	unsigned no_n : 1;        /* the script has no N: handling: N: lines match nothing (QEMU) */
 	char find_dir[64];        /* MEV_DISCOVER_SUBDIR: the folder searched ("board") */
 	char conf[256];           /* the .get_maintainer.conf options applied, "" when none */
+	/* Dialects whose script is not get_maintainer.pl (docs/design.md,
+	 * "Adding a dialect"): their file is read, and their F:/X: values
+	 * turned into regexes, by the dialect's own code. */
+	unsigned regex_patterns : 1; /* F:/X: values become whole regexes searched in the path:
+					the kernel's directory test, trailing-'/' and equal-'/'
+					rules do not apply */
+	unsigned no_dir_slash : 1;   /* the script does not add '/' to the path of a directory */
+	unsigned fallback : 1;       /* edk2: a path whose sections name no maintainer also gets
+					the sections of the path '<default>' */
+	unsigned fallback_r : 1;     /* ... where R: lines count as maintainers (edk2 before 2023-11) */
+	unsigned m_needs_addr : 1;   /* an M: line without '<...>' at its end is no field
+					(edk2 before 2021-07) */
 } mev_rules;
 
 /*

@@ -95,6 +95,18 @@ int mev_maint_load(mev_maint **out, const mev_rules *rules, mev_repo *repo,
 
 void mev_maint_free(mev_maint *m);
 
+/* 1 when a file could not be read at all (Zephyr: a YAML error, reported
+ * as a diagnostic with its line and column): m then has no section of it. */
+int mev_maint_unreadable(const mev_maint *m);
+
+/*
+ * A walk goes on with the previous release's areas when a release's file
+ * cannot be read: *out gets a copy of the sections (and fields and files)
+ * of `from`, with the diagnostics of `failed` and a note saying so.
+ * Errors: MEV_ENOMEM.
+ */
+int mev_maint_carry(mev_maint **out, const mev_maint *from, const mev_maint *failed);
+
 /* A MAINTAINERS file the rules select in a tree, and the blob it reads. */
 typedef struct {
 	char *path;

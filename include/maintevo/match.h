@@ -106,6 +106,11 @@ typedef enum {
 	MEV_WHY_BUDGET            /* PCRE2 gave up (its limits): counted as no match */
 } mev_why_rule;
 
+/* Or'ed into the `utf8` argument of the functions below: the lines are a
+ * dialect's whole regexes, searched in the path (mev_rules.regex_patterns);
+ * their rule is then MEV_WHY_REGEX or MEV_WHY_NONE. */
+#define MEV_MATCH_RAW 2
+
 /* 1 when the rule is a match. */
 #define MEV_WHY_MATCHES(r) ((r) == MEV_WHY_SAME_DEPTH || (r) == MEV_WHY_ANY_DEPTH || (r) == MEV_WHY_REGEX)
 

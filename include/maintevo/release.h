@@ -47,9 +47,30 @@ typedef struct {
 	char *rules;              /* the matching rules it was built with (mev_rules_describe), or "" */
 } mev_release;
 
-/* All releases in version order; free with mev_release_list_free(). */
+/* All releases in the store's order (mev_release_order(): tags in version
+ * order, snapshots by date, merged by date); free with
+ * mev_release_list_free(). */
 int mev_release_list(mev_release **out, size_t *n, mev_store *s);
 void mev_release_list_free(mev_release *list, size_t n);
+/* The date a release stands for: a snapshot's day (its last second, UTC),
+ * a tag's commit's committer time. */
+int64_t mev_release_date(const mev_release *r);
+/* "snapshot" for a snapshot's name (<branch>@YYYY-MM-DD), else "tag". */
+const char *mev_release_kind(const char *name);
+
+/*
+ * The store's order by name, for readers that compare release names
+ * (ranges, pair records): loaded once (mev_release_list), then
+ * mev_release_rank() gives 2*i for the i-th stored release, and for a
+ * name not stored the odd number after the release it would follow (a tag
+ * by version among the tags, a snapshot by its date), -1 before all.
+ */
+typedef struct mev_release_ranks mev_release_ranks;
+int mev_release_ranks_load(mev_release_ranks **out, mev_store *s);
+int64_t mev_release_rank(const mev_release_ranks *r, const char *name);
+size_t mev_release_ranks_count(const mev_release_ranks *r);
+void mev_release_ranks_free(mev_release_ranks *r);
+
 /* One release; MEV_ENOTFOUND (with a hint) when `tag` is not stored.  Free
  * with mev_release_free(). */
 int mev_release_find(mev_release **out, mev_store *s, const char *tag);
@@ -131,6 +152,18 @@ int mev_release_put(mev_store *s, const mev_release_input *in, const mev_filemap
  * files, lines and bytes are those of THE REST's own size in g. */
 int mev_release_put_graph(mev_store *s, const mev_release_input *in, const mev_filemap *sections,
 			  const mev_graph *g);
+/*
+ * Store `tag` as a repeat of release `target` (or of the release target
+ * repeats): a period with no new commit.  Only its name, commit and time
+ * are stored; every reader reads target's records under its name.  A
+ * release stored under `tag` before is replaced.  When target is stored
+ * again with another commit, its repeats are deleted with it.
+ */
+int mev_release_put_alias(mev_store *s, const char *tag, const char *target, const mev_oid *commit,
+			  int64_t time);
+/* 1 when `tag` is stored as a repeat of another release (mev_release_put_alias). */
+int mev_release_is_alias(mev_store *s, const char *tag);
+
 /* Delete a release's record, file table, notes and patterns (absent is no error). */
 int mev_release_delete(mev_store *s, const char *tag);
 
@@ -204,7 +237,9 @@ typedef struct {
 	size_t n;
 	int has_regex;            /* the lines have their regexes (walked by a maintevo that
 				     stores them; 'walk --rebuild' stores them for older ones) */
-	int utf8;                 /* the script decodes MAINTAINERS as UTF-8 (mev_rules.utf8) */
+	int utf8;                 /* the script decodes MAINTAINERS as UTF-8 (mev_rules.utf8), or'ed
+				     with MEV_MATCH_RAW for a dialect's whole regexes
+				     (mev_rules.regex_patterns): as mev_match_why() takes it */
 	void *mem_;               /* owns the strings and lines */
 } mev_release_patterns;
 
@@ -296,6 +331,11 @@ typedef struct {
 	int top_level_only;
 	int64_t created;     /* seconds since the epoch */
 	char version[32];    /* maintevo version that created it */
+	/* dated snapshots (walk --branch): none when branch is "" */
+	char branch[256];    /* the branch followed */
+	int every;           /* mev_every: how often */
+	int64_t since;       /* the first day's first second (UTC), 0: from the first commit */
+	int tags_too;        /* the release tags are walked too */
 } mev_identity;
 
 /* The dialect recorded in the identity of a store made by an import

@@ -51,6 +51,14 @@ const char *mev_repo_promisor(const mev_repo *repo);
  */
 int mev_repo_resolve(mev_oid *out, int64_t *time, mev_repo *repo, const char *rev);
 
+/*
+ * The commit branch `name` points at: refs/heads/NAME, else
+ * refs/remotes/NAME ("origin/master"), or a full "refs/..." name.  `time`
+ * (may be NULL) gets its committer time.  Errors: MEV_ENOTFOUND, with the
+ * branches it may be a typo of, or a few of them, in the hint.
+ */
+int mev_repo_branch(mev_oid *out, int64_t *time, mev_repo *repo, const char *name);
+
 /* A tag and the commit it leads to. */
 typedef struct {
 	char *name;          /* without "refs/tags/" */
@@ -82,6 +90,22 @@ void mev_tag_list_free(mev_tag *tags, size_t n);
  * MEV_EGIT when a commit cannot be read.
  */
 int mev_repo_root(mev_oid *out, mev_repo *repo, const mev_oid *commit);
+/* A commit and its committer time. */
+typedef struct {
+	mev_oid id;
+	int64_t time;        /* seconds since the epoch */
+} mev_commit_time;
+
+/*
+ * The first-parent history of `tip`, newest first: *out[0] is tip, each
+ * next one the first parent of the one before, down to a root commit.  In a
+ * shallow clone whose history stops on the way, the list ends at the cut
+ * (the last commit the clone has) and *cut is 1.  *out is malloc'ed (the
+ * caller's).  Errors: MEV_EGIT when a commit cannot be read, MEV_ENOMEM.
+ */
+int mev_repo_first_parents(mev_commit_time **out, size_t *n, int *cut, mev_repo *repo,
+			   const mev_oid *tip);
+
 /* 1 when the repository holds the commit. */
 int mev_repo_has_commit(mev_repo *repo, const mev_oid *commit);
 

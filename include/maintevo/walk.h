@@ -28,6 +28,20 @@ typedef struct {
 	double wait;             /* seconds to wait for another writer of the store (0: fail at once) */
 	mev_rules_options rules;
 	/*
+	 * Dated snapshots of a branch (docs/walking.md): for every period of
+	 * `every` ("day", "week", "month", "quarter") from `since` to `until`
+	 * (YYYY-MM-DD, UTC; NULL: from the branch's first commit, to now) the
+	 * tree of the last commit on or before the period's end, stored as
+	 * release "<branch>@YYYY-MM-DD".  NULL branch: the store's, if it has
+	 * one.  With a branch, tags are walked too only when `tags_too`
+	 * (a store that holds tags already keeps them).
+	 */
+	const char *branch;
+	const char *every;
+	const char *since, *until;
+	int tags_too;
+	int64_t now;             /* the time "now" is (0: the clock's): for tests */
+	/*
 	 * progress.stop: non-zero ends the walk after the current release, which
 	 * is stored (res->stopped is set and the walk returns 0: run it again to
 	 * go on); progress.progress(ctx, i, total, tag) before each release;
@@ -42,7 +56,8 @@ typedef struct {
 
 typedef struct {
 	size_t tags;             /* tags in the repository */
-	size_t candidates;       /* release tags chosen by the filters */
+	size_t candidates;       /* release tags chosen by the filters, and snapshots */
+	size_t snapshots;        /* of the candidates: snapshots of the branch */
 	size_t stored_before;    /* already in the store */
 	size_t walked;           /* processed now */
 	size_t inserted;         /* processed now, older than a stored release */

@@ -229,7 +229,7 @@ static int json_data(FILE *out, const mev__chart_layout *l, const char *title, c
 		fprintf(out, r ? ",%.1f" : "%.1f", l->x[r]);
 	fputs("],\n\"dates\":[", out);
 	for (size_t r = 0; r < m->nrel; r++)
-		fprintf(out, r ? ",%lld" : "%lld", (long long)m->h.list[m->rel[r]].time);
+		fprintf(out, r ? ",%lld" : "%lld", (long long)mev_release_date(&m->h.list[m->rel[r]]));
 	fputs("]", out);
 	json_bands(out, l);
 	json_lineages(out, l);

@@ -136,7 +136,7 @@ static int from_git(source *s, cli_release *r)
 	if ((rc = source_alloc(s, ns, mev_maint_field_count(m))))
 		return rc;
 	s->nsec = ns;
-	s->utf8 = mev_maint_rules(m)->utf8;
+	s->utf8 = (int)mev_maint_rules(m)->utf8 | (mev_maint_rules(m)->regex_patterns ? MEV_MATCH_RAW : 0);
 	s->is_dir_at = tree_is_dir;
 	s->ctx = r->tree;
 	s->maint = m;

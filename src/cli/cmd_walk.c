@@ -1,9 +1,11 @@
 /* maintevo walk: every release of a repository into a store. */
 #include "cli.h"
 #include "maintevo/error.h"
+#include "maintevo/tags.h"
 #include "maintevo/walk.h"
 
 #include <stdio.h>
+#include <sys/stat.h>
 
 typedef struct {
 	mev_walk_options o;
@@ -19,6 +21,17 @@ static const cli_option options[] = {
 	CLI_OPT_STRINGS(walk_args, exclude, 0, "exclude", "GLOB",
 			"leave out tags matching GLOB (repeatable)"),
 	CLI_OPT_FLAG(walk_args, o.rc, 0, "rc", "include release candidates (-rcN)"),
+	CLI_OPT_STRING(walk_args, o.branch, 0, "branch", "B",
+		       "dated snapshots of branch B instead of tags\n"
+		       "(B@YYYY-MM-DD: its tree at each period's end)"),
+	CLI_OPT_STRING(walk_args, o.every, 0, "every", "P",
+		       "with --branch: one snapshot per day, week, month\nor quarter"),
+	CLI_OPT_STRING(walk_args, o.since, 0, "since", "YYYY-MM-DD",
+		       "with --branch: from this day (UTC; default: the\nbranch's first commit)"),
+	CLI_OPT_STRING(walk_args, o.until, 0, "until", "YYYY-MM-DD",
+		       "with --branch: up to this day (default: today)"),
+	CLI_OPT_FLAG(walk_args, o.tags_too, 0, "tags-too",
+		     "with --branch: walk the release tags as well"),
 	CLI_OPT_CALL(walk_args, o.rules.dialect, 0, "dialect", "D", cli_parse_dialect,
 		     "auto (default), %DIALECTS%"),
 	CLI_OPT_FLAG(walk_args, o.rules.top_level_only, 0, "top-level-only",
@@ -50,7 +63,15 @@ const cli_command cmd_walk_spec = {
 		"the current release, a second Ctrl-C at once); the next run goes on.\n"
 		"\n"
 		"Release tags by dialect: %DIALECT_TAGS%; with --rc also their -rcN tags.  They are "
-		"ordered as versions (v2.6.39 < v3.0 < v3.10, v6.1-rc1 < v6.1).",
+		"ordered as versions (v2.6.39 < v3.0 < v3.10, v6.1-rc1 < v6.1).\n"
+		"\n"
+		"With --branch B --every P the walk stores dated snapshots instead: for each period\n"
+		"(day, ISO week, month, quarter; UTC) the tree of the last commit of B's\n"
+		"first-parent history whose committer date is on or before the period's end\n"
+		"(what 'git rev-list -1 --first-parent --before=END B' names), as release\n"
+		"B@YYYY-MM-DD, the period's last day.  The store remembers the branch: a later\n"
+		"'walk' adds the new periods and walks again the current one when B moved.\n"
+		"Snapshots and tags (--tags-too) share one store, ordered by date.",
 	.options = options,
 	.operands = 0,
 };
@@ -76,15 +97,47 @@ static void print_summary(const mev_walk_result *res, const char *store)
 {
 	if (cli_quiet)
 		return;
-	cli_say(stderr, "maintevo: %zu release%s walked, %zu already stored, %zu release tags in all; "
-		"%.1f s, %llu blobs read (%.1f MB), store '%s'\n",
-		res->walked, res->walked == 1 ? "" : "s", res->stored_before, res->candidates,
-		res->seconds, (unsigned long long)res->blobs_read, res->bytes_read / 1e6, store);
+	if (res->snapshots)
+		cli_say(stderr, "maintevo: %zu release%s walked, %zu already stored, %zu snapshots and "
+			"%zu release tags in all; %.1f s, %llu blobs read (%.1f MB), store '%s'\n",
+			res->walked, res->walked == 1 ? "" : "s", res->stored_before, res->snapshots,
+			res->candidates - res->snapshots, res->seconds, (unsigned long long)res->blobs_read,
+			res->bytes_read / 1e6, store);
+	else
+		cli_say(stderr, "maintevo: %zu release%s walked, %zu already stored, %zu release tags in all; "
+			"%.1f s, %llu blobs read (%.1f MB), store '%s'\n",
+			res->walked, res->walked == 1 ? "" : "s", res->stored_before, res->candidates,
+			res->seconds, (unsigned long long)res->blobs_read, res->bytes_read / 1e6, store);
 	if (res->verified)
 		cli_say(stderr, "maintevo: %zu release%s verified against a cold build\n", res->verified,
 			res->verified == 1 ? "" : "s");
 	if (res->stopped)
 		cli_say(stderr, "maintevo: stopped early; run the same command again to go on\n");
+}
+
+/* The snapshot options checked before the store is opened (and created):
+ * a period, a day that does not parse, or snapshot options without a
+ * branch on a store that follows none. */
+static int check_branch_options(const mev_walk_options *o)
+{
+	int64_t since = 0, until = 0;
+	struct stat st;
+	if (o->every && mev_every_parse(o->every) < 0)
+		return cli_usage_error("walk", "--every takes day, week, month or quarter");
+	if ((o->since && mev_day_parse(&since, o->since)) || (o->until && mev_day_parse(&until, o->until)))
+		return cli_fail();
+	if (o->since && o->until && since > until) {
+		mev_error_set(MEV_EINVAL, "--since %s is after --until %s", o->since, o->until);
+		mev_error_hint("the first day comes first: --since %s --until %s", o->until, o->since);
+		return cli_fail();
+	}
+	if (!o->branch && (o->every || o->since || o->until || o->tags_too) &&
+	    stat(o->store, &st) != 0)
+		return cli_usage_error("walk", "--every, --since, --until and --tags-too go with --branch "
+				       "(for example --branch master --every month)");
+	if (o->branch && !o->every && stat(o->store, &st) != 0)
+		return cli_usage_error("walk", "--branch needs --every: day, week, month or quarter");
+	return 0;
 }
 
 int cmd_walk(int argc, char **argv)
@@ -98,6 +151,8 @@ int cmd_walk(int argc, char **argv)
 		return rc;
 	if (!o->repo)
 		return cli_usage_error("walk", "--repo is required");
+	if ((rc = check_branch_options(o)))
+		return rc;
 	o->tags = a.tags.v;
 	o->ntags = a.tags.n;
 	o->exclude = a.exclude.v;

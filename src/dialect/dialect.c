@@ -111,3 +111,29 @@ int mev__tag_end_or_rc(const char *p, int rc)
 	}
 	return 0;
 }
+
+const mev__dialect_def *mev__dialect_def_of(mev_dialect d)
+{
+	const mev__dialect_def *def = def_of(d);
+	return def ? def : defs[FALLBACK];
+}
+
+int mev__dialect_has_reader(mev_dialect d)
+{
+	return mev__dialect_def_of(d)->read != NULL;
+}
+
+int mev__dialect_read(mev_dialect d, mev__dialect_sink *sink, const char *data, size_t len)
+{
+	const mev__dialect_def *def = mev__dialect_def_of(d);
+	return def->read ? def->read(sink, data, len) : 0;
+}
+
+int mev__dialect_regex(mev_dialect d, mev_buf *out, char type, const char *value, size_t len)
+{
+	const mev__dialect_def *def = mev__dialect_def_of(d);
+	mev__buf_clear(out);
+	if (!def->regex)
+		return mev__buf_put(out, value, len);
+	return def->regex(out, type, value, len);
+}

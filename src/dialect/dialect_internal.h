@@ -3,7 +3,7 @@
 #define MEV_DIALECT_INTERNAL_H
 
 #include "maintevo/dialect.h"
-#include "maintevo/dialect.h"
+#include "dialect_shared.h"
 
 /*
  * Everything one dialect does differently.  Each src/dialect/<name>.c
@@ -20,7 +20,22 @@ typedef struct {
 	void (*defaults)(mev_rules *r);
 	/* 1 when tag is one of its releases; with rc also a release candidate */
 	int (*is_release)(const char *tag, int rc);
+
+	/* A dialect whose script is not scripts/get_maintainer.pl sets these
+	 * (all NULL: the kernel's script, read and matched by src/maintainers/): */
+	/* the script whose text says the rules of a release ("BaseTools/Scripts/GetMaintainer.py") */
+	const char *script;
+	/* the rules that text gives, over defaults(); NULL: the defaults for every version */
+	void (*detect)(mev_rules *r, const char *text);
+	/* read one maintainers file as the script does, into the sink */
+	int (*read)(mev__dialect_sink *sink, const char *data, size_t len);
+	/* the regex the script matches an F:/X: (and N:) value with, searched
+	 * anywhere in the path (it carries its own anchors) */
+	int (*regex)(mev_buf *out, char type, const char *value, size_t len);
 } mev__dialect_def;
+
+/* The definition of dialect d, the fallback for anything out of range. */
+const mev__dialect_def *mev__dialect_def_of(mev_dialect d);
 
 #define MEV__DIALECT_DECLARE(ID, file) extern const mev__dialect_def mev__dialect_##file;
 MEV_DIALECTS(MEV__DIALECT_DECLARE)

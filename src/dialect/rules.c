@@ -1,6 +1,7 @@
 /* Which rules a tree's get_maintainer.pl follows: detected from its text. */
 #include "maintevo/dialect.h"
 #include "maintevo/error.h"
+#include "dialect_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,10 +129,24 @@ static char *read_conf(mev_repo *repo, const mev_tree *t, size_t *len)
 int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_rules_options *opt)
 {
 	mev_dialect d = opt && opt->dialect != MEV_DIALECT_AUTO ? opt->dialect : mev_dialect_guess(t);
+	const mev__dialect_def *def = mev__dialect_def_of(d);
 	size_t len = 0;
 	char *script;
 	int rc;
 
+	if (def->script) {
+		/* a script of its own: its text says the rules, nothing else does */
+		if ((rc = mev_tree_need(repo, t, def->script, "the rules of the release come from it")))
+			return rc;
+		mev_rules_default(r, d);
+		if ((script = read_file(repo, t, def->script, &len))) {
+			r->has_script = 1;
+			if (def->detect)
+				def->detect(r, script);
+			free(script);
+		}
+		return 0;
+	}
 	/* a partial clone may lack them: the rules would silently be wrong */
 	if ((rc = mev_tree_need(repo, t, "scripts/get_maintainer.pl", "the rules of the release come from it")) ||
 	    (rc = mev_tree_need(repo, t, ".get_maintainer.conf", "the rules of the release come from it")))
@@ -179,6 +194,15 @@ void mev_rules_describe(char *buf, size_t size, const mev_rules *r)
 {
 	char files[400];
 	const char *mpath = r->mpath[0] ? r->mpath : "./MAINTAINERS";
+	const mev__dialect_def *def = mev__dialect_def_of(r->dialect);
+	if (def->script) {
+		snprintf(buf, size, "%s%s: files %s, read and matched as %s does%s%s%s",
+			 mev_dialect_name(r->dialect), r->has_script ? "" : " (no script: defaults)",
+			 mpath, def->script, r->fallback ? "; <default> fallback" : "",
+			 r->fallback && r->fallback_r ? " (R: counts)" : "",
+			 r->m_needs_addr ? "; M: needs <address>" : "");
+		return;
+	}
 	switch (r->discover) {
 	case MEV_DISCOVER_TOP:
 		snprintf(files, sizeof files, "./MAINTAINERS");

@@ -2,7 +2,6 @@
 #include "export_internal.h"
 #include "maintevo/chart.h"
 #include "maintevo/error.h"
-#include "maintevo/tags.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +83,12 @@ static const char *lineage_name(const mev__history *h, uint32_t id)
 
 /* A release pair kept by --release, --from and --to (as mev_track_events()
  * limits them: version order, both ends included). */
-static int pair_wanted(const mev_export_options *opt, const char *from, const char *to)
+static int pair_wanted(const mev__history *h, const mev_export_options *opt, const char *from,
+		       const char *to)
 {
 	return (!opt->release || strcmp(to, opt->release) == 0) &&
-	       (!opt->from || mev_tag_cmp(from, opt->from) >= 0) &&
-	       (!opt->to || mev_tag_cmp(to, opt->to) <= 0);
+	       (!opt->from || mev__history_find(h, from) >= mev__history_find(h, opt->from)) &&
+	       (!opt->to || mev__history_find(h, to) <= mev__history_find(h, opt->to));
 }
 
 int mev__export_events(mev_table *w, const mev__export_ctx *x)
@@ -97,7 +97,7 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x)
 	int rc = 0;
 	for (size_t i = 0; i < h->events.n && !rc; i++) {
 		const mev_event *e = &h->events.v[i];
-		if (!pair_wanted(x->opt, e->from_release, e->to_release))
+		if (!pair_wanted(h, x->opt, e->from_release, e->to_release))
 			continue;
 		mev_table_str(w, e->from_release);
 		mev_table_str(w, e->to_release);
@@ -154,7 +154,7 @@ int mev__export_section_changes(mev_table *w, const mev__export_ctx *x)
 	int rc = 0;
 	for (size_t i = 0; i < l->n && !rc; i++) {
 		const mev_section_change *c = &l->v[i];
-		if (!pair_wanted(x->opt, c->from_release, c->to_release))
+		if (!pair_wanted(x->h, x->opt, c->from_release, c->to_release))
 			continue;
 		mev_table_str(w, c->from_release);
 		mev_table_str(w, c->to_release);
@@ -180,7 +180,7 @@ int mev__export_flows(mev_table *w, const mev__export_ctx *x)
 	int rc = mev_chart_flows(&fl, x->s, x->opt->method, x->opt->tracking);
 	for (size_t i = 0; i < fl.n && !rc; i++) {
 		const mev_chart_flow *f = &fl.v[i];
-		if (!pair_wanted(x->opt, f->from_release, f->to_release))
+		if (!pair_wanted(x->h, x->opt, f->from_release, f->to_release))
 			continue;
 		mev_table_str(w, f->from_release);
 		mev_table_str(w, f->to_release);

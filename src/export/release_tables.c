@@ -73,6 +73,15 @@ int mev_export_census(mev_section_census *out, mev_store *s, const char *tag)
 	return rc;
 }
 
+/* The first of the run of releases before i with i's commit. */
+static const char *same_as(const mev__history *h, size_t i)
+{
+	size_t k = i;
+	while (k > 0 && mev_oid_equal(&h->list[k - 1].commit, &h->list[i].commit))
+		k--;
+	return h->list[k].tag;
+}
+
 int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 {
 	const mev__history *h = x->h;
@@ -90,7 +99,7 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 		mev_table_str(w, r->tag);
 		mev_table_uint(w, i + 1);
 		mev_table_str(w, hex);
-		mev_table_date(w, r->time);
+		mev_table_date(w, mev_release_date(r));
 		mev_table_uint(w, r->files);
 		mev_table_uint(w, r->lines);
 		mev_table_uint(w, r->bytes);
@@ -117,6 +126,11 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 		mev_table_int_or_null(w, cs.has_health ? (int64_t)cs.dead_patterns : -1);
 		mev_table_int_or_null(w, cs.has_health ? (int64_t)cs.orphan_lines : -1);
 		mev_table_int_or_null(w, cs.has_health ? (int64_t)cs.obsolete_lines : -1);
+		mev_table_str(w, mev_release_kind(r->tag));
+		mev_table_date(w, r->time);
+		/* a period without a new commit: the release before with the same commit */
+		mev_table_str_or_null(w, i && mev_oid_equal(&h->list[i - 1].commit, &r->commit)
+						 ? same_as(h, i) : NULL);
 		mev_table_end_row(w);
 	}
 	return rc;

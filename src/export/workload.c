@@ -331,7 +331,7 @@ static int rows(row_vec *out, mev_arena *a, const rel_groups *rg, const mev_flow
 		int any = fr && g->commits;
 		mev_workload_row w = { 0 };
 		w.release = tag;
-		w.date = h->list[rg->r].time;
+		w.date = mev_release_date(&h->list[rg->r]);
 		w.section = g->section ? mev__arena_strndup(a, g->section, strlen(g->section)) : NULL;
 		w.cluster = g->cluster;
 		w.lineage = g->lineage;

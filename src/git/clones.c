@@ -295,3 +295,65 @@ int mev_repo_has_commit(mev_repo *repo, const mev_oid *commit)
 	git_commit_free(c);
 	return 1;
 }
+
+/* --- a branch's first-parent history ------------------------------------------ */
+
+int mev_repo_first_parents(mev_commit_time **out, size_t *n, int *cut, mev_repo *repo,
+			   const mev_oid *tip)
+{
+	git_commit *c = NULL;
+	git_oid id, *cuts = NULL;
+	mev_commit_time *v = NULL;
+	size_t ncuts = 0, cap = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	*cut = 0;
+	memcpy(id.id, tip->id, 20);
+	if ((rc = shallow_cuts(&cuts, &ncuts, repo)))
+		return rc;
+	if (git_commit_lookup(&c, repo->git, &id) < 0) {
+		free(cuts);
+		return mev__repo_git_fail(MEV_EGIT, "cannot read a commit");
+	}
+	for (;;) {
+		git_commit *p = NULL;
+		if (*n == cap) {
+			mev_commit_time *nv = realloc(v, (cap = cap ? 2 * cap : 1024) * sizeof *v);
+			if (!nv) {
+				rc = mev_error_oom();
+				break;
+			}
+			v = nv;
+		}
+		memcpy(v[*n].id.id, git_commit_id(c)->id, 20);
+		v[(*n)++].time = (int64_t)git_commit_time(c);
+		if (cut_here(cuts, ncuts, c)) {
+			*cut = 1;
+			git_error_clear();
+			break;
+		}
+		if (git_commit_parentcount(c) == 0)
+			break;
+		if (git_commit_parent(&p, c, 0) < 0) {
+			if (repo->shallow) {
+				*cut = 1;
+				git_error_clear();
+			} else {
+				rc = mev__repo_git_fail(MEV_EGIT, "cannot read a parent commit");
+			}
+			break;
+		}
+		git_commit_free(c);
+		c = p;
+	}
+	git_commit_free(c);
+	free(cuts);
+	if (rc) {
+		free(v);
+		*n = 0;
+		return rc;
+	}
+	*out = v;
+	return 0;
+}

@@ -1,6 +1,7 @@
 /* Revisions and trees through libgit2 (src/git/ is the only module that talks to it; blobs: blobs.c). */
 #include "repo_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/suggest.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 
@@ -687,4 +688,66 @@ done:
 	if (kind == MEV_KIND_GITLINK)
 		kind = MEV_KIND_DIR;
 	return kind;
+}
+
+/* The names of the branches (local, then remote-tracking), for a hint. */
+static void branch_hint(mev_repo *repo, const char *name)
+{
+	git_branch_iterator *it = NULL;
+	git_reference *ref;
+	git_branch_t type;
+	mev_suggestions sg;
+	char some[256] = "";
+	size_t n = 0, used = 0;
+	mev_suggestions_init(&sg, name);
+	if (git_branch_iterator_new(&it, repo->git, GIT_BRANCH_ALL) == 0) {
+		while (git_branch_next(&ref, &type, it) == 0) {
+			const char *b = NULL;
+			if (git_branch_name(&b, ref) == 0 && b) {
+				mev_suggestions_add(&sg, b, strlen(b));
+				if (n++ < 5 && used < sizeof some)
+					used += (size_t)snprintf(some + used, sizeof some - used, "%s'%s'",
+								 n > 1 ? ", " : "", b);
+			}
+			git_reference_free(ref);
+		}
+		git_branch_iterator_free(it);
+	}
+	git_error_clear();
+	if (n) {
+		char hint[512];
+		snprintf(hint, sizeof hint, "its branches: %s%s (git -C %s branch -a)", some,
+			 n > 5 ? ", ..." : "", repo->path);
+		mev_suggestions_hint(&sg, hint);
+	} else
+		mev_error_hint("the repository has no branches: clone it with them, or walk its tags");
+}
+
+int mev_repo_branch(mev_oid *out, int64_t *time, mev_repo *repo, const char *name)
+{
+	static const char *const where[] = { "refs/heads/", "refs/remotes/", "" };
+	char ref[1024];
+	for (size_t i = 0; i < sizeof where / sizeof *where; i++) {
+		git_reference *r = NULL;
+		git_object *peeled = NULL;
+		int ok;
+		if (!where[i][0] && strncmp(name, "refs/", 5) != 0)
+			break;
+		snprintf(ref, sizeof ref, "%s%s", where[i], name);
+		if (git_reference_lookup(&r, repo->git, ref) < 0)
+			continue;
+		ok = git_reference_peel(&peeled, r, GIT_OBJECT_COMMIT) == 0;
+		git_reference_free(r);
+		if (!ok)
+			continue;
+		memcpy(out->id, git_object_id(peeled)->id, 20);
+		if (time)
+			*time = (int64_t)git_commit_time((git_commit *)peeled);
+		git_object_free(peeled);
+		return 0;
+	}
+	git_error_clear();
+	mev_error_set(MEV_ENOTFOUND, "no branch '%s' in '%s'", name, repo->path);
+	branch_hint(repo, name);
+	return MEV_ENOTFOUND;
 }

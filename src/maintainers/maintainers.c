@@ -5,6 +5,7 @@
 #include "maintevo/maintainers.h"
 #include "maintevo/error.h"
 #include "maintainers_internal.h"
+#include "dialect/dialect_shared.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,9 @@ static int parse_into(mev_maint *m, const mev_maint_input *files, size_t nfiles,
 			rc = mev_error_oom();
 			break;
 		}
-		rc = mev__maint_read_file(&tv, m, (uint32_t)i, files[i].data, files[i].len, tree);
+		rc = mev__dialect_has_reader(m->rules.dialect)
+			? mev__maint_read_dialect(&tv, m, (uint32_t)i, files[i].data, files[i].len, tree)
+			: mev__maint_read_file(&tv, m, (uint32_t)i, files[i].data, files[i].len, tree);
 	}
 	if (!rc)
 		rc = mev__maint_build_sections(m, tv.v, tv.n);
@@ -162,6 +165,8 @@ int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree)
 {
 	mev_buf conv = MEV_BUF_INIT;
 	int changed = 0;
+	if (m->rules.regex_patterns)
+		return 0; /* no directory test */
 	for (size_t i = 0; i < m->fields.n && !changed; i++) {
 		const mev_field *f = &m->fields.v[i];
 		if ((f->type != 'F' && f->type != 'X') || f->regex == mev__maint_never_regex)
@@ -179,6 +184,8 @@ int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree)
 int mev_maint_set_dirs(mev_maint *m, int (*is_dir)(void *ctx, const char *path, size_t len),
 		       void *ctx)
 {
+	if (m->rules.regex_patterns)
+		return 0; /* no directory test */
 	for (size_t i = 0; i < m->fields.n; i++) {
 		mev_field *f = &m->fields.v[i];
 		size_t len;
@@ -222,3 +229,71 @@ const mev_field *mev_maint_fields(const mev_maint *m) { return m->fields.v; }
 size_t mev_maint_file_count(const mev_maint *m) { return m->files.n; }
 const char *mev_maint_file(const mev_maint *m, uint32_t i) { return i < m->files.n ? m->files.v[i] : ""; }
 const mev_rules *mev_maint_rules(const mev_maint *m) { return &m->rules; }
+
+int mev_maint_unreadable(const mev_maint *m) { return m->unreadable; }
+
+/* A copy of s in m's arena ("" stays a static ""); NULL stays NULL. */
+static int dup_into(mev_maint *m, const char **s)
+{
+	const char *c;
+	if (!*s || !**s)
+		return 0;
+	if (*s == mev__maint_never_regex)
+		return 0;
+	if (!(c = mev__arena_strndup(&m->arena, *s, strlen(*s))))
+		return mev_error_oom();
+	*s = c;
+	return 0;
+}
+
+int mev_maint_carry(mev_maint **out, const mev_maint *from, const mev_maint *failed)
+{
+	mev_maint *m = maint_new(&failed->rules);
+	int rc = 0;
+	*out = NULL;
+	if (!m)
+		return mev_error_oom();
+	for (size_t i = 0; i < from->files.n && !rc; i++) {
+		const char *p = from->files.v[i];
+		rc = dup_into(m, &p) || MEV_VEC_PUSH(&m->files, p) ? mev_error_oom() : 0;
+	}
+	for (size_t i = 0; i < from->fields.n && !rc; i++) {
+		mev_field f = from->fields.v[i];
+		if ((rc = dup_into(m, &f.value)) || (f.regex != f.value && (rc = dup_into(m, &f.regex))))
+			break;
+		if (f.regex && f.regex != mev__maint_never_regex && from->fields.v[i].regex == from->fields.v[i].value)
+			f.regex = f.value;
+		rc = MEV_VEC_PUSH(&m->fields, f) ? mev_error_oom() : 0;
+	}
+	for (size_t i = 0; i < from->sections.n && !rc; i++) {
+		mev_section s = from->sections.v[i];
+		int same = s.display == s.title;
+		if ((rc = dup_into(m, &s.title)) || (rc = dup_into(m, &s.raw_title)) ||
+		    (!same && (rc = dup_into(m, &s.display))) || (rc = dup_into(m, &s.status_text)))
+			break;
+		if (same)
+			s.display = s.title;
+		rc = MEV_VEC_PUSH(&m->sections, s) ? mev_error_oom() : 0;
+	}
+	for (size_t i = 0; i < failed->diags.n && !rc; i++) {
+		const mev_diag *d = &failed->diags.v[i];
+		const char *path = d->file < failed->files.n ? failed->files.v[d->file] : NULL;
+		uint32_t j = 0;
+		/* the same file in the sections kept: its line numbers are this one's */
+		while (path && j < m->files.n && strcmp(m->files.v[j], path) != 0)
+			j++;
+		if (!path || j < m->files.n)
+			rc = mev__maint_diag_add(m, path ? j : UINT32_MAX, d->line, "%s", d->message);
+		else
+			rc = mev__maint_diag_add(m, UINT32_MAX, 0, "%s:%u: %s", path, d->line, d->message);
+	}
+	if (!rc)
+		rc = mev__maint_diag_add(m, UINT32_MAX, 0,
+			"a file could not be read: the sections of the release before are kept");
+	if (rc) {
+		mev_maint_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}

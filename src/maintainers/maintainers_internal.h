@@ -19,6 +19,7 @@ struct mev_maint {
 	MEV_VEC(mev_field) fields;
 	MEV_VEC(mev_section) sections;
 	MEV_VEC(mev_diag) diags;
+	int unreadable;   /* a file the script cannot read at all (a YAML error) */
 };
 
 /* One entry of the script's @typevalue: a field line or a non-field line. */
@@ -54,6 +55,10 @@ int mev__maint_discover(mev__path_list *out, mev_maint *m, const mev_tree *t);
  * and diagnostics to m.  `tree` (may be NULL) answers the directory test. */
 int mev__maint_read_file(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char *data,
 			 size_t len, const mev_tree *tree);
+
+/* The same for a dialect with a reader of its own (maintainers_dialect.c). */
+int mev__maint_read_dialect(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char *data,
+			    size_t len, const mev_tree *tree);
 
 /* The script's regex for the F:/X: value val[0..len), into out. */
 int mev__maint_convert_pattern(mev_buf *out, const char *val, size_t len, const mev_rules *r,

@@ -7,6 +7,7 @@
 #include "maintevo/error.h"
 #include "maintainers_shared.h"
 #include "util/text.h"
+#include "dialect/dialect_shared.h"
 
 #include <string.h>
 
@@ -53,8 +54,10 @@ int mev__maint_convert_pattern(mev_buf *out, const char *val, size_t len, const 
 			       const mev_tree *tree)
 {
 	mev_buf v = MEV_BUF_INIT;
-	int rc = mev__buf_put(&v, val, len);
-	if (rc)
+	int rc;
+	if (r->regex_patterns)
+		return mev__dialect_regex(r->dialect, out, 'F', val, len);
+	if ((rc = mev__buf_put(&v, val, len)))
 		return rc;
 	if (r->braces) {
 		rc = mev__pattern_subst(&v, "([^\\\\])\\{(|[^},]*[^,\\\\]),((|[^},]*[^,\\\\]),(|[^}]*[^\\\\]))\\}",

@@ -235,6 +235,14 @@ static int covers_everything(const mev_maint *m, const mev_section *s)
 			return 0;
 		if (f->type != 'F' || !f->regex)
 			continue;
+		if (m->rules.regex_patterns) {
+			/* a dialect's own script: "F: *" and "F: * /" (no space) is the
+			 * catch-all of every one of them (OP-TEE's THE REST, edk2's
+			 * "All patches CC:d here") */
+			top |= strcmp(f->value, "*") == 0;
+			deep |= strcmp(f->value, "*/") == 0;
+			continue;
+		}
 		n = strlen(f->regex);
 		if (only_dot_stars(f->regex, n))
 			top = 1;
@@ -242,6 +250,43 @@ static int covers_everything(const mev_maint *m, const mev_section *s)
 			deep = 1;
 	}
 	return top && deep;
+}
+
+/*
+ * edk2: 1 when the section covers the path "<default>" (an F: line matches
+ * it and no X: line does, as path_in_section() decides), so that it is one
+ * of the sections a path without maintainers falls back to: like the
+ * catch-all, it is left out of graphs.  Negative on error.
+ */
+static int covers_default(mev_maint *m, const mev_section *s)
+{
+	mev__pattern_scratch *sc;
+	int in = 0, out = 0;
+	if (mev__pattern_scratch_new(&sc, 0, 0, 0))
+		return MEV_ENOMEM;
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t k = 0; k < s->field_count; k++) {
+			const mev_field *f = &m->fields.v[s->field_begin + k];
+			mev__pattern p;
+			const char *err;
+			size_t off;
+			char eb[64];
+			int r;
+			if (f->type != (pass ? 'X' : 'F') || !f->regex)
+				continue;
+			if (mev__pattern_compile(&p, f->type, f->regex, MEV__PAT_RAW | MEV__PAT_UTF8, &err, &off,
+						 eb, sizeof eb)) {
+				mev__pattern_free(&p);
+				mev__pattern_scratch_free(sc);
+				return MEV_ENOMEM;
+			}
+			r = mev__pattern_match_pcre(&p, sc, "<default>", 9, 0, 1, NULL, 0);
+			mev__pattern_free(&p);
+			if (r > 0)
+				*(pass ? &out : &in) = 1;
+		}
+	mev__pattern_scratch_free(sc);
+	return in && !out;
 }
 
 /*
@@ -464,6 +509,10 @@ int mev__maint_build_sections(mev_maint *m, const mev__tv_entry *tv, size_t n)
 		if ((rc = count_fields(m, &s, tv, i, j)))
 			return rc;
 		s.is_rest = covers_everything(m, &s);
+		if (!s.is_rest && m->rules.fallback && (rc = covers_default(m, &s)) > 0)
+			s.is_rest = 1;
+		else if (rc < 0)
+			return rc;
 		if (s.title_kind != MEV_TITLE_NAME && !s.display && (rc = display_from_patterns(m, &s)))
 			return rc;
 		if (MEV_VEC_PUSH(&m->sections, s))

@@ -18,11 +18,18 @@ typedef struct mev__pattern_scratch mev__pattern_scratch; /* per-thread match st
 
 enum { MEV__PAT_GLOB = 1, MEV__PAT_PCRE = 2, MEV__PAT_NEVER = 3 };
 
+/* How mev__pattern_compile() reads a regex: the script decodes its file as
+ * UTF-8; the regex is whole, searched in the path as it is (a dialect's
+ * own script, mev_rules.regex_patterns: no "^" added, no /x, no
+ * trailing-'/' or equal-'/' rule). */
+enum { MEV__PAT_UTF8 = 1, MEV__PAT_RAW = 2 };
+
 typedef struct {
 	uint8_t kind;          /* MEV__PAT_* */
 	uint8_t type;          /* 'F', 'X' or 'N' */
 	uint8_t trailing;      /* F/X regex ends with '/': prefix rule, any depth */
 	uint8_t exhausted;     /* ran out of its matching budget: matches nothing more */
+	uint8_t raw;           /* MEV__PAT_RAW: a whole regex, searched */
 	uint32_t slashes;      /* '/' count of the F/X regex (equal-slash rule) */
 	uint32_t section;
 	uint32_t field;        /* index of the field line (for messages) */
@@ -43,7 +50,7 @@ typedef struct {
  * into errbuf) says why, with *erroff the offset.  Returns MEV_ENOMEM on
  * failure; free the pattern with mev__pattern_free() in every case.
  */
-int mev__pattern_compile(mev__pattern *p, char type, const char *regex, int utf8,
+int mev__pattern_compile(mev__pattern *p, char type, const char *regex, unsigned mode,
 			 const char **err, size_t *erroff, char *errbuf, size_t errbuf_size);
 void mev__pattern_free(mev__pattern *p);
 

@@ -76,11 +76,19 @@ static int to_glob(mev__pattern *p, const char *re, size_t len, int utf8)
 }
 
 /* Literal prefix of a PCRE-only F/X regex: conservative, "" when unsure. */
+static size_t prefix_scan(const char *re, size_t len, char *out);
+
 static size_t regex_prefix(const char *re, size_t len, char *out)
 {
-	size_t n = 0, i = 0;
 	if (memchr(re, '|', len) || strstr(re, "(?") || strstr(re, "\\Q"))
 		return 0;
+	return prefix_scan(re, len, out);
+}
+
+/* The literal bytes re[0..len) starts with, up to its first meta character. */
+static size_t prefix_scan(const char *re, size_t len, char *out)
+{
+	size_t n = 0, i = 0;
 	while (i < len) {
 		unsigned char c = (unsigned char)re[i];
 		size_t adv = 1;
@@ -353,10 +361,11 @@ static void perl_letter_escapes(char *re)
 	*w = '\0';
 }
 
-/* The PCRE2 form of a pattern: F/X "^" + regex, N the value under /x. */
-static mev__pattern_re *re_new(char type, const char *regex, size_t len, int utf8)
+/* The PCRE2 form of a pattern: F/X "^" + regex, N the value under /x;
+ * a raw one as it is. */
+static mev__pattern_re *re_new(char type, const char *regex, size_t len, int utf8, int raw)
 {
-	int anchor = type != 'N';
+	int anchor = type != 'N' && !raw;
 	mev__pattern_re *re = calloc(1, sizeof *re + len + 2);
 	if (!re)
 		return NULL;
@@ -364,7 +373,7 @@ static mev__pattern_re *re_new(char type, const char *regex, size_t len, int utf
 		re->src[0] = '^';
 	memcpy(re->src + anchor, regex, len + 1);
 	perl_letter_escapes(re->src);
-	re->opts = type == 'N' ? PCRE2_EXTENDED : 0;
+	re->opts = type == 'N' && !raw ? PCRE2_EXTENDED : 0;
 	re->utf8 = (uint8_t)utf8;
 	return re;
 }
@@ -384,6 +393,24 @@ static int index_literal(mev__pattern *p, const char *regex, size_t len)
 	char *buf = malloc(len + 1);
 	if (!buf)
 		return mev_error_oom();
+	if (p->raw) {
+		/* searched: a literal prefix only when anchored, up to a lookahead */
+		size_t n = 0;
+		if (len && regex[0] == '^') {
+			const char *la = strstr(regex, "(?!"), *lb = strstr(regex, "(?=");
+			size_t cut = len - 1;
+			if (la && (size_t)(la - regex) - 1 < cut)
+				cut = (size_t)(la - regex) - 1;
+			if (lb && (size_t)(lb - regex) - 1 < cut)
+				cut = (size_t)(lb - regex) - 1;
+			if (!memchr(regex, '|', len) && !memmem(regex, cut + 1, "(?", 2) &&
+			    !memmem(regex, cut + 1, "\\Q", 2))
+				n = prefix_scan(regex + 1, cut, buf);
+		}
+		p->prefix_len = n;
+		p->prefix = buf;
+		return 0;
+	}
 	if (p->type == 'N') {
 		p->must_len = regex_must(regex, len, buf);
 		p->must = buf;
@@ -403,24 +430,25 @@ static int index_literal(mev__pattern *p, const char *regex, size_t len)
 	return 0;
 }
 
-int mev__pattern_compile(mev__pattern *p, char type, const char *regex, int utf8,
+int mev__pattern_compile(mev__pattern *p, char type, const char *regex, unsigned mode,
 			 const char **err, size_t *erroff, char *errbuf, size_t errbuf_size)
 {
 	size_t len = strlen(regex);
-	int errcode = 0, rc;
+	int errcode = 0, rc, utf8 = (mode & MEV__PAT_UTF8) != 0, raw = (mode & MEV__PAT_RAW) != 0;
 	PCRE2_SIZE off = 0;
 
 	memset(p, 0, sizeof *p);
 	p->type = (uint8_t)type;
+	p->raw = (uint8_t)raw;
 	*err = NULL;
-	if (type == 'F' || type == 'X') {
+	if ((type == 'F' || type == 'X') && !raw) {
 		p->trailing = len && regex[len - 1] == '/';
 		for (size_t i = 0; i < len; i++)
 			p->slashes += regex[i] == '/';
 		if ((rc = to_glob(p, regex, len, utf8)) < 0)
 			return rc;
 	}
-	if (!(p->re = re_new(type, regex, len, utf8)))
+	if (!(p->re = re_new(type, regex, len, utf8, raw)))
 		return mev_error_oom();
 	/* A glob is a valid regex by construction: its PCRE2 form (used by the
 	 * reference matcher and for paths with a newline) is compiled lazily.
@@ -429,14 +457,15 @@ int mev__pattern_compile(mev__pattern *p, char type, const char *regex, int utf8
 		if (!compile_re(p->re, &errcode, &off)) {
 			pcre2_get_error_message(errcode, (PCRE2_UCHAR *)errbuf, errbuf_size);
 			*err = errbuf;
-			*erroff = off > 0 && type != 'N' ? off - 1 : off;
+			*erroff = off > 0 && type != 'N' && !raw ? off - 1 : off;
 			mev__pattern_free(p);
 			p->kind = MEV__PAT_NEVER;
 			p->type = (uint8_t)type;
+			p->raw = (uint8_t)raw;
 			return 0;
 		}
 		/* N: patterns run on many paths: worth a JIT compile */
-		if (type == 'N' && pcre2_jit_compile(p->re->byte, PCRE2_JIT_COMPLETE) == 0)
+		if ((type == 'N' || raw) && pcre2_jit_compile(p->re->byte, PCRE2_JIT_COMPLETE) == 0)
 			p->re->jit = 1;
 		p->kind = MEV__PAT_PCRE;
 	}
@@ -615,7 +644,7 @@ int mev__pattern_match_pcre(mev__pattern *p, mev__pattern_scratch *sc, const cha
 	if (p->kind == MEV__PAT_NEVER || p->exhausted)
 		return 0;
 	r = pcre_run(p, sc, path, len, ascii, upath, ulen);
-	if (r <= 0 || p->type == 'N' || p->trailing)
+	if (r <= 0 || p->type == 'N' || p->trailing || p->raw)
 		return r;
 	return slashes == p->slashes;
 }
@@ -632,7 +661,7 @@ int mev__pattern_match(mev__pattern *p, mev__pattern_scratch *sc, const char *pa
 	}
 	if (p->kind == MEV__PAT_NEVER)
 		return 0;
-	if ((p->type == 'F' || p->type == 'X') && !p->trailing && slashes != p->slashes)
+	if ((p->type == 'F' || p->type == 'X') && !p->trailing && !p->raw && slashes != p->slashes)
 		return 0;
 	return mev__pattern_match_pcre(p, sc, path, len, slashes, ascii, upath, ulen);
 }

@@ -41,6 +41,10 @@ struct mev_matcher {
 	mev_buf path, upath;
 	mev__pattern_scratch *scratch;
 	uint64_t limit_hits;
+	/* edk2 (mev_rules.fallback): the sections of the path "<default>",
+	 * added when a path's own name no maintainer */
+	u32vec fallback;
+	int no_dir_slash;
 };
 
 static int add_to_bucket(mev_matcher *m, const char *key, size_t klen, uint32_t pat, int is_x)
@@ -153,12 +157,12 @@ void mev_pattern_pool_free(mev_pattern_pool *pool)
 
 /* mev__pattern_compile() through the pool: *p a shallow copy of its pattern. */
 static int pool_compile(mev_pattern_pool *pool, mev__pattern *p, char type, const char *regex,
-			int utf8, const char **err, size_t *off, char *errbuf, size_t errbuf_size)
+			unsigned utf8, const char **err, size_t *off, char *errbuf, size_t errbuf_size)
 {
 	int64_t v;
 	int rc;
 	mev__buf_clear(&pool->key);
-	if (mev__buf_putc(&pool->key, type) || mev__buf_putc(&pool->key, utf8 ? '1' : '0') ||
+	if (mev__buf_putc(&pool->key, type) || mev__buf_putc(&pool->key, (char)('0' + utf8)) ||
 	    mev__buf_puts(&pool->key, regex))
 		return mev_error_oom();
 	if ((v = mev__strmap_get(&pool->map, pool->key.ptr, pool->key.len)) < 0) {
@@ -189,6 +193,42 @@ static int pool_compile(mev_pattern_pool *pool, mev__pattern *p, char type, cons
 	return 0;
 }
 
+static int match_path(mev_matcher *m, const char *path, size_t len, int is_dir);
+
+/*
+ * edk2's get_maintainers(): a path whose sections name no maintainer (no
+ * M:, or no M: nor R: for the scripts before 2023-11) gets those of the
+ * (nonexistent) path "<default>" as well, looked up without a fallback.
+ */
+static int fallback_set(mev_matcher *m, const mev_rules *r)
+{
+	int rc = match_path(m, "<default>", 9, 0);
+	(void)r;
+	for (size_t i = 0; !rc && i < m->result.n; i++)
+		if (MEV_VEC_PUSH(&m->fallback, m->result.v[i]))
+			rc = mev_error_oom();
+	return rc;
+}
+
+/* Add the fallback sections when the path's own name no maintainer. */
+static int add_fallback(mev_matcher *m)
+{
+	const mev_section *secs = mev_maint_sections(m->maint);
+	int fallback_r = mev_maint_rules(m->maint)->fallback_r;
+	for (size_t i = 0; i < m->result.n; i++) {
+		const mev_section *s = &secs[m->result.v[i]];
+		if (s->n_maintainers || (fallback_r && s->n_reviewers))
+			return 0;
+	}
+	for (size_t i = 0; i < m->fallback.n; i++)
+		if (m->stamp_in[m->fallback.v[i]] != m->gen) {
+			m->stamp_in[m->fallback.v[i]] = m->gen;
+			if (MEV_VEC_PUSH(&m->result, m->fallback.v[i]))
+				return mev_error_oom();
+		}
+	return 0;
+}
+
 int mev_matcher_new(mev_matcher **out, mev_maint *maint, unsigned flags)
 {
 	return mev_matcher_new_pooled(out, maint, flags, NULL);
@@ -200,7 +240,8 @@ int mev_matcher_new_pooled(mev_matcher **out, mev_maint *maint, unsigned flags,
 	mev_matcher *m = calloc(1, sizeof *m);
 	const mev_section *secs = mev_maint_sections(maint);
 	const mev_field *fields = mev_maint_fields(maint);
-	int utf8 = mev_maint_rules(maint)->utf8;
+	const mev_rules *rules = mev_maint_rules(maint);
+	unsigned utf8 = rules->utf8 | (rules->regex_patterns ? MEV__PAT_RAW : 0);
 	size_t nsec = mev_maint_section_count(maint), np = 0;
 	char errbuf[256];
 	int rc = 0;
@@ -254,6 +295,9 @@ int mev_matcher_new_pooled(mev_matcher **out, mev_maint *maint, unsigned flags,
 	}
 	if (!(flags & MEV_MATCH_BRUTE) && (rc = build_index(m)))
 		goto fail;
+	m->no_dir_slash = rules->no_dir_slash;
+	if (rules->fallback && (rc = fallback_set(m, rules)))
+		goto fail;
 	*out = m;
 	return 0;
 fail:
@@ -282,6 +326,7 @@ void mev_matcher_free(mev_matcher *m)
 	free(m->stamp_in);
 	free(m->stamp_n);
 	MEV_VEC_FREE(&m->result);
+	MEV_VEC_FREE(&m->fallback);
 	MEV_VEC_FREE(&m->cand_x);
 	MEV_VEC_FREE(&m->cand_f);
 	mev__buf_free(&m->path);
@@ -415,8 +460,8 @@ static int match_indexed(mev_matcher *m, const subject *sj)
 	return 0;
 }
 
-int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const char *path,
-		      size_t len, int is_dir)
+/* The sections of one path, unsorted, in m->result. */
+static int match_path(mev_matcher *m, const char *path, size_t len, int is_dir)
 {
 	subject sj;
 	int rc;
@@ -434,7 +479,15 @@ int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const cha
 		m->gen = 1;
 	}
 	m->result.n = 0;
-	rc = (m->flags & MEV_MATCH_BRUTE) ? match_brute(m, &sj) : match_indexed(m, &sj);
+	return (m->flags & MEV_MATCH_BRUTE) ? match_brute(m, &sj) : match_indexed(m, &sj);
+}
+
+int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const char *path,
+		      size_t len, int is_dir)
+{
+	int rc = match_path(m, path, len, is_dir && !m->no_dir_slash);
+	if (!rc && m->fallback.n)
+		rc = add_fallback(m);
 	if (rc)
 		return rc;
 	if (m->result.n > 1)

@@ -114,7 +114,7 @@ static int add_dirty_field(mev_rematch *rm, const mev_field *fl, int utf8)
 static int add_dirty(mev_rematch *rm, const mev_maint *m, const mev_section *s)
 {
 	const mev_field *f = mev_maint_fields(m);
-	int utf8 = mev_maint_rules(m)->utf8, rc = 0;
+	int utf8 = (int)mev_maint_rules(m)->utf8 | (mev_maint_rules(m)->regex_patterns ? MEV__PAT_RAW : 0), rc = 0;
 	for (uint32_t k = 0; k < s->field_count && !rc; k++) {
 		const mev_field *fl = &f[s->field_begin + k];
 		if (mev__match_is_pattern(fl))
@@ -155,7 +155,7 @@ static int diff_fields(mev_rematch *rm, const mev_maint *om, const mev_section *
 	size_t no[3], nn[3], i, j;
 	const mev_field **o[3], **n[3];
 	static const char types[3] = { 'X', 'N', 'F' };
-	int utf8 = mev_maint_rules(nm)->utf8, rc = 1;
+	int utf8 = (int)mev_maint_rules(nm)->utf8 | (mev_maint_rules(nm)->regex_patterns ? MEV__PAT_RAW : 0), rc = 1;
 	for (int t = 0; t < 3; t++) {
 		o[t] = sorted_fields(om, os, types[t], &no[t]);
 		n[t] = sorted_fields(nm, ns, types[t], &nn[t]);
@@ -202,7 +202,12 @@ done:
 
 static int same_rules(const mev_rules *a, const mev_rules *b)
 {
+	/* edk2's <default> fallback makes a path's sections depend on other
+	 * sections' M: lines: no plan, everything is matched again */
+	if (a->fallback || b->fallback)
+		return 0;
 	return a->any_type == b->any_type && a->utf8 == b->utf8 && a->braces == b->braces &&
+	       a->regex_patterns == b->regex_patterns && a->dialect == b->dialect &&
 	       a->drop_comments == b->drop_comments;
 }
 

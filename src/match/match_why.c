@@ -57,7 +57,7 @@ static mev_why_rule rule_of(mev__pattern *p, mev__pattern_scratch *sc, const sub
 	int r;
 	if (p->kind == MEV__PAT_NEVER)
 		return MEV_WHY_INVALID;
-	if (p->type == 'N') {
+	if (p->type == 'N' || p->raw) {
 		r = run(p, sc, sj, sj->p.slashes);
 		return r < 0 ? MEV_WHY_BUDGET : r ? MEV_WHY_REGEX : MEV_WHY_NONE;
 	}
@@ -398,7 +398,7 @@ int mev_match_pattern_use_since(uint8_t *use, const mev_why_pattern *p, size_t n
 			continue;
 		}
 		key.len = 0;
-		if (mev__buf_putc(&key, p[i].type) || mev__buf_putc(&key, utf8 ? 'u' : 'b') ||
+		if (mev__buf_putc(&key, p[i].type) || mev__buf_putc(&key, (char)('0' + utf8)) ||
 		    mev__buf_put(&key, p[i].regex, strlen(p[i].regex))) {
 			rc = mev_error_oom();
 			break;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 const char *const mev_release_tables[] = { "releases", "tables", "diags", "patterns", "health", "blobs",
-					       "meta", NULL };
+					       "meta", MEV__ALIAS_TABLE, NULL };
 
 #define CANNOT_READ "cannot read release '%s'"
 
@@ -206,6 +206,29 @@ static int check_orphans(checker *c)
 	return rc;
 }
 
+/* A repeat (alias) reads a stored, sound release of its own commit. */
+static int alias_check_cb(void *ctx, const char *tag, const mev__alias *a)
+{
+	checker *c = ctx;
+	const node *t = a->damaged ? NULL : find(c, a->target);
+	mev_release m;
+	int rc;
+	c->res->records++;
+	c->res->releases++;
+	if (a->damaged)
+		return add(c->res, MEV__ALIAS_TABLE, tag, tag, "its alias record is damaged");
+	if (find(c, tag))
+		return add(c->res, MEV__ALIAS_TABLE, tag, tag, "it is both a release and a repeat of one");
+	if (!t)
+		return add(c->res, MEV__ALIAS_TABLE, tag, tag, "it repeats a release that is not stored");
+	if (t->bad)
+		return add(c->res, MEV__ALIAS_TABLE, tag, tag, "it repeats a damaged release");
+	if ((rc = mev__release_get(&m, c->s, tag)))
+		return rc == MEV_ECORRUPT ? add(c->res, MEV__ALIAS_TABLE, tag, tag, mev_error_message()) : rc;
+	mev__release_clear(&m);
+	return 0;
+}
+
 static int blob_cb(void *ctx, const void *key, size_t klen, const void *data, size_t len)
 {
 	checker *c = ctx;
@@ -306,6 +329,8 @@ int mev_release_check(mev_release_check_result *out, mev_store *s, unsigned flag
 		rc = check_chains(&c);
 	if (!rc)
 		rc = check_orphans(&c);
+	if (!rc)
+		rc = mev__alias_scan(s, alias_check_cb, &c);
 	if (!rc && (flags & MEV_RELEASE_CHECK_FULL))
 		rc = check_full(&c);
 	mev_store_read_end(s);
@@ -346,6 +371,8 @@ static int drop(mev_store *s, void *ctx)
 		/* whose history this is, unknown: the releases go with it */
 		if (!(rc = mev_store_delete(s, "meta", "identity", 8)))
 			rc = mev_store_scan_raw(s, "releases", NULL, 0, key_cb, &c);
+		if (!rc)
+			rc = mev_store_scan_raw(s, MEV__ALIAS_TABLE, NULL, 0, key_cb, &c);
 		for (size_t i = 0; i < c.keys.n && !rc; i++)
 			rc = mev_release_delete(s, c.keys.v[i]);
 		r->dropped = c.keys.n;

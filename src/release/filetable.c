@@ -596,11 +596,15 @@ int mev_release_load_filemap(mev_filemap **out, mev_store *s, const char *tag)
 	mev__rd r;
 	int rc;
 
+	char real[MEV_RELEASE_TAG_MAX + 1];
+
 	*out = NULL;
 	/* the record and every table of its chain from one commit: a walk
 	 * re-encoding them meanwhile is seen before or after, never half */
 	if ((rc = mev_store_read_begin(s)))
 		return rc;
+	/* a repeat reads the tables of the release it repeats */
+	tag = mev__release_resolve(real, sizeof real, s, tag);
 	if (!(rc = mev__release_sections(&fm, &r, &rec, s, tag)))
 		rc = load_rows(&rows, &n, &nsec, s, tag);
 	mev_store_read_end(s);

@@ -166,12 +166,12 @@ static int put_patterns(mev_buf *b, const mev_maint *m, const mev_release_input 
 		}
 	if (!rc && in->memo) {
 		if (!(rc = fresh_paths(&fresh, in, sp, np)))
-			rc = mev_match_pattern_use_since(use, p, n, mev_maint_rules(m)->utf8, paths, lens, np,
+			rc = mev_match_pattern_use_since(use, p, n, mev_maint_rules(m)->utf8 | (mev_maint_rules(m)->regex_patterns ? MEV_MATCH_RAW : 0), paths, lens, np,
 							 fresh, in->memo->use);
 		in->memo->have = !rc;
 		in->memo->tree = *mev_tree_id(t);
 	} else if (!rc) {
-		rc = mev_match_pattern_use(use, p, n, mev_maint_rules(m)->utf8, paths, lens, np);
+		rc = mev_match_pattern_use(use, p, n, mev_maint_rules(m)->utf8 | (mev_maint_rules(m)->regex_patterns ? MEV_MATCH_RAW : 0), paths, lens, np);
 	}
 	for (size_t i = 0; !rc && i < n; i++)
 		dead += use[i] < 2;
@@ -453,7 +453,9 @@ int mev_release_load_health(mev_release_health *out, mev_store *s, const char *t
 	size_t len = 0;
 	mev_arena *a;
 	mev__rd r;
-	int rc = mev_store_get_record(&val, &len, s, "health", 'H', tag, strlen(tag));
+	char real[MEV_RELEASE_TAG_MAX + 1];
+	const char *key = mev__release_resolve(real, sizeof real, s, tag);
+	int rc = mev_store_get_record(&val, &len, s, "health", 'H', key, strlen(key));
 	memset(out, 0, sizeof *out);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();

@@ -6,6 +6,7 @@
  */
 #include "release_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/match.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,8 @@ static int sorted_sections(titled **out, size_t *n, const mev_maint *m)
 	return 0;
 }
 
-/* Record P: uv version, uv files, str path per file, uv flags (1: utf8),
+/* Record P: uv version, uv files, str path per file, uv flags (1: utf8,
+ * 2: whole regexes searched, mev_rules.regex_patterns),
  * uv sections, per section str title, str display ("" when the title), uv
  * n, per line uv type, str value, uv file, uv line, uv regex kind (0 none:
  * the script ignores the line; 1 the value; 2 given) and, for 2, str regex. */
@@ -70,7 +72,7 @@ static int encode(mev_buf *b, const mev_maint *m)
 	rc |= mev__put_uv(b, mev_maint_file_count(m));
 	for (uint32_t i = 0; i < mev_maint_file_count(m); i++)
 		rc |= mev__put_cstr(b, mev_maint_file(m, i));
-	rc |= mev__put_uv(b, mev_maint_rules(m)->utf8 ? 1 : 0);
+	rc |= mev__put_uv(b, (mev_maint_rules(m)->utf8 ? 1 : 0) | (mev_maint_rules(m)->regex_patterns ? 2 : 0));
 	rc |= mev__put_uv(b, n);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const mev_section *s = &sec[order[i].i];
@@ -208,8 +210,9 @@ static int decode(mev_release_patterns *out, const void *data, size_t len, const
 		files[i] = arena_str(a, &r, &oom);
 	if (version >= 2) {
 		uint64_t flags = mev__get_uv(&r);
-		out->utf8 = (flags & 1) != 0;
-		if (flags > 1)
+		/* 2: a dialect's own script (OP-TEE, edk2, Zephyr): whole regexes */
+		out->utf8 = (flags & 1) | (flags & 2 ? MEV_MATCH_RAW : 0);
+		if (flags > 3)
 			r.bad = 1;
 	}
 	if (oom)
@@ -226,7 +229,9 @@ int mev_release_load_patterns(mev_release_patterns *out, mev_store *s, const cha
 {
 	void *val = NULL;
 	size_t len = 0;
-	int rc = mev_store_get_record(&val, &len, s, "patterns", 'P', tag, strlen(tag));
+	char real[MEV_RELEASE_TAG_MAX + 1];
+	const char *key = mev__release_resolve(real, sizeof real, s, tag);
+	int rc = mev_store_get_record(&val, &len, s, "patterns", 'P', key, strlen(key));
 	memset(out, 0, sizeof *out);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
@@ -258,7 +263,9 @@ int mev_release_has_patterns(mev_store *s, const char *tag)
 {
 	void *raw = NULL;
 	size_t len = 0;
-	int found = mev_store_get_record(&raw, &len, s, "patterns", MEV_STORE_RAW, tag, strlen(tag)) == 0;
+	char real[MEV_RELEASE_TAG_MAX + 1];
+	const char *key = mev__release_resolve(real, sizeof real, s, tag);
+	int found = mev_store_get_record(&raw, &len, s, "patterns", MEV_STORE_RAW, key, strlen(key)) == 0;
 	if (!found)
 		mev_error_clear();
 	free(raw);

@@ -296,14 +296,49 @@ void mev__release_clear(mev_release *m)
 	m->tag = m->base = m->rules = NULL;
 }
 
+/* A repeat: the head of the release it repeats, under its own name,
+ * commit and time; the target with another commit is damage. */
+static int alias_head(mev_release *m, mev_store *s, const char *tag, const mev__alias *a)
+{
+	int rc;
+	char *name;
+	if (strcmp(a->target, tag) == 0 || (rc = mev__release_get(m, s, a->target)) == MEV_ENOTFOUND) {
+		mev_error_set(MEV_ECORRUPT, "release '%s' repeats '%s', which is not stored", tag, a->target);
+		return MEV_ECORRUPT;
+	}
+	if (rc)
+		return rc;
+	if (!mev_oid_equal(&m->commit, &a->commit)) {
+		mev__release_clear(m);
+		return mev_error_set(MEV_ECORRUPT, "release '%s' repeats '%s', which has another commit now",
+				     tag, a->target);
+	}
+	if (!(name = strdup(tag))) {
+		mev__release_clear(m);
+		return mev_error_oom();
+	}
+	free(m->tag);
+	m->tag = name;
+	m->time = a->time;
+	m->stored_bytes = m->raw_bytes = 0;
+	return 0;
+}
+
 int mev__release_get(mev_release *m, mev_store *s, const char *tag)
 {
 	void *raw;
 	size_t len;
 	int rc = mev_store_get_record(&raw, &len, s, "releases", MEV_STORE_RAW, tag, strlen(tag));
 	memset(m, 0, sizeof *m);
-	if (rc == MEV_ENOTFOUND)
+	if (rc == MEV_ENOTFOUND) {
+		mev__alias a;
+		int ar = mev__alias_get(&a, s, tag);
+		if (ar == 0)
+			return alias_head(m, s, tag, &a);
+		if (ar != MEV_ENOTFOUND)
+			return ar;
 		return mev_release_not_stored(s, tag);
+	}
 	if (rc)
 		return rc;
 	if ((rc = head_of_stored(m, raw, len)))
@@ -319,7 +354,10 @@ int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_st
 	mev_release m;
 	size_t len;
 	uint64_t version = 0;
-	int rc = mev_store_get_record(rec, &len, s, "releases", 'R', tag, strlen(tag));
+	char real[MEV_RELEASE_TAG_MAX + 1];
+	int rc;
+	tag = mev__release_resolve(real, sizeof real, s, tag);
+	rc = mev_store_get_record(rec, &len, s, "releases", 'R', tag, strlen(tag));
 	*sections = NULL;
 	if (rc == MEV_ENOTFOUND)
 		return mev_release_not_stored(s, tag);
@@ -380,6 +418,10 @@ static int put_release(mev_store *s, const mev_release_input *in, const counts *
 		mev_error_hint("give the release a shorter name");
 		return MEV_EINVAL;
 	}
+	/* no longer a repeat; its repeats of another commit go with its old tree */
+	if ((rc = mev_store_delete(s, MEV__ALIAS_TABLE, in->tag, tl)) ||
+	    (rc = mev__alias_drop_stale(s, in->tag, &in->commit)))
+		return rc;
 	if (has_files)
 		rc = mev__filetable_put(&snapshot, &stored, &raw, s, in->tag, fm, base);
 	else
@@ -435,8 +477,13 @@ int mev_release_put(mev_store *s, const mev_release_input *in, const mev_filemap
 		    const mev_graph *g, const mev_filemap *base, const char *base_tag)
 {
 	counts c;
-	size_t depth = base ? chain_depth(s, base_tag, in->memo) : 0;
+	char real[MEV_RELEASE_TAG_MAX + 1];
+	size_t depth;
 	int rc;
+	/* a delta is against a release with a table, never a repeat */
+	if (base_tag)
+		base_tag = mev__release_resolve(real, sizeof real, s, base_tag);
+	depth = base ? chain_depth(s, base_tag, in->memo) : 0;
 	compute_counts(&c, fm, g);
 	if (depth >= MEV__SNAPSHOT_EVERY)
 		base = NULL;
@@ -470,6 +517,8 @@ int mev_release_delete(mev_store *s, const char *tag)
 	size_t l = strlen(tag);
 	int rc = mev_store_delete(s, "releases", tag, l);
 	if (!rc)
+		rc = mev_store_delete(s, MEV__ALIAS_TABLE, tag, l);
+	if (!rc)
 		rc = mev_store_delete(s, "tables", tag, l);
 	if (!rc)
 		rc = mev_store_delete(s, "diags", tag, l);
@@ -500,23 +549,75 @@ static int list_cb(void *c, const void *key, size_t klen, const void *data, size
 	return 0;
 }
 
-static int release_cmp(const void *a, const void *b)
+/* list in the store's order (mev_release_order) */
+static int release_sort(release_vec *list)
 {
-	return mev_tag_cmp(((const mev_release *)a)->tag, ((const mev_release *)b)->tag);
+	mev_release_key *k = malloc(list->n * sizeof *k);
+	mev_release *v = malloc(list->n * sizeof *v);
+	int rc = k && v ? 0 : mev_error_oom();
+	for (size_t i = 0; i < list->n && !rc; i++)
+		k[i] = (mev_release_key){ list->v[i].tag, list->v[i].time, i };
+	if (!rc && !(rc = mev_release_order(k, list->n))) {
+		for (size_t i = 0; i < list->n; i++)
+			v[i] = list->v[k[i].index];
+		memcpy(list->v, v, list->n * sizeof *v);
+	}
+	free(k);
+	free(v);
+	return rc;
+}
+
+/* The repeats, each as the release it repeats under its own name. */
+typedef struct {
+	release_vec *list;
+	size_t nreal;        /* list[0..nreal): the stored releases */
+} alias_list;
+
+static int alias_cb(void *c, const char *tag, const mev__alias *a)
+{
+	alias_list *x = c;
+	const mev_release *t = NULL;
+	mev_release m;
+	for (size_t i = 0; i < x->nreal && !t && !a->damaged; i++)
+		if (strcmp(x->list->v[i].tag, a->target) == 0)
+			t = &x->list->v[i];
+	if (!t || !mev_oid_equal(&t->commit, &a->commit))
+		return mev_error_set(MEV_ECORRUPT, "release '%s' %s", tag,
+				     a->damaged ? "is damaged (its alias record)"
+				     : !t ? "repeats a release that is not stored"
+					  : "repeats a release that has another commit now");
+	m = *t;
+	m.tag = strdup(tag);
+	m.base = strdup(t->base);
+	m.rules = strdup(t->rules);
+	m.time = a->time;
+	m.stored_bytes = m.raw_bytes = 0;
+	if (!m.tag || !m.base || !m.rules || MEV_VEC_PUSH(x->list, m)) {
+		mev__release_clear(&m);
+		return mev_error_oom();
+	}
+	return 0;
 }
 
 int mev_release_list(mev_release **out, size_t *n, mev_store *s)
 {
 	release_vec list = { 0 };
 	int rc = mev_store_scan_raw(s, "releases", NULL, 0, list_cb, &list);
+	alias_list al = { &list, list.n };
 	*out = NULL;
 	*n = 0;
+	if (!rc) {
+		al.nreal = list.n;
+		rc = mev__alias_scan(s, alias_cb, &al);
+	}
 	if (rc) {
 		mev_release_list_free(list.v, list.n);
 		return mev__release_damaged(s, rc, NULL);
 	}
-	if (list.n > 1)
-		qsort(list.v, list.n, sizeof *list.v, release_cmp);
+	if (list.n > 1 && (rc = release_sort(&list))) {
+		mev_release_list_free(list.v, list.n);
+		return rc;
+	}
 	*out = list.v;
 	*n = list.n;
 	return 0;
@@ -557,7 +658,14 @@ int mev_release_has(mev_oid *commit, mev_store *s, const char *tag)
 	void *raw;
 	size_t len;
 	mev_release m;
+	mev__alias a;
 	int found = 0;
+	if (mev__alias_get(&a, s, tag) == 0) {
+		if (commit)
+			*commit = a.commit;
+		return 1;
+	}
+	mev_error_clear();
 	if (mev_store_get_record(&raw, &len, s, "releases", MEV_STORE_RAW, tag, strlen(tag)) == 0) {
 		if (head_of_stored(&m, raw, len) == 0) {
 			found = 1;
@@ -654,7 +762,9 @@ int mev_release_load_diags(char ***out, size_t *n, mev_store *s, const char *tag
 	size_t rlen = 0, vlen = 0;
 	mev__rd r;
 	uint64_t k;
-	int rc = mev_store_get_record(&raw, &rlen, s, "diags", MEV_STORE_RAW, tag, strlen(tag));
+	char real[MEV_RELEASE_TAG_MAX + 1];
+	const char *key = mev__release_resolve(real, sizeof real, s, tag);
+	int rc = mev_store_get_record(&raw, &rlen, s, "diags", MEV_STORE_RAW, key, strlen(key));
 	*out = NULL;
 	*n = 0;
 	if (rc == MEV_ENOTFOUND)

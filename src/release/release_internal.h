@@ -28,6 +28,29 @@ struct mev_release_memo {
 	size_t chain;
 };
 
+/* --- aliases: releases that repeat another (src/release/alias.c) --- */
+
+#define MEV__ALIAS_TABLE "aliases"
+
+typedef struct {
+	char target[MEV_RELEASE_TAG_MAX + 1]; /* the release whose records it reads */
+	mev_oid commit;                       /* its own commit (the target's) and time */
+	int64_t time;
+	int damaged;                          /* (scans) the record does not decode */
+} mev__alias;
+
+/* The alias `tag`: 0, MEV_ENOTFOUND (no message) when it is none,
+ * MEV_ECORRUPT. */
+int mev__alias_get(mev__alias *a, mev_store *s, const char *tag);
+/* The release whose records `tag` reads: its target when it is an alias
+ * (copied into buf), else tag itself. */
+const char *mev__release_resolve(char *buf, size_t size, mev_store *s, const char *tag);
+/* fn for every alias (a->damaged set for one that does not decode). */
+int mev__alias_scan(mev_store *s, int (*fn)(void *ctx, const char *tag, const mev__alias *a), void *ctx);
+/* Delete the aliases of `target` whose commit is not `commit` (NULL: all):
+ * the target is stored again with another tree. */
+int mev__alias_drop_stale(mev_store *s, const char *target, const mev_oid *commit);
+
 /*
  * The head of the stored record of `tag` (its sizes on disk added) into *m;
  * free its strings with mev__release_clear().  MEV_ENOTFOUND with a message

@@ -162,7 +162,7 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 			char date[16];
 			if (!x->sections && i != r->ia && i != r->ib)
 				continue;
-			mev__fmt_date(date, x->time);
+			mev__fmt_date(date, mev_release_date(x));
 			mev__doc_cell(d, x->tag);
 			mev__doc_cell(d, date);
 			mev__doc_cell_count(d, (int64_t)x->sections);

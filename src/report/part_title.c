@@ -8,8 +8,8 @@ int mev__part_title(mev__doc *d, const mev__report *r)
 	const char *ta = r->a.rel->tag, *tb = r->b.rel->tag;
 	char da[16], db[16];
 	size_t between = r->ib - r->ia - 1;
-	mev__fmt_date(da, r->a.rel->time);
-	mev__fmt_date(db, r->b.rel->time);
+	mev__fmt_date(da, mev_release_date(r->a.rel));
+	mev__fmt_date(db, mev_release_date(r->b.rel));
 	if (d->fmt == MEV_REPORT_HTML) {
 		fputs("<header>\n<h1>", d->out);
 		mev__doc_text(d, title);

@@ -5,9 +5,9 @@
 #include "track_internal.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
-#include "maintevo/tags.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +129,7 @@ typedef struct {
 	char *to;
 	void *data;
 	size_t len;
+	int64_t rank;        /* of `to` in the store's order */
 } raw_rec;
 
 typedef struct {
@@ -154,7 +155,10 @@ static int rec_cb(void *c, const void *key, size_t klen, const void *data, size_
 
 static int rec_cmp(const void *x, const void *y)
 {
-	return mev_tag_cmp(((const raw_rec *)x)->to, ((const raw_rec *)y)->to);
+	const raw_rec *a = x, *b = y;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	return strcmp(a->to, b->to);
 }
 
 static void recs_free(rec_vec *rv)
@@ -189,7 +193,7 @@ typedef int (*rec_fn)(list *out, const char *from, const char *to, const void *d
  * form a chain (the first events record starts it, each record links to
  * the previous one). */
 static int load_chain(rec_vec *rv, mev_store *s, const mev_buf *prefix, int events, const char *what,
-		      const char *key)
+		      const char *key, const mev_release_ranks *ranks)
 {
 	int few = 0, rc;
 	rv->plen = prefix->len;
@@ -205,6 +209,11 @@ static int load_chain(rec_vec *rv, mev_store *s, const mev_buf *prefix, int even
 		mev_error_hint("run 'maintevo track --store %s'%s first", mev_store_dir(s),
 			       key ? " with the same clustering options and thresholds" : "");
 		return MEV_ENOTFOUND;
+	}
+	/* in the store's order; a release no longer stored last (out of date) */
+	for (size_t i = 0; i < rv->v.n; i++) {
+		int64_t k = mev_release_rank(ranks, rv->v.v[i].to);
+		rv->v.v[i].rank = k >= 0 && k % 2 == 0 ? k : INT64_MAX;
 	}
 	qsort(rv->v.v, rv->v.n, sizeof *rv->v.v, rec_cmp);
 	for (size_t i = 0; i < rv->v.n; i++) {
@@ -225,9 +234,11 @@ static int load_chain(rec_vec *rv, mev_store *s, const mev_buf *prefix, int even
 	return 0;
 }
 
-static int in_range(const char *from, const char *to, const char *lo, const char *hi)
+static int in_range(const mev_release_ranks *r, const char *from, const char *to, const char *lo,
+		    const char *hi)
 {
-	return (!lo || mev_tag_cmp(from, lo) >= 0) && (!hi || mev_tag_cmp(to, hi) <= 0);
+	return (!lo || mev_release_rank(r, from) >= mev_release_rank(r, lo)) &&
+	       (!hi || mev_release_rank(r, to) <= mev_release_rank(r, hi));
 }
 
 /* Records read beside the chain: those under `prefix`, into *recs. */
@@ -248,6 +259,7 @@ static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events
 		      size_t naux)
 {
 	rec_vec rv = { { 0 }, 0 };
+	mev_release_ranks *ranks = NULL;
 	int rc;
 	if (lo && hi) {
 		/* a reversed range is refused, as every command refuses it */
@@ -262,7 +274,8 @@ static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events
 	if ((rc = mev_store_read_begin(s)))
 		return rc;
 	/* the records, the releases, the support and the causes from one snapshot */
-	rc = load_chain(&rv, s, prefix, events, what, key);
+	if (!(rc = mev_release_ranks_load(&ranks, s)))
+		rc = load_chain(&rv, s, prefix, events, what, key, ranks);
 	for (size_t i = 0; i < naux && !rc; i++) {
 		aux[i].recs->plen = aux[i].prefix->len;
 		rc = mev_store_scan(s, "events", aux[i].prefix->ptr, aux[i].prefix->len, rec_cb, aux[i].recs);
@@ -273,9 +286,10 @@ static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events
 		mev__rec_head h;
 		mev__rd_init(&r, rv.v.v[i].data, rv.v.v[i].len);
 		mev__rec_head_get(&h, &r, events ? MEV__EVENT_PARAMS : MEV__CHANGE_PARAMS);
-		if (h.from[0] && in_range(h.from, rv.v.v[i].to, lo, hi))
+		if (h.from[0] && in_range(ranks, h.from, rv.v.v[i].to, lo, hi))
 			rc = fn(out, h.from, rv.v.v[i].to, rv.v.v[i].data, rv.v.v[i].len);
 	}
+	mev_release_ranks_free(ranks);
 	recs_free(&rv);
 	return rc;
 }

@@ -180,6 +180,20 @@ int mev__walk_matcher(mev_matcher **out, mev_maint *m, mev_pattern_pool **pool)
 	return mev_matcher_new_pooled(out, m, 0, *pool);
 }
 
+int mev__walk_carry(mev_maint **maint, mev_matcher **matcher, const mev_maint *prev,
+		    mev_pattern_pool **pool)
+{
+	mev_maint *keep = NULL;
+	int rc = prev && mev_maint_unreadable(*maint) ? mev_maint_carry(&keep, prev, *maint) : 0;
+	if (rc || !keep)
+		return rc;
+	mev_matcher_free(*matcher);
+	mev_maint_free(*maint);
+	*maint = keep;
+	*matcher = NULL;
+	return pool ? mev__walk_matcher(matcher, keep, pool) : mev_matcher_new(matcher, keep, 0);
+}
+
 static int sources_copy(mev_maint_source **out, const mev_maint_source *src, size_t n)
 {
 	mev_maint_source *c = calloc(n + 1, sizeof *c);

@@ -23,11 +23,11 @@
 #include "walk_internal.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -36,8 +36,7 @@
 typedef mev__walk_state state;
 typedef mev__walker walker;
 
-static void note(const walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(const walker *w, const char *fmt, ...)
+void mev__walk_note(const walker *w, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -54,126 +53,6 @@ static void state_drop(walker *w, state *s)
 {
 	mev__walk_ahead_drop(&w->ahead);
 	mev__walk_state_clear(s);
-}
-
-/* --- choosing tags ------------------------------------------------------ */
-
-static void join_globs(char *out, size_t size, const char *const *g, size_t n)
-{
-	size_t used = 0;
-	out[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%s", i ? "\n" : "", g[i]);
-}
-
-static int glob_any(const char *list, const char *tag)
-{
-	char buf[512];
-	snprintf(buf, sizeof buf, "%s", list);
-	for (char *save = NULL, *g = strtok_r(buf, "\n", &save); g; g = strtok_r(NULL, "\n", &save))
-		if (fnmatch(g, tag, 0) == 0)
-			return 1;
-	return 0;
-}
-
-static int chosen(const walker *w, const char *tag)
-{
-	if (w->id.tags[0] ? !glob_any(w->id.tags, tag) : !mev_tag_is_release(w->dialect, tag, w->id.rc))
-		return 0;
-	return !(w->id.exclude[0] && glob_any(w->id.exclude, tag));
-}
-
-/* A chosen tag too long for the keys of the store is left out with a
- * note naming it (docs/walking.md). */
-static int too_long(const walker *w, const char *tag)
-{
-	size_t n = strlen(tag);
-	if (n <= MEV_RELEASE_TAG_MAX)
-		return 0;
-	note(w, "tag '%.900s%s' left out: its name has %zu bytes, a release tag at most %d", tag,
-	     n > 900 ? "..." : "", n, MEV_RELEASE_TAG_MAX);
-	return 1;
-}
-
-static int tag_cmp(const void *a, const void *b)
-{
-	return mev_tag_cmp(((const mev_tag *)a)->name, ((const mev_tag *)b)->name);
-}
-
-/* The dialect of a repository without a store: that of HEAD's tree (or of
- * its newest tag). */
-static int detect_dialect(walker *w, const mev_tag *tags, size_t n)
-{
-	mev_oid head;
-	mev_tree *t = NULL;
-	mev_rules r;
-	mev_rules_options ro = { MEV_DIALECT_AUTO, 0 };
-	int rc;
-	if (mev_repo_resolve(&head, NULL, w->repo, "HEAD") != 0) {
-		size_t best = 0;
-		if (!n) {
-			w->dialect = MEV_DIALECT_LINUX;
-			mev_error_clear();
-			return 0;
-		}
-		for (size_t i = 1; i < n; i++)
-			if (tags[i].time > tags[best].time)
-				best = i;
-		head = tags[best].commit;
-	}
-	if ((rc = mev_tree_load(&t, w->repo, &head)))
-		return rc;
-	mev_rules_detect(&r, w->repo, t, &ro);
-	w->dialect = r.dialect;
-	mev_tree_free(t);
-	return 0;
-}
-
-/* --- identity ------------------------------------------------------------ */
-
-static int check_identity(walker *w)
-{
-	const mev_walk_options *o = w->opt;
-	char tags[512], exclude[512];
-	join_globs(tags, sizeof tags, o->tags, o->ntags);
-	join_globs(exclude, sizeof exclude, o->exclude, o->nexclude);
-	if (!w->have_id) {
-		memset(&w->id, 0, sizeof w->id);
-		w->id.schema = MEV_STORE_SCHEMA;
-		snprintf(w->id.repo, sizeof w->id.repo, "%s", o->repo);
-		memcpy(w->id.tags, tags, sizeof tags);
-		memcpy(w->id.exclude, exclude, sizeof exclude);
-		w->id.rc = o->rc;
-		w->id.top_level_only = o->rules.top_level_only;
-		if (o->rules.dialect != MEV_DIALECT_AUTO)
-			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(o->rules.dialect));
-		return 0;
-	}
-	if (!mev_repo_has_commit(w->repo, &w->id.root)) {
-		char hex[41];
-		mev_oid_fmt(hex, &w->id.root);
-		if (mev__walk_shallow_root(w->repo, &w->id.root, o->repo, o->store))
-			return MEV_ESTORE;
-		mev_error_set(MEV_ESTORE, "store '%s' holds the history of another repository ('%s'): "
-			      "'%s' has no commit %.12s", o->store, w->id.repo, o->repo, hex);
-		mev_error_hint("walk this repository into a new store, or pass the store's own repository");
-		return MEV_ESTORE;
-	}
-#define DIFFERS(cond, what, stored) \
-	if (cond) { \
-		mev_error_set(MEV_ESTORE, "store '%s' was walked with %s '%s'; this walk asks for another", \
-			      o->store, what, stored); \
-		mev_error_hint("leave the option out to use the store's, use another store, or --rebuild"); \
-		return MEV_ESTORE; \
-	}
-	DIFFERS(o->ntags && strcmp(tags, w->id.tags), "--tags", w->id.tags);
-	DIFFERS(o->nexclude && strcmp(exclude, w->id.exclude), "--exclude", w->id.exclude);
-	DIFFERS(o->rc && !w->id.rc, "rc tags", "left out");
-	DIFFERS(o->rules.dialect != MEV_DIALECT_AUTO && w->id.dialect[0] &&
-		strcmp(mev_dialect_name(o->rules.dialect), w->id.dialect), "--dialect", w->id.dialect);
-	DIFFERS(o->rules.top_level_only && !w->id.top_level_only, "all MAINTAINERS files", "read");
-#undef DIFFERS
-	return 0;
 }
 
 /* --- one release --------------------------------------------------------- */
@@ -198,7 +77,7 @@ static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t 
 	}
 	known = w->opt->rebuild ? 0 : mev_release_blob_get(lines, bytes, w->store, oid);
 	if (known < 0 && w->bad_blobs++ < 10)
-		note(w, "%s: measuring it again%s", mev_error_message(),
+		mev__walk_note(w, "%s: measuring it again%s", mev_error_message(),
 		     w->bad_blobs == 10 ? " (further ones without a note)" : "");
 	w->res->blobs_cached += known > 0;
 	return known > 0;
@@ -258,6 +137,23 @@ static int load_maint(walker *w, state *cur, mev__walk_prep *prep, int busy)
 
 /* Build everything for `tag` from `prev` (or cold when prev->tree is NULL);
  * `next`, the release to walk after it (or NULL), has its tree diffed ahead. */
+/* cur built again from scratch: a pattern ran out of its matching budget
+ * when built from the release before (see compute). */
+static int build_cold(walker *w, state *cur, mev_filemap_options *fo)
+{
+	int rc;
+	mev_filemap_free(cur->fm);
+	mev_matcher_free(cur->matcher);
+	mev_maint_free(cur->maint);
+	cur->fm = NULL;
+	cur->matcher = NULL;
+	cur->maint = NULL;
+	if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
+	    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)))
+		return rc;
+	return mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher, NULL, fo);
+}
+
 static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *prev, state *cur)
 {
 	const mev_walk_options *o = w->opt;
@@ -274,6 +170,7 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	memset(cur, 0, sizeof *cur);
 	ro.dialect = w->dialect;
 	ro.top_level_only = w->id.top_level_only;
+	cur->commit = tag->commit;
 	if (!(cur->tag = strdup(tag->name)))
 		return mev_error_oom();
 	mev__walk_sizes_clear(&w->sizes);
@@ -320,7 +217,9 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		!mev_maint_dirs_changed(prev->maint, cur->tree);
 	if (!reuse) {
 		w->res->reparsed++;
-		if ((rc = load_maint(w, cur, &prep, w->ahead.running)))
+		if ((rc = load_maint(w, cur, &prep, w->ahead.running)) ||
+		    (rc = mev__walk_carry(&cur->maint, &cur->matcher, prev->maint,
+					  w->ahead.running ? NULL : &w->pool)))
 			goto done;
 		if (!cold && prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
 			goto done;
@@ -343,19 +242,9 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	rc = mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher,
 				  prev->tree && !cold ? &base : NULL, &fo);
 	if (!rc && prev->tree && !cold && mev_matcher_limit_hits(cur->matcher) > 0 &&
-	    !(rc = mev__walk_settle(w))) { /* cur may hold what the writer reads */
-		mev_filemap_free(cur->fm);
-		mev_matcher_free(cur->matcher);
-		mev_maint_free(cur->maint);
-		cur->fm = NULL;
-		cur->matcher = NULL;
-		cur->maint = NULL;
-		if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
-		    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)) ||
-		    (rc = mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher,
-					       NULL, &fo)))
-			goto done;
-	}
+	    !(rc = mev__walk_settle(w)) && /* cur may hold what the writer reads */
+	    (rc = build_cold(w, cur, &fo)))
+		goto done;
 	if (!rc && next && !early)
 		ahead_start(w, cur, 1);
 	if (!rc && st.missing)
@@ -441,6 +330,7 @@ static int load_state(walker *w, const char *tag, const mev_oid *commit, state *
 	ro.top_level_only = w->id.top_level_only;
 	if (!(s->tag = strdup(tag)))
 		return mev_error_oom();
+	s->commit = *commit;
 	if ((rc = mev_release_load_filemap(&s->fm, w->store, tag)) ||
 	    (rc = mev_tree_load(&s->tree, w->repo, commit)) ||
 	    (rc = mev_rules_detect(&s->rules, w->repo, s->tree, &ro)) ||
@@ -480,10 +370,15 @@ static int open_walk(walker *w, mev_tag **tags, size_t *ntags, mev_tags_skipped 
 {
 	const mev_walk_options *o = w->opt;
 	int rc;
+	mev_oid tip;
 	if ((rc = mev_repo_open(&w->repo, o->repo)))
 		return rc;
+	/* an unknown branch is said before a store is made for it */
+	if (o->branch && (rc = mev_repo_branch(&tip, NULL, w->repo, o->branch)))
+		return rc;
 	mev_repo_bound_memory();
-	if ((rc = mev_repo_tags(tags, ntags, skipped, w->repo)) || (rc = mev__walk_check_globs(o, *tags, *ntags)))
+	if ((rc = mev_repo_tags(tags, ntags, skipped, w->repo)) ||
+	    (rc = mev__walk_check_globs(o, *tags, *ntags)))
 		return rc;
 	if ((rc = mev_store_open(&w->store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
 	    (rc = mev_store_lock_wait(&w->lockfd, o->store, o->wait, o->abort_now)))
@@ -507,9 +402,9 @@ static int open_walk(walker *w, mev_tag **tags, size_t *ntags, mev_tags_skipped 
 		if (rc)
 			return rc;
 		w->have_id = 0;
-		note(w, "--rebuild: forgot the %zu stored releases", l.n);
+		mev__walk_note(w, "--rebuild: forgot the %zu stored releases", l.n);
 	}
-	return check_identity(w);
+	return mev__walk_check_identity(w);
 }
 
 /* The next release is read ahead, the sizes the store knows looked up
@@ -541,61 +436,10 @@ static int drop_damaged(walker *w)
 	int rc = mev_release_repair(&r, w->store, 0);
 	for (size_t i = 0; i < r.n && !rc; i++)
 		if (r.v[i].tag)
-			note(w, "release %s is damaged (%s: %s); walking it again", r.v[i].tag, r.v[i].table,
+			mev__walk_note(w, "release %s is damaged (%s: %s); walking it again", r.v[i].tag, r.v[i].table,
 			     r.v[i].what);
 	mev_release_check_free(&r);
 	return rc;
-}
-
-/*
- * The tags to walk, in version order, into work[]: the release tags the
- * filters choose that are not stored yet (or moved since).  The dialect is
- * settled on the way: as asked, as stored, or detected.
- */
-static int choose_work(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags, size_t ntags)
-{
-	const mev_walk_options *o = w->opt;
-	mev_walk_result *res = w->res;
-	size_t stale = 0;
-	uint32_t stale_version = 0;
-	const char *stale_first = NULL;
-	int rc;
-	if (o->rules.dialect != MEV_DIALECT_AUTO)
-		w->dialect = o->rules.dialect;
-	else if (w->id.dialect[0] && mev_dialect_parse(w->id.dialect) > 0)
-		w->dialect = (mev_dialect)mev_dialect_parse(w->id.dialect);
-	else if ((rc = detect_dialect(w, tags, ntags)))
-		return rc;
-	if (ntags)
-		qsort(tags, ntags, sizeof *tags, tag_cmp);
-	*nwork = 0;
-	if (!(*work = calloc(ntags + 1, sizeof **work)))
-		return mev_error_oom();
-	for (size_t i = 0; i < ntags; i++) {
-		const mev__stored_rel *rel;
-		if (!chosen(w, tags[i].name) || too_long(w, tags[i].name))
-			continue;
-		res->candidates++;
-		if ((rel = mev__stored_find(&w->stored, tags[i].name))) {
-			if (!mev_oid_equal(&rel->commit, &tags[i].commit)) {
-				note(w, "tag %s moved since it was stored; walking it again", tags[i].name);
-			} else if (rel->rules_version != MEV_RULES_VERSION) {
-				stale_version = rel->rules_version;
-				stale_first = stale_first ? stale_first : rel->tag;
-				stale++;
-			} else {
-				continue;
-			}
-		}
-		(*work)[(*nwork)++] = &tags[i];
-	}
-	if (stale)
-		note(w, "%zu stored release%s (%s first) built by older matching rules (version %u, now %u): "
-		     "computed again", stale, stale == 1 ? "" : "s", stale_first, stale_version, MEV_RULES_VERSION);
-	if (!res->candidates)
-		note(w, "no release tags chosen in '%s' (dialect %s%s); see --tags", o->repo,
-		     mev_dialect_name(w->dialect), w->id.tags[0] ? ", --tags given" : "");
-	return 0;
 }
 
 /*
@@ -615,7 +459,7 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 	*succ = NULL;
 	for (size_t i = at; i < w->stored.n; i++) {
 		const mev__stored_rel *r = &w->stored.v[i];
-		if (r->has_files && strcmp(r->tag, t->name) && chosen(w, r->tag)) {
+		if (r->has_files && strcmp(r->tag, t->name) && mev__walk_chosen(w, r->tag)) {
 			if (!(*succ = strdup(r->tag)))
 				return mev_error_oom();
 			break;
@@ -624,7 +468,7 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 	for (size_t i = at; i-- > 0;) {
 		const mev__stored_rel *r = &w->stored.v[i];
 		/* one built by older rules is no base (it is computed again too) */
-		if (r->has_files && r->rules_version == MEV_RULES_VERSION && chosen(w, r->tag)) {
+		if (r->has_files && r->rules_version == MEV_RULES_VERSION && mev__walk_chosen(w, r->tag)) {
 			pred = r->tag;
 			pred_commit = r->commit;
 			break;
@@ -638,7 +482,7 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 		}
 		state_drop(w, prev);
 		if (load_state(w, pred, &pred_commit, prev)) {
-			note(w, "cannot continue from stored %s (%s); computing %s from scratch", pred,
+			mev__walk_note(w, "cannot continue from stored %s (%s); computing %s from scratch", pred,
 			     mev_error_message(), t->name);
 			mev__walk_state_clear(prev);
 		}
@@ -677,9 +521,9 @@ static int walk_one(walker *w, const mev_tag *t, const mev_tag *next, state *pre
 		return rc;
 	}
 	if (mev_maint_section_count(cur.maint) == 0)
-		note(w, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
+		mev__walk_note(w, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
 	if (cur.missing[0])
-		note(w, "%s", cur.missing);
+		mev__walk_note(w, "%s", cur.missing);
 	if ((rc = mev__walk_store_async(w, t, prev, &cur, succ))) {
 		state_drop(w, &cur);
 		return rc;
@@ -709,9 +553,9 @@ static void keep_memory(void)
 int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 {
 	walker w = { 0 };
-	mev_tag *tags = NULL;
+	mev_tag *tags = NULL, *snaps = NULL;
 	mev_tags_skipped skipped = { 0 };
-	size_t ntags = 0, nwork = 0;
+	size_t ntags = 0, nwork = 0, nsnaps = 0;
 	const mev_tag **work = NULL;
 	state prev = { 0 };
 	double t0 = mev__now(), tw;
@@ -731,15 +575,17 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	if (skipped.n) {
 		char names[512];
 		mev__walk_skipped_names(names, sizeof names, &skipped);
-		note(&w, "%zu tag%s that do%s not point at a commit left out: %s", skipped.n,
-		     skipped.n == 1 ? "" : "s", skipped.n == 1 ? "es" : "", names);
+		mev__walk_note(&w, "%zu tag%s that do%s not point at a commit left out: %s", skipped.n,
+			       skipped.n == 1 ? "" : "s", skipped.n == 1 ? "es" : "", names);
 	}
 	if ((rc = mev__stored_load(&w.stored, w.store)))
+		goto done;
+	if (w.snap.branch && (rc = mev__walk_snapshots(&snaps, &nsnaps, &w.snap, w.repo, &w.stored)))
 		goto done;
 	res->stored_before = w.stored.n;
 	/* the views of the blob table begin after the reading before the walk
 	 * (a table they do not find when they begin, they never see) */
-	if ((rc = choose_work(&w, &work, &nwork, tags, ntags)) ||
+	if ((rc = mev__walk_choose(&w, &work, &nwork, tags, ntags, snaps, nsnaps)) ||
 	    (rc = mev__walk_preread(&w, work, nwork)) || (rc = start_ahead(&w)))
 		goto done;
 	tw = mev__now();
@@ -782,6 +628,7 @@ done:
 	MEV_VEC_FREE(&w.pending_blobs);
 	mev__stored_free(&w.stored);
 	mev_tag_list_free(tags, ntags);
+	mev_tag_list_free(snaps, nsnaps);
 	if (w.lockfd >= 0)
 		close(w.lockfd);
 	mev_store_free(w.store);

@@ -11,6 +11,7 @@
 #include "maintevo/release.h"
 #include "maintevo/repo.h"
 #include "maintevo/store.h"
+#include "maintevo/tags.h"
 #include "maintevo/walk.h"
 #include "util/buf.h"
 #include "util/strmap.h"
@@ -42,32 +43,62 @@ void mev__walk_missing_note(char *out, size_t size, const mev_repo *repo, const 
 typedef struct {
 	char *tag;
 	mev_oid commit;
+	int64_t time;        /* its commit's committer time */
 	uint8_t has_files;
 	uint32_t rules_version;
+	uint32_t rank;       /* its place in the order of the store and the walk */
 } mev__stored_rel;
 
 /*
- * The stored releases in version order (mev_tag_cmp), loaded once and kept
- * up to date as the walk stores releases: finding a tag or its neighbours
- * is a binary search, not a listing of the store (which decodes every
- * record: a walk of n new tags cost O(n^2) that way).
+ * The stored releases in the store's order (mev_release_order: tags by
+ * version, snapshots by date, merged by date), loaded once and kept up to
+ * date as the walk stores releases: finding a tag or its neighbours is a
+ * binary search, not a listing of the store (which decodes every record:
+ * a walk of n new tags cost O(n^2) that way).  The order is that of the
+ * stored releases and the walk's together (mev__stored_order), by rank.
  */
 typedef struct {
 	mev__stored_rel *v;
 	size_t n, cap;
+	mev_strmap ranks;    /* name -> rank, for the stored and the walk's releases */
 } mev__stored_list;
 
 /* Load the releases of `s` (errors as mev_release_list()). */
 int mev__stored_load(mev__stored_list *l, mev_store *s);
 void mev__stored_free(mev__stored_list *l);
-/* The index of the first release not older than `tag` (l->n when none). */
+/* Rank the stored releases and the walk's work[0..n) together, and put
+ * both in that order.  Errors: MEV_ENOMEM. */
+int mev__stored_order(mev__stored_list *l, const mev_tag **work, size_t n);
+/* The index of the first release not older than `tag` (l->n when none);
+ * tag is stored or one of the walk's. */
 size_t mev__stored_pos(const mev__stored_list *l, const char *tag);
 /* The release `tag`, or NULL. */
 const mev__stored_rel *mev__stored_find(const mev__stored_list *l, const char *tag);
-/* `tag` is stored now (with its file table): added, or updated in place.
- * Errors: MEV_ENOMEM. */
+/* `tag` (one of the walk's) is stored now (with its file table): added, or
+ * updated in place.  Errors: MEV_ENOMEM. */
 int mev__stored_put(mev__stored_list *l, const char *tag, const mev_oid *commit,
 		    uint32_t rules_version);
+
+/* Which snapshots of a branch a walk takes (src/walk/snapshots.c). */
+typedef struct {
+	const char *branch;
+	mev_every every;
+	int64_t since, until; /* first seconds of days (UTC), 0: from the first commit, to now */
+	int64_t now;
+	int same_since;       /* since is the one the store's snapshots were taken from */
+} mev__snap_plan;
+
+/*
+ * The snapshots of p->branch, one per period that has a commit on or
+ * before its end, oldest first (when the branch did not move since the
+ * newest of them in `stored`, those stored and the new periods, without
+ * reading the history), as tags named "<branch>@YYYY-MM-DD" (free
+ * with mev_tag_list_free()).  Errors: MEV_ENOTFOUND for an unknown branch
+ * or a shallow clone's history that stops after the first period, both
+ * with a hint; MEV_EGIT, MEV_ENOMEM.
+ */
+int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo,
+			const mev__stored_list *stored);
 
 /*
  * fn(ctx) run on a thread of its own, so that the caller can go on with
@@ -144,6 +175,12 @@ int mev__walk_sources_equal(const mev_maint_source *a, size_t na, const mev_main
  * (*pool): the pool is dropped for a new one when it holds far more
  * patterns than a release uses (a matcher keeps the pool it came from). */
 int mev__walk_matcher(mev_matcher **out, mev_maint *m, mev_pattern_pool **pool);
+/* When *maint could not be read at all (Zephyr's bad YAML) and the release
+ * before has sections (prev): *maint and *matcher become a copy of prev's
+ * (the writer may still read prev) with a new matcher (pooled unless pool
+ * is NULL).  Otherwise nothing changes. */
+int mev__walk_carry(mev_maint **maint, mev_matcher **matcher, const mev_maint *prev,
+		    mev_pattern_pool **pool);
 
 /*
  * The diffs the reading before the walk made, recorded
@@ -249,6 +286,7 @@ void mev__walk_ahead_free(mev__walk_ahead *a);
 /* What is kept of the previous release while walking. */
 typedef struct {
 	char *tag;
+	mev_oid commit;
 	mev_tree *tree;
 	mev_rules rules;
 	mev_maint *maint;
@@ -270,6 +308,7 @@ typedef struct {
 	const char *succ;    /* the stored release after it, or NULL */
 	mev__blob_vec *blobs; /* the blob sizes measured for it (the writer sorts them) */
 	int set_id;          /* the first release: the store's identity with it */
+	int same;            /* the commit of the release before: stored as a repeat of it */
 	/* its health record, encoded on a thread of its own meanwhile */
 	mev_release_input hin;
 	mev__walk_async health;
@@ -288,6 +327,8 @@ struct mev__walker {
 	int lockfd;          /* the writer's lock, -1 when not taken */
 	mev_identity id;
 	int have_id;
+	int id_dirty;        /* the identity changed (a branch added): written with the next release */
+	mev__snap_plan snap; /* the branch's snapshots, when snap.branch */
 	mev_dialect dialect;
 	size_t bad_blobs;    /* damaged blob sizes met */
 	/* the release being stored while the next is computed: its write,
@@ -314,6 +355,23 @@ struct mev__walker {
 };
 
 void mev__walk_state_clear(mev__walk_state *s);
+
+/* A notice through the walk's progress.note (src/walk/walk.c). */
+void mev__walk_note(const mev__walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* --- what a walk takes (src/walk/choose.c) --- */
+
+/* Whether release `tag` (a tag or a snapshot) is one the store's filters
+ * and branch choose. */
+int mev__walk_chosen(const mev__walker *w, const char *tag);
+/* Check the options against the store's identity (or make a new store's):
+ * MEV_ESTORE for another repository or other filters, MEV_EINVAL for bad
+ * snapshot options; w->snap set when the walk follows a branch. */
+int mev__walk_check_identity(mev__walker *w);
+/* The tags[0..ntags) and snapshots[0..nsnaps) to walk, in the store's
+ * order, into *work (calloc'ed); the dialect is settled on the way. */
+int mev__walk_choose(mev__walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags,
+		     size_t ntags, mev_tag *snaps, size_t nsnaps);
 
 /*
  * Wait for the release being stored, if any: once written it counts as

@@ -38,6 +38,7 @@ int mev__walk_settle(walker *w)
 			w->res->reencoded += w->pending.succ != NULL;
 			w->res->walked++;
 			w->have_id = 1;
+			w->id_dirty = 0;
 		}
 		free(w->pending_succ);
 		w->pending_succ = NULL;
@@ -209,7 +210,14 @@ static int store_release(mev_store *s, void *ctx)
 	in.rules = rules;
 	if (rw->set_id && (rc = mev_release_identity_set(s, &w->id)))
 		goto done;
-	if (rw->succ && (rc = reencode_successor(w, rw->succ, cur, in.tag)))
+	if (rw->same) {
+		/* a period with no new commit: a repeat of the release before,
+		 * which stays the base of its successor's table */
+		rc = mev_release_put_alias(s, in.tag, prev->tag, &in.commit, in.time);
+		goto done;
+	}
+	if (rw->succ && !mev_release_is_alias(s, rw->succ) &&
+	    (rc = reencode_successor(w, rw->succ, cur, in.tag)))
 		goto done;
 	rc = mev_release_put(s, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL);
 done:
@@ -246,7 +254,7 @@ static int write_release(void *ctx)
 int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, char *succ)
 {
 	blob_vec b;
-	int rc;
+	int rc, same;
 	/* the release before is written: its blob sizes are in the store, and
 	 * the states it read can be let go */
 	if ((rc = mev__walk_settle(w))) {
@@ -262,6 +270,10 @@ int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, 
 		if (!w->id.dialect[0])
 			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(w->dialect));
 	}
+	/* cur is the commit of the release before, which is stored (a period
+	 * with no new commit, a snapshot at a tag): every result is the same,
+	 * and it is stored as a repeat of it */
+	same = prev->tag && prev->fm && mev_oid_equal(&prev->commit, &cur->commit);
 	/* of the state before, the writer needs the file table (its base) and tag */
 	w->retired = *prev;
 	mev_tree_free(w->retired.tree);
@@ -279,7 +291,8 @@ int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, 
 	w->blobs = b;
 	w->blobs.n = 0;
 	w->pending = (release_write){ .w = w, .tag = t, .prev = &w->retired, .cur = &w->writing,
-				      .succ = succ, .blobs = &w->pending_blobs, .set_id = !w->have_id };
+				      .succ = succ, .blobs = &w->pending_blobs,
+				      .set_id = !w->have_id || w->id_dirty, .same = same };
 	w->pending_succ = succ;
 	mev__walk_async_start(&w->writer, write_release, &w->pending);
 	return 0;

@@ -25,7 +25,12 @@ EOF
 
 step "--dialect takes every name and alias, and auto"
 mkrepo r
-printf 'A\nM:\tA <a@example.org>\nF:\ta/\n' >r/MAINTAINERS
+# readable by every dialect: OP-TEE's script starts after a '----------' line
+printf -- '----------\nA\nM:\tA <a@example.org>\nF:\ta/\n' >r/MAINTAINERS
+# edk2 reads Maintainers.txt
+printf 'A\nM: A <a@example.org>\nF: a/\n' >r/Maintainers.txt
+# Zephyr reads MAINTAINERS.yml
+printf 'A:\n    files: [a/]\n' >r/MAINTAINERS.yml
 mkdir r/a && echo a >r/a/a.c
 commit_all r v1
 for d in auto $(python3 -c 'import json, sys
@@ -34,6 +39,34 @@ for l in open(sys.argv[1]):
     print(r["name"], r["aliases"])' table.jsonl); do
 	expect_exit 0 "$MEV" sections --repo r --rev v1 --dialect "$d" -o /dev/null
 done
+
+step "zephyr: a release whose MAINTAINERS.yml is bad YAML keeps the areas of the one before"
+mkrepo z
+mkdir -p z/boards/x z/subsys/net z/kernel
+echo b >z/boards/x/b.c && echo n >z/subsys/net/n.c && echo k >z/kernel/k.c
+printf 'Net:\n    files:\n        - subsys/net/\nKernel:\n    files: [kernel/]\n' >z/MAINTAINERS.yml
+commit_all z v1.0.0
+printf 'Net:\n    files:\n        - subsys/net/\n  Kernel: [oops\n' >z/MAINTAINERS.yml
+echo m >z/kernel/m.c
+commit_all z v1.1.0
+printf 'Net:\n    files: [subsys/]\n' >z/MAINTAINERS.yml
+commit_all z v1.2.0
+expect_exit 0 "$MEV" walk --repo z --store zs
+expect_exit 0 "$MEV" releases --store zs
+python3 - "$OUT" <<'EOF' || fail "releases: v1.1.0 should keep v1.0.0's 2 sections, with 2 notes"
+import csv, sys
+r = {x["release"]: x for x in csv.DictReader(open(sys.argv[1]))}
+assert r["v1.1.0"]["sections"] == "2" and r["v1.1.0"]["notes"] == "2", r["v1.1.0"]
+assert r["v1.2.0"]["sections"] == "1", r["v1.2.0"]
+EOF
+expect_exit 1 "$MEV" sections --repo z --rev v1.1.0 --warnings
+grep -q "MAINTAINERS.yml:4: YAML error at line 4, column " "$ERR" ||
+	fail "sections: no YAML error with its line and column"
+expect_exit 0 "$MEV" filemap --store zs --release v1.1.0
+grep -qx 'kernel/m.c,1,2,Kernel' "$OUT" || fail "v1.1.0: kernel/m.c not in the areas kept from v1.0.0"
+grep -qx 'subsys/net/n.c,1,2,Net' "$OUT" || fail "v1.1.0: subsys/net/n.c"
+expect_exit 0 "$MEV" filemap --store zs --release v1.2.0
+grep -qx 'kernel/m.c,1,2,' "$OUT" || fail "v1.2.0: kernel/m.c still covered"
 
 step "the man page's DIALECTS section says what the table says"
 python3 - "$MAN" table.jsonl <<'EOF' || fail "docs/maintevo.1, DIALECTS: see above"

@@ -44,11 +44,37 @@ touch marker
 start=$(date +%s)
 expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
 took=$(($(date +%s) - start))
-expect_stderr_contains "v1.7: 0 files written, 17 unchanged, in "
+expect_stderr_contains "v1.7: nothing new since the last run (the same refs, day and store), nothing written, in "
 changed=$(find out -newer marker -not -path 'out/.nightly*' || true)
 [ -z "$changed" ] || fail "a run with nothing new changed: $changed"
 [ "$took" -le 20 ] || fail "a run with nothing new took $took s"
 echo "# second run: $took s"
+# the store written by another command: the commands run, and find nothing new
+expect_exit 0 "$MEV" cluster --store S --method louvain -q
+expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
+expect_stderr_contains "v1.7: nothing new since the last run, nothing written, in "
+expect_stderr_contains "maintevo: 0 releases walked"
+# without the stamps of the last run it writes everything again, unchanged
+rm out/.nightly/stamp out/.nightly/inputs
+expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
+expect_stderr_contains "v1.7: 0 files written, 17 unchanged, in "
+changed=$(find out -newer marker -not -path 'out/.nightly*' || true)
+[ -z "$changed" ] || fail "a run without its stamp changed: $changed"
+[ -s out/.nightly/stamp ] || fail "no stamp after a whole run"
+
+step "a branch too: today's snapshot beside the tags; nothing new the next time"
+since=$(date -u -d '2 days ago' +%F) today=$(date -u +%F)
+expect_exit 0 "$NIGHTLY" --repo repo --store B --out outb --maintevo "$MEV" --branch master --every day --since "$since"
+expect_stderr_contains "nightly.sh: master@$today: 17 files written, 0 unchanged; latest -> master@$today"
+[ "$(readlink outb/latest)" = "master@$today" ] || fail "latest -> $(readlink outb/latest)"
+grep -q "^master@$today,.*,snapshot," outb/latest/csv/releases.csv || fail "no snapshot of today in releases.csv"
+grep -q "^v1.7,.*,tag," outb/latest/csv/releases.csv || fail "the tags are not walked beside the branch"
+grep -q "master@$(date -u -d '1 day ago' +%F) → master@$today" outb/latest/report.md ||
+	fail "the report is not of the last two snapshots"
+expect_exit 0 "$NIGHTLY" --repo repo --store B --out outb --maintevo "$MEV"
+expect_stderr_contains "master@$today: nothing new since the last run"
+expect_exit 2 "$NIGHTLY" --repo repo --store B --out outb --maintevo "$MEV" --every day
+expect_stderr_contains "--every and --since go with --branch"
 
 step "two runs never overlap"
 # another holder of the lock, until a line arrives in the fifo

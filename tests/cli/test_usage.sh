@@ -40,7 +40,7 @@ options_of() {
 	filemap) echo "$release_opts store release keep-rest excel-safe out help" ;;
 	graph) echo "$release_opts store release format keep-rest excel-safe out help" ;;
 	sections) echo "$release_opts patterns excel-safe out help" ;;
-	walk) echo "repo store tags exclude rc dialect top-level-only jobs rebuild verify wait quiet help" ;;
+	walk) echo "repo store tags exclude rc branch every since until tags-too dialect top-level-only jobs rebuild verify wait quiet help" ;;
 	releases) echo "store format $cluster_opts excel-safe out help" ;;
 	store) echo "store help" ;;
 	import-pasta) echo "store quiet help" ;;
@@ -117,7 +117,7 @@ options:
   --to TAG           the newer release (default: the newest stored)
   -f, --format F     md (default) or html
   --title NAME       the project's name in the heading (default: from the
-                     store's dialect: Linux, U-Boot, Xen, QEMU)
+                     store's dialect: Linux, U-Boot, Xen, QEMU, OP-TEE, edk2, Zephyr)
   --min-support S    leave out events found by fewer than S of the
                      perturbed runs (default 0.5; 0: show all)
   -o, --out FILE     write to FILE instead of standard output
@@ -223,7 +223,7 @@ usage_error export "unexpected argument 'extra'" releases extra
 usage_error walk "option '--rc' takes no value" --rc=1
 usage_error walk "--repo is required" --store x
 usage_error walk "unexpected argument 'extra'" --repo x extra
-usage_error walk "unknown dialect 'martian' (use auto, linux, uboot, xen or qemu)" --dialect martian
+usage_error walk "unknown dialect 'martian' (use auto, linux, uboot, xen, qemu, optee, edk2 or zephyr)" --dialect martian
 usage_error dialects "unknown format 'xml' (use csv, json or jsonl)" --format xml
 usage_error dialects "unexpected argument 'extra'" extra
 usage_error walk "--jobs takes a whole number from 0 to 64, not '65'" --repo x -j65

@@ -8,7 +8,10 @@
  *               the derived paths as directories.  Seed files use a
  *               printable byte: '0'..'?' give the four flags plus
  *               directories ('6' = drop_comments + utf8, the Linux
- *               defaults), 'F' is '6' without directories.
+ *               defaults), 'F' is '6' without directories.  With 0x80 set
+ *               the four flags are replaced by the defaults of a dialect
+ *               with a script of its own: bits 0x60 choose it (0 OP-TEE,
+ *               1 edk2, 2 Zephyr, 3 OP-TEE); 0x10 still adds directories.
  *   bytes 1..   up to three MAINTAINERS files separated by "\n%%\n",
  *               optionally followed by "\n@@\n" and paths to match, one a
  *               line (matched with a fixed set and with paths made from
@@ -302,7 +305,8 @@ static int add_derived(path_list *paths, size_t *npats, const mev_maint *mt, int
 	size_t nf = mev_maint_field_count(mt), used = 0;
 	for (size_t i = 0; i < nf; i++) {
 		const mev_field *f = &fields[i];
-		if (f->type != 'F' && f->type != 'X' && f->type != 'N')
+		/* (an N: line the script ignores has no regex: OP-TEE's, QEMU's) */
+		if ((f->type != 'F' && f->type != 'X' && f->type != 'N') || !f->regex)
 			continue;
 		(*npats)++;
 		if (used >= MAX_DERIVED_FIELDS)
@@ -426,6 +430,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.drop_comments = (data[0] & 2) != 0;
 	r.utf8 = (data[0] & 4) != 0;
 	r.braces = (data[0] & 8) != 0;
+	if (data[0] & 0x80) {
+		static const mev_dialect own[4] = { MEV_DIALECT_OPTEE, MEV_DIALECT_EDK2,
+						    MEV_DIALECT_ZEPHYR, MEV_DIALECT_OPTEE };
+		mev_rules_default(&r, own[(data[0] >> 5) & 3]);
+	}
 	dir_too = (data[0] & 0x10) != 0;
 	if (split_files(in, copies, &nfiles, data + 1, size - 1, &pstart, &pend))
 		goto done;

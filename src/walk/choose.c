@@ -1,0 +1,305 @@
+/*
+ * What a walk takes: the store's identity checked against the options
+ * (tag filters, dialect, the branch it follows), and the tags and
+ * snapshots to walk, in the store's order.
+ */
+#include "walk_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/tags.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef mev__walker walker;
+
+/* --- choosing tags ------------------------------------------------------ */
+
+static void join_globs(char *out, size_t size, const char *const *g, size_t n)
+{
+	size_t used = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%s", i ? "\n" : "", g[i]);
+}
+
+static int glob_any(const char *list, const char *tag)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", list);
+	for (char *save = NULL, *g = strtok_r(buf, "\n", &save); g; g = strtok_r(NULL, "\n", &save))
+		if (fnmatch(g, tag, 0) == 0)
+			return 1;
+	return 0;
+}
+
+int mev__walk_chosen(const walker *w, const char *tag)
+{
+	size_t blen;
+	if (w->id.branch[0] && mev_snapshot_parse(tag, NULL, &blen))
+		return blen == strlen(w->id.branch) && strncmp(tag, w->id.branch, blen) == 0;
+	if (w->id.branch[0] && !w->id.tags_too)
+		return 0;
+	if (w->id.tags[0] ? !glob_any(w->id.tags, tag) : !mev_tag_is_release(w->dialect, tag, w->id.rc))
+		return 0;
+	return !(w->id.exclude[0] && glob_any(w->id.exclude, tag));
+}
+
+/* A chosen tag too long for the keys of the store is left out with a
+ * note naming it (docs/walking.md). */
+static int too_long(const walker *w, const char *tag)
+{
+	size_t n = strlen(tag);
+	if (n <= MEV_RELEASE_TAG_MAX)
+		return 0;
+	mev__walk_note(w, "tag '%.900s%s' left out: its name has %zu bytes, a release tag at most %d", tag,
+	     n > 900 ? "..." : "", n, MEV_RELEASE_TAG_MAX);
+	return 1;
+}
+
+/* The dialect of a repository without a store: that of HEAD's tree (or of
+ * its newest tag). */
+static int detect_dialect(walker *w, const mev_tag *tags, size_t n)
+{
+	mev_oid head;
+	mev_tree *t = NULL;
+	mev_rules r;
+	mev_rules_options ro = { MEV_DIALECT_AUTO, 0 };
+	int rc;
+	if (mev_repo_resolve(&head, NULL, w->repo, "HEAD") != 0) {
+		size_t best = 0;
+		if (!n) {
+			w->dialect = MEV_DIALECT_LINUX;
+			mev_error_clear();
+			return 0;
+		}
+		for (size_t i = 1; i < n; i++)
+			if (tags[i].time > tags[best].time)
+				best = i;
+		head = tags[best].commit;
+	}
+	if ((rc = mev_tree_load(&t, w->repo, &head)))
+		return rc;
+	mev_rules_detect(&r, w->repo, t, &ro);
+	w->dialect = r.dialect;
+	mev_tree_free(t);
+	return 0;
+}
+
+/* --- identity ------------------------------------------------------------ */
+
+/*
+ * The branch a walk follows and how (options over the store's identity):
+ * w->snap, and w->id's branch fields as the store will keep them.  A
+ * store of tags that gains a branch keeps its tags.
+ */
+static int snap_identity(walker *w)
+{
+	const mev_walk_options *o = w->opt;
+	mev__snap_plan *p = &w->snap;
+	int every = o->every ? mev_every_parse(o->every) : 0;
+	int64_t since = 0, until = 0;
+	if (every < 0) {
+		mev_error_set(MEV_EINVAL, "--every '%s': a period is day, week, month or quarter", o->every);
+		mev_error_hint("for example --branch master --every month");
+		return MEV_EINVAL;
+	}
+	if ((o->since && mev_day_parse(&since, o->since)) || (o->until && mev_day_parse(&until, o->until)))
+		return MEV_EINVAL;
+	if (o->since && o->until && since > until) {
+		mev_error_set(MEV_EINVAL, "--since %s is after --until %s", o->since, o->until);
+		mev_error_hint("the first day comes first: --since %s --until %s", o->until, o->since);
+		return MEV_EINVAL;
+	}
+	if (!o->branch && !w->id.branch[0]) {
+		if (o->every || o->since || o->until || o->tags_too) {
+			mev_error_set(MEV_EINVAL, "--every, --since, --until and --tags-too go with --branch%s",
+				      w->have_id ? ", and this store follows no branch" : "");
+			mev_error_hint("name the branch: --branch master --every month");
+			return MEV_EINVAL;
+		}
+		return 0;
+	}
+	if (o->branch && w->id.branch[0] && strcmp(o->branch, w->id.branch)) {
+		mev_error_set(MEV_ESTORE, "store '%s' follows branch '%s'; this walk asks for '%s'", o->store,
+			      w->id.branch, o->branch);
+		mev_error_hint("leave --branch out to go on with '%s', or use another store", w->id.branch);
+		return MEV_ESTORE;
+	}
+	if (every && w->id.every && every != w->id.every) {
+		mev_error_set(MEV_ESTORE, "store '%s' holds snapshots every %s; this walk asks for every %s",
+			      o->store, mev_every_name((mev_every)w->id.every), o->every);
+		mev_error_hint("leave --every out to go on as the store does, or use another store");
+		return MEV_ESTORE;
+	}
+	if (!every && !w->id.every) {
+		mev_error_set(MEV_EINVAL, "--branch %s needs --every: day, week, month or quarter", o->branch);
+		mev_error_hint("for example --branch %s --every month", o->branch);
+		return MEV_EINVAL;
+	}
+	if (!w->id.branch[0]) {
+		snprintf(w->id.branch, sizeof w->id.branch, "%s", o->branch);
+		w->id.every = every;
+		/* a store of tags keeps walking them */
+		w->id.tags_too = o->tags_too || w->have_id;
+		w->id_dirty = w->have_id;
+	}
+	p->same_since = !o->since || since == w->id.since;
+	if (o->since && since != w->id.since) {
+		w->id.since = since;
+		w->id_dirty = w->have_id;
+	}
+	if (o->tags_too && !w->id.tags_too) {
+		w->id.tags_too = 1;
+		w->id_dirty = w->have_id;
+	}
+	p->branch = w->id.branch;
+	p->every = (mev_every)w->id.every;
+	p->since = w->id.since;
+	p->until = until;
+	p->now = o->now ? o->now : (int64_t)time(NULL);
+	return 0;
+}
+
+int mev__walk_check_identity(walker *w)
+{
+	const mev_walk_options *o = w->opt;
+	char tags[512], exclude[512];
+	int rc;
+	join_globs(tags, sizeof tags, o->tags, o->ntags);
+	join_globs(exclude, sizeof exclude, o->exclude, o->nexclude);
+	if ((rc = snap_identity(w)))
+		return rc;
+	if (!w->have_id) {
+		mev_identity keep = w->id;
+		memset(&w->id, 0, sizeof w->id);
+		memcpy(w->id.branch, keep.branch, sizeof keep.branch);
+		w->id.every = keep.every;
+		w->id.since = keep.since;
+		w->id.tags_too = keep.tags_too;
+		w->id.schema = MEV_STORE_SCHEMA;
+		snprintf(w->id.repo, sizeof w->id.repo, "%s", o->repo);
+		memcpy(w->id.tags, tags, sizeof tags);
+		memcpy(w->id.exclude, exclude, sizeof exclude);
+		w->id.rc = o->rc;
+		w->id.top_level_only = o->rules.top_level_only;
+		if (o->rules.dialect != MEV_DIALECT_AUTO)
+			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(o->rules.dialect));
+		return 0;
+	}
+	if (!mev_repo_has_commit(w->repo, &w->id.root)) {
+		char hex[41];
+		mev_oid_fmt(hex, &w->id.root);
+		if (mev__walk_shallow_root(w->repo, &w->id.root, o->repo, o->store))
+			return MEV_ESTORE;
+		mev_error_set(MEV_ESTORE, "store '%s' holds the history of another repository ('%s'): "
+			      "'%s' has no commit %.12s", o->store, w->id.repo, o->repo, hex);
+		mev_error_hint("walk this repository into a new store, or pass the store's own repository");
+		return MEV_ESTORE;
+	}
+#define DIFFERS(cond, what, stored) \
+	if (cond) { \
+		mev_error_set(MEV_ESTORE, "store '%s' was walked with %s '%s'; this walk asks for another", \
+			      o->store, what, stored); \
+		mev_error_hint("leave the option out to use the store's, use another store, or --rebuild"); \
+		return MEV_ESTORE; \
+	}
+	DIFFERS(o->ntags && strcmp(tags, w->id.tags), "--tags", w->id.tags);
+	DIFFERS(o->nexclude && strcmp(exclude, w->id.exclude), "--exclude", w->id.exclude);
+	DIFFERS(o->rc && !w->id.rc, "rc tags", "left out");
+	DIFFERS(o->rules.dialect != MEV_DIALECT_AUTO && w->id.dialect[0] &&
+		strcmp(mev_dialect_name(o->rules.dialect), w->id.dialect), "--dialect", w->id.dialect);
+	DIFFERS(o->rules.top_level_only && !w->id.top_level_only, "all MAINTAINERS files", "read");
+#undef DIFFERS
+	return 0;
+}
+
+/* Releases computed again because older matching rules built them. */
+typedef struct {
+	size_t n;
+	uint32_t version;
+	const char *first;
+} stale_count;
+
+/* Whether candidate t (chosen) goes into work: not stored yet, moved
+ * since, or built by older rules. */
+static int wanted(walker *w, const mev_tag *t, int snapshot, stale_count *st)
+{
+	const mev__stored_rel *rel = mev__stored_find(&w->stored, t->name);
+	if (!rel)
+		return 1;
+	if (!mev_oid_equal(&rel->commit, &t->commit)) {
+		if (snapshot)
+			mev__walk_note(w, "snapshot %s: the branch has commits in its period since it was stored; "
+			     "walking it again", t->name);
+		else
+			mev__walk_note(w, "tag %s moved since it was stored; walking it again", t->name);
+		return 1;
+	}
+	if (rel->rules_version != MEV_RULES_VERSION) {
+		st->version = rel->rules_version;
+		st->first = st->first ? st->first : rel->tag;
+		st->n++;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The releases to walk, in the store's order, into work[]: the release
+ * tags the filters choose and the branch's snapshots, those not stored yet
+ * (or moved since).  The dialect is settled on the way: as asked, as
+ * stored, or detected.
+ */
+int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags, size_t ntags,
+		     mev_tag *snaps, size_t nsnaps)
+{
+	const mev_walk_options *o = w->opt;
+	mev_walk_result *res = w->res;
+	stale_count st = { 0 };
+	size_t named_like = 0;
+	int rc, with_tags = !w->id.branch[0] || w->id.tags_too;
+	if (o->rules.dialect != MEV_DIALECT_AUTO)
+		w->dialect = o->rules.dialect;
+	else if (w->id.dialect[0] && mev_dialect_parse(w->id.dialect) > 0)
+		w->dialect = (mev_dialect)mev_dialect_parse(w->id.dialect);
+	else if ((rc = detect_dialect(w, tags, ntags)))
+		return rc;
+	*nwork = 0;
+	if (!(*work = calloc(ntags + nsnaps + 1, sizeof **work)))
+		return mev_error_oom();
+	for (size_t i = 0; i < ntags && with_tags; i++) {
+		if (!mev__walk_chosen(w, tags[i].name) || too_long(w, tags[i].name))
+			continue;
+		if (mev_snapshot_parse(tags[i].name, NULL, NULL)) {
+			if (named_like++ < 3)
+				mev__walk_note(w, "tag '%s' left out: a release named <branch>@YYYY-MM-DD is a snapshot",
+				     tags[i].name);
+			continue;
+		}
+		res->candidates++;
+		if (wanted(w, &tags[i], 0, &st))
+			(*work)[(*nwork)++] = &tags[i];
+	}
+	for (size_t i = 0; i < nsnaps; i++) {
+		if (too_long(w, snaps[i].name))
+			continue;
+		res->candidates++;
+		res->snapshots++;
+		if (wanted(w, &snaps[i], 1, &st))
+			(*work)[(*nwork)++] = &snaps[i];
+	}
+	if (st.n)
+		mev__walk_note(w, "%zu stored release%s (%s first) built by older matching rules (version %u, now %u): "
+		     "computed again", st.n, st.n == 1 ? "" : "s", st.first, st.version, MEV_RULES_VERSION);
+	if (!res->candidates && !w->id.branch[0])
+		mev__walk_note(w, "no release tags chosen in '%s' (dialect %s%s); see --tags", o->repo,
+		     mev_dialect_name(w->dialect), w->id.tags[0] ? ", --tags given" : "");
+	else if (!res->snapshots && w->id.branch[0])
+		mev__walk_note(w, "no snapshots of '%s' chosen: it has no commit up to the end of the last period "
+		     "asked for (see --since, --until)", w->id.branch);
+	return mev__stored_order(&w->stored, *work, *nwork);
+}
+

@@ -1,0 +1,186 @@
+/*
+ * Dated snapshots of a branch (docs/walking.md, "Snapshots of a branch"):
+ * the periods from the first to the last day asked for, and for each the
+ * last commit of the branch's first-parent history on or before the
+ * period's end, by committer date: the commit
+ * 'git rev-list -1 --first-parent --before=END BRANCH' names.
+ */
+#include "walk_internal.h"
+#include "maintevo/error.h"
+#include "maintevo/tags.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+	int64_t time;
+	size_t at;           /* index in the chain, oldest 0 */
+} dated;
+
+static int dated_cmp(const void *a, const void *b)
+{
+	const dated *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The history stops at a shallow clone's cut: the periods before the cut
+ * commit's day cannot be known (nor can the root commit a store is named
+ * by). */
+static int cut_fail(const char *repo, const char *branch, const mev_commit_time *c)
+{
+	char hex[41], day[11];
+	mev_oid_fmt(hex, &c->id);
+	mev_day_format(day, c->time);
+	mev_error_set(MEV_ENOTFOUND, "'%s' is a shallow clone: the history of '%s' stops at commit %.12s "
+		      "of %s; the snapshots up to then need the commits before it, which it lacks, and a "
+		      "store needs the root commit", repo, branch, hex, day);
+	mev_error_hint("fetch the whole history: 'git -C %s fetch --unshallow' (or clone without --depth "
+		       "and --shallow-since)", repo);
+	return MEV_ENOTFOUND;
+}
+
+/* The name of the snapshot of period ending at `end`. */
+static int name_of(char **out, const char *branch, int64_t end)
+{
+	char day[11];
+	size_t n = strlen(branch) + 12;
+	mev_day_format(day, end);
+	if (!(*out = malloc(n)))
+		return mev_error_oom();
+	snprintf(*out, n, "%s@%s", branch, day);
+	return 0;
+}
+
+/* Room for one more in v. */
+static int grow(mev_tag **v, size_t n, size_t *cap)
+{
+	mev_tag *nv;
+	if (n < *cap)
+		return 0;
+	if (!(nv = realloc(*v, (*cap = *cap ? 2 * *cap : 64) * sizeof *nv)))
+		return mev_error_oom();
+	*v = nv;
+	return 0;
+}
+
+/* One of the branch's stored snapshots, as it is stored. */
+static int is_ours(const mev__snap_plan *p, const char *name)
+{
+	size_t blen;
+	return mev_snapshot_parse(name, NULL, &blen) && blen == strlen(p->branch) &&
+	       strncmp(name, p->branch, blen) == 0;
+}
+
+/*
+ * The branch has not moved since the newest stored snapshot, which is at
+ * its tip: every snapshot stored stays as it is (no commit was added), and
+ * every period after it, up to now, has the tip too (the newest commit on
+ * or before its end can only be the tip).  No history is read: a nightly
+ * run with nothing new costs a lookup.  1 when that holds and *out, *n
+ * are made; 0 to read the history.
+ */
+static int unmoved(mev_tag **out, size_t *n, const mev__snap_plan *p, const mev__stored_list *st,
+		   const mev_oid *tip, int64_t tip_time)
+{
+	const mev__stored_rel *last = NULL;
+	mev_tag *v = NULL;
+	size_t cap = 0;
+	int64_t end = 0, stop = mev_period_end(p->until ? p->until : p->now, p->every);
+	for (size_t i = st->n; i-- > 0 && !last;)
+		if (is_ours(p, st->v[i].tag))
+			last = &st->v[i];
+	if (!last || !p->same_since || !mev_oid_equal(&last->commit, tip))
+		return 0;
+	mev_snapshot_parse(last->tag, &end, NULL);
+	for (size_t i = 0; i < st->n; i++) {
+		if (!is_ours(p, st->v[i].tag))
+			continue;
+		if (grow(&v, *n, &cap) || !(v[*n].name = strdup(st->v[i].tag)))
+			goto oom;
+		v[*n].commit = st->v[i].commit;
+		v[(*n)++].time = st->v[i].time;
+	}
+	for (end = mev_period_end(end + 1, p->every); end <= stop; end = mev_period_end(end + 1, p->every)) {
+		if (grow(&v, *n, &cap) || name_of(&v[*n].name, p->branch, end))
+			goto oom;
+		v[*n].commit = *tip;
+		v[(*n)++].time = tip_time;
+	}
+	*out = v;
+	return 1;
+oom:
+	mev_tag_list_free(v, *n);
+	*n = 0;
+	return mev_error_oom();
+}
+
+int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo,
+			const mev__stored_list *stored)
+{
+	mev_commit_time *chain = NULL;
+	dated *by = NULL;
+	mev_tag *v = NULL;
+	size_t m = 0, cap = 0;
+	int cut = 0, rc;
+	int64_t tip_time;
+	mev_oid tip;
+	*out = NULL;
+	*n = 0;
+	if ((rc = mev_repo_branch(&tip, &tip_time, repo, p->branch)))
+		return rc;
+	if ((rc = unmoved(out, n, p, stored, &tip, tip_time)))
+		return rc < 0 ? rc : 0;
+	if ((rc = mev_repo_first_parents(&chain, &m, &cut, repo, &tip)))
+		return rc;
+	if (!(by = malloc(m * sizeof *by))) {
+		free(chain);
+		return mev_error_oom();
+	}
+	/* the chain oldest first, and by date */
+	for (size_t i = 0; i < m / 2; i++) {
+		mev_commit_time t = chain[i];
+		chain[i] = chain[m - 1 - i];
+		chain[m - 1 - i] = t;
+	}
+	for (size_t i = 0; i < m; i++)
+		by[i] = (dated){ chain[i].time, i };
+	qsort(by, m, sizeof *by, dated_cmp);
+	{
+		int64_t first = p->since ? p->since : by[0].time;
+		int64_t stop = mev_period_end(p->until ? p->until : p->now, p->every);
+		size_t k = 0, best = SIZE_MAX;
+		if (cut && first < chain[0].time + 86400) {
+			rc = cut_fail(mev_repo_path(repo), p->branch, &chain[0]);
+			goto done;
+		}
+		for (int64_t end = mev_period_end(first, p->every); !rc && end <= stop;
+		     end = mev_period_end(end + 1, p->every)) {
+			/* the newest commit of the chain dated on or before end */
+			for (; k < m && by[k].time <= end; k++)
+				if (best == SIZE_MAX || by[k].at > best)
+					best = by[k].at;
+			if (best == SIZE_MAX)
+				continue; /* no commit yet */
+			if ((rc = grow(&v, *n, &cap)))
+				break;
+			v[*n].commit = chain[best].id;
+			v[*n].time = chain[best].time;
+			if (!(rc = name_of(&v[*n].name, p->branch, end)))
+				(*n)++;
+		}
+	}
+done:
+	free(chain);
+	free(by);
+	if (rc) {
+		mev_tag_list_free(v, *n);
+		*n = 0;
+		return rc;
+	}
+	*out = v;
+	return 0;
+}
