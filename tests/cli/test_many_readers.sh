@@ -44,6 +44,14 @@ for i in 1 2 3; do
 	# a reader that never reads: the export fills the pipe and waits
 	eval "exec {fd$i}<>p$i"
 done
+# (mdb_stat only once the exports have the store open: the first to open
+# it sets its lock file up, and mdb_stat's would have LMDB's 126 places)
+for pid in $pids; do
+	until [ -n "$(find /proc/$pid/fd -lname '*/S/lock.mdb' 2>/dev/null)" ]; do
+		kill -0 $pid 2>/dev/null || fail "an export ended: $(cat e1 e2 e3)"
+		sleep 0.01
+	done
+done
 for _ in $(seq 1 500); do
 	[ "$(readers)" -ge 3 ] && break
 	sleep 0.02
