@@ -11,6 +11,9 @@
 #   sections N  one release (v1.0) whose N sections all cover the same
 #               directory (F: dir/): the overlap graph is complete, with
 #               N*(N-1)/2 edges between sections
+#   dense N     the same N sections over the 20 files of dir/ (v1.0), then
+#               v1.1, which adds a file to dir/ and a section over it:
+#               the complete graph in two releases, for track (issue 32)
 #   regex N     two releases of N files with long lowercase names: v1.0,
 #               and v1.1 whose MAINTAINERS adds 20 sections EVIL 1 .. 20,
 #               each with a catastrophic N: regex such as
@@ -22,7 +25,7 @@
 set -euo pipefail
 
 die() { echo "make-scale-repo.sh: error: $*" >&2; exit 1; }
-[ $# -eq 3 ] || { echo "usage: scripts/make-scale-repo.sh titles|tags|sections|regex DIR N" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: scripts/make-scale-repo.sh titles|tags|sections|dense|regex DIR N" >&2; exit 2; }
 case=$1 dir=$2 n=$3
 case $n in '' | *[!0-9]*) die "N must be a number, not '$n'" ;; esac
 if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then
@@ -99,6 +102,17 @@ sections() {
 	tag v1.0 1
 }
 
+dense() {
+	sections
+	printf 'THE REST\nS:\tBuried alive in reporters\nF:\t*\nF:\t*/\n\nDIR NEW\nS:\tMaintained\nF:\tdir/f20.c\n' |
+		cat - <(awk -v n="$n" 'BEGIN { for (i = 1; i <= n; i++) printf "\nDIR %d\nS:\tMaintained\nF:\tdir/\n", i }') |
+		blob 1000002
+	printf 'int c;\n' | blob 1000003
+	commit 2 $((t0 + 86400))
+	printf 'from :1\nM 100644 :1000002 MAINTAINERS\nM 100644 :1000003 dir/f20.c\n\n'
+	tag v1.1 2
+}
+
 regex() {
 	awk -v n="$n" -v t0=$t0 '
 	function blob(mark, data) { printf "blob\nmark :%d\ndata %d\n%s\n", mark, length(data), data }
@@ -128,8 +142,8 @@ regex() {
 }
 
 case $case in
-titles | tags | sections | regex) "$case" | git -C "$dir" fast-import --quiet ;;
-*) die "unknown case '$case' (titles, tags, sections or regex)" ;;
+titles | tags | sections | dense | regex) "$case" | git -C "$dir" fast-import --quiet ;;
+*) die "unknown case '$case' (titles, tags, sections, dense or regex)" ;;
 esac
 # tags packed as a clone or `git gc` leaves them (not thousands of files)
 git -C "$dir" pack-refs --all

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/statvfs.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +26,12 @@ int mev__store_fail(int rc, const char *what)
 {
 	if (rc == MDB_MAP_FULL)
 		return mev_error_set(MEV_ELIMIT, "%s: the store's map is full", what);
+	if (rc == MDB_READERS_FULL) {
+		mev_error_set(MEV_ESTORE, "%s: the store has as many readers at once as it can hold", what);
+		mev_error_hint("run fewer commands reading it at once, or this one again when some "
+			       "have finished");
+		return MEV_ESTORE;
+	}
 	if (rc == MDB_CORRUPTED || rc == MDB_PAGE_NOTFOUND || rc == MDB_INVALID)
 		return mev_error_set(MEV_ECORRUPT, "%s: the store is damaged (%s)", what, mdb_strerror(rc));
 	return mev_error_set(MEV_ESTORE, "%s: %s", what, mdb_strerror(rc));
@@ -67,20 +74,54 @@ int mev__store_write_fail(const char *dir, int rc, const char *what, int64_t bef
 }
 
 /*
+ * The places in the reader table of lock.mdb: one per read transaction
+ * open at once (each reading command, each thread of a walk).  LMDB's
+ * default, 126, is too few for a nightly fan-out or a web front end; 1024
+ * take 64 kB.  A lock file made smaller (by an older maintevo) grows when
+ * the store is next opened with no other process using it.
+ * MEV_STORE_MAX_READERS: another number, for testing a full table.
+ */
+static unsigned max_readers(void)
+{
+	const char *env = getenv("MEV_STORE_MAX_READERS");
+	long n = env ? atol(env) : 0;
+	return n > 0 && n < 1000000 ? (unsigned)n : 1024;
+}
+
+/*
  * LMDB maps its lock file and writes through the map, so on a full file
  * system a page of the file that has no disk block yet kills the process
- * (SIGBUS).  Give the file its blocks first (LMDB's 8 kB for 126 readers,
- * or the size it has): a full file system is then an error like any other.
+ * (SIGBUS).  Give the file its blocks first (what LMDB 0.9 on 64 bits
+ * needs for the reader table: 192 bytes of header and 64 a reader but the
+ * first, or the size it has): a full file system is then an error like any
+ * other.  LMDB takes the size of a lock file it finds for the number of
+ * places, so this makes it max_readers(); a smaller file (of an older
+ * maintevo) grows only while no other process uses it, as LMDB itself
+ * grows it only then: a process that mapped the smaller table would not
+ * see the readers in the places beyond it.
  */
+/* Is the lock file open in another process's environment?  Each holds a
+ * lock on its first byte (fcntl) as long as its environment is open. */
+static int lock_in_use(int fd)
+{
+	struct flock fl;
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = 0;
+	fl.l_len = 1;
+	return fcntl(fd, F_GETLK, &fl) != 0 || fl.l_type != F_UNLCK;
+}
+
 static int reserve_lock(const char *dir, const char *path, const char *what)
 {
 	struct stat st;
-	off_t len = 8192;
+	off_t len = (off_t)max_readers() * 64 + 128;
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666), rc = 0;
 	if (fd < 0)
 		return 0; /* not writable: LMDB says why */
-	if (fstat(fd, &st) == 0 && st.st_size > len)
-		len = st.st_size;
+	if (fstat(fd, &st) == 0 && (st.st_size > len || (st.st_size > 0 && lock_in_use(fd))))
+		len = st.st_size; /* in use: its size is its table's, for every process */
 	if (fallocate(fd, 0, 0, len) != 0 && (errno == ENOSPC || errno == EDQUOT))
 		rc = mev__store_write_fail(dir, errno, what, -1, (uint64_t)len);
 	close(fd);
@@ -116,16 +157,35 @@ static int dir_state(const char *dir)
 	return state;
 }
 
-/* Pick up a map grown by another process. */
+/* The reader table is full: say so in words. */
+static int readers_full(mev_store *s)
+{
+	unsigned max = 0;
+	mdb_env_get_maxreaders(s->env, &max);
+	mev_error_set(MEV_ESTORE, "store '%s' has as many readers at once as it can hold (%u): its "
+		      "reader table is full", s->dir, max);
+	mev_error_hint("each maintevo command reading the store (and each thread of a walk) holds a "
+		       "place while it runs: run fewer at once, or this one again when some have "
+		       "finished (places of processes that died are freed by the next command)");
+	return MEV_ESTORE;
+}
+
+/* Pick up a map grown by another process; when the reader table is full,
+ * free the places of readers that died (kill -9) and try again. */
 static int txn_begin(mev_store *s, MDB_txn **txn, unsigned flags)
 {
-	int rc = mdb_txn_begin(s->env, NULL, flags, txn);
+	int rc = mdb_txn_begin(s->env, NULL, flags, txn), dead = 0;
 	if (rc == MDB_MAP_RESIZED) {
 		pthread_rwlock_wrlock(&s->maplock);
 		mdb_env_set_mapsize(s->env, 0);
+		mev__store_map_note(s);
 		pthread_rwlock_unlock(&s->maplock);
 		rc = mdb_txn_begin(s->env, NULL, flags, txn);
 	}
+	if (rc == MDB_READERS_FULL && mdb_reader_check(s->env, &dead) == 0 && dead > 0)
+		rc = mdb_txn_begin(s->env, NULL, flags, txn);
+	if (rc == MDB_READERS_FULL)
+		return readers_full(s);
 	return rc ? mev__store_fail(rc, "cannot start a store transaction") : 0;
 }
 
@@ -199,6 +259,7 @@ static int grow_if_needed(mev_store *s)
 	want = info.me_mapsize * 2;
 	pthread_rwlock_wrlock(&s->maplock);
 	rc = mdb_env_set_mapsize(s->env, want);
+	mev__store_map_note(s);
 	pthread_rwlock_unlock(&s->maplock);
 	if (rc)
 		return mev_error_set(MEV_ESTORE, "cannot grow the store map to %zu MiB", want >> 20);
@@ -212,6 +273,7 @@ int mev__store_grow(mev_store *s)
 	mdb_env_info(s->env, &info);
 	pthread_rwlock_wrlock(&s->maplock);
 	rc = mdb_env_set_mapsize(s->env, info.me_mapsize * 2);
+	mev__store_map_note(s);
 	pthread_rwlock_unlock(&s->maplock);
 	if (rc)
 		return mev_error_set(MEV_ESTORE, "cannot grow the store map");
@@ -270,12 +332,35 @@ static int write_schema(mev_store *s)
 	return rc ? rc : put_schema(s->wtxn, dbi);
 }
 
+/* Remove the data.mdb.new.PID (and -lock) of creations whose process is
+ * gone (killed half-way): they would stay in the folder for good. */
+static void remove_stale_new(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char *end, path[4400];
+		long pid;
+		if (strncmp(e->d_name, "data.mdb.new.", 13) != 0)
+			continue;
+		pid = strtol(e->d_name + 13, &end, 10);
+		if (pid <= 0 || (*end && strcmp(end, "-lock") != 0) || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 /*
  * A new store's data.mdb appears whole, with its schema, or not at all:
  * it is made under a name of its own (data.mdb.new.PID, with LMDB's
  * data.mdb.new.PID-lock) and then linked into place.  A creation cut short
- * leaves no empty data.mdb, which would be refused as damaged; of two
- * creations at once the first link wins and the other opens its store.
+ * leaves no empty data.mdb, which would be refused as damaged (and its
+ * files, which the next creation removes); of two creations at once the
+ * first link wins and the other opens its store.
  */
 static int create_datafile(const char *dir)
 {
@@ -288,6 +373,7 @@ static int create_datafile(const char *dir)
 	snprintf(tmp, sizeof tmp, "%s/data.mdb.new.%ld", dir, (long)getpid());
 	snprintf(lock, sizeof lock, "%s-lock", tmp);
 	snprintf(path, sizeof path, "%s/data.mdb", dir);
+	remove_stale_new(dir);
 	unlink(tmp);
 	unlink(lock);
 	if ((rc = reserve_lock(dir, lock, "cannot create the store"))) {
@@ -361,13 +447,17 @@ static int env_open(mev_store *s)
 	if ((rc = mdb_env_create(&s->env)))
 		return mev__store_fail(rc, "cannot open the store");
 	mdb_env_set_maxdbs(s->env, MEV__STORE_MAX_TABLES);
-	mdb_env_set_maxreaders(s->env, 126);
+	mdb_env_set_maxreaders(s->env, max_readers());
 	snprintf(path, sizeof path, "%s/data.mdb", s->dir);
 	if (stat(path, &sb) == 0)
 		while (map < (size_t)sb.st_size * 2)
 			map *= 2;
 	mdb_env_set_mapsize(s->env, map);
 	rc = mdb_env_open(s->env, s->dir, (s->writable ? 0 : MDB_RDONLY) | MDB_NOTLS, 0666);
+	if (rc == 0) {
+		int dead;
+		mdb_reader_check(s->env, &dead); /* the places of readers that died */
+	}
 	if (rc == MDB_INVALID || rc == MDB_VERSION_MISMATCH) {
 		mev_error_set(MEV_ESTORE, "'%s' is not a maintevo store (or it is damaged): %s", s->dir,
 			      mdb_strerror(rc));
@@ -438,7 +528,11 @@ int mev_store_open(mev_store **out, const char *dir, unsigned flags)
 	}
 	pthread_rwlock_init(&s->maplock, NULL);
 	s->writable = (flags & (MEV_STORE_WRITE | MEV_STORE_CREATE)) != 0;
-	if ((rc = env_open(s)) || (rc = check_schema(s, st, flags))) {
+	if (!(rc = env_open(s))) {
+		mev__store_map_note(s);
+		rc = check_schema(s, st, flags);
+	}
+	if (rc) {
 		mev_store_free(s);
 		return rc;
 	}
@@ -454,6 +548,7 @@ void mev_store_free(mev_store *s)
 		mdb_txn_abort(s->wtxn);
 	if (s->rtxn)
 		mdb_txn_abort(s->rtxn);
+	mev__store_map_forget(s);
 	if (s->env)
 		mdb_env_close(s->env);
 	mev__buf_free(&s->scratch);
@@ -559,14 +654,79 @@ int mev_store_write(mev_store *s, int (*fn)(mev_store *s, void *ctx), void *ctx)
 	return rc;
 }
 
+/*
+ * The holder of the writer's lock writes into walk.lock who it is: "pid
+ * N" on a line, then its command line (arguments joined by spaces), so
+ * that a command refused names the one it waits for.  The record stays
+ * when the lock is let go; a reader believes it only while that process
+ * lives.
+ */
+static void lock_record(int fd)
+{
+	char rec[600], args[512];
+	size_t n = 0;
+	int cf = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC), len;
+	if (cf >= 0) {
+		ssize_t r = read(cf, args, sizeof args - 1);
+		n = r > 0 ? (size_t)r : 0;
+		close(cf);
+	}
+	while (n && args[n - 1] == '\0')
+		n--;
+	args[n] = '\0';
+	{
+		/* the program by its name, not its path */
+		char *slash = strrchr(args, '/');
+		if (slash && (size_t)(slash - args) < strlen(args)) {
+			size_t cut = (size_t)(slash + 1 - args);
+			memmove(args, slash + 1, n - cut);
+			n -= cut;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (args[i] == '\0' || args[i] == '\n')
+			args[i] = ' ';
+	args[n] = '\0';
+	len = snprintf(rec, sizeof rec, "pid %ld\n%s\n", (long)getpid(), n ? args : "maintevo");
+	if (ftruncate(fd, 0) == 0 && len > 0 &&
+	    pwrite(fd, rec, (size_t)len < sizeof rec ? (size_t)len : sizeof rec - 1, 0) < 0) {
+		/* no record: the message lists the commands that write */
+	}
+}
+
+/* Who holds the lock of path, from its record: "'CMDLINE' (pid N)" into
+ * out; 0 when the record is missing or its process is gone. */
+static int lock_holder(char *out, size_t size, const char *path)
+{
+	char rec[600], *nl, *end;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, rec, sizeof rec - 1) : -1;
+	long pid;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	rec[n] = '\0';
+	if (strncmp(rec, "pid ", 4) != 0 || (pid = strtol(rec + 4, &end, 10)) <= 0 || *end != '\n')
+		return 0;
+	if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
+		return 0;
+	if ((nl = strchr(end + 1, '\n')))
+		*nl = '\0';
+	snprintf(out, size, "'%.300s' (pid %ld)", end + 1, pid);
+	return 1;
+}
+
 /* Try the lock once: 0 (taken), 1 (another process holds it) or an error. */
 static int lock_try(int *fd, const char *path)
 {
 	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 	if (*fd < 0)
 		return mev_error_set(MEV_EIO, "cannot create '%s': %s", path, strerror(errno));
-	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0) {
+		lock_record(*fd);
 		return 0;
+	}
 	close(*fd);
 	*fd = -1;
 	return 1;
@@ -574,7 +734,7 @@ static int lock_try(int *fd, const char *path)
 
 int mev_store_lock_wait(int *fd, const char *dir, double seconds, volatile int *stop)
 {
-	char path[4096];
+	char path[4096], who[400], holder[460];
 	const struct timespec nap = { 0, 50 * 1000000L };
 	const double until = mev__now() + seconds;
 	int rc;
@@ -586,14 +746,17 @@ int mev_store_lock_wait(int *fd, const char *dir, double seconds, volatile int *
 	}
 	if (rc != 1)
 		return rc;
-	if (seconds > 0)
-		mev_error_set(MEV_ESTORE, "another maintevo command (walk, import-pasta, cluster, track "
-			      "or store repair) still writes to store '%s' after %g s", dir, seconds);
+	if (lock_holder(who, sizeof who, path))
+		snprintf(holder, sizeof holder, "another maintevo command, %s,", who);
 	else
-		mev_error_set(MEV_ESTORE, "another maintevo command (walk, import-pasta, cluster, track "
-			      "or store repair) is writing to store '%s'", dir);
-	mev_error_hint("run this again when it has finished (walk, cluster and track wait with --wait "
-		       "SECONDS); readers can use the store meanwhile");
+		snprintf(holder, sizeof holder, "another maintevo command (walk, import-pasta, cluster, "
+			 "track, flow or store repair)");
+	if (seconds > 0)
+		mev_error_set(MEV_ESTORE, "%s still writes to store '%s' after %g s", holder, dir, seconds);
+	else
+		mev_error_set(MEV_ESTORE, "%s is writing to store '%s'", holder, dir);
+	mev_error_hint("run this again when it has finished (walk, cluster, track and flow wait with "
+		       "--wait SECONDS); readers can use the store meanwhile");
 	return MEV_ESTORE;
 }
 

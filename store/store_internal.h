@@ -41,6 +41,11 @@ struct mev_store {
 	pthread_rwlock_t maplock;
 };
 
+/* Record (again, after the map moved) or forget where s's data file is
+ * mapped, for mev_store_fault_dir() (maps.c). */
+void mev__store_map_note(mev_store *s);
+void mev__store_map_forget(mev_store *s);
+
 /* An LMDB error as MEV_ELIMIT (map full), MEV_ECORRUPT or MEV_ESTORE, with a message. */
 int mev__store_fail(int rc, const char *what);
 /* Bytes free for us on the file system of dir; -1 when unknown. */

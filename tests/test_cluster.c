@@ -184,6 +184,96 @@ static void test_methods(void)
 	drop(&t);
 }
 
+/* Stored edges read from an array (mev_edge_source). */
+typedef struct {
+	const mev_edge *e;
+	size_t n, i;
+} array_src;
+
+static int array_next(void *ctx, mev_edge *e)
+{
+	array_src *a = ctx;
+	if (a->i == a->n)
+		return 0;
+	*e = a->e[a->i++];
+	return 1;
+}
+
+static void array_rewind(void *ctx)
+{
+	((array_src *)ctx)->i = 0;
+}
+
+/*
+ * Twins (issue 32, point 5): two groups of 12 sections, each group
+ * covering the same files (every pair shares all its lines), a thin edge
+ * between them and a loner leaning on group A.  Read from the stored edges
+ * each group is a class (graph.h); every method keeps a class in one
+ * cluster, and the partition, its modularity and every section's lines
+ * and neighbourhood are those of the whole graph's clustering.
+ */
+static void test_twins(void)
+{
+	enum { K = 12 };
+	mev_edge e[2 * K + 1 + 2 * K * K + 4 * K];
+	mev_filemap *fm = NULL;
+	mev_graph *whole = NULL, *g = NULL;
+	mev_graph_options go = { 0 };
+	size_t n = 0;
+	CHECK_INT(mev_filemap_new(&fm), 0);
+	if (!fm)
+		return;
+	for (int i = 0; i < 2 * K + 1; i++) {
+		mev_section_info si = { 0 };
+		char title[32];
+		snprintf(title, sizeof title, i < 2 * K ? "%c %02d" : "LONER", i < K ? 'A' : 'B', i % K);
+		si.title = title;
+		si.status = "";
+		mev_filemap_add_section(fm, &si);
+	}
+	for (uint32_t a = 0; a < 2 * K + 1; a++)
+		for (uint32_t b = a; b < 2 * K + 1; b++) {
+			int ga = a / K, gb = b / K; /* 0: A, 1: B, 2: the loner */
+			uint64_t l = ga == gb ? (ga == 2 ? 30 : 100) : ga + gb == 1 ? 1 : ga == 0 ? 20 : 0;
+			if (!l)
+				continue;
+			e[n++] = (mev_edge){ a, b, l, 10 * l, 1 };
+		}
+	CHECK_INT(mev_graph_from_edges(&whole, fm, e, n, &go), 0);
+	{
+		array_src a = { mev_graph_edges(whole), mev_graph_edge_count(whole), 0 };
+		mev_edge_source src = { array_next, array_rewind, &a };
+		CHECK_INT(mev_graph_from_source(&g, fm, &src, &go), 0);
+	}
+	CHECK(g && mev_graph_has_twins(g) && mev_graph_twin_count(g, 5) == K);
+	for (int m = MEV_CLUSTER_LOUVAIN; g && whole && m <= MEV_CLUSTER_TEMPORAL; m++) {
+		mev_cluster_params p;
+		mev_clustering *a = NULL, *b = NULL;
+		mev_cluster_params_init(&p);
+		p.method = (mev_cluster_method)m;
+		CHECK_INT(mev_cluster_graph(&a, g, &p, NULL), 0);
+		CHECK_INT(mev_cluster_graph(&b, whole, &p, NULL), 0);
+		if (!a || !b)
+			continue;
+		for (int i = 1; i < K; i++) {
+			CHECK_INT(mev_clustering_of(a, (uint32_t)i), mev_clustering_of(a, 0));
+			CHECK_INT(mev_clustering_of(a, (uint32_t)(K + i)), mev_clustering_of(a, K));
+		}
+		CHECK(same_partition(a, b));
+		if (m != MEV_CLUSTER_COMPONENTS && m != MEV_CLUSTER_WALKTRAP)
+			CHECK(fabs(mev_clustering_modularity(a) - mev_clustering_modularity(b)) < 1e-9);
+		for (uint32_t s = 0; s < 2 * K + 1; s++) {
+			CHECK_INT(mev_clustering_section_lines(a, s), mev_clustering_section_lines(b, s));
+			CHECK(!mev__section_changed(a, s, b, s));
+		}
+		mev_clustering_free(a);
+		mev_clustering_free(b);
+	}
+	mev_graph_free(g);
+	mev_graph_free(whole);
+	mev_filemap_free(fm);
+}
+
 static void test_smooth(void)
 {
 	/* before: one subsystem; after: its two halves share nothing any more */
@@ -502,6 +592,7 @@ int main(void)
 	RUN(test_walktrap);
 	RUN(test_ties_and_top);
 	RUN(test_methods);
+	RUN(test_twins);
 	RUN(test_smooth);
 	RUN(test_empty);
 	RUN(test_igraph_errors);

@@ -236,7 +236,7 @@ static void settle_with(uint32_t *label, const uint32_t *ref_label)
 	static const double w[] = { 10, 1, 1, 12, 12, 10, 10, 10, 40, 40 };
 	static const double lines[] = { 100, 100, 100, 100, 100, 100, 100 };
 	const uint32_t start[] = { 0, 0, 0, 1, 1, 1, 2 };
-	mev__reference ref = { ref_label, lines };
+	mev__reference ref = { ref_label, lines, NULL };
 	mev__wgraph g;
 	memcpy(label, start, sizeof start);
 	CHECK_INT(mev__wgraph_init(&g, 7, ends, w, 10, 1), 0);

@@ -177,7 +177,7 @@ static void test_tables(void)
 	/* --from and --to: events and section changes only, stored releases only */
 	o.from = "v1.0";
 	out = run_table(s, MEV_EXPORT_SECTIONS, &o, &rc);
-	CHECK_ERR(rc, MEV_EINVAL, "--from and --to go with the events, section_changes and workload tables");
+	CHECK_ERR(rc, MEV_EINVAL, "--from and --to go with the events, flows, section_changes and workload tables");
 	free(out);
 	o.from = "v0.9";
 	out = run_table(s, MEV_EXPORT_SECTION_CHANGES, &o, &rc);
@@ -209,7 +209,7 @@ static void test_tables(void)
 static void test_graph(void)
 {
 	mev_store *s = NULL;
-	mev_export_graph_options go = { MEV_GRAPH_DOT, "v1.0", NULL, NULL, 0, 0 };
+	mev_export_graph_options go = { MEV_GRAPH_DOT, "v1.0", NULL, NULL, 0, 0, 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -257,7 +257,7 @@ static void test_report(void)
 	ro.from = "v1.1";
 	ro.to = "v1.0";
 	out = run_report(s, &ro, &rc);
-	CHECK_ERR(rc, MEV_EINVAL, "--from 'v1.1' is not older than --to 'v1.0'");
+	CHECK_ERR(rc, MEV_EINVAL, "--from 'v1.1' comes after --to 'v1.0': the range is reversed");
 	free(out);
 	ro.from = "v0";
 	out = run_report(s, &ro, &rc);

@@ -368,7 +368,7 @@ static char *write_graph(const mev_graphdoc *d, mev_graph_format fmt)
 static void test_graph_writers(void)
 {
 	const mev_graphdoc d = { "g<1>", "rel \"x\"", g_level, g_level_value, 1, g_vattrs, 5, 1,
-				 g_eattrs, 2, 3, 3, g_vertex_fn, g_edge_fn, NULL };
+				 g_eattrs, 2, 3, 3, g_vertex_fn, g_edge_fn, NULL, 0 };
 	char *out = write_graph(&d, MEV_GRAPH_GRAPHML);
 	CHECK_STR(out,
 		  "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -472,7 +472,7 @@ static int plain_edge(void *ctx, size_t i, size_t *a, size_t *b, mev_gdoc_value 
 static void test_graph_plain(void)
 {
 	const mev_graphdoc d = { NULL, NULL, NULL, NULL, 0, g_vattrs, 1, -1, g_eattrs, 0, 2, 1,
-				 plain_vertex, plain_edge, NULL };
+				 plain_vertex, plain_edge, NULL, 0 };
 	char *out = write_graph(&d, MEV_GRAPH_DOT);
 	CHECK_STR(out, "graph {\n  n10 [name=\"A \\\"q\\\" <b> & c\"];\n  n20 [name=\"two\\nlines\"];\n"
 		       "  n10 -- n20;\n}\n");
@@ -493,7 +493,7 @@ static void test_graph_plain(void)
 static void test_graph_eio(void)
 {
 	const mev_graphdoc d = { NULL, NULL, NULL, NULL, 0, g_vattrs, 5, 1, g_eattrs, 2, 3, 3,
-				 g_vertex_fn, g_edge_fn, NULL };
+				 g_vertex_fn, g_edge_fn, NULL, 0 };
 	FILE *f = fopen("/dev/full", "w");
 	if (!f)
 		return;

@@ -381,6 +381,134 @@ static void test_random_vs_brute(void)
 	}
 }
 
+/* Stored edges read from an array (mev_edge_source). */
+typedef struct {
+	const mev_edge *e;
+	size_t n, i;
+} array_src;
+
+static int array_next(void *ctx, mev_edge *e)
+{
+	array_src *a = ctx;
+	if (a->i == a->n)
+		return 0;
+	*e = a->e[a->i++];
+	return 1;
+}
+
+static void array_rewind(void *ctx)
+{
+	((array_src *)ctx)->i = 0;
+}
+
+/* How many sections (kept ones) cover exactly the files section t covers. */
+static size_t twins_of(const mev_filemap *fm, uint32_t t, int keep_rest)
+{
+	size_t nr = mev_filemap_count(fm), ns = mev_filemap_section_count(fm), same = 0;
+	const mev_file_row *rows = mev_filemap_rows(fm);
+	char *cov = calloc(ns * (nr + 1) + 1, 1);
+	if (!cov)
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		const uint32_t *ids;
+		size_t n = mev_filemap_set(&ids, fm, rows[i].set);
+		for (size_t j = 0; j < n; j++)
+			cov[ids[j] * (nr + 1) + i] = 1;
+	}
+	for (uint32_t x = 0; x < ns; x++)
+		same += (keep_rest || !mev_filemap_sections(fm)[x].is_rest) &&
+			memcmp(cov + (size_t)x * (nr + 1), cov + (size_t)t * (nr + 1), nr) == 0;
+	free(cov);
+	return same;
+}
+
+/*
+ * Twins (issue 32, point 5): k sections covering exactly the same files,
+ * among random others.  Read back from the whole graph's edges, a class of
+ * at least MEV_GRAPH_TWINS_MIN is kept as its representative (fewer
+ * edges), yet the graph the accessors give is the whole one, edge for edge
+ * and in order; fewer twins are read as they are.
+ */
+static void check_twins(size_t k, int keep_rest)
+{
+	mev_filemap *fm = random_fm(1 + rng_below(30), rng_below(200));
+	mev_graph_options o = { keep_rest };
+	mev_graph *full = NULL, *g = NULL;
+	size_t base, nk;
+	uint32_t ids[64], set, n;
+	if (!fm)
+		return;
+	base = mev_filemap_section_count(fm);
+	for (size_t i = 0; i < k; i++) {
+		mev_section_info si = { 0 };
+		char title[32];
+		snprintf(title, sizeof title, "TWIN %02zu", (i * 7) % k); /* not in index order */
+		si.title = title;
+		si.status = "";
+		CHECK_INT(mev_filemap_add_section(fm, &si), 0);
+	}
+	for (size_t f = 0; f < 1 + rng_below(5); f++) {
+		char path[32];
+		n = 0;
+		for (uint32_t x = 0; x < base && n < 4; x++)
+			if (rng_below(base) < 2)
+				ids[n++] = x;
+		for (size_t i = 0; i < k; i++)
+			ids[n++] = (uint32_t)(base + i);
+		snprintf(path, sizeof path, "twins/f%zu", f);
+		CHECK_INT(mev_filemap_intern_set(&set, fm, ids, n), 0);
+		CHECK_INT(mev_filemap_add_row(fm, path, strlen(path), MEV_KIND_FILE, 1 + rng_below(100),
+					      rng_below(5000), set), 0);
+	}
+	CHECK_INT(mev_graph_build(&full, fm, &o), 0);
+	if (full) {
+		array_src a = { mev_graph_edges(full), mev_graph_edge_count(full), 0 };
+		mev_edge_source src = { array_next, array_rewind, &a };
+		CHECK_INT(mev_graph_from_source(&g, fm, &src, &o), 0);
+	}
+	if (!full || !g)
+		goto done;
+	/* the twins: the planted ones, and random sections that happen to
+	 * cover the same files (and no other) */
+	k = twins_of(fm, (uint32_t)base, keep_rest);
+	CHECK_INT(mev_graph_has_twins(g), k >= MEV_GRAPH_TWINS_MIN);
+	CHECK_INT(mev_graph_twin_count(g, (uint32_t)base), k >= MEV_GRAPH_TWINS_MIN ? k : 1);
+	for (size_t i = 1; i < MEV_GRAPH_TWINS_MIN - 1 && k >= MEV_GRAPH_TWINS_MIN; i++)
+		CHECK_INT(mev_graph_twin_rep(g, (uint32_t)(base + i)), mev_graph_twin_rep(g, (uint32_t)base));
+	mev_graph_kept_edges(g, &nk);
+	CHECK(k >= MEV_GRAPH_TWINS_MIN ? nk + k * (k - 1) / 2 <= mev_graph_edge_count(full)
+				       : nk == mev_graph_edge_count(full));
+	CHECK_INT(mev_graph_edge_count(g), mev_graph_edge_count(full));
+	CHECK(mev_graph_edges(g) != NULL &&
+	      memcmp(mev_graph_edges(g), mev_graph_edges(full),
+		     mev_graph_edge_count(full) * sizeof(mev_edge)) == 0);
+	/* a copy with other weights keeps the classes */
+	{
+		mev_edge *w = malloc((nk + 1) * sizeof *w);
+		mev_graph *like = NULL;
+		if (w) {
+			memcpy(w, mev_graph_kept_edges(g, &nk), nk * sizeof *w);
+			CHECK_INT(mev_graph_adopt_like(&like, g, w, nk), 0);
+			CHECK(like && mev_graph_edge_count(like) == mev_graph_edge_count(full));
+			CHECK(like && mev_graph_twin_count(like, (uint32_t)base) == mev_graph_twin_count(g, (uint32_t)base));
+			mev_graph_free(like);
+		}
+	}
+done:
+	mev_graph_free(g);
+	mev_graph_free(full);
+	mev_filemap_free(fm);
+}
+
+static void test_twins(void)
+{
+	rng_seed(47);
+	for (int round = 0; round < 40; round++) {
+		size_t k = round % 4 == 0 ? MEV_GRAPH_TWINS_MIN - 1 : MEV_GRAPH_TWINS_MIN + rng_below(30);
+		check_twins(k, round % 2);
+	}
+}
+
 int main(void)
 {
 	RUN(test_build);
@@ -388,5 +516,6 @@ int main(void)
 	RUN(test_limit);
 	RUN(test_from_edges);
 	RUN(test_random_vs_brute);
+	RUN(test_twins);
 	return test_summary();
 }

@@ -293,7 +293,29 @@ static void test_lock(void)
 	mev_store *s = open_new("locked");
 	snprintf(path, sizeof path, "%s/locked", dir);
 	CHECK_INT(mev_store_lock(&a, path), 0);
-	CHECK_ERR(mev_store_lock(&b, path), MEV_ESTORE, "another maintevo command (walk, import-pasta, cluster, track or store repair) is writing to store");
+	/* the holder is named by its command line and pid (issue 32) */
+	{
+		char expect[200], rec[200], lock[800];
+		int fd;
+		ssize_t n;
+		snprintf(expect, sizeof expect, "another maintevo command, 'test_store' (pid %ld), is "
+			 "writing to store", (long)getpid());
+		CHECK_ERR(mev_store_lock(&b, path), MEV_ESTORE, expect);
+		CHECK_INT(b, -1);
+		/* a record left by a process that is gone: the commands that write,
+		 * flow among them */
+		snprintf(lock, sizeof lock, "%s/walk.lock", path);
+		fd = open(lock, O_RDWR);
+		CHECK(fd >= 0);
+		n = fd >= 0 ? pread(fd, rec, sizeof rec - 1, 0) : -1;
+		CHECK(n > 0 && strncmp(rec, "pid ", 4) == 0);
+		if (fd >= 0 && ftruncate(fd, 0) == 0 && pwrite(fd, "pid 2147483646\nmaintevo flow\n", 29, 0) == 29)
+			CHECK_ERR(mev_store_lock(&b, path), MEV_ESTORE,
+				  "another maintevo command (walk, import-pasta, cluster, track, flow or "
+				  "store repair) is writing to store");
+		if (fd >= 0)
+			close(fd);
+	}
 	CHECK_INT(b, -1);
 	close(a);
 	CHECK_INT(mev_store_lock(&b, path), 0);
@@ -491,6 +513,85 @@ static void test_view(void)
 	mev_store_free(s);
 }
 
+/*
+ * Many readers at once (issue 32, point 2): the reader table holds far
+ * more than LMDB's 126 places (a nightly fan-out, a web front end); when
+ * it is full, the error says so in words and a place let go is taken
+ * again.  Each view holds a read transaction, hence a place.
+ */
+static void test_readers(void)
+{
+	enum { N = 300 };
+	static mev_store_view *v[N];
+	const char *kv[] = { "k", "v" };
+	mev_store *s = open_new("readers");
+	const void *val;
+	void *data = NULL;
+	size_t len = 0;
+	int ok = 0;
+	CHECK_INT(mev_store_write(s, raw_cb, kv), 0);
+	for (int i = 0; i < N; i++) {
+		v[i] = NULL;
+		CHECK_INT(mev_store_view_new(&v[i], s, "raw"), 0);
+		if (v[i])
+			mev_store_view_begin(v[i]);
+	}
+	for (int i = 0; i < N; i++)
+		ok += v[i] && mev_store_view_get(&val, &len, v[i], "k", 1);
+	CHECK_INT(ok, N);
+	/* and the store's own reads beside them */
+	CHECK_INT(mev_store_get_record(&data, &len, s, "raw", MEV_STORE_RAW, "k", 1), 0);
+	free(data);
+	for (int i = 0; i < N; i++)
+		mev_store_view_free(v[i]);
+	mev_store_free(s);
+
+	/* a table of 4 places, all taken */
+	setenv("MEV_STORE_MAX_READERS", "4", 1);
+	s = open_new("few");
+	CHECK_INT(mev_store_write(s, raw_cb, kv), 0);
+	for (int i = 0; i < 4; i++) {
+		v[i] = NULL;
+		CHECK_INT(mev_store_view_new(&v[i], s, "raw"), 0);
+		if (v[i])
+			mev_store_view_begin(v[i]);
+	}
+	data = NULL;
+	CHECK_ERR(mev_store_get_record(&data, &len, s, "raw", MEV_STORE_RAW, "k", 1), MEV_ESTORE,
+		  "has as many readers at once as it can hold (4): its reader table is full");
+	CHECK(strstr(mev_error_hint_text(), "run fewer at once") != NULL);
+	mev_store_view_free(v[0]);
+	CHECK_INT(mev_store_get_record(&data, &len, s, "raw", MEV_STORE_RAW, "k", 1), 0);
+	free(data);
+	for (int i = 1; i < 4; i++)
+		mev_store_view_free(v[i]);
+	mev_store_free(s);
+	unsetenv("MEV_STORE_MAX_READERS");
+}
+
+/* A creation killed half-way leaves data.mdb.new.PID and its -lock: the
+ * next creation in the folder removes them (issue 32, point 4); those of
+ * a process still alive stay. */
+static void test_stale_new(void)
+{
+	char path[700], f[800], live[800];
+	mev_store *s = NULL;
+	snprintf(path, sizeof path, "%s/stale", dir);
+	CHECK_INT(mkdir(path, 0777), 0);
+	snprintf(f, sizeof f, "%s/data.mdb.new.2147483646", path);
+	close(open(f, O_CREAT | O_WRONLY, 0666));
+	snprintf(f, sizeof f, "%s/data.mdb.new.2147483646-lock", path);
+	close(open(f, O_CREAT | O_WRONLY, 0666));
+	snprintf(live, sizeof live, "%s/data.mdb.new.1", path); /* init: alive */
+	close(open(live, O_CREAT | O_WRONLY, 0666));
+	CHECK_INT(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+	CHECK(access(f, F_OK) != 0);
+	f[strlen(f) - 5] = '\0';
+	CHECK(access(f, F_OK) != 0);
+	CHECK(access(live, F_OK) == 0);
+	mev_store_free(s);
+}
+
 /* A store with a few tables, values on overflow pages among them, closed. */
 static void make_store(const char *path)
 {
@@ -639,6 +740,8 @@ int main(void)
 	RUN(test_schema);
 	RUN(test_snapshot);
 	RUN(test_view);
+	RUN(test_readers);
+	RUN(test_stale_new);
 	RUN(test_datafile);
 	RUN(test_foreign);
 	test_tmpdir_remove(dir);

@@ -44,5 +44,8 @@ void mev_error_clear(void);
 
 /* Convenience for allocation failures. */
 int mev_error_oom(void);
+/* MEV_EIO "cannot write the <what>" (a stream's write failed: a full disk,
+ * a closed pipe), with the hint every such message has. */
+int mev_error_write(const char *what);
 
 #endif

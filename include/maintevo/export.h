@@ -164,6 +164,7 @@ typedef struct {
 	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
 	int meta;             /* the cluster-level graph instead of the section graph */
 	int keep_rest;        /* keep THE REST (section graph only) */
+	int excel_safe;       /* csv: text safe for a spreadsheet (mev_table_excel_safe()) */
 } mev_export_graph_options;
 
 /*

@@ -114,8 +114,9 @@ size_t mev_filemap_set(const uint32_t **ids, const mev_filemap *fm, uint32_t set
 /*
  * CSV "path,lines,bytes,sections": one row per file in path order; sections
  * are the titles sorted bytewise and joined with " | ".  THE REST is left
- * out unless keep_rest.  Errors: MEV_ENOMEM, MEV_EIO.
+ * out unless keep_rest; excel_safe: text cells safe for a spreadsheet
+ * (mev_table_excel_safe()).  Errors: MEV_ENOMEM, MEV_EIO.
  */
-int mev_filemap_write_csv(FILE *out, const mev_filemap *fm, int keep_rest);
+int mev_filemap_write_csv(FILE *out, const mev_filemap *fm, int keep_rest, int excel_safe);
 
 #endif

@@ -53,7 +53,53 @@ int mev_graph_from_edges(mev_graph **out, const mev_filemap *fm, const mev_edge 
 int mev_graph_adopt_edges(mev_graph **out, const mev_filemap *fm, mev_edge *edges, size_t n,
 			  const mev_graph_options *opt);
 
-/* Edges sorted by (title(a), title(b)); self edges included. */
+/*
+ * Twins (issue 32, point 5): sections whose edges are all alike, weights
+ * included, because they cover exactly the same files.  N of them make a
+ * complete graph of N(N-1)/2 edges that say nothing more than one does,
+ * so a graph read from a store keeps a class of at least
+ * MEV_GRAPH_TWINS_MIN twins as its representative (its first section in
+ * title order) and the class's size: mev_graph_kept_edges() has the
+ * edges between representatives and the sections of no class, and a
+ * member of a class has its representative's edges.  The clustering and
+ * the tracker read those (they keep twins in one cluster); the whole
+ * graph (mev_graph_edges()) is made from them when first asked for.
+ * Fewer twins stay as they are, so graphs without a large class (every
+ * real MAINTAINERS file seen so far) are read as before, edge for edge.
+ */
+#define MEV_GRAPH_TWINS_MIN 8
+
+/* Edges read from somewhere twice: next() gives the next (1), says the end
+ * (0) or fails (a negative MEV_E*); rewind() starts over. */
+typedef struct {
+	int (*next)(void *ctx, mev_edge *e);
+	void (*rewind)(void *ctx);
+	void *ctx;
+} mev_edge_source;
+
+/*
+ * The graph of src's edges (stored ones, self edges included, in the
+ * order of a built graph) over the sections of fm, its twins found and
+ * kept as classes; THE REST's edges dropped unless opt->keep_rest.  Time:
+ * two reads of the edges; memory: the kept edges.  Errors: MEV_ENOMEM,
+ * MEV_EINVAL for an id out of range, src's.
+ */
+int mev_graph_from_source(mev_graph **out, const mev_filemap *fm, mev_edge_source *src,
+			  const mev_graph_options *opt);
+/* A graph like `like` (sections, THE REST, twins) with other weights: its
+ * kept edges replaced by `edges` (malloc'ed, n, the same pairs; taken). */
+int mev_graph_adopt_like(mev_graph **out, const mev_graph *like, mev_edge *edges, size_t n);
+/* The edges kept (all of them for a graph without twins), *n of them. */
+const mev_edge *mev_graph_kept_edges(const mev_graph *g, size_t *n);
+/* The representative of section's class (section itself outside one), and
+ * the class's size (1 outside one). */
+uint32_t mev_graph_twin_rep(const mev_graph *g, uint32_t section);
+uint32_t mev_graph_twin_count(const mev_graph *g, uint32_t section);
+int mev_graph_has_twins(const mev_graph *g);
+
+/* Edges sorted by (title(a), title(b)); self edges included.  With twins
+ * the whole graph is made at the first call of either (under a lock; when
+ * memory runs out, a count of 0 and NULL, the error set). */
 size_t mev_graph_edge_count(const mev_graph *g);
 const mev_edge *mev_graph_edges(const mev_graph *g);
 const mev_filemap *mev_graph_filemap(const mev_graph *g);
@@ -68,8 +114,11 @@ int mev_graph_has_section(const mev_graph *g, uint32_t section);
  * bytes, files, weight; no self loops); JSON {"nodes":[...],"links":[...]}
  * (networkx node-link, nodes in title order); DOT named `name` (the
  * release; NULL: none), vertices in title order labelled with their
- * display names, the attributes of GraphML.  Errors: MEV_ENOMEM, MEV_EIO.
+ * display names, the attributes of GraphML.  excel_safe: CSV text cells
+ * safe for a spreadsheet (mev_table_excel_safe()).  Errors: MEV_ENOMEM,
+ * MEV_EIO.
  */
-int mev_graph_write(FILE *out, const mev_graph *g, mev_graph_format fmt, const char *name);
+int mev_graph_write(FILE *out, const mev_graph *g, mev_graph_format fmt, const char *name,
+		    int excel_safe);
 
 #endif

@@ -77,6 +77,8 @@ typedef struct {
 	 * it out. */
 	int (*edge)(void *ctx, size_t i, size_t *a, size_t *b, mev_gdoc_value *values);
 	void *ctx;
+	/* csv: text cells safe for a spreadsheet (mev_table_excel_safe()) */
+	int excel_safe;
 } mev_graphdoc;
 
 /*

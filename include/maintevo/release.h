@@ -82,6 +82,17 @@ int mev_release_has(mev_oid *commit, mev_store *s, const char *tag);
  * ("did you mean 'v2023.10'?", mev_suggest()) and a hint; returns
  * MEV_ENOTFOUND. */
 int mev_release_not_stored(mev_store *s, const char *tag);
+/*
+ * A range of releases --from .. --to, the same way for every command that
+ * takes one: *lo, *hi get the indices of `from` and `to` (NULL: the first,
+ * the last) among the n releases of list (stored, in version order:
+ * mev_release_list()).  MEV_ENOTFOUND for a tag not stored
+ * (mev_release_not_stored()); MEV_EINVAL for a reversed range (`from`
+ * after `to`), or, with `strict`, for from == to, each with a message
+ * naming both and a hint.
+ */
+int mev_release_range(size_t *lo, size_t *hi, mev_store *s, const mev_release *list, size_t n,
+		      const char *from, const char *to, int strict);
 
 typedef struct mev_release_memo mev_release_memo;
 

@@ -66,12 +66,21 @@ typedef struct {
 	int64_t time;        /* committer time of the commit */
 } mev_tag;
 
+/* The tags mev_repo_tags() left out: how many, and the first few by name
+ * (bytewise; names cut to 127 bytes), for a note that names them. */
+#define MEV_TAGS_SKIPPED_NAMED 3
+typedef struct {
+	size_t n;
+	char names[MEV_TAGS_SKIPPED_NAMED][128]; /* the first min(n, MEV_TAGS_SKIPPED_NAMED) */
+} mev_tags_skipped;
+
 /*
  * Every tag (lightweight or annotated) peeled to its commit: *out, *n of
- * them.  Tags that do not lead to a commit are left out and counted in
- * *skipped (may be NULL).  Free with mev_tag_list_free().
+ * them.  Tags that do not lead to a commit (a tree, a blob, a missing
+ * object) are left out and counted in *skipped (may be NULL), which names
+ * the first few.  Free with mev_tag_list_free().
  */
-int mev_repo_tags(mev_tag **out, size_t *n, size_t *skipped, mev_repo *repo);
+int mev_repo_tags(mev_tag **out, size_t *n, mev_tags_skipped *skipped, mev_repo *repo);
 void mev_tag_list_free(mev_tag *tags, size_t n);
 
 /*

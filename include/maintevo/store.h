@@ -35,6 +35,17 @@ void mev_store_free(mev_store *s);
 const char *mev_store_dir(const mev_store *s);
 
 /*
+ * For a handler of SIGBUS (async-signal-safe): the directory of the open
+ * store whose data file is mapped at addr (the signal's si_addr), or NULL.
+ * A store's data.mdb is read through a map, so when another program
+ * truncates it (a sync tool, a full disk, a copy over it) a read past its
+ * new end raises SIGBUS: the handler can say which store's file changed
+ * size while it was read, and point to 'maintevo store check'.  The string
+ * lives as long as the store is open.
+ */
+const char *mev_store_fault_dir(const void *addr);
+
+/*
  * Take the writer's lock of the store in `dir` (walk.lock, flock): one
  * writer at a time (walk, import, cluster, track, repair), readers are not
  * affected.  *fd gets the lock's file (close it to let go; a forked child

@@ -96,7 +96,7 @@ int mev_chart_write(FILE *out, mev_store *s, const mev_chart_options *opt)
 		else if (mev__chart_html(out, &l, title, opt->store_path))
 			rc = mev_error_oom();
 		if (!rc && (fflush(out) || ferror(out)))
-			rc = mev_error_set(MEV_EIO, "cannot write the chart");
+			rc = mev_error_write("chart");
 	}
 	mev__chart_layout_free(&l);
 	mev__chart_model_free(&m);

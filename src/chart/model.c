@@ -267,11 +267,13 @@ static int lineages_read(mev__chart_model *m)
 /* The model releases: the tracked ones between from and to. */
 static int releases_pick(mev__chart_model *m, const char *from, const char *to)
 {
-	int64_t lo = 0, hi = (int64_t)m->h.n - 1;
-	if (from && (lo = mev__history_find(&m->h, from)) < 0)
-		return mev_release_not_stored(m->h.snapshot, from);
-	if (to && (hi = mev__history_find(&m->h, to)) < 0)
-		return mev_release_not_stored(m->h.snapshot, to);
+	size_t a, b;
+	int64_t lo, hi;
+	int rc = mev_release_range(&a, &b, m->h.snapshot, m->h.list, m->h.n, from, to, 0);
+	if (rc)
+		return rc;
+	lo = (int64_t)a;
+	hi = m->h.n ? (int64_t)b : -1;
 	if (!(m->rel = calloc(m->h.n + 1, sizeof *m->rel)) ||
 	    !(m->nodes = calloc(m->h.n + 1, sizeof *m->nodes)))
 		return mev_error_oom();

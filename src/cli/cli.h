@@ -56,10 +56,12 @@ double cli_now(void);
  * Where a command writes (-o/--out), defined in output.c; every command
  * that writes a file goes through it.  Standard output for NULL or "-".
  * A regular file, or a name that does not exist yet, is written to a
- * temporary file ".NAME.XXXXXX" in the same folder (with the mode the file
- * has, or the one a new file gets under the umask) and renamed into place
- * by cli_out_commit(): a command that fails leaves the file as it was, and
- * Ctrl-C removes the temporary file.  Through a symbolic link, the file it
+ * temporary file ".NAME.maintevo-tmp.XXXXXX" in the same folder (with the
+ * mode the file has, or the one a new file gets under the umask), locked
+ * (flock) while it is written, and renamed into place by
+ * cli_out_commit(): a command that fails leaves the file as it was, and
+ * Ctrl-C removes the temporary file.  One that a killed run left (its lock
+ * free) is removed by the next run writing NAME, with a note.  Through a symbolic link, the file it
  * leads to is replaced and the link kept.  Anything else (/dev/null, a
  * FIFO, a terminal, /dev/stdout) is written directly and never removed.
  * What goes to a terminal shows control characters as escapes (cli_say()).
@@ -72,14 +74,27 @@ typedef struct {
 	FILE *tty;          /* a terminal f's filter writes to; NULL: none */
 } cli_out;
 
-/* EXIT_OK, or EXIT_FAIL after printing the error (nothing to undo). */
+/* EXIT_OK, or EXIT_FAIL after printing the error (nothing to undo).
+ * Refused before anything is written: a file of the command's store (by
+ * device and inode: links and ".." too) or a file in the folder of any
+ * store (one holding data.mdb, lock.mdb or walk.lock). */
 int cli_out_open(cli_out *o, const char *path);
+/* From a handler of a signal that ends the run (async-signal-safe):
+ * remove the temporary file in hand, if any. */
+void cli_out_drop_temp(void);
+/* The store of the command in hand (NULL: none), for cli_out_open()'s
+ * refusal; cli_parse() sets it from the command's --store. */
+void cli_out_guard_store(const char *dir);
 /* Flush, close, rename into place: EXIT_OK, or EXIT_FAIL after printing
  * the error (the temporary file removed, the target as it was). */
 int cli_out_commit(cli_out *o);
 /* After a failure: close and remove the temporary file; prints nothing
  * but the error of a write to it that failed (a full disk). */
 void cli_out_abort(cli_out *o);
+/* The command failed while writing o: print its error once (the write
+ * that failed, when one did: a full disk, with its hint; else the last
+ * error), then cli_out_abort().  Returns EXIT_FAIL. */
+int cli_out_fail(cli_out *o);
 
 /*
  * Formatted text on f with control characters shown as escapes (ESC as
@@ -166,6 +181,10 @@ void cli_table_args_init(cli_table_args *a);
 	CLI_OPT_FLAG(T, field, 0, "excel-safe", \
 		     "csv: a ' before text starting with = + - @ (which a\n" \
 		     "spreadsheet would run as a formula)")
+/* --excel-safe with a format that is not CSV: a usage error of cmd (the
+ * return value, EXIT_USAGE); 0 when it goes.  Every command writing a
+ * table takes --excel-safe and checks it here.  Defined in cmd_export.c. */
+int cli_excel_check(const char *cmd, int excel_safe, int csv);
 /* --method and the other clustering options, without a heading. */
 #define CLI_OPT_CLUSTER(T, field) CLI_OPT_GROUP(T, field, cli_cluster_options, NULL)
 /* The tracker's thresholds (--link, ...), naming which tracking results to read. */

@@ -149,8 +149,7 @@ int cmd_chart(int argc, char **argv)
 	if ((rc = cli_out_open(&out, a.out)))
 		goto done;
 	if (mev_chart_write(out.f, s, &a.co)) {
-		rc = cli_fail();
-		cli_out_abort(&out); /* no half-written chart: the file as it was */
+		rc = cli_out_fail(&out); /* no half-written chart: the file as it was */
 		goto done;
 	}
 	rc = cli_out_commit(&out);

@@ -9,6 +9,7 @@
 typedef struct {
 	const char *format, *out;
 	int names; /* --names: the names only, one a line */
+	int excel_safe;
 } dialects_args;
 
 static const cli_option options[] = {
@@ -16,6 +17,7 @@ static const cli_option options[] = {
 		     "the names only, one a line (what the bash completion\n"
 		     "offers after --dialect)"),
 	CLI_OPT_TABLE_FORMAT(dialects_args, format),
+	CLI_OPT_EXCEL_SAFE(dialects_args, excel_safe),
 	CLI_OPT_OUT(dialects_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -148,12 +150,14 @@ int cmd_dialects(int argc, char **argv)
 		return print_names();
 	if ((fmt = mev_table_format_parse(a.format ? a.format : "csv")) < 0)
 		return cli_usage_error("dialects", "unknown format '%s' (use csv, json or jsonl)", a.format);
+	if ((rc = cli_excel_check("dialects", a.excel_safe, fmt == MEV_TABLE_CSV)))
+		return rc;
 	if ((rc = cli_out_open(&out, a.out)))
 		return rc;
 	if (mev_table_new(&t, out.f, (mev_table_format)fmt, columns)) {
-		cli_out_abort(&out);
-		return cli_fail();
+		return cli_out_fail(&out);
 	}
+	mev_table_excel_safe(t, a.excel_safe);
 	for (int d = 1; d < MEV_DIALECT_END; d++) {
 		const mev_dialect_info *in = mev_dialect_info_get((mev_dialect)d);
 		char buf[256];
@@ -169,8 +173,7 @@ int cmd_dialects(int argc, char **argv)
 	/* a write error is reported by cli_out_commit(), with the file's name */
 	if ((rc = mev_table_finish(t)) && rc != MEV_EIO) {
 		mev_table_free(t);
-		cli_out_abort(&out);
-		return cli_fail();
+		return cli_out_fail(&out);
 	}
 	mev_table_free(t);
 	return cli_out_commit(&out);

@@ -20,6 +20,7 @@ typedef struct {
 	mev_track_params tp;
 	const char *repo, *rev, *format;
 	mev_rules_options rules;
+	int excel_safe;
 } explain_args;
 
 static const cli_option options[] = {
@@ -42,6 +43,7 @@ static const cli_option options[] = {
 		     "explain PATH from git: read only the top-level MAINTAINERS"),
 	CLI_OPT_STRING(explain_args, format, 'f', "format", "F",
 		       "explain PATH: text (default), csv, json or jsonl"),
+	CLI_OPT_EXCEL_SAFE(explain_args, excel_safe),
 	CLI_OPT_CLUSTER(explain_args, cluster),
 	CLI_OPT_TRACK(explain_args, tp),
 	CLI_OPT_HELP,
@@ -303,6 +305,7 @@ static int explain_path(const explain_args *a, char **paths, size_t n)
 	pa.store = a->store;
 	pa.release = a->release;
 	pa.format = a->format;
+	pa.excel_safe = a->excel_safe;
 	return cli_explain_path(&pa, paths, n);
 }
 
@@ -320,8 +323,9 @@ int cmd_explain(int argc, char **argv)
 		return rc;
 	if (argi < argc)
 		return explain_path(&a, argv + argi, (size_t)(argc - argi));
-	if (a.repo || a.rev || a.format)
-		return cli_usage_error("explain", "--repo, --rev and --format go with explain PATH");
+	if (a.repo || a.rev || a.format || a.excel_safe)
+		return cli_usage_error("explain", "--repo, --rev, --format and --excel-safe go with "
+				       "explain PATH");
 	if (!a.lineage)
 		return cli_usage_error("explain", "--lineage is required");
 	if (!a.from == !a.release)

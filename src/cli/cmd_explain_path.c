@@ -491,6 +491,8 @@ static int show(source *s, const cli_explain_path_args *a, char **paths, size_t 
 	int f = a->format && strcmp(a->format, "text") ? mev_table_format_parse(a->format) : -1, rc;
 	if (f >= 0 && (rc = mev_table_new(&w, stdout, (mev_table_format)f, why_cols)))
 		return rc;
+	if (w)
+		mev_table_excel_safe(w, a->excel_safe);
 	rc = explain_all(s, paths, n, w);
 	if (w && !rc)
 		rc = mev_table_finish(w);
@@ -567,6 +569,9 @@ int cli_explain_path(const cli_explain_path_args *a, char **paths, size_t n)
 	int rc;
 	if (a->format && strcmp(a->format, "text") != 0 && mev_table_format_parse(a->format) < 0)
 		return cli_usage_error("explain", "unknown format '%s' (use text, csv, json or jsonl)", a->format);
+	if (cli_excel_check("explain", a->excel_safe,
+			    a->format && mev_table_format_parse(a->format) == MEV_TABLE_CSV))
+		return EXIT_USAGE;
 	if (a->repo && a->release)
 		return cli_usage_error("explain", "--release goes with --store; from git, name the release "
 				       "with --rev");

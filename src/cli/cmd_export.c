@@ -134,8 +134,7 @@ static int with_store_and_out(const char *dir, const char *out_path,
 	if ((rc = cli_out_open(&out, out_path)))
 		goto done;
 	if (write(s, opt, out.f)) {
-		rc = cli_fail();
-		cli_out_abort(&out);
+		rc = cli_out_fail(&out);
 		goto done;
 	}
 	rc = cli_out_commit(&out);
@@ -169,6 +168,13 @@ void cli_table_args_init(cli_table_args *a)
 	a->eo.tracking = &a->tp;
 }
 
+int cli_excel_check(const char *cmd, int excel_safe, int csv)
+{
+	if (excel_safe && !csv)
+		return cli_usage_error(cmd, "--excel-safe goes with --format csv only");
+	return 0;
+}
+
 int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t,
 		    mev_export_options *opt, const char *format, const char *out_path)
 {
@@ -176,8 +182,8 @@ int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t,
 	table_job job = { t, opt };
 	if (f < 0)
 		return cli_usage_error(cmd, "unknown format '%s' (use csv, json or jsonl)", format);
-	if (opt->excel_safe && f != MEV_TABLE_CSV)
-		return cli_usage_error(cmd, "--excel-safe goes with --format csv only");
+	if (cli_excel_check(cmd, opt->excel_safe, f == MEV_TABLE_CSV))
+		return EXIT_USAGE;
 	opt->format = (mev_table_format)f;
 	return with_store_and_out(dir, out_path, write_table, &job);
 }
@@ -195,8 +201,8 @@ static int export_graph(const char *dir, const mev_export_options *eo, int meta,
 		return cli_usage_error("export", "export graph needs --release TAG");
 	if (eo->path)
 		return cli_usage_error("export", "--path goes with the files table only");
-	if (eo->excel_safe)
-		return cli_usage_error("export", "--excel-safe goes with the CSV tables, not graph");
+	if (cli_excel_check("export", eo->excel_safe, f == MEV_GRAPH_CSV))
+		return EXIT_USAGE;
 	if (eo->from || eo->to)
 		return cli_usage_error("export", "--from and --to go with the events and "
 				       "section_changes tables only");
@@ -206,6 +212,7 @@ static int export_graph(const char *dir, const mev_export_options *eo, int meta,
 	go.tracking = eo->tracking;
 	go.meta = meta;
 	go.keep_rest = eo->keep_rest;
+	go.excel_safe = eo->excel_safe;
 	return with_store_and_out(dir, out_path, write_graph, &go);
 }
 
@@ -263,8 +270,7 @@ static int export_all(const char *dir, const mev_export_options *eo, int meta, c
 	rc = mev_export_sqlite(&res, out.tmp, s, &o);
 	cli_progress_end();
 	if (rc) {
-		rc = cli_fail();
-		cli_out_abort(&out);
+		rc = cli_out_fail(&out);
 		goto done;
 	}
 	if (!(rc = cli_out_commit(&out)))

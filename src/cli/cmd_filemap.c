@@ -9,7 +9,7 @@
 typedef struct {
 	cli_release_opts release;
 	const char *store, *tag, *out;
-	int keep_rest;
+	int keep_rest, excel_safe;
 } filemap_args;
 
 static const cli_option options[] = {
@@ -19,6 +19,7 @@ static const cli_option options[] = {
 	CLI_OPT_STRING(filemap_args, tag, 0, "release", "TAG",
 		       "the stored release to read (with --store)"),
 	CLI_OPT_FLAG(filemap_args, keep_rest, 0, "keep-rest", "list THE REST too (left out by default)"),
+	CLI_OPT_EXCEL_SAFE(filemap_args, excel_safe),
 	CLI_OPT_OUT(filemap_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -27,7 +28,7 @@ static const cli_option options[] = {
 const cli_command cmd_filemap_spec = {
 	.name = "filemap",
 	.usage = CLI_USAGE("--repo PATH --rev REV [options]",
-			   "--store DIR --release TAG [--keep-rest] [-o FILE]"),
+			   "--store DIR --release TAG [--keep-rest] [--excel-safe] [-o FILE]"),
 	.about =
 		"Write CSV 'path,lines,bytes,sections' for every file of the release (symbolic\n"
 		"links included, submodules skipped), sorted by path.  lines is the number of\n"
@@ -41,16 +42,13 @@ const cli_command cmd_filemap_spec = {
 	.operands = 0,
 };
 
-static int write_map(const mev_filemap *fm, int keep_rest, const char *out_path)
+static int write_map(const mev_filemap *fm, const filemap_args *a)
 {
 	cli_out out;
-	if (cli_out_open(&out, out_path))
+	if (cli_out_open(&out, a->out))
 		return EXIT_FAIL;
-	if (mev_filemap_write_csv(out.f, fm, keep_rest)) {
-		cli_fail();
-		cli_out_abort(&out);
-		return EXIT_FAIL;
-	}
+	if (mev_filemap_write_csv(out.f, fm, a->keep_rest, a->excel_safe))
+		return cli_out_fail(&out);
 	return cli_out_commit(&out);
 }
 
@@ -71,7 +69,7 @@ static int stored_map(const filemap_args *a)
 		return cli_fail();
 	}
 	mev_store_free(store);
-	rc = write_map(fm, a->keep_rest, a->out);
+	rc = write_map(fm, a);
 	mev_filemap_free(fm);
 	return rc;
 }
@@ -105,7 +103,7 @@ int cmd_filemap(int argc, char **argv)
 		cli_say(stderr, "warning: %llu blob%s missing from the repository (a partial clone?), "
 			"counted as 0 lines: '%s'%s\n", (unsigned long long)st.missing,
 			st.missing == 1 ? "" : "s", st.missing_path, st.missing > 1 ? " and others" : "");
-	rc = write_map(fm, a.keep_rest, a.out);
+	rc = write_map(fm, &a);
 done:
 	mev_filemap_free(fm);
 	cli_release_free(&r);

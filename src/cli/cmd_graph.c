@@ -11,6 +11,7 @@ typedef struct {
 	const char *store, *tag, *out;
 	mev_graph_format format;
 	mev_graph_options go;
+	int excel_safe;
 } graph_args;
 
 static int parse_format(void *field, const char *value, const cli_option *opt, const char *cmd)
@@ -32,6 +33,7 @@ static const cli_option options[] = {
 	CLI_OPT_CALL(graph_args, format, 'f', "format", "F", parse_format,
 		     "csv (default), graphml, json or dot"),
 	CLI_OPT_FLAG(graph_args, go.keep_rest, 0, "keep-rest", "keep THE REST (left out by default)"),
+	CLI_OPT_EXCEL_SAFE(graph_args, excel_safe),
 	CLI_OPT_OUT(graph_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_END
@@ -62,17 +64,13 @@ const cli_command cmd_graph_spec = {
 	.operands = 0,
 };
 
-static int write_graph(const mev_graph *g, mev_graph_format fmt, const char *name,
-		       const char *out_path)
+static int write_graph(const mev_graph *g, const graph_args *a, const char *name)
 {
 	cli_out out;
-	if (cli_out_open(&out, out_path))
+	if (cli_out_open(&out, a->out))
 		return EXIT_FAIL;
-	if (mev_graph_write(out.f, g, fmt, name)) {
-		cli_fail();
-		cli_out_abort(&out);
-		return EXIT_FAIL;
-	}
+	if (mev_graph_write(out.f, g, a->format, name, a->excel_safe))
+		return cli_out_fail(&out);
 	return cli_out_commit(&out);
 }
 
@@ -94,7 +92,7 @@ static int stored_graph(const graph_args *a)
 		return cli_fail();
 	}
 	mev_store_free(store);
-	rc = write_graph(g, a->format, a->tag, a->out);
+	rc = write_graph(g, a, a->tag);
 	mev_graph_free(g);
 	mev_filemap_free(fm);
 	return rc;
@@ -113,6 +111,8 @@ int cmd_graph(int argc, char **argv)
 
 	if ((rc = cli_parse(&argi, &cmd_graph_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
+	if ((rc = cli_excel_check("graph", a.excel_safe, a.format == MEV_GRAPH_CSV)))
+		return rc;
 	if (a.store || a.tag)
 		return stored_graph(&a);
 	if ((rc = cli_release_load(&r, o, "graph")))
@@ -130,7 +130,7 @@ int cmd_graph(int argc, char **argv)
 		cli_say(stderr, "warning: %llu blob%s missing from the repository (a partial clone?), "
 			"counted as 0 lines: '%s'%s\n", (unsigned long long)st.missing,
 			st.missing == 1 ? "" : "s", st.missing_path, st.missing > 1 ? " and others" : "");
-	rc = write_graph(g, a.format, o->rev, a.out);
+	rc = write_graph(g, &a, o->rev);
 done:
 	mev_graph_free(g);
 	mev_filemap_free(fm);

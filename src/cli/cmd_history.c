@@ -13,7 +13,7 @@
 
 typedef struct {
 	const char *store, *release, *section, *format, *out;
-	int keep_rest, all;
+	int keep_rest, all, excel_safe;
 	long top;
 	cli_cluster_opts cluster;
 	mev_track_params tp;
@@ -33,6 +33,7 @@ static const cli_option options[] = {
 		     "only of those where something changed"),
 	CLI_OPT_FLAG(history_args, keep_rest, 0, "keep-rest", "count THE REST among the sections (PATH)"),
 	CLI_OPT_STRING(history_args, format, 'f', "format", "F", "text (default), csv, json or jsonl"),
+	CLI_OPT_EXCEL_SAFE(history_args, excel_safe),
 	CLI_OPT_OUT(history_args, out),
 	CLI_OPT_HELP,
 	CLI_OPT_GROUP(history_args, cluster, cli_cluster_options,
@@ -207,12 +208,13 @@ static void path_row(mev_table *w, const mev_path_history *ph, const mev_path_re
 	mev_table_end_row(w);
 }
 
-static int table_path(FILE *f, const mev_path_history *ph, mev_table_format fmt)
+static int table_path(FILE *f, const mev_path_history *ph, mev_table_format fmt, int excel_safe)
 {
 	mev_table *w = NULL;
 	int rc = mev_table_new(&w, f, fmt, path_cols);
 	if (rc)
 		return rc;
+	mev_table_excel_safe(w, excel_safe);
 	for (size_t i = 0; i < ph->n; i++) {
 		const mev_path_release *pr = &ph->v[i];
 		if (!pr->n)
@@ -273,12 +275,14 @@ static const mev_column section_cols[] = {
 	{ "lineage_changed", MEV_COLUMN_INTEGER }, { "renamed", MEV_COLUMN_INTEGER }, { NULL, MEV_COLUMN_STRING }
 };
 
-static int table_section(FILE *f, const mev_section_history *sh, mev_table_format fmt)
+static int table_section(FILE *f, const mev_section_history *sh, mev_table_format fmt,
+			 int excel_safe)
 {
 	mev_table *w = NULL;
 	int rc = mev_table_new(&w, f, fmt, section_cols);
 	if (rc)
 		return rc;
+	mev_table_excel_safe(w, excel_safe);
 	for (size_t i = 0; i < sh->n; i++) {
 		const mev_section_release *sr = &sh->v[i];
 		mev_table_str(w, sr->tag);
@@ -326,7 +330,7 @@ static int history(cli_out *o, mev_store *s, const history_args *a, const char *
 			if (fmt < 0)
 				print_section(o->f, &sh, a);
 			else
-				rc = table_section(o->f, &sh, (mev_table_format)fmt);
+				rc = table_section(o->f, &sh, (mev_table_format)fmt, a->excel_safe);
 		}
 		mev_section_history_free(&sh);
 	} else {
@@ -335,7 +339,7 @@ static int history(cli_out *o, mev_store *s, const history_args *a, const char *
 			if (fmt < 0)
 				print_path(o->f, &ph, a);
 			else
-				rc = table_path(o->f, &ph, (mev_table_format)fmt);
+				rc = table_path(o->f, &ph, (mev_table_format)fmt, a->excel_safe);
 		}
 		mev_path_history_free(&ph);
 	}
@@ -359,6 +363,8 @@ int cmd_history(int argc, char **argv)
 		return cli_usage_error("history", "--release, --all and --keep-rest go with a PATH, not --section");
 	if (a.format && strcmp(a.format, "text") && (fmt = mev_table_format_parse(a.format)) < 0)
 		return cli_usage_error("history", "unknown format '%s' (use text, csv, json or jsonl)", a.format);
+	if ((rc = cli_excel_check("history", a.excel_safe, fmt == MEV_TABLE_CSV)))
+		return rc;
 	if ((rc = cli_cluster_finish(&a.cluster, "history")))
 		return rc;
 	if (mev_store_open(&s, a.store, MEV_STORE_READ))
@@ -366,8 +372,7 @@ int cmd_history(int argc, char **argv)
 	if ((rc = cli_out_open(&out, a.out)))
 		goto done;
 	if (history(&out, s, &a, argi < argc ? argv[argi] : NULL, fmt)) {
-		rc = cli_fail();
-		cli_out_abort(&out);
+		rc = cli_out_fail(&out);
 		goto done;
 	}
 	rc = cli_out_commit(&out);

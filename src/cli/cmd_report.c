@@ -91,8 +91,7 @@ int cmd_report(int argc, char **argv)
 	if ((rc = cli_out_open(&out, a.out)))
 		goto done;
 	if (mev_report_write(out.f, s, &a.ro)) {
-		rc = cli_fail();
-		cli_out_abort(&out); /* no half-written report: the file as it was */
+		rc = cli_out_fail(&out); /* no half-written report: the file as it was */
 		goto done;
 	}
 	rc = cli_out_commit(&out);

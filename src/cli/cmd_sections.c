@@ -106,8 +106,7 @@ int cmd_sections(int argc, char **argv)
 	if ((rc = cli_out_open(&out, a.out)))
 		goto done;
 	if (mev_table_new(&t, out.f, MEV_TABLE_CSV, a.patterns ? pattern_cols : section_cols)) {
-		rc = cli_fail();
-		cli_out_abort(&out);
+		rc = cli_out_fail(&out);
 		goto done;
 	}
 	mev_table_excel_safe(t, a.excel_safe);
@@ -115,8 +114,7 @@ int cmd_sections(int argc, char **argv)
 		section_rows(t, r.maint, &mev_maint_sections(r.maint)[i], a.patterns);
 	/* a write error is reported by cli_out_commit(), with the file's name */
 	if ((rc = mev_table_finish(t)) && rc != MEV_EIO) {
-		rc = cli_fail();
-		cli_out_abort(&out);
+		rc = cli_out_fail(&out);
 		goto done;
 	}
 	rc = cli_out_commit(&out);

@@ -44,8 +44,8 @@ static const cli_option options[] = {
 		     "also compute every release from scratch and compare (slow)"),
 	CLI_OPT_REAL(walk_args, o.wait, 0, "wait", "SECONDS", 0, 86400,
 		     "when another command writes to the store (a walk,\n"
-		     "import-pasta, cluster or track), wait up to SECONDS\n"
-		     "for it to finish (default 0: fail at once)"),
+		     "import-pasta, cluster, track or flow), wait up to\n"
+		     "SECONDS for it to finish (default 0: fail at once)"),
 	CLI_OPT_QUIET,
 	CLI_OPT_HELP,
 	CLI_OPT_END

@@ -11,6 +11,7 @@ typedef struct {
 	mev_rules_options rules;
 	const char *store, *release;
 	const char *format;        /* NULL: text; csv, json, jsonl */
+	int excel_safe;            /* csv: text cells safe for a spreadsheet */
 } cli_explain_path_args;
 
 /* Explain the n paths as a's release's get_maintainer.pl decides; the exit code. */

@@ -1,10 +1,12 @@
 /* The maintevo command line: a table of commands, one file each. */
 #include "cli.h"
+#include "maintevo/store.h"
 #include "maintevo/suggest.h"
 #include "maintevo/version.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -139,6 +141,60 @@ static int std_fds_open(void)
 	return 0;
 }
 
+/* write() of a string; with `name`, its control characters as '?' (a
+ * handler may not format). */
+static void put_text(const char *s, int name)
+{
+	char buf[256];
+	size_t n = 0;
+	for (; s && *s; s++) {
+		buf[n++] = name && ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s;
+		if (n == sizeof buf || !s[1]) {
+			if (write(STDERR_FILENO, buf, n) < 0)
+				return;
+			n = 0;
+		}
+	}
+}
+
+/*
+ * SIGBUS: a file read through a map (a store's data.mdb, a git pack) got
+ * shorter while it was read, as when another program truncates it.  Say
+ * so, with the store when the address is in one's map, remove the
+ * temporary output file and exit 1 (not 135, with no word).
+ */
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	const char *dir = mev_store_fault_dir(si ? si->si_addr : NULL);
+	(void)sig;
+	(void)uc;
+	cli_out_drop_temp();
+	if (dir) {
+		put_text("maintevo: error: the data file of store '", 0);
+		put_text(dir, 1);
+		put_text("' changed size while it was read (another program truncated or replaced "
+			"it)\nhint: run 'maintevo store check --store ", 0);
+		put_text(dir, 1);
+		put_text("' to see whether it is whole (it says what to do if not); keep other "
+			"programs out of the store's folder while maintevo uses it\n", 0);
+	} else {
+		put_text("maintevo: error: a file read through a map (a store's data.mdb or a git pack "
+			"file) changed size while it was read\nhint: run 'maintevo store check' on the "
+			"store, and the command again when nothing else writes to its files\n", 0);
+	}
+	_exit(EXIT_FAIL);
+}
+
+static void sigbus_install(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : NULL;
@@ -149,6 +205,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "maintevo: error: cannot open /dev/null: %s\n", strerror(errno));
 		return EXIT_FAIL;
 	}
+	sigbus_install();
 	if (!name) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -247,6 +247,12 @@ int cli_parse(int *argi, const cli_command *c, void *args, int argc, char **argv
 			return rc;
 	}
 	*argi = optind;
+	/* the command's store, given or default: no -o may write into it */
+	cli_out_guard_store(NULL);
+	for (size_t i = 0; i < set.n; i++)
+		if (set.v[i].o->type == CLI_STRING && set.v[i].o->name &&
+		    strcmp(set.v[i].o->name, "store") == 0)
+			cli_out_guard_store(*(const char **)((char *)args + set.v[i].offset));
 	if (c->operands >= 0 && argc - optind > c->operands)
 		return cli_usage_error(c->name, "unexpected argument '%s'", argv[optind + c->operands]);
 	return CLI_RUN;

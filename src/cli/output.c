@@ -2,11 +2,14 @@
 #include "cli.h"
 #include "maintevo/error.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/types.h>
@@ -29,6 +32,12 @@ static void on_fatal_signal(int sig)
 		unlink(sig_tmp);
 	signal(sig, SIG_DFL);
 	raise(sig); /* delivered when the handler returns */
+}
+
+void cli_out_drop_temp(void)
+{
+	if (sig_tmp)
+		unlink(sig_tmp);
 }
 
 static void sig_guard(char *tmp)
@@ -131,6 +140,170 @@ static int filter_terminal(cli_out *o)
 	return EXIT_OK;
 }
 
+/*
+ * The store of the command in hand (its --store, given or default), set
+ * by cli_parse(): no -o may write over one of its files or into its
+ * folder.  NULL: the command has none.
+ */
+static const char *guard_store;
+
+void cli_out_guard_store(const char *dir)
+{
+	guard_store = dir;
+}
+
+/* The file that writing `path` writes or replaces, links and ".." resolved:
+ * the file itself when it is there, else its folder resolved plus its
+ * name (a link to nothing: where it leads).  NULL when the folder is not
+ * there either (the open fails and says so). */
+static char *resolved_target(const char *path)
+{
+	char link[PATH_MAX], joined[2 * PATH_MAX + 2], *dir, *full;
+	const char *name, *slash;
+	struct stat lst;
+	ssize_t n;
+
+	if ((full = realpath(path, NULL)))
+		return full;
+	/* a dangling link: fopen() creates the file it names */
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) &&
+	    (n = readlink(path, link, sizeof link - 1)) > 0) {
+		link[n] = '\0';
+		slash = strrchr(path, '/');
+		if (link[0] != '/' && slash)
+			snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - path), path, link);
+		else
+			snprintf(joined, sizeof joined, "%s", link);
+		path = joined;
+	}
+	slash = strrchr(path, '/');
+	name = slash ? slash + 1 : path;
+	if (!(dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".")))
+		return NULL;
+	full = realpath(dir, NULL);
+	free(dir);
+	if (!full)
+		return NULL;
+	dir = full;
+	if (!(full = malloc(strlen(dir) + strlen(name) + 2))) {
+		free(dir);
+		return NULL;
+	}
+	sprintf(full, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
+	free(dir);
+	return full;
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Is the folder `dir` (resolved) the store's folder or inside it? */
+static int within(const char *dir, const struct stat *store)
+{
+	char *d = strdup(dir), *slash;
+	struct stat st;
+	int in = 0;
+	while (d && !in) {
+		in = stat(d, &st) == 0 && same_file(&st, store);
+		if (!(slash = strrchr(d, '/')) || slash == d) {
+			in = in || (stat("/", &st) == 0 && same_file(&st, store));
+			break;
+		}
+		*slash = '\0';
+	}
+	free(d);
+	return in;
+}
+
+/* Does the folder dir hold an LMDB store (a data.mdb, a lock.mdb or the
+ * writer's lock walk.lock)? */
+static int holds_store(const char *dir)
+{
+	static const char *const names[] = { "data.mdb", "lock.mdb", "walk.lock" };
+	char p[PATH_MAX + 16];
+	struct stat st;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		if (lstat(p, &st) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The name of the file of the store's folder that is *st (a hard link),
+ * into name; 0 when none is. */
+static int store_file(char *name, size_t size, const char *store, const struct stat *st)
+{
+	DIR *d = opendir(store);
+	struct dirent *e;
+	int found = 0;
+	while (d && !found && (e = readdir(d))) {
+		char p[PATH_MAX + 256];
+		struct stat fst;
+		snprintf(p, sizeof p, "%s/%s", store, e->d_name);
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && stat(p, &fst) == 0 &&
+		    same_file(&fst, st)) {
+			snprintf(name, size, "%s", e->d_name);
+			found = 1;
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static int refuse(const char *path, const char *why, const char *store)
+{
+	mev_error_set(MEV_EINVAL, "cannot write '%s': %s", path, why);
+	mev_error_hint("write the output outside the store's folder ('%s' holds only the store's "
+		       "own files, which another file there would damage)", store);
+	return cli_fail();
+}
+
+/*
+ * Refuse, before anything is written, an output that is one of the
+ * store's files or lies in the folder of a store: compared by device and
+ * inode, so that links (hard or symbolic) and ".." reach the same
+ * verdict as the name itself.  Any folder holding an LMDB store counts,
+ * the command's own (guard_store) or another.
+ */
+static int guard(const char *path)
+{
+	char *full = resolved_target(path), *dir, *slash, name[256], why[PATH_MAX + 256];
+	struct stat sst, st;
+	int have_store = guard_store && stat(guard_store, &sst) == 0 && S_ISDIR(sst.st_mode), rc = 0;
+
+	if (!full)
+		return EXIT_OK;
+	slash = strrchr(full, '/');
+	dir = slash == full ? strdup("/") : strndup(full, (size_t)(slash - full));
+	if (!dir) {
+		free(full);
+		mev_error_oom();
+		return cli_fail();
+	}
+	if (have_store && stat(full, &st) == 0 && store_file(name, sizeof name, guard_store, &st)) {
+		struct stat lst;
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		snprintf(why, sizeof why, "it is '%s' of store '%s'%s", name, guard_store,
+			 lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) ? " (through a symbolic link)"
+			 : strcmp(base, name) ? " (the same file by another name: a hard link)" : "");
+		rc = refuse(path, why, guard_store);
+	} else if (have_store && within(dir, &sst)) {
+		snprintf(why, sizeof why, "it lies in the folder of store '%s'", guard_store);
+		rc = refuse(path, why, guard_store);
+	} else if (holds_store(dir)) {
+		snprintf(why, sizeof why, "it lies in the folder of a store ('%s' holds data.mdb, lock.mdb "
+			 "or walk.lock)", dir);
+		rc = refuse(path, why, dir);
+	}
+	free(dir);
+	free(full);
+	return rc;
+}
+
 static int out_error(const char *path, const char *what, int err, const char *hint)
 {
 	mev_error_set(MEV_EIO, "cannot write '%s': %s%s", path, what, strerror(err));
@@ -218,8 +391,94 @@ static int open_direct(cli_out *o, const char *path, int fd)
 	return EXIT_OK;
 }
 
-/* ".NAME.XXXXXX" next to target, with the mode (and, when it can, the
- * owner) target has, or the mode a new file gets. */
+/*
+ * Temporary files are named ".NAME" TMP_MARK "XXXXXX" and locked
+ * (flock) by their writer from their creation until they are renamed or
+ * removed: one whose lock is free was left by a run that was killed (kill
+ * -9, a crash, the machine going down), and the next run writing NAME
+ * removes it.  The lock is held on a descriptor of its own (held_lock),
+ * so that closing the written stream does not free it before the rename.
+ */
+#define TMP_MARK ".maintevo-tmp."
+static int held_lock = -1;
+
+/* Is name (in a folder) a temporary file of ours for the file base? */
+static int our_temp(const char *name, const char *base)
+{
+	size_t bl = strlen(base), ml = strlen(TMP_MARK);
+	if (name[0] != '.' || strncmp(name + 1, base, bl) != 0 || strncmp(name + 1 + bl, TMP_MARK, ml))
+		return 0;
+	name += 1 + bl + ml;
+	return strlen(name) == 6 && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					   "0123456789") == 6;
+}
+
+/* Remove the temporary files for target in its folder whose writer is gone
+ * (their lock is free); a note names them. */
+static void remove_stale(const char *target, size_t dir_len)
+{
+	char *dir = dir_len ? strndup(target, dir_len) : strdup("./"), first[2 * PATH_MAX];
+	const char *base = target + dir_len;
+	size_t removed = 0;
+	struct dirent *e;
+	DIR *d = dir ? opendir(dir) : NULL;
+
+	while (d && (e = readdir(d))) {
+		char p[2 * PATH_MAX];
+		struct stat fst, st;
+		int fd;
+		if (!our_temp(e->d_name, base))
+			continue;
+		snprintf(p, sizeof p, "%s%s", dir, e->d_name);
+		if ((fd = open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+			continue;
+		/* free lock: no writer; still the file the name holds: remove it
+		 * while the lock is ours, so no new writer can take it meanwhile */
+		if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+		    lstat(p, &st) == 0 && same_file(&st, &fst) && unlink(p) == 0 && removed++ == 0)
+			snprintf(first, sizeof first, "%.*s%s", (int)dir_len, target, e->d_name);
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	if (removed == 1)
+		cli_note("removed '%s', left by a run writing '%s' that was killed", first, target);
+	else if (removed)
+		cli_note("removed '%s' and %zu more, left by runs writing '%s' that were killed", first,
+			 removed - 1, target);
+	free(dir);
+}
+
+/* A new temporary file for o->target, locked: its descriptor, or -1 (errno
+ * set).  A file removed between its creation and its lock (taken for a
+ * stale one by another run's remove_stale()) is made again. */
+static int make_temp(cli_out *o, size_t dir_len)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		struct stat fst, st;
+		int fd;
+		sprintf(o->tmp, "%.*s.%s" TMP_MARK "XXXXXX", (int)dir_len, o->target, o->target + dir_len);
+		if ((fd = mkstemp(o->tmp)) < 0)
+			return -1;
+		if (flock(fd, LOCK_EX) == 0 && fstat(fd, &fst) == 0 && lstat(o->tmp, &st) == 0 &&
+		    same_file(&st, &fst)) {
+			if ((held_lock = dup(fd)) < 0) {
+				int err = errno;
+				unlink(o->tmp);
+				close(fd);
+				errno = err;
+				return -1;
+			}
+			return fd;
+		}
+		close(fd);
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* ".NAME.maintevo-tmp.XXXXXX" next to target, with the mode (and, when it
+ * can, the owner) target has, or the mode a new file gets. */
 static int open_temp(cli_out *o, const struct stat *old)
 {
 	const char *slash = strrchr(o->target, '/');
@@ -228,12 +487,12 @@ static int open_temp(cli_out *o, const struct stat *old)
 	int fd, err;
 
 	umask(mask);
-	if (!(o->tmp = malloc(strlen(o->target) + 9))) {
+	if (!(o->tmp = malloc(strlen(o->target) + sizeof TMP_MARK + 8))) {
 		mev_error_oom();
 		return cli_fail();
 	}
-	sprintf(o->tmp, "%.*s.%s.XXXXXX", (int)dir_len, o->target, o->target + dir_len);
-	if ((fd = mkstemp(o->tmp)) < 0) {
+	remove_stale(o->target, dir_len);
+	if ((fd = make_temp(o, dir_len)) < 0) {
 		err = errno;
 		free(o->tmp);
 		o->tmp = NULL;
@@ -306,7 +565,8 @@ int cli_out_open(cli_out *o, const char *path)
 		o->f = stdout;
 	} else {
 		o->path = path;
-		rc = open_out(o, path);
+		if (!(rc = guard(path)))
+			rc = open_out(o, path);
 	}
 	if (rc || (rc = filter_terminal(o)))
 		cli_out_abort(o);
@@ -316,6 +576,9 @@ int cli_out_open(cli_out *o, const char *path)
 static void out_free(cli_out *o)
 {
 	sig_unguard();
+	if (held_lock >= 0)
+		close(held_lock); /* after the rename or the removal: the lock goes last */
+	held_lock = -1;
 	free(o->tmp);
 	free(o->target);
 	memset(o, 0, sizeof *o);
@@ -360,6 +623,17 @@ int cli_out_commit(cli_out *o)
 	}
 	out_free(o);
 	return EXIT_OK;
+}
+
+int cli_out_fail(cli_out *o)
+{
+	/* a write to the file that failed is the cause: cli_out_abort() says
+	 * it, with the space left; the command's own "cannot write" would only
+	 * come first without a hint */
+	if (!(o->tmp && sink.err && sink.fd >= 0))
+		cli_fail();
+	cli_out_abort(o);
+	return EXIT_FAIL;
 }
 
 void cli_out_abort(cli_out *o)

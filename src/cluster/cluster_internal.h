@@ -66,7 +66,9 @@ int mev__section_changed(const mev_clustering *c, uint32_t i, const mev_clusteri
 
 /* --- the temporal method's own steps (temporal.c) ---------------------------- */
 
-/* A weighted undirected graph as adjacency lists (no self loops). */
+/* A weighted undirected graph as adjacency lists (a loop, a class of
+ * twins' pairs among themselves, is twice in its vertex's list; it counts
+ * twice in k and once in m, as modularity counts it). */
 typedef struct {
 	size_t n;
 	size_t *off;       /* neighbours of v: adj[off[v] .. off[v + 1]) */
@@ -85,11 +87,13 @@ void mev__wgraph_free(mev__wgraph *g);
 /*
  * A reference partition for mev__settle(): each vertex's cluster in it
  * (labels compared for equality only) and its lines, the weight of its
- * pairs.
+ * pairs, and (mult: NULL for 1 each) how many sections it stands for
+ * (a class of twins), which multiplies its pairs.
  */
 typedef struct {
 	const uint32_t *label;
 	const double *lines;
+	const double *mult;
 } mev__reference;
 
 /*
@@ -118,9 +122,10 @@ int mev__relabel(uint32_t *label, size_t n, size_t bound);
 
 /* Vertices not in the cluster they started in, under the greedy one-to-one
  * matching of `from` and `to` clusters by shared vertices (labels < n),
- * counting only the vertices v with only[v] (only may be NULL: all). */
+ * counting only the vertices v with only[v] (only may be NULL: all), each
+ * as mult[v] sections (mult may be NULL: 1 each). */
 int mev__moved(size_t *out, const uint32_t *from, const uint32_t *to, const unsigned char *only,
-	       size_t n);
+	       const double *mult, size_t n);
 
 /* --- igraph (igraph.c) ----------------------------------------------------- */
 

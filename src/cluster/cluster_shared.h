@@ -17,6 +17,11 @@
 /* A hash of a graph's sections and edges (equal graphs, equal hashes). */
 uint64_t mev__graph_fingerprint(const mev_graph *g);
 
+/* mev_cluster_load() with the release's graph g already read (the tracker
+ * reads it anyway: a dense graph is not read twice). */
+int mev__cluster_load_graph(mev_clustering **out, mev_store *s, const mev_cluster_params *p,
+			    const char *tag, const mev_graph *g);
+
 /* --- worker processes (workers.c) ------------------------------------------ */
 
 /*

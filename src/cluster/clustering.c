@@ -51,23 +51,82 @@ uint64_t mev_clustering_fingerprint(const mev_clustering *c)
 	return mev__hash_bytes(h, sizeof h);
 }
 
-static void sketch_edge(mev_clustering *c, uint32_t a, const char *other, double w)
+/* The signs of title's hash, one per dimension of the sketch. */
+static void signs(double *out, const char *title)
 {
-	uint64_t h = mev__hash_bytes(other, strlen(other));
-	c->nbk[a] += w;
+	uint64_t h = mev__hash_bytes(title, strlen(title));
 	for (size_t d = 0; d < MEV__SKETCH; d++)
-		c->nbsk[(size_t)a * MEV__SKETCH + d] += (h >> d) & 1 ? w : -w;
+		out[d] = (h >> d) & 1 ? 1.0 : -1.0;
 }
 
-static void sketch_neighbourhoods(mev_clustering *c, const mev_section_info *secs, const mev_edge *e, size_t ne)
+/* Section a's sketch gains w times the signs sg of its neighbours there
+ * (one neighbour: +-w, as its edge; a class of twins: their sum). */
+static void sketch_add(mev_clustering *c, uint32_t a, const double *sg, double count, double w)
 {
+	c->nbk[a] += w * count;
+	for (size_t d = 0; d < MEV__SKETCH; d++)
+		c->nbsk[(size_t)a * MEV__SKETCH + d] += w * sg[d];
+}
+
+/*
+ * Each section's neighbourhood: every edge adds its lines to both ends,
+ * signed by the other end's title.  With twins (graph.h) an edge of two
+ * representatives stands for every pair of their classes: each end gains
+ * the sum of the other class's signs, and each member of a class, from
+ * its own class, the signs of the others.  Without, the sums are those of
+ * the edges one by one, in the same order.
+ */
+static int sketch_neighbourhoods(mev_clustering *c, const mev_section_info *secs, const mev_graph *g)
+{
+	size_t ne, n = c->nsec;
+	const mev_edge *e = mev_graph_kept_edges(g, &ne);
+	double *sg = malloc((n + 1) * MEV__SKETCH * sizeof *sg), *own = NULL;
+	if (!sg)
+		return mev_error_oom();
+	for (uint32_t s = 0; s < n; s++)
+		signs(sg + (size_t)s * MEV__SKETCH, c->titles[s]);
+	if (mev_graph_has_twins(g)) {
+		/* a representative's signs: its whole class's */
+		if (!(own = malloc((n + 1) * MEV__SKETCH * sizeof *own))) {
+			free(sg);
+			return mev_error_oom();
+		}
+		memcpy(own, sg, n * MEV__SKETCH * sizeof *own);
+		for (uint32_t s = 0; s < n; s++) {
+			uint32_t r = mev_graph_twin_rep(g, s);
+			for (size_t d = 0; r != s && d < MEV__SKETCH; d++)
+				sg[(size_t)r * MEV__SKETCH + d] += own[(size_t)s * MEV__SKETCH + d];
+		}
+	}
 	for (size_t i = 0; i < ne; i++) {
 		uint32_t a = e[i].a, b = e[i].b;
 		if (a == b || secs[a].is_rest || secs[b].is_rest)
 			continue;
-		sketch_edge(c, a, c->titles[b], (double)e[i].lines);
-		sketch_edge(c, b, c->titles[a], (double)e[i].lines);
+		sketch_add(c, a, sg + (size_t)b * MEV__SKETCH, mev_graph_twin_count(g, b), (double)e[i].lines);
+		sketch_add(c, b, sg + (size_t)a * MEV__SKETCH, mev_graph_twin_count(g, a), (double)e[i].lines);
 	}
+	/* a twin: from the other classes what its representative has, then
+	 * from its own class the others' signs */
+	for (uint32_t s = 0; own && s < n; s++) {
+		uint32_t r = mev_graph_twin_rep(g, s);
+		if (r == s)
+			continue;
+		c->nbk[s] = c->nbk[r];
+		memcpy(c->nbsk + (size_t)s * MEV__SKETCH, c->nbsk + (size_t)r * MEV__SKETCH,
+		       MEV__SKETCH * sizeof *c->nbsk);
+	}
+	for (uint32_t s = 0; own && s < n; s++) {
+		uint32_t r = mev_graph_twin_rep(g, s), k = mev_graph_twin_count(g, s);
+		double in[MEV__SKETCH];
+		if (k < 2 || secs[s].is_rest)
+			continue;
+		for (size_t d = 0; d < MEV__SKETCH; d++)
+			in[d] = sg[(size_t)r * MEV__SKETCH + d] - own[(size_t)s * MEV__SKETCH + d];
+		sketch_add(c, s, in, k - 1, (double)c->lines[s]);
+	}
+	free(own);
+	free(sg);
+	return 0;
 }
 
 int mev__section_changed(const mev_clustering *c, uint32_t i, const mev_clustering *prev, uint32_t j)
@@ -87,8 +146,8 @@ int mev__clustering_new(mev_clustering **out, const mev_graph *g)
 {
 	const mev_filemap *fm = mev_graph_filemap(g);
 	const mev_section_info *secs = mev_filemap_sections(fm);
-	const mev_edge *e = mev_graph_edges(g);
-	size_t n = mev_filemap_section_count(fm), ne = mev_graph_edge_count(g);
+	size_t n = mev_filemap_section_count(fm), ne;
+	const mev_edge *e = mev_graph_kept_edges(g, &ne);
 	mev_clustering *c = calloc(1, sizeof *c);
 	*out = NULL;
 	if (!c)
@@ -113,7 +172,12 @@ int mev__clustering_new(mev_clustering **out, const mev_graph *g)
 	for (size_t i = 0; i < ne; i++)
 		if (e[i].a == e[i].b)
 			c->lines[e[i].a] = e[i].lines;
-	sketch_neighbourhoods(c, secs, e, ne);
+	for (size_t i = 0; i < n; i++) /* a twin's lines: its representative's */
+		c->lines[i] = c->lines[mev_graph_twin_rep(g, (uint32_t)i)];
+	if (sketch_neighbourhoods(c, secs, g)) {
+		mev_clustering_free(c);
+		return mev_error_oom();
+	}
 	c->modularity = NAN;
 	c->reference = NAN;
 	c->graph_fp = mev__graph_fingerprint(g);
@@ -205,8 +269,8 @@ uint64_t mev__graph_fingerprint(const mev_graph *g)
 {
 	const mev_filemap *fm = mev_graph_filemap(g);
 	const mev_section_info *secs = mev_filemap_sections(fm);
-	const mev_edge *e = mev_graph_edges(g);
-	size_t n = mev_filemap_section_count(fm), ne = mev_graph_edge_count(g);
+	size_t n = mev_filemap_section_count(fm), ne;
+	const mev_edge *e = mev_graph_kept_edges(g, &ne);
 	uint64_t h = mev__hash_bytes("mev-graph", 9);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t x[2] = { h, mev__hash_bytes(secs[i].title, strlen(secs[i].title) + 1) ^ secs[i].is_rest };
@@ -217,6 +281,11 @@ uint64_t mev__graph_fingerprint(const mev_graph *g)
 		uint64_t x[4] = { h, ((uint64_t)e[i].a << 32) | e[i].b, e[i].lines, e[i].bytes };
 		if (secs[e[i].a].is_rest || secs[e[i].b].is_rest)
 			continue;
+		h = mev__hash_bytes(x, sizeof x);
+	}
+	/* with twins, the kept edges and the classes they stand for */
+	for (size_t i = 0; mev_graph_has_twins(g) && i < n; i++) {
+		uint64_t x[2] = { h, ((uint64_t)mev_graph_twin_rep(g, (uint32_t)i) << 32) | i };
 		h = mev__hash_bytes(x, sizeof x);
 	}
 	return h;

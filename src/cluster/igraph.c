@@ -144,10 +144,12 @@ static double quantile7(uint64_t *x, size_t n, double p)
 	return i + 1 < n ? lo + (h - (double)i) * ((double)x[i + 1] - lo) : lo;
 }
 
-/* Sections made vertices: the chosen ones in title order. */
+/* Sections made vertices: the chosen ones in title order (of a class of
+ * twins, its representative: graph.h), with how many sections each is. */
 typedef struct {
 	uint32_t *sec;      /* vertex -> section */
 	int64_t *vid;       /* section -> vertex or -1 */
+	double *mult;       /* vertex -> sections it stands for (1 but for twins) */
 	size_t n;
 	igraph_vector_int_t edges;
 	igraph_vector_t weights;
@@ -158,6 +160,7 @@ static void vgraph_free(vgraph *v)
 {
 	free(v->sec);
 	free(v->vid);
+	free(v->mult);
 	if (v->have_vectors) {
 		igraph_vector_int_destroy(&v->edges);
 		igraph_vector_destroy(&v->weights);
@@ -168,15 +171,16 @@ static int vgraph_build(vgraph *v, const mev_graph *g, const mev_clustering *c, 
 {
 	const mev_filemap *fm = mev_graph_filemap(g);
 	const mev_section_info *secs = mev_filemap_sections(fm);
-	const mev_edge *e = mev_graph_edges(g);
-	size_t n = c->nsec, ne = mev_graph_edge_count(g);
+	size_t n = c->nsec, ne;
+	const mev_edge *e = mev_graph_kept_edges(g, &ne);
 	double cut = -1;
 	igraph_error_t err;
 
 	memset(v, 0, sizeof *v);
 	v->sec = malloc((n + 1) * sizeof *v->sec);
 	v->vid = malloc((n + 1) * sizeof *v->vid);
-	if (!v->sec || !v->vid)
+	v->mult = malloc((n + 1) * sizeof *v->mult);
+	if (!v->sec || !v->vid || !v->mult)
 		return mev_error_oom();
 	if (top < 1) {
 		uint64_t *x = malloc((n + 1) * sizeof *x);
@@ -191,13 +195,16 @@ static int vgraph_build(vgraph *v, const mev_graph *g, const mev_clustering *c, 
 	}
 	for (size_t i = 0; i < n; i++) {
 		v->vid[i] = -1;
-		if (!secs[i].is_rest && (cut < 0 || (double)c->lines[i] > cut))
+		if (!secs[i].is_rest && (cut < 0 || (double)c->lines[i] > cut) &&
+		    mev_graph_twin_rep(g, (uint32_t)i) == i)
 			v->sec[v->n++] = (uint32_t)i;
 	}
 	sort_titles = c->titles;
 	qsort(v->sec, v->n, sizeof *v->sec, title_cmp);
-	for (size_t i = 0; i < v->n; i++)
+	for (size_t i = 0; i < v->n; i++) {
 		v->vid[v->sec[i]] = (int64_t)i;
+		v->mult[i] = mev_graph_twin_count(g, v->sec[i]);
+	}
 
 	if ((err = igraph_vector_int_init(&v->edges, 0)) != IGRAPH_SUCCESS)
 		return ig_fail(err, "allocating the edges");
@@ -206,13 +213,20 @@ static int vgraph_build(vgraph *v, const mev_graph *g, const mev_clustering *c, 
 		return ig_fail(err, "allocating the weights");
 	}
 	v->have_vectors = 1;
+	/* an edge of two representatives is the pairs of their classes; a
+	 * class's own pairs are a loop (modularity counts them as inside) */
 	for (size_t i = 0; i < ne; i++) {
 		int64_t a = v->vid[e[i].a], b = v->vid[e[i].b];
-		if (e[i].a == e[i].b || !e[i].lines || a < 0 || b < 0)
+		double w;
+		if (!e[i].lines || a < 0 || b < 0)
+			continue;
+		w = e[i].a == e[i].b ? v->mult[a] * (v->mult[a] - 1) / 2 : v->mult[a] * v->mult[b];
+		if (w == 0)
 			continue;
 		if ((err = igraph_vector_int_push_back(&v->edges, a)) != IGRAPH_SUCCESS ||
 		    (err = igraph_vector_int_push_back(&v->edges, b)) != IGRAPH_SUCCESS ||
-		    (err = igraph_vector_push_back(&v->weights, (igraph_real_t)e[i].lines)) != IGRAPH_SUCCESS)
+		    (err = igraph_vector_push_back(&v->weights, w * (igraph_real_t)e[i].lines)) !=
+			    IGRAPH_SUCCESS)
 			return ig_fail(err, "adding an edge");
 	}
 	return 0;
@@ -566,7 +580,7 @@ static int temporal_steps(uint32_t *lab, temporal_run *t, mev_clustering *c, con
 			goto done;
 		c->step = MEV_CLUSTER_STEP_INDEPENDENT;
 	}
-	if (known && (rc = mev__moved(&c->moved, start, lab, seen, n)))
+	if (known && (rc = mev__moved(&c->moved, start, lab, seen, t->v->mult, n)))
 		goto done;
 	if (c->step == MEV_CLUSTER_STEP_MOVED && !c->moved)
 		c->step = MEV_CLUSTER_STEP_KEPT;
@@ -579,7 +593,7 @@ done:
 static int temporal(igraph_vector_int_t *membership, const igraph_t *graph, const vgraph *v,
 		    const mev_cluster_params *p, mev_clustering *c, const mev_clustering *prev)
 {
-	temporal_run t = { graph, v, p, membership, { 0 }, TEMPORAL_MARGIN, { NULL, NULL } };
+	temporal_run t = { graph, v, p, membership, { 0 }, TEMPORAL_MARGIN, { NULL, NULL, NULL } };
 	uint32_t *lab = malloc((v->n + 1) * sizeof *lab), *buf = malloc((5 * v->n + 1) * sizeof *buf);
 	double *lines = malloc((v->n + 1) * sizeof *lines);
 	int rc;
@@ -589,6 +603,7 @@ static int temporal(igraph_vector_int_t *membership, const igraph_t *graph, cons
 		for (size_t i = 0; i < v->n; i++)
 			lines[i] = (double)c->lines[v->sec[i]];
 		t.ref.lines = lines;
+		t.ref.mult = v->mult;
 		rc = temporal_steps(lab, &t, c, prev, buf);
 	}
 	for (size_t i = 0; !rc && i < v->n; i++)
@@ -665,7 +680,7 @@ static int partition(igraph_vector_int_t *membership, double *q, const igraph_t 
 
 /* The vertices' clusters as c->member's raw labels (< v->n). */
 static int take_membership(mev_clustering *c, const igraph_vector_int_t *membership, const vgraph *v,
-			   const mev_cluster_params *p)
+			   const mev_cluster_params *p, const mev_graph *g)
 {
 	for (size_t i = 0; i < v->n; i++) {
 		igraph_integer_t k = VECTOR(*membership)[i];
@@ -674,6 +689,10 @@ static int take_membership(mev_clustering *c, const igraph_vector_int_t *members
 					     mev_cluster_method_name(p->method), (long long)k, i, v->n);
 		c->member[v->sec[i]] = (uint32_t)k;
 	}
+	/* twins: in their representative's cluster */
+	for (uint32_t s = 0; s < c->nsec; s++)
+		if (mev_graph_twin_rep(g, s) != s && v->vid[mev_graph_twin_rep(g, s)] >= 0)
+			c->member[s] = c->member[mev_graph_twin_rep(g, s)];
 	return 0;
 }
 
@@ -708,7 +727,7 @@ int mev_cluster_graph(mev_clustering **out, const mev_graph *g, const mev_cluste
 	}
 	have_m = 1;
 	if ((rc = partition(&membership, &c->modularity, &graph, &v, p, c, prev)) ||
-	    (rc = take_membership(c, &membership, &v, p)))
+	    (rc = take_membership(c, &membership, &v, p, g)))
 		goto done;
 rank:
 	if (!rc)

@@ -168,6 +168,14 @@ done:
 	return rc;
 }
 
+int mev__cluster_load_graph(mev_clustering **out, mev_store *s, const mev_cluster_params *p,
+			    const char *tag, const mev_graph *g)
+{
+	int rc = mev_cluster_params_check(p);
+	*out = NULL;
+	return rc ? rc : load_with_graph(out, s, p, tag, g);
+}
+
 int mev_cluster_load(mev_clustering **out, mev_store *s, const mev_cluster_params *p,
 		     const char *tag)
 {

@@ -144,6 +144,8 @@ static int may_leave(const uint32_t *label, const mev__wgraph *g, const mover *m
 		for (size_t i = 0; i < mv->n; i++) {
 			uint32_t v = mv->vs[i];
 			double w = ref->lines[v] < ref->lines[u] ? ref->lines[v] : ref->lines[u];
+			if (ref->mult)
+				w *= ref->mult[v] * ref->mult[u];
 			apart += ref->label[v] == ref->label[u] ? -w : w;
 		}
 	}
@@ -170,7 +172,8 @@ static uint32_t best_move(clusters *cl, const uint32_t *label, const mev__wgraph
 		uint32_t v = mv->vs[i];
 		for (size_t e = g->off[v]; e < g->off[v + 1]; e++) {
 			uint32_t u = g->adj[e], c = label[u];
-			if ((mv->n > 1 && mv->unit[u] == mv->id) || (mv->within && mv->within[u] != mv->within[v]))
+			/* the mover's own vertices (a loop too) go with it */
+			if (in_mover(mv, u) || (mv->within && mv->within[u] != mv->within[v]))
 				continue;
 			if (cl->kc[c] == 0)
 				cl->touched[nt++] = c;
@@ -429,11 +432,11 @@ static int overlap_cmp_count(const void *x, const void *y)
 }
 
 int mev__moved(size_t *out, const uint32_t *from, const uint32_t *to, const unsigned char *only,
-	       size_t n)
+	       const double *mult, size_t n)
 {
 	overlap *o = malloc((n + 1) * sizeof *o);
 	unsigned char *used_from = calloc(n + 1, 1), *used_to = calloc(n + 1, 1);
-	size_t no = 0, kept = 0, m = 0;
+	size_t no = 0, kept = 0, m = 0, total = 0;
 	*out = 0;
 	if (!o || !used_from || !used_to) {
 		free(o);
@@ -445,7 +448,7 @@ int mev__moved(size_t *out, const uint32_t *from, const uint32_t *to, const unsi
 		if (!only || only[v]) {
 			o[m].from = from[v];
 			o[m].to = to[v];
-			o[m++].count = 1;
+			o[m++].count = mult ? (uint32_t)mult[v] : 1;
 		}
 	qsort(o, m, sizeof *o, overlap_cmp_pair);
 	for (size_t v = 0; v < m; v++)
@@ -459,7 +462,9 @@ int mev__moved(size_t *out, const uint32_t *from, const uint32_t *to, const unsi
 			used_from[o[i].from] = used_to[o[i].to] = 1;
 			kept += o[i].count;
 		}
-	*out = m - kept;
+	for (size_t i = 0; i < no; i++)
+		total += o[i].count;
+	*out = total - kept;
 	free(o);
 	free(used_from);
 	free(used_to);

@@ -314,8 +314,8 @@ static int check_options(mev_export_table_id t, const mev_export_options *opt)
 	if (opt->path && t != MEV_EXPORT_FILES)
 		return mev_error_set(MEV_EINVAL, "--path goes with the files table only");
 	if ((opt->from || opt->to) && t != MEV_EXPORT_EVENTS && t != MEV_EXPORT_SECTION_CHANGES &&
-	    t != MEV_EXPORT_WORKLOAD)
-		return mev_error_set(MEV_EINVAL, "--from and --to go with the events, "
+	    t != MEV_EXPORT_FLOWS && t != MEV_EXPORT_WORKLOAD)
+		return mev_error_set(MEV_EINVAL, "--from and --to go with the events, flows, "
 				     "section_changes and workload tables only");
 	if (opt->by && t != MEV_EXPORT_WORKLOAD)
 		return mev_error_set(MEV_EINVAL, "--by goes with the workload table only");
@@ -334,10 +334,10 @@ static int check_options(mev_export_table_id t, const mev_export_options *opt)
 static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *h,
 		       const mev_export_options *opt)
 {
-	if (opt->from && mev__history_find(h, opt->from) < 0)
-		return not_stored(s, opt->from);
-	if (opt->to && mev__history_find(h, opt->to) < 0)
-		return not_stored(s, opt->to);
+	size_t lo, hi;
+	int rc = mev_release_range(&lo, &hi, s, h->list, h->n, opt->from, opt->to, 0);
+	if (rc)
+		return rc;
 	if (t == MEV_EXPORT_CLUSTERS && !h->clustered)
 		return not_clustered(h, opt->release);
 	if ((t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES || t == MEV_EXPORT_FLOWS) && !h->tracked)
@@ -349,7 +349,6 @@ static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *
 	if (t == MEV_EXPORT_COMMITS || t == MEV_EXPORT_FLOW || t == MEV_EXPORT_PEOPLE ||
 	    t == MEV_EXPORT_WORKLOAD) {
 		size_t first, end;
-		int rc;
 		/* workload: releases without a flow have empty commit columns; a
 		 * store with none at all is an error */
 		mev__export_range(&first, &end, h, t == MEV_EXPORT_WORKLOAD ? NULL : opt->release);
@@ -406,7 +405,7 @@ static int path_end(path_buffer *pb, int rc, FILE *out, mev_store *s, const mev_
 	if (!rc && pb->canon && !pb->rows)
 		rc = mev__export_no_path(s, h, x->opt ? x->opt->release : NULL, x->path, x->path_dir);
 	if (!rc && pb->canon && pb->len && fwrite(pb->buf, 1, pb->len, out) != pb->len)
-		rc = mev_error_set(MEV_EIO, "cannot write the table");
+		rc = mev_error_write("table");
 	free(pb->buf);
 	free(pb->canon);
 	return rc;
@@ -482,9 +481,8 @@ int mev__export_ready(const mev__history *h, mev_export_table_id t)
 
 int mev__export_check_release(mev_store *s, const mev__history *h, const mev_export_options *opt)
 {
-	const char *tags[] = { opt->release, opt->from, opt->to };
-	for (size_t i = 0; i < 3; i++)
-		if (tags[i] && mev__history_find(h, tags[i]) < 0)
-			return not_stored(s, tags[i]);
-	return 0;
+	size_t lo, hi;
+	if (opt->release && mev__history_find(h, opt->release) < 0)
+		return not_stored(s, opt->release);
+	return mev_release_range(&lo, &hi, s, h->list, h->n, opt->from, opt->to, 0);
 }

@@ -201,14 +201,15 @@ static int xedge(void *ctx, size_t i, size_t *a, size_t *b, mev_gdoc_value *v)
 
 /* The graph of `release` in `fmt`: GraphML's graph id and the JSON graph's
  * "level" say which graph it is, DOT's graph is named after the release. */
-static int write_xgraph(FILE *out, const mev__xgraph *x, mev_graph_format fmt, const char *release)
+static int write_xgraph(FILE *out, const mev__xgraph *x, mev_graph_format fmt, const char *release,
+			int excel_safe)
 {
 	const char *level = x->meta ? "clusters" : "sections";
 	mev_graphdoc d = { level, release, level_attr, &level, 1,
 			   x->meta ? cluster_attrs : section_attrs,
 			   sizeof section_attrs / sizeof *section_attrs, 1,
 			   edge_attrs, sizeof edge_attrs / sizeof *edge_attrs,
-			   x->v.n, x->e.n, xvertex, xedge, (void *)x };
+			   x->v.n, x->e.n, xvertex, xedge, (void *)x, excel_safe };
 	return mev_graphdoc_write(out, &d, fmt);
 }
 
@@ -237,7 +238,7 @@ int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *op
 		rc = section_graph(fm, g, &h, r, opt->keep_rest, &x);
 	if (rc)
 		goto done;
-	rc = write_xgraph(out, &x, opt->format, opt->release);
+	rc = write_xgraph(out, &x, opt->format, opt->release, opt->excel_safe);
 done:
 	MEV_VEC_FREE(&x.v);
 	MEV_VEC_FREE(&x.e);

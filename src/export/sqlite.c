@@ -70,12 +70,19 @@ typedef struct {
 	uint64_t rows;
 } sink_ctx;
 
-/* The database's last error as a MEV_EIO about `path`. */
+/* The database's last error as a MEV_EIO about `path`, with the hint that
+ * fits it: space and permissions for a write that failed, not for a key
+ * that two rows share. */
 static int db_error(sqlite3 *db, const char *path, const char *what)
 {
+	int code = db ? sqlite3_errcode(db) : SQLITE_NOMEM;
 	int rc = mev_error_set(MEV_EIO, "cannot write SQLite database '%s': %s: %s", path, what,
 			       db ? sqlite3_errmsg(db) : "out of memory");
-	mev_error_hint("check the free space and that the file can be written");
+	if (code == SQLITE_CONSTRAINT)
+		mev_error_hint("two rows of a table share its key: the store holds what the database "
+			       "cannot; the single tables ('maintevo export TABLE') still write it");
+	else
+		mev_error_hint("check the free space and that the file can be written");
 	return rc;
 }
 

@@ -257,6 +257,8 @@ static int write_csv(writer *w)
 		cols[i + 2] = (mev_column){ d->eattrs[i].name, d->eattrs[i].type == MEV_GDOC_STRING
 							       ? MEV_COLUMN_STRING : MEV_COLUMN_INTEGER };
 	rc = mev_table_new(&t, w->out, MEV_TABLE_CSV, cols);
+	if (!rc)
+		mev_table_excel_safe(t, d->excel_safe);
 	for (size_t i = 0; !rc && i < d->n_edges; i++) {
 		uint64_t num;
 		size_t a, b;
@@ -303,6 +305,6 @@ int mev_graphdoc_write(FILE *out, const mev_graphdoc *d, mev_graph_format fmt)
 	free(w.end);
 	free(w.ev);
 	if (rc == MEV_EIO || (!rc && ferror(out)))
-		return mev_error_set(MEV_EIO, "cannot write the graph");
+		return mev_error_write("graph");
 	return rc;
 }

@@ -481,7 +481,7 @@ int mev_table_finish(mev_table *t)
 	if (t->has_sink)
 		return t->sink_rc;
 	if (ferror(t->out))
-		return mev_error_set(MEV_EIO, "cannot write the table");
+		return mev_error_write("table");
 	return 0;
 }
 

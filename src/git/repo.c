@@ -141,9 +141,26 @@ done:
 typedef struct {
 	mev_repo *repo;
 	MEV_VEC(mev_tag) list;
-	size_t skipped;
+	mev_tags_skipped skipped;
 	int rc;
 } tags_ctx;
+
+/* Count a tag left out, keeping the first names bytewise. */
+static void skip_tag(mev_tags_skipped *sk, const char *name)
+{
+	size_t k = sk->n < MEV_TAGS_SKIPPED_NAMED ? sk->n : MEV_TAGS_SKIPPED_NAMED;
+	char cut[sizeof sk->names[0]];
+	snprintf(cut, sizeof cut, "%s", name);
+	sk->n++;
+	/* insert in order; the last falls off when all places are taken */
+	while (k > 0 && strcmp(cut, sk->names[k - 1]) < 0) {
+		if (k < MEV_TAGS_SKIPPED_NAMED)
+			memcpy(sk->names[k], sk->names[k - 1], sizeof cut);
+		k--;
+	}
+	if (k < MEV_TAGS_SKIPPED_NAMED)
+		memcpy(sk->names[k], cut, sizeof cut);
+}
 
 static int tag_cb(const char *name, git_oid *oid, void *payload)
 {
@@ -155,7 +172,7 @@ static int tag_cb(const char *name, git_oid *oid, void *payload)
 	if (git_object_lookup(&obj, tc->repo->git, oid, GIT_OBJECT_ANY) < 0 ||
 	    git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
 		git_error_clear();
-		tc->skipped++;
+		skip_tag(&tc->skipped, name);
 		goto done;
 	}
 	t.name = strdup(name);
@@ -171,10 +188,13 @@ done:
 	return tc->rc;
 }
 
-int mev_repo_tags(mev_tag **out, size_t *n, size_t *skipped, mev_repo *repo)
+int mev_repo_tags(mev_tag **out, size_t *n, mev_tags_skipped *skipped, mev_repo *repo)
 {
-	tags_ctx tc = { repo, { 0 }, 0, 0 };
-	int rc = git_tag_foreach(repo->git, tag_cb, &tc);
+	tags_ctx tc;
+	int rc;
+	memset(&tc, 0, sizeof tc);
+	tc.repo = repo;
+	rc = git_tag_foreach(repo->git, tag_cb, &tc);
 	if (rc < 0 && !tc.rc)
 		tc.rc = mev__repo_git_fail(MEV_EGIT, "cannot list the tags");
 	if (tc.rc) {

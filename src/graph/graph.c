@@ -8,18 +8,11 @@
  * the edges (sizeof(mev_edge) each) plus a few words per section and per
  * set member.
  */
-#include "maintevo/graph.h"
+#include "graph_internal.h"
 #include "maintevo/error.h"
-#include "util/buf.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct mev_graph {
-	const mev_filemap *fm;
-	int keep_rest;
-	MEV_VEC(mev_edge) edges;
-};
 
 static const mev_filemap *sort_fm; /* qsort has no context argument */
 
@@ -44,6 +37,25 @@ static int u32_cmp(const void *x, const void *y)
 {
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
 	return (a > b) - (a < b);
+}
+
+/* (title(a), a, title(b), b): the order of the rows of a build, in which
+ * sections of one title are ranked by index. */
+static int edge_rank_cmp(const void *x, const void *y, void *fm)
+{
+	const mev_edge *a = x, *b = y;
+	const mev_section_info *s = mev_filemap_sections(fm);
+	int c = strcmp(s[a->a].title, s[b->a].title);
+	if (c || a->a != b->a)
+		return c ? c : (a->a > b->a) - (a->a < b->a);
+	c = strcmp(s[a->b].title, s[b->b].title);
+	return c ? c : (a->b > b->b) - (a->b < b->b);
+}
+
+void mev__graph_sort(const mev_filemap *fm, mev_edge *e, size_t n)
+{
+	if (n > 1)
+		qsort_r(e, n, sizeof *e, edge_rank_cmp, (void *)fm);
 }
 
 /* Sort the edges unless they are in order already (stored graphs are). */
@@ -325,9 +337,28 @@ void mev_graph_free(mev_graph *g)
 	if (!g)
 		return;
 	MEV_VEC_FREE(&g->edges);
+	mev__twins_free(g->tw);
 	free(g);
 }
 
-size_t mev_graph_edge_count(const mev_graph *g) { return g->edges.n; }
-const mev_edge *mev_graph_edges(const mev_graph *g) { return g->edges.v; }
+size_t mev_graph_edge_count(const mev_graph *g)
+{
+	/* with twins the whole graph too: its count and its edges agree, also
+	 * when memory runs out (0, and NULL) */
+	if (g->tw)
+		return mev__twins_full(g) ? (size_t)g->tw->nfull : 0;
+	return g->edges.n;
+}
+
+const mev_edge *mev_graph_edges(const mev_graph *g)
+{
+	return g->tw ? mev__twins_full(g) : g->edges.v;
+}
+
 const mev_filemap *mev_graph_filemap(const mev_graph *g) { return g->fm; }
+
+const mev_edge *mev_graph_kept_edges(const mev_graph *g, size_t *n)
+{
+	*n = g->edges.n;
+	return g->edges.v;
+}

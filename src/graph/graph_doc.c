@@ -71,14 +71,15 @@ static int edge(void *ctx, size_t i, size_t *a, size_t *b, mev_gdoc_value *v)
 	return 0;
 }
 
-int mev_graph_write(FILE *out, const mev_graph *g, mev_graph_format fmt, const char *name)
+int mev_graph_write(FILE *out, const mev_graph *g, mev_graph_format fmt, const char *name,
+		    int excel_safe)
 {
 	const mev_filemap *fm = mev_graph_filemap(g);
 	size_t nsec = mev_filemap_section_count(fm), n = 0, ne = mev_graph_edge_count(g);
 	doc d = { g, mev_filemap_sections(fm), mev_graph_edges(g), NULL, NULL, NULL,
 		  fmt == MEV_GRAPH_GRAPHML, fmt == MEV_GRAPH_DOT, fmt == MEV_GRAPH_CSV };
 	mev_graphdoc gd = { "G", name, NULL, NULL, 0, vattrs, sizeof vattrs / sizeof *vattrs, -1,
-			    eattrs, sizeof eattrs / sizeof *eattrs, 0, ne, vertex, edge, &d };
+			    eattrs, sizeof eattrs / sizeof *eattrs, 0, ne, vertex, edge, &d, excel_safe };
 	int rc;
 
 	d.size = calloc(nsec + 1, sizeof *d.size);

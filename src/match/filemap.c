@@ -335,7 +335,7 @@ static int title_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int mev_filemap_write_csv(FILE *out, const mev_filemap *fm, int keep_rest)
+int mev_filemap_write_csv(FILE *out, const mev_filemap *fm, int keep_rest, int excel_safe)
 {
 	static const mev_column cols[] = {
 		{ "path", MEV_COLUMN_STRING }, { "lines", MEV_COLUMN_INTEGER },
@@ -353,6 +353,7 @@ int mev_filemap_write_csv(FILE *out, const mev_filemap *fm, int keep_rest)
 	}
 	if ((rc = mev_table_new(&t, out, MEV_TABLE_CSV, cols)))
 		goto done;
+	mev_table_excel_safe(t, excel_safe);
 	for (size_t i = 0; i < fm->rows.n; i++) {
 		const mev_file_row *r = &fm->rows.v[i];
 		if (!joined[r->set]) {
@@ -382,7 +383,7 @@ int mev_filemap_write_csv(FILE *out, const mev_filemap *fm, int keep_rest)
 		mev_table_end_row(t);
 	}
 	if ((rc = mev_table_finish(t)) == MEV_EIO)
-		rc = mev_error_set(MEV_EIO, "cannot write the file map");
+		rc = mev_error_write("file map");
 done:
 	mev_table_free(t);
 	for (size_t i = 0; joined && i < nsets; i++)

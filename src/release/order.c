@@ -92,3 +92,39 @@ size_t mev_release_ranks_count(const mev_release_ranks *r)
 {
 	return r->n;
 }
+
+/* --- a range --from .. --to, checked the same way for every command ---------- */
+
+static int64_t index_of(const mev_release *list, size_t n, const char *tag)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(list[i].tag, tag) == 0)
+			return (int64_t)i;
+	return -1;
+}
+
+int mev_release_range(size_t *lo, size_t *hi, mev_store *s, const mev_release *list, size_t n,
+		      const char *from, const char *to, int strict)
+{
+	int64_t a = 0, b = (int64_t)n - 1;
+	*lo = 0;
+	*hi = n ? n - 1 : 0;
+	if (from && (a = index_of(list, n, from)) < 0)
+		return mev_release_not_stored(s, from);
+	if (to && (b = index_of(list, n, to)) < 0)
+		return mev_release_not_stored(s, to);
+	if (from && to && (a > b || (strict && a == b))) {
+		if (a > b)
+			mev_error_set(MEV_EINVAL, "--from '%s' comes after --to '%s': the range is reversed",
+				      from, to);
+		else
+			mev_error_set(MEV_EINVAL, "--from and --to name the same release '%s': the range "
+				      "needs two", from);
+		mev_error_hint("releases are in version order, oldest first: see 'maintevo releases "
+			       "--store %s'", mev_store_dir(s));
+		return MEV_EINVAL;
+	}
+	*lo = (size_t)a;
+	*hi = (size_t)b;
+	return 0;
+}

@@ -644,15 +644,51 @@ int mev_release_has(mev_oid *commit, mev_store *s, const char *tag)
 	return found;
 }
 
+/* The stored edges of a release record, read as a mev_edge_source. */
+typedef struct {
+	mev__rd start, cur;
+	uint64_t n, i;
+} edge_reader;
+
+/* mev__get_uv() for the edges, one byte numbers (most) without a call:
+ * a dense graph's millions of edges are read twice a load. */
+static inline uint64_t edge_uv(mev__rd *r)
+{
+	if (r->p < r->end && !(*r->p & 0x80))
+		return *r->p++;
+	return mev__get_uv(r);
+}
+
+static int edge_next(void *ctx, mev_edge *e)
+{
+	edge_reader *er = ctx;
+	if (er->i == er->n)
+		return 0;
+	er->i++;
+	e->a = (uint32_t)edge_uv(&er->cur);
+	e->b = (uint32_t)edge_uv(&er->cur);
+	e->lines = edge_uv(&er->cur);
+	e->bytes = edge_uv(&er->cur);
+	e->files = edge_uv(&er->cur);
+	return er->cur.bad ? MEV_ECORRUPT : 1;
+}
+
+static void edge_rewind(void *ctx)
+{
+	edge_reader *er = ctx;
+	er->cur = er->start;
+	er->i = 0;
+}
+
 int mev_release_load_graph(mev_filemap **sections, mev_graph **g, mev_store *s, const char *tag,
 			   int keep_rest)
 {
 	mev_filemap *fm = NULL;
-	mev_edge *edges = NULL;
 	mev_graph_options go = { keep_rest };
+	edge_reader er;
+	mev_edge_source src = { edge_next, edge_rewind, &er };
 	void *rec = NULL;
 	mev__rd r;
-	uint64_t ne;
 	int rc;
 
 	*sections = NULL;
@@ -663,33 +699,20 @@ int mev_release_load_graph(mev_filemap **sections, mev_graph **g, mev_store *s, 
 	mev_store_read_end(s);
 	if (rc)
 		return mev__release_damaged(s, rc, tag);
-	ne = mev__get_uv(&r);
-	if (r.bad || ne > (uint64_t)(r.end - r.p)) {
+	er.n = mev__get_uv(&r);
+	er.i = 0;
+	er.start = er.cur = r;
+	if (r.bad || er.n > (uint64_t)(r.end - r.p)) {
 		rc = mev_error_set(MEV_ECORRUPT, "release record of '%s' is damaged", tag);
 		goto done;
 	}
-	if (!(edges = malloc((ne + 1) * sizeof *edges))) {
-		rc = mev_error_oom();
-		goto done;
-	}
-	for (uint64_t i = 0; i < ne; i++) {
-		edges[i].a = (uint32_t)mev__get_uv(&r);
-		edges[i].b = (uint32_t)mev__get_uv(&r);
-		edges[i].lines = mev__get_uv(&r);
-		edges[i].bytes = mev__get_uv(&r);
-		edges[i].files = mev__get_uv(&r);
-	}
-	if (r.bad) {
+	/* twins kept as classes (a dense graph stays small: graph.h) */
+	rc = mev_graph_from_source(g, fm, &src, &go);
+	if (rc == MEV_ECORRUPT)
 		rc = mev_error_set(MEV_ECORRUPT, "release record of '%s' is damaged", tag);
-		goto done;
-	}
-	/* the graph takes the array: one copy of the edges, not two */
-	rc = mev_graph_adopt_edges(g, fm, edges, (size_t)ne, &go);
-	edges = NULL;
-	if (rc == MEV_EINVAL)
+	else if (rc == MEV_EINVAL)
 		rc = mev_error_set(MEV_ECORRUPT, "graph of '%s' is damaged", tag);
 done:
-	free(edges);
 	free(rec);
 	if (rc) {
 		mev_filemap_free(fm);

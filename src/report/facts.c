@@ -268,6 +268,10 @@ static int pick_releases(mev__report *r)
 		}
 		r->ia = r->ib - 1;
 	}
+	if (r->opt->from && r->opt->to) {
+		size_t lo, hi; /* the same words as every command's */
+		return mev_release_range(&lo, &hi, r->store, r->h.list, r->h.n, r->opt->from, r->opt->to, 1);
+	}
 	if (r->ia >= r->ib) {
 		rc = mev_error_set(MEV_EINVAL, "--from '%s' is not older than --to '%s'",
 				   r->h.list[r->ia].tag, r->h.list[r->ib].tag);

@@ -73,7 +73,7 @@ int mev_report_write(FILE *out, mev_store *s, const mev_report_options *opt)
 	}
 	mev__doc_end(&d);
 	if (ferror(out))
-		rc = mev_error_set(MEV_EIO, "cannot write the report");
+		rc = mev_error_write("report");
 done:
 	mev__buf_free(&title);
 	mev__report_free(&r);

@@ -260,8 +260,18 @@ static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events
 {
 	rec_vec rv = { { 0 }, 0 };
 	mev_release_ranks *ranks = NULL;
-	int rc = mev_store_read_begin(s);
-	if (rc)
+	int rc;
+	if (lo && hi) {
+		/* a reversed range is refused, as every command refuses it */
+		mev_release *rels = NULL;
+		size_t n = 0, a, b;
+		if (!(rc = mev_release_list(&rels, &n, s)))
+			rc = mev_release_range(&a, &b, s, rels, n, lo, hi, 0);
+		mev_release_list_free(rels, n);
+		if (rc)
+			return rc;
+	}
+	if ((rc = mev_store_read_begin(s)))
 		return rc;
 	/* the records, the releases, the support and the causes from one snapshot */
 	if (!(rc = mev_release_ranks_load(&ranks, s)))

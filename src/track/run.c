@@ -52,7 +52,7 @@ static int rel_load(mev__track_rel *r, mev_store *s, const mev_release *m, const
 	r->commit = m->commit;
 	r->has_files = m->has_files;
 	if ((rc = mev_release_load_graph(&r->sec, &r->g, s, m->tag, 0)) ||
-	    (rc = mev_cluster_load(&r->cl, s, cp, m->tag)))
+	    (rc = mev__cluster_load_graph(&r->cl, s, cp, m->tag, r->g)))
 		goto fail;
 	k = mev_clustering_count(r->cl);
 	r->cl_fp = mev_clustering_fingerprint(r->cl);

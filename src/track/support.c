@@ -41,32 +41,50 @@ int mev__support_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_p
 		       : 0;
 }
 
-/* A number in [0, 1) from a run and two strings. */
-static double draw(uint32_t run, const char *a, const char *b, uint64_t salt)
+/* A number in [0, 1) from a run and two strings' hashes (mev__hash_bytes()
+ * of each). */
+static double draw_h(uint32_t run, uint64_t ha, uint64_t hb, uint64_t salt)
 {
-	uint64_t h[3] = { mev__hash_bytes(a, strlen(a)), mev__hash_bytes(b, strlen(b)),
-			  ((uint64_t)run << 32) ^ salt };
+	uint64_t h[3] = { ha, hb, ((uint64_t)run << 32) ^ salt };
 	return (double)(mev__hash_bytes(h, sizeof h) >> 11) / 9007199254740992.0;
 }
 
-/* g with every edge between two sections scaled for run r. */
+/* A number in [0, 1) from a run and two strings. */
+static double draw(uint32_t run, const char *a, const char *b, uint64_t salt)
+{
+	return draw_h(run, mev__hash_bytes(a, strlen(a)), mev__hash_bytes(b, strlen(b)), salt);
+}
+
+/*
+ * g with every edge between two sections scaled for run r.  The edges
+ * kept (graph.h: with twins, those of the representatives, each standing
+ * for the pairs of two classes, scaled alike) and the titles' hashes once
+ * per section: the time of the kept edges.
+ */
 static int perturb(mev_graph **out, const mev_graph *g, uint32_t r, double noise)
 {
 	const mev_filemap *fm = mev_graph_filemap(g);
 	const mev_section_info *si = mev_filemap_sections(fm);
-	size_t n = mev_graph_edge_count(g);
+	size_t n, ns = mev_filemap_section_count(fm);
+	const mev_edge *ke = mev_graph_kept_edges(g, &n);
 	mev_edge *e = malloc((n + 1) * sizeof *e);
-	mev_graph_options opt = { 0 };
-	if (!e)
+	uint64_t *th = malloc((ns + 1) * sizeof *th);
+	if (!e || !th) {
+		free(e);
+		free(th);
 		return mev_error_oom();
-	memcpy(e, mev_graph_edges(g), n * sizeof *e);
+	}
+	for (size_t i = 0; i < ns; i++)
+		th[i] = mev__hash_bytes(si[i].title, strlen(si[i].title));
+	memcpy(e, ke, n * sizeof *e);
 	for (size_t i = 0; i < n; i++)
 		if (e[i].a != e[i].b && e[i].lines) {
-			double f = 1 + noise * (2 * draw(r, si[e[i].a].title, si[e[i].b].title, 1) - 1);
+			double f = 1 + noise * (2 * draw_h(r, th[e[i].a], th[e[i].b], 1) - 1);
 			uint64_t l = (uint64_t)llround((double)e[i].lines * f);
 			e[i].lines = l ? l : 1;
 		}
-	return mev_graph_adopt_edges(out, fm, e, n, &opt);
+	free(th);
+	return mev_graph_adopt_like(out, g, e, n);
 }
 
 /* The parameters of run r. */

@@ -62,3 +62,10 @@ int mev_error_oom(void)
 {
 	return mev_error_set(MEV_ENOMEM, "out of memory");
 }
+
+int mev_error_write(const char *what)
+{
+	int rc = mev_error_set(MEV_EIO, "cannot write the %s", what);
+	mev_error_hint("check the free space where the output goes, and that it can be written");
+	return rc;
+}

@@ -363,9 +363,10 @@ static int forget_releases(mev_store *s, void *ctx)
 	return rc;
 }
 
-/* Open the repository and the store, take the writer's lock, check (or
+/* Open the repository, list its tags (*tags, *ntags, *skipped), check
+ * the globs; then open the store, take the writer's lock, check (or
  * forget, with --rebuild) whose history the store holds. */
-static int open_walk(walker *w)
+static int open_walk(walker *w, mev_tag **tags, size_t *ntags, mev_tags_skipped *skipped)
 {
 	const mev_walk_options *o = w->opt;
 	int rc;
@@ -376,6 +377,9 @@ static int open_walk(walker *w)
 	if (o->branch && (rc = mev_repo_branch(&tip, NULL, w->repo, o->branch)))
 		return rc;
 	mev_repo_bound_memory();
+	if ((rc = mev_repo_tags(tags, ntags, skipped, w->repo)) ||
+	    (rc = mev__walk_check_globs(o, *tags, *ntags)))
+		return rc;
 	if ((rc = mev_store_open(&w->store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
 	    (rc = mev_store_lock_wait(&w->lockfd, o->store, o->wait, o->abort_now)))
 		return rc;
@@ -550,7 +554,8 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 {
 	walker w = { 0 };
 	mev_tag *tags = NULL, *snaps = NULL;
-	size_t ntags = 0, skipped = 0, nwork = 0, nsnaps = 0;
+	mev_tags_skipped skipped = { 0 };
+	size_t ntags = 0, nwork = 0, nsnaps = 0;
 	const mev_tag **work = NULL;
 	state prev = { 0 };
 	double t0 = mev__now(), tw;
@@ -564,13 +569,15 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	w.lockfd = -1;
 	w.deltas.idx = (mev_strmap)MEV_STRMAP_INIT;
 	if ((rc = mev_release_memo_new(&w.memo)) || (rc = mev_pattern_pool_new(&w.pool)) ||
-	    (rc = open_walk(&w)) || (rc = drop_damaged(&w)) ||
-	    (rc = mev_repo_tags(&tags, &ntags, &skipped, w.repo)))
+	    (rc = open_walk(&w, &tags, &ntags, &skipped)) || (rc = drop_damaged(&w)))
 		goto done;
-	res->tags = ntags + skipped;
-	if (skipped)
-		mev__walk_note(&w, "%zu tag%s that do%s not point at a commit left out", skipped,
-		     skipped == 1 ? "" : "s", skipped == 1 ? "es" : "");
+	res->tags = ntags + skipped.n;
+	if (skipped.n) {
+		char names[512];
+		mev__walk_skipped_names(names, sizeof names, &skipped);
+		mev__walk_note(&w, "%zu tag%s that do%s not point at a commit left out: %s", skipped.n,
+			       skipped.n == 1 ? "" : "s", skipped.n == 1 ? "es" : "", names);
+	}
 	if ((rc = mev__stored_load(&w.stored, w.store)))
 		goto done;
 	if (w.snap.branch && (rc = mev__walk_snapshots(&snaps, &nsnaps, &w.snap, w.repo, &w.stored)))

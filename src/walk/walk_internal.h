@@ -411,4 +411,14 @@ int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork);
  * insert lands beside the one before) in the write transaction of s. */
 int mev__walk_put_sizes(mev_store *s, mev__blob_size *v, size_t n);
 
+/*
+ * Before the store is made (globs.c): a --tags or --exclude glob of o
+ * that does not parse (a '[' never closed: fnmatch() would take it for a
+ * plain '[' and match nothing) is MEV_EINVAL, a --tags glob that matches
+ * none of the n tags MEV_ENOTFOUND, each with a message and hint.
+ */
+int mev__walk_check_globs(const mev_walk_options *o, const mev_tag *tags, size_t n);
+/* "a, b, c and 4 more": the tags mev_repo_tags() left out, into out. */
+void mev__walk_skipped_names(char *out, size_t size, const mev_tags_skipped *sk);
+
 #endif

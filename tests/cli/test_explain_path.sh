@@ -65,7 +65,7 @@ expect_stderr_contains "unknown format 'xml'"
 expect_exit 2 "$MEV" explain --store st --release v1 --rev v1 x
 expect_stderr_contains "--rev goes with --repo"
 expect_exit 2 "$MEV" explain --repo tiny --store st --lineage 1 --from v1
-expect_stderr_contains "--repo, --rev and --format go with explain PATH"
+expect_stderr_contains "--repo, --rev, --format and --excel-safe go with explain PATH"
 expect_exit 1 "$MEV" explain --store st --release v9 x
 expect_error "release 'v9' is not in store 'st'"
 

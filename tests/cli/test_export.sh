@@ -189,7 +189,7 @@ expect_exit 1 "$MEV" export events --store S --method louvain -o nothing.csv
 expect_exit 2 "$MEV" report --store S --format pdf
 expect_error "unknown format 'pdf'"
 expect_exit 1 "$MEV" report --store S --from v1.5 --to v1.3
-expect_error "is not older than"
+expect_error "--from 'v1.5' comes after --to 'v1.3': the range is reversed"
 expect_exit 1 "$MEV" report --store S --to v1.0
 expect_error "the oldest stored"
 expect_exit 1 "$MEV" report --store missing

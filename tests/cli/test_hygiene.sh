@@ -125,7 +125,7 @@ expect_error "--excel-safe goes with --format csv only"
 expect_exit 2 "$MEV" events --store S --excel-safe --format jsonl
 expect_error "--excel-safe goes with --format csv only"
 expect_exit 2 "$MEV" export graph --store S --release v1 --excel-safe
-expect_error "--excel-safe goes with the CSV tables"
+expect_error "--excel-safe goes with --format csv only"
 
 step "DOT labels: Graphviz shows the title as it is"
 # A title with everything DOT or Graphviz read specially, through

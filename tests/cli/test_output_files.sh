@@ -13,10 +13,10 @@ expect_exit 0 "$MEV" track --store S -q
 expect_exit 0 "$MEV" releases --store S -o releases.csv
 expect_exit 0 "$MEV" report --store S -o report.md
 
-# no_temp_left: no ".NAME.XXXXXX" of ours in the folder
+# no_temp_left: no ".NAME.maintevo-tmp.XXXXXX" of ours in the folder
 no_temp_left() {
 	local left
-	left=$(find "${1:-.}" -maxdepth 1 -name '.*.??????' | head -n 3)
+	left=$(find "${1:-.}" -maxdepth 1 -name '.*.maintevo-tmp.??????' | head -n 3)
 	[ -z "$left" ] || fail "temporary files left behind: $left"
 }
 
@@ -157,6 +157,69 @@ expect_error "cannot write 'no/such/dir/out.csv'"
 expect_exit 1 "$MEV" releases --store S -o sub
 expect_error "cannot write 'sub'"
 [ -d sub ] || fail "the directory went away"
+
+step "a full disk (a write past the size limit half-way): one message, with its hint"
+# (the chart, 25 kB, is written in pieces: the first that fails is seen
+# before the end, where "cannot write the chart" came first, without a hint)
+cp keep.orig big.html
+status=0
+msg=$( (trap '' XFSZ; ulimit -f 8; exec "$MEV" chart --store S -o big.html) 2>&1) || status=$?
+[ "$status" -eq 1 ] || fail "chart past the size limit: exit $status, expected 1"
+[ "$(printf '%s\n' "$msg" | grep -c '^maintevo: error: ')" -eq 1 ] || fail "more than one message: $msg"
+case $msg in *"cannot write 'big.html': File too large"*) ;; *) fail "not the write's message: $msg" ;; esac
+case $msg in *"hint: "*) ;; *) fail "no hint: $msg" ;; esac
+same_files keep.orig big.html
+no_temp_left
+
+step "killed runs (kill -9) leave temporary files; the next run writing the target removes them"
+# (issue 32, point 4) 'export all' killed as soon as its temporary file is
+# there, five times: the target is never half-written, and each run
+# removes what the one killed before it left.  A temporary file of a run
+# still writing (stopped, holding its lock) and files of other names stay.
+expect_exit 0 "$MEV" export all --store S -o good.db
+printf 'mine\n' >.all.db.backup
+printf 'mine\n' >.all.db.maintevo-tmp.toolong
+kills=0
+for _ in $(seq 1 40); do
+	[ $kills -lt 5 ] || break
+	cp good.db all.db
+	"$MEV" export all --store S -o all.db 2>/dev/null &
+	pid=$!
+	tmp=
+	while kill -0 $pid 2>/dev/null; do
+		tmp=$(find . -maxdepth 1 -name '.all.db.maintevo-tmp.??????' -newer good.db | head -n 1)
+		[ -z "$tmp" ] || break
+	done
+	kill -9 $pid 2>/dev/null || true
+	wait $pid 2>/dev/null || true
+	same_files good.db all.db # never half-written
+	if [ -n "$tmp" ] && [ -e "$tmp" ]; then kills=$((kills + 1)); fi
+	left=$(find . -maxdepth 1 -name '.all.db.maintevo-tmp.??????' | wc -l)
+	[ "$left" -le 1 ] || fail "$left temporary files after $kills kills: the runs did not remove them"
+done
+[ $kills -eq 5 ] || fail "only $kills runs were killed while writing"
+"$MEV" export all --store S -o all.db 2>/dev/null &
+live=$!
+# a stopped run left behind would hold the test's output open
+trap 'kill -9 $live 2>/dev/null || true; rm -rf "$TMP"' EXIT
+livetmp=
+while [ -z "$livetmp" ]; do
+	kill -0 $live 2>/dev/null || fail "the live run ended before it could be stopped"
+	livetmp=$(find /proc/$live/fd -lname '*/.all.db.maintevo-tmp.*' -printf '%l\n' 2>/dev/null | head -n 1)
+done
+kill -STOP $live
+# what runs killed meanwhile left (files no process holds a lock on)
+for x in AAAAA1 AAAAA2 AAAAA3 AAAAA4 AAAAA5; do printf 'half\n' >".all.db.maintevo-tmp.$x"; done
+expect_exit 0 "$MEV" export all --store S -o all.db
+expect_stderr_contains "maintevo: removed '.all.db.maintevo-tmp."
+expect_stderr_contains "and 4 more, left by runs writing 'all.db' that were killed"
+[ -e "$livetmp" ] || fail "the temporary file of a run still writing was removed"
+[ -e .all.db.backup ] && [ -e .all.db.maintevo-tmp.toolong ] || fail "a file of another name was removed"
+[ "$(find . -maxdepth 1 -name '.all.db.maintevo-tmp.??????' | wc -l)" -eq 1 ] || fail "stale files left"
+kill -CONT $live
+wait $live || fail "the stopped run failed"
+[ ! -e "$livetmp" ] || fail "the stopped run left its temporary file"
+no_temp_left
 
 if [ "$(id -u)" != 0 ]; then # root writes anywhere
 	step "a folder we may not write in: the file there stays as it was"

@@ -37,8 +37,8 @@ cluster_opts="method steps resolution seed top-fraction smooth"
 track_opts="link match absorb growth rename support-runs noise tracking"
 options_of() {
 	case $1 in
-	filemap) echo "$release_opts store release keep-rest out help" ;;
-	graph) echo "$release_opts store release format keep-rest out help" ;;
+	filemap) echo "$release_opts store release keep-rest excel-safe out help" ;;
+	graph) echo "$release_opts store release format keep-rest excel-safe out help" ;;
 	sections) echo "$release_opts patterns excel-safe out help" ;;
 	walk) echo "repo store tags exclude rc branch every since until tags-too dialect top-level-only jobs rebuild verify wait quiet help" ;;
 	releases) echo "store format $cluster_opts excel-safe out help" ;;
@@ -50,13 +50,13 @@ options_of() {
 	events) echo "store from to format $cluster_opts $track_opts excel-safe out help" ;;
 	lineages) echo "store format $cluster_opts $track_opts excel-safe out help" ;;
 	section-changes) echo "store from to format rename excel-safe out help" ;;
-	explain) echo "store from to release lineage repo rev dialect top-level-only format $cluster_opts $track_opts help" ;;
+	explain) echo "store from to release lineage repo rev dialect top-level-only format excel-safe $cluster_opts $track_opts help" ;;
 	flow) echo "repo store churn rebuild whole-trees wait quiet help" ;;
-	history) echo "store section release top all keep-rest format out help $cluster_opts $track_opts" ;;
+	history) echo "store section release top all keep-rest format excel-safe out help $cluster_opts $track_opts" ;;
 	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
 	chart) echo "store format x measure top from to mark title out help $cluster_opts $track_opts" ;;
 	export) echo "store format release from to path meta keep-rest by repo excel-safe out help $cluster_opts $track_opts" ;;
-	dialects) echo "names format out help" ;;
+	dialects) echo "names format excel-safe out help" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
 	esac
 }

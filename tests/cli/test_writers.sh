@@ -23,7 +23,7 @@ holder=$!
 until ! flock -n S/walk.lock true; do sleep 0.01; done
 for c in cluster track; do
 	expect_exit 1 "$MEV" $c --store S
-	printf "maintevo: error: another maintevo command (walk, import-pasta, cluster, track or store repair) is writing to store 'S'\nhint: run this again when it has finished (walk, cluster and track wait with --wait SECONDS); readers can use the store meanwhile\n" |
+	printf "maintevo: error: another maintevo command (walk, import-pasta, cluster, track, flow or store repair) is writing to store 'S'\nhint: run this again when it has finished (walk, cluster, track and flow wait with --wait SECONDS); readers can use the store meanwhile\n" |
 		expect_stderr
 done
 expect_exit 1 "$MEV" walk --repo m.git --store S

@@ -1,0 +1,121 @@
+# Messages that mislead (issue 32, point 6), each the same everywhere:
+#   - the writer's lock names the command holding it (flow among them);
+#   - a reversed --from/--to range is refused by every command taking one,
+#     in the same words (mev_release_range());
+#   - a --tags glob that does not parse, or matches no tag, is an error and
+#     no store is made;
+#   - tags that do not point at a commit are named (the first few).
+# (A full disk's one message with its hint: test_output_files.sh.)
+. "$(dirname "$0")/lib.sh" "$@"
+
+command -v flock >/dev/null || skip "flock(1) is not installed"
+
+step "demo history, walked, tracked"
+demo_store S
+tags=$("$MEV" releases --store S | awk -F, 'NR > 1 { print $1 }' | tr '\n' ' ')
+[ "$tags" = "v1.0 v1.1 v1.2 v1.3 v1.4 v1.5 v1.6 v1.7 " ] || fail "releases: $tags"
+
+step "the writer's lock names its holder: flow, stopped half-way"
+# a history of many commits, so that flow is caught while it runs
+for i in $(seq 1 120); do
+	echo "change $i" >>demo/README
+	git -C demo commit -q -am "change $i"
+done
+git -C demo tag -a v1.8 -m v1.8
+expect_exit 0 "$MEV" walk --repo demo --store S -q
+"$MEV" flow --repo demo --store S -q 2>flow.err &
+flow=$!
+trap 'kill -9 $flow 2>/dev/null || true; rm -rf "$TMP"' EXIT
+# (its record is written once it holds the lock)
+until grep -qx "pid $flow" S/walk.lock 2>/dev/null; do
+	kill -0 $flow 2>/dev/null || fail "flow ended before it could be stopped"
+done
+kill -STOP $flow
+for c in cluster track; do
+	expect_exit 1 "$MEV" $c --store S
+	expect_error "another maintevo command, 'maintevo flow --repo demo --store S -q' (pid $flow), is writing to store 'S'"
+	expect_stderr_contains "hint: run this again when it has finished (walk, cluster, track and flow wait with --wait SECONDS)"
+done
+expect_exit 1 "$MEV" walk --repo demo --store S --wait 0.1
+expect_error "another maintevo command, 'maintevo flow --repo demo --store S -q' (pid $flow), still writes to store 'S' after 0.1 s"
+kill -CONT $flow
+wait $flow || fail "flow failed: $(cat flow.err)"
+step "a lock held by something that left no record: the commands that write"
+flock S/walk.lock sleep 2 &
+holder=$!
+until ! flock -n S/walk.lock true; do sleep 0.01; done
+: >S/walk.lock
+expect_exit 1 "$MEV" track --store S
+expect_error "another maintevo command (walk, import-pasta, cluster, track, flow or store repair) is writing to store 'S'"
+wait $holder
+
+step "a reversed range: refused by every command that takes --from and --to, the same way"
+expect_exit 0 "$MEV" track --store S -q
+while read -r cmd; do
+	# shellcheck disable=SC2086 # the words of the command
+	expect_exit 1 "$MEV" $cmd --store S --from v1.5 --to v1.2
+	expect_error "maintevo: error: --from 'v1.5' comes after --to 'v1.2': the range is reversed"
+	expect_stderr_contains "hint: releases are in version order, oldest first: see 'maintevo releases --store S'"
+	[ ! -s "$OUT" ] || fail "$cmd: a reversed range wrote $(head -c 80 "$OUT")"
+	# and in order, it goes
+	# shellcheck disable=SC2086
+	expect_exit 0 "$MEV" $cmd --store S --from v1.2 --to v1.5
+done <<'EOF'
+events
+section-changes
+export events
+export section_changes
+export flows
+report
+chart
+EOF
+expect_exit 1 "$MEV" explain --store S --lineage 1 --from v1.5 --to v1.2
+expect_error "--from 'v1.5' comes after --to 'v1.2': the range is reversed"
+expect_exit 1 "$MEV" export all --store S --from v1.5 --to v1.2 -o all.db
+expect_error "--from 'v1.5' comes after --to 'v1.2': the range is reversed"
+[ ! -e all.db ] || fail "export all wrote a database"
+expect_exit 1 "$MEV" export workload --store S --from v1.5 --to v1.2
+expect_error "--from 'v1.5' comes after --to 'v1.2': the range is reversed"
+expect_exit 1 "$MEV" report --store S --from v1.3 --to v1.3
+expect_error "--from and --to name the same release 'v1.3': the range needs two"
+# every command with --from and --to is in the list above
+expect_exit 0 "$MEV" --help
+for c in $(sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p' "$OUT"); do
+	"$MEV" help "$c" | grep -q -- '--from' || continue
+	case " events section-changes export report chart explain " in
+	*" $c "*) ;;
+	*) fail "'$c' takes --from: add it to the reversed-range cases of test_messages.sh" ;;
+	esac
+done
+
+step "--tags that does not parse or matches nothing: an error, no store made"
+expect_exit 1 "$MEV" walk --repo demo --store new --tags '['
+expect_error "--tags '[' does not parse: a '[' is not closed by ']'"
+[ ! -e new ] || fail "a store was made"
+expect_exit 1 "$MEV" walk --repo demo --store new --tags 'v1.[0-9' --tags 'v*'
+expect_error "--tags 'v1.[0-9' does not parse"
+expect_exit 1 "$MEV" walk --repo demo --store new --tags 'v9.*'
+expect_error "--tags 'v9.*' matches none of the "
+expect_stderr_contains "no store was made"
+[ ! -e new ] || fail "a store was made"
+expect_exit 1 "$MEV" walk --repo demo --store new --exclude 'v1.[1'
+expect_error "--exclude 'v1.[1' does not parse"
+[ ! -e new ] || fail "a store was made"
+# brackets that parse: ']' first in a set, a negated set, a class
+expect_exit 0 "$MEV" walk --repo demo --store new --tags 'v1.[]0-3]' --tags 'v1.[!0-68]' --tags 'v1.[[:digit:]]' -q
+[ "$("$MEV" releases --store new | wc -l)" -eq 10 ] || fail "the globs chose $("$MEV" releases --store new | wc -l) lines"
+
+step "tags that do not point at a commit: named, the first few"
+git clone -q demo odd
+tree=$(git -C odd rev-parse 'HEAD^{tree}')
+blob=$(git -C odd rev-parse HEAD:README)
+git -C odd tag zz-tree "$tree"
+git -C odd tag aa-blob "$blob"
+git -C odd tag -a mm-tree -m tree "$tree"
+git -C odd tag bb-tree "$tree"
+expect_exit 0 "$MEV" walk --repo odd --store O
+expect_stderr_contains "maintevo: 4 tags that do not point at a commit left out: aa-blob, bb-tree, mm-tree and 1 more"
+git -C odd tag -d zz-tree mm-tree >/dev/null
+expect_exit 0 "$MEV" walk --repo odd --store O2
+expect_stderr_contains "maintevo: 2 tags that do not point at a commit left out: aa-blob and bb-tree"
+echo "PASS"
