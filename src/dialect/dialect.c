@@ -146,3 +146,22 @@ int mev__dialect_regex(mev_dialect d, mev_buf *out, char type, const char *value
 		return mev__buf_put(out, value, len);
 	return def->regex(out, type, value, len);
 }
+
+/* Length of the character of Python's str.isspace() (\s of str patterns)
+ * at p (0: none): OP-TEE's and edk2's scripts split lines with it. */
+size_t mev__dialect_py_space(const unsigned char *p, const unsigned char *e)
+{
+	if (p >= e)
+		return 0;
+	if (*p == ' ' || (*p >= '\t' && *p <= '\r') || (*p >= 0x1c && *p <= 0x1f))
+		return 1;
+	if (p + 1 < e && p[0] == 0xc2 && (p[1] == 0x85 || p[1] == 0xa0))
+		return 2;
+	if (p + 2 < e && ((p[0] == 0xe1 && p[1] == 0x9a && p[2] == 0x80) ||
+			  (p[0] == 0xe2 && p[1] == 0x80 &&
+			   ((p[2] >= 0x80 && p[2] <= 0x8a) || p[2] == 0xa8 || p[2] == 0xa9 || p[2] == 0xaf)) ||
+			  (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0x9f) ||
+			  (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80)))
+		return 3;
+	return 0;
+}

@@ -44,6 +44,10 @@ typedef struct {
 /* The definition of dialect d, the fallback for anything out of range. */
 const mev__dialect_def *mev__dialect_def_of(mev_dialect d);
 
+/* Length of the character of Python's str.isspace() at p (0: none), for
+ * the readers of scripts written in Python (src/dialect/dialect.c). */
+size_t mev__dialect_py_space(const unsigned char *p, const unsigned char *e);
+
 #define MEV__DIALECT_DECLARE(ID, file) extern const mev__dialect_def mev__dialect_##file;
 MEV_DIALECTS(MEV__DIALECT_DECLARE)
 #undef MEV__DIALECT_DECLARE

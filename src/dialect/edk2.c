@@ -96,29 +96,11 @@ static int regex(mev_buf *out, char type, const char *v, size_t len)
 	return rc;
 }
 
-/* Python's \s (str patterns): the length of the character at p, 0 if none. */
-static size_t py_space(const unsigned char *p, const unsigned char *e)
-{
-	if (p >= e)
-		return 0;
-	if (*p == ' ' || (*p >= '\t' && *p <= '\r') || (*p >= 0x1c && *p <= 0x1f))
-		return 1;
-	if (p + 1 < e && p[0] == 0xc2 && (p[1] == 0x85 || p[1] == 0xa0))
-		return 2;
-	if (p + 2 < e && ((p[0] == 0xe1 && p[1] == 0x9a && p[2] == 0x80) ||
-			  (p[0] == 0xe2 && p[1] == 0x80 &&
-			   ((p[2] >= 0x80 && p[2] <= 0x8a) || p[2] == 0xa8 || p[2] == 0xa9 || p[2] == 0xaf)) ||
-			  (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0x9f) ||
-			  (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80)))
-		return 3;
-	return 0;
-}
-
 /* A line of white space only. */
 static int blank(const unsigned char *b, const unsigned char *e)
 {
 	size_t n;
-	while ((n = py_space(b, e)))
+	while ((n = mev__dialect_py_space(b, e)))
 		b += n;
 	return b >= e;
 }
@@ -127,7 +109,7 @@ static int blank(const unsigned char *b, const unsigned char *e)
 static int underline(const unsigned char *b, const unsigned char *e)
 {
 	size_t n, k = 0;
-	while ((n = py_space(b, e)))
+	while ((n = mev__dialect_py_space(b, e)))
 		b += n;
 	for (; b < e; b++, k++)
 		if (*b != '-' && *b != '=')
@@ -147,7 +129,7 @@ static const unsigned char *tag_value(const unsigned char *b, const unsigned cha
 	size_t n;
 	if (e - b < 2 || b[1] != ':' || !strchr("XFLMRSTW", b[0]) || !b[0])
 		return NULL;
-	for (v = b + 2; (n = py_space(v, e)); v += n)
+	for (v = b + 2; (n = mev__dialect_py_space(v, e)); v += n)
 		;
 	if (v >= e)
 		return NULL;

@@ -57,24 +57,6 @@ static int regex(mev_buf *out, char type, const char *v, size_t len)
 	return rc ? rc : mev__buf_putc(out, '$');
 }
 
-/* Length of the character of Python's str.isspace() at p (0: none). */
-static size_t py_space(const unsigned char *p, const unsigned char *e)
-{
-	if (p >= e)
-		return 0;
-	if (*p == ' ' || (*p >= '\t' && *p <= '\r') || (*p >= 0x1c && *p <= 0x1f))
-		return 1;
-	if (p + 1 < e && p[0] == 0xc2 && (p[1] == 0x85 || p[1] == 0xa0))
-		return 2;
-	if (p + 2 < e && ((p[0] == 0xe1 && p[1] == 0x9a && p[2] == 0x80) ||
-			  (p[0] == 0xe2 && p[1] == 0x80 &&
-			   ((p[2] >= 0x80 && p[2] <= 0x8a) || p[2] == 0xa8 || p[2] == 0xa9 || p[2] == 0xaf)) ||
-			  (p[0] == 0xe2 && p[1] == 0x81 && p[2] == 0x9f) ||
-			  (p[0] == 0xe3 && p[1] == 0x80 && p[2] == 0x80)))
-		return 3;
-	return 0;
-}
-
 /* The bytes of the UTF-8 character at p (1 for a stray byte). */
 static size_t char_len(const unsigned char *p, const unsigned char *e)
 {
@@ -86,7 +68,7 @@ static size_t char_len(const unsigned char *p, const unsigned char *e)
 static void py_strip(const unsigned char **b, const unsigned char **e)
 {
 	size_t n;
-	while ((n = py_space(*b, *e)))
+	while ((n = mev__dialect_py_space(*b, *e)))
 		*b += n;
 	for (;;) {
 		const unsigned char *q = *e;
@@ -98,7 +80,7 @@ static void py_strip(const unsigned char **b, const unsigned char **e)
 			if ((*q & 0xc0) != 0x80)
 				break;
 		}
-		if (q >= *e || !(n = py_space(q, *e)) || q + n != *e)
+		if (q >= *e || !(n = mev__dialect_py_space(q, *e)) || q + n != *e)
 			return;
 		*e = q;
 	}
