@@ -16,6 +16,11 @@
 int mev_repo_range(mev_oid **out, size_t *n, mev_repo *repo, const mev_oid *hide, size_t n_hide,
 		   const mev_oid *tip);
 
+/* 1 when `commit` descends from `ancestor` (is not it, and has it in its
+ * history: 'git merge-base --is-ancestor ANCESTOR COMMIT' with the two
+ * different), 0 when not; MEV_EGIT when a commit cannot be read. */
+int mev_repo_descends(mev_repo *repo, const mev_oid *commit, const mev_oid *ancestor);
+
 /* One person of a commit header (author or committer). */
 typedef struct {
 	char *name;          /* bytes as in the commit (not checked for UTF-8) */

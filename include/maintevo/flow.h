@@ -77,10 +77,14 @@ typedef struct {
 	uint32_t added, removed;      /* lines, with --churn */
 } mev_flow_commit;
 
-/* What 'maintevo flow' stored for one release: the commits PREV..TAG. */
+/* What 'maintevo flow' stored for one release: the commits of TAG that no
+ * earlier release holds ('git log TAG --not HIDDEN...'). */
 typedef struct {
-	char *tag, *prev;
+	char *tag, *prev;            /* prev: the release before it */
 	mev_oid commit, prev_commit;
+	mev_oid *hidden;             /* the earlier releases' commits hidden: those no other earlier
+				      * one holds, sorted (prev_commit alone on a straight line) */
+	size_t n_hidden;
 	mev_flow_commit *commits;    /* in topological order, parents first */
 	size_t n;
 	mev_flow_person *people;
@@ -124,14 +128,20 @@ int mev_flow_load(mev_flow_release **out, mev_store *s, const char *tag);
 /*
  * The rules commits are judged by, stored with each release: a release
  * judged by other rules is judged again.  1: the first; 2: a message ends
- * at git's "---" divider (docs/flow.md, "Trailers").
+ * at git's "---" divider (docs/flow.md, "Trailers"); 3: a release's
+ * commits are those no earlier release holds, not only the one before it
+ * (a tag off the main line, then a tag its commits never reach).
  */
-#define MEV_FLOW_RULES 2
+#define MEV_FLOW_RULES 3
 
 /* 1 when the flow of `tag` is stored, judged by MEV_FLOW_RULES (*prev gets
  * the previous release it was computed against, malloc'ed), 0 when not or
  * by other rules; negative on errors. */
 int mev_flow_stored(char **prev, mev_store *s, const char *tag);
+/* 1 when the flow of `tag` is stored but judged by other rules than
+ * MEV_FLOW_RULES ('maintevo flow' judges it again), 0 when not; negative on
+ * errors. */
+int mev_flow_outdated(mev_store *s, const char *tag);
 
 typedef struct {
 	const char *repo;        /* the repository the store was walked from */

@@ -240,6 +240,29 @@ void mev__export_range(size_t *first, size_t *end, const mev__history *h, const 
 	*end = r >= 0 ? (size_t)r + 1 : h->n;
 }
 
+int mev__export_no_flow(mev_store *s, const mev__history *h, const char *tag)
+{
+	size_t first, end;
+	int old = 0, rc;
+	mev__export_range(&first, &end, h, tag);
+	for (size_t i = first; i < end && !old; i++)
+		if ((old = mev_flow_outdated(s, h->list[i].tag)) < 0)
+			return old;
+	if (old) {
+		rc = mev_error_set(MEV_ENOTFOUND, "the patch flow of store '%s'%s%s was judged by an "
+				   "older maintevo, by other rules", mev_store_dir(s),
+				   tag ? " for " : "", tag ? tag : "");
+		mev_error_hint("run 'maintevo flow --store %s' to judge it again (docs/flow.md, "
+			       "\"What is judged\")", mev_store_dir(s));
+		return rc;
+	}
+	rc = mev_error_set(MEV_ENOTFOUND, "store '%s' holds no patch flow%s%s", mev_store_dir(s),
+			   tag ? " for " : "", tag ? tag : "");
+	mev_error_hint("run 'maintevo flow --store %s' first (the first release has none)",
+		       mev_store_dir(s));
+	return rc;
+}
+
 int mev__export_self_sizes(mev_edge **out, const mev_graph *g, size_t nsec)
 {
 	const mev_edge *e = mev_graph_edges(g);
@@ -360,11 +383,7 @@ static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *
 			if (rc)
 				return 0;
 		}
-		rc = mev_error_set(MEV_ENOTFOUND, "store '%s' holds no patch flow%s%s", mev_store_dir(s),
-				   opt->release ? " for " : "", opt->release ? opt->release : "");
-		mev_error_hint("run 'maintevo flow --store %s' first (the first release has none)",
-			       mev_store_dir(s));
-		return rc;
+		return mev__export_no_flow(s, h, opt->release);
 	}
 	return 0;
 }

@@ -107,6 +107,9 @@ void mev__export_member_row(mev_table *w, const mev__export_member *m);
 
 /* The range of h's releases to export: all, or only `tag`. */
 void mev__export_range(size_t *first, size_t *end, const mev__history *h, const char *tag);
+/* The error for a store with no patch flow for h's releases (or `tag`):
+ * none judged, or judged by rules of an older maintevo. */
+int mev__export_no_flow(mev_store *s, const mev__history *h, const char *tag);
 /* Own sizes of the sections (their self edges), by section index. */
 int mev__export_self_sizes(mev_edge **out, const mev_graph *g, size_t nsec);
 /* Sort section indices of `fm` by title (bytewise). */

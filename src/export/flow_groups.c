@@ -316,11 +316,10 @@ int mev_export_flow_groups(mev_flow_groups *out, mev_store *s, const mev_cluster
 				    MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
 		return rc;
 	rc = build_groups(out, &x);
-	mev__history_free(&h);
 	if (!rc && !out->releases) {
-		rc = mev_error_set(MEV_ENOTFOUND, "store '%s' holds no patch flow", mev_store_dir(s));
-		mev_error_hint("run 'maintevo flow --store %s' first", mev_store_dir(s));
+		rc = mev__export_no_flow(s, &h, release);
 		mev_flow_groups_free(out);
 	}
+	mev__history_free(&h);
 	return rc;
 }

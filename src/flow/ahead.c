@@ -37,7 +37,8 @@ struct mev__flow_ahead {
 	mev_repo *repo;
 	int churn;
 	size_t trim;
-	mev_oid *prev, *cur;  /* the ranges prev[r]..cur[r] */
+	mev_oid *hide, *cur;  /* range r: cur[r] ^hide[hide_off[r] .. hide_off[r + 1]) */
+	size_t *hide_off;
 	size_t nranges;
 	range buf[2];         /* range r in buf[r & 1] */
 	atomic_size_t judged; /* the range the judging asked for last, + 1 */
@@ -76,13 +77,14 @@ static void one(mev__flow_ahead *a, range *g, size_t i)
 		keep_error(&s->msg, &s->hint);
 }
 
-/* The commits of range r (git log PREV..CUR, topological, parents first)
- * into g, read whole. */
+/* The commits of range r (git log CUR --not HIDE..., topological, parents
+ * first) into g, read whole. */
 static int read_range(mev__flow_ahead *a, range *g, size_t r)
 {
 	mev_oid *ids = NULL;
 	size_t n = 0;
-	int rc = mev_repo_range(&ids, &n, a->repo, &a->prev[r], 1, &a->cur[r]);
+	int rc = mev_repo_range(&ids, &n, a->repo, a->hide + a->hide_off[r],
+				a->hide_off[r + 1] - a->hide_off[r], &a->cur[r]);
 	if (rc)
 		return rc;
 	g->commits = calloc(n + 1, sizeof *g->commits);
@@ -186,14 +188,17 @@ int mev__flow_ahead_new(mev__flow_ahead **out, const char *repo_path, int churn,
 	return 0;
 }
 
-int mev__flow_ahead_start(mev__flow_ahead *a, const mev_oid *prev, const mev_oid *cur, size_t n)
+int mev__flow_ahead_start(mev__flow_ahead *a, const mev_oid *hide, const size_t *hide_off,
+			  const mev_oid *cur, size_t n)
 {
 	mev__flow_ahead_finish(a);
-	a->prev = malloc((n + 1) * sizeof *a->prev);
+	a->hide = malloc((hide_off[n] + 1) * sizeof *a->hide);
+	a->hide_off = malloc((n + 1) * sizeof *a->hide_off);
 	a->cur = malloc((n + 1) * sizeof *a->cur);
-	if (!a->prev || !a->cur)
+	if (!a->hide || !a->hide_off || !a->cur)
 		return mev_error_oom();
-	memcpy(a->prev, prev, n * sizeof *prev);
+	memcpy(a->hide, hide, hide_off[n] * sizeof *hide);
+	memcpy(a->hide_off, hide_off, (n + 1) * sizeof *hide_off);
 	memcpy(a->cur, cur, n * sizeof *cur);
 	a->nranges = n;
 	atomic_store(&a->judged, 0);
@@ -280,9 +285,11 @@ void mev__flow_ahead_finish(mev__flow_ahead *a)
 	}
 	range_free(&a->buf[0]);
 	range_free(&a->buf[1]);
-	free(a->prev);
+	free(a->hide);
+	free(a->hide_off);
 	free(a->cur);
-	a->prev = a->cur = NULL;
+	a->hide = a->cur = NULL;
+	a->hide_off = NULL;
 	a->nranges = 0;
 }
 

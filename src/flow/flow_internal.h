@@ -201,11 +201,13 @@ typedef struct mev__flow_ahead mev__flow_ahead;
 /* A second thread with its own handle of the repository at repo_path
  * (its libgit2 cache emptied past `trim` bytes: mev_repo_trim_cache()). */
 int mev__flow_ahead_new(mev__flow_ahead **out, const char *repo_path, int churn, size_t trim);
-/* Start reading the ranges prev[r]..cur[r] (r < n), in order: each one's
- * commits (as git log PREV..CUR, topological, parents first) and their
+/* Start reading the ranges r < n, in order: the commits reachable from
+ * cur[r] and from none of hide[hide_off[r] .. hide_off[r + 1]) (as 'git log
+ * CUR --not HIDE...' lists them, topological, parents first) and their
  * changes against their first parents (with churn for non-merges when
  * asked), at most one range ahead of the judging. */
-int mev__flow_ahead_start(mev__flow_ahead *a, const mev_oid *prev, const mev_oid *cur, size_t n);
+int mev__flow_ahead_start(mev__flow_ahead *a, const mev_oid *hide, const size_t *hide_off,
+			  const mev_oid *cur, size_t n);
 /* The commits of range r (waiting for them; r = 0, 1, ... in turn): valid
  * until the next call.  The range before is freed. */
 int mev__flow_ahead_commits(const mev_commit **commits, size_t *n, mev__flow_ahead *a, size_t r);
@@ -219,6 +221,33 @@ void mev__flow_ahead_finish(mev__flow_ahead *a);
 void mev__flow_ahead_free(mev__flow_ahead *a);
 
 /* --- the record (record.c) -------------------------------------------------------- */
+
+/* What the index (MEV_FLOW_INDEX_TABLE) holds of a release's stored flow. */
+typedef struct {
+	char *prev;          /* the release before it */
+	int rules_ok;        /* judged by MEV_FLOW_RULES */
+	uint64_t earlier;    /* mev__flow_earlier() of the releases before it */
+	mev_oid *hidden;     /* the commits its range hid, sorted */
+	size_t n_hidden;
+} mev__flow_index;
+/* 1 and *x when stored, 0 when not; MEV_ECORRUPT when it does not decode. */
+int mev__flow_index_read(mev__flow_index *x, mev_store *s, const char *tag);
+void mev__flow_index_clear(mev__flow_index *x);
+int mev__flow_index_encode(mev_buf *b, const char *prev, uint64_t earlier, const mev_oid *hidden,
+			   size_t n_hidden);
+
+/* --- the commits no earlier release holds (hidden.c) ------------------------------ */
+
+/* The fingerprint of a list of commits, one added at a time (FNV-1a);
+ * start with MEV__FLOW_EARLIER_INIT. */
+#define MEV__FLOW_EARLIER_INIT 14695981039346656037ULL
+uint64_t mev__flow_earlier(uint64_t h, const mev_oid *commit);
+/*
+ * Add release commit t to the sorted set (*set, *n) of the earlier
+ * releases' commits that no other of them holds (the tips a range hides):
+ * those t descends from leave, t comes in unless one of them holds it.
+ */
+int mev__flow_hidden_add(mev_oid **set, size_t *n, mev_repo *repo, const mev_oid *t);
 
 /* Encode a release's flow (r's arrays) into b. */
 int mev__flow_encode(mev_buf *b, const mev_flow_release *r);

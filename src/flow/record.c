@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FLOW_RECORD_VERSION 1
+/* 1: no hidden list (the range was PREV..TAG); 2: the hidden commits */
+#define FLOW_RECORD_VERSION 2
 
 static const char *const verdict_names[MEV_FLOW_VERDICTS] = {
 	"committer_is_maintainer", "committer_in_subsystem", "signoff_by_maintainer",
@@ -41,6 +42,9 @@ int mev__flow_encode(mev_buf *b, const mev_flow_release *r)
 	e |= mev__put_cstr(b, r->prev);
 	e |= mev__buf_put(b, r->commit.id, 20);
 	e |= mev__buf_put(b, r->prev_commit.id, 20);
+	e |= mev__put_uv(b, r->n_hidden);
+	for (size_t i = 0; i < r->n_hidden; i++)
+		e |= mev__buf_put(b, r->hidden[i].id, 20);
 	e |= mev__put_uv(b, (uint64_t)r->churn);
 	e |= mev__put_uv(b, r->merges);
 	e |= mev__put_uv(b, r->n_strings);
@@ -133,7 +137,8 @@ static void *rd_array(mev__rd *rd, size_t n, size_t size, size_t min, int *bad)
 
 static int decode_head(mev_flow_release *r, mev__rd *rd, flow_mem *m, int *bad)
 {
-	if (mev__get_uv(rd) != FLOW_RECORD_VERSION)
+	uint64_t version = mev__get_uv(rd);
+	if (version < 1 || version > FLOW_RECORD_VERSION)
 		return rd->bad = 1, 0;
 	r->tag = strdup(rd_str(rd, m, bad));
 	r->prev = strdup(rd_str(rd, m, bad));
@@ -141,6 +146,14 @@ static int decode_head(mev_flow_release *r, mev__rd *rd, flow_mem *m, int *bad)
 		*bad = MEV_ENOMEM;
 	mev__get_bytes(r->commit.id, rd, 20);
 	mev__get_bytes(r->prev_commit.id, rd, 20);
+	r->n_hidden = version >= 2 ? mev__get_uv(rd) : 1;
+	if (!(r->hidden = rd_array(rd, r->n_hidden, sizeof *r->hidden, 20, bad)))
+		return 0;
+	if (version < 2)
+		r->hidden[0] = r->prev_commit;
+	else
+		for (size_t i = 0; i < r->n_hidden; i++)
+			mev__get_bytes(r->hidden[i].id, rd, 20);
 	r->churn = (int)mev__get_uv(rd);
 	r->merges = mev__get_uv(rd);
 	r->n_strings = mev__get_uv(rd);
@@ -308,6 +321,7 @@ void mev_flow_release_free(mev_flow_release *r)
 		return;
 	free(r->tag);
 	free(r->prev);
+	free(r->hidden);
 	free(r->commits);
 	free(r->people);
 	free(r->strings);
@@ -344,16 +358,37 @@ int mev_flow_load(mev_flow_release **out, mev_store *s, const char *tag)
 	return rc;
 }
 
-int mev_flow_stored(char **prev, mev_store *s, const char *tag)
+/*
+ * The index value: the previous release (string), the rules (varint; none:
+ * 1), then since rules 3 the fingerprint of the earlier releases' commits
+ * (varint) and the hidden commits (a count, 20 bytes each).
+ */
+int mev__flow_index_encode(mev_buf *b, const char *prev, uint64_t earlier, const mev_oid *hidden,
+			   size_t n_hidden)
+{
+	int e = mev__put_cstr(b, prev) | mev__put_uv(b, MEV_FLOW_RULES) | mev__put_uv(b, earlier) |
+		mev__put_uv(b, n_hidden);
+	for (size_t i = 0; i < n_hidden; i++)
+		e |= mev__buf_put(b, hidden[i].id, 20);
+	return e ? mev_error_oom() : 0;
+}
+
+void mev__flow_index_clear(mev__flow_index *x)
+{
+	free(x->prev);
+	free(x->hidden);
+	memset(x, 0, sizeof *x);
+}
+
+int mev__flow_index_read(mev__flow_index *x, mev_store *s, const char *tag)
 {
 	void *data = NULL;
-	size_t len = 0;
+	size_t len = 0, pl;
 	mev__rd rd;
 	const char *p;
-	size_t pl;
 	uint64_t rules;
 	int rc = mev_store_get(&data, &len, s, MEV_FLOW_INDEX_TABLE, tag, strlen(tag));
-	*prev = NULL;
+	memset(x, 0, sizeof *x);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		return 0;
@@ -362,15 +397,54 @@ int mev_flow_stored(char **prev, mev_store *s, const char *tag)
 		return rc;
 	mev__rd_init(&rd, data, len);
 	p = mev__get_str(&rd, &pl);
-	if (rd.bad || !(*prev = strndup(p, pl))) {
+	if (!rd.bad && !(x->prev = strndup(p, pl))) {
 		free(data);
-		return rd.bad ? mev_error_set(MEV_ECORRUPT, "the flow index of '%s' does not decode", tag)
-			      : mev_error_oom();
+		return mev_error_oom();
 	}
 	/* stored before the rules were: rules 1 */
 	rules = rd.p < rd.end ? mev__get_uv(&rd) : 1;
+	x->rules_ok = rules == MEV_FLOW_RULES;
+	if (!rd.bad && rules >= 3) {
+		x->earlier = mev__get_uv(&rd);
+		x->n_hidden = mev__get_uv(&rd);
+		if (x->n_hidden > len / 20)
+			rd.bad = 1;
+		else if (!(x->hidden = calloc(x->n_hidden + 1, sizeof *x->hidden)))
+			rc = mev_error_oom();
+		for (size_t i = 0; !rc && i < x->n_hidden; i++)
+			mev__get_bytes(x->hidden[i].id, &rd, 20);
+	}
 	free(data);
-	if (rd.bad)
-		return mev_error_set(MEV_ECORRUPT, "the flow index of '%s' does not decode", tag);
-	return rules == MEV_FLOW_RULES;
+	if (!rc && rd.bad)
+		rc = mev_error_set(MEV_ECORRUPT, "the flow index of '%s' does not decode", tag);
+	if (rc) {
+		mev__flow_index_clear(x);
+		return rc;
+	}
+	return 1;
+}
+
+int mev_flow_stored(char **prev, mev_store *s, const char *tag)
+{
+	mev__flow_index x;
+	int rc = mev__flow_index_read(&x, s, tag);
+	*prev = NULL;
+	if (rc <= 0)
+		return rc;
+	*prev = x.prev;
+	x.prev = NULL;
+	rc = x.rules_ok;
+	mev__flow_index_clear(&x);
+	return rc;
+}
+
+int mev_flow_outdated(mev_store *s, const char *tag)
+{
+	mev__flow_index x;
+	int rc = mev__flow_index_read(&x, s, tag);
+	if (rc <= 0)
+		return rc;
+	rc = !x.rules_ok;
+	mev__flow_index_clear(&x);
+	return rc;
 }

@@ -18,6 +18,9 @@ typedef struct {
 	mev__flow_ahead *ahead;      /* the commits' changes, computed in a second thread */
 	const char *tag, *prev;
 	mev_oid commit, prev_commit;
+	const mev_oid *hidden;       /* the commits its range hides (mev_flow_release.hidden) */
+	size_t n_hidden;
+	uint64_t earlier;            /* mev__flow_earlier() of the releases before it */
 	size_t range;                /* the release's range in u->ahead */
 } run;
 
@@ -110,6 +113,7 @@ done:
 typedef struct {
 	const mev_flow_release *rel;
 	mev_buf *rec;
+	uint64_t earlier;
 } put_ctx;
 
 static int put_release(mev_store *s, void *vctx)
@@ -117,9 +121,10 @@ static int put_release(mev_store *s, void *vctx)
 	put_ctx *p = vctx;
 	mev_buf idx = MEV_BUF_INIT;
 	int rc;
-	if (mev__put_cstr(&idx, p->rel->prev) || mev__put_uv(&idx, MEV_FLOW_RULES)) {
+	if ((rc = mev__flow_index_encode(&idx, p->rel->prev, p->earlier, p->rel->hidden,
+					 p->rel->n_hidden))) {
 		mev__buf_free(&idx);
-		return mev_error_oom();
+		return rc;
 	}
 	rc = mev_store_put_record(NULL, s, MEV_FLOW_TABLE, 'F', 6, p->rel->tag, strlen(p->rel->tag),
 				  p->rec->ptr, p->rec->len);
@@ -134,7 +139,7 @@ static int store_release(run *u)
 {
 	mev_flow_release rel;
 	mev_buf rec = MEV_BUF_INIT;
-	put_ctx p = { &rel, &rec };
+	put_ctx p = { &rel, &rec, u->earlier };
 	int rc;
 	if (u->r.b.notes_dropped &&
 	    (rc = mev__flow_note(&u->r, "%zu more notes left out", u->r.b.notes_dropped)))
@@ -144,6 +149,8 @@ static int store_release(run *u)
 	rel.prev = (char *)u->prev;
 	rel.commit = u->commit;
 	rel.prev_commit = u->prev_commit;
+	rel.hidden = (mev_oid *)u->hidden;
+	rel.n_hidden = u->n_hidden;
 	rel.churn = u->opt->churn;
 	if (!(rc = mev__flow_encode(&rec, &rel)))
 		rc = mev_store_write(u->s, put_release, &p);
@@ -249,63 +256,180 @@ static int setup(run *u, mev_identity *id)
 	return mev__flow_contexts_new(&u->r.ctxs, &u->r.env);
 }
 
-/* Read the releases to judge ahead: their ranges, in order. */
-static int start_ahead(run *u, const mev_release *list, size_t n, const uint8_t *need)
+/*
+ * What a run does with each release: plan.need[i] 1 to judge it, 2 to keep
+ * its stored flow and write its index again (releases were added before
+ * it, its range is the same), 0 to keep it; release i hides
+ * plan.hide[off[i] .. off[i + 1]) (docs/flow.md, "What is judged").
+ */
+typedef struct {
+	uint8_t *need;
+	uint64_t *earlier;
+	mev__flow_index *idx;
+	MEV_VEC(mev_oid) hide;
+	size_t *off;
+} plan;
+
+static void plan_free(plan *p, size_t n)
 {
-	mev_oid *prev = calloc(n + 1, sizeof *prev), *cur = calloc(n + 1, sizeof *cur);
-	size_t k = 0;
-	int rc;
-	if (!prev || !cur) {
-		free(prev);
-		free(cur);
+	for (size_t i = 0; p->idx && i < n; i++)
+		mev__flow_index_clear(&p->idx[i]);
+	free(p->idx);
+	free(p->need);
+	free(p->earlier);
+	free(p->off);
+	MEV_VEC_FREE(&p->hide);
+}
+
+static int same_oids(const mev_oid *a, size_t na, const mev_oid *b, size_t nb)
+{
+	return na == nb && (!na || memcmp(a, b, na * sizeof *a) == 0);
+}
+
+/* From the stored index alone: which releases are kept as they are
+ * (need 0) and which must be looked at (need 1); *first is the first of
+ * those (n when none). */
+static int plan_read(plan *p, size_t *first, run *u, const mev_release *list, size_t n)
+{
+	uint64_t h = MEV__FLOW_EARLIER_INIT;
+	*first = n;
+	p->need = calloc(n + 1, 1);
+	p->earlier = calloc(n + 1, sizeof *p->earlier);
+	p->idx = calloc(n + 1, sizeof *p->idx);
+	p->off = calloc(n + 2, sizeof *p->off);
+	if (!p->need || !p->earlier || !p->idx || !p->off)
 		return mev_error_oom();
+	for (size_t i = 1; i < n; i++) {
+		mev__flow_index *x = &p->idx[i];
+		int has = mev__flow_index_read(x, u->s, list[i].tag);
+		if (has < 0)
+			return has;
+		p->earlier[i] = h = mev__flow_earlier(h, &list[i - 1].commit);
+		p->need[i] = u->opt->rebuild || !has || !x->rules_ok ||
+			     strcmp(x->prev, list[i - 1].tag) != 0 || x->earlier != h;
+		if (p->need[i] && *first == n)
+			*first = i;
 	}
-	for (size_t i = 1; i < n; i++)
-		if (need[i]) {
-			prev[k] = list[i - 1].commit;
+	return 0;
+}
+
+/* The hidden commits of releases first .. n-1 (the repository open):
+ * releases whose earlier ones changed but hide the same commits need no
+ * judging again (need 2). */
+static int plan_hidden(plan *p, run *u, const mev_release *list, size_t n, size_t first)
+{
+	mev_oid *set = NULL;
+	size_t nset = 0;
+	int rc = 0;
+	/* the set release first hides: first - 1's (kept as stored) and first - 1 */
+	if (first > 1) {
+		const mev__flow_index *x = &p->idx[first - 1];
+		if (!(set = malloc((x->n_hidden + 1) * sizeof *set)))
+			return mev_error_oom();
+		memcpy(set, x->hidden, x->n_hidden * sizeof *set);
+		nset = x->n_hidden;
+	}
+	for (size_t i = first; i < n && !rc; i++) {
+		const mev__flow_index *x = &p->idx[i];
+		if ((rc = mev__flow_hidden_add(&set, &nset, u->r.repo, &list[i - 1].commit)))
+			break;
+		p->off[i] = p->hide.n;
+		for (size_t k = 0; k < nset && !rc; k++)
+			if (MEV_VEC_PUSH(&p->hide, set[k]))
+				rc = mev_error_oom();
+		p->off[i + 1] = p->hide.n;
+		if (p->need[i] && !u->opt->rebuild && x->prev && x->rules_ok &&
+		    strcmp(x->prev, list[i - 1].tag) == 0 && same_oids(x->hidden, x->n_hidden, set, nset))
+			p->need[i] = 2;
+	}
+	free(set);
+	return rc;
+}
+
+/* Write the index of the releases of need 2 again, in one transaction. */
+typedef struct {
+	const plan *p;
+	const mev_release *list;
+	size_t n;
+} reindex_ctx;
+
+static int put_reindex(mev_store *s, void *vctx)
+{
+	const reindex_ctx *c = vctx;
+	mev_buf b = MEV_BUF_INIT;
+	int rc = 0;
+	for (size_t i = 1; i < c->n && !rc; i++) {
+		const mev__flow_index *x = &c->p->idx[i];
+		if (c->p->need[i] != 2)
+			continue;
+		b.len = 0;
+		if (!(rc = mev__flow_index_encode(&b, x->prev, c->p->earlier[i], x->hidden, x->n_hidden)))
+			rc = mev_store_put(s, MEV_FLOW_INDEX_TABLE, c->list[i].tag,
+					   strlen(c->list[i].tag), b.ptr, b.len);
+	}
+	mev__buf_free(&b);
+	return rc;
+}
+
+/* Read the releases to judge ahead: their ranges, in order. */
+static int start_ahead(run *u, const mev_release *list, size_t n, const plan *p)
+{
+	mev_oid *cur = calloc(n + 1, sizeof *cur);
+	size_t *off = calloc(n + 2, sizeof *off), k = 0;
+	MEV_VEC(mev_oid) hide = { 0 };
+	int rc = 0;
+	if (!cur || !off)
+		rc = mev_error_oom();
+	for (size_t i = 1; i < n && !rc; i++)
+		if (p->need[i] == 1) {
+			for (size_t j = p->off[i]; j < p->off[i + 1] && !rc; j++)
+				if (MEV_VEC_PUSH(&hide, p->hide.v[j]))
+					rc = mev_error_oom();
 			cur[k++] = list[i].commit;
+			off[k] = hide.n;
 		}
-	rc = mev__flow_ahead_start(u->ahead, prev, cur, k);
-	free(prev);
+	if (!rc)
+		rc = mev__flow_ahead_start(u->ahead, hide.v, off, cur, k);
 	free(cur);
+	free(off);
+	MEV_VEC_FREE(&hide);
 	return rc;
 }
 
 static int flow_locked(run *u)
 {
 	mev_release *list = NULL;
-	size_t n = 0, todo = 0, done = 0;
+	size_t n = 0, first, todo = 0, done = 0, reindex = 0;
 	mev_identity id;
-	uint8_t *need = NULL;
+	plan p = { 0 };
 	int rc;
 
 	if ((rc = mev_release_list(&list, &n, u->s)))
 		return rc;
 	u->res->releases = n;
-	need = calloc(n + 1, 1);
-	if (!need) {
-		rc = mev_error_oom();
+	if ((rc = plan_read(&p, &first, u, list, n)))
 		goto done;
-	}
-	for (size_t i = 1; i < n; i++) {
-		char *prev = NULL;
-		int has = mev_flow_stored(&prev, u->s, list[i].tag);
-		if (has < 0) {
-			rc = has;
-			goto done;
-		}
-		need[i] = u->opt->rebuild || !has || strcmp(prev, list[i - 1].tag) != 0;
-		u->res->done_before += !need[i];
-		todo += need[i];
-		free(prev);
-	}
-	if (!todo)
+	if (first == n) {
+		u->res->done_before = n ? n - 1 : 0;
 		goto done; /* nothing new: no repository opened */
-	if ((rc = setup(u, &id)) || (rc = start_ahead(u, list, n, need)))
+	}
+	if ((rc = setup(u, &id)) || (rc = plan_hidden(&p, u, list, n, first)))
+		goto done;
+	for (size_t i = 1; i < n; i++) {
+		u->res->done_before += p.need[i] != 1;
+		todo += p.need[i] == 1;
+		reindex += p.need[i] == 2;
+	}
+	if (reindex) {
+		reindex_ctx c = { &p, list, n };
+		if ((rc = mev_store_write(u->s, put_reindex, &c)))
+			goto done;
+	}
+	if (!todo || (rc = start_ahead(u, list, n, &p)))
 		goto done;
 	for (size_t i = 1; i < n && !rc; i++) {
 		const mev_progress *pr = &u->opt->progress;
-		if (!need[i])
+		if (p.need[i] != 1)
 			continue;
 		if (pr->stop && *pr->stop) {
 			u->res->stopped = 1;
@@ -317,13 +441,16 @@ static int flow_locked(run *u)
 		u->prev = list[i - 1].tag;
 		u->commit = list[i].commit;
 		u->prev_commit = list[i - 1].commit;
+		u->hidden = p.hide.v + p.off[i];
+		u->n_hidden = p.off[i + 1] - p.off[i];
+		u->earlier = p.earlier[i];
 		if ((rc = one_release(u)) == 0)
 			u->res->computed++;
 		u->range++;
 	}
 	mev__flow_ahead_finish(u->ahead);
 done:
-	free(need);
+	plan_free(&p, n);
 	mev_release_list_free(list, n);
 	return rc;
 }

@@ -56,6 +56,16 @@ done:
 	return 0;
 }
 
+int mev_repo_descends(mev_repo *repo, const mev_oid *commit, const mev_oid *ancestor)
+{
+	git_oid c, a;
+	int rc;
+	oid_in(&c, commit);
+	oid_in(&a, ancestor);
+	rc = git_graph_descendant_of(repo->git, &c, &a);
+	return rc < 0 ? mev__repo_git_fail(MEV_EGIT, "cannot compare two commits' histories") : rc;
+}
+
 static int sig_copy(mev_signature *s, const git_signature *g)
 {
 	s->name = strdup(g && g->name ? g->name : "");
