@@ -25,6 +25,7 @@ typedef struct {
 /* What a release says about PATH, from either source. */
 typedef struct {
 	const char *tag;
+	const char *script;              /* whose rules: mev_dialect_script(), or NULL */
 	const char **title, **display;   /* per section */
 	size_t nsec;
 	xline *lines;
@@ -364,8 +365,9 @@ static void print_text(const source *s, uint32_t *idx)
 	char why[2048];
 	for (size_t i = 0; i < s->nsec; i++)
 		nin += s->verdicts[i] == MEV_WHY_IN;
-	cli_say(stdout, "%s%s in %s: %zu section%s (as get_maintainer.pl decides, keywords off)\n", s->path,
-		s->is_dir ? "/" : "", s->tag, nin, nin == 1 ? "" : "s");
+	cli_say(stdout, "%s%s in %s: %zu section%s (as %s decides, keywords off)\n", s->path,
+		s->is_dir ? "/" : "", s->tag, nin, nin == 1 ? "" : "s",
+		s->script ? s->script : "the kernel's get_maintainer.pl");
 	if (!s->exists)
 		cli_say(stdout, "note: %s is no file or directory of %s: matched as a file name all the same\n",
 			s->path, s->tag);
@@ -513,6 +515,7 @@ static int explain_git(source *s, const cli_explain_path_args *a, char **paths, 
 	if ((rc = cli_release_load(&r, &o, "explain")))
 		return rc;
 	s->tag = a->rev;
+	s->script = mev_dialect_script(r.rules.dialect);
 	rc = from_git(s, &r) || show(s, a, paths, n) ? cli_fail() : EXIT_OK;
 	cli_release_free(&r);
 	return rc;
@@ -552,6 +555,13 @@ static int explain_store(source *s, const cli_explain_path_args *a, char **paths
 		rc = cli_fail();
 	else if (load_stored(&pt, &fm, st, a->release))
 		rc = cli_fail();
+	else {
+		mev_identity id;
+		int d;
+		if (mev_release_identity_get(&id, st) == 0 && (d = mev_dialect_parse(id.dialect)) > 0)
+			s->script = mev_dialect_script((mev_dialect)d);
+		mev_error_clear();
+	}
 	mev_store_read_end(st);
 	if (rc == EXIT_OK) {
 		s->tag = a->release;

@@ -40,6 +40,22 @@ for l in open(sys.argv[1]):
 	expect_exit 0 "$MEV" sections --repo r --rev v1 --dialect "$d" -o /dev/null
 done
 
+step "explain names the script whose rules it follows"
+while read -r d script; do
+	expect_exit 0 "$MEV" explain --repo r --rev v1 --dialect "$d" a/a.c
+	expect_stdout_contains "a/a.c in v1: 1 section (as $script decides, keywords off)"
+	expect_exit 0 "$MEV" walk --repo r --store "st-$d" --dialect "$d" --tags v1 -q
+	expect_exit 0 "$MEV" explain --store "st-$d" --release v1 a/a.c
+	expect_stdout_contains "(as $script decides, keywords off)"
+done <<'EOF2'
+linux scripts/get_maintainer.pl
+coreboot util/scripts/get_maintainer.pl
+dpdk the kernel's get_maintainer.pl
+optee scripts/get_maintainer.py
+edk2 BaseTools/Scripts/GetMaintainer.py
+zephyr scripts/get_maintainer.py
+EOF2
+
 step "zephyr: a release whose MAINTAINERS.yml is bad YAML keeps the areas of the one before"
 mkrepo z
 mkdir -p z/boards/x z/subsys/net z/kernel
