@@ -345,6 +345,10 @@ static void test_sqlite(void)
 	o.path = NULL;
 	snprintf(path, sizeof path, "%s/no/such/dir/x.db", dir);
 	CHECK_ERR(mev_export_sqlite(&res, path, s, &o), MEV_EIO, "cannot write SQLite database");
+	/* written to a temporary file: messages name the file it becomes */
+	o.name = "maintevo.db";
+	CHECK_ERR(mev_export_sqlite(&res, path, s, &o), MEV_EIO,
+		  "cannot write SQLite database 'maintevo.db': opening it");
 	mev_store_free(s);
 }
 

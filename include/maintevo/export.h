@@ -76,6 +76,8 @@ typedef struct {
 	const char *repo;     /* workload: the repository (NULL: the one the store records) */
 	const mev_progress *progress; /* mev_export_sqlite(): progress(ctx, i, n, table)
 			       * before each table (NULL: none) */
+	const char *name;     /* mev_export_sqlite(): the database's name in messages, when
+			       * path is a temporary file that becomes it (NULL: path) */
 } mev_export_options;
 
 /*

@@ -267,6 +267,7 @@ static int export_all(const char *dir, const mev_export_options *eo, int meta, c
 	}
 	cli_progress_init(&pr);
 	o.progress = &pr;
+	o.name = out_path;
 	rc = mev_export_sqlite(&res, out.tmp, s, &o);
 	cli_progress_end();
 	if (rc) {

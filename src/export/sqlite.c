@@ -68,6 +68,7 @@ typedef struct {
 	sqlite3 *db;
 	sqlite3_stmt *insert;
 	uint64_t rows;
+	const char *name;     /* the database in messages */
 } sink_ctx;
 
 /* The database's last error as a MEV_EIO about `path`, with the hint that
@@ -125,7 +126,7 @@ static int sink_end_row(void *ctx)
 	int rc = sqlite3_step(c->insert);
 	sqlite3_reset(c->insert);
 	if (rc != SQLITE_DONE)
-		return db_error(c->db, sqlite3_db_filename(c->db, "main"), "inserting a row");
+		return db_error(c->db, c->name, "inserting a row");
 	c->rows++;
 	return 0;
 }
@@ -209,7 +210,7 @@ static int write_table(uint64_t *rows, sqlite3 *db, const char *path, mev_export
 		       const mev__export_ctx *x, int ready)
 {
 	mev_buf create = MEV_BUF_INIT, insert = MEV_BUF_INIT;
-	sink_ctx c = { db, NULL, 0 };
+	sink_ctx c = { db, NULL, 0, path };
 	const mev_table_sink sink = { sink_null, sink_text, sink_integer, sink_number, sink_date,
 				      sink_end_row, &c };
 	mev_table *w = NULL;
@@ -313,6 +314,7 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 	mev__export_ctx x = { s, NULL, &o, &changes, NULL, NULL, 0, NULL, NULL };
 	mev__history h;
 	sqlite3 *db = NULL;
+	const char *name = opt && opt->name ? opt->name : path;
 	double t0 = mev__now();
 	int rc;
 
@@ -344,13 +346,13 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 	mev_error_clear();
 	res->workload = x.roster != NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		rc = db_error(db, path, "opening it");
+		rc = db_error(db, name, "opening it");
 		goto done;
 	}
-	rc = write_all(res, db, path, &x);
+	rc = write_all(res, db, name, &x);
 done:
 	if (sqlite3_close_v2(db) != SQLITE_OK && !rc)
-		rc = mev_error_set(MEV_EIO, "cannot close SQLite database '%s'", path);
+		rc = mev_error_set(MEV_EIO, "cannot close SQLite database '%s'", name);
 	mev_flow_roster_reader_free(x.roster);
 	mev_section_change_list_free(&changes);
 	mev__history_free(&h);
