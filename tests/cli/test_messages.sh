@@ -81,7 +81,11 @@ expect_error "--from and --to name the same release 'v1.3': the range needs two"
 # every command with --from and --to is in the list above
 expect_exit 0 "$MEV" --help
 for c in $(sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p' "$OUT"); do
-	"$MEV" help "$c" | grep -q -- '--from' || continue
+	# (not "$MEV" help | grep -q: grep leaves at the first match, and a
+	# help longer than a pipe's write dies of SIGPIPE; under pipefail the
+	# command was skipped)
+	help=$("$MEV" help "$c") || fail "'maintevo help $c' failed"
+	grep -q -- '--from' <<<"$help" || continue
 	case " events section-changes export report chart explain " in
 	*" $c "*) ;;
 	*) fail "'$c' takes --from: add it to the reversed-range cases of test_messages.sh" ;;
