@@ -77,14 +77,19 @@ expect_exit 2 "$NIGHTLY" --repo repo --store B --out outb --maintevo "$MEV" --ev
 expect_stderr_contains "--every and --since go with --branch"
 
 step "two runs never overlap"
-# another holder of the lock, until a line arrives in the fifo
-mkfifo release
-flock out/.nightly/lock sh -c 'read line < release' &
+# another holder of the lock, until the file unlock appears (or this test
+# ends: a holder blocked on a FIFO would outlive a failure, and keep ctest
+# waiting on its output); the run starts once it holds the lock, not after
+# 5 s at most
+flock out/.nightly/lock sh -c "while kill -0 $$ 2>/dev/null && [ ! -e unlock ]; do sleep 0.02; done" &
 holder=$!
-for i in $(seq 50); do flock -n out/.nightly/lock true || break; sleep 0.1; done
+until ! flock -n out/.nightly/lock true; do
+	kill -0 $holder 2>/dev/null || fail "flock(1) could not take the lock"
+	sleep 0.01
+done
 expect_exit 1 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
 expect_stderr_contains "another nightly run holds"
-echo go > release
+touch unlock
 wait "$holder"
 
 step "no network: a warning, and the run goes on"

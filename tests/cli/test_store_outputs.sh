@@ -39,7 +39,11 @@ EOF
 step "every command with -o has a run here"
 expect_exit 0 "$MEV" --help
 for c in $(sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p' "$OUT"); do
-	"$MEV" help "$c" | grep -q -- '-o, --out' || continue
+	# (not "$MEV" help | grep -q: grep leaves at the first match, and a
+	# help longer than a pipe's write dies of SIGPIPE; under pipefail the
+	# command was skipped)
+	help=$("$MEV" help "$c") || fail "'maintevo help $c' failed"
+	grep -q -- '-o, --out' <<<"$help" || continue
 	runs | grep -q "^$c " || runs | grep -qx "$c" || fail "'$c' takes -o: add a run of it to test_store_outputs.sh"
 done
 

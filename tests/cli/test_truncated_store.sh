@@ -38,7 +38,12 @@ cp -r S.orig S
 mkfifo fifo
 "$MEV" export files --store S --path drivers/ -o fifo >"$OUT" 2>"$ERR" &
 pid=$!
-until [ "$(stat -c %s S/lock.mdb 2>/dev/null || echo 0)" -gt 0 ] && [ -n "$(find /proc/$pid/fd -lname '*data.mdb' 2>/dev/null)" ]; do
+# (LMDB's environment open: lock.mdb and data.mdb at once.  data.mdb alone
+# may be the check before it, which opens and closes it: cut then, the
+# store is found cut short, another message; lock.mdb's size says nothing,
+# the copy has one)
+until [ -n "$(find /proc/$pid/fd -lname '*/S/lock.mdb' 2>/dev/null)" ] &&
+	[ -n "$(find /proc/$pid/fd -lname '*/S/data.mdb' 2>/dev/null)" ]; do
 	kill -0 $pid 2>/dev/null || break
 	sleep 0.01
 done

@@ -18,9 +18,19 @@ git clone -q --mirror demo m.git
 expect_exit 0 "$MEV" walk --repo m.git --store S -q
 
 step "while another writer holds the lock: cluster and track are refused, readers are not"
-flock S/walk.lock sleep 2 &
-holder=$!
-until ! flock -n S/walk.lock true; do sleep 0.01; done
+# another writer: flock(1) holding the lock until the file unlock appears
+# (or this test ends), not for 2 s, which six commands under ASan on a
+# loaded machine may take
+hold() {
+	rm -f unlock
+	flock S/walk.lock sh -c "while kill -0 $$ 2>/dev/null && [ ! -e unlock ]; do sleep 0.02; done" &
+	holder=$!
+	until ! flock -n S/walk.lock true; do
+		kill -0 $holder 2>/dev/null || fail "flock(1) could not take the lock"
+		sleep 0.01
+	done
+}
+hold
 for c in cluster track; do
 	expect_exit 1 "$MEV" $c --store S
 	printf "maintevo: error: another maintevo command (walk, import-pasta, cluster, track, flow or store repair) is writing to store 'S'\nhint: run this again when it has finished (walk, cluster, track and flow wait with --wait SECONDS); readers can use the store meanwhile\n" |
@@ -33,6 +43,7 @@ expect_error "still writes to store 'S' after 0.2 s"
 expect_exit 0 "$MEV" releases --store S
 expect_exit 0 "$MEV" filemap --store S --release v1.0
 step "--wait: track waits for the writer to finish"
+(sleep 2 && touch unlock) &
 expect_exit 0 "$MEV" track --store S --wait 30
 kill -0 $holder 2>/dev/null && fail "track did not wait for the lock"
 wait $holder
@@ -40,9 +51,8 @@ expect_stderr_contains "8 releases tracked"
 expect_exit 0 "$MEV" events --store S
 expect_stdout_contains "split"
 step "--wait: a walk waits for the writer to finish"
-flock S/walk.lock sleep 1 &
-holder=$!
-until ! flock -n S/walk.lock true; do sleep 0.01; done
+hold
+(sleep 1 && touch unlock) &
 expect_exit 0 "$MEV" walk --repo m.git --store S --wait 30
 kill -0 $holder 2>/dev/null && fail "walk did not wait for the lock"
 wait $holder
