@@ -65,7 +65,15 @@ changed=$(find out -newer marker -not -path 'out/.nightly*' || true)
 step "a branch too: today's snapshot beside the tags; nothing new the next time"
 since=$(date -u -d '2 days ago' +%F) today=$(date -u +%F)
 expect_exit 0 "$NIGHTLY" --repo repo --store B --out outb --maintevo "$MEV" --branch master --every day --since "$since"
-expect_stderr_contains "nightly.sh: master@$today: 17 files written, 0 unchanged; latest -> master@$today"
+if [ "$(date -u +%F)" != "$today" ]; then
+	# the run may have taken either day for today: the names below are unknown
+	echo "# midnight UTC passed during the run: the snapshot names are not checked"
+	today=$(date -u +%F)
+	expect_exit 0 "$NIGHTLY" --repo repo --store B --out outb --maintevo "$MEV" --branch master --every day --since "$since"
+	expect_stderr_contains "nightly.sh: master@$today: "
+else
+	expect_stderr_contains "nightly.sh: master@$today: 17 files written, 0 unchanged; latest -> master@$today"
+fi
 [ "$(readlink outb/latest)" = "master@$today" ] || fail "latest -> $(readlink outb/latest)"
 grep -q "^master@$today,.*,snapshot," outb/latest/csv/releases.csv || fail "no snapshot of today in releases.csv"
 grep -q "^v1.7,.*,tag," outb/latest/csv/releases.csv || fail "the tags are not walked beside the branch"
