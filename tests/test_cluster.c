@@ -1,6 +1,7 @@
 /* Tests of the clustering: parameters, methods, representatives, the store, igraph errors, workers
  * (the temporal method: test_cluster_temporal.c). */
 #include "cluster_test.h"
+#include "edge_array.h"
 #include "cluster/cluster_internal.h"
 #include "maintevo/cluster.h"
 #include "maintevo/error.h"
@@ -182,26 +183,6 @@ static void test_methods(void)
 		mev_clustering_free(b);
 	}
 	drop(&t);
-}
-
-/* Stored edges read from an array (mev_edge_source). */
-typedef struct {
-	const mev_edge *e;
-	size_t n, i;
-} array_src;
-
-static int array_next(void *ctx, mev_edge *e)
-{
-	array_src *a = ctx;
-	if (a->i == a->n)
-		return 0;
-	*e = a->e[a->i++];
-	return 1;
-}
-
-static void array_rewind(void *ctx)
-{
-	((array_src *)ctx)->i = 0;
 }
 
 /*

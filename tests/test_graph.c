@@ -4,6 +4,7 @@
  * REST, order, the edge limit, graphs from stored edges, and the build
  * against a brute-force sum over random file maps.
  */
+#include "edge_array.h"
 #include "test.h"
 #include "rng.h"
 #include "maintevo/error.h"
@@ -379,26 +380,6 @@ static void test_random_vs_brute(void)
 		check_brute(fm, 1);
 		mev_filemap_free(fm);
 	}
-}
-
-/* Stored edges read from an array (mev_edge_source). */
-typedef struct {
-	const mev_edge *e;
-	size_t n, i;
-} array_src;
-
-static int array_next(void *ctx, mev_edge *e)
-{
-	array_src *a = ctx;
-	if (a->i == a->n)
-		return 0;
-	*e = a->e[a->i++];
-	return 1;
-}
-
-static void array_rewind(void *ctx)
-{
-	((array_src *)ctx)->i = 0;
 }
 
 /* How many sections (kept ones) cover exactly the files section t covers. */
