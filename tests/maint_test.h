@@ -1,9 +1,10 @@
-/* Helpers of the MAINTAINERS reader tests (test_maintainers.c, test_dialect.c). */
+/* Helpers of the MAINTAINERS reader tests (test_maintainers.c, test_dialect*.c). */
 #ifndef MEV_MAINT_TEST_H
 #define MEV_MAINT_TEST_H
 
 #include "test.h"
 #include "maintevo/maintainers.h"
+#include "maintevo/match.h"
 
 #include <stdint.h>
 
@@ -132,6 +133,31 @@ static inline void dump_diags(const mev_maint *m)
 		mev_maint_diag_format(buf, sizeof buf, m, &mev_maint_diags(m)[i]);
 		fprintf(stderr, "  diag: %s\n", buf);
 	}
+}
+
+/* "path=A,B;path=..." : the sections covering each path, "-" for none (a
+ * static buffer: valid until the next call). */
+static inline const char *coverage(mev_maint *m, const char *const *paths, size_t n)
+{
+	static char b[2048];
+	mev_matcher *mt = NULL;
+	b[0] = '\0';
+	if (mev_matcher_new(&mt, m, 0))
+		return "(no matcher)";
+	for (size_t i = 0; i < n; i++) {
+		const uint32_t *ids;
+		size_t k, l = strlen(b);
+		if (mev_matcher_match(&ids, &k, mt, paths[i], strlen(paths[i]), 0))
+			break;
+		l += (size_t)snprintf(b + l, sizeof b - l, "%s%s=", i ? ";" : "", paths[i]);
+		for (size_t j = 0; j < k; j++)
+			l += (size_t)snprintf(b + l, sizeof b - l, "%s%s", j ? "," : "",
+					      mev_maint_sections(m)[ids[j]].title);
+		if (!k)
+			snprintf(b + l, sizeof b - l, "-");
+	}
+	mev_matcher_free(mt);
+	return b;
 }
 
 #endif

@@ -290,31 +290,6 @@ static int make_qemu_repo(const char *d)
 	       sh("cd '%s' && git add -A && " GIT_ENV "git commit -q -m linux && git tag linux", d);
 }
 
-/* "path=A,B;path=..." : the sections covering each path, "-" for none. */
-static const char *coverage(mev_maint *m, const char *const *paths, size_t n)
-{
-	static char b[1024];
-	mev_matcher *mt = NULL;
-	b[0] = '\0';
-	if (mev_matcher_new(&mt, m, 0))
-		return "(no matcher)";
-	for (size_t i = 0; i < n; i++) {
-		const uint32_t *ids;
-		size_t k;
-		size_t l = strlen(b);
-		if (mev_matcher_match(&ids, &k, mt, paths[i], strlen(paths[i]), 0))
-			break;
-		l += (size_t)snprintf(b + l, sizeof b - l, "%s%s=", i ? ";" : "", paths[i]);
-		for (size_t j = 0; j < k; j++)
-			l += (size_t)snprintf(b + l, sizeof b - l, "%s%s", j ? "," : "",
-					      mev_maint_sections(m)[ids[j]].title);
-		if (!k)
-			snprintf(b + l, sizeof b - l, "-");
-	}
-	mev_matcher_free(mt);
-	return b;
-}
-
 static mev_maint *load_rev(mev_repo *repo, const char *rev, mev_rules *rules)
 {
 	mev_oid c;

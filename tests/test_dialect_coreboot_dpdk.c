@@ -37,31 +37,6 @@ static int write_file(const char *dir, const char *path, const char *text)
 	return fclose(f);
 }
 
-/* "path=A,B;path=..." : the sections covering each path, "-" for none. */
-static const char *coverage(mev_maint *m, const char *const *paths, size_t n)
-{
-	static char b[2048];
-	mev_matcher *mt = NULL;
-	b[0] = '\0';
-	if (mev_matcher_new(&mt, m, 0))
-		return "(no matcher)";
-	for (size_t i = 0; i < n; i++) {
-		const uint32_t *ids;
-		size_t k;
-		size_t l = strlen(b);
-		if (mev_matcher_match(&ids, &k, mt, paths[i], strlen(paths[i]), 0))
-			break;
-		l += (size_t)snprintf(b + l, sizeof b - l, "%s%s=", i ? ";" : "", paths[i]);
-		for (size_t j = 0; j < k; j++)
-			l += (size_t)snprintf(b + l, sizeof b - l, "%s%s", j ? "," : "",
-					      mev_maint_sections(m)[ids[j]].title);
-		if (!k)
-			snprintf(b + l, sizeof b - l, "-");
-	}
-	mev_matcher_free(mt);
-	return b;
-}
-
 /* The display names of all sections: "A|B|C". */
 static const char *displays(const mev_maint *m)
 {

@@ -15,30 +15,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-/* "path=A,B;path=..." : the sections covering each path, "-" for none. */
-static const char *cover(mev_maint *m, const char *const *paths, size_t n)
-{
-	static char b[2048];
-	mev_matcher *mt = NULL;
-	b[0] = '\0';
-	if (mev_matcher_new(&mt, m, 0))
-		return "(no matcher)";
-	for (size_t i = 0; i < n; i++) {
-		const uint32_t *ids;
-		size_t k, l = strlen(b);
-		if (mev_matcher_match(&ids, &k, mt, paths[i], strlen(paths[i]), 0))
-			break;
-		l += (size_t)snprintf(b + l, sizeof b - l, "%s%s=", i ? ";" : "", paths[i]);
-		for (size_t j = 0; j < k; j++)
-			l += (size_t)snprintf(b + l, sizeof b - l, "%s%s", j ? "," : "",
-					      mev_maint_sections(m)[ids[j]].title);
-		if (!k)
-			snprintf(b + l, sizeof b - l, "-");
-	}
-	mev_matcher_free(mt);
-	return b;
-}
-
 /* The same with the brute-force matcher: both must agree. */
 static const char *cover_brute(mev_maint *m, const char *const *paths, size_t n)
 {
@@ -136,14 +112,14 @@ static void test_optee(void)
 		"doc/bx", "doc/cx", "ignored", "orphan/a", "Makefile",
 	};
 	CHECK_STR(titles(m), "Anchored|Indented|# comment|Twice|Regexy|THE REST");
-	CHECK_STR(cover(m, paths, sizeof paths / sizeof *paths),
+	CHECK_STR(coverage(m, paths, sizeof paths / sizeof *paths),
 		  "core/plat=Anchored,THE REST;core/plat/x.c=THE REST;core/a.c=Anchored,THE REST;"
 		  "core/sub/a.c=THE REST;mk/a.mk=Anchored,THE REST;mk/aXmk=Anchored,THE REST;"
 		  "mk/a.mk.old=THE REST;lib/y.c=Indented,THE REST;lib/x/y.c=THE REST;"
 		  "ta/t.c=# comment,THE REST;first/a=THE REST;second/a=Twice,THE REST;"
 		  "doc/ax=Regexy,THE REST;doc/bx=Regexy,THE REST;doc/cx=THE REST;ignored=THE REST;"
 		  "orphan/a=THE REST;Makefile=THE REST");
-	CHECK_STR(cover_brute(m, paths, sizeof paths / sizeof *paths), cover(m, paths, sizeof paths / sizeof *paths));
+	CHECK_STR(cover_brute(m, paths, sizeof paths / sizeof *paths), coverage(m, paths, sizeof paths / sizeof *paths));
 	CHECK_INT(has_rest(m, "THE REST"), 1);
 	CHECK_INT(has_rest(m, "Anchored"), 0);
 	CHECK(strstr(diag_text(m), "before any section name") != NULL);
@@ -226,7 +202,7 @@ static void test_edk2(void)
 	CHECK_STR(titles(m), "EDK II|All patches CC:d here|Tianocore Stewards|FooPkg|Bar top-level files|"
 		  "Reviewers only|Dots|Split|F:");
 	/* the 2023-11 script: a path whose sections have no M: falls back to <default> */
-	CHECK_STR(cover(m, edk2_paths, n),
+	CHECK_STR(coverage(m, edk2_paths, n),
 		  "FooPkg/a.c=All patches CC:d here,FooPkg;FooPkgExtra/b.c=All patches CC:d here,FooPkg;"
 		  "BarPkg/x.c=All patches CC:d here,Bar top-level files;"
 		  "BarPkg/sub/x.c=All patches CC:d here,Tianocore Stewards;"
@@ -236,7 +212,7 @@ static void test_edk2(void)
 		  "Deep/a/b/x.c=All patches CC:d here,Dots;Makefile=All patches CC:d here,Tianocore Stewards;"
 		  "SplitPkg/s.c=All patches CC:d here,Tianocore Stewards,Split;OtherPkg/o.c=All patches CC:d here,F:;"
 		  "Indented/i.c=All patches CC:d here,Tianocore Stewards");
-	CHECK_STR(cover_brute(m, edk2_paths, n), cover(m, edk2_paths, n));
+	CHECK_STR(cover_brute(m, edk2_paths, n), coverage(m, edk2_paths, n));
 	CHECK_INT(has_rest(m, "All patches CC:d here"), 1);
 	CHECK_INT(has_rest(m, "Tianocore Stewards"), 1);   /* covers <default> */
 	CHECK_INT(has_rest(m, "FooPkg"), 0);
@@ -245,7 +221,7 @@ static void test_edk2(void)
 	/* the scripts before 2023-11: R: saves a path from the fallback too */
 	r.fallback_r = 1;
 	m = parse_text(&r, edk2_text);
-	CHECK(strstr(cover(m, edk2_paths, n), "RevPkg/r.c=All patches CC:d here,Reviewers only;") != NULL);
+	CHECK(strstr(coverage(m, edk2_paths, n), "RevPkg/r.c=All patches CC:d here,Reviewers only;") != NULL);
 	mev_maint_free(m);
 }
 
@@ -259,7 +235,7 @@ static void test_edk2_old_m(void)
 	r.m_needs_addr = 1;
 	m = parse_text(&r, "Pkg\nF: A/\nM: X <x@example.org> [x]\nF: B/\nM: Y <y@example.org>\n");
 	CHECK_STR(titles(m), "Pkg|M: X <x@example.org> [x]");
-	CHECK_STR(cover(m, paths, 2), "A/x=Pkg;B/y=M: X <x@example.org> [x]");
+	CHECK_STR(coverage(m, paths, 2), "A/x=Pkg;B/y=M: X <x@example.org> [x]");
 	CHECK(strstr(diag_text(m), "does not end in an address") != NULL);
 	mev_maint_free(m);
 	r.m_needs_addr = 0;
@@ -277,7 +253,7 @@ static void test_edk2_malformed(void)
 	char *text;
 	mev_maint *m = parse_text(&r, "Tab\r\nF:\tTabPkg/\r\nM:\tT <t@example.org>\tx\rCut\r\nF: Cut");
 	CHECK_STR(titles(m), "Tab|Cut");
-	CHECK_STR(cover(m, paths, 2), "TabPkg/a=Tab;Cut/b=Cut");
+	CHECK_STR(coverage(m, paths, 2), "TabPkg/a=Tab;Cut/b=Cut");
 	CHECK(strstr(diag_text(m), "tab inside a value") != NULL);
 	mev_maint_free(m);
 	m = parse_text(&r, "Bad \xff\xfe\nF: X/\n");
@@ -348,12 +324,12 @@ static void test_zephyr(void)
 	};
 	size_t n = sizeof paths / sizeof *paths;
 	CHECK_STR(titles(m), "Bluetooth|Drivers: sensors|Twice|Empty files");
-	CHECK_STR(cover(m, paths, n),
+	CHECK_STR(coverage(m, paths, n),
 		  "subsys/bluetooth/host/hci.c=Bluetooth;subsys/bluetooth/mesh/a.c=-;"
 		  "include/bluetooth/a.h=Bluetooth;include/bluetooth/x/b.h=-;doc/bt.rst=Bluetooth;"
 		  "doc/bt.rst.old=-;drivers/sensor/bme280.c=Drivers: sensors;"
 		  "samples/my_sensors/README.md=-;first/a=-;second/a.c=Twice;second/x1.c=-;second/x12.c=Twice");
-	CHECK_STR(cover_brute(m, paths, n), cover(m, paths, n));
+	CHECK_STR(cover_brute(m, paths, n), coverage(m, paths, n));
 	CHECK(strstr(diag_text(m), "area 'Twice' defined again later") != NULL);
 	CHECK(strstr(diag_text(m), "either 'files' or 'files-regex'") != NULL);
 	CHECK_INT(mev_maint_unreadable(m), 0);
