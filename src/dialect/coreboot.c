@@ -36,12 +36,7 @@ static int is_release(const char *tag, int rc)
 		   strncmp(tag, "20", 2) < 0) {
 		return 0;
 	}
-	if (*p == '.') {
-		p++;
-		if (!mev__tag_digits(&p, 1, 2))
-			return 0;
-	}
-	return !*p;
+	return mev__tag_point(&p, 2) && !*p;
 }
 
 const mev__dialect_def mev__dialect_coreboot = {

@@ -110,6 +110,14 @@ int mev__tag_digits(const char **p, int min, int max)
 	return n >= min && n <= max;
 }
 
+int mev__tag_point(const char **p, int max)
+{
+	if (**p != '.')
+		return 1;
+	(*p)++;
+	return mev__tag_digits(p, 1, max);
+}
+
 int mev__tag_end_or_rc(const char *p, int rc)
 {
 	if (!*p)

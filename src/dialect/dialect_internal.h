@@ -60,6 +60,10 @@ int mev__dialect_file(const mev_tree *t, const char *path);
  * even when there are too many: then 0). */
 int mev__tag_digits(const char **p, int min, int max);
 
+/* An optional point part at *p: nothing, or '.' and 1..max digits, which
+ * it passes; 0 for a '.' without them. */
+int mev__tag_point(const char **p, int max);
+
 /* The end of the tag at p, or with rc a "-rcN" (N of 1 to 3 digits) before it. */
 int mev__tag_end_or_rc(const char *p, int rc);
 

@@ -37,13 +37,8 @@ static int is_release(const char *tag, int rc)
 		return mev__tag_end_or_rc(p, rc);
 	}
 	if (!mev__tag_digits(&p, 2, 2) || *p++ != '.' || !mev__tag_digits(&p, 2, 2) ||
-	    strncmp(tag + 1, "16", 2) < 0)
+	    strncmp(tag + 1, "16", 2) < 0 || !mev__tag_point(&p, 3))
 		return 0;
-	if (*p == '.') {
-		p++;
-		if (!mev__tag_digits(&p, 1, 3))
-			return 0;
-	}
 	return mev__tag_end_or_rc(p, rc);
 }
 

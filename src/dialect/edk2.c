@@ -47,13 +47,8 @@ static int is_release(const char *tag, int rc)
 	if (strncmp(p, "edk2-stable", 11) != 0)
 		return 0;
 	p += 11;
-	if (!mev__tag_digits(&p, 6, 6))
+	if (!mev__tag_digits(&p, 6, 6) || !mev__tag_point(&p, 2))
 		return 0;
-	if (*p == '.') {
-		p++;
-		if (!mev__tag_digits(&p, 1, 2))
-			return 0;
-	}
 	return mev__tag_end_or_rc(p, rc);
 }
 

@@ -10,13 +10,9 @@ static void defaults(mev_rules *r)
 static int is_release(const char *tag, int rc)
 {
 	const char *p = tag;
-	if (*p++ != 'v' || !mev__tag_digits(&p, 1, 3) || *p++ != '.' || !mev__tag_digits(&p, 1, 3))
+	if (*p++ != 'v' || !mev__tag_digits(&p, 1, 3) || *p++ != '.' || !mev__tag_digits(&p, 1, 3) ||
+	    !mev__tag_point(&p, 3))
 		return 0;
-	if (*p == '.') {
-		p++;
-		if (!mev__tag_digits(&p, 1, 3))
-			return 0;
-	}
 	return mev__tag_end_or_rc(p, rc);
 }
 
