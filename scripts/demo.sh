@@ -5,6 +5,11 @@
 # export every table (CSV) and the graphs, and write the report of the newest
 # release against the previous one (HTML and Markdown), in ./demo/out/.
 set -euo pipefail
+case ${1:-} in
+"") ;;
+-h | --help) sed -n '2,6p' "$0" | sed 's/^# //'; exit 0 ;;
+*) echo "usage: scripts/demo.sh" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 root=$PWD
 

@@ -17,6 +17,7 @@ want=("${build[@]}" "${test[@]}")
 case "${1:-}" in
 --fuzz) want+=("${fuzz[@]}") ;;
 "") ;;
+-h | --help) echo "usage: scripts/install-deps.sh [--fuzz]"; exit 0 ;;
 *) echo "usage: scripts/install-deps.sh [--fuzz]" >&2; exit 2 ;;
 esac
 

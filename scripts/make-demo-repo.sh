@@ -20,6 +20,7 @@
 set -euo pipefail
 
 die() { echo "make-demo-repo.sh: error: $*" >&2; exit 1; }
+case ${1:-} in -h | --help) echo "usage: scripts/make-demo-repo.sh DIR"; exit 0 ;; esac
 [ $# -eq 1 ] || { echo "usage: scripts/make-demo-repo.sh DIR" >&2; exit 2; }
 dir=$1
 if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then

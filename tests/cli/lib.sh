@@ -130,7 +130,7 @@ demo_store() {
 
 # guide_setup: the user guide's world on the demo history: ~/u-boot is the
 # demo repository, ./build/maintevo the binary under test, and the guide's
-# shell snippets (tests/cli/guide_snippets.py) have run in $TMP/work, the
+# shell snippets (tests/cli/helpers/guide_snippets.py) have run in $TMP/work, the
 # current directory afterwards (u-boot.store, csv/, u-boot.db ...).
 guide_setup() {
 	local f n
@@ -139,7 +139,7 @@ guide_setup() {
 	mkdir -p "$TMP/work/build"
 	cd "$TMP/work"
 	ln -s "$MEV" build/maintevo
-	n=$(python3 "$HERE/guide_snippets.py" "$SRC/docs/user-guide.md" sh snippets)
+	n=$(python3 "$HERE/helpers/guide_snippets.py" "$SRC/docs/user-guide.md" sh snippets)
 	[ "$n" -ge 4 ] || fail "only $n shell snippets in the user guide"
 	for f in snippets/*.sh; do
 		step "guide: $f"

@@ -1,7 +1,7 @@
 # Exact CSV of filemap, graph and sections on a repository small enough to
-# work out by hand (see tiny-repo.sh for the table of files and sections).
+# work out by hand (see tests/fixtures/tiny-repo.sh for the table of files and sections).
 . "$(dirname "$0")/lib.sh" "$@"
-. "$HERE/tiny-repo.sh"
+. "$SRC/tests/fixtures/tiny-repo.sh"
 make_tiny_repo tiny
 
 step "filemap: THE REST left out, uncovered files have no sections, RFC 4180 quoting"

@@ -5,7 +5,7 @@
 # but not --excel-safe fails the test, and so does one writing CSV here
 # without a run below.
 . "$(dirname "$0")/lib.sh" "$@"
-. "$HERE/tiny-repo.sh"
+. "$SRC/tests/fixtures/tiny-repo.sh"
 
 step "a history whose titles and paths look like formulas"
 make_tiny_repo r

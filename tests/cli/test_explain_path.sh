@@ -1,9 +1,9 @@
 # maintevo explain PATH: the line and the rule that put a path in a section
 # or kept it out, from git and from a store (the tiny repository of
-# tiny-repo.sh), then against the real get_maintainer.pl of U-Boot on
-# sampled files (skipped without the U-Boot mirror or perl).
+# tests/fixtures/tiny-repo.sh), then against the real get_maintainer.pl of
+# U-Boot on sampled files (skipped without the U-Boot mirror or perl).
 . "$(dirname "$0")/lib.sh" "$@"
-. "$HERE/tiny-repo.sh"
+. "$SRC/tests/fixtures/tiny-repo.sh"
 make_tiny_repo tiny
 
 step "from git: slash count, X: (which turns off N: too), no end anchor, the directory test"
@@ -92,7 +92,7 @@ git -C "$uboot" ls-tree -r "$rev" | awk -F'\t' '$1 ~ /^120000 / {split($1, m, " 
   printf '%s\n' scripts/get_maintainer.pl .get_maintainer.conf Kbuild Makefile README; head -n 50 sample.txt; } |
 	xargs -d '\n' git -C "$uboot" archive "$rev" -- | tar -x -C ub
 # the script's own main flow, then, for each file alone, its get_maintainers()
-# with add_categories() catching the sections it picks (as scripts/check-getmaintainer.sh)
+# with add_categories() catching the sections it picks (as scripts/eval/check-getmaintainer.sh)
 perl -e '
 	local $/; my $s = <STDIN>;
 	my $driver = q{

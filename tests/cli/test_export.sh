@@ -6,7 +6,7 @@
 command -v python3 >/dev/null || skip "python3 is not installed"
 # the interpreter itself, not a version manager's shim (much faster to start)
 PY=$(python3 -c 'import sys; print(sys.executable)')
-CHECK="$PY $HERE/check_export.py"
+CHECK="$PY $HERE/helpers/check_export.py"
 SCHEMAS=$SRC/docs/schemas.md
 
 step "demo history: walk, cluster, track"

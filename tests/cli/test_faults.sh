@@ -13,7 +13,7 @@ rounds=${MEV_TEST_ROUNDS:-8}
 RANDOM=9
 
 step "a planted history of 16 releases"
-python3 "$SRC/scripts/make-planted-repo.py" --seed 3 --releases 16 --groups 20 --events 3 planted >/dev/null
+python3 "$SRC/scripts/eval/make-planted-repo.py" --seed 3 --releases 16 --groups 20 --events 3 planted >/dev/null
 expect_exit 0 "$MEV" walk --repo planted --store W -q
 tags=$("$MEV" releases --store W | awk -F, 'NR > 1 { print $1 }')
 [ "$(echo "$tags" | wc -l)" -eq 16 ] || fail "the walk stored $(echo "$tags" | wc -l) releases, not 16"

@@ -1,7 +1,7 @@
 # maintevo flow: every verdict and route of a planted history, checked exactly;
 # the export tables, a re-run with nothing new, and what flow refuses.
 . "$(dirname "$0")/lib.sh" "$@"
-. "$HERE/flow-repo.sh"
+. "$SRC/tests/fixtures/flow-repo.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
 
 step "a history where every verdict is planted"
@@ -83,7 +83,7 @@ for t in commits flow people; do
 	for f in csv json jsonl; do
 		expect_exit 0 "$MEV" export "$t" --store s --format "$f" -o "$t.$f"
 	done
-	python3 "$HERE/check_export.py" table "$SRC/docs/schemas.md" "$t" "$t.csv" "$t.json" "$t.jsonl" ||
+	python3 "$HERE/helpers/check_export.py" table "$SRC/docs/schemas.md" "$t" "$t.csv" "$t.json" "$t.jsonl" ||
 		fail "table $t"
 done
 

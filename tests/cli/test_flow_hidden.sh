@@ -4,7 +4,7 @@
 # v2023.07 again, and v2023.10 reached the branch's commits; judged against
 # the release before alone, they were judged twice.
 . "$(dirname "$0")/lib.sh" "$@"
-. "$HERE/flow-repo.sh"
+. "$SRC/tests/fixtures/flow-repo.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
 
 U='Uma Usb <uma@usb.org>'

@@ -1,7 +1,7 @@
 # graph --format graphml and json load in Python's standard parsers and say
 # exactly what the CSV says: same vertices, same edges, same numbers.
 . "$(dirname "$0")/lib.sh" "$@"
-. "$HERE/tiny-repo.sh"
+. "$SRC/tests/fixtures/tiny-repo.sh"
 command -v python3 >/dev/null || skip "python3 is not installed"
 
 # check_formats REPO REV [OPTION]: write the three formats and compare them.

@@ -1,9 +1,9 @@
 # The reports of the demo history (scripts/make-demo-repo.sh), Markdown and
 # HTML, compared byte for byte with tests/golden/: any change to what a
 # report says or how it looks shows here, and is reviewed as a diff of the
-# golden files (regenerate them with scripts/update-golden.sh).
+# golden files (regenerate them with scripts/dev/update-golden.sh).
 # With MEV_UPDATE_GOLDEN=DIR (absolute) the reports are written to DIR
-# instead (scripts/update-golden.sh).
+# instead (scripts/dev/update-golden.sh).
 . "$(dirname "$0")/lib.sh" "$@"
 GOLDEN=${MEV_UPDATE_GOLDEN:-$SRC/tests/golden}
 
@@ -58,5 +58,5 @@ for want in "$GOLDEN"/*.md "$GOLDEN"/*.html; do
 done
 last_cmd=
 [ -z "$bad" ] || fail "reports differ from tests/golden:$bad
-if the change is intended, run scripts/update-golden.sh and review the diff of tests/golden/"
+if the change is intended, run scripts/dev/update-golden.sh and review the diff of tests/golden/"
 echo "PASS"

@@ -8,7 +8,7 @@ for f in csv/releases.csv csv/files.csv graph.graphml sections.json u-boot.db re
 	[ -s "$f" ] || fail "the guide's snippets did not write $f"
 done
 command -v sqlite3 >/dev/null || skip "sqlite3 is not installed: the SQL snippets did not run"
-n=$(python3 "$HERE/guide_snippets.py" "$SRC/docs/user-guide.md" sql sql)
+n=$(python3 "$HERE/helpers/guide_snippets.py" "$SRC/docs/user-guide.md" sql sql)
 [ "$n" -ge 3 ] || fail "only $n SQL snippets in the user guide"
 for f in sql/*.sql; do
 	step "guide: $f"

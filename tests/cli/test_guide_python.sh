@@ -6,7 +6,7 @@
 PY=$(find_python pandas matplotlib networkx sqlite3 plotly) ||
 	skip "no python3 with pandas, matplotlib, networkx and plotly"
 guide_setup
-n=$(python3 "$HERE/guide_snippets.py" "$SRC/docs/user-guide.md" python py)
+n=$(python3 "$HERE/helpers/guide_snippets.py" "$SRC/docs/user-guide.md" python py)
 [ "$n" -ge 2 ] || fail "only $n Python snippets in the user guide"
 for f in py/*.python; do
 	step "guide: $f"

@@ -9,7 +9,7 @@ missing=$(Rscript -e 'p <- c("readr", "dplyr", "tidyr", "jsonlite", "igraph", "D
 	skip "Rscript does not run"
 [ -z "$missing" ] || skip "R has no package $missing"
 guide_setup
-n=$(python3 "$HERE/guide_snippets.py" "$SRC/docs/user-guide.md" r rs)
+n=$(python3 "$HERE/helpers/guide_snippets.py" "$SRC/docs/user-guide.md" r rs)
 [ "$n" -ge 2 ] || fail "only $n R snippets in the user guide"
 for f in rs/*.r; do
 	step "guide: $f"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh" "$@"
 command -v python3 >/dev/null || skip "python3 is not installed"
 PY=$(python3 -c 'import sys; print(sys.executable)')
-CHECK="$PY $HERE/check_export.py"
+CHECK="$PY $HERE/helpers/check_export.py"
 SCHEMAS=$SRC/docs/schemas.md
 
 step "demo history: walk, track"

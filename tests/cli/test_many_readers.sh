@@ -1,5 +1,5 @@
 # Many readers at once (issue 32, point 2).  The store's reader table
-# holds far more than LMDB's 126 places (tests/test_store.c begins 300
+# holds far more than LMDB's 126 places (tests/unit/store/test_store.c begins 300
 # reads at once); here, on a store made with a table of 3
 # (MEV_STORE_MAX_READERS, for testing), three exports stopped in the
 # middle of their reading (their output a FIFO nobody reads) take every

@@ -4,7 +4,7 @@
 # keeps what was committed and the next walk goes on.  The cases that need
 # root (chown, mount) are skipped without it.
 . "$(dirname "$0")/lib.sh" "$@"
-. "$HERE/tiny-repo.sh"
+. "$SRC/tests/fixtures/tiny-repo.sh"
 
 # Under AddressSanitizer: libgit2 1.5 leaks when it opens a partial clone,
 # a leak the library's suppression lets be once it sees libgit2's frames

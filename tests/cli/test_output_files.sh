@@ -3,7 +3,7 @@
 # to it, anything else (/dev/null, a FIFO, a device) is written directly and
 # never removed.
 . "$(dirname "$0")/lib.sh" "$@"
-. "$HERE/tiny-repo.sh"
+. "$SRC/tests/fixtures/tiny-repo.sh"
 
 make_tiny_repo r
 printf 'int a;\nint a;\nint a;\nint a;\n' >r/drivers/net/a.c

@@ -1,7 +1,7 @@
 # coreboot's real history (skipped without it): the file -> sections map
 # of three releases spread over it equals what each release's own
 # util/scripts/get_maintainer.pl answers for every file
-# (scripts/check-getmaintainer.sh), --dialect auto takes the tree for
+# (scripts/eval/check-getmaintainer.sh), --dialect auto takes the tree for
 # coreboot, and a walk of the three records the rules of each script.
 . "$(dirname "$0")/lib.sh" "$@"
 repo=${MEV_COREBOOT_REPO:-/work/.mirror/coreboot+coreboot/repo}
@@ -17,7 +17,7 @@ done
 
 for r in $revs; do
 	step "coreboot $r: every file as util/scripts/get_maintainer.pl decides"
-	MAINTEVO=$MEV bash "$SRC/scripts/check-getmaintainer.sh" -j 2 "$repo" "refs/tags/$r" \
+	MAINTEVO=$MEV bash "$SRC/scripts/eval/check-getmaintainer.sh" -j 2 "$repo" "refs/tags/$r" \
 		>check.out 2>check.err || { cat check.out check.err >&2; fail "coreboot $r differs from its script"; }
 	grep -q "files compared, \([0-9]*\) agree, 0 differ, 0 missing" check.out ||
 		{ cat check.out >&2; fail "coreboot $r: no agreement line"; }

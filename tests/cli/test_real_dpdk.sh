@@ -2,7 +2,7 @@
 # the file -> sections map of three releases spread over it equals what
 # the kernel's get_maintainer.pl (Linux 6.12, the one DPDK's
 # devtools/get-maintainer.sh is checked against) answers for every file
-# (scripts/check-getmaintainer.sh --script), --dialect auto takes the
+# (scripts/eval/check-getmaintainer.sh --script), --dialect auto takes the
 # tree for DPDK, and the sections show the group headings, not their
 # underlines.  The script: $MEV_KERNEL_GET_MAINTAINER, else taken from
 # /usr/src/linux-source-6.12.tar.xz (Debian's linux-source-6.12).
@@ -28,7 +28,7 @@ fi
 
 for r in $revs; do
 	step "DPDK $r: every file as the kernel's get_maintainer.pl decides"
-	MAINTEVO=$MEV bash "$SRC/scripts/check-getmaintainer.sh" -j 2 --script "$script" "$repo" "refs/tags/$r" \
+	MAINTEVO=$MEV bash "$SRC/scripts/eval/check-getmaintainer.sh" -j 2 --script "$script" "$repo" "refs/tags/$r" \
 		>check.out 2>check.err || { cat check.out check.err >&2; fail "DPDK $r differs from the script"; }
 	grep -q "files compared, \([0-9]*\) agree, 0 differ, 0 missing" check.out ||
 		{ cat check.out >&2; fail "DPDK $r: no agreement line"; }

@@ -1,5 +1,5 @@
 # The file -> sections map of real releases against each project's own
-# Python script (scripts/check-getmaintainer.sh): OP-TEE, edk2 and Zephyr,
+# Python script (scripts/eval/check-getmaintainer.sh): OP-TEE, edk2 and Zephyr,
 # several releases each over their history.  The data is not part of the
 # repository: it is read from $MEV_REAL_DIR (default /work/.mirror), one
 # bare clone per project (OP-TEE+optee_os/repo, tianocore+edk2/repo,
@@ -20,7 +20,7 @@ check() { # DIR TAG...
 		git --git-dir="$repo" rev-parse -q --verify "$tag^{commit}" >/dev/null ||
 			fail "$repo has no tag $tag"
 		step "$tag"
-		MAINTEVO=$MEV "$SRC/scripts/check-getmaintainer.sh" -j 2 "$repo" "$tag" >check.out 2>check.err ||
+		MAINTEVO=$MEV "$SRC/scripts/eval/check-getmaintainer.sh" -j 2 "$repo" "$tag" >check.out 2>check.err ||
 			{ cat check.out check.err >&2; fail "$tag: maintevo and the script differ"; }
 		tail -n 1 check.out
 		checked=$((checked + 1))

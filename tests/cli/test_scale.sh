@@ -1,5 +1,5 @@
 # Costs that stay near linear in the input (issue 9, point 9), on the
-# repositories of scripts/make-scale-repo.sh.  Each case compares the CPU
+# repositories of scripts/eval/make-scale-repo.sh.  Each case compares the CPU
 # time of a big input with that of one a fifth (or a part) of its size, so
 # that a quadratic cost fails on a slow or busy machine as surely as on a
 # fast one, and a linear one passes under the sanitizers too:
@@ -15,7 +15,7 @@
 #     most a few times the walk's CPU (it was n^3 and worse: 1,000
 #     sections 14 s, 2,000 sections 239 s), the exports the same edges.
 . "$(dirname "$0")/lib.sh" "$@"
-GEN=$SRC/scripts/make-scale-repo.sh
+GEN=$SRC/scripts/eval/make-scale-repo.sh
 
 # measured CMD...: run CMD like 'expect_exit 0 CMD...'; $cpu gets its CPU
 # seconds (user + system), as the shell's 'time' reports them.

@@ -24,7 +24,7 @@ expect_stderr_contains "'demo.db'"
 ls -a | grep -q '^\.demo\.db\.' && fail "a temporary file was left behind"
 
 step "the same columns, types and rows as the CSV tables"
-expect_exit 0 python3 "$HERE/check_sqlite.py" demo.db csv
+expect_exit 0 python3 "$HERE/helpers/check_sqlite.py" demo.db csv
 expect_stdout_contains "files: "
 expect_stdout_contains "section_changes: "
 

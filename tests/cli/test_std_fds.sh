@@ -3,7 +3,7 @@
 # files and output files never get descriptors 0-2 (progress text or CSV
 # written into data.mdb or lock.mdb would destroy the store).
 . "$(dirname "$0")/lib.sh" "$@"
-. "$HERE/tiny-repo.sh"
+. "$SRC/tests/fixtures/tiny-repo.sh"
 
 make_tiny_repo r
 printf 'int a;\nint a;\nint a;\nint a;\n' >r/drivers/net/a.c

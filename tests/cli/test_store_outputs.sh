@@ -6,7 +6,7 @@
 # stays byte for byte as it was.  The commands are found from 'maintevo
 # --help': one that takes -o and is not in the list below fails the test.
 . "$(dirname "$0")/lib.sh" "$@"
-. "$HERE/tiny-repo.sh"
+. "$SRC/tests/fixtures/tiny-repo.sh"
 
 make_tiny_repo r
 printf 'int a;\nint a;\nint a;\nint a;\n' >r/drivers/net/a.c

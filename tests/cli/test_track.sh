@@ -1,5 +1,5 @@
 # maintevo cluster, clusters, track, events, lineages, section-changes and
-# import-pasta end to end: a planted history (scripts/make-planted-repo.py)
+# import-pasta end to end: a planted history (scripts/eval/make-planted-repo.py)
 # whose events the tracker must find, identical releases that must give
 # only continuations, nightly runs that compute only the new pair, imported
 # graphs, refusals and usage errors.
@@ -8,7 +8,7 @@
 command -v python3 >/dev/null || skip "python3 is not installed"
 
 step "a planted history"
-python3 "$SRC/scripts/make-planted-repo.py" --seed 1 --releases 6 --groups 8 --events 3 \
+python3 "$SRC/scripts/eval/make-planted-repo.py" --seed 1 --releases 6 --groups 8 --events 3 \
 	--identical-last --truth truth.csv planted >/dev/null
 expect_exit 0 "$MEV" walk --repo planted --store S -q
 
@@ -44,7 +44,7 @@ expect_exit 0 "$MEV" track --store S
 expect_stderr_contains "6 releases tracked (6 computed: 5 pairs on code"
 "$MEV" events --store S > events.csv
 "$MEV" section-changes --store S > sections.csv
-python3 "$SRC/scripts/planted-score.py" truth.csv events.csv sections.csv > score.csv 2> misses.txt
+python3 "$SRC/scripts/eval/planted-score.py" truth.csv events.csv sections.csv > score.csv 2> misses.txt
 cat score.csv
 awk -F, 'NR > 1 && ($5 < 0.95 || $6 < 0.95) { bad = 1 } END { exit bad }' score.csv ||
 	{ cat misses.txt >&2; fail "precision or recall below 0.95"; }
@@ -128,9 +128,9 @@ expect_stderr_contains "(1 computed: 1 pair on code"
 "$MEV" events --store N > events3.csv
 same_files events.csv events3.csv
 
-step "scripts/stability.py: flip-back share and modularity ratio"
-expect_exit 0 python3 "$SRC/scripts/stability.py" --self-test
-expect_exit 0 python3 "$SRC/scripts/stability.py" --maintevo "$MEV" S temporal
+step "scripts/eval/stability.py: flip-back share and modularity ratio"
+expect_exit 0 python3 "$SRC/scripts/eval/stability.py" --self-test
+expect_exit 0 python3 "$SRC/scripts/eval/stability.py" --maintevo "$MEV" S temporal
 # planted subsystems are unambiguous: nothing flips back, and the temporal
 # clusters score as well as the best independent Leiden run
 awk '$1 == "temporal" { found = 1; if ($2 != 0 || $4 < 0.97 || $5 < 0.97) exit 1 } END { exit !found }' "$OUT" ||

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare maintevo's clusters of imported PaStA graphs with the study's partitions.
 
-usage: scripts/compare-pasta.py [--maintevo BIN] [--method M] STORE PASTA_DIR
+usage: scripts/eval/check-pasta.py [--maintevo BIN] [--method M] STORE PASTA_DIR
 
 STORE is a store made by `maintevo import-pasta` from PASTA_DIR/section_graph
 and clustered (`maintevo cluster`, walktrap by default); PASTA_DIR holds
@@ -74,7 +74,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("store")
     ap.add_argument("pasta")
-    ap.add_argument("--maintevo", default=os.path.join(os.path.dirname(__file__), "..", "build", "maintevo"))
+    ap.add_argument("--maintevo", default=os.path.join(os.path.dirname(__file__), "..", "..", "build", "maintevo"))
     ap.add_argument("--method", default="walktrap")
     args = ap.parse_args()
 

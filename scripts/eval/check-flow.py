@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""flow-check.py REPO STORE [N] [SEED] [FIRST [LAST]]: check N random commits of 'maintevo
+"""check-flow.py REPO STORE [N] [SEED] [FIRST [LAST]]: check N random commits of 'maintevo
 export commits' (default 200) with code of its own: git for the paths
 (diff-tree), the trailers (git interpret-trailers --parse) and the
 identities (git check-mailmap with the release's .mailmap); 'maintevo
@@ -12,7 +12,7 @@ commits of the releases after FIRST up to LAST are sampled.  A commit whose
 parent has no MAINTAINERS sections is expected uncovered."""
 import csv, io, os, random, re, subprocess, sys
 
-MEV = os.environ.get("MAINTEVO", os.path.join(os.path.dirname(__file__), "..", "build", "maintevo"))
+MEV = os.environ.get("MAINTEVO", os.path.join(os.path.dirname(__file__), "..", "..", "build", "maintevo"))
 
 
 def git(repo, *args, inp=None):
@@ -179,6 +179,11 @@ def check(repo, row, rest_titles):
 
 
 def main():
+    wants_help = sys.argv[1:2] in (["-h"], ["--help"])
+    if wants_help or len(sys.argv) < 3:
+        print("usage: scripts/eval/check-flow.py" + __doc__.split(":")[0].removeprefix("check-flow.py"),
+              file=sys.stdout if wants_help else sys.stderr)
+        sys.exit(0 if wants_help else 2)
     repo, store = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 200
     seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1

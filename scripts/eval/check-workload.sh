@@ -2,7 +2,7 @@
 # Check 'maintevo export workload' against counts taken independently with
 # git, for a few lineages of a walked, tracked store with a flow.
 #
-# usage: scripts/check-workload.sh [-m MAINTEVO] STORE REPO [LINEAGE...]
+# usage: scripts/eval/check-workload.sh [-m MAINTEVO] STORE REPO [LINEAGE...]
 #
 # Default lineages: the three with the most commits over the store.  For
 # every release TAG (after the first) and lineage L, the script takes

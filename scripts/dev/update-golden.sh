@@ -5,7 +5,8 @@
 # build/maintevo).  Review the change with 'git diff tests/golden' before
 # committing it: every difference is a change in what users get.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+case ${1:-} in -h | --help) echo "usage: scripts/dev/update-golden.sh [MAINTEVO]"; exit 0 ;; esac
+cd "$(dirname "$0")/../.."
 mev=${1:-build/maintevo}
 [ -x "$mev" ] || { echo "update-golden.sh: error: '$mev' is not an executable (build first)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/maintevo-golden.XXXXXX")

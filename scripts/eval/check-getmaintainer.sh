@@ -2,7 +2,7 @@
 # Compare maintevo's file -> sections map with the tree's own
 # scripts/get_maintainer.pl on every file of one commit.
 #
-# usage: scripts/check-getmaintainer.sh [-j N] [--keep] [--cache DIR]
+# usage: scripts/eval/check-getmaintainer.sh [-j N] [--keep] [--cache DIR]
 #            [--script PATH] [--dialect D] REPO REV
 #
 # The script is the tree's own scripts/get_maintainer.pl, or coreboot's
@@ -37,7 +37,7 @@
 # the bytes these scripts read.  Trees whose script is not get_maintainer.pl
 # (OP-TEE's and Zephyr's scripts/get_maintainer.py, edk2's
 # BaseTools/Scripts/GetMaintainer.py) run the script's own Python functions
-# in scripts/check-getmaintainer/driver.py (Zephyr needs python3-yaml);
+# in scripts/eval/check-getmaintainer/driver.py (Zephyr needs python3-yaml);
 # their sections are compared by name (none for edk2) and pattern values.
 # Exit status 0 when every file agrees.
 set -euo pipefail
@@ -61,7 +61,7 @@ done
 [ $# -eq 2 ] || { echo "usage: $0 [-j N] [--keep] [--cache DIR] [--script PATH] [--dialect D] REPO REV" >&2; exit 2; }
 repo=$1
 rev=$2
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 mev=${MAINTEVO:-}
 if [ -z "$mev" ]; then
 	for b in "$here/build/maintevo" "$here/build-release/maintevo"; do
@@ -106,7 +106,7 @@ else
 fi
 
 # Trees whose script is not get_maintainer.pl (OP-TEE, edk2, Zephyr): the
-# script's own Python functions run in scripts/check-getmaintainer/driver.py.
+# script's own Python functions run in scripts/eval/check-getmaintainer/driver.py.
 pydialect=
 if [ -z "$ext_script" ] && [ ! -f "$tree/scripts/get_maintainer.pl" ] &&
 	[ ! -f "$tree/util/scripts/get_maintainer.pl" ]; then
@@ -239,7 +239,7 @@ if [ -n "$cache" ]; then
 	mkdir -p "$cache"
 	# the driver (the script with the block above) names the answers: a
 	# change of the block is a new cache entry
-	cached=$cache/$(git -C "$repo" rev-parse "$rev^{commit}")-$(cat "$work/driver.pl" "$here/scripts/check-getmaintainer/driver.py" 2>/dev/null | md5sum | cut -c1-12).txt
+	cached=$cache/$(git -C "$repo" rev-parse "$rev^{commit}")-$(cat "$work/driver.pl" "$here/scripts/eval/check-getmaintainer/driver.py" 2>/dev/null | md5sum | cut -c1-12).txt
 fi
 start=$(date +%s)
 if [ -n "$cached" ] && [ -s "$cached" ]; then
@@ -247,7 +247,7 @@ if [ -n "$cached" ] && [ -s "$cached" ]; then
 	cp "$cached" "$work/script.txt"
 else
 if [ -n "$pydialect" ]; then
-	(cd "$tree" && HOME=$work/home python3 "$here/scripts/check-getmaintainer/driver.py" "$pydialect" \
+	(cd "$tree" && HOME=$work/home python3 "$here/scripts/eval/check-getmaintainer/driver.py" "$pydialect" \
 		< "$work/files.z" > "$work/script.txt")
 else
 mkdir "$work/out"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build a kernel-like git history with planted subsystem events, and its truth.
 
-usage: scripts/make-planted-repo.py [--seed N] [--releases R] [--groups G]
+usage: scripts/eval/make-planted-repo.py [--seed N] [--releases R] [--groups G]
                                     [--events E] [--quiet Q] [--identical-last]
                                     [--truth FILE] DIR
 
@@ -48,7 +48,7 @@ kind "cluster" rows are the links `maintevo track` should report (event
 birth, death, split, merge, growth, contraction or continuation; from/to
 are representatives, empty for the missing side), kind "section" rows the
 section changes (added, removed, renamed; from/to are titles).
-`scripts/planted-score.py` compares them with maintevo's output.
+`scripts/eval/planted-score.py` compares them with maintevo's output.
 With --identical-last the last release repeats the one before it exactly
 (its tag points at a commit with the same tree): only continuations may
 come out of that pair.  Python 3 standard library and git only.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarise `maintevo events` output: counts, flicker, the largest events.
 
-usage: scripts/event-stats.py [--top N] [--window W] EVENTS.csv
+usage: scripts/eval/event-stats.py [--top N] [--window W] EVENTS.csv
 
 Prints, as text:
   - the number of rows of each event kind;

@@ -5,7 +5,7 @@
 # each, so that two builds can be compared with 'diff -r'.  Used to check
 # that a refactoring changes no byte (docs/design.md).
 set -euo pipefail
-[ $# -eq 3 ] || { echo "usage: scripts/snapshot-outputs.sh MAINTEVO STORE DIR" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: scripts/dev/snapshot-outputs.sh MAINTEVO STORE DIR" >&2; exit 2; }
 mev=$1 store=$2 dir=$3
 mkdir -p "$dir"
 newest=$("$mev" releases --store "$store" | tail -n 1 | cut -d, -f1)

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Precision and recall of `maintevo track` against a planted truth.
 
-usage: scripts/planted-score.py [--quiet] TRUTH EVENTS [SECTION_CHANGES]
+usage: scripts/eval/planted-score.py [--quiet] TRUTH EVENTS [SECTION_CHANGES]
 
-TRUTH is the CSV scripts/make-planted-repo.py writes; EVENTS the output of
+TRUTH is the CSV scripts/eval/make-planted-repo.py writes; EVENTS the output of
 `maintevo events`, SECTION_CHANGES that of `maintevo section-changes`.  Rows
 are compared exactly on (from_release, to_release, event, from, to), the
 clusters named by their representatives.  Prints one CSV row per measure:

@@ -25,7 +25,7 @@
 set -euo pipefail
 
 die() { echo "make-scale-repo.sh: error: $*" >&2; exit 1; }
-[ $# -eq 3 ] || { echo "usage: scripts/make-scale-repo.sh titles|tags|sections|dense|regex DIR N" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: scripts/eval/make-scale-repo.sh titles|tags|sections|dense|regex DIR N" >&2; exit 2; }
 case=$1 dir=$2 n=$3
 case $n in '' | *[!0-9]*) die "N must be a number, not '$n'" ;; esac
 if [ -e "$dir" ] && [ -n "$(ls -A "$dir")" ]; then

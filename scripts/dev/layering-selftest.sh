@@ -1,25 +1,27 @@
 #!/usr/bin/env bash
-# check-layering-selftest.sh SOURCE_DIR: show that scripts/check-layering.py
+# layering-selftest.sh SOURCE_DIR: show that scripts/dev/layering.py
 # catches what it is for.  On a copy of the tree, each planted fault (an
-# include upward, a private header used outside its folder, a library out
-# of its home, a folder docs/design.md does not name, a file over 800
-# lines, a function over 120) must fail the check with its own message;
-# the copy as it is must pass.
+# include upward, a private header used outside its folder, a unit test
+# outside its module's folder, a library out of its home, a folder
+# docs/design.md does not name, a file over 800 lines, a function over
+# 120) must fail the check with its own message; the copy as it is must
+# pass.
 set -euo pipefail
-src=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+case ${1:-} in -h | --help) echo "usage: scripts/dev/layering-selftest.sh [SOURCE_DIR]"; exit 0 ;; esac
+src=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 fresh() {
 	rm -rf "$tmp/t"
-	mkdir -p "$tmp/t/docs" "$tmp/t/scripts"
+	mkdir -p "$tmp/t/docs" "$tmp/t/scripts/dev"
 	cp -r "$src/src" "$src/store" "$src/include" "$src/tests" "$tmp/t/"
 	cp "$src/docs/design.md" "$tmp/t/docs/"
-	cp "$src/scripts/check-layering.py" "$tmp/t/scripts/"
+	cp "$src/scripts/dev/layering.py" "$tmp/t/scripts/dev/"
 }
 expect() { # name, regex the output must match
 	local out
-	if out=$(python3 "$tmp/t/scripts/check-layering.py" "$tmp/t" 2>&1); then
+	if out=$(python3 "$tmp/t/scripts/dev/layering.py" "$tmp/t" 2>&1); then
 		echo "FAIL: $1: the check passed"; fail=1
 	elif ! grep -Eq "$2" <<<"$out"; then
 		echo "FAIL: $1: no line matches /$2/:"; echo "$out"; fail=1
@@ -28,14 +30,18 @@ expect() { # name, regex the output must match
 	fi
 }
 fresh
-if python3 "$tmp/t/scripts/check-layering.py" "$tmp/t" >/dev/null; then echo "ok: the tree as it is"; else
+if python3 "$tmp/t/scripts/dev/layering.py" "$tmp/t" >/dev/null; then echo "ok: the tree as it is"; else
 	echo "FAIL: the tree as it is does not pass"; fail=1; fi
 fresh; echo '#include "maintevo/track.h"' >>"$tmp/t/src/graph/graph.c"
 expect "an include upward" 'src/graph/graph.c:[0-9]+: graph includes "maintevo/track.h" of track'
 fresh; echo '#include "track/track_internal.h"' >>"$tmp/t/src/report/facts.c"
 expect "a private header outside its folder" 'src/report/facts.c:[0-9]+: "track/track_internal.h" is private to src/track/'
-fresh; echo '#include "export/export_internal.h"' >>"$tmp/t/tests/test_git.c"
-expect "another module's private header in a test" 'tests/test_git.c:[0-9]+: "export/export_internal.h" is private'
+fresh; echo '#include "export/export_internal.h"' >>"$tmp/t/tests/unit/git/test_git.c"
+expect "another module's private header in a test" 'tests/unit/git/test_git.c:[0-9]+: "export/export_internal.h" is private'
+fresh; cp "$tmp/t/tests/unit/git/test_git.c" "$tmp/t/tests/test_git_old.c"
+expect "a unit test outside tests/unit/" '^tests/test_git_old.c: unit tests go to tests/unit/<module>/'
+fresh; cp "$tmp/t/tests/unit/git/test_git.c" "$tmp/t/tests/unit/match/test_git_more.c"
+expect "a unit test in another module's folder" '^tests/unit/match/test_git_more.c: a test in tests/unit/match/ is named'
 fresh; echo '#include <igraph.h>' >>"$tmp/t/src/match/match.c"
 expect "a library outside its home" 'src/match/match.c:[0-9]+: <igraph.h> belongs in cluster/ only'
 fresh; echo '#include <git2.h>' >>"$tmp/t/include/maintevo/graph.h"
@@ -46,8 +52,8 @@ fresh; echo '/* x */' >"$tmp/t/include/maintevo/stray.h"
 expect "a public header nobody owns" 'include/maintevo/stray.h: a public header no module'
 fresh; touch "$tmp/t/src/track/other_shared.h"
 expect "two shared headers" 'src/track/: more than one shared header'
-fresh; rm "$tmp/t/tests/test_graph.c"
-expect "a module without its test program" '^src/graph/: no tests/test_graph.c'
+fresh; rm "$tmp/t/tests/unit/graph/test_graph.c"
+expect "a module without its test program" '^src/graph/: no tests/unit/graph/test_graph.c'
 fresh; for i in $(seq 801); do echo "int v$i;"; done >>"$tmp/t/src/graph/graph.c"
 expect "a file over 800 lines" 'src/graph/graph.c: [0-9]+ lines, more than 800'
 fresh; { echo 'int f(void);'; echo 'int f(void)'; echo '{'; for i in $(seq 125); do echo '	(void)0;'; done; echo '	return 0;'; echo '}'; } >>"$tmp/t/src/util/buf.c"

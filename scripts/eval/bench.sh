@@ -2,9 +2,9 @@
 # maintevo benchmarks: medians of repeated runs, as ratios against the floor
 # measured in the same run.
 #
-# usage: scripts/bench.sh [--runs N] [--linux REPO] [--rev REV] [--uboot REPO]
-#                         [--xen REPO] [--edk2 REPO] [--dpdk REPO] [--against OLD_MAINTEVO]
-#                         [BENCH...]
+# usage: scripts/eval/bench.sh [--runs N] [--linux REPO] [--rev REV] [--uboot REPO]
+#                              [--xen REPO] [--edk2 REPO] [--dpdk REPO] [--against OLD_MAINTEVO]
+#                              [BENCH...]
 #
 # BENCH (default: all that have their input):
 #   graph   `maintevo graph` of one Linux release (default v6.12 of the
@@ -70,7 +70,7 @@
 # comparison of two sessions.
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 runs=5
 linux=${MEV_LINUX_REPO:-/work/data/linux}
 linux5=${MEV_LINUX5_REPO:-/work/data/linux5}
@@ -80,7 +80,7 @@ edk2=${MEV_EDK2_REPO:-/work/.mirror/tianocore+edk2/repo}
 dpdk=${MEV_DPDK_REPO:-/work/.mirror/DPDK+dpdk/repo}
 rev=v6.12
 against=
-pasta=${MEV_PASTA:-$(cd "$(dirname "$0")/../.." && pwd)/shared/data/linux-pasta}
+pasta=${MEV_PASTA:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/data/linux-pasta}
 benches=()
 while [ $# -gt 0 ]; do
 	case "$1" in

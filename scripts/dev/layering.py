@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check-layering.py [SOURCE_DIR]: fail when the tree runs against the
+"""layering.py [SOURCE_DIR]: fail when the tree runs against the
 architecture written down in docs/design.md, or a file or function outgrows
 its limit.
 
@@ -16,11 +16,13 @@ Rules, each printed as file:line: what is wrong:
     include upward or sideways;
   - a module's private headers (any header in its folder but its one
     <module>_shared.h; every header of util/, the base, is shared) are
-    included only inside its folder, and by its own tests
-    (tests/test_<module>.c, tests/test_<module>_<part>.c); tests may also
-    open store transactions (store/store_internal.h, store/codec.h);
+    included only inside its folder, and by its own tests (those in
+    tests/unit/<module>/); tests may also open store transactions
+    (store/store_internal.h, store/codec.h);
   - a folder has at most one <module>_shared.h, and a test program
-    tests/test_<module>.c (the command line's tests are tests/cli/);
+    tests/unit/<module>/test_<module>.c (the command line's tests are
+    tests/cli/); tests/unit/<module>/ holds test_<module>.c and
+    test_<module>_<part>.c, no test of another name;
   - src/cli/ includes public headers and its own only;
   - a third-party header appears only in the module the table names as its
     home, and never in a public header;
@@ -35,6 +37,7 @@ import re
 import sys
 
 MAX_FILE = 800
+UNIT = "tests/unit"  # tests/unit/<module>/ holds the module's unit tests
 MAX_FUNCTION = 120
 
 # Third-party libraries by the headers they install; the home of each is
@@ -118,9 +121,39 @@ def files_under(src_dir, top, ends):
     return sorted(out)
 
 
+def unit_test_module(path):
+    """The module whose folder of unit tests holds path (tests/unit/<module>/...), or None."""
+    parts = path.split("/")
+    if path.startswith(UNIT + "/") and len(parts) > 3:
+        return parts[2]
+    return None
+
+
+def misplaced_tests(tests, folders):
+    """A unit test program outside the folder of its module: under tests/unit/<module>/
+    only test_<module>.c and test_<module>_<part>.c; tests/unit/ itself holds the tests
+    of the whole library (test_scale.c) and shared headers."""
+    out = []
+    for f in tests:
+        base, m = os.path.basename(f), unit_test_module(f)
+        if not (base.startswith("test_") and base.endswith(".c")):
+            continue
+        if m is not None:
+            if m not in folders or m == "cli":
+                out.append(f"{f}: {UNIT}/{m}/ is no module's folder of tests")
+            elif not (base == f"test_{m}.c" or base.startswith(f"test_{m}_")):
+                out.append(f"{f}: a test in {UNIT}/{m}/ is named test_{m}.c or test_{m}_<part>.c")
+        elif os.path.dirname(f) != UNIT:
+            out.append(f"{f}: unit tests go to {UNIT}/<module>/ (tests/CMakeLists.txt builds only those)")
+    return out
+
+
 def main():
+    if len(sys.argv) > 2 or sys.argv[1:] in (["-h"], ["--help"]):
+        print("usage: scripts/dev/layering.py [SOURCE_DIR]")
+        return 0 if len(sys.argv) == 2 else 2
     src_dir = os.path.abspath(sys.argv[1] if len(sys.argv) > 1
-                              else os.path.join(os.path.dirname(__file__), ".."))
+                              else os.path.join(os.path.dirname(__file__), "..", ".."))
     rows = read_design(src_dir)
     bad = []
     if not rows:
@@ -165,8 +198,8 @@ def main():
         if os.path.basename(p) not in owner:
             bad.append(f"{p}: a public header no module of docs/design.md owns")
     for m, folder in folders.items():
-        if m != "cli" and not os.path.exists(os.path.join(src_dir, "tests", f"test_{m}.c")):
-            bad.append(f"{folder}/: no tests/test_{m}.c (tests mirror the modules: one program per folder)")
+        if m != "cli" and not os.path.exists(os.path.join(src_dir, UNIT, m, f"test_{m}.c")):
+            bad.append(f"{folder}/: no {UNIT}/{m}/test_{m}.c (tests mirror the modules: one program per folder)")
         shared = [f for f in os.listdir(os.path.join(src_dir, folder)) if f.endswith("_shared.h")]
         if len(shared) > 1:
             bad.append(f"{folder}/: more than one shared header ({', '.join(sorted(shared))})")
@@ -186,7 +219,8 @@ def main():
         return not path.startswith("include/") and m != "util" and name != f"{m}_shared.h"
 
     def resolve(including, header):
-        for base in (os.path.dirname(including), "include", "src", "store"):
+        shared_tests = (UNIT,) if including.startswith("tests/") else ()
+        for base in (os.path.dirname(including), *shared_tests, "include", "src", "store"):
             cand = os.path.normpath(os.path.join(base, header))
             if os.path.exists(os.path.join(src_dir, cand)):
                 return cand
@@ -194,6 +228,7 @@ def main():
 
     library = files_under(src_dir, "src", (".c", ".h")) + files_under(src_dir, "store", (".c", ".h"))
     tests = files_under(src_dir, "tests", (".c", ".h"))
+    bad += misplaced_tests(tests, folders)
     for f in library + tests:
         if f.endswith(".c"):
             bad += size_problems(src_dir, f)
@@ -202,12 +237,7 @@ def main():
         mine = module_of(f)
         if mine is None and not f.startswith("tests/"):
             continue  # reported above: a public header no module owns
-        test_of = None
-        if f.startswith("tests/"):
-            base = os.path.basename(f)
-            for m in rows:
-                if base in (f"test_{m}.c",) or base.startswith(f"test_{m}_"):
-                    test_of = m
+        test_of = unit_test_module(f)
         with open(os.path.join(src_dir, f), encoding="utf-8", errors="replace") as fh:
             for lineno, line in enumerate(fh, 1):
                 mt = INCLUDE.match(line)
@@ -236,7 +266,7 @@ def main():
                 if f.startswith("tests/"):
                     if private(target, theirs) and theirs != test_of and theirs != "store":
                         bad.append(f"{where}: \"{header}\" is private to {rows[theirs][1]}/; "
-                                   f"only its own tests (test_{theirs}*.c) include it")
+                                   f"only its own tests ({UNIT}/{theirs}/) include it")
                     continue
                 if theirs == mine:
                     continue
@@ -251,9 +281,9 @@ def main():
     for b in bad:
         print(b)
     if bad:
-        print(f"check-layering: {len(bad)} problem(s) against docs/design.md", file=sys.stderr)
+        print(f"layering: {len(bad)} problem(s) against docs/design.md", file=sys.stderr)
         return 1
-    print(f"check-layering: {len(folders)} modules, {len(library) + len(public)} files, "
+    print(f"layering: {len(folders)} modules, {len(library) + len(public)} files, "
           f"every include points down")
     return 0
 

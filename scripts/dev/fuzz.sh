@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the libFuzzer targets and fuzz the MAINTAINERS parser and matcher.
 #
-#   scripts/fuzz.sh [SECONDS] [libFuzzer options...]
+#   scripts/dev/fuzz.sh [SECONDS] [libFuzzer options...]
 #
 # SECONDS (default 600) is the total fuzzing time.  The working corpus lives
 # outside the repository ($MEV_FUZZ_CORPUS, default /tmp/mev-fuzz-corpus) and
@@ -12,16 +12,17 @@
 # and add the result to tests/fuzz/corpus/ once the bug is fixed.
 set -eu
 
+case ${1:-} in -h | --help) echo "usage: scripts/dev/fuzz.sh [SECONDS] [libFuzzer options...]"; exit 0 ;; esac
 seconds=${1:-600}
 [ $# -gt 0 ] && shift
 case $seconds in
 	''|*[!0-9]*)
 		echo "fuzz.sh: error: '$seconds' is not a number of seconds" >&2
-		echo "usage: scripts/fuzz.sh [SECONDS] [libFuzzer options...]" >&2
+		echo "usage: scripts/dev/fuzz.sh [SECONDS] [libFuzzer options...]" >&2
 		exit 2 ;;
 esac
 
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$root/build-fuzz
 corpus=${MEV_FUZZ_CORPUS:-/tmp/mev-fuzz-corpus}
 artifacts=${MEV_FUZZ_ARTIFACTS:-/tmp/mev-fuzz-artifacts}

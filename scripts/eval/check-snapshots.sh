@@ -17,7 +17,7 @@
 # Exit 0 when all agree, 1 on a difference, 77 when the repository is not
 # there (ctest counts that as skipped).
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 mev=${MAINTEVO:-$here/build/maintevo}
 repo=${MEV_UBOOT:-/work/.mirror/u-boot+u-boot/repo}
 since=2023-01-01 until=2024-12-31 tags="v2017.01 v2019.10 v2025.04 v2026.07"

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """How stable and how good a store's clusterings are, method by method.
 
-usage: scripts/stability.py [--maintevo BIN] [--from TAG] [--to TAG]
+usage: scripts/eval/stability.py [--maintevo BIN] [--from TAG] [--to TAG]
                             [--seeds K] [--no-run] STORE METHOD...
-       scripts/stability.py --self-test
+       scripts/eval/stability.py --self-test
 
 METHOD is what `--method` takes (a name or a whole key), optionally with
 `+smooth` appended for --smooth: walktrap louvain leiden leiden+smooth
