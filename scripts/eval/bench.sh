@@ -27,7 +27,7 @@
 #           stable vYY.MM.N among them)
 #   dpdkrc  the same with every release candidate (--rc)
 #   linux5  the same for the five Linux releases of shared/scripts/linux-releases.sh
-#           (--linux5, default $MEV_LINUX5_REPO or /work/data/linux5; with --rc),
+#           (--linux5, default $MEV_REAL_DIR/linux5; with --rc),
 #           and `maintevo graph` of its v6.12 against its floor
 #   linux2  the same walk figures for the two-release Linux repository
 #   snapshots  `maintevo walk --branch master` of U-Boot into an empty store:
@@ -50,12 +50,12 @@
 #           core (target < 30 s); then a re-run with nothing new, and the
 #           import itself
 #
-# Inputs: --linux (default $MEV_LINUX_REPO or /work/data/linux), --linux5, --uboot
-# (default $MEV_UBOOT_REPO or /work/.mirror/u-boot+u-boot/repo), --xen
-# (default $MEV_XEN_REPO or /work/.mirror/xen-project+xen/repo), --edk2
-# (default $MEV_EDK2_REPO or /work/.mirror/tianocore+edk2/repo), --dpdk
-# (default $MEV_DPDK_REPO or /work/.mirror/DPDK+dpdk/repo), --pasta
-# (default $MEV_PASTA or ../shared/data/linux-pasta: its section_graph/).
+# Inputs, by default in the folder of real data $MEV_REAL_DIR
+# (docs/testing.md, "Real data"; a bench whose input is not there is
+# skipped): --linux (default $MEV_REAL_DIR/linux2, the two-release
+# repository), --linux5 (linux5), --uboot (u-boot+u-boot/repo), --xen
+# (xen-project+xen/repo), --edk2 (tianocore+edk2/repo), --dpdk
+# (DPDK+dpdk/repo), --pasta (linux-pasta: its section_graph/).
 # Each figure is paired with its floor in the same run: the two commands
 # alternate (floor, maintevo, floor, ...; one warm-up each), and the line
 # gives the medians of wall and CPU seconds (user + system of the command
@@ -72,15 +72,17 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
 runs=5
-linux=${MEV_LINUX_REPO:-/work/data/linux}
-linux5=${MEV_LINUX5_REPO:-/work/data/linux5}
-uboot=${MEV_UBOOT_REPO:-/work/.mirror/u-boot+u-boot/repo}
-xen=${MEV_XEN_REPO:-/work/.mirror/xen-project+xen/repo}
-edk2=${MEV_EDK2_REPO:-/work/.mirror/tianocore+edk2/repo}
-dpdk=${MEV_DPDK_REPO:-/work/.mirror/DPDK+dpdk/repo}
+# without MEV_REAL_DIR the defaults name no folder, and say why when skipped
+real=${MEV_REAL_DIR:-MEV_REAL_DIR-is-not-set}
+linux=$real/linux2
+linux5=$real/linux5
+uboot=$real/u-boot+u-boot/repo
+xen=$real/xen-project+xen/repo
+edk2=$real/tianocore+edk2/repo
+dpdk=$real/DPDK+dpdk/repo
+pasta=$real/linux-pasta
 rev=v6.12
 against=
-pasta=${MEV_PASTA:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/data/linux-pasta}
 benches=()
 while [ $# -gt 0 ]; do
 	case "$1" in

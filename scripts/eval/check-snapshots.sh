@@ -11,15 +11,16 @@
 #    another store: 'graph' (CSV and GraphML) and 'filemap' must give the
 #    same bytes.
 #
-# Defaults: the U-Boot clone at /work/.mirror/u-boot+u-boot/repo (the
-# fetch tool's), 2023-01-01..2024-12-31, tags v2017.01 v2019.10 v2025.04
-# v2026.07 (U-Boot tags that are master's last commit of their day).
+# Defaults: the U-Boot clone $MEV_REAL_DIR/u-boot+u-boot/repo (the folder
+# of real data, docs/testing.md), 2023-01-01..2024-12-31, tags v2017.01
+# v2019.10 v2025.04 v2026.07 (U-Boot tags that are master's last commit
+# of their day).
 # Exit 0 when all agree, 1 on a difference, 77 when the repository is not
 # there (ctest counts that as skipped).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 mev=${MAINTEVO:-$here/build/maintevo}
-repo=${MEV_UBOOT:-/work/.mirror/u-boot+u-boot/repo}
+repo=${MEV_REAL_DIR:+$MEV_REAL_DIR/u-boot+u-boot/repo}
 since=2023-01-01 until=2024-12-31 tags="v2017.01 v2019.10 v2025.04 v2026.07"
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -28,12 +29,16 @@ while [ $# -gt 0 ]; do
 	--since) since=$2; shift 2 ;;
 	--until) until=$2; shift 2 ;;
 	--tags) tags=$2; shift 2 ;;
-	-h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "check-snapshots.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
+if [ -z "$repo" ]; then
+	echo "SKIP: MEV_REAL_DIR is not set and no --repo: the real-data checks are off (docs/testing.md)"
+	exit 77
+fi
 if ! git -C "$repo" rev-parse -q --verify master >/dev/null 2>&1; then
-	echo "SKIP: no repository with a master branch at '$repo' (set MEV_UBOOT or --repo)"
+	echo "SKIP: no repository with a master branch at '$repo'"
 	exit 77
 fi
 [ -x "$mev" ] || { echo "check-snapshots.sh: '$mev' is not an executable" >&2; exit 2; }

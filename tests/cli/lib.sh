@@ -48,6 +48,22 @@ fail() {
 
 skip() { echo "SKIP: $*"; exit 77; }
 
+# need_real_dir: skip the test unless MEV_REAL_DIR names the folder of real
+# data (docs/testing.md, "Real data"), so that the suite runs the same tests
+# on every machine whatever lies on its disk, unless a developer opts in.
+need_real_dir() {
+	[ -n "${MEV_REAL_DIR:-}" ] ||
+		skip "MEV_REAL_DIR is not set: the real-data checks are off (docs/testing.md, \"Real data\")"
+}
+
+# real_repo NAME: need_real_dir, then $REAL is the clone of a real project
+# there, $MEV_REAL_DIR/NAME/repo (NAME: OWNER+NAME of its GitHub repository,
+# u-boot+u-boot, DPDK+dpdk, ...).
+real_repo() {
+	need_real_dir
+	REAL=$MEV_REAL_DIR/$1/repo
+}
+
 # mkrepo DIR: an empty repository with branch master.
 mkrepo() { git -c init.defaultBranch=master init -q "$1"; }
 

@@ -1,7 +1,8 @@
 # maintevo explain PATH: the line and the rule that put a path in a section
 # or kept it out, from git and from a store (the tiny repository of
 # tests/fixtures/tiny-repo.sh), then against the real get_maintainer.pl of
-# U-Boot on sampled files (skipped without the U-Boot mirror or perl).
+# U-Boot on sampled files (skipped without $MEV_REAL_DIR/u-boot+u-boot/repo
+# or perl).
 . "$(dirname "$0")/lib.sh" "$@"
 . "$SRC/tests/fixtures/tiny-repo.sh"
 make_tiny_repo tiny
@@ -70,11 +71,12 @@ expect_exit 1 "$MEV" explain --store st --release v9 x
 expect_error "release 'v9' is not in store 'st'"
 
 # --- the real get_maintainer.pl ---------------------------------------------------
-uboot=${MEV_UBOOT_REPO:-/work/.mirror/u-boot+u-boot/repo}
+real_repo u-boot+u-boot
+uboot=$REAL
 rev=v2024.01
 if ! command -v perl >/dev/null || ! command -v python3 >/dev/null ||
 	! git -C "$uboot" rev-parse -q --verify "$rev^{commit}" >/dev/null 2>&1; then
-	skip "no U-Boot repository with $rev (set MEV_UBOOT_REPO) or no perl/python3: the real script is not run"
+	skip "no U-Boot repository with $rev at $uboot, or no perl/python3: the real script is not run"
 fi
 
 step "U-Boot $rev: on 50 sampled files and 3 directories, explain's sections == get_maintainer.pl's"

@@ -1,10 +1,12 @@
-# coreboot's real history (skipped without it): the file -> sections map
+# coreboot's real history ($MEV_REAL_DIR/coreboot+coreboot/repo, skipped
+# without it): the file -> sections map
 # of three releases spread over it equals what each release's own
 # util/scripts/get_maintainer.pl answers for every file
 # (scripts/eval/check-getmaintainer.sh), --dialect auto takes the tree for
 # coreboot, and a walk of the three records the rules of each script.
 . "$(dirname "$0")/lib.sh" "$@"
-repo=${MEV_COREBOOT_REPO:-/work/.mirror/coreboot+coreboot/repo}
+real_repo coreboot+coreboot
+repo=$REAL
 # 4.1: the first MAINTAINERS, the 2015 script (\C); 4.12: the 2017 one
 # ([A-Z]), comment lines in the file; 26.06: the newest
 revs="4.1 4.12 26.06"
@@ -12,7 +14,7 @@ command -v perl >/dev/null && command -v python3 >/dev/null ||
 	skip "no perl or python3: the real script cannot run"
 for r in $revs; do
 	git --git-dir="$repo" rev-parse -q --verify "refs/tags/$r^{commit}" >/dev/null 2>&1 ||
-		skip "no coreboot repository with tag $r (set MEV_COREBOOT_REPO)"
+		skip "no coreboot repository with tag $r at $repo"
 done
 
 for r in $revs; do

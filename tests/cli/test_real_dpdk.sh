@@ -1,25 +1,28 @@
-# DPDK's real history (skipped without it or without the kernel's script):
+# DPDK's real history ($MEV_REAL_DIR/DPDK+dpdk/repo; skipped without it or
+# without the kernel's script):
 # the file -> sections map of three releases spread over it equals what
 # the kernel's get_maintainer.pl (Linux 6.12, the one DPDK's
 # devtools/get-maintainer.sh is checked against) answers for every file
 # (scripts/eval/check-getmaintainer.sh --script), --dialect auto takes the
 # tree for DPDK, and the sections show the group headings, not their
-# underlines.  The script: $MEV_KERNEL_GET_MAINTAINER, else taken from
-# /usr/src/linux-source-6.12.tar.xz (Debian's linux-source-6.12).
+# underlines.  The script: tag v6.12's of $MEV_REAL_DIR/linux5 (Debian's
+# linux-source-6.12, docs/testing.md), else taken from
+# /usr/src/linux-source-6.12.tar.xz (the same, installed).
 . "$(dirname "$0")/lib.sh" "$@"
-repo=${MEV_DPDK_REPO:-/work/.mirror/DPDK+dpdk/repo}
+real_repo DPDK+dpdk
+repo=$REAL
 # v2.0.0: the first MAINTAINERS; v20.11: an LTS; v26.07: the newest
 revs="v2.0.0 v20.11 v26.07"
 command -v perl >/dev/null && command -v python3 >/dev/null ||
 	skip "no perl or python3: the real script cannot run"
 for r in $revs; do
 	git --git-dir="$repo" rev-parse -q --verify "refs/tags/$r^{commit}" >/dev/null 2>&1 ||
-		skip "no DPDK repository with tag $r (set MEV_DPDK_REPO)"
+		skip "no DPDK repository with tag $r at $repo"
 done
-script=${MEV_KERNEL_GET_MAINTAINER:-}
-if [ -z "$script" ]; then
+script=$TMP/get_maintainer.pl
+if ! git -C "$MEV_REAL_DIR/linux5" show v6.12:scripts/get_maintainer.pl >"$script" 2>/dev/null; then
 	tarball=/usr/src/linux-source-6.12.tar.xz
-	[ -f "$tarball" ] || skip "no kernel get_maintainer.pl (set MEV_KERNEL_GET_MAINTAINER, or apt-get install linux-source-6.12)"
+	[ -f "$tarball" ] || skip "no kernel get_maintainer.pl (no $MEV_REAL_DIR/linux5 with v6.12, no $tarball: apt-get install linux-source-6.12)"
 	tar -xJf "$tarball" --wildcards --no-anchored 'scripts/get_maintainer.pl' ||
 		fail "cannot take scripts/get_maintainer.pl out of $tarball"
 	script=$(find "$TMP" -path '*/scripts/get_maintainer.pl' | head -n 1)

@@ -1,13 +1,14 @@
 # The file -> sections map of real releases against each project's own
 # Python script (scripts/eval/check-getmaintainer.sh): OP-TEE, edk2 and Zephyr,
 # several releases each over their history.  The data is not part of the
-# repository: it is read from $MEV_REAL_DIR (default /work/.mirror), one
+# repository: it is read from $MEV_REAL_DIR (docs/testing.md), one
 # bare clone per project (OP-TEE+optee_os/repo, tianocore+edk2/repo,
 # ekmixon+zephyr/repo); a project that is absent is skipped, and the test
 # is skipped when all are.  Zephyr's script needs python3-yaml.
 . "$(dirname "$0")/lib.sh" "$@"
 command -v python3 >/dev/null || skip "python3 is not installed"
-real=${MEV_REAL_DIR:-/work/.mirror}
+need_real_dir
+real=$MEV_REAL_DIR
 checked=0
 check() { # DIR TAG...
 	local repo=$real/$1/repo
