@@ -46,7 +46,17 @@ static void json_bands(mev_json *j, const mev__chart_layout *l)
 	mev_json_end(j);
 }
 
-/* Every lineage with a node: id, name, parent, first, last, band (1-based, 0: other). */
+/*
+ * The fields of each kind of record, in the order the writers below write
+ * them (each list beside its writer).  The page carries the lists once
+ * ("fields"), and chart.js reads a record's fields by these names only;
+ * docs/schemas.md describes them.  A list whose last two names are a pair
+ * (sections: start, end; paths: release, set) repeats that pair to the
+ * end of the record.
+ */
+static const char *const lineage_fields[] = {"id", "name", "parent", "first", "last", "band", "peak", NULL};
+
+/* Every lineage with a node; band: 1-based, 0: other. */
 static void json_lineages(mev_json *j, const mev__chart_layout *l)
 {
 	const mev__chart_model *m = l->m;
@@ -77,8 +87,12 @@ static uint32_t band_of_id(const mev__chart_model *m, uint32_t id)
 	return id && id <= m->max_id && m->lin_of_id[id] ? m->lin[m->lin_of_id[id] - 1].shown : 0;
 }
 
-/* The events of the lineages drawn as bands: kind, pair (the release it
- * ends in), from and to lineage, share, sizes, support, cause. */
+/* release: the one it ends in; lines, sections, files: the flow's (what moved). */
+static const char *const event_fields[] = {
+	"kind", "release", "from_lineage", "to_lineage", "share", "from_lines", "to_lines", "support",
+	"cause_kind", "cause", "lines", "sections", "files", "partner_lineage", NULL};
+
+/* The events of the lineages drawn as bands. */
 static void json_events(mev_json *j, const mev__chart_layout *l)
 {
 	const mev__chart_model *m = l->m;
@@ -111,7 +125,10 @@ static void json_events(mev_json *j, const mev__chart_layout *l)
 	mev_json_end(j);
 }
 
-/* Sections of each lineage: lineage id, title, then [start, end] release pairs. */
+/* start, end: the releases of each span of the section in the lineage. */
+static const char *const section_fields[] = {"lineage", "title", "start", "end", NULL};
+
+/* Sections of each lineage. */
 static void json_sections(mev_json *j, const mev__chart_model *m)
 {
 	mev_json_newline(j);
@@ -140,9 +157,12 @@ static int64_t intern(mev_strmap *map, uint32_t *count, const char *key, size_t 
 	return v;
 }
 
+/* dir: an index into "dirs"; release, set: from that release on, the
+ * path's lineages are "sets"[set]. */
+static const char *const path_fields[] = {"dir", "name", "release", "set", NULL};
+
 /* Paths, shortened: "dirs" (each folder once), "sets" (each set of
- * lineage ids once), "paths": [folder, file name, then (release, set)
- * where its lineages change]. */
+ * lineage ids once), "paths" (one record each, path_fields). */
 static int json_paths(mev_json *j, const mev__chart_model *m)
 {
 	size_t n = m->paths.n;
@@ -245,6 +265,32 @@ static void json_releases(mev_json *j, const mev__chart_layout *l)
 	mev_json_end(j);
 }
 
+/* The plot area, in the drawing's coordinates. */
+static const char *const plot_fields[] = {"left", "top", "right", "bottom", NULL};
+
+static void json_field_list(mev_json *j, const char *kind, const char *const *names)
+{
+	mev_json_key(j, kind);
+	mev_json_array(j);
+	for (size_t i = 0; names[i]; i++)
+		mev_json_str(j, names[i]);
+	mev_json_end(j);
+}
+
+/* "fields": the names of the records' fields, by kind of record. */
+static void json_fields(mev_json *j)
+{
+	mev_json_newline(j);
+	mev_json_key(j, "fields");
+	mev_json_object(j);
+	json_field_list(j, "plot", plot_fields);
+	json_field_list(j, "lineages", lineage_fields);
+	json_field_list(j, "events", event_fields);
+	json_field_list(j, "sections", section_fields);
+	json_field_list(j, "paths", path_fields);
+	mev_json_end(j);
+}
+
 /* The page's data, read by chart.js: escaped for the <script> element it sits in. */
 static int json_data(FILE *out, const mev__chart_layout *l, const char *title, const char *store)
 {
@@ -270,6 +316,7 @@ static int json_data(FILE *out, const mev__chart_layout *l, const char *title, c
 	mev_json_fixed(&j, l->right, 1);
 	mev_json_fixed(&j, l->bottom, 1);
 	mev_json_end(&j);
+	json_fields(&j);
 	json_releases(&j, l);
 	json_bands(&j, l);
 	json_lineages(&j, l);
