@@ -87,24 +87,25 @@ void mev_json_int(mev_json *j, int64_t v)
 	fprintf(j->out, "%lld", (long long)v);
 }
 
-void mev_json_fixed(mev_json *j, double v, int decimals)
+/* A number in the printf form `form` ("%.*f" or "%.*g"); null when JSON cannot hold it. */
+static void real(mev_json *j, const char *form, int precision, double v)
 {
 	if (!isfinite(v)) {
 		mev_json_null(j);
 		return;
 	}
 	next(j);
-	fprintf(j->out, "%.*f", decimals, v);
+	fprintf(j->out, form, precision, v);
+}
+
+void mev_json_fixed(mev_json *j, double v, int decimals)
+{
+	real(j, "%.*f", decimals, v);
 }
 
 void mev_json_general(mev_json *j, double v, int digits)
 {
-	if (!isfinite(v)) {
-		mev_json_null(j);
-		return;
-	}
-	next(j);
-	fprintf(j->out, "%.*g", digits, v);
+	real(j, "%.*g", digits, v);
 }
 
 void mev_json_bool(mev_json *j, int v)
