@@ -11,15 +11,23 @@
   var selFrom = byId('maintevo-chart-from'), selTo = byId('maintevo-chart-to');
   var status = byId('maintevo-chart-status'), reset = byId('maintevo-chart-reset');
   var R = data.releases, X = data.x, n = R.length;
-  var left = data.plot[0], right = data.plot[2];
   var state = { lineage: null, from: 0, to: n - 1, q: '' };
   var lastFocus = null;
 
+  /* A record is an array; data.fields names its fields, per kind of record, in the order
+   * src/chart/html.c writes them, so the script reads them by name.  The few (the plot
+   * area, the lineages) become objects; the many (events, sections, paths) stay arrays,
+   * read through their names' indexes: e[E.support].  In sections and paths the last
+   * two fields are a pair repeated to the end of the record. */
+  function fieldsOf(names) { var at = {}; names.forEach(function (k, i) { at[k] = i; }); return at; }
+  function record(names, a) { var o = {}; names.forEach(function (k, i) { o[k] = a[i]; }); return o; }
+  var E = fieldsOf(data.fields.events), S = fieldsOf(data.fields.sections), P = fieldsOf(data.fields.paths);
+  var area = record(data.fields.plot, data.plot), left = area.left, right = area.right;
+
   /* lineages by id; bands by their data-lineage */
+  var lineages = data.lineages.map(function (l) { return record(data.fields.lineages, l); });
   var lin = {};
-  data.lineages.forEach(function (l) {
-    lin[l[0]] = { id: l[0], name: l[1], parent: l[2], first: l[3], last: l[4], band: l[5], peak: l[6] };
-  });
+  lineages.forEach(function (l) { lin[l.id] = l; });
   var band = {};
   data.bands.forEach(function (b, i) { band[String(b.id)] = b; b.index = i; });
   var bandEls = Array.prototype.slice.call(svg.querySelectorAll('path.band'));
@@ -70,23 +78,24 @@
   }
   function shq(s) { return /^[A-Za-z0-9._\/+:=@-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'"; }
   function eventsOf(id) {
-    return data.events.filter(function (e) { return e[2] === id || e[3] === id; });
+    return data.events.filter(function (e) { return e[E.from_lineage] === id || e[E.to_lineage] === id; });
   }
   /* an event: its kind, pair and support, and below them with whom and why */
   function eventRows(table, e, id) {
-    var tr = el('tr', null, 'mc-head'), other = e[2] === id ? e[3] : e[2];
-    tr.setAttribute('data-kind', e[0]);
-    tr.setAttribute('data-from', R[e[1] - 1]);
-    tr.setAttribute('data-to', R[e[1]]);
-    tr.appendChild(el('td', e[0]));
-    tr.appendChild(el('td', R[e[1] - 1] + ' \u2192 ' + R[e[1]]));
-    tr.appendChild(el('td', e[7] === null ? '' : Math.round(e[7] * 100) + '%'));
+    var kind = e[E.kind], rel = e[E.release], from = e[E.from_lineage], support = e[E.support];
+    var tr = el('tr', null, 'mc-head'), other = from === id ? e[E.to_lineage] : from;
+    tr.setAttribute('data-kind', kind);
+    tr.setAttribute('data-from', R[rel - 1]);
+    tr.setAttribute('data-to', R[rel]);
+    tr.appendChild(el('td', kind));
+    tr.appendChild(el('td', R[rel - 1] + ' \u2192 ' + R[rel]));
+    tr.appendChild(el('td', support === null ? '' : Math.round(support * 100) + '%'));
     table.appendChild(tr);
     var td = el('td');
     td.colSpan = 3;
     if (other && other !== id)
-      td.appendChild(el('div', (e[2] === id ? 'to ' : 'from ') + nameOf(other) + ' (' + fmt(e[10]) + ' lines)'));
-    if (e[8]) td.appendChild(el('div', 'cause (' + e[8] + '): ' + e[9], 'mc-cause'));
+      td.appendChild(el('div', (from === id ? 'to ' : 'from ') + nameOf(other) + ' (' + fmt(e[E.lines]) + ' lines)'));
+    if (e[E.cause_kind]) td.appendChild(el('div', 'cause (' + e[E.cause_kind] + '): ' + e[E.cause], 'mc-cause'));
     if (td.firstChild) {
       var why = el('tr', null, 'mc-why');
       why.appendChild(td);
@@ -99,8 +108,8 @@
     var per = [];
     for (var r = 0; r < n; r++) per.push([]);
     data.sections.forEach(function (s) {
-      if (s[0] !== id) return;
-      for (var k = 2; k + 1 < s.length; k += 2) for (var r = s[k]; r <= s[k + 1]; r++) per[r].push(s[1]);
+      if (s[S.lineage] !== id) return;
+      for (var k = S.start; k + 1 < s.length; k += 2) for (var r = s[k]; r <= s[k + 1]; r++) per[r].push(s[S.title]);
     });
     return per;
   }
@@ -127,13 +136,13 @@
     return ul;
   }
   function otherPanel() {
-    var small = data.lineages.filter(function (l) { return !l[5]; });
+    var small = lineages.filter(function (l) { return !l.band; });
     panel.appendChild(el('h2', 'other: ' + small.length + ' smaller lineages'));
     panel.appendChild(el('p', 'Each is drawn together with the others in the grey band; the largest of them:'));
-    small.sort(function (a, b) { return b[6] - a[6] || a[0] - b[0]; });
+    small.sort(function (a, b) { return b.peak - a.peak || a.id - b.id; });
     var ul = el('ul');
     small.slice(0, 30).forEach(function (l) {
-      ul.appendChild(el('li', l[1] + ' (lineage ' + l[0] + ', ' + R[l[3]] + '\u2013' + R[l[4]] + ', peak ' + fmt(l[6]) + ')'));
+      ul.appendChild(el('li', l.name + ' (lineage ' + l.id + ', ' + R[l.first] + '\u2013' + R[l.last] + ', peak ' + fmt(l.peak) + ')'));
     });
     panel.appendChild(ul);
   }
@@ -196,7 +205,7 @@
   var fullPaths = null;
   function pathsMatching(q) {
     if (!data.paths || !data.paths.length) return [];
-    if (!fullPaths) fullPaths = data.paths.map(function (p) { return data.dirs[p[0]] + p[1]; });
+    if (!fullPaths) fullPaths = data.paths.map(function (p) { return data.dirs[p[P.dir]] + p[P.name]; });
     var dir = q.replace(/\/+$/, '') + '/', out = [];
     fullPaths.forEach(function (p, i) { if (p === q || p.lastIndexOf(dir, 0) === 0) out.push(i); });
     return out;
@@ -206,10 +215,12 @@
     function hit(id, reason) { if (!hits[id]) { hits[id] = 1; why[id] = reason; } }
     pathsMatching(q).forEach(function (i) {
       var p = data.paths[i];
-      for (var k = 2; k + 1 < p.length; k += 2) data.sets[p[k + 1]].forEach(function (id) { hit(id, 'covered ' + q); });
+      for (var k = P.release; k + 1 < p.length; k += 2) data.sets[p[k + 1]].forEach(function (id) { hit(id, 'covered ' + q); });
     });
-    data.lineages.forEach(function (l) { if (l[1].toLowerCase().indexOf(ql) >= 0) hit(l[0], 'name'); });
-    data.sections.forEach(function (s) { if (s[1].toLowerCase().indexOf(ql) >= 0) hit(s[0], 'section ' + s[1]); });
+    lineages.forEach(function (l) { if (l.name.toLowerCase().indexOf(ql) >= 0) hit(l.id, 'name'); });
+    data.sections.forEach(function (s) {
+      if (s[S.title].toLowerCase().indexOf(ql) >= 0) hit(s[S.lineage], 'section ' + s[S.title]);
+    });
     return { ids: Object.keys(hits).map(Number).sort(function (a, b) { return a - b; }), why: why };
   }
   function applySearch() {

@@ -164,7 +164,5 @@ int mev__chart_html(FILE *out, const mev__chart_layout *l, const char *title,
 /* chart.js and chart.css, turned into C by the build (cmake/embed.cmake). */
 extern const char mev__chart_js[], mev__chart_css[];
 extern const size_t mev__chart_js_len, mev__chart_css_len;
-/* JSON string literal safe inside <script> (no '<', '>', '&', U+2028/9). */
-void mev__chart_json_str(FILE *out, const char *s);
 
 #endif

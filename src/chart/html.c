@@ -1,44 +1,32 @@
 /* The lineage chart as one self-contained page: the drawing, its data as JSON, the style and the script inline. */
 #include "chart_internal.h"
+#include "maintevo/json.h"
 #include "maintevo/table.h"
 #include "util/text.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-void mev__chart_json_str(FILE *out, const char *s)
-{
-	mev_table_json_script_str(out, s, strlen(s));
-}
-
-static void num(FILE *out, double v)
-{
-	if (isnan(v))
-		fputs("null", out);
-	else
-		fprintf(out, "%.4g", v);
-}
-
-static void band_key(FILE *out, const mev__chart_layout *l, size_t b)
-{
-	if (l->band_lin[b] == UINT32_MAX)
-		fputs("\"other\"", out);
-	else
-		fprintf(out, "%u", (unsigned)l->m->lin[l->band_lin[b]].id);
-}
-
 /* Per band and release: lines, files and sections (0: not alive). */
-static void json_bands(FILE *out, const mev__chart_layout *l)
+static void json_bands(mev_json *j, const mev__chart_layout *l)
 {
 	const mev__chart_model *m = l->m;
-	fputs(",\n\"bands\":[", out);
+	mev_json_newline(j);
+	mev_json_key(j, "bands");
+	mev_json_array(j);
 	for (size_t b = 0; b < l->nband; b++) {
-		fputs(b ? ",\n{\"id\":" : "\n{\"id\":", out);
-		band_key(out, l, b);
-		fprintf(out, ",\"color\":\"%s\"", l->color[b]);
+		mev_json_newline(j);
+		mev_json_object(j);
+		mev_json_key(j, "id");
+		if (l->band_lin[b] == UINT32_MAX)
+			mev_json_str(j, "other");
+		else
+			mev_json_uint(j, m->lin[l->band_lin[b]].id);
+		mev_json_key(j, "color");
+		mev_json_str(j, l->color[b]);
 		for (int k = 0; k < MEV_CHART_MEASURES; k++) {
-			fprintf(out, ",\"%s\":[", mev_chart_measure_name((mev_chart_measure)k));
+			mev_json_key(j, mev_chart_measure_name((mev_chart_measure)k));
+			mev_json_array(j);
 			for (size_t r = 0; r < m->nrel; r++) {
 				uint64_t v = 0;
 				if (l->band_lin[b] != UINT32_MAX) {
@@ -49,80 +37,114 @@ static void json_bands(FILE *out, const mev__chart_layout *l)
 						if (!m->lin[m->nodes[r].v[i].lineage].shown)
 							v += m->nodes[r].v[i].v[k];
 				}
-				fprintf(out, r ? ",%llu" : "%llu", (unsigned long long)v);
+				mev_json_uint(j, v);
 			}
-			fputs("]", out);
+			mev_json_end(j);
 		}
-		fputs("}", out);
+		mev_json_end(j);
 	}
-	fputs("]", out);
+	mev_json_end(j);
 }
 
-/* Every lineage with a node: id, name, parent, first, last, band (1-based, 0: other). */
-static void json_lineages(FILE *out, const mev__chart_layout *l)
+/*
+ * The fields of each kind of record, in the order the writers below write
+ * them (each list beside its writer).  The page carries the lists once
+ * ("fields"), and chart.js reads a record's fields by these names only;
+ * docs/schemas.md describes them.  A list whose last two names are a pair
+ * (sections: start, end; paths: release, set) repeats that pair to the
+ * end of the record.
+ */
+static const char *const lineage_fields[] = {"id", "name", "parent", "first", "last", "band", "peak", NULL};
+
+/* Every lineage with a node; band: 1-based, 0: other. */
+static void json_lineages(mev_json *j, const mev__chart_layout *l)
 {
 	const mev__chart_model *m = l->m;
-	int first = 1;
-	fputs(",\n\"lineages\":[", out);
+	mev_json_newline(j);
+	mev_json_key(j, "lineages");
+	mev_json_array(j);
 	for (size_t i = 0; i < m->nlin; i++) {
 		const mev__chart_lineage *lin = &m->lin[i];
 		if (lin->first < 0)
 			continue;
-		fprintf(out, "%s[%u,", first ? "\n" : ",\n", (unsigned)lin->id);
-		mev__chart_json_str(out, lin->name);
-		fprintf(out, ",%u,%d,%d,%u,%llu]", (unsigned)lin->parent, lin->first, lin->last,
-			(unsigned)lin->shown, (unsigned long long)lin->peak[l->measure]);
-		first = 0;
+		mev_json_newline(j);
+		mev_json_array(j);
+		mev_json_uint(j, lin->id);
+		mev_json_str(j, lin->name);
+		mev_json_uint(j, lin->parent);
+		mev_json_int(j, lin->first);
+		mev_json_int(j, lin->last);
+		mev_json_uint(j, lin->shown);
+		mev_json_uint(j, lin->peak[l->measure]);
+		mev_json_end(j);
 	}
-	fputs("]", out);
+	mev_json_end(j);
 }
 
-/* The events of the lineages drawn as bands: kind, pair (the release it
- * ends in), from and to lineage, share, sizes, support, cause. */
-static void json_events(FILE *out, const mev__chart_layout *l)
+/* The band of lineage `id` (1-based, 0: other, or no lineage). */
+static uint32_t band_of_id(const mev__chart_model *m, uint32_t id)
+{
+	return id && id <= m->max_id && m->lin_of_id[id] ? m->lin[m->lin_of_id[id] - 1].shown : 0;
+}
+
+/* release: the one it ends in; lines, sections, files: the flow's (what moved). */
+static const char *const event_fields[] = {
+	"kind", "release", "from_lineage", "to_lineage", "share", "from_lines", "to_lines", "support",
+	"cause_kind", "cause", "lines", "sections", "files", "partner_lineage", NULL};
+
+/* The events of the lineages drawn as bands. */
+static void json_events(mev_json *j, const mev__chart_layout *l)
 {
 	const mev__chart_model *m = l->m;
-	int first = 1;
-	fputs(",\n\"events\":[", out);
+	mev_json_newline(j);
+	mev_json_key(j, "events");
+	mev_json_array(j);
 	for (size_t i = 0; i < m->flows.n; i++) {
 		const mev__chart_flow *f = &m->flows.v[i];
 		const mev_event *e = &m->h.events.v[f->event];
-		uint32_t a = f->from && f->from <= m->max_id && m->lin_of_id[f->from] ?
-			     m->lin[m->lin_of_id[f->from] - 1].shown : 0;
-		uint32_t b = f->to && f->to <= m->max_id && m->lin_of_id[f->to] ?
-			     m->lin[m->lin_of_id[f->to] - 1].shown : 0;
-		if (!a && !b)
+		if (!band_of_id(m, f->from) && !band_of_id(m, f->to))
 			continue;
-		fprintf(out, "%s[\"%s\",%u,%u,%u,", first ? "\n" : ",\n", mev_event_name(e->kind),
-			(unsigned)f->rel, (unsigned)f->from, (unsigned)f->to);
-		num(out, e->share);
-		fprintf(out, ",%lld,%lld,", (long long)e->from_lines, (long long)e->to_lines);
-		num(out, e->support);
-		fputs(",", out);
-		mev__chart_json_str(out, e->cause_kind ? e->cause_kind : "");
-		fputs(",", out);
-		mev__chart_json_str(out, e->cause ? e->cause : "");
-		fprintf(out, ",%llu,%llu,%lld,%u]", (unsigned long long)f->v[MEV_CHART_LINES],
-			(unsigned long long)f->v[MEV_CHART_SECTIONS], (long long)f->files,
-			(unsigned)e->partner_lineage);
-		first = 0;
+		mev_json_newline(j);
+		mev_json_array(j);
+		mev_json_str(j, mev_event_name(e->kind));
+		mev_json_uint(j, f->rel);
+		mev_json_uint(j, f->from);
+		mev_json_uint(j, f->to);
+		mev_json_general(j, e->share, 4);
+		mev_json_int(j, e->from_lines);
+		mev_json_int(j, e->to_lines);
+		mev_json_general(j, e->support, 4);
+		mev_json_str(j, e->cause_kind ? e->cause_kind : "");
+		mev_json_str(j, e->cause ? e->cause : "");
+		mev_json_uint(j, f->v[MEV_CHART_LINES]);
+		mev_json_uint(j, f->v[MEV_CHART_SECTIONS]);
+		mev_json_int(j, f->files);
+		mev_json_uint(j, e->partner_lineage);
+		mev_json_end(j);
 	}
-	fputs("]", out);
+	mev_json_end(j);
 }
 
-/* Sections of each lineage: lineage id, title, then [start, end] release pairs. */
-static void json_sections(FILE *out, const mev__chart_model *m)
+/* start, end: the releases of each span of the section in the lineage. */
+static const char *const section_fields[] = {"lineage", "title", "start", "end", NULL};
+
+/* Sections of each lineage. */
+static void json_sections(mev_json *j, const mev__chart_model *m)
 {
-	fputs(",\n\"sections\":[", out);
+	mev_json_newline(j);
+	mev_json_key(j, "sections");
+	mev_json_array(j);
 	for (size_t i = 0; i < m->secs.n; i++) {
 		const mev__chart_secrun *s = &m->secs.v[i];
-		fprintf(out, "%s[%u,", i ? ",\n" : "\n", (unsigned)m->lin[s->lineage].id);
-		mev__chart_json_str(out, s->title);
+		mev_json_newline(j);
+		mev_json_array(j);
+		mev_json_uint(j, m->lin[s->lineage].id);
+		mev_json_str(j, s->title);
 		for (size_t k = 0; k < s->span.n; k++)
-			fprintf(out, ",%u", (unsigned)s->span.v[k]);
-		fputs("]", out);
+			mev_json_uint(j, s->span.v[k]);
+		mev_json_end(j);
 	}
-	fputs("]", out);
+	mev_json_end(j);
 }
 
 /* The index of key in map (added at the end of list when new), or -1. */
@@ -135,10 +157,13 @@ static int64_t intern(mev_strmap *map, uint32_t *count, const char *key, size_t 
 	return v;
 }
 
+/* dir: an index into "dirs"; release, set: from that release on, the
+ * path's lineages are "sets"[set]. */
+static const char *const path_fields[] = {"dir", "name", "release", "set", NULL};
+
 /* Paths, shortened: "dirs" (each folder once), "sets" (each set of
- * lineage ids once), "paths": [folder, file name, then (release, set)
- * where its lineages change]. */
-static int json_paths(FILE *out, const mev__chart_model *m)
+ * lineage ids once), "paths" (one record each, path_fields). */
+static int json_paths(mev_json *j, const mev__chart_model *m)
 {
 	size_t n = m->paths.n;
 	uint32_t *start = calloc(n + 2, sizeof *start), *runs = malloc((m->pathruns.n + 1) * sizeof *runs);
@@ -156,7 +181,9 @@ static int json_paths(FILE *out, const mev__chart_model *m)
 		uint32_t p = m->pathruns.v[i].path;
 		runs[start[p] + fill[p]++] = (uint32_t)i;
 	}
-	fputs(",\n\"dirs\":[", out);
+	mev_json_newline(j);
+	mev_json_key(j, "dirs");
+	mev_json_array(j);
 	for (size_t p = 0; p < n; p++) {
 		const char *slash = strrchr(m->paths.v[p], '/');
 		size_t len = slash ? (size_t)(slash - m->paths.v[p]) + 1 : 0;
@@ -165,15 +192,14 @@ static int json_paths(FILE *out, const mev__chart_model *m)
 			goto done;
 		dir[p] = (uint32_t)d;
 		if (added) {
-			char *t = strndup(m->paths.v[p], len);
-			if (!t)
-				goto done;
-			fputs(d ? ",\n" : "\n", out);
-			mev__chart_json_str(out, t);
-			free(t);
+			mev_json_newline(j);
+			mev_json_strn(j, m->paths.v[p], len);
 		}
 	}
-	fputs("],\n\"sets\":[", out);
+	mev_json_end(j);
+	mev_json_newline(j);
+	mev_json_key(j, "sets");
+	mev_json_array(j);
 	for (size_t i = 0; i < m->pathruns.n; i++) {
 		const mev__chart_pathrun *r = &m->pathruns.v[i];
 		int64_t k = intern(&sets, &nsets, r->n ? (const char *)(m->pool.v + r->off) : "",
@@ -182,22 +208,31 @@ static int json_paths(FILE *out, const mev__chart_model *m)
 			goto done;
 		set[i] = (uint32_t)k;
 		if (added) {
-			fputs(k ? ",[" : "\n[", out);
-			for (uint32_t j = 0; j < r->n; j++)
-				fprintf(out, j ? ",%u" : "%u", (unsigned)m->pool.v[r->off + j]);
-			fputs("]", out);
+			if (!k)
+				mev_json_newline(j);
+			mev_json_array(j);
+			for (uint32_t x = 0; x < r->n; x++)
+				mev_json_uint(j, m->pool.v[r->off + x]);
+			mev_json_end(j);
 		}
 	}
-	fputs("],\n\"paths\":[", out);
+	mev_json_end(j);
+	mev_json_newline(j);
+	mev_json_key(j, "paths");
+	mev_json_array(j);
 	for (size_t p = 0; p < n; p++) {
 		const char *slash = strrchr(m->paths.v[p], '/');
-		fprintf(out, p ? ",\n[%u," : "\n[%u,", (unsigned)dir[p]);
-		mev__chart_json_str(out, slash ? slash + 1 : m->paths.v[p]);
-		for (uint32_t k = start[p]; k < start[p + 1]; k++)
-			fprintf(out, ",%u,%u", (unsigned)m->pathruns.v[runs[k]].rel, (unsigned)set[runs[k]]);
-		fputs("]", out);
+		mev_json_newline(j);
+		mev_json_array(j);
+		mev_json_uint(j, dir[p]);
+		mev_json_str(j, slash ? slash + 1 : m->paths.v[p]);
+		for (uint32_t k = start[p]; k < start[p + 1]; k++) {
+			mev_json_uint(j, m->pathruns.v[runs[k]].rel);
+			mev_json_uint(j, set[runs[k]]);
+		}
+		mev_json_end(j);
 	}
-	fputs("]", out);
+	mev_json_end(j);
 	rc = 0;
 done:
 	mev__strmap_free(&dirs);
@@ -206,38 +241,90 @@ done:
 	return rc;
 }
 
-static int json_data(FILE *out, const mev__chart_layout *l, const char *title, const char *store)
+/* The releases: tags, x positions, dates. */
+static void json_releases(mev_json *j, const mev__chart_layout *l)
 {
 	const mev__chart_model *m = l->m;
-	fputs("{\"version\":1,\"title\":", out);
-	mev__chart_json_str(out, title);
-	fputs(",\"store\":", out);
-	if (store)
-		mev__chart_json_str(out, store);
-	else
-		fputs("null", out);
-	fprintf(out, ",\"measure\":\"%s\",\"has_files\":%s,\"width\":%.0f,\"plot\":[%.1f,%.1f,%.1f,%.1f]",
-		mev_chart_measure_name(l->measure), m->has_files ? "true" : "false", l->width, l->left,
-		l->top, l->right, l->bottom);
-	fputs(",\n\"releases\":[", out);
-	for (size_t r = 0; r < m->nrel; r++) {
-		fputs(r ? "," : "", out);
-		mev__chart_json_str(out, m->h.list[m->rel[r]].tag);
-	}
-	fputs("],\n\"x\":[", out);
+	mev_json_newline(j);
+	mev_json_key(j, "releases");
+	mev_json_array(j);
 	for (size_t r = 0; r < m->nrel; r++)
-		fprintf(out, r ? ",%.1f" : "%.1f", l->x[r]);
-	fputs("],\n\"dates\":[", out);
+		mev_json_str(j, m->h.list[m->rel[r]].tag);
+	mev_json_end(j);
+	mev_json_newline(j);
+	mev_json_key(j, "x");
+	mev_json_array(j);
 	for (size_t r = 0; r < m->nrel; r++)
-		fprintf(out, r ? ",%lld" : "%lld", (long long)mev_release_date(&m->h.list[m->rel[r]]));
-	fputs("]", out);
-	json_bands(out, l);
-	json_lineages(out, l);
-	json_events(out, l);
-	json_sections(out, m);
-	if (json_paths(out, m))
+		mev_json_fixed(j, l->x[r], 1);
+	mev_json_end(j);
+	mev_json_newline(j);
+	mev_json_key(j, "dates");
+	mev_json_array(j);
+	for (size_t r = 0; r < m->nrel; r++)
+		mev_json_int(j, mev_release_date(&m->h.list[m->rel[r]]));
+	mev_json_end(j);
+}
+
+/* The plot area, in the drawing's coordinates. */
+static const char *const plot_fields[] = {"left", "top", "right", "bottom", NULL};
+
+static void json_field_list(mev_json *j, const char *kind, const char *const *names)
+{
+	mev_json_key(j, kind);
+	mev_json_array(j);
+	for (size_t i = 0; names[i]; i++)
+		mev_json_str(j, names[i]);
+	mev_json_end(j);
+}
+
+/* "fields": the names of the records' fields, by kind of record. */
+static void json_fields(mev_json *j)
+{
+	mev_json_newline(j);
+	mev_json_key(j, "fields");
+	mev_json_object(j);
+	json_field_list(j, "plot", plot_fields);
+	json_field_list(j, "lineages", lineage_fields);
+	json_field_list(j, "events", event_fields);
+	json_field_list(j, "sections", section_fields);
+	json_field_list(j, "paths", path_fields);
+	mev_json_end(j);
+}
+
+/* The page's data, read by chart.js: escaped for the <script> element it sits in. */
+static int json_data(FILE *out, const mev__chart_layout *l, const char *title, const char *store)
+{
+	mev_json j;
+	mev_json_init(&j, out, 1);
+	mev_json_object(&j);
+	mev_json_key(&j, "version");
+	mev_json_uint(&j, 1);
+	mev_json_key(&j, "title");
+	mev_json_str(&j, title);
+	mev_json_key(&j, "store");
+	mev_json_str(&j, store);
+	mev_json_key(&j, "measure");
+	mev_json_str(&j, mev_chart_measure_name(l->measure));
+	mev_json_key(&j, "has_files");
+	mev_json_bool(&j, l->m->has_files);
+	mev_json_key(&j, "width");
+	mev_json_fixed(&j, l->width, 0);
+	mev_json_key(&j, "plot");
+	mev_json_array(&j);
+	mev_json_fixed(&j, l->left, 1);
+	mev_json_fixed(&j, l->top, 1);
+	mev_json_fixed(&j, l->right, 1);
+	mev_json_fixed(&j, l->bottom, 1);
+	mev_json_end(&j);
+	json_fields(&j);
+	json_releases(&j, l);
+	json_bands(&j, l);
+	json_lineages(&j, l);
+	json_events(&j, l);
+	json_sections(&j, l->m);
+	if (json_paths(&j, l->m))
 		return -1;
-	fputs("}", out);
+	mev_json_end(&j);
 	return 0;
 }
 

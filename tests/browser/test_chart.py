@@ -13,6 +13,7 @@ Exit 0 pass, 1 fail, 77 skipped (no chromium, no git)."""
 import csv
 import io
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -74,6 +75,35 @@ def click_band(p, key):
         p._mouse(kind, pt["x"], pt["y"], button="left", buttons=1, clickCount=1)
 
 
+def page_data(page):
+    """The JSON the page's script reads."""
+    with open(page, encoding="utf-8") as fh:
+        html = fh.read()
+    start = html.index('id="maintevo-chart-data">') + len('id="maintevo-chart-data">')
+    return json.loads(html[start:html.index("</script>", start)])
+
+
+def check_fields(data, lineages, events):
+    """Every record holds the fields "fields" names for its kind, in that order."""
+    f = data["fields"]
+    check(len(data["plot"]) == len(f["plot"]), "the plot area has its four fields")
+    for kind in ("lineages", "events"):
+        check(all(len(r) == len(f[kind]) for r in data[kind]), f"every record of {kind} has {f[kind]}")
+    for kind in ("sections", "paths"):  # the last two names: a pair repeated to the end
+        fixed = len(f[kind]) - 2
+        check(all(len(r) >= fixed and (len(r) - fixed) % 2 == 0 for r in data[kind]),
+              f"every record of {kind} has {f[kind][:fixed]} and whole pairs")
+    name = {int(r["lineage"]): r["name"] for r in lineages}
+    L = {k: i for i, k in enumerate(f["lineages"])}
+    check(all(name.get(r[L["id"]]) == r[L["name"]] for r in data["lineages"]),
+          "each lineage's id and name as 'lineages' prints them")
+    E = {k: i for i, k in enumerate(f["events"])}
+    tags = data["releases"]
+    said = {(e["event"], e["from_release"], e["to_release"]) for e in events}
+    check(all((r[E["kind"]], tags[r[E["release"]] - 1], tags[r[E["release"]]]) in said for r in data["events"]),
+          "each event's kind and release as 'events' prints them")
+
+
 def panel_events(p):
     return sorted(tuple(r) for r in p.eval("""Array.from(document.querySelectorAll(
         '#maintevo-chart-panel tr[data-kind]')).map(r => [r.dataset.kind, r.dataset.from, r.dataset.to])"""))
@@ -98,6 +128,7 @@ def test_demo(mev, src, tmp, b):
     top = 6
     page = os.path.join(tmp, "chart.html")
     run(mev, "chart", "--store", store, "--top", str(top), "-o", page)
+    check_fields(page_data(page), lineages, events)
     t0 = time.time()
     p = b.open(page, width=1400, height=900)
     print("demo: opened in %.0f ms; timing %s" % ((time.time() - t0) * 1000, p.timing()))
@@ -130,6 +161,18 @@ def test_demo(mev, src, tmp, b):
     p.key("Escape")
     check(p.eval("document.getElementById('maintevo-chart-panel').hidden") is True, "Esc closes the panel")
     check(p.eval("location.hash") == "", "closing clears the URL's selection")
+
+    # each band's panel: its events' support as 'events' prints it (read by field name)
+    for key in shown:
+        want = sorted("" if not e["support"] else "%d%%" % math.floor(float(e["support"]) * 100 + 0.5)
+                      for e in events if int(e["lineage"]) == key or e["from_lineage"] == str(key))
+        got = p.eval("""(() => {
+            document.querySelector('path.band[data-lineage="%d"]').dispatchEvent(new MouseEvent('click'));
+            return Array.from(document.querySelectorAll(
+                '#maintevo-chart-panel tr[data-kind] td:nth-child(3)')).map(td => td.textContent);
+        })()""" % key)
+        check(sorted(got) == want, f"lineage {key}: the panel's support {sorted(got)}, 'events' says {want}")
+    p.key("Escape")
 
     # keyboard: Tab moves from band to band, Enter opens, Esc closes and gives focus back
     p.eval("document.querySelector('#maintevo-chart path.band').focus()")
