@@ -88,6 +88,14 @@ const char *mev_dialect_script(mev_dialect d);
  */
 mev_dialect mev_dialect_guess(const mev_tree *tree);
 
+/*
+ * Is `tag` a release of the dialect?  Each dialect's pattern is in its file
+ * (mev_dialect_info_get(d)->tags: Linux vX.Y and vX.Y.Z, U-Boot vYYYY.MM,
+ * ...); with rc, also its release candidates (->rc_tags).  MEV_DIALECT_AUTO
+ * takes the fallback's (Linux's).
+ */
+int mev_tag_is_release(mev_dialect d, const char *tag, int rc);
+
 /* --- the rules of one release's get_maintainer.pl --------------------------- */
 
 /*

@@ -1,10 +1,15 @@
-/* Release tags: which tags are releases, and their version order. */
+/*
+ * The order of releases by their names (src/release/order.c): tags in
+ * version order, snapshots by the day in their names, and the two merged
+ * into the store's order.  Which tags are releases is each dialect's
+ * (mev_tag_is_release(), maintevo/dialect.h); days and periods are the
+ * calendar's (maintevo/calendar.h).
+ */
 #ifndef MAINTEVO_TAGS_H
 #define MAINTEVO_TAGS_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "maintevo/dialect.h"
 
 /*
  * Compare two tags as versions: digit runs compare as numbers, other runs
@@ -13,14 +18,6 @@
  * broken bytewise so the order is total.
  */
 int mev_tag_cmp(const char *a, const char *b);
-
-/*
- * Is `tag` a release of the dialect?  Each dialect's pattern is in its file
- * (mev_dialect_info_get(d)->tags: Linux vX.Y and vX.Y.Z, U-Boot vYYYY.MM,
- * ...); with rc, also its release candidates (->rc_tags).  MEV_DIALECT_AUTO
- * takes the fallback's (Linux's).
- */
-int mev_tag_is_release(mev_dialect d, const char *tag, int rc);
 
 /* --- snapshots: a branch as it was at the end of a day, week, month, quarter --- */
 
@@ -33,27 +30,6 @@ int mev_tag_is_release(mev_dialect d, const char *tag, int rc);
  * named like a snapshot (docs/walking.md).
  */
 int mev_snapshot_parse(const char *name, int64_t *end, size_t *branch_len);
-
-/*
- * Parse a day "YYYY-MM-DD" into the first second of that day, UTC.
- * Errors: MEV_EINVAL with a message naming the text and the form expected.
- */
-int mev_day_parse(int64_t *start, const char *text);
-/* The day of time t (UTC) as "YYYY-MM-DD" into buf (11 bytes). */
-void mev_day_format(char buf[11], int64_t t);
-
-/* How often a branch is snapshot. */
-typedef enum { MEV_EVERY_NONE = 0, MEV_EVERY_DAY, MEV_EVERY_WEEK, MEV_EVERY_MONTH, MEV_EVERY_QUARTER } mev_every;
-
-/* "day", "week", "month", "quarter" (the period's name), or -1. */
-int mev_every_parse(const char *name);
-const char *mev_every_name(mev_every e);
-/*
- * The last second (23:59:59 UTC) of the period of kind e that holds time
- * t: the day; the ISO week, Monday to Sunday; the calendar month; the
- * quarter (January-March, ...).
- */
-int64_t mev_period_end(int64_t t, mev_every e);
 
 /* A release as ordering needs it: its name and its commit's committer time. */
 typedef struct {

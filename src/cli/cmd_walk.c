@@ -1,7 +1,7 @@
 /* maintevo walk: every release of a repository into a store. */
 #include "cli.h"
 #include "maintevo/error.h"
-#include "maintevo/tags.h"
+#include "maintevo/calendar.h"
 #include "maintevo/walk.h"
 
 #include <stdio.h>

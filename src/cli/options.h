@@ -69,7 +69,8 @@
  *    "created if needed"): write its CLI_OPT_STRING instead of the macro.
  *    What comes from the table of dialects is written as a word the help
  *    printer replaces (cli_help_expand()): "auto (default), %DIALECTS%"
- *    prints "auto (default), linux, uboot, xen or qemu".  A help text or
+ *    prints "auto (default), " and the name of every row of MEV_DIALECTS
+ *    (include/maintevo/dialect.h), the last after "or".  A help text or
  *    a paragraph of .about holding one is filled again after the
  *    replacement (its hand breaks dropped), so write it as one line.
  *    A name or letter listed twice (a command's own -j next to
@@ -216,10 +217,11 @@ int cli_set_quiet(void *field, const char *value, const cli_option *opt, const c
  * lists the names of the table of dialects. */
 int cli_parse_dialect(void *field, const char *value, const cli_option *opt, const char *cmd);
 
-/* The table of dialects in words, for help texts and messages. */
+/* The table of dialects (MEV_DIALECTS) in words, for help texts and
+ * messages: every row in table order, "auto" not among them. */
 typedef enum {
-	CLI_DIALECT_NAMES,    /* "linux, uboot, xen or qemu" */
-	CLI_DIALECT_PROJECTS, /* "Linux, U-Boot, Xen, QEMU" */
+	CLI_DIALECT_NAMES,    /* "linux, uboot, ... or <the last>" */
+	CLI_DIALECT_PROJECTS, /* "Linux, U-Boot, ...": mev_dialect_display() */
 	CLI_DIALECT_TAGS      /* "linux vX.Y and vX.Y.Z, uboot vYYYY.MM, ..." */
 } cli_dialect_list;
 

@@ -25,8 +25,8 @@
 
 /*
  * A change of this file that gives other clusters for the same input must
- * bump ALGORITHM in store.c, so that stored clusterings of an older build
- * count as out of date.
+ * bump ALGORITHM in cluster_store.c, so that stored clusterings of an older
+ * build count as out of date.
  */
 enum { LEIDEN_MAX_ITERATIONS = 64 };
 

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-/* the boards' folder and the northbridges' (Linux, U-Boot, Xen and QEMU have neither) */
+/* the boards' folder and the northbridges' */
 static int guess(const mev_tree *t)
 {
 	return mev__dialect_dir(t, "src/mainboard") && mev__dialect_dir(t, "src/northbridge");

@@ -1,6 +1,5 @@
 /* The table of dialects: their names, detection, defaults and release tags. */
 #include "dialect_internal.h"
-#include "maintevo/tags.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -195,7 +195,7 @@ int mev__flow_workload(mev__flow_runner *r, mev__flow_ctx *ctx);
 /* The builder's arrays as a release (borrowed: valid while the builder is). */
 void mev__flow_view(mev_flow_release *out, mev__flow_builder *b);
 
-/* --- each release's commits and their changes, read ahead (ahead.c) -------------- */
+/* --- each release's commits and their changes, read ahead (readahead.c) ---------- */
 
 typedef struct mev__flow_ahead mev__flow_ahead;
 /* A second thread with its own handle of the repository at repo_path
@@ -220,7 +220,7 @@ int mev__flow_ahead_take(mev_change_list *ch, int *no_churn, mev__flow_ahead *a,
 void mev__flow_ahead_finish(mev__flow_ahead *a);
 void mev__flow_ahead_free(mev__flow_ahead *a);
 
-/* --- the record (record.c) -------------------------------------------------------- */
+/* --- the record (flow_record.c) --------------------------------------------------- */
 
 /* What the index (MEV_FLOW_INDEX_TABLE) holds of a release's stored flow. */
 typedef struct {

@@ -1,6 +1,6 @@
 /* The report's "Patch flow" part: conformance per release, weakest subsystems, strange paths. */
 #include "report_internal.h"
-#include "chart.h"
+#include "plots.h"
 #include "maintevo/error.h"
 #include "maintevo/flow.h"
 
@@ -51,9 +51,9 @@ static void conformance_chart(mev__doc *d, const mev__report *r, const mev_flow_
 				hl[i] = strcmp(rel[i]->release, r->a.rel->tag) == 0 ||
 					strcmp(rel[i]->release, r->b.rel->tag) == 0;
 			}
-			mev__chart_bars(d->out, "Commits committed by an M: of a section they touch, in % of "
-					"the commits a section other than THE REST covers, per release",
-					labels, vals, hl, n);
+			mev__plot_bars(d->out, "Commits committed by an M: of a section they touch, in % of "
+				       "the commits a section other than THE REST covers, per release",
+				       labels, vals, hl, n);
 		}
 		free(labels);
 		free(vals);

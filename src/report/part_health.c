@@ -6,7 +6,7 @@
  * release is.  From the census of each release and its health record.
  */
 #include "report_internal.h"
-#include "chart.h"
+#include "plots.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
 
@@ -85,7 +85,7 @@ static void series_chart(mev__doc *d, const mev__report *r, const mev_section_ce
 	uint8_t *mark = calloc(n + 1, 1);
 	size_t m = 0;
 	if (labels && v && mark) {
-		mev__chart_series s[3] = { { "no section covers it", v },
+		mev__plot_series s[3] = { { "no section covers it", v },
 					   { "only orphaned sections cover it", v + n + 1 },
 					   { "only obsolete sections cover it", v + 2 * (n + 1) } };
 		for (size_t i = 0; i < n; i++) {
@@ -97,9 +97,9 @@ static void series_chart(mev__doc *d, const mev__report *r, const mev_section_ce
 			v[2 * (n + 1) + m] = (double)c[i].obsolete_only_lines;
 			mark[m++] = i == r->ia || i == r->ib;
 		}
-		mev__chart_stacked(d->out, "Lines of code no maintained section covers, in every stored "
-				   "release with sections (orphaned and obsolete: from releases walked "
-				   "by maintevo since issue 12)", labels, m, s, 3, mark);
+		mev__plot_stacked(d->out, "Lines of code no maintained section covers, in every stored "
+				  "release with sections (orphaned and obsolete: from releases walked "
+				  "by maintevo since issue 12)", labels, m, s, 3, mark);
 	}
 	free(labels);
 	free(v);

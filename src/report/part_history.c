@@ -1,10 +1,10 @@
 /*
  * "Over all releases": the largest lineages and the sections of every
- * release up to the newer one, as charts (HTML, chart.c) or tables
+ * release up to the newer one, as plots (HTML, plots.c) or tables
  * (Markdown).  The MAINTAINERS health (part_health.c) follows.
  */
 #include "report_internal.h"
-#include "chart.h"
+#include "plots.h"
 #include "maintevo/error.h"
 #include "maintevo/table.h"
 
@@ -20,7 +20,7 @@ enum {
 static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l)
 {
 	const size_t first = l->first, n = l->nrel, top = l->n;
-	mev__chart_series *s = malloc((top + 1) * sizeof *s);
+	mev__plot_series *s = malloc((top + 1) * sizeof *s);
 	const char **labels = malloc((n + 1) * sizeof *labels);
 	uint8_t *mark = calloc(n + 1, 1);
 	mev_buf cap = MEV_BUF_INIT, names = MEV_BUF_INIT;
@@ -47,7 +47,7 @@ static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l
 			       "release it has, [n] is its lineage id; dashed lines: the releases "
 			       "compared", top, r->h.list[first].tag, r->b.rel->tag);
 		if (!rc)
-			mev__chart_stacked(d->out, cap.ptr ? cap.ptr : "", labels, n, s, top, mark);
+			mev__plot_stacked(d->out, cap.ptr ? cap.ptr : "", labels, n, s, top, mark);
 	} else {
 		rc = mev_error_oom();
 	}
@@ -144,7 +144,7 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 			mev__buf_printf(&cap, "MAINTAINERS sections (THE REST left out) in every stored release "
 				       "up to %s; highlighted: the releases compared, %s (%s sections) and %s (%s)",
 				       r->b.rel->tag, r->a.rel->tag, ca, r->b.rel->tag, cb);
-			mev__chart_bars(d->out, cap.ptr ? cap.ptr : "", labels, vals, hl, n);
+			mev__plot_bars(d->out, cap.ptr ? cap.ptr : "", labels, vals, hl, n);
 			mev__buf_free(&cap);
 		}
 		free(labels);

@@ -1,10 +1,10 @@
 /*
  * "Subsystems": the clusters born, died, split and merged between the
- * releases, as tables and, in HTML, the alluvial chart of the largest
- * splits and merges (chart.c).
+ * releases, as tables and, in HTML, the alluvial plot of the largest
+ * splits and merges (plots.c).
  */
 #include "report_internal.h"
-#include "chart.h"
+#include "plots.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,8 +27,8 @@ static void cell_cluster(mev__doc *d, const mev__report *r, const char *name, co
 static void moves_chart(mev__doc *d, const mev__report *r)
 {
 	enum { GROUPS = 12 };
-	MEV_VEC(mev__chart_node) nodes = { 0 };
-	MEV_VEC(mev__chart_flow) flows = { 0 };
+	MEV_VEC(mev__plot_node) nodes = { 0 };
+	MEV_VEC(mev__plot_flow) flows = { 0 };
 	MEV_VEC(int64_t) colors = { 0 }; /* lineage ids in order of first use */
 	const char *cols[2];
 	mev_buf cap = MEV_BUF_INIT, names = MEV_BUF_INIT;
@@ -48,7 +48,7 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 			const char *rel = left ? e->from_release : e->to_release;
 			const char *name = left ? e->from_cluster : e->to_cluster;
 			int64_t ri = mev__history_find(&r->h, rel), k, lin = -1, ci;
-			mev__chart_node nd = { NULL, left ? 0 : 1, (double)(left ? e->from_lines : e->to_lines), -1,
+			mev__plot_node nd = { NULL, left ? 0 : 1, (double)(left ? e->from_lines : e->to_lines), -1,
 					      g };
 			if (ri >= 0 && (k = mev__history_cluster_named(&r->h, (size_t)ri, name)) >= 0)
 				lin = r->h.rel[ri].lineage[k];
@@ -66,7 +66,7 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 			bad |= mev__buf_putc(&names, 0);
 			bad |= MEV_VEC_PUSH(&nodes, nd);
 			if (i) {
-				mev__chart_flow f = { left ? nodes.n - 1 : single, left ? single : nodes.n - 1,
+				mev__plot_flow f = { left ? nodes.n - 1 : single, left ? single : nodes.n - 1,
 						     mev__shared_lines(e) };
 				bad |= MEV_VEC_PUSH(&flows, f);
 			}
@@ -89,7 +89,7 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 			       "covers), all on one scale, so that bands add up and splits and "
 			       "merges compare; a colour is a lineage", ngroups,
 			       mev__multi_step(r) ? "in the range" : "between the two releases", r->groups.n);
-		mev__chart_alluvial(d->out, cap.ptr ? cap.ptr : "", cols, 2, nodes.v, nodes.n, flows.v, flows.n);
+		mev__plot_alluvial(d->out, cap.ptr ? cap.ptr : "", cols, 2, nodes.v, nodes.n, flows.v, flows.n);
 	}
 	MEV_VEC_FREE(&nodes);
 	MEV_VEC_FREE(&flows);

@@ -2,9 +2,9 @@
  * The report is its parts, in the order of this table: each part is one
  * file (part_<name>.c) with one function that writes it through the
  * document layer (document.c), for Markdown and HTML alike; the HTML adds
- * the charts (chart.c).  A part with a heading gets it here, and a link
+ * the plots (plots.c).  A part with a heading gets it here, and a link
  * in the HTML page's navigation when it has a nav label.  A new part or
- * chart: its file, and a row here.
+ * plot: its file, and a row here.
  */
 #include "report_internal.h"
 #include "maintevo/error.h"

@@ -5,6 +5,7 @@
  */
 #include "walk_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/calendar.h"
 #include "maintevo/tags.h"
 
 #include <fnmatch.h>

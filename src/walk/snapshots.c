@@ -7,6 +7,7 @@
  */
 #include "walk_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/calendar.h"
 #include "maintevo/tags.h"
 
 #include <stdio.h>

@@ -11,6 +11,7 @@
 #include "maintevo/release.h"
 #include "maintevo/repo.h"
 #include "maintevo/store.h"
+#include "maintevo/calendar.h"
 #include "maintevo/tags.h"
 #include "maintevo/walk.h"
 #include "util/buf.h"

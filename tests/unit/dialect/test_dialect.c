@@ -12,7 +12,6 @@
 #include "maintevo/maintainers.h"
 #include "maintevo/match.h"
 #include "maintevo/repo.h"
-#include "maintevo/tags.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* Tests of the report's SVG charts and document layer: geometry read back from the SVG, escaping, tables. */
 #include "test.h"
-#include "report/chart.h"
+#include "report/plots.h"
 #include "report/report_internal.h"
 
 #include <math.h>
@@ -147,7 +147,7 @@ static void test_bars_scaled(void)
 	const char *at, *e;
 	double x0 = 0, w0 = 0;
 	size_t i = 0;
-	mev__chart_bars(capture_begin(&c), "sections", labels, values, hl, 5);
+	mev__plot_bars(capture_begin(&c), "sections", labels, values, hl, 5);
 	svg = capture_end(&c);
 	/* 1400 / 5 ticks = 280 a tick, rounded down to 200: the axis ends at 1400 */
 	at = svg;
@@ -199,7 +199,7 @@ static void test_bars_ticks(void)
 		double prev = 0, gap = 0;
 		while (want < 10 && cases[k].labels[want])
 			want++;
-		mev__chart_bars(capture_begin(&c), "ticks", labels, &cases[k].max, NULL, 1);
+		mev__plot_bars(capture_begin(&c), "ticks", labels, &cases[k].max, NULL, 1);
 		svg = capture_end(&c);
 		at = svg;
 		while ((e = next_elem(&at, "<text class=\"tick\""))) {
@@ -230,7 +230,7 @@ static void test_bars_empty(void)
 	capture c;
 	char *svg;
 	const char *at, *e;
-	mev__chart_bars(capture_begin(&c), "empty", NULL, NULL, NULL, 0);
+	mev__plot_bars(capture_begin(&c), "empty", NULL, NULL, NULL, 0);
 	svg = capture_end(&c);
 	CHECK(strncmp(svg, "<figure class=\"chart\">\n<svg viewBox=\"0 0 960 300\"", 49) == 0);
 	CHECK_INT(count(svg, "<rect"), 0);
@@ -238,7 +238,7 @@ static void test_bars_empty(void)
 	CHECK(strstr(svg, "</svg>\n<figcaption>empty</figcaption>\n</figure>\n") != NULL);
 	free(svg);
 
-	mev__chart_bars(capture_begin(&c), "zeros", labels, zeros, NULL, 2);
+	mev__plot_bars(capture_begin(&c), "zeros", labels, zeros, NULL, 2);
 	svg = capture_end(&c);
 	at = svg;
 	CHECK_INT(count(svg, "<rect class=\"bar\""), 2);
@@ -263,7 +263,7 @@ static void test_bars_labels(void)
 		values[i] = (double)i;
 	}
 	hl[3] = hl[4] = hl[150] = 1;
-	mev__chart_bars(capture_begin(&c), "many", labels, values, hl, N);
+	mev__plot_bars(capture_begin(&c), "many", labels, values, hl, N);
 	svg = capture_end(&c);
 	/* a slot is 888 / 200 = 4.44 units: a label every 4 slots at most */
 	CHECK(count(svg, "<text class=\"xl") <= N / 4 + 1);
@@ -283,7 +283,7 @@ static void test_bars_labels(void)
 static void test_stacked_geometry(void)
 {
 	const double a[] = { 1, 2, 3 }, b[] = { 4, 4, 4 };
-	const mev__chart_series s[] = { { "low", a }, { "high", b } };
+	const mev__plot_series s[] = { { "low", a }, { "high", b } };
 	const char *labels[] = { "x", "y", "z" };
 	const uint8_t mark[] = { 0, 1, 0 };
 	/* plot: top 16, height 300, left 56, width 560; totals up to 7: step 1, axis end 7 */
@@ -293,7 +293,7 @@ static void test_stacked_geometry(void)
 	char *svg;
 	const char *at, *e;
 	size_t k = 0;
-	mev__chart_stacked(capture_begin(&c), "areas", labels, 3, s, 2, mark);
+	mev__plot_stacked(capture_begin(&c), "areas", labels, 3, s, 2, mark);
 	svg = capture_end(&c);
 	at = svg;
 	while ((e = next_elem(&at, "<path fill=")) && k < 2) {
@@ -330,7 +330,7 @@ static void test_stacked_legend_cut(void)
 {
 	char name[128] = "";
 	const double v[] = { 5 };
-	mev__chart_series s[] = { { name, v } };
+	mev__plot_series s[] = { { name, v } };
 	const char *labels[] = { "x" };
 	capture c;
 	char *svg, want[128] = "";
@@ -340,14 +340,14 @@ static void test_stacked_legend_cut(void)
 	for (int i = 0; i < 36; i++)
 		strcat(want, "\xc3\xa9");
 	strcat(want, "\xe2\x80\xa6");
-	mev__chart_stacked(capture_begin(&c), "cut", labels, 1, s, 1, NULL);
+	mev__plot_stacked(capture_begin(&c), "cut", labels, 1, s, 1, NULL);
 	svg = capture_end(&c);
 	e = strstr(svg, "<text class=\"lg\"");
 	CHECK(e && strcmp(content(e), want) == 0);
 	free(svg);
 
 	s[0].name = "A & <B>";
-	mev__chart_stacked(capture_begin(&c), "cut", labels, 1, s, 1, NULL);
+	mev__plot_stacked(capture_begin(&c), "cut", labels, 1, s, 1, NULL);
 	svg = capture_end(&c);
 	e = strstr(svg, "<text class=\"lg\"");
 	CHECK(e && strcmp(content(e), "A &amp; &lt;B&gt;") == 0);
@@ -355,7 +355,7 @@ static void test_stacked_legend_cut(void)
 	free(svg);
 
 	/* no series, no positions */
-	mev__chart_stacked(capture_begin(&c), "none", NULL, 0, NULL, 0, NULL);
+	mev__plot_stacked(capture_begin(&c), "none", NULL, 0, NULL, 0, NULL);
 	svg = capture_end(&c);
 	CHECK_INT(count(svg, "<path"), 0);
 	CHECK(strstr(svg, "</figure>\n") != NULL);
@@ -369,17 +369,17 @@ static void test_stacked_legend_cut(void)
 static void test_alluvial_split(void)
 {
 	const char *cols[] = { "before", "after" };
-	const mev__chart_node nodes[] = {
+	const mev__plot_node nodes[] = {
 		{ "ALL", 0, 100, 0, 0 }, { "BIG", 1, 60, 1, 0 }, { "SMALL", 1, 40, -1, 0 },
 	};
-	const mev__chart_flow flows[] = { { 0, 1, 60 }, { 0, 2, 40 } };
+	const mev__plot_flow flows[] = { { 0, 1, 60 }, { 0, 2, 40 } };
 	const double k = 360 / 100.0, mt = 34;
 	double h[3], y[3], fy[2], fw[2];
 	capture c;
 	char *svg;
 	const char *at, *e;
 	size_t n = 0;
-	mev__chart_alluvial(capture_begin(&c), "moves", cols, 2, nodes, 3, flows, 2);
+	mev__plot_alluvial(capture_begin(&c), "moves", cols, 2, nodes, 3, flows, 2);
 	svg = capture_end(&c);
 	at = svg;
 	while ((e = next_elem(&at, "<rect x=")) && n < 3) {
@@ -418,17 +418,17 @@ static void test_alluvial_split(void)
 static void test_alluvial_groups(void)
 {
 	const char *cols[] = { "a", "b" };
-	const mev__chart_node nodes[] = {
+	const mev__plot_node nodes[] = {
 		{ "BIG", 0, 400, 0, 0 }, { "B1", 1, 400, 0, 0 },
 		{ "SMALL", 0, 100, 1, 1 }, { "S1", 1, 50, 1, 1 }, { "S2", 1, 50, 1, 1 },
 	};
-	const mev__chart_flow flows[] = { { 0, 1, 400 }, { 2, 3, 50 }, { 2, 4, 50 } };
+	const mev__plot_flow flows[] = { { 0, 1, 400 }, { 2, 3, 50 }, { 2, 4, 50 } };
 	double h[5], y[5];
 	capture c;
 	char *svg;
 	const char *at, *e;
 	size_t n = 0;
-	mev__chart_alluvial(capture_begin(&c), "groups", cols, 2, nodes, 5, flows, 3);
+	mev__plot_alluvial(capture_begin(&c), "groups", cols, 2, nodes, 5, flows, 3);
 	svg = capture_end(&c);
 	at = svg;
 	while ((e = next_elem(&at, "<rect x=")) && n < 5) {
@@ -453,17 +453,17 @@ static void test_alluvial_groups(void)
 static void test_alluvial_empty_and_escaped(void)
 {
 	const char *cols[] = { "<old>", "\"new\"" };
-	const mev__chart_node nodes[] = { { "A&B", 0, 10, 0, 0 }, { "<C>", 1, 10, 0, 0 } };
-	const mev__chart_flow flows[] = { { 0, 1, 10 } };
+	const mev__plot_node nodes[] = { { "A&B", 0, 10, 0, 0 }, { "<C>", 1, 10, 0, 0 } };
+	const mev__plot_flow flows[] = { { 0, 1, 10 } };
 	capture c;
 	char *svg;
-	mev__chart_alluvial(capture_begin(&c), "none", cols, 2, NULL, 0, NULL, 0);
+	mev__plot_alluvial(capture_begin(&c), "none", cols, 2, NULL, 0, NULL, 0);
 	svg = capture_end(&c);
 	CHECK(strstr(svg, "viewBox=\"0 0 960 46\"") != NULL); /* 34 above, 12 below */
 	CHECK_INT(count(svg, "<rect"), 0);
 	free(svg);
 
-	mev__chart_alluvial(capture_begin(&c), "a \"quoted\" <caption> & more", cols, 2, nodes, 2, flows, 1);
+	mev__plot_alluvial(capture_begin(&c), "a \"quoted\" <caption> & more", cols, 2, nodes, 2, flows, 1);
 	svg = capture_end(&c);
 	CHECK(strstr(svg, "aria-label=\"a &quot;quoted&quot; &lt;caption&gt; &amp; more\"") != NULL);
 	CHECK(strstr(svg, "<title>a &quot;quoted&quot; &lt;caption&gt; &amp; more</title>") != NULL);
@@ -484,11 +484,11 @@ static void test_chart_short(void)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		char buf[16];
-		mev__chart_short(buf, cases[i].v);
+		mev__plot_short(buf, cases[i].v);
 		CHECK_STR(buf, cases[i].want);
 	}
-	CHECK_STR(mev__chart_color(0), mev__chart_color(18)); /* the palette cycles */
-	CHECK(strcmp(mev__chart_color(0), mev__chart_color(1)) != 0);
+	CHECK_STR(mev__plot_color(0), mev__plot_color(18)); /* the palette cycles */
+	CHECK(strcmp(mev__plot_color(0), mev__plot_color(1)) != 0);
 }
 
 /* --- the document layer ------------------------------------------------------------- */

@@ -1,10 +1,10 @@
 /*
- * Inline SVG charts for the HTML report: bars, stacked areas and an alluvial
- * diagram.  Every chart is a <figure> with an <svg viewBox> that scales to
+ * Inline SVG plots for the HTML report: bars, stacked areas and an alluvial
+ * diagram.  Every plot is a <figure> with an <svg viewBox> that scales to
  * the page width; sizes below are in viewBox units (about pixels on a
  * laptop screen).  All text goes through mev_table_xml_str().
  */
-#include "chart.h"
+#include "plots.h"
 #include "maintevo/table.h"
 
 #include <math.h>
@@ -19,9 +19,9 @@ static const char *const palette[] = {
 };
 enum { NPALETTE = sizeof palette / sizeof *palette };
 
-const char *mev__chart_color(size_t i) { return palette[i % NPALETTE]; }
+const char *mev__plot_color(size_t i) { return palette[i % NPALETTE]; }
 
-void mev__chart_short(char out[16], double v)
+void mev__plot_short(char out[16], double v)
 {
 	double a = fabs(v);
 	if (a >= 1e9)
@@ -91,7 +91,7 @@ static void y_axis(FILE *out, double x0, double x1, double y0, double h, double 
 		double y = y0 + h - t / top * h;
 		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x0, y,
 			x1, y);
-		mev__chart_short(buf, t);
+		mev__plot_short(buf, t);
 		fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			x0 - 6, y + 4, buf);
 	}
@@ -140,8 +140,8 @@ done:
 	free(pos);
 }
 
-void mev__chart_bars(FILE *out, const char *caption, const char *const *labels,
-		     const double *values, const uint8_t *highlight, size_t n)
+void mev__plot_bars(FILE *out, const char *caption, const char *const *labels,
+		    const double *values, const uint8_t *highlight, size_t n)
 {
 	const int W = 960, H = 300;
 	const double ml = 56, mr = 16, mt = 24, mb = 76, pw = W - ml - mr, ph = H - mt - mb;
@@ -167,8 +167,8 @@ void mev__chart_bars(FILE *out, const char *caption, const char *const *labels,
 	figure_close(out, caption);
 }
 
-void mev__chart_stacked(FILE *out, const char *caption, const char *const *labels, size_t n,
-			const mev__chart_series *series, size_t nseries, const uint8_t *mark)
+void mev__plot_stacked(FILE *out, const char *caption, const char *const *labels, size_t n,
+		       const mev__plot_series *series, size_t nseries, const uint8_t *mark)
 {
 	const int W = 960;
 	const double ml = 56, mt = 16, mb = 76, pw = 560, lx = ml + pw + 24, row = 21;
@@ -186,12 +186,12 @@ void mev__chart_stacked(FILE *out, const char *caption, const char *const *label
 			max = t;
 	}
 	step = nice_step(max, 5, &top);
-	/* x positions are the centres of n slots, like the bar chart */
+	/* x positions are the centres of n slots, like the bar plot */
 	slot = n ? pw / (double)n : pw;
 	figure_open(out, caption, W, H);
 	y_axis(out, ml, ml + pw, mt, ph, top, step);
 	for (size_t s = 0; s < nseries; s++) {
-		fprintf(out, "<path fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.5\" d=\"", mev__chart_color(s));
+		fprintf(out, "<path fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.5\" d=\"", mev__plot_color(s));
 		for (size_t i = 0; i < n; i++)
 			fprintf(out, "%s%.1f,%.1f", i ? " L" : "M", ml + slot * (i + 0.5),
 				mt + ph - (cum[i] + series[s].values[i]) / top * ph);
@@ -217,10 +217,10 @@ void mev__chart_stacked(FILE *out, const char *caption, const char *const *label
 		size_t s = nseries - 1 - k;
 		double y = mt + 16 + k * row;
 		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>", lx,
-			y, mev__chart_color(s));
+			y, mev__plot_color(s));
 		fprintf(out, "<text class=\"lg\" x=\"%.1f\" y=\"%.1f\">", lx + 18, y + 10.5);
 		text_cut(out, series[s].name, 36);
-		mev__chart_short(buf, n ? series[s].values[n - 1] : 0);
+		mev__plot_short(buf, n ? series[s].values[n - 1] : 0);
 		fprintf(out, "</text><text class=\"lg num\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 			W - 4, y + 10.5, buf);
 	}
@@ -239,7 +239,7 @@ static const double node_gap = 10, node_room = 16;
  * node_room).  kn[i] gets the units per line of node i.  Returns -1 when
  * out of memory.
  */
-static int alluvial_scales(double *kn, const mev__chart_node *nodes, size_t nnodes, size_t ncolumns)
+static int alluvial_scales(double *kn, const mev__plot_node *nodes, size_t nnodes, size_t ncolumns)
 {
 	double *gtot, maxtot = 0;
 	size_t ngroups = 0;
@@ -270,7 +270,7 @@ static int alluvial_scales(double *kn, const mev__chart_node *nodes, size_t nnod
  * same height `top`, below the end of the previous group in all columns.
  * y[i] and h[i] get node i's top and height; returns the plot's height.
  */
-static double alluvial_stack(double *y, double *h, const double *kn, const mev__chart_node *nodes,
+static double alluvial_stack(double *y, double *h, const double *kn, const mev__plot_node *nodes,
 			     size_t nnodes, size_t ncolumns, double top)
 {
 	const double mt = top;
@@ -304,9 +304,9 @@ static double alluvial_stack(double *y, double *h, const double *kn, const mev__
 	return ph < 0 ? 0 : ph;
 }
 
-void mev__chart_alluvial(FILE *out, const char *caption, const char *const *column_titles,
-			 size_t ncolumns, const mev__chart_node *nodes, size_t nnodes,
-			 const mev__chart_flow *flows, size_t nflows)
+void mev__plot_alluvial(FILE *out, const char *caption, const char *const *column_titles,
+			size_t ncolumns, const mev__plot_node *nodes, size_t nnodes,
+			const mev__plot_flow *flows, size_t nflows)
 {
 	const int W = 960;
 	const double mt = 34, mb = 12, nw = 14, lw = 280, rw = 280;
@@ -346,7 +346,7 @@ void mev__chart_alluvial(FILE *out, const char *caption, const char *const *colu
 		y2 = y[b] + in_off[b];
 		out_off[a] += w;
 		in_off[b] += w;
-		col = nodes[a].color >= 0 ? mev__chart_color((size_t)nodes[a].color) : "#bbb";
+		col = nodes[a].color >= 0 ? mev__plot_color((size_t)nodes[a].color) : "#bbb";
 		fprintf(out, "<path class=\"flow\" fill=\"%s\" d=\"M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f "
 			"L%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f Z\"><title>", col, x1, y1, xm, y1, xm, y2,
 			x2, y2, x2, y2 + w, xm, y2 + w, xm, y1 + w, x1, y1 + w);
@@ -356,7 +356,7 @@ void mev__chart_alluvial(FILE *out, const char *caption, const char *const *colu
 		fprintf(out, ": %.0f lines</title></path>\n", flows[f].value);
 	}
 	for (size_t i = 0; i < nnodes; i++) {
-		const char *col = nodes[i].color >= 0 ? mev__chart_color((size_t)nodes[i].color) : "#999";
+		const char *col = nodes[i].color >= 0 ? mev__plot_color((size_t)nodes[i].color) : "#999";
 		double x = colx[nodes[i].column];
 		int left = nodes[i].column == 0 && ncolumns > 1;
 		char buf[16];
@@ -364,7 +364,7 @@ void mev__chart_alluvial(FILE *out, const char *caption, const char *const *colu
 			x, y[i], nw, h[i], col);
 		text(out, nodes[i].name);
 		fprintf(out, ": %.0f lines</title></rect>\n", nodes[i].value);
-		mev__chart_short(buf, nodes[i].value);
+		mev__plot_short(buf, nodes[i].value);
 		fprintf(out, "<text class=\"nl\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
 			left ? x - 6 : x + nw + 6, y[i] + (h[i] < node_room ? node_room : h[i]) / 2 + 4,
 			left ? "end" : "start");
