@@ -163,30 +163,21 @@ static int git_path(mev_pathwhy *pw)
 
 /* --- from a store ---------------------------------------------------------------- */
 
-/* A directory of the stored release: some file lies below p/. */
+/* A directory of the stored release: some file lies below p/.  (The root
+ * is none: a store's answer for "." has always been "no file", unlike
+ * git's tree.) */
 static int fm_is_dir(const mev_filemap *fm, const char *p, size_t len)
 {
-	const mev_file_row *rows = mev_filemap_rows(fm);
-	size_t i;
-	char *d = malloc(len + 2);
-	int yes;
-	if (!d)
-		return 0;
-	memcpy(d, p, len);
-	d[len] = '/';
-	i = mev_filemap_lower_bound(fm, d, len + 1);
-	yes = i < mev_filemap_count(fm) && rows[i].path_len > len + 1 && !memcmp(rows[i].path, d, len + 1);
-	free(d);
-	return yes;
+	size_t first, end;
+	return len && mev_filemap_path_rows(&first, &end, fm, p, len, 1) == 1;
 }
 
 /* The stored row of exactly p, or NULL. */
 static const mev_file_row *fm_row(const mev_filemap *fm, const char *p)
 {
-	size_t len = strlen(p), i = mev_filemap_lower_bound(fm, p, len);
-	const mev_file_row *rows = mev_filemap_rows(fm);
-	if (i < mev_filemap_count(fm) && rows[i].path_len == len && !memcmp(rows[i].path, p, len))
-		return &rows[i];
+	size_t first, end;
+	if (mev_filemap_path_rows(&first, &end, fm, p, strlen(p), 0) == 0 && end > first)
+		return &mev_filemap_rows(fm)[first];
 	return NULL;
 }
 
@@ -290,33 +281,6 @@ static void store_path(mev_pathwhy *pw)
 
 /* --- deciding -------------------------------------------------------------------- */
 
-/*
- * The path as the script rewrites its file argument (canonpath): no "./",
- * no repeated or trailing '/' (*slash: it had one, so it is a directory).
- */
-static char *canonical(const char *in, int *slash)
-{
-	size_t len = strlen(in), k = 0;
-	char *out = malloc(len + 1);
-	if (!out)
-		return NULL;
-	*slash = len && in[len - 1] == '/';
-	for (size_t i = 0; i < len;) {
-		size_t j = i;
-		while (j < len && in[j] != '/')
-			j++;
-		if (!(j - i == 0 || (j - i == 1 && in[i] == '.'))) {
-			if (k)
-				out[k++] = '/';
-			memcpy(out + k, in + i, j - i);
-			k += j - i;
-		}
-		i = j + 1;
-	}
-	out[k] = '\0';
-	return out;
-}
-
 static int run_why(mev_pathwhy *pw)
 {
 	return mev_match_why(pw->rules, pw->verdicts, pw->p, pw->n, (uint32_t)pw->nsec, pw->utf8, pw->path,
@@ -382,8 +346,9 @@ int mev_pathwhy_explain(mev_pathwhy_answer *out, mev_pathwhy *pw, const char *pa
 	free(pw->path);
 	pw->nref = 0;
 	pw->has_ref = pw->is_link = pw->exists = 0;
-	if (!(pw->path = canonical(path, &slash)))
-		return mev_error_oom();
+	pw->path = NULL;
+	if ((rc = mev_match_canonpath(&pw->path, &slash, path)))
+		return rc;
 	pw->is_dir = slash;
 	if (pw->fm)
 		store_path(pw);
