@@ -4,8 +4,9 @@
  * applied (mev_match_why(): the matcher's own patterns and rules), for a
  * release read from git (--repo, --rev) or from a store (--store,
  * --release: the patterns the walk stored, with their regexes).  The
- * answers are the library's (mev_pathwhy, pathwhy.h); here they are
- * parsed for, put in words or tables, and turned into an exit code.
+ * answers are the library's (mev_pathwhy, pathwhy.h); here the options
+ * are checked, the answers put in words or a table, and the exit code
+ * chosen.
  */
 #include "explain.h"
 #include "maintevo/pathwhy.h"
@@ -15,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the printers need besides the answer: the release and its name. */
+/* The release explained, as the printers need it besides each answer:
+ * its name, whose rules, its sections and lines. */
 typedef struct {
 	mev_pathwhy *pw;
 	const char *tag;
