@@ -107,6 +107,14 @@ size_t mev_filemap_set_count(const mev_filemap *fm);
 /* The first row whose path is not below p[0..len) bytewise (rows are in
  * path order): the rows starting with a prefix begin there. */
 size_t mev_filemap_lower_bound(const mev_filemap *fm, const char *p, size_t len);
+/*
+ * The rows that path[0..len) (canonical: mev_match_canonpath()) names, as
+ * [*first, *end): the file of exactly that path, returning 0 (not with
+ * dir_only); else the files below "path/", returning 1 (a directory; ""
+ * is the root, every file).  An empty range and 0 when it names nothing.
+ */
+int mev_filemap_path_rows(size_t *first, size_t *end, const mev_filemap *fm, const char *path,
+			  size_t len, int dir_only);
 /* *ids gets the sorted section indices of set `set` (valid as long as fm);
  * returns their number. */
 size_t mev_filemap_set(const uint32_t **ids, const mev_filemap *fm, uint32_t set);

@@ -47,6 +47,14 @@ int mev_matcher_new_pooled(mev_matcher **out, mev_maint *maint, unsigned flags,
 int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const char *path,
 		      size_t len, int is_dir);
 
+/*
+ * A path as get_maintainer.pl takes its file argument (File::Spec's
+ * canonpath): no "./", no repeated '/', no trailing '/' (*is_dir: there
+ * was one, so the script matches it as a directory) into *out
+ * (malloc'ed).  Errors: MEV_ENOMEM.
+ */
+int mev_match_canonpath(char **out, int *is_dir, const char *in);
+
 /* Number of patterns disabled because they ran out of their matching
  * budget or past PCRE2's limits (each is also a diagnostic of `maint`). */
 uint64_t mev_matcher_limit_hits(const mev_matcher *m);

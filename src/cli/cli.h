@@ -109,10 +109,16 @@ void cli_say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3))
  * that print the same tables): parse `format` (NULL: csv), open store
  * `dir`, write table t to out_path (standard output for NULL or "-");
  * a table that fails leaves no file behind.  Returns the exit code.
- * Defined in cmd_export.c.
+ * Defined in tables.c, as are the other helpers of the table commands.
  */
 int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t,
 		    mev_export_options *opt, const char *format, const char *out_path);
+/* What cli_write_table() does once the format is known, for any writer:
+ * write(s, opt, f) with store `dir` open to read and f the output
+ * (cli_out_open() of out_path); the output is left as it was when write
+ * fails.  Returns the exit code. */
+int cli_write_store(const char *dir, const char *out_path,
+		    int (*write)(mev_store *s, const void *opt, FILE *out), const void *opt);
 
 /* A value of option `opt` in [min, max]; 0, or EXIT_USAGE after printing the error. */
 int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
@@ -165,7 +171,7 @@ typedef struct {
 } cli_table_args;
 
 /* store "maintevo.store", no format (csv), standard output, the default
- * clustering.  Defined in cmd_export.c, next to cli_write_table(). */
+ * clustering.  Defined in tables.c, next to cli_write_table(). */
 void cli_table_args_init(cli_table_args *a);
 
 #define CLI_OPT_TABLE_FORMAT(T, field) \
@@ -183,7 +189,7 @@ void cli_table_args_init(cli_table_args *a);
 		     "spreadsheet would run as a formula)")
 /* --excel-safe with a format that is not CSV: a usage error of cmd (the
  * return value, EXIT_USAGE); 0 when it goes.  Every command writing a
- * table takes --excel-safe and checks it here.  Defined in cmd_export.c. */
+ * table takes --excel-safe and checks it here.  Defined in tables.c. */
 int cli_excel_check(const char *cmd, int excel_safe, int csv);
 /* --method and the other clustering options, without a heading. */
 #define CLI_OPT_CLUSTER(T, field) CLI_OPT_GROUP(T, field, cli_cluster_options, NULL)

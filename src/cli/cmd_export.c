@@ -121,71 +121,9 @@ const cli_command cmd_export_spec = {
 	.operands = 1,
 };
 
-/* Run `write` with the store and the output open; the output file is
- * left as it was when it fails (cli_out). */
-static int with_store_and_out(const char *dir, const char *out_path,
-			      int (*write)(mev_store *s, const void *opt, FILE *out), const void *opt)
-{
-	mev_store *s = NULL;
-	cli_out out;
-	int rc;
-	if (mev_store_open(&s, dir, MEV_STORE_READ))
-		return cli_fail();
-	if ((rc = cli_out_open(&out, out_path)))
-		goto done;
-	if (write(s, opt, out.f)) {
-		rc = cli_out_fail(&out);
-		goto done;
-	}
-	rc = cli_out_commit(&out);
-done:
-	mev_store_free(s);
-	return rc;
-}
-
-typedef struct {
-	mev_export_table_id t;
-	const mev_export_options *opt;
-} table_job;
-
-static int write_table(mev_store *s, const void *job, FILE *out)
-{
-	const table_job *j = job;
-	return mev_export_table(out, s, j->t, j->opt);
-}
-
 static int write_graph(mev_store *s, const void *opt, FILE *out)
 {
 	return mev_export_graph(out, s, opt);
-}
-
-void cli_table_args_init(cli_table_args *a)
-{
-	memset(a, 0, sizeof *a);
-	a->store = "maintevo.store";
-	cli_cluster_init(&a->cluster);
-	mev_track_params_init(&a->tp);
-	a->eo.tracking = &a->tp;
-}
-
-int cli_excel_check(const char *cmd, int excel_safe, int csv)
-{
-	if (excel_safe && !csv)
-		return cli_usage_error(cmd, "--excel-safe goes with --format csv only");
-	return 0;
-}
-
-int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t,
-		    mev_export_options *opt, const char *format, const char *out_path)
-{
-	int f = format ? mev_table_format_parse(format) : MEV_TABLE_CSV;
-	table_job job = { t, opt };
-	if (f < 0)
-		return cli_usage_error(cmd, "unknown format '%s' (use csv, json or jsonl)", format);
-	if (cli_excel_check(cmd, opt->excel_safe, f == MEV_TABLE_CSV))
-		return EXIT_USAGE;
-	opt->format = (mev_table_format)f;
-	return with_store_and_out(dir, out_path, write_table, &job);
 }
 
 /* export graph: the options that go with it, then the graph. */
@@ -213,7 +151,7 @@ static int export_graph(const char *dir, const mev_export_options *eo, int meta,
 	go.meta = meta;
 	go.keep_rest = eo->keep_rest;
 	go.excel_safe = eo->excel_safe;
-	return with_store_and_out(dir, out_path, write_graph, &go);
+	return cli_write_store(dir, out_path, write_graph, &go);
 }
 
 /* The summary of export all on standard error. */

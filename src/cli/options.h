@@ -226,14 +226,14 @@ typedef enum {
 } cli_dialect_list;
 
 /* The list into buf (always NUL-terminated, cut when too long); returns
- * buf.  Defined in cmd_dialects.c. */
+ * buf.  Defined in help.c. */
 const char *cli_dialect_words(char *buf, size_t size, cli_dialect_list what);
 
 /*
  * Help text with its generated words replaced, into buf (always
  * NUL-terminated): %DIALECTS%, %DIALECT_PROJECTS% and %DIALECT_TAGS% by the
  * lists of cli_dialect_words().  Returns 0, buf untouched, when text has
- * none of them; 1 otherwise.  Defined in cmd_dialects.c.
+ * none of them; 1 otherwise.  Defined in help.c.
  */
 int cli_help_expand(char *buf, size_t size, const char *text);
 

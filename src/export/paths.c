@@ -1,10 +1,13 @@
 /*
  * A path looked up in the stored file tables: its canonical form, the rows
  * it names (a file, or every file below a directory), and the closest
- * stored paths or titles when it names nothing (did you mean ...?).
+ * stored paths or titles when it names nothing (did you mean ...?).  The
+ * first two are the match module's (mev_match_canonpath(),
+ * mev_filemap_path_rows()), under the names export's files call them by.
  */
 #include "export_internal.h"
 #include "maintevo/error.h"
+#include "maintevo/match.h"
 #include "maintevo/suggest.h"
 
 #include <stdlib.h>
@@ -12,53 +15,13 @@
 
 int mev__export_canon_path(char **out, int *is_dir, const char *in)
 {
-	size_t len = strlen(in), k = 0;
-	char *p = malloc(len + 2);
-	if (!p)
-		return mev_error_oom();
-	*is_dir = len && in[len - 1] == '/';
-	for (size_t i = 0; i < len;) {
-		size_t j = i;
-		while (j < len && in[j] != '/')
-			j++;
-		if (!(j == i || (j - i == 1 && in[i] == '.'))) {
-			if (k)
-				p[k++] = '/';
-			memcpy(p + k, in + i, j - i);
-			k += j - i;
-		}
-		i = j + 1;
-	}
-	p[k] = '\0';
-	*out = p;
-	return 0;
+	return mev_match_canonpath(out, is_dir, in);
 }
 
 int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, const char *path,
 			  int dir_only)
 {
-	const mev_file_row *rows = mev_filemap_rows(fm);
-	size_t n = mev_filemap_count(fm), len = strlen(path), i;
-	char *d;
-	*first = *end = 0;
-	if (!len) /* the root: every file */
-		return *end = n, 1;
-	i = mev_filemap_lower_bound(fm, path, len);
-	if (!dir_only && i < n && rows[i].path_len == len && !memcmp(rows[i].path, path, len)) {
-		*first = i;
-		*end = i + 1;
-		return 0;
-	}
-	if (!(d = malloc(len + 2)))
-		return 0;
-	memcpy(d, path, len);
-	d[len] = '/';
-	i = mev_filemap_lower_bound(fm, d, len + 1);
-	*first = *end = i;
-	while (*end < n && rows[*end].path_len > len + 1 && !memcmp(rows[*end].path, d, len + 1))
-		(*end)++;
-	free(d);
-	return *end > *first;
+	return mev_filemap_path_rows(first, end, fm, path, strlen(path), dir_only);
 }
 
 /* Every path of fm and each of its directories ("dir/") as candidates. */

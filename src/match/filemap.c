@@ -458,3 +458,30 @@ size_t mev_filemap_lower_bound(const mev_filemap *fm, const char *p, size_t len)
 	}
 	return lo;
 }
+
+int mev_filemap_path_rows(size_t *first, size_t *end, const mev_filemap *fm, const char *path,
+			  size_t len, int dir_only)
+{
+	const mev_file_row *rows = mev_filemap_rows(fm);
+	size_t n = mev_filemap_count(fm), i;
+	char *d;
+	*first = *end = 0;
+	if (!len) /* the root: every file */
+		return *end = n, 1;
+	i = mev_filemap_lower_bound(fm, path, len);
+	if (!dir_only && i < n && rows[i].path_len == len && !memcmp(rows[i].path, path, len)) {
+		*first = i;
+		*end = i + 1;
+		return 0;
+	}
+	if (!(d = malloc(len + 2)))
+		return 0;
+	memcpy(d, path, len);
+	d[len] = '/';
+	i = mev_filemap_lower_bound(fm, d, len + 1);
+	*first = *end = i;
+	while (*end < n && rows[*end].path_len > len + 1 && !memcmp(rows[*end].path, d, len + 1))
+		(*end)++;
+	free(d);
+	return *end > *first;
+}

@@ -482,6 +482,30 @@ static int match_path(mev_matcher *m, const char *path, size_t len, int is_dir)
 	return (m->flags & MEV_MATCH_BRUTE) ? match_brute(m, &sj) : match_indexed(m, &sj);
 }
 
+int mev_match_canonpath(char **out, int *is_dir, const char *in)
+{
+	size_t len = strlen(in), k = 0;
+	char *p = malloc(len + 2);
+	if (!p)
+		return mev_error_oom();
+	*is_dir = len && in[len - 1] == '/';
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+		while (j < len && in[j] != '/')
+			j++;
+		if (!(j == i || (j - i == 1 && in[i] == '.'))) { /* not "" (a '/' repeated), not "." */
+			if (k)
+				p[k++] = '/';
+			memcpy(p + k, in + i, j - i);
+			k += j - i;
+		}
+		i = j + 1;
+	}
+	p[k] = '\0';
+	*out = p;
+	return 0;
+}
+
 int mev_matcher_match(const uint32_t **ids, size_t *n, mev_matcher *m, const char *path,
 		      size_t len, int is_dir)
 {

@@ -327,10 +327,43 @@ static void test_by_hand(void)
 	mev_filemap_free(NULL);
 }
 
+/* The rows a path names: its own file, or the files below it as a directory. */
+static void test_path_rows(void)
+{
+	static const char *const paths[] = { "a", "a-x/f", "a.c", "a/b", "a/b/c", "a/bc", "b" };
+	mev_filemap *fm = NULL;
+	uint32_t s0;
+	size_t first, end;
+	CHECK_INT(mev_filemap_new(&fm), 0);
+	if (!fm)
+		return;
+	CHECK_INT(mev_filemap_intern_set(&s0, fm, NULL, 0), 0);
+	for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+		CHECK_INT(mev_filemap_add_row(fm, paths[i], strlen(paths[i]), MEV_KIND_FILE, 1, 1, s0), 0);
+	CHECK_INT(mev_filemap_path_rows(&first, &end, fm, "a", 1, 0), 0); /* the file a */
+	CHECK(first == 0 && end == 1);
+	CHECK_INT(mev_filemap_path_rows(&first, &end, fm, "a", 1, 1), 1); /* a/: not a-x/, not a.c */
+	CHECK(first == 3 && end == 6);
+	CHECK_INT(mev_filemap_path_rows(&first, &end, fm, "a/b", 3, 0), 0);
+	CHECK(first == 3 && end == 4);
+	CHECK_INT(mev_filemap_path_rows(&first, &end, fm, "a/b", 3, 1), 1);
+	CHECK(first == 4 && end == 5);
+	CHECK_INT(mev_filemap_path_rows(&first, &end, fm, "a-x", 3, 0), 1);
+	CHECK(first == 1 && end == 2);
+	CHECK_INT(mev_filemap_path_rows(&first, &end, fm, "", 0, 0), 1); /* the root */
+	CHECK(first == 0 && end == 7);
+	CHECK_INT(mev_filemap_path_rows(&first, &end, fm, "a/b/c/d", 7, 0), 0);
+	CHECK(first == end);
+	CHECK_INT(mev_filemap_path_rows(&first, &end, fm, "c", 1, 1), 0);
+	CHECK(first == end);
+	mev_filemap_free(fm);
+}
+
 int main(void)
 {
 	int rc;
 	RUN(test_by_hand);
+	RUN(test_path_rows);
 	if ((rc = fixture_start("filemap")) != 0)
 		return rc == TEST_SKIP ? (test_failures ? 1 : TEST_SKIP) : 1;
 	RUN(test_build);

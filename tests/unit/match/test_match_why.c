@@ -3,7 +3,8 @@
  * use check (mev_match_pattern_use, and carried from one set of paths to
  * the next: mev_match_pattern_use_since): each rule with its verdict, then
  * the sections why says are in against mev_matcher_match() on random
- * patterns and paths.
+ * patterns and paths; and a path as the script takes it
+ * (mev_match_canonpath).
  */
 #include "test.h"
 #include "rng.h"
@@ -338,10 +339,32 @@ static void test_use_carried(void)
 		random_use_round(seed, (int)(seed % 2));
 }
 
+/* A path as the script takes its file argument (canonpath). */
+static void test_canonpath(void)
+{
+	static const struct {
+		const char *in, *out;
+		int is_dir;
+	} cases[] = {
+		{ "drivers/net/a.c", "drivers/net/a.c", 0 }, { "./drivers//net/", "drivers/net", 1 },
+		{ "a/./b/.", "a/b", 0 }, { "a/.b/..", "a/.b/..", 0 }, { "", "", 0 }, { ".", "", 0 },
+		{ "/", "", 1 }, { "//a//", "a", 1 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *out = NULL;
+		int is_dir = -1;
+		CHECK_INT(mev_match_canonpath(&out, &is_dir, cases[i].in), 0);
+		CHECK_STR(out, cases[i].out);
+		CHECK_INT(is_dir, cases[i].is_dir);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	RUN(test_rules);
 	RUN(test_use);
+	RUN(test_canonpath);
 	RUN(test_random);
 	RUN(test_use_carried);
 	return test_summary();
