@@ -86,7 +86,7 @@ static void json_events(FILE *out, const mev__chart_layout *l)
 	fputs(",\n\"events\":[", out);
 	for (size_t i = 0; i < m->flows.n; i++) {
 		const mev__chart_flow *f = &m->flows.v[i];
-		const mev_event *e = &m->h.events.v[f->event];
+		const mev_event *e = &mev_history_events(m->h)->v[f->event];
 		uint32_t a = f->from && f->from <= m->max_id && m->lin_of_id[f->from] ?
 			     m->lin[m->lin_of_id[f->from] - 1].shown : 0;
 		uint32_t b = f->to && f->to <= m->max_id && m->lin_of_id[f->to] ?
@@ -222,14 +222,15 @@ static int json_data(FILE *out, const mev__chart_layout *l, const char *title, c
 	fputs(",\n\"releases\":[", out);
 	for (size_t r = 0; r < m->nrel; r++) {
 		fputs(r ? "," : "", out);
-		mev__chart_json_str(out, m->h.list[m->rel[r]].tag);
+		mev__chart_json_str(out, mev_history_release(m->h, m->rel[r])->tag);
 	}
 	fputs("],\n\"x\":[", out);
 	for (size_t r = 0; r < m->nrel; r++)
 		fprintf(out, r ? ",%.1f" : "%.1f", l->x[r]);
 	fputs("],\n\"dates\":[", out);
 	for (size_t r = 0; r < m->nrel; r++)
-		fprintf(out, r ? ",%lld" : "%lld", (long long)mev_release_date(&m->h.list[m->rel[r]]));
+		fprintf(out, r ? ",%lld" : "%lld",
+			(long long)mev_release_date(mev_history_release(m->h, m->rel[r])));
 	fputs("]", out);
 	json_bands(out, l);
 	json_lineages(out, l);

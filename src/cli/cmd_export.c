@@ -121,24 +121,35 @@ const cli_command cmd_export_spec = {
 	.operands = 1,
 };
 
-/* Run `write` with the store and the output open; the output file is
+/* Which tracked history a table or graph reads: the clustering and the
+ * thresholds the command was given (NULL: the defaults). */
+typedef struct {
+	const mev_cluster_params *cp;
+	const mev_track_params *tp;
+} history_params;
+
+/* Run `write` with the store, its tracked history (opened once here, for
+ * every reader of the command) and the output open; the output file is
  * left as it was when it fails (cli_out). */
-static int with_store_and_out(const char *dir, const char *out_path,
-			      int (*write)(mev_store *s, const void *opt, FILE *out), const void *opt)
+static int with_store_and_out(const char *dir, const history_params *hp, const char *out_path,
+			      int (*write)(mev_store *s, mev_history *h, const void *opt, FILE *out),
+			      const void *opt)
 {
 	mev_store *s = NULL;
+	mev_history *h = NULL;
 	cli_out out;
 	int rc;
 	if (mev_store_open(&s, dir, MEV_STORE_READ))
 		return cli_fail();
 	if ((rc = cli_out_open(&out, out_path)))
 		goto done;
-	if (write(s, opt, out.f)) {
+	if (mev_history_open(&h, s, hp->cp, hp->tp, NULL, 0) || write(s, h, opt, out.f)) {
 		rc = cli_out_fail(&out);
 		goto done;
 	}
 	rc = cli_out_commit(&out);
 done:
+	mev_history_free(h);
 	mev_store_free(s);
 	return rc;
 }
@@ -148,15 +159,19 @@ typedef struct {
 	const mev_export_options *opt;
 } table_job;
 
-static int write_table(mev_store *s, const void *job, FILE *out)
+static int write_table(mev_store *s, mev_history *h, const void *job, FILE *out)
 {
 	const table_job *j = job;
-	return mev_export_table(out, s, j->t, j->opt);
+	mev_export_options o = *j->opt;
+	o.history = h;
+	return mev_export_table(out, s, j->t, &o);
 }
 
-static int write_graph(mev_store *s, const void *opt, FILE *out)
+static int write_graph(mev_store *s, mev_history *h, const void *opt, FILE *out)
 {
-	return mev_export_graph(out, s, opt);
+	mev_export_graph_options o = *(const mev_export_graph_options *)opt;
+	o.history = h;
+	return mev_export_graph(out, s, &o);
 }
 
 void cli_table_args_init(cli_table_args *a)
@@ -165,7 +180,6 @@ void cli_table_args_init(cli_table_args *a)
 	a->store = "maintevo.store";
 	cli_cluster_init(&a->cluster);
 	mev_track_params_init(&a->tp);
-	a->eo.tracking = &a->tp;
 }
 
 int cli_excel_check(const char *cmd, int excel_safe, int csv)
@@ -175,22 +189,24 @@ int cli_excel_check(const char *cmd, int excel_safe, int csv)
 	return 0;
 }
 
-int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t,
-		    mev_export_options *opt, const char *format, const char *out_path)
+int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t, mev_export_options *opt,
+		    const mev_cluster_params *cp, const mev_track_params *tp, const char *format,
+		    const char *out_path)
 {
 	int f = format ? mev_table_format_parse(format) : MEV_TABLE_CSV;
 	table_job job = { t, opt };
+	history_params hp = { cp, tp };
 	if (f < 0)
 		return cli_usage_error(cmd, "unknown format '%s' (use csv, json or jsonl)", format);
 	if (cli_excel_check(cmd, opt->excel_safe, f == MEV_TABLE_CSV))
 		return EXIT_USAGE;
 	opt->format = (mev_table_format)f;
-	return with_store_and_out(dir, out_path, write_table, &job);
+	return with_store_and_out(dir, &hp, out_path, write_table, &job);
 }
 
 /* export graph: the options that go with it, then the graph. */
-static int export_graph(const char *dir, const mev_export_options *eo, int meta, const char *format,
-			const char *out_path)
+static int export_graph(const char *dir, const mev_export_options *eo, const history_params *hp,
+			int meta, const char *format, const char *out_path)
 {
 	mev_export_graph_options go = { 0 };
 	int f = format ? mev_graph_format_parse(format) : MEV_GRAPH_GRAPHML;
@@ -208,12 +224,10 @@ static int export_graph(const char *dir, const mev_export_options *eo, int meta,
 				       "section_changes tables only");
 	go.format = (mev_graph_format)f;
 	go.release = eo->release;
-	go.method = eo->method;
-	go.tracking = eo->tracking;
 	go.meta = meta;
 	go.keep_rest = eo->keep_rest;
 	go.excel_safe = eo->excel_safe;
-	return with_store_and_out(dir, out_path, write_graph, &go);
+	return with_store_and_out(dir, hp, out_path, write_graph, &go);
 }
 
 /* The summary of export all on standard error. */
@@ -235,13 +249,14 @@ static void all_summary(const mev_export_sqlite_result *r, const char *path)
 
 /* export all: every table in one SQLite database, written to a temporary
  * file next to out_path and renamed into place (cli_out). */
-static int export_all(const char *dir, const mev_export_options *eo, int meta, const char *format,
-		      const char *out_path)
+static int export_all(const char *dir, const mev_export_options *eo, const history_params *hp, int meta,
+		      const char *format, const char *out_path)
 {
 	mev_export_sqlite_result res;
 	mev_export_options o = *eo;
 	mev_progress pr;
 	mev_store *s = NULL;
+	mev_history *h = NULL;
 	cli_out out;
 	int rc;
 	if (format && strcmp(format, "sqlite") != 0)
@@ -268,7 +283,10 @@ static int export_all(const char *dir, const mev_export_options *eo, int meta, c
 	cli_progress_init(&pr);
 	o.progress = &pr;
 	o.name = out_path;
-	rc = mev_export_sqlite(&res, out.tmp, s, &o);
+	if (!(rc = mev_history_open(&h, s, hp->cp, hp->tp, NULL, 0))) {
+		o.history = h;
+		rc = mev_export_sqlite(&res, out.tmp, s, &o);
+	}
 	cli_progress_end();
 	if (rc) {
 		rc = cli_out_fail(&out);
@@ -277,13 +295,15 @@ static int export_all(const char *dir, const mev_export_options *eo, int meta, c
 	if (!(rc = cli_out_commit(&out)))
 		all_summary(&res, out_path);
 done:
+	mev_history_free(h);
 	mev_store_free(s);
 	return rc;
 }
 
 /* export TABLE: the options that do not go with the table are usage errors. */
-static int export_table(const char *dir, const char *what, mev_export_options *eo, int meta,
-			const char *by, const char *format, const char *out_path)
+static int export_table(const char *dir, const char *what, mev_export_options *eo,
+			const history_params *hp, int meta, const char *by, const char *format,
+			const char *out_path)
 {
 	int table = mev_export_table_parse(what);
 	if (table < 0) {
@@ -323,18 +343,19 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 	if (table == MEV_EXPORT_FILES && !eo->release && !eo->path)
 		return cli_usage_error("export", "the files table needs --release TAG (every file "
 				       "of a release) or --path PATH (one file's or directory's history)");
-	return cli_write_table("export", dir, (mev_export_table_id)table, eo, format, out_path);
+	return cli_write_table("export", dir, (mev_export_table_id)table, eo, hp->cp, hp->tp, format,
+			       out_path);
 }
 
 int cmd_export(int argc, char **argv)
 {
 	export_args a = { .store = "maintevo.store" };
+	history_params hp = { NULL, NULL };
 	const char *what;
 	int argi, rc;
 
 	cli_cluster_init(&a.cluster);
 	mev_track_params_init(&a.tp);
-	a.eo.tracking = &a.tp;
 	if ((rc = cli_parse(&argi, &cmd_export_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
 	if (argi >= argc)
@@ -344,7 +365,8 @@ int cmd_export(int argc, char **argv)
 	what = argv[argi];
 	if ((rc = cli_cluster_finish(&a.cluster, "export")))
 		return rc;
-	a.eo.method = &a.cluster.p;
+	hp.cp = &a.cluster.p;
+	hp.tp = &a.tp;
 	if ((a.by || a.eo.repo) && strcmp(what, "graph") == 0)
 		return cli_usage_error("export", "%s goes with the workload table only",
 				       a.by ? "--by" : "--repo");
@@ -352,8 +374,8 @@ int cmd_export(int argc, char **argv)
 		return cli_usage_error("export", "--by goes with 'export workload' only ('export all' "
 				       "writes the workload table by lineage)");
 	if (strcmp(what, "graph") == 0)
-		return export_graph(a.store, &a.eo, a.meta, a.format, a.out);
+		return export_graph(a.store, &a.eo, &hp, a.meta, a.format, a.out);
 	if (strcmp(what, "all") == 0)
-		return export_all(a.store, &a.eo, a.meta, a.format, a.out);
-	return export_table(a.store, what, &a.eo, a.meta, a.by, a.format, a.out);
+		return export_all(a.store, &a.eo, &hp, a.meta, a.format, a.out);
+	return export_table(a.store, what, &a.eo, &hp, a.meta, a.by, a.format, a.out);
 }
