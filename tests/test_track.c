@@ -527,12 +527,14 @@ static void check_history_release(const mev_history *h, mev_store *s, const mev_
 			CHECK_INT(mev_history_cluster_code_lines(h, r, k), tc.v[k].code_lines);
 			CHECK_INT(mev_history_cluster_lines(h, r, k), tc.v[k].code_lines);
 			CHECK_STR(mev_history_lineage_name(h, r, k), tc.v[k].name);
+			CHECK(mev_history_lineage_cluster(h, r, tc.v[k].lineage) <= (int64_t)k);
 			CHECK(tc.v[k].lineage >= 1 && tc.v[k].lineage <= mev_history_lineages(h)->n);
 		} else if (!known) {
 			CHECK(mev_history_cluster_lineage(h, r, k) == -1 &&
 			      mev_history_cluster_code_lines(h, r, k) == -1);
 			CHECK_INT(mev_history_cluster_lines(h, r, k), mev_clustering_lines(c, k));
 			CHECK_STR(mev_history_lineage_name(h, r, k), "");
+			CHECK_INT(mev_history_lineage_cluster(h, r, 1), -1);
 		}
 	}
 	mev_tracked_cluster_list_free(&tc);
@@ -608,6 +610,9 @@ static void check_history_tracked(mev_store *s, const mev_cluster_params *cp)
 	/* the codecs go on in SOUND's lineage, SOUND starts one; v3 = v2 */
 	CHECK_INT(history_lineage(h, "v2", "SOUND CODECS"), history_lineage(h, "v1", "SOUND"));
 	CHECK(history_lineage(h, "v2", "SOUND") > history_lineage(h, "v1", "SOUND"));
+	CHECK_INT(mev_history_lineage_cluster(h, 1, (uint32_t)history_lineage(h, "v2", "SOUND")),
+		  mev_history_cluster_named(h, 1, "SOUND"));
+	CHECK_INT(mev_history_lineage_cluster(h, 0, (uint32_t)history_lineage(h, "v2", "SOUND")), -1);
 	CHECK_INT(history_lineage(h, "v3", "SOUND"), history_lineage(h, "v2", "SOUND"));
 	CHECK_INT(history_lineage(h, "v2", "LEGACY DRIVER (RENAMED)"),
 		  history_lineage(h, "v1", "OLD DRIVER"));

@@ -399,6 +399,11 @@ int64_t mev_history_cluster_of(const mev_history *h, size_t r, const char *title
 int64_t mev_history_cluster_named(const mev_history *h, size_t r, const char *title);
 /* The lineage id of cluster k of release r; -1 when unknown (not tracked). */
 int64_t mev_history_cluster_lineage(const mev_history *h, size_t r, uint32_t k);
+/* The cluster of lineage `lineage` in release r (the first, by number), or
+ * -1 when the lineage has none there or the release is not tracked.  The
+ * lineage's sections in r are those s of the clustering with
+ * mev_clustering_of(c, s) == that cluster. */
+int64_t mev_history_lineage_cluster(const mev_history *h, size_t r, uint32_t lineage);
 /* The name of the lineage of cluster k of release r ("" when unknown). */
 const char *mev_history_lineage_name(const mev_history *h, size_t r, uint32_t k);
 /* Lines of cluster k of release r: the lines of the files it covers, each

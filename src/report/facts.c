@@ -464,29 +464,27 @@ int mev__lineage_movers(mev__mover **out, size_t *n, const mev__report *r)
 {
 	const mev_clustering *ca = mev_history_clustering(r->h, r->ia),
 			     *cb = mev_history_clustering(r->h, r->ib);
-	size_t na, nb, k = 0;
+	size_t na, k = 0;
 	mev__mover *v;
 	*out = NULL;
 	*n = 0;
 	if (!ca || !cb || !mev_history_tracked(r->h))
 		return 0;
 	na = mev_clustering_count(ca);
-	nb = mev_clustering_count(cb);
 	if (!(v = malloc((na + 1) * sizeof *v)))
 		return mev_error_oom();
 	for (uint32_t i = 0; i < na; i++) {
 		int64_t lin = mev_history_cluster_lineage(r->h, r->ia, i);
-		for (uint32_t j = 0; lin >= 0 && j < nb; j++)
-			if (mev_history_cluster_lineage(r->h, r->ib, j) == lin) {
-				mev__mover m = { mev__display(r, r->b.rel->tag,
-						 mev_clustering_title(cb, mev_clustering_representative(cb, j))),
-						 mev__display(r, r->a.rel->tag,
-						 mev_clustering_title(ca, mev_clustering_representative(ca, i))),
-						 (int64_t)mev_history_cluster_lines(r->h, r->ia, i),
-						 (int64_t)mev_history_cluster_lines(r->h, r->ib, j) };
-				v[k++] = m;
-				break;
-			}
+		int64_t j = lin >= 0 ? mev_history_lineage_cluster(r->h, r->ib, (uint32_t)lin) : -1;
+		if (j >= 0) {
+			mev__mover m = { mev__display(r, r->b.rel->tag,
+					 mev_clustering_title(cb, mev_clustering_representative(cb, (uint32_t)j))),
+					 mev__display(r, r->a.rel->tag,
+					 mev_clustering_title(ca, mev_clustering_representative(ca, i))),
+					 (int64_t)mev_history_cluster_lines(r->h, r->ia, i),
+					 (int64_t)mev_history_cluster_lines(r->h, r->ib, (uint32_t)j) };
+			v[k++] = m;
+		}
 	}
 	mev__sort(v, k, sizeof *v, mover_cmp);
 	*out = v;

@@ -122,6 +122,15 @@ int64_t mev_history_cluster_lineage(const mev_history *h, size_t r, uint32_t k)
 	return hr->lineage ? hr->lineage[k] : -1;
 }
 
+int64_t mev_history_lineage_cluster(const mev_history *h, size_t r, uint32_t lineage)
+{
+	const history_release *hr = &h->rel[r];
+	for (size_t k = 0; hr->lineage && k < mev_clustering_count(hr->c); k++)
+		if (hr->lineage[k] == (int64_t)lineage)
+			return (int64_t)k;
+	return -1;
+}
+
 uint64_t mev_history_cluster_lines(const mev_history *h, size_t r, uint32_t k)
 {
 	const history_release *hr = &h->rel[r];
