@@ -84,7 +84,7 @@ static const char *lineage_name(const mev_history *h, uint32_t id)
 							   : "";
 }
 
-/* A release pair kept by --release, --from and --to (as mev_track_events()
+/* A release pair kept by --release, --from and --to (as mev_history_read_events()
  * limits them: version order, both ends included). */
 static int pair_wanted(const mev_history *h, const mev_export_options *opt, const char *from,
 		       const char *to)
