@@ -46,8 +46,8 @@ typedef struct {
 			       * "other" band.  0: all; < 0: MEV_CHART_TOP_DEFAULT */
 	const char *from, *to; /* only the releases in between (version order, both
 				* included; NULL: no limit) */
-	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
-	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
+	mev_history *history; /* the clusterings and tracks to read, opened on the same
+			       * store (mev_history_open(); NULL: the default parameters) */
 	const char *store_path; /* how the page's reproducing commands name the store
 				 * (NULL: they leave --store out) */
 	const char *title;    /* the chart's heading (NULL: "Lineages of <project>") */
@@ -95,12 +95,12 @@ typedef struct {
 } mev_chart_flow_list;
 
 /*
- * The flows of the chart of the whole store, one per event of the tracker:
- * what 'maintevo export flows' writes.  Free with mev_chart_flow_list_free()
+ * The flows of the chart of the whole store, one per event of the tracker,
+ * for the parameters of `history` (NULL: the defaults): what 'maintevo
+ * export flows' writes.  Free with mev_chart_flow_list_free()
  * (also after a failure).  Errors: as mev_chart_write().
  */
-int mev_chart_flows(mev_chart_flow_list *out, mev_store *s, const mev_cluster_params *method,
-		    const mev_track_params *tracking);
+int mev_chart_flows(mev_chart_flow_list *out, mev_store *s, mev_history *history);
 void mev_chart_flow_list_free(mev_chart_flow_list *l);
 
 #endif

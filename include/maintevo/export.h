@@ -67,8 +67,8 @@ typedef struct {
 				* from_release >= from and to_release <= to (version
 				* order, both included; NULL: no limit) */
 	const char *path;     /* files: the history of this path over all releases */
-	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
-	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
+	mev_history *history; /* the clusterings and tracks to read, opened on the same
+			       * store (mev_history_open(); NULL: the default parameters) */
 	int keep_rest;        /* keep THE REST in sections, edges and files */
 	int excel_safe;       /* CSV: a ' before formula-like strings (mev_table_excel_safe()) */
 	mev_workload_by by;   /* workload: the groups (mev_export_columns() gives the
@@ -118,7 +118,7 @@ typedef struct {
 
 /*
  * The rows of the workload table of store s (opt->by, release, from, to,
- * method, tracking, repo as for mev_export_table()) into *out, in the
+ * history, repo as for mev_export_table()) into *out, in the
  * table's order.  Unlike the table, a store without any flow is not an
  * error here: its rows have judged = 0.  Errors: those of
  * mev_export_table() for the workload table, but for the missing flow.
@@ -149,8 +149,8 @@ typedef struct {
  * the views events_named, uncovered_files, uncovered_by_directory and
  * file_subsystems, and a table export_info saying what was exported
  * (docs/schemas.md).  The files table holds every file of every release
- * (of opt->release only, when given).  opt->release, from, to, method,
- * tracking and keep_rest mean what they mean for mev_export_table();
+ * (of opt->release only, when given).  opt->release, from, to, history
+ * and keep_rest mean what they mean for mev_export_table();
  * format, excel_safe and path are not taken (path: MEV_EINVAL).  One
  * transaction, prepared inserts.  Errors: MEV_ENOTFOUND for an unknown
  * release (with a hint), MEV_EIO when the database cannot be written (with
@@ -162,8 +162,7 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 typedef struct {
 	mev_graph_format format; /* maintevo/graphdoc.h: graphml, json, dot or a csv edge list */
 	const char *release;  /* required */
-	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
-	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
+	mev_history *history; /* the clustering to read (as in mev_export_options) */
 	int meta;             /* the cluster-level graph instead of the section graph */
 	int keep_rest;        /* keep THE REST (section graph only) */
 	int excel_safe;       /* csv: text safe for a spreadsheet (mev_table_excel_safe()) */
@@ -240,12 +239,12 @@ typedef struct {
 
 /*
  * The patch flow aggregates of the store (of `release` only when not NULL)
- * with committer_in_subsystem decided by the clustering `method` (NULL:
- * the default).  MEV_ENOTFOUND (with a hint) when 'maintevo flow' has not
- * run.  Free with mev_flow_groups_free().
+ * with committer_in_subsystem decided by the clustering of `history` (NULL:
+ * the default parameters).  MEV_ENOTFOUND (with a hint) when 'maintevo
+ * flow' has not run.  Free with mev_flow_groups_free().
  */
-int mev_export_flow_groups(mev_flow_groups *out, mev_store *s, const mev_cluster_params *method,
-			   const mev_track_params *tracking, const char *release);
+int mev_export_flow_groups(mev_flow_groups *out, mev_store *s, mev_history *history,
+			   const char *release);
 void mev_flow_groups_free(mev_flow_groups *g);
 
 /* --- one path or one section over the releases ('maintevo history') --------- */
@@ -309,9 +308,8 @@ typedef struct {
  * lines, the clusters and lineages, and what changed.  A path ending in
  * '/', or one that is a directory (some file below it) in some release,
  * is a directory: its files are every file below it.  THE REST is left
- * out unless opt->keep_rest.  Clusters and lineages are read for
- * opt->method and opt->tracking (left empty when not clustered or
- * tracked).  Errors: MEV_ENOTFOUND when no stored release has the path
+ * out unless opt->keep_rest.  Clusters and lineages are read from
+ * opt->history (left empty when not clustered or tracked).  Errors: MEV_ENOTFOUND when no stored release has the path
  * (the hint names the closest stored paths), or for an unknown release;
  * the store's errors.
  */

@@ -19,8 +19,8 @@ typedef struct {
 	mev_report_format format;
 	const char *from;     /* the older release (NULL: the one before `to`) */
 	const char *to;       /* the newer release (NULL: the newest stored) */
-	const mev_cluster_params *method; /* the clustering to read (NULL: the default) */
-	const mev_track_params *tracking; /* the tracker's thresholds (NULL: the defaults) */
+	mev_history *history; /* the clusterings and tracks to read, opened on the same
+			       * store (mev_history_open(); NULL: the default parameters) */
 	const char *title;    /* project name in the heading (NULL: from the store) */
 	double min_support;   /* events with a measured support below it are left out and
 			       * counted (0: all shown; the command's default is 0.5) */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "maintevo/cluster.h"
 #include "maintevo/progress.h"
+#include "maintevo/release.h"
 #include "maintevo/store.h"
 
 /*
@@ -311,6 +312,132 @@ int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const 
  */
 int mev_track_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev_cluster_params *cp,
 		       const mev_track_params *tp, const char *release);
+
+/* --- the tracked history, read through one handle ------------------------------- */
+
+/*
+ * The tracked history of a store for one parameter set: its releases, the
+ * clustering of each, the lineage of every cluster, the events (with their
+ * support and causes), the lineages and the section changes.  Chart,
+ * export, report and the commands that show tracked results read them
+ * through it: the store keys are resolved once, when it opens, and every
+ * read comes from one read snapshot of the store, taken then and held until
+ * mev_history_free(), so a walk or a track writing meanwhile is seen before
+ * or after, never half way, and the caller's further reads of the store
+ * (graphs, file tables of the releases listed) agree with it.  No write
+ * transaction may begin on the store while a handle is open.
+ */
+typedef struct mev_history mev_history;
+
+/* What mev_history_open() and mev_history_read() read besides the releases. */
+enum {
+	MEV_HISTORY_CLUSTERS = 1, /* the clusterings */
+	MEV_HISTORY_TRACKS = 2 /* events and lineages (with CLUSTERS: the lineage of
+				     every cluster) */
+};
+
+/*
+ * Open the history of store s for the clustering cp and the thresholds tp
+ * (NULL: the defaults; both are copied): take the read snapshot, read the
+ * releases, then what `need` says (mev_history_read(*out, only, need)).
+ * Free with mev_history_free().  Errors: the store's; those of
+ * mev_history_read(); on failure *out is NULL.
+ */
+int mev_history_open(mev_history **out, mev_store *s, const mev_cluster_params *cp,
+		     const mev_track_params *tp, const char *only, unsigned need);
+
+/*
+ * Read, unless read already, the clustering of every release (only: of
+ * release `only`) when need has MEV_HISTORY_CLUSTERS, and the events and
+ * lineages when need has MEV_HISTORY_TRACKS and 'maintevo track' ran for
+ * these parameters (with CLUSTERS: only when some release read is
+ * clustered).  A release that is not clustered, or a store that is not
+ * tracked, is not an error: its views stay empty (mev_history_clustered(),
+ * mev_history_tracked() tell).  The lineage and the code lines of each
+ * cluster are those the tracker stored for it (mev_track_clusters()); they
+ * stay unknown in a release the tracker did not see (no sections) or whose
+ * clustering changed since it ran.  Errors: the store's, MEV_ENOTFOUND
+ * (mev_release_not_stored()) for an unknown `only`; what was read before
+ * stays.
+ */
+int mev_history_read(mev_history *h, const char *only, unsigned need);
+
+/*
+ * For a reader handed a handle in its options, or none: *h = given, with
+ * mev_history_read(given, only, need) done; given NULL, a handle of the
+ * store s for the default parameters, opened as mev_history_open() does,
+ * in *h and *own (for the reader to free; NULL when given).  given must
+ * read s.  Errors: as mev_history_open().
+ */
+int mev_history_use(mev_history **h, mev_history **own, mev_store *s, mev_history *given,
+		    const char *only, unsigned need);
+
+/* Let the snapshot go and free everything the views gave (NULL is fine). */
+void mev_history_free(mev_history *h);
+
+/* The store it reads, and the keys of its parameters: the clustering's
+ * (mev_cluster_key()) and the tracker's (mev_track_key()). */
+mev_store *mev_history_store(const mev_history *h);
+const char *mev_history_cluster_key(const mev_history *h);
+const char *mev_history_track_key(const mev_history *h);
+
+/* Releases: every stored release, in version order (index r below). */
+size_t mev_history_release_count(const mev_history *h);
+const mev_release *mev_history_releases(const mev_history *h);
+const mev_release *mev_history_release(const mev_history *h, size_t r);
+/* Index of release `tag` (NULL: none), or -1. */
+int64_t mev_history_find(const mev_history *h, const char *tag);
+
+/* Clusters.  Whether some release read has a clustering (a store without
+ * releases counts as clustered: its tables are empty). */
+int mev_history_clustered(const mev_history *h);
+/* The clustering of release r; NULL when not read or not clustered. */
+const mev_clustering *mev_history_clustering(const mev_history *h, size_t r);
+/* The cluster (0-based) of the section titled `title` in release r, or -1. */
+int64_t mev_history_cluster_of(const mev_history *h, size_t r, const char *title);
+/* The cluster whose representative is `title` in release r, or -1. */
+int64_t mev_history_cluster_named(const mev_history *h, size_t r, const char *title);
+/* The lineage id of cluster k of release r; -1 when unknown (not tracked). */
+int64_t mev_history_cluster_lineage(const mev_history *h, size_t r, uint32_t k);
+/* The cluster of lineage `lineage` in release r (the first, by number), or
+ * -1 when the lineage has none there or the release is not tracked.  The
+ * lineage's sections in r are those s of the clustering with
+ * mev_clustering_of(c, s) == that cluster. */
+int64_t mev_history_lineage_cluster(const mev_history *h, size_t r, uint32_t lineage);
+/* The name of the lineage of cluster k of release r ("" when unknown). */
+const char *mev_history_lineage_name(const mev_history *h, size_t r, uint32_t k);
+/* Lines of cluster k of release r: the lines of the files it covers, each
+ * once, when tracked; else the sum of its sections' lines. */
+uint64_t mev_history_cluster_lines(const mev_history *h, size_t r, uint32_t k);
+/* The lines of cluster k of release r as the tracker measured them
+ * (mev_tracked_cluster.code_lines); -1 when unknown. */
+int64_t mev_history_cluster_code_lines(const mev_history *h, size_t r, uint32_t k);
+
+/* Tracks.  Whether the events and the lineages were read (the store is
+ * tracked for these parameters); the views are empty lists when not. */
+int mev_history_tracked(const mev_history *h);
+/* Every event in release order, with its support and cause. */
+const mev_event_list *mev_history_events(const mev_history *h);
+/* The lineages, by id (v[id - 1]). */
+const mev_lineage_list *mev_history_lineages(const mev_history *h);
+
+/*
+ * Lists of their own, read from the handle's snapshot with its keys, for
+ * a reader that wants a range, or an error when the store is not tracked
+ * (the views above are empty then).  Free each with its _free() (also
+ * after a failure).
+ *
+ * The events of pairs from_release >= from and to_release <= to (version
+ * order; NULL: no limit).  Errors: as mev_track_events().
+ */
+int mev_history_read_events(mev_event_list *out, const mev_history *h, const char *from,
+			    const char *to);
+/* The lineages, by id.  Errors: as mev_track_lineages(). */
+int mev_history_read_lineages(mev_lineage_list *out, const mev_history *h);
+/* Sections added, removed and renamed between consecutive releases, from
+ * >= from to <= to.  Errors: as mev_track_section_changes(). */
+int mev_history_read_section_changes(mev_section_change_list *out, const mev_history *h,
+				     const char *from, const char *to);
 
 /*
  * The tracking results a store holds, one per key: out->v[i].name is the

@@ -5,7 +5,8 @@
 # outside its module's folder, a library out of its home, a folder
 # docs/design.md does not name, a file over 800 lines, a function over
 # 120) must fail the check with its own message; the copy as it is must
-# pass.
+# pass, and so must a module's shared header included from a module
+# above it.
 set -euo pipefail
 case ${1:-} in -h | --help) echo "usage: scripts/dev/layering-selftest.sh [SOURCE_DIR]"; exit 0 ;; esac
 src=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
@@ -50,8 +51,31 @@ fresh; mkdir "$tmp/t/src/newmod"; echo 'int x;' >"$tmp/t/src/newmod/a.c"
 expect "a folder the design does not name" '^src/newmod/: a folder'
 fresh; echo '/* x */' >"$tmp/t/include/maintevo/stray.h"
 expect "a public header nobody owns" 'include/maintevo/stray.h: a public header no module'
-fresh; touch "$tmp/t/src/track/other_shared.h"
-expect "two shared headers" 'src/track/: more than one shared header'
+# A module's shared header goes to the modules above it; its other headers
+# stay private.  Shown on the first module that still has a shared header
+# and a file of another module including it (none: nothing to show).
+includer=""
+for sh in $(cd "$src/src" && ls -- */*_shared.h 2>/dev/null); do
+	includer=$(cd "$src" && grep -rlF "\"$sh\"" src | grep -v "^src/${sh%%/*}/" | head -1 || true)
+	[ -n "$includer" ] && break
+done
+if [ -n "$includer" ]; then
+	mod=${sh%%/*}
+	priv=$(cd "$src/src" && ls -- "$mod"/*.h | grep -v '_shared\.h$' | head -1)
+	fresh; echo "#include \"$sh\"" >"$tmp/t/${includer%/*}/layering_probe.c"
+	if python3 "$tmp/t/scripts/dev/layering.py" "$tmp/t" >/dev/null; then
+		echo "ok: a shared header ($sh) from another module"
+	else
+		echo "FAIL: a shared header ($sh) from another module: the check failed"; fail=1
+	fi
+	fresh; echo "#include \"$priv\"" >"$tmp/t/${includer%/*}/layering_probe.c"
+	expect "that module's private header ($priv) from another module" \
+		"${includer%/*}/layering_probe.c:[0-9]+: \"$priv\" is private to src/$mod/"
+	fresh; touch "$tmp/t/src/$mod/other_shared.h"
+	expect "two shared headers" "src/$mod/: more than one shared header"
+else
+	echo "skip: no module has a shared header another module includes"
+fi
 fresh; rm "$tmp/t/tests/unit/graph/test_graph.c"
 expect "a module without its test program" '^src/graph/: no tests/unit/graph/test_graph.c'
 fresh; for i in $(seq 801); do echo "int v$i;"; done >>"$tmp/t/src/graph/graph.c"

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "maintevo/chart.h"
-#include "track/track_shared.h"
+#include "maintevo/track.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 
@@ -54,7 +54,9 @@ typedef struct {
 } mev__chart_pathrun;
 
 typedef struct {
-	mev__history h;
+	mev_history *h; /* the tracked history (the options' or own); NULL
+				  * when it could not be read */
+	mev_history *own; /* opened here when the options gave none */
 	size_t nrel;
 	uint32_t *rel;           /* model release -> index into h.list */
 	MEV_VEC(mev__chart_node) *nodes; /* per model release, by lineage index */
@@ -83,9 +85,8 @@ enum {
  * MEV__CHART_* (without FILES, has_files is 0 and files are 0).  Errors:
  * as mev_chart_write().  Free with mev__chart_model_free() (also after a
  * failure). */
-int mev__chart_model_load(mev__chart_model *m, mev_store *s, const mev_cluster_params *cp,
-			  const mev_track_params *tp, const char *from, const char *to,
-			  unsigned need);
+int mev__chart_model_load(mev__chart_model *m, mev_store *s, mev_history *history, const char *from,
+			  const char *to, unsigned need);
 void mev__chart_model_free(mev__chart_model *m);
 /* The node of lineage index li in model release r, or NULL. */
 const mev__chart_node *mev__chart_node_of(const mev__chart_model *m, size_t r, uint32_t li);

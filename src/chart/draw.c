@@ -56,9 +56,9 @@ static void mark_span(mev__chart_layout *l, const mev__chart_model *m, const cha
 	if (!from || !to)
 		return;
 	for (size_t r = 0; r < m->nrel; r++) {
-		if (strcmp(m->h.list[m->rel[r]].tag, from) == 0)
+		if (strcmp(mev_history_release(m->h, m->rel[r])->tag, from) == 0)
 			l->mark0 = (int64_t)r;
-		if (strcmp(m->h.list[m->rel[r]].tag, to) == 0)
+		if (strcmp(mev_history_release(m->h, m->rel[r])->tag, to) == 0)
 			l->mark1 = (int64_t)r;
 	}
 	if (l->mark0 < 0 || l->mark1 < 0 || l->mark1 < l->mark0)
@@ -74,9 +74,10 @@ int mev_chart_write(FILE *out, mev_store *s, const mev_chart_options *opt)
 	memset(&l, 0, sizeof l);
 	/* the page shows files and finds paths; the SVG needs the file tables
 	 * only to measure by files (a few seconds less on 285 releases) */
-	rc = mev__chart_model_load(&m, s, opt->method, opt->tracking, opt->from, opt->to,
-				   opt->format == MEV_CHART_HTML ? MEV__CHART_PATHS :
-				   opt->measure == MEV_CHART_FILES ? MEV__CHART_FILES : 0);
+	rc = mev__chart_model_load(&m, s, opt->history, opt->from, opt->to,
+				   opt->format == MEV_CHART_HTML     ? MEV__CHART_PATHS
+				   : opt->measure == MEV_CHART_FILES ? MEV__CHART_FILES
+								     : 0);
 	if (!rc && opt->measure == MEV_CHART_FILES && !m.has_files) {
 		rc = mev_error_set(MEV_EINVAL, "the store has no file tables (imported releases): "
 					       "no files to measure");
@@ -103,15 +104,15 @@ int mev_chart_write(FILE *out, mev_store *s, const mev_chart_options *opt)
 	return rc;
 }
 
-int mev_chart_flows(mev_chart_flow_list *out, mev_store *s, const mev_cluster_params *method,
-		    const mev_track_params *tracking)
+int mev_chart_flows(mev_chart_flow_list *out, mev_store *s, mev_history *history)
 {
 	mev__chart_model m;
 	mev_buf names = MEV_BUF_INIT;
 	int rc;
 	memset(out, 0, sizeof *out);
-	rc = mev__chart_model_load(&m, s, method, tracking, NULL, NULL, MEV__CHART_FILES);
-	if (rc == MEV_ENOTFOUND && m.h.snapshot && (m.h.n == 0 || (m.h.tracked && m.nrel < 2))) {
+	rc = mev__chart_model_load(&m, s, history, NULL, NULL, MEV__CHART_FILES);
+	if (rc == MEV_ENOTFOUND && m.h &&
+	    (mev_history_release_count(m.h) == 0 || (mev_history_tracked(m.h) && m.nrel < 2))) {
 		/* no release, or fewer than two tracked: no flows, no error (the table is empty) */
 		mev_error_clear();
 		rc = 0;
@@ -120,7 +121,8 @@ int mev_chart_flows(mev_chart_flow_list *out, mev_store *s, const mev_cluster_pa
 		rc = mev_error_oom();
 	/* the tags are copied once each into one block the list owns */
 	for (size_t r = 0; !rc && r < m.nrel; r++)
-		if (mev__buf_put(&names, m.h.list[m.rel[r]].tag, strlen(m.h.list[m.rel[r]].tag) + 1))
+		if (mev__buf_put(&names, mev_history_release(m.h, m.rel[r])->tag,
+				 strlen(mev_history_release(m.h, m.rel[r])->tag) + 1))
 			rc = mev_error_oom();
 	if (!rc) {
 		size_t *off = calloc(m.nrel + 1, sizeof *off);
@@ -128,7 +130,8 @@ int mev_chart_flows(mev_chart_flow_list *out, mev_store *s, const mev_cluster_pa
 			rc = mev_error_oom();
 		} else {
 			for (size_t r = 1; r < m.nrel; r++)
-				off[r] = off[r - 1] + strlen(m.h.list[m.rel[r - 1]].tag) + 1;
+				off[r] = off[r - 1] +
+					 strlen(mev_history_release(m.h, m.rel[r - 1])->tag) + 1;
 			out->mem_ = mev__buf_detach(&names);
 			for (size_t i = 0; i < m.flows.n; i++) {
 				const mev__chart_flow *f = &m.flows.v[i];

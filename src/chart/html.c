@@ -101,7 +101,7 @@ static void json_events(mev_json *j, const mev__chart_layout *l)
 	mev_json_array(j);
 	for (size_t i = 0; i < m->flows.n; i++) {
 		const mev__chart_flow *f = &m->flows.v[i];
-		const mev_event *e = &m->h.events.v[f->event];
+		const mev_event *e = &mev_history_events(m->h)->v[f->event];
 		if (!band_of_id(m, f->from) && !band_of_id(m, f->to))
 			continue;
 		mev_json_newline(j);
@@ -249,7 +249,7 @@ static void json_releases(mev_json *j, const mev__chart_layout *l)
 	mev_json_key(j, "releases");
 	mev_json_array(j);
 	for (size_t r = 0; r < m->nrel; r++)
-		mev_json_str(j, m->h.list[m->rel[r]].tag);
+		mev_json_str(j, mev_history_release(m->h, m->rel[r])->tag);
 	mev_json_end(j);
 	mev_json_newline(j);
 	mev_json_key(j, "x");
@@ -261,7 +261,7 @@ static void json_releases(mev_json *j, const mev__chart_layout *l)
 	mev_json_key(j, "dates");
 	mev_json_array(j);
 	for (size_t r = 0; r < m->nrel; r++)
-		mev_json_int(j, mev_release_date(&m->h.list[m->rel[r]]));
+		mev_json_int(j, mev_release_date(mev_history_release(m->h, m->rel[r])));
 	mev_json_end(j);
 }
 

@@ -34,7 +34,7 @@ static int axis_rotated(const mev__chart_layout *l, double *widest)
 	*widest = 0;
 	for (size_t r = 0; r < m->nrel; r++) {
 		char t[64];
-		axis_text(t, sizeof t, m->h.list[m->rel[r]].tag);
+		axis_text(t, sizeof t, mev_history_release(m->h, m->rel[r])->tag);
 		*widest = fmax(*widest, mev__chart_text_width(t, l->axis_font));
 	}
 	return *widest + 8 > spacing;
@@ -174,7 +174,7 @@ static void axis_label(const mev__chart_layout *l, mev__chart_label *lb, size_t 
 {
 	double y = l->bottom + 6, w;
 	memset(lb, 0, sizeof *lb);
-	axis_text(lb->text, sizeof lb->text, l->m->h.list[l->m->rel[r]].tag);
+	axis_text(lb->text, sizeof lb->text, mev_history_release(l->m->h, l->m->rel[r])->tag);
 	w = mev__chart_text_width(lb->text, l->axis_font);
 	lb->rel = (uint32_t)r;
 	lb->rotated = rotated;

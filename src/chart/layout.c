@@ -215,16 +215,17 @@ static void xs_place(mev__chart_layout *l, mev_chart_x xmode)
 {
 	const mev__chart_model *m = l->m;
 	size_t n = m->nrel;
-	int64_t t0 = mev_release_date(&m->h.list[m->rel[0]]), t1 = t0;
+	int64_t t0 = mev_release_date(mev_history_release(m->h, m->rel[0])), t1 = t0;
 	for (size_t r = 0; r < n; r++) {
-		int64_t t = mev_release_date(&m->h.list[m->rel[r]]);
+		int64_t t = mev_release_date(mev_history_release(m->h, m->rel[r]));
 		t0 = t < t0 ? t : t0;
 		t1 = t > t1 ? t : t1;
 	}
 	for (size_t r = 0; r < n; r++) {
 		double f = (double)r / (double)(n - 1);
 		if (xmode == MEV_CHART_X_DATE && t1 > t0)
-			f = (double)(mev_release_date(&m->h.list[m->rel[r]]) - t0) / (double)(t1 - t0);
+			f = (double)(mev_release_date(mev_history_release(m->h, m->rel[r])) - t0) /
+			    (double)(t1 - t0);
 		l->x[r] = l->left + f * (l->right - l->left);
 	}
 	l->node_w = fmin(6.0, 0.25 * (l->right - l->left) / (double)(n - 1));

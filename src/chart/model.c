@@ -70,8 +70,7 @@ static size_t uniq(uint32_t *v, size_t n)
 /* The lineage index of cluster k of history release hi, or UINT32_MAX. */
 static uint32_t lin_index(const mev__chart_model *m, size_t hi, uint32_t k)
 {
-	const mev__history_release *hr = &m->h.rel[hi];
-	int64_t id = hr->lineage ? hr->lineage[k] : -1;
+	int64_t id = mev_history_cluster_lineage(m->h, hi, k);
 	if (id <= 0 || (uint64_t)id > m->max_id || !m->lin_of_id[id])
 		return UINT32_MAX;
 	return m->lin_of_id[id] - 1;
@@ -81,15 +80,15 @@ static uint32_t lin_index(const mev__chart_model *m, size_t hi, uint32_t k)
 static int files_read(mev__chart_model *m, size_t r, rel_files *f)
 {
 	size_t hi = m->rel[r];
-	const mev__history_release *hr = &m->h.rel[hi];
 	const mev_section_info *si;
 	size_t nsec, nset, nrow;
 	const mev_file_row *rows;
 	int64_t *sec_cl = NULL;
-	int rc = mev_release_load_filemap(&f->fm, m->h.snapshot, m->h.list[hi].tag);
+	int rc = mev_release_load_filemap(&f->fm, mev_history_store(m->h),
+					  mev_history_release(m->h, hi)->tag);
 	if (rc)
 		return rc;
-	f->ncl = (uint32_t)mev_clustering_count(hr->c);
+	f->ncl = (uint32_t)mev_clustering_count(mev_history_clustering(m->h, hi));
 	nsec = mev_filemap_section_count(f->fm);
 	si = mev_filemap_sections(f->fm);
 	nset = mev_filemap_set_count(f->fm);
@@ -104,7 +103,7 @@ static int files_read(mev__chart_model *m, size_t r, rel_files *f)
 		return mev_error_oom();
 	}
 	for (size_t i = 0; i < nsec; i++)
-		sec_cl[i] = mev__history_cluster_of(&m->h, hi, si[i].title);
+		sec_cl[i] = mev_history_cluster_of(m->h, hi, si[i].title);
 	for (size_t set = 0; set < nset && !rc; set++) {
 		const uint32_t *ids;
 		size_t n = set ? mev_filemap_set(&ids, f->fm, (uint32_t)set) : 0, c0 = f->cl.n, l0;
@@ -244,7 +243,7 @@ static int count_files(const rel_files *prev, const rel_files *cur, uint64_t *fi
 /* The lineages, their ids and their order. */
 static int lineages_read(mev__chart_model *m)
 {
-	const mev_lineage_list *ll = &m->h.lineages;
+	const mev_lineage_list *ll = mev_history_lineages(m->h);
 	m->nlin = ll->n;
 	for (size_t i = 0; i < ll->n; i++)
 		if (ll->v[i].id > m->max_id)
@@ -269,19 +268,20 @@ static int releases_pick(mev__chart_model *m, const char *from, const char *to)
 {
 	size_t a, b;
 	int64_t lo, hi;
-	int rc = mev_release_range(&a, &b, m->h.snapshot, m->h.list, m->h.n, from, to, 0);
+	int rc = mev_release_range(&a, &b, mev_history_store(m->h), mev_history_releases(m->h),
+				   mev_history_release_count(m->h), from, to, 0);
 	if (rc)
 		return rc;
 	lo = (int64_t)a;
-	hi = m->h.n ? (int64_t)b : -1;
-	if (!(m->rel = calloc(m->h.n + 1, sizeof *m->rel)) ||
-	    !(m->nodes = calloc(m->h.n + 1, sizeof *m->nodes)))
+	hi = mev_history_release_count(m->h) ? (int64_t)b : -1;
+	if (!(m->rel = calloc(mev_history_release_count(m->h) + 1, sizeof *m->rel)) ||
+	    !(m->nodes = calloc(mev_history_release_count(m->h) + 1, sizeof *m->nodes)))
 		return mev_error_oom();
 	for (int64_t i = lo; i <= hi; i++) {
-		const mev__history_release *hr = &m->h.rel[i];
+		const mev_clustering *c = mev_history_clustering(m->h, (size_t)i);
 		int known = 0;
-		for (size_t k = 0; hr->c && hr->lineage && k < mev_clustering_count(hr->c); k++)
-			known |= hr->lineage[k] > 0;
+		for (size_t k = 0; c && k < mev_clustering_count(c); k++)
+			known |= mev_history_cluster_lineage(m->h, (size_t)i, (uint32_t)k) > 0;
 		if (known)
 			m->rel[m->nrel++] = (uint32_t)i;
 	}
@@ -292,7 +292,7 @@ static int releases_pick(mev__chart_model *m, const char *from, const char *to)
 static int nodes_of(mev__chart_model *m, size_t r, const uint64_t *files)
 {
 	size_t hi = m->rel[r];
-	const mev_clustering *c = m->h.rel[hi].c;
+	const mev_clustering *c = mev_history_clustering(m->h, hi);
 	size_t nc = mev_clustering_count(c), ns = mev_clustering_section_count(c);
 	for (uint32_t k = 0; k < nc; k++) {
 		uint32_t li = lin_index(m, hi, k);
@@ -301,7 +301,7 @@ static int nodes_of(mev__chart_model *m, size_t r, const uint64_t *files)
 			continue;
 		n.lineage = li;
 		n.cluster = k;
-		n.v[MEV_CHART_LINES] = mev__history_cluster_lines(&m->h, hi, k);
+		n.v[MEV_CHART_LINES] = mev_history_cluster_lines(m->h, hi, k);
 		n.v[MEV_CHART_FILES] = files ? files[k] : 0;
 		n.v[MEV_CHART_SECTIONS] = mev_clustering_size(c, k);
 		if (MEV_VEC_PUSH(&m->nodes[r], n))
@@ -356,14 +356,14 @@ static int nodes_of(mev__chart_model *m, size_t r, const uint64_t *files)
 static void count_sections(const mev__chart_model *m, size_t r, uint32_t *pair)
 {
 	size_t hp = m->rel[r - 1], hc = m->rel[r];
-	const mev_clustering *pc = m->h.rel[hp].c;
-	size_t nc = mev_clustering_count(m->h.rel[hc].c);
+	const mev_clustering *pc = mev_history_clustering(m->h, hp);
+	size_t nc = mev_clustering_count(mev_history_clustering(m->h, hc));
 	for (uint32_t s = 0; s < mev_clustering_section_count(pc); s++) {
 		uint32_t a = mev_clustering_of(pc, s);
 		int64_t b;
 		if (a == MEV_CLUSTER_NONE)
 			continue;
-		b = mev__history_cluster_of(&m->h, hc, mev_clustering_title(pc, s));
+		b = mev_history_cluster_of(m->h, hc, mev_clustering_title(pc, s));
 		if (b >= 0)
 			pair[(size_t)a * nc + (size_t)b]++;
 	}
@@ -373,9 +373,9 @@ static void count_sections(const mev__chart_model *m, size_t r, uint32_t *pair)
 static int flow_of(mev__chart_model *m, size_t r, uint32_t e, const uint32_t *pfiles,
 		   const uint32_t *psecs)
 {
-	const mev_event *ev = &m->h.events.v[e];
+	const mev_event *ev = &mev_history_events(m->h)->v[e];
 	size_t hp = m->rel[r - 1], hc = m->rel[r];
-	size_t nc = mev_clustering_count(m->h.rel[hc].c);
+	size_t nc = mev_clustering_count(mev_history_clustering(m->h, hc));
 	mev__chart_flow f = { 0 };
 	const mev__chart_node *n;
 	uint32_t li;
@@ -398,8 +398,8 @@ static int flow_of(mev__chart_model *m, size_t r, uint32_t e, const uint32_t *pf
 		if (n && pfiles)
 			f.files = (int64_t)n->v[MEV_CHART_FILES];
 	} else {
-		int64_t a = mev__history_cluster_named(&m->h, hp, ev->from_cluster);
-		int64_t b = mev__history_cluster_named(&m->h, hc, ev->to_cluster);
+		int64_t a = mev_history_cluster_named(m->h, hp, ev->from_cluster);
+		int64_t b = mev_history_cluster_named(m->h, hc, ev->to_cluster);
 		f.from = ev->from_lineage;
 		f.to = ev->lineage;
 		if (isnan(ev->share) || ev->from_lines < 0)
@@ -437,7 +437,7 @@ static int flow_cmp(const void *a, const void *b)
 static int events_place(mev__chart_model *m, uint32_t **by_rel, uint32_t **start)
 {
 	mev_strmap tags = MEV_STRMAP_INIT;
-	size_t ne = m->h.events.n;
+	size_t ne = mev_history_events(m->h)->n;
 	int rc = 0;
 	int32_t *at = malloc((ne + 1) * sizeof *at);
 	*by_rel = malloc((ne + 1) * sizeof **by_rel);
@@ -447,11 +447,11 @@ static int events_place(mev__chart_model *m, uint32_t **by_rel, uint32_t **start
 		return mev_error_oom();
 	}
 	for (size_t r = 0; r < m->nrel && !rc; r++) {
-		const char *t = m->h.list[m->rel[r]].tag;
+		const char *t = mev_history_release(m->h, m->rel[r])->tag;
 		rc = mev__strmap_put(&tags, t, strlen(t), (uint32_t)r);
 	}
 	for (size_t e = 0; e < ne && !rc; e++) {
-		const mev_event *ev = &m->h.events.v[e];
+		const mev_event *ev = &mev_history_events(m->h)->v[e];
 		int64_t fr = mev__strmap_get(&tags, ev->from_release, strlen(ev->from_release));
 		int64_t tr = mev__strmap_get(&tags, ev->to_release, strlen(ev->to_release));
 		at[e] = fr >= 0 && tr == fr + 1 ? (int32_t)tr : -1;
@@ -484,12 +484,12 @@ static int model_walk(mev__chart_model *m, unsigned need)
 	int rc;
 	m->has_files = (need & MEV__CHART_FILES) != 0;
 	for (size_t r = 0; r < m->nrel; r++)
-		m->has_files &= m->h.list[m->rel[r]].has_files != 0;
+		m->has_files &= mev_history_release(m->h, m->rel[r])->has_files != 0;
 	if ((rc = events_place(m, &by_rel, &start)))
 		goto done;
 	for (size_t r = 0; r < m->nrel && !rc; r++) {
-		size_t nc = mev_clustering_count(m->h.rel[m->rel[r]].c);
-		size_t np = r ? mev_clustering_count(m->h.rel[m->rel[r - 1]].c) : 0;
+		size_t nc = mev_clustering_count(mev_history_clustering(m->h, m->rel[r]));
+		size_t np = r ? mev_clustering_count(mev_history_clustering(m->h, m->rel[r - 1])) : 0;
 		uint64_t *files = calloc(nc + 1, sizeof *files);
 		uint32_t *pfiles = r && m->has_files ? calloc(np * nc + 1, sizeof *pfiles) : NULL;
 		uint32_t *psecs = r ? calloc(np * nc + 1, sizeof *psecs) : NULL;
@@ -529,21 +529,22 @@ done:
 	return rc;
 }
 
-
-int mev__chart_model_load(mev__chart_model *m, mev_store *s, const mev_cluster_params *cp,
-			  const mev_track_params *tp, const char *from, const char *to,
-			  unsigned need)
+int mev__chart_model_load(mev__chart_model *m, mev_store *s, mev_history *history, const char *from,
+			  const char *to, unsigned need)
 {
 	int rc;
 	memset(m, 0, sizeof *m);
-	if ((rc = mev__history_load(&m->h, s, cp, tp, NULL, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
+	if ((rc = mev_history_use(&m->h, &m->own, s, history, NULL,
+				  MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS))) {
+		m->h = NULL; /* not read: mev_chart_flows() tells */
 		return rc;
-	if (m->h.n == 0) {
+	}
+	if (mev_history_release_count(m->h) == 0) {
 		rc = mev_error_set(MEV_ENOTFOUND, "the store holds no release");
 		mev_error_hint("walk a repository into it first: 'maintevo walk --repo DIR --store DIR'");
 		return rc;
 	}
-	if (!m->h.tracked) {
+	if (!mev_history_tracked(m->h)) {
 		rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked: no lineages to chart");
 		mev_error_hint("run 'maintevo track --store DIR' first");
 		return rc;
@@ -553,8 +554,9 @@ int mev__chart_model_load(mev__chart_model *m, mev_store *s, const mev_cluster_p
 	if (m->nrel < 2) {
 		rc = mev_error_set(MEV_ENOTFOUND, "a chart needs two tracked releases or more; %s %zu",
 				   from || to ? "the range holds" : "the store holds", m->nrel);
-		mev_error_hint(m->h.n < 2 ? "walk more releases into the store ('maintevo walk')"
-					  : "widen --from/--to, or run 'maintevo track' after a walk");
+		mev_error_hint(mev_history_release_count(m->h) < 2
+				       ? "walk more releases into the store ('maintevo walk')"
+				       : "widen --from/--to, or run 'maintevo track' after a walk");
 		return rc;
 	}
 	return model_walk(m, need);
@@ -578,6 +580,6 @@ void mev__chart_model_free(mev__chart_model *m)
 	mev__arena_free(&m->arena);
 	mev__strmap_free(&m->sec_index);
 	mev__strmap_free(&m->path_index);
-	mev__history_free(&m->h);
+	mev_history_free(m->own);
 	memset(m, 0, sizeof *m);
 }

@@ -234,9 +234,9 @@ void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, in
 	fputs("</text>\n", out);
 	fputs("<text class=\"subheading\" x=\"14\" y=\"36\" font-size=\"11\" fill=\"#555\">", out);
 	fprintf(out, "%zu releases, ", m->nrel);
-	xml(out, m->h.list[m->rel[0]].tag);
+	xml(out, mev_history_release(m->h, m->rel[0])->tag);
 	fputs(" to ", out);
-	xml(out, m->h.list[m->rel[m->nrel - 1]].tag);
+	xml(out, mev_history_release(m->h, m->rel[m->nrel - 1])->tag);
 	fprintf(out, "; band height: %s; ", mev_chart_measure_name(l->measure));
 	if (l->other)
 		fprintf(out, "the %zu largest of %zu lineages, the rest as \"other\"", l->nband - 1, lineages);
@@ -244,9 +244,9 @@ void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, in
 		fprintf(out, "all %zu lineages", lineages);
 	if (l->mark0 >= 0 && l->mark1 >= 0) {
 		fputs("; shaded: ", out);
-		xml(out, m->h.list[m->rel[l->mark0]].tag);
+		xml(out, mev_history_release(m->h, m->rel[l->mark0])->tag);
 		fputs(" \xe2\x86\x92 ", out);
-		xml(out, m->h.list[m->rel[l->mark1]].tag);
+		xml(out, mev_history_release(m->h, m->rel[l->mark1])->tag);
 	}
 	fputs("</text>\n", out);
 	/* the plot clipped to its area, in a group the page scales along x to zoom */

@@ -107,18 +107,23 @@ void cli_say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 /*
  * The end of every table command ('export TABLE' and the short commands
  * that print the same tables): parse `format` (NULL: csv), open store
- * `dir`, write table t to out_path (standard output for NULL or "-");
- * a table that fails leaves no file behind.  Returns the exit code.
- * Defined in tables.c, as are the other helpers of the table commands.
+ * `dir` and its tracked history for the clustering cp and the thresholds
+ * tp (NULL: the defaults), as opt->history, write table t to out_path
+ * (standard output for NULL or "-"); a table that fails leaves no file
+ * behind.  Returns the exit code.  Defined in tables.c, as are the other
+ * helpers of the table commands.
  */
-int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t,
-		    mev_export_options *opt, const char *format, const char *out_path);
+int cli_write_table(const char *cmd, const char *dir, mev_export_table_id t, mev_export_options *opt,
+		    const mev_cluster_params *cp, const mev_track_params *tp, const char *format,
+		    const char *out_path);
 /* What cli_write_table() does once the format is known, for any writer:
- * write(s, opt, f) with store `dir` open to read and f the output
- * (cli_out_open() of out_path); the output is left as it was when write
- * fails.  Returns the exit code. */
-int cli_write_store(const char *dir, const char *out_path,
-		    int (*write)(mev_store *s, const void *opt, FILE *out), const void *opt);
+ * write(s, h, opt, f) with store `dir` open to read, h its tracked history
+ * for cp and tp (opened once, for every reader of the command) and f the
+ * output (cli_out_open() of out_path); the output is left as it was when
+ * write fails.  Returns the exit code. */
+int cli_write_store(const char *dir, const mev_cluster_params *cp, const mev_track_params *tp,
+		    const char *out_path,
+		    int (*write)(mev_store *s, mev_history *h, const void *opt, FILE *out), const void *opt);
 
 /* A value of option `opt` in [min, max]; 0, or EXIT_USAGE after printing the error. */
 int cli_parse_int(const char *cmd, const char *opt, const char *arg, long min, long max, long *out);
@@ -167,7 +172,7 @@ typedef struct {
 	const char *store, *format, *out;
 	mev_export_options eo;
 	cli_cluster_opts cluster;
-	mev_track_params tp;       /* the tracker's thresholds (eo.tracking points here) */
+	mev_track_params tp; /* the tracker's thresholds */
 } cli_table_args;
 
 /* store "maintevo.store", no format (csv), standard output, the default

@@ -129,17 +129,16 @@ int cmd_chart(int argc, char **argv)
 {
 	chart_args a = { .store = "maintevo.store", .top = -1 };
 	mev_store *s = NULL;
+	mev_history *h = NULL;
 	cli_out out;
 	int argi, rc;
 
 	cli_cluster_init(&a.cluster);
 	mev_track_params_init(&a.tp);
-	a.co.tracking = &a.tp;
 	if ((rc = cli_parse(&argi, &cmd_chart_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
 	if ((rc = cli_cluster_finish(&a.cluster, "chart")))
 		return rc;
-	a.co.method = &a.cluster.p;
 	a.co.top = a.top;
 	a.co.store_path = a.store;
 	if (mev_store_open(&s, a.store, MEV_STORE_READ))
@@ -148,12 +147,14 @@ int cmd_chart(int argc, char **argv)
 		goto done;
 	if ((rc = cli_out_open(&out, a.out)))
 		goto done;
-	if (mev_chart_write(out.f, s, &a.co)) {
+	if (mev_history_open(&h, s, &a.cluster.p, &a.tp, NULL, 0) ||
+	    (a.co.history = h, mev_chart_write(out.f, s, &a.co))) {
 		rc = cli_out_fail(&out); /* no half-written chart: the file as it was */
 		goto done;
 	}
 	rc = cli_out_commit(&out);
 done:
+	mev_history_free(h);
 	mev_store_free(s);
 	return rc;
 }

@@ -56,6 +56,6 @@ int cmd_clusters(int argc, char **argv)
 		return cli_usage_error("clusters", "--release is required");
 	if ((rc = cli_cluster_finish(&a.cluster, "clusters")))
 		return rc;
-	a.eo.method = &a.cluster.p;
-	return cli_write_table("clusters", a.store, MEV_EXPORT_CLUSTERS, &a.eo, a.format, a.out);
+	return cli_write_table("clusters", a.store, MEV_EXPORT_CLUSTERS, &a.eo, &a.cluster.p, &a.tp,
+			       a.format, a.out);
 }

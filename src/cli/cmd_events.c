@@ -56,6 +56,6 @@ int cmd_events(int argc, char **argv)
 		return rc;
 	if ((rc = cli_cluster_finish(&a.cluster, "events")))
 		return rc;
-	a.eo.method = &a.cluster.p;
-	return cli_write_table("events", a.store, MEV_EXPORT_EVENTS, &a.eo, a.format, a.out);
+	return cli_write_table("events", a.store, MEV_EXPORT_EVENTS, &a.eo, &a.cluster.p, &a.tp,
+			       a.format, a.out);
 }

@@ -252,15 +252,16 @@ static void print_event(shower *sh, const mev_event *e, const mev_lineage_list *
 }
 
 /* The events of lineage id between the releases asked for. */
-static int explain(const explain_args *a, mev_store *s, const mev_lineage_list *lin, uint32_t id)
+static int explain(const explain_args *a, const mev_history *h, const mev_lineage_list *lin,
+		   uint32_t id)
 {
 	mev_event_list ev = { 0 };
 	shower sh = { NULL, NULL, NULL, 0 };
 	const char *lo = a->release ? NULL : a->from, *hi = a->release ? a->release : a->to;
 	size_t shown = 0;
-	int rc = mev_track_events(&ev, s, &a->cluster.p, &a->tp, lo, hi);
+	int rc = mev_history_read_events(&ev, h, lo, hi);
 	if (!rc)
-		rc = mev_release_names_new(&sh.names, s);
+		rc = mev_release_names_new(&sh.names, mev_history_store(h));
 	for (size_t i = 0; i < ev.n && !rc; i++) {
 		const mev_event *e = &ev.v[i];
 		if (e->lineage != id && e->from_lineage != id)
@@ -312,6 +313,7 @@ static int explain_path(const explain_args *a, char **paths, size_t n)
 int cmd_explain(int argc, char **argv)
 {
 	explain_args a = { .store = "maintevo.store" };
+	mev_history *h = NULL;
 	mev_lineage_list lin = { 0 };
 	const mev_lineage *l;
 	mev_store *s = NULL;
@@ -334,8 +336,10 @@ int cmd_explain(int argc, char **argv)
 		return cli_usage_error("explain", "--to goes with --from");
 	if ((rc = cli_cluster_finish(&a.cluster, "explain")))
 		return rc;
-	if (mev_store_open(&s, a.store, MEV_STORE_READ) || check_release(s, a.from) || check_release(s, a.to) ||
-	    check_release(s, a.release) || mev_track_lineages(&lin, s, &a.cluster.p, &a.tp)) {
+	if (mev_store_open(&s, a.store, MEV_STORE_READ) || check_release(s, a.from) ||
+	    check_release(s, a.to) || check_release(s, a.release) ||
+	    mev_history_open(&h, s, &a.cluster.p, &a.tp, NULL, 0) ||
+	    mev_history_read_lineages(&lin, h)) {
 		rc = cli_fail();
 		goto done;
 	}
@@ -346,13 +350,14 @@ int cmd_explain(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto done;
 	}
-	rc = explain(&a, s, &lin, l->id) ? cli_fail() : EXIT_OK;
+	rc = explain(&a, h, &lin, l->id) ? cli_fail() : EXIT_OK;
 	if (rc == EXIT_OK && fflush(stdout)) {
 		cli_say(stderr, "maintevo: error: cannot write to standard output\n");
 		rc = EXIT_FAIL;
 	}
 done:
 	mev_lineage_list_free(&lin);
+	mev_history_free(h);
 	mev_store_free(s);
 	return rc;
 }

@@ -121,14 +121,23 @@ const cli_command cmd_export_spec = {
 	.operands = 1,
 };
 
-static int write_graph(mev_store *s, const void *opt, FILE *out)
+/* Which tracked history a table or graph reads: the clustering and the
+ * thresholds the command was given (NULL: the defaults). */
+typedef struct {
+	const mev_cluster_params *cp;
+	const mev_track_params *tp;
+} history_params;
+
+static int write_graph(mev_store *s, mev_history *h, const void *opt, FILE *out)
 {
-	return mev_export_graph(out, s, opt);
+	mev_export_graph_options o = *(const mev_export_graph_options *)opt;
+	o.history = h;
+	return mev_export_graph(out, s, &o);
 }
 
 /* export graph: the options that go with it, then the graph. */
-static int export_graph(const char *dir, const mev_export_options *eo, int meta, const char *format,
-			const char *out_path)
+static int export_graph(const char *dir, const mev_export_options *eo, const history_params *hp,
+			int meta, const char *format, const char *out_path)
 {
 	mev_export_graph_options go = { 0 };
 	int f = format ? mev_graph_format_parse(format) : MEV_GRAPH_GRAPHML;
@@ -146,12 +155,10 @@ static int export_graph(const char *dir, const mev_export_options *eo, int meta,
 				       "section_changes tables only");
 	go.format = (mev_graph_format)f;
 	go.release = eo->release;
-	go.method = eo->method;
-	go.tracking = eo->tracking;
 	go.meta = meta;
 	go.keep_rest = eo->keep_rest;
 	go.excel_safe = eo->excel_safe;
-	return cli_write_store(dir, out_path, write_graph, &go);
+	return cli_write_store(dir, hp->cp, hp->tp, out_path, write_graph, &go);
 }
 
 /* The summary of export all on standard error. */
@@ -173,13 +180,14 @@ static void all_summary(const mev_export_sqlite_result *r, const char *path)
 
 /* export all: every table in one SQLite database, written to a temporary
  * file next to out_path and renamed into place (cli_out). */
-static int export_all(const char *dir, const mev_export_options *eo, int meta, const char *format,
-		      const char *out_path)
+static int export_all(const char *dir, const mev_export_options *eo, const history_params *hp, int meta,
+		      const char *format, const char *out_path)
 {
 	mev_export_sqlite_result res;
 	mev_export_options o = *eo;
 	mev_progress pr;
 	mev_store *s = NULL;
+	mev_history *h = NULL;
 	cli_out out;
 	int rc;
 	if (format && strcmp(format, "sqlite") != 0)
@@ -206,7 +214,10 @@ static int export_all(const char *dir, const mev_export_options *eo, int meta, c
 	cli_progress_init(&pr);
 	o.progress = &pr;
 	o.name = out_path;
-	rc = mev_export_sqlite(&res, out.tmp, s, &o);
+	if (!(rc = mev_history_open(&h, s, hp->cp, hp->tp, NULL, 0))) {
+		o.history = h;
+		rc = mev_export_sqlite(&res, out.tmp, s, &o);
+	}
 	cli_progress_end();
 	if (rc) {
 		rc = cli_out_fail(&out);
@@ -215,13 +226,15 @@ static int export_all(const char *dir, const mev_export_options *eo, int meta, c
 	if (!(rc = cli_out_commit(&out)))
 		all_summary(&res, out_path);
 done:
+	mev_history_free(h);
 	mev_store_free(s);
 	return rc;
 }
 
 /* export TABLE: the options that do not go with the table are usage errors. */
-static int export_table(const char *dir, const char *what, mev_export_options *eo, int meta,
-			const char *by, const char *format, const char *out_path)
+static int export_table(const char *dir, const char *what, mev_export_options *eo,
+			const history_params *hp, int meta, const char *by, const char *format,
+			const char *out_path)
 {
 	int table = mev_export_table_parse(what);
 	if (table < 0) {
@@ -261,18 +274,19 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 	if (table == MEV_EXPORT_FILES && !eo->release && !eo->path)
 		return cli_usage_error("export", "the files table needs --release TAG (every file "
 				       "of a release) or --path PATH (one file's or directory's history)");
-	return cli_write_table("export", dir, (mev_export_table_id)table, eo, format, out_path);
+	return cli_write_table("export", dir, (mev_export_table_id)table, eo, hp->cp, hp->tp, format,
+			       out_path);
 }
 
 int cmd_export(int argc, char **argv)
 {
 	export_args a = { .store = "maintevo.store" };
+	history_params hp = { NULL, NULL };
 	const char *what;
 	int argi, rc;
 
 	cli_cluster_init(&a.cluster);
 	mev_track_params_init(&a.tp);
-	a.eo.tracking = &a.tp;
 	if ((rc = cli_parse(&argi, &cmd_export_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
 	if (argi >= argc)
@@ -282,7 +296,8 @@ int cmd_export(int argc, char **argv)
 	what = argv[argi];
 	if ((rc = cli_cluster_finish(&a.cluster, "export")))
 		return rc;
-	a.eo.method = &a.cluster.p;
+	hp.cp = &a.cluster.p;
+	hp.tp = &a.tp;
 	if ((a.by || a.eo.repo) && strcmp(what, "graph") == 0)
 		return cli_usage_error("export", "%s goes with the workload table only",
 				       a.by ? "--by" : "--repo");
@@ -290,8 +305,8 @@ int cmd_export(int argc, char **argv)
 		return cli_usage_error("export", "--by goes with 'export workload' only ('export all' "
 				       "writes the workload table by lineage)");
 	if (strcmp(what, "graph") == 0)
-		return export_graph(a.store, &a.eo, a.meta, a.format, a.out);
+		return export_graph(a.store, &a.eo, &hp, a.meta, a.format, a.out);
 	if (strcmp(what, "all") == 0)
-		return export_all(a.store, &a.eo, a.meta, a.format, a.out);
-	return export_table(a.store, what, &a.eo, a.meta, a.by, a.format, a.out);
+		return export_all(a.store, &a.eo, &hp, a.meta, a.format, a.out);
+	return export_table(a.store, what, &a.eo, &hp, a.meta, a.by, a.format, a.out);
 }

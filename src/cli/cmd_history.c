@@ -320,9 +320,9 @@ static int history(cli_out *o, mev_store *s, const history_args *a, const char *
 {
 	mev_export_options eo = { 0 };
 	int rc;
+	if ((rc = mev_history_open(&eo.history, s, &a->cluster.p, &a->tp, NULL, 0)))
+		return rc;
 	eo.release = a->release;
-	eo.method = &a->cluster.p;
-	eo.tracking = &a->tp;
 	eo.keep_rest = a->keep_rest;
 	if (a->section) {
 		mev_section_history sh;
@@ -343,6 +343,7 @@ static int history(cli_out *o, mev_store *s, const history_args *a, const char *
 		}
 		mev_path_history_free(&ph);
 	}
+	mev_history_free(eo.history);
 	return rc;
 }
 

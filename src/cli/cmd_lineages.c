@@ -44,6 +44,6 @@ int cmd_lineages(int argc, char **argv)
 		return rc;
 	if ((rc = cli_cluster_finish(&a.cluster, "lineages")))
 		return rc;
-	a.eo.method = &a.cluster.p;
-	return cli_write_table("lineages", a.store, MEV_EXPORT_LINEAGES, &a.eo, a.format, a.out);
+	return cli_write_table("lineages", a.store, MEV_EXPORT_LINEAGES, &a.eo, &a.cluster.p, &a.tp,
+			       a.format, a.out);
 }

@@ -74,7 +74,6 @@ int cmd_releases(int argc, char **argv)
 		return print_names(a.t.store);
 	if ((rc = cli_cluster_finish(&a.t.cluster, "releases")))
 		return rc;
-	a.t.eo.method = &a.t.cluster.p;
-	return cli_write_table("releases", a.t.store, MEV_EXPORT_RELEASES, &a.t.eo, a.t.format,
-			       a.t.out);
+	return cli_write_table("releases", a.t.store, MEV_EXPORT_RELEASES, &a.t.eo, &a.t.cluster.p,
+			       &a.t.tp, a.t.format, a.t.out);
 }

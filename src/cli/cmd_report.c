@@ -74,28 +74,29 @@ int cmd_report(int argc, char **argv)
 {
 	report_args a = { .store = "maintevo.store" };
 	mev_store *s = NULL;
+	mev_history *h = NULL;
 	cli_out out;
 	int argi, rc;
 
 	cli_cluster_init(&a.cluster);
 	mev_track_params_init(&a.tp);
-	a.ro.tracking = &a.tp;
 	a.ro.min_support = 0.5;
 	if ((rc = cli_parse(&argi, &cmd_report_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
 	if ((rc = cli_cluster_finish(&a.cluster, "report")))
 		return rc;
-	a.ro.method = &a.cluster.p;
 	if (mev_store_open(&s, a.store, MEV_STORE_READ))
 		return cli_fail();
 	if ((rc = cli_out_open(&out, a.out)))
 		goto done;
-	if (mev_report_write(out.f, s, &a.ro)) {
+	if (mev_history_open(&h, s, &a.cluster.p, &a.tp, NULL, 0) ||
+	    (a.ro.history = h, mev_report_write(out.f, s, &a.ro))) {
 		rc = cli_out_fail(&out); /* no half-written report: the file as it was */
 		goto done;
 	}
 	rc = cli_out_commit(&out);
 done:
+	mev_history_free(h);
 	mev_store_free(s);
 	return rc;
 }

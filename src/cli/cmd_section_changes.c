@@ -52,6 +52,7 @@ int cmd_section_changes(int argc, char **argv)
 	cli_table_args_init(&a);
 	if ((rc = cli_parse(&argi, &cmd_section_changes_spec, &a, argc, argv)) != CLI_RUN)
 		return rc;
-	return cli_write_table("section-changes", a.store, MEV_EXPORT_SECTION_CHANGES, &a.eo, a.format,
-			       a.out);
+	/* section changes do not depend on the clustering: the default one */
+	return cli_write_table("section-changes", a.store, MEV_EXPORT_SECTION_CHANGES, &a.eo, NULL,
+			       &a.tp, a.format, a.out);
 }

@@ -23,9 +23,11 @@ static int cl_row_cmp(const void *x, const void *y)
 /* The rows of cluster k of release i, its sections in `rows` (room for all). */
 static int cluster_rows(mev_table *w, const mev__export_ctx *x, size_t i, uint32_t k, cl_row *rows)
 {
-	const mev__history *h = x->h;
-	const mev_clustering *c = h->rel[i].c;
-	const char *tag = h->list[i].tag, *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
+	const mev_history *h = x->h;
+	const mev_clustering *c = mev_history_clustering(h, i);
+	const char *tag = mev_history_release(h, i)->tag;
+	const char *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
+	int64_t lineage = mev_history_cluster_lineage(h, i, k);
 	size_t ns = mev_clustering_section_count(c), n = 0;
 	int rc = 0;
 	for (uint32_t j = 0; j < ns; j++)
@@ -35,18 +37,18 @@ static int cluster_rows(mev_table *w, const mev__export_ctx *x, size_t i, uint32
 		}
 	mev__export_sort(rows, n, sizeof *rows, cl_row_cmp);
 	for (size_t j = 0; j < n; j++) {
-		mev_table_str(w, h->list[i].tag);
-		mev_table_str(w, h->key);
+		mev_table_str(w, mev_history_release(h, i)->tag);
+		mev_table_str(w, mev_history_cluster_key(h));
 		mev_table_uint(w, k + 1);
 		mev_table_str(w, rep);
 		mev_table_str(w, rows[j].title);
 		mev_table_uint(w, rows[j].lines);
 		mev_table_uint(w, mev_clustering_size(c, k));
 		mev_table_uint(w, mev_clustering_lines(c, k));
-		mev_table_int_or_null(w, h->rel[i].code[k]);
-		mev_table_int_or_null(w, h->rel[i].lineage[k]);
-		mev_table_str_or_null(w, h->rel[i].lineage[k] >= 0 ? mev__history_lineage_name(h, i, k) : NULL);
-		mev_table_str_or_null(w, h->tracked ? h->tkey : NULL);
+		mev_table_int_or_null(w, mev_history_cluster_code_lines(h, i, k));
+		mev_table_int_or_null(w, lineage);
+		mev_table_str_or_null(w, lineage >= 0 ? mev_history_lineage_name(h, i, k) : NULL);
+		mev_table_str_or_null(w, mev_history_tracked(h) ? mev_history_track_key(h) : NULL);
 		mev_table_str(w, mev__export_display(x, tag, rows[j].title, &rc));
 		mev_table_str(w, mev__export_display(x, tag, rep, &rc));
 		mev_table_end_row(w);
@@ -57,12 +59,12 @@ static int cluster_rows(mev_table *w, const mev__export_ctx *x, size_t i, uint32
 /* Rows by cluster number, then section lines (largest first), then title. */
 int mev__export_clusters(mev_table *w, const mev__export_ctx *x)
 {
-	const mev__history *h = x->h;
+	const mev_history *h = x->h;
 	size_t first, end;
 	int rc = 0;
 	mev__export_range(&first, &end, h, x->opt->release);
 	for (size_t i = first; i < end && !rc; i++) {
-		const mev_clustering *c = h->rel[i].c;
+		const mev_clustering *c = mev_history_clustering(h, i);
 		cl_row *rows;
 		if (!c)
 			continue;
@@ -76,27 +78,28 @@ int mev__export_clusters(mev_table *w, const mev__export_ctx *x)
 }
 
 /* The name of lineage `id` ("" when unknown). */
-static const char *lineage_name(const mev__history *h, uint32_t id)
+static const char *lineage_name(const mev_history *h, uint32_t id)
 {
-	return id >= 1 && id <= h->lineages.n ? h->lineages.v[id - 1].name : "";
+	return id >= 1 && id <= mev_history_lineages(h)->n ? mev_history_lineages(h)->v[id - 1].name
+							   : "";
 }
 
-/* A release pair kept by --release, --from and --to (as mev_track_events()
+/* A release pair kept by --release, --from and --to (as mev_history_read_events()
  * limits them: version order, both ends included). */
-static int pair_wanted(const mev__history *h, const mev_export_options *opt, const char *from,
+static int pair_wanted(const mev_history *h, const mev_export_options *opt, const char *from,
 		       const char *to)
 {
 	return (!opt->release || strcmp(to, opt->release) == 0) &&
-	       (!opt->from || mev__history_find(h, from) >= mev__history_find(h, opt->from)) &&
-	       (!opt->to || mev__history_find(h, to) <= mev__history_find(h, opt->to));
+	       (!opt->from || mev_history_find(h, from) >= mev_history_find(h, opt->from)) &&
+	       (!opt->to || mev_history_find(h, to) <= mev_history_find(h, opt->to));
 }
 
 int mev__export_events(mev_table *w, const mev__export_ctx *x)
 {
-	const mev__history *h = x->h;
+	const mev_history *h = x->h;
 	int rc = 0;
-	for (size_t i = 0; i < h->events.n && !rc; i++) {
-		const mev_event *e = &h->events.v[i];
+	for (size_t i = 0; i < mev_history_events(h)->n && !rc; i++) {
+		const mev_event *e = &mev_history_events(h)->v[i];
 		if (!pair_wanted(h, x->opt, e->from_release, e->to_release))
 			continue;
 		mev_table_str(w, e->from_release);
@@ -108,7 +111,7 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x)
 		mev_table_num(w, e->similarity);
 		mev_table_int_or_null(w, e->from_lines);
 		mev_table_int_or_null(w, e->to_lines);
-		mev_table_str(w, h->key);
+		mev_table_str(w, mev_history_cluster_key(h));
 		mev_table_str_or_null(w, lineage_name(h, e->lineage));
 		mev_table_int_or_null(w, e->from_lineage ? (int64_t)e->from_lineage : -1);
 		mev_table_num(w, e->share);
@@ -116,7 +119,7 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x)
 		mev_table_int_or_null(w, e->partner_lineage ? (int64_t)e->partner_lineage : -1);
 		mev_table_num(w, e->partner_share);
 		mev_table_num(w, e->support);
-		mev_table_str(w, h->tkey);
+		mev_table_str(w, mev_history_track_key(h));
 		mev_table_str_or_null(w, mev__export_display(x, e->from_release, e->from_cluster, &rc));
 		mev_table_str_or_null(w, mev__export_display(x, e->to_release, e->to_cluster, &rc));
 		mev_table_str_or_null(w, e->cause_kind);
@@ -128,10 +131,10 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x)
 
 int mev__export_lineages(mev_table *w, const mev__export_ctx *x)
 {
-	const mev__history *h = x->h;
+	const mev_history *h = x->h;
 	int rc = 0;
-	for (size_t i = 0; i < h->lineages.n && !rc; i++) {
-		const mev_lineage *l = &h->lineages.v[i];
+	for (size_t i = 0; i < mev_history_lineages(h)->n && !rc; i++) {
+		const mev_lineage *l = &mev_history_lineages(h)->v[i];
 		mev_table_uint(w, l->id);
 		mev_table_str(w, l->name);
 		mev_table_str(w, l->first_release);
@@ -139,8 +142,8 @@ int mev__export_lineages(mev_table *w, const mev__export_ctx *x)
 		mev_table_int_or_null(w, l->parent ? (int64_t)l->parent : -1);
 		mev_table_uint(w, l->peak_lines);
 		mev_table_uint(w, l->releases);
-		mev_table_str(w, h->key);
-		mev_table_str(w, h->tkey);
+		mev_table_str(w, mev_history_cluster_key(h));
+		mev_table_str(w, mev_history_track_key(h));
 		mev_table_str(w, l->name); /* named after a display name already */
 		mev_table_end_row(w);
 	}
@@ -177,7 +180,7 @@ int mev__export_section_changes(mev_table *w, const mev__export_ctx *x)
 int mev__export_flows(mev_table *w, const mev__export_ctx *x)
 {
 	mev_chart_flow_list fl = { 0 };
-	int rc = mev_chart_flows(&fl, x->s, x->opt->method, x->opt->tracking);
+	int rc = mev_chart_flows(&fl, x->s, x->h);
 	for (size_t i = 0; i < fl.n && !rc; i++) {
 		const mev_chart_flow *f = &fl.v[i];
 		if (!pair_wanted(x->h, x->opt, f->from_release, f->to_release))

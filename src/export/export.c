@@ -121,32 +121,33 @@ static const mev_column workload_cluster_cols[] = { { "release", S }, { "date", 
 #undef D
 
 /* Every table: its name, columns, what it reads besides the releases
- * (mev__history_load()), and its rows. */
+ * (mev_history_read()), and its rows. */
 static const struct {
 	const char *name;
 	const mev_column *cols;
 	unsigned need;
 	int (*rows)(mev_table *w, const mev__export_ctx *x);
 } tables[MEV_EXPORT_TABLE_COUNT] = {
-	[MEV_EXPORT_RELEASES] = { "releases", releases_cols, MEV__HISTORY_CLUSTERS, mev__export_releases },
-	[MEV_EXPORT_SECTIONS] = { "sections", sections_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
+	[MEV_EXPORT_RELEASES] = { "releases", releases_cols, MEV_HISTORY_CLUSTERS,
+				  mev__export_releases },
+	[MEV_EXPORT_SECTIONS] = { "sections", sections_cols, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS,
 				  mev__export_sections },
 	[MEV_EXPORT_EDGES] = { "edges", edges_cols, 0, mev__export_edges },
-	[MEV_EXPORT_CLUSTERS] = { "clusters", clusters_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
+	[MEV_EXPORT_CLUSTERS] = { "clusters", clusters_cols, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS,
 				  mev__export_clusters },
-	[MEV_EXPORT_EVENTS] = { "events", events_cols, MEV__HISTORY_TRACKS, mev__export_events },
-	[MEV_EXPORT_LINEAGES] = { "lineages", lineages_cols, MEV__HISTORY_TRACKS, mev__export_lineages },
-	[MEV_EXPORT_FILES] = { "files", files_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
+	[MEV_EXPORT_EVENTS] = { "events", events_cols, MEV_HISTORY_TRACKS, mev__export_events },
+	[MEV_EXPORT_LINEAGES] = { "lineages", lineages_cols, MEV_HISTORY_TRACKS, mev__export_lineages },
+	[MEV_EXPORT_FILES] = { "files", files_cols, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS,
 			       mev__export_files },
 	[MEV_EXPORT_SECTION_CHANGES] = { "section_changes", changes_cols, 0,
 					 mev__export_section_changes },
-	[MEV_EXPORT_COMMITS] = { "commits", commits_cols, MEV__HISTORY_CLUSTERS, mev__export_commits },
-	[MEV_EXPORT_FLOW] = { "flow", flow_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
+	[MEV_EXPORT_COMMITS] = { "commits", commits_cols, MEV_HISTORY_CLUSTERS, mev__export_commits },
+	[MEV_EXPORT_FLOW] = { "flow", flow_cols, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS,
 			      mev__export_flow },
 	[MEV_EXPORT_PEOPLE] = { "people", people_cols, 0, mev__export_people },
 	[MEV_EXPORT_HEALTH] = { "health", health_cols, 0, mev__export_health },
-	[MEV_EXPORT_FLOWS] = { "flows", flows_cols, MEV__HISTORY_TRACKS, mev__export_flows },
-	[MEV_EXPORT_WORKLOAD] = { "workload", workload_cols, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS,
+	[MEV_EXPORT_FLOWS] = { "flows", flows_cols, MEV_HISTORY_TRACKS, mev__export_flows },
+	[MEV_EXPORT_WORKLOAD] = { "workload", workload_cols, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS,
 				  mev__export_workload },
 };
 
@@ -199,16 +200,17 @@ void mev__export_sort(void *base, size_t n, size_t size, int (*cmp)(const void *
 		qsort(base, n, size, cmp);
 }
 
-mev__export_member mev__export_member_of(const mev__history *h, int64_t r, const char *title)
+mev__export_member mev__export_member_of(const mev_history *h, int64_t r, const char *title)
 {
 	mev__export_member m = { -1, NULL, -1, NULL };
-	int64_t k = r >= 0 && title ? mev__history_cluster_of(h, (size_t)r, title) : -1;
+	int64_t k = r >= 0 && title ? mev_history_cluster_of(h, (size_t)r, title) : -1;
 	if (k >= 0) {
-		const mev_clustering *c = h->rel[r].c;
+		const mev_clustering *c = mev_history_clustering(h, r);
 		m.cluster = k + 1;
 		m.representative = mev_clustering_title(c, mev_clustering_representative(c, (uint32_t)k));
-		m.lineage = h->rel[r].lineage[k];
-		m.lineage_name = m.lineage >= 0 ? mev__history_lineage_name(h, (size_t)r, (uint32_t)k) : NULL;
+		m.lineage = mev_history_cluster_lineage(h, r, k);
+		m.lineage_name =
+			m.lineage >= 0 ? mev_history_lineage_name(h, (size_t)r, (uint32_t)k) : NULL;
 	}
 	return m;
 }
@@ -233,20 +235,20 @@ void mev__export_member_row(mev_table *w, const mev__export_member *m)
 	mev_table_str_or_null(w, m->lineage_name);
 }
 
-void mev__export_range(size_t *first, size_t *end, const mev__history *h, const char *tag)
+void mev__export_range(size_t *first, size_t *end, const mev_history *h, const char *tag)
 {
-	int64_t r = mev__history_find(h, tag);
+	int64_t r = mev_history_find(h, tag);
 	*first = r >= 0 ? (size_t)r : 0;
-	*end = r >= 0 ? (size_t)r + 1 : h->n;
+	*end = r >= 0 ? (size_t)r + 1 : mev_history_release_count(h);
 }
 
-int mev__export_no_flow(mev_store *s, const mev__history *h, const char *tag)
+int mev__export_no_flow(mev_store *s, const mev_history *h, const char *tag)
 {
 	size_t first, end;
 	int old = 0, rc;
 	mev__export_range(&first, &end, h, tag);
 	for (size_t i = first; i < end && !old; i++)
-		if ((old = mev_flow_outdated(s, h->list[i].tag)) < 0)
+		if ((old = mev_flow_outdated(s, mev_history_release(h, i)->tag)) < 0)
 			return old;
 	if (old) {
 		rc = mev_error_set(MEV_ENOTFOUND, "the patch flow of store '%s'%s%s was judged by an "
@@ -308,18 +310,20 @@ int mev__export_sorted_sections(uint32_t **out, size_t *n, const mev_filemap *fm
 
 /* --- one table -------------------------------------------------------------------- */
 
-static int not_clustered(const mev__history *h, const char *release)
+static int not_clustered(const mev_history *h, const char *release)
 {
 	int rc = release ? mev_error_set(MEV_ENOTFOUND, "release '%s' is not clustered with %s",
-					 release, h->key)
-			 : mev_error_set(MEV_ENOTFOUND, "the store is not clustered with %s", h->key);
+					 release, mev_history_cluster_key(h))
+			 : mev_error_set(MEV_ENOTFOUND, "the store is not clustered with %s",
+					 mev_history_cluster_key(h));
 	mev_error_hint("run 'maintevo cluster' (with the same --method and options) first");
 	return rc;
 }
 
-static int not_tracked(const mev__history *h)
+static int not_tracked(const mev_history *h)
 {
-	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s/%s", h->key, h->tkey);
+	int rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s/%s",
+			       mev_history_cluster_key(h), mev_history_track_key(h));
 	mev_error_hint("run 'maintevo track' (with the same --method, thresholds and options) first; "
 		       "'maintevo store info' lists the results the store holds");
 	return rc;
@@ -354,20 +358,22 @@ static int check_options(mev_export_table_id t, const mev_export_options *opt)
 }
 
 /* Everything table t needs that is missing, said before its header. */
-static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *h,
+static int check_needs(mev_store *s, mev_export_table_id t, const mev_history *h,
 		       const mev_export_options *opt)
 {
 	size_t lo, hi;
-	int rc = mev_release_range(&lo, &hi, s, h->list, h->n, opt->from, opt->to, 0);
+	int rc = mev_release_range(&lo, &hi, s, mev_history_releases(h), mev_history_release_count(h),
+				   opt->from, opt->to, 0);
 	if (rc)
 		return rc;
-	if (t == MEV_EXPORT_CLUSTERS && !h->clustered)
+	if (t == MEV_EXPORT_CLUSTERS && !mev_history_clustered(h))
 		return not_clustered(h, opt->release);
-	if ((t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES || t == MEV_EXPORT_FLOWS) && !h->tracked)
+	if ((t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES || t == MEV_EXPORT_FLOWS) &&
+	    !mev_history_tracked(h))
 		return not_tracked(h);
-	if (t == MEV_EXPORT_WORKLOAD && opt->by == MEV_WORKLOAD_BY_LINEAGE && !h->tracked)
+	if (t == MEV_EXPORT_WORKLOAD && opt->by == MEV_WORKLOAD_BY_LINEAGE && !mev_history_tracked(h))
 		return not_tracked(h);
-	if (t == MEV_EXPORT_WORKLOAD && opt->by == MEV_WORKLOAD_BY_CLUSTER && !h->clustered)
+	if (t == MEV_EXPORT_WORKLOAD && opt->by == MEV_WORKLOAD_BY_CLUSTER && !mev_history_clustered(h))
 		return not_clustered(h, opt->release);
 	if (t == MEV_EXPORT_COMMITS || t == MEV_EXPORT_FLOW || t == MEV_EXPORT_PEOPLE ||
 	    t == MEV_EXPORT_WORKLOAD) {
@@ -377,7 +383,7 @@ static int check_needs(mev_store *s, mev_export_table_id t, const mev__history *
 		mev__export_range(&first, &end, h, t == MEV_EXPORT_WORKLOAD ? NULL : opt->release);
 		for (size_t i = first; i < end; i++) {
 			char *prev = NULL;
-			if ((rc = mev_flow_stored(&prev, s, h->list[i].tag)) < 0)
+			if ((rc = mev_flow_stored(&prev, s, mev_history_release(h, i)->tag)) < 0)
 				return rc;
 			free(prev);
 			if (rc)
@@ -415,7 +421,7 @@ static int path_begin(path_buffer *pb, mev__export_ctx *x, const mev_export_opti
 
 /* Copy what was written to out; MEV_ENOTFOUND with a did-you-mean when
  * the path named no file of any release. */
-static int path_end(path_buffer *pb, int rc, FILE *out, mev_store *s, const mev__history *h,
+static int path_end(path_buffer *pb, int rc, FILE *out, mev_store *s, const mev_history *h,
 		    const mev__export_ctx *x)
 {
 	if (pb->f && fclose(pb->f) && !rc)
@@ -438,30 +444,29 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 	mev__export_ctx x = { s, NULL, NULL, &changes, NULL, NULL, 0, NULL, NULL };
 	mev_table *w = NULL;
 	path_buffer pb;
-	mev__history h;
+	mev_history *h = NULL, *own = NULL;
 	int rc;
 	if (!opt)
 		opt = &defaults;
 	if ((unsigned)t >= MEV_EXPORT_TABLE_COUNT)
 		return mev_error_set(MEV_EINVAL, "unknown table %d", (int)t);
-	memset(&h, 0, sizeof h);
 	memset(&pb, 0, sizeof pb);
 	if ((rc = check_options(t, opt)) || (rc = path_begin(&pb, &x, opt)) ||
 	    (rc = mev_release_names_new(&x.names, s)))
 		goto done;
-	x.h = &h;
 	x.opt = opt;
 	/* every table reads the releases (and clusters where they exist); the
 	 * events filter --release themselves */
-	if ((rc = mev__history_load(&h, s, opt->method, opt->tracking,
-				    t == MEV_EXPORT_EVENTS ? NULL : opt->release, tables[t].need)) ||
-	    (rc = check_needs(s, t, &h, opt)))
+	if ((rc = mev_history_use(&h, &own, s, opt->history,
+				  t == MEV_EXPORT_EVENTS ? NULL : opt->release, tables[t].need)) ||
+	    (rc = check_needs(s, t, h, opt)))
 		goto done;
+	x.h = h;
 	if (t == MEV_EXPORT_WORKLOAD && (rc = mev_flow_roster_reader_new(&x.roster, s, opt->repo)))
 		goto done;
 	if (t == MEV_EXPORT_SECTION_CHANGES &&
-	    (rc = mev_track_section_changes(&changes, s, opt->tracking, opt->from,
-					    opt->to ? opt->to : opt->release)))
+	    (rc = mev_history_read_section_changes(&changes, h, opt->from,
+						   opt->to ? opt->to : opt->release)))
 		goto done;
 	if ((rc = mev_table_new(&w, pb.f ? pb.f : out, opt->format,
 				t == MEV_EXPORT_WORKLOAD ? mev_export_workload_columns(opt->by)
@@ -475,9 +480,9 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 done:
 	mev_table_free(w);
 	mev_flow_roster_reader_free(x.roster);
-	rc = path_end(&pb, rc, out, s, &h, &x);
+	rc = path_end(&pb, rc, out, s, h, &x);
 	mev_section_change_list_free(&changes);
-	mev__history_free(&h);
+	mev_history_free(own);
 	mev_release_names_free(x.names);
 	return rc;
 }
@@ -489,19 +494,20 @@ int mev__export_rows(mev_table *w, const mev__export_ctx *x, mev_export_table_id
 	return tables[t].rows(w, x);
 }
 
-int mev__export_ready(const mev__history *h, mev_export_table_id t)
+int mev__export_ready(const mev_history *h, mev_export_table_id t)
 {
 	if (t == MEV_EXPORT_CLUSTERS)
-		return h->clustered;
+		return mev_history_clustered(h);
 	if (t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES || t == MEV_EXPORT_FLOWS)
-		return h->tracked;
+		return mev_history_tracked(h);
 	return 1;
 }
 
-int mev__export_check_release(mev_store *s, const mev__history *h, const mev_export_options *opt)
+int mev__export_check_release(mev_store *s, const mev_history *h, const mev_export_options *opt)
 {
 	size_t lo, hi;
-	if (opt->release && mev__history_find(h, opt->release) < 0)
+	if (opt->release && mev_history_find(h, opt->release) < 0)
 		return not_stored(s, opt->release);
-	return mev_release_range(&lo, &hi, s, h->list, h->n, opt->from, opt->to, 0);
+	return mev_release_range(&lo, &hi, s, mev_history_releases(h), mev_history_release_count(h),
+				 opt->from, opt->to, 0);
 }

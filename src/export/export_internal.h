@@ -8,7 +8,6 @@
 #include "maintevo/release.h"
 #include "maintevo/table.h"
 #include "maintevo/track.h"
-#include "track/track_shared.h"
 #include "util/buf.h"
 
 #include <stddef.h>
@@ -18,7 +17,7 @@
  * table needs it, the options; section changes for that table only. */
 typedef struct {
 	mev_store *s;
-	const mev__history *h;
+	mev_history *h; /* as the table needs it (mev_history_use()) */
 	const mev_export_options *opt;
 	const mev_section_change_list *changes;
 	mev_release_names *names;  /* display names of the titles of other tables */
@@ -80,8 +79,8 @@ const char *mev__export_flow_person(const mev_flow_person *p);
  * cluster' and 'maintevo track'); MEV_ENOTFOUND with a hint when
  * opt->release, from or to is not a release of h. */
 int mev__export_rows(mev_table *w, const mev__export_ctx *x, mev_export_table_id t);
-int mev__export_ready(const mev__history *h, mev_export_table_id t);
-int mev__export_check_release(mev_store *s, const mev__history *h, const mev_export_options *opt);
+int mev__export_ready(const mev_history *h, mev_export_table_id t);
+int mev__export_check_release(mev_store *s, const mev_history *h, const mev_export_options *opt);
 
 /* The display name of section `title` of release `tag` (NULL for NULL).
  * On an error it is the title, and *rc gets the error unless it has one. */
@@ -101,15 +100,15 @@ typedef struct {
 	const char *lineage_name;
 } mev__export_member;
 
-mev__export_member mev__export_member_of(const mev__history *h, int64_t r, const char *title);
+mev__export_member mev__export_member_of(const mev_history *h, int64_t r, const char *title);
 /* The member's four columns: cluster, representative, lineage, lineage_name. */
 void mev__export_member_row(mev_table *w, const mev__export_member *m);
 
 /* The range of h's releases to export: all, or only `tag`. */
-void mev__export_range(size_t *first, size_t *end, const mev__history *h, const char *tag);
+void mev__export_range(size_t *first, size_t *end, const mev_history *h, const char *tag);
 /* The error for a store with no patch flow for h's releases (or `tag`):
  * none judged, or judged by rules of an older maintevo. */
-int mev__export_no_flow(mev_store *s, const mev__history *h, const char *tag);
+int mev__export_no_flow(mev_store *s, const mev_history *h, const char *tag);
 /* Own sizes of the sections (their self edges), by section index. */
 int mev__export_self_sizes(mev_edge **out, const mev_graph *g, size_t nsec);
 /* Sort section indices of `fm` by title (bytewise). */
@@ -132,7 +131,7 @@ int mev__export_path_rows(size_t *first, size_t *end, const mev_filemap *fm, con
 /* MEV_ENOTFOUND: no release of h (or release `tag`, when not NULL) has
  * `path`; the hint names the closest paths of the newest and the oldest
  * release with files (of `tag` alone when given). */
-int mev__export_no_path(mev_store *s, const mev__history *h, const char *tag, const char *path,
+int mev__export_no_path(mev_store *s, const mev_history *h, const char *tag, const char *path,
 			int is_dir);
 
 /* --- graphs ---------------------------------------------------------------------- */

@@ -11,7 +11,7 @@
 static int file_rows(mev_table *w, const mev__export_ctx *x, size_t r, const mev_filemap *fm,
 		     const mev_file_row *row)
 {
-	const mev__history *h = x->h;
+	const mev_history *h = x->h;
 	int keep_rest = x->opt->keep_rest, rc = 0;
 	const mev_section_info *si = mev_filemap_sections(fm);
 	const uint32_t *ids;
@@ -29,7 +29,7 @@ static int file_rows(mev_table *w, const mev__export_ctx *x, size_t r, const mev
 		const char *title = shown < k ? si[v[shown]].title : NULL;
 		const char *display = shown < k ? si[v[shown]].display : NULL;
 		mev__export_member m = mev__export_member_of(h, (int64_t)r, title);
-		mev_table_str(w, h->list[r].tag);
+		mev_table_str(w, mev_history_release(h, r)->tag);
 		mev_table_strn(w, row->path, row->path_len);
 		mev_table_str(w, row->kind == MEV_KIND_LINK ? "link" : "file");
 		mev_table_uint(w, row->lines);
@@ -37,7 +37,8 @@ static int file_rows(mev_table *w, const mev__export_ctx *x, size_t r, const mev
 		mev_table_str_or_null(w, title);
 		mev__export_member_row(w, &m);
 		mev_table_str_or_null(w, display);
-		mev_table_str_or_null(w, mev__export_display(x, h->list[r].tag, m.representative, &rc));
+		mev_table_str_or_null(w, mev__export_display(x, mev_history_release(h, r)->tag,
+							     m.representative, &rc));
 		mev_table_end_row(w);
 	} while (++shown < k);
 	if (v != sorted)
@@ -47,22 +48,24 @@ static int file_rows(mev_table *w, const mev__export_ctx *x, size_t r, const mev
 
 int mev__export_files(mev_table *w, const mev__export_ctx *x)
 {
-	const mev__history *h = x->h;
+	const mev_history *h = x->h;
 	const mev_export_options *opt = x->opt;
 	size_t first, end;
 	int rc = 0;
 	mev__export_range(&first, &end, h, opt->release);
 	for (size_t i = first; !rc && i < end; i++) {
 		mev_filemap *fm = NULL;
-		if (!h->list[i].has_files) {
+		if (!mev_history_release(h, i)->has_files) {
 			if (opt->release) {
-				rc = mev_error_set(MEV_ENOTFOUND, "release '%s' has no file table "
-						   "(it was imported as a graph)", h->list[i].tag);
+				rc = mev_error_set(MEV_ENOTFOUND,
+						   "release '%s' has no file table "
+						   "(it was imported as a graph)",
+						   mev_history_release(h, i)->tag);
 				mev_error_hint("walk the repository with 'maintevo walk' to get file tables");
 			}
 			continue;
 		}
-		if ((rc = mev_release_load_filemap(&fm, x->s, h->list[i].tag)))
+		if ((rc = mev_release_load_filemap(&fm, x->s, mev_history_release(h, i)->tag)))
 			break;
 		if (opt->path) {
 			/* the file, or every file below the directory */

@@ -71,7 +71,7 @@ static int commit_groups(groups_ctx *gc, const mev__export_ctx *x, mev__flow_rel
 			 const mev_flow_commit *c, mev_buf *b)
 {
 	const mev_flow_release *fr = f->fr;
-	const mev_clustering *cl = x->h->rel[f->r].c;
+	const mev_clustering *cl = mev_history_clustering(x->h, f->r);
 	unsigned known, v = mev__export_flow_verdicts(&known, x, f, c);
 	int st = mev__export_flow_strange(c), rc;
 	const uint32_t *ids;
@@ -155,7 +155,7 @@ static int build_groups(mev_flow_groups *out, const mev__export_ctx *x)
 		if ((rc = mev__export_flow_load(&f, x, r)) == 0 && f.fr) {
 			const char *tag = mev__arena_strndup(arena, f.fr->tag, strlen(f.fr->tag));
 			out->releases++;
-			out->clustered |= x->h->rel[r].c != NULL;
+			out->clustered |= mev_history_clustering(x->h, r) != NULL;
 			if (!tag)
 				rc = mev_error_oom();
 			for (size_t i = 0; !rc && i < f.fr->n; i++)
@@ -302,24 +302,24 @@ int mev__export_people(mev_table *w, const mev__export_ctx *x)
 	return rc;
 }
 
-int mev_export_flow_groups(mev_flow_groups *out, mev_store *s, const mev_cluster_params *method,
-			   const mev_track_params *tracking, const char *release)
+int mev_export_flow_groups(mev_flow_groups *out, mev_store *s, mev_history *history,
+			   const char *release)
 {
 	mev_export_options opt = { 0 };
 	mev__export_ctx x = { s, NULL, &opt, NULL, NULL, NULL, 0, NULL, NULL };
-	mev__history h;
+	mev_history *h = NULL, *own = NULL;
 	int rc;
 	memset(out, 0, sizeof *out);
 	opt.release = release;
-	x.h = &h;
-	if ((rc = mev__history_load(&h, s, method, tracking, release,
-				    MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
+	if ((rc = mev_history_use(&h, &own, s, history, release,
+				  MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS)))
 		return rc;
+	x.h = h;
 	rc = build_groups(out, &x);
 	if (!rc && !out->releases) {
-		rc = mev__export_no_flow(s, &h, release);
+		rc = mev__export_no_flow(s, h, release);
 		mev_flow_groups_free(out);
 	}
-	mev__history_free(&h);
+	mev_history_free(own);
 	return rc;
 }

@@ -21,7 +21,7 @@ int mev__export_flow_load(flow_rel *f, const mev__export_ctx *x, size_t r)
 	int rc;
 	memset(f, 0, sizeof *f);
 	f->r = r;
-	rc = mev_flow_load(&f->fr, x->s, x->h->list[r].tag);
+	rc = mev_flow_load(&f->fr, x->s, mev_history_release(x->h, r)->tag);
 	if (rc == MEV_ENOTFOUND)
 		return 0;
 	if (rc)
@@ -37,7 +37,7 @@ int mev__export_flow_load(flow_rel *f, const mev__export_ctx *x, size_t r)
 int64_t mev__export_flow_cluster(const mev__export_ctx *x, flow_rel *f, uint32_t title)
 {
 	if (f->cluster[title] == -2)
-		f->cluster[title] = mev__history_cluster_of(x->h, f->r, f->fr->strings[title]);
+		f->cluster[title] = mev_history_cluster_of(x->h, f->r, f->fr->strings[title]);
 	return f->cluster[title];
 }
 
@@ -47,7 +47,7 @@ static int in_subsystem(const mev__export_ctx *x, flow_rel *f, const mev_flow_co
 {
 	const uint32_t *a, *b;
 	size_t na, nb;
-	if (c->coverage != MEV_FLOW_COVERED || !x->h->rel[f->r].c)
+	if (c->coverage != MEV_FLOW_COVERED || !mev_history_clustering(x->h, f->r))
 		return -1;
 	if (c->verdicts & (1u << MEV_FLOW_COMMITTER_IS_MAINTAINER))
 		return 1;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* The section graph with cluster attributes; vertices in title order. */
-static int section_graph(const mev_filemap *fm, const mev_graph *g, const mev__history *h, int64_t r,
+static int section_graph(const mev_filemap *fm, const mev_graph *g, const mev_history *h, int64_t r,
 			 int keep_rest, mev__xgraph *x)
 {
 	const mev_section_info *si = mev_filemap_sections(fm);
@@ -61,10 +61,10 @@ static int gedge_cmp(const void *x, const void *y)
  * first) with the sums of its sections' own sizes, an edge per pair of
  * clusters whose sections share files, summing those section edges.
  */
-static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev__history *h, int64_t r,
+static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev_history *h, int64_t r,
 		      mev__xgraph *x, mev_release_names *names)
 {
-	const mev_clustering *c = r >= 0 ? h->rel[r].c : NULL;
+	const mev_clustering *c = r >= 0 ? mev_history_clustering(h, r) : NULL;
 	const mev_section_info *si = mev_filemap_sections(fm);
 	const mev_edge *e = mev_graph_edges(g);
 	size_t nc, nsec = mev_filemap_section_count(fm);
@@ -74,18 +74,19 @@ static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev__hist
 	if (!cl)
 		return mev_error_oom();
 	if (!c) {
-		rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not clustered with %s", h->list[r].tag,
-				   h->key);
+		rc = mev_error_set(MEV_ENOTFOUND, "release '%s' is not clustered with %s",
+				   mev_history_release(h, r)->tag, mev_history_cluster_key(h));
 		mev_error_hint("run 'maintevo cluster' (with the same --method and options) first");
 		goto done;
 	}
 	nc = mev_clustering_count(c);
 	for (uint32_t k = 0; k < nc; k++) {
 		const char *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
-		mev__gvertex v = { rep, "", { k + 1, rep, h->rel[r].lineage[k], mev__history_lineage_name(h, r, k) },
-				   mev_clustering_lines(c, k), 0, 0, 0, mev_clustering_size(c, k),
-				   h->rel[r].code[k], rep };
-		if ((rc = mev_release_display(&v.display, names, h->list[r].tag, rep)))
+		mev__export_member m = { k + 1, rep, mev_history_cluster_lineage(h, r, k),
+					 mev_history_lineage_name(h, r, k) };
+		mev__gvertex v = { rep, "", m, mev_clustering_lines(c, k), 0, 0, 0, mev_clustering_size(c, k),
+				   mev_history_cluster_code_lines(h, r, k), rep };
+		if ((rc = mev_release_display(&v.display, names, mev_history_release(h, r)->tag, rep)))
 			goto done;
 		if (MEV_VEC_PUSH(&x->v, v)) {
 			rc = mev_error_oom();
@@ -93,7 +94,7 @@ static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev__hist
 		}
 	}
 	for (size_t i = 0; i < nsec; i++)
-		cl[i] = mev__history_cluster_of(h, (size_t)r, si[i].title);
+		cl[i] = mev_history_cluster_of(h, (size_t)r, si[i].title);
 	for (size_t i = 0; i < mev_graph_edge_count(g); i++) {
 		int64_t a = cl[e[i].a], b = cl[e[i].b];
 		uint32_t key[2], at;
@@ -218,7 +219,7 @@ int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *op
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
 	mev_release_names *names = NULL;
-	mev__history h;
+	mev_history *h = NULL, *own = NULL;
 	mev__xgraph x = { { 0 }, { 0 }, opt->meta };
 	int64_t r;
 	int rc;
@@ -227,22 +228,22 @@ int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *op
 		return mev_error_set(MEV_EINVAL, "a graph is of one release: name it");
 	if ((rc = mev_release_names_new(&names, s)))
 		return rc;
-	if ((rc = mev__history_load(&h, s, opt->method, opt->tracking, opt->release,
-				    MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)) ||
+	if ((rc = mev_history_use(&h, &own, s, opt->history, opt->release,
+				  MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS)) ||
 	    (rc = mev_release_load_graph(&fm, &g, s, opt->release, opt->keep_rest && !opt->meta)))
 		goto done;
-	r = mev__history_find(&h, opt->release);
+	r = mev_history_find(h, opt->release);
 	if (opt->meta)
-		rc = meta_graph(fm, g, &h, r, &x, names);
+		rc = meta_graph(fm, g, h, r, &x, names);
 	else
-		rc = section_graph(fm, g, &h, r, opt->keep_rest, &x);
+		rc = section_graph(fm, g, h, r, opt->keep_rest, &x);
 	if (rc)
 		goto done;
 	rc = write_xgraph(out, &x, opt->format, opt->release, opt->excel_safe);
 done:
 	MEV_VEC_FREE(&x.v);
 	MEV_VEC_FREE(&x.e);
-	mev__history_free(&h);
+	mev_history_free(own);
 	mev_release_names_free(names);
 	mev_graph_free(g);
 	mev_filemap_free(fm);

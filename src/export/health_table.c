@@ -178,11 +178,11 @@ static int release_rows(mev_table *w, const mev__export_ctx *x, const mev_releas
 
 int mev__export_health(mev_table *w, const mev__export_ctx *x)
 {
-	const mev__history *h = x->h;
+	const mev_history *h = x->h;
 	size_t first, end;
 	int rc = 0;
 	mev__export_range(&first, &end, h, x->opt->release);
 	for (size_t i = first; i < end && !rc; i++)
-		rc = release_rows(w, x, &h->list[i]);
+		rc = release_rows(w, x, mev_history_release(h, i));
 	return rc;
 }

@@ -71,7 +71,7 @@ static int by_lines(const void *x, const void *y)
 }
 
 /* Count the rows [first, end) of fm into t and pr's totals. */
-static void count_rows(tally *t, mev_path_release *pr, const mev__history *h, size_t r,
+static void count_rows(tally *t, mev_path_release *pr, const mev_history *h, size_t r,
 		       const mev_filemap *fm, size_t first, size_t end, int keep_rest)
 {
 	const mev_file_row *rows = mev_filemap_rows(fm);
@@ -92,7 +92,7 @@ static void count_rows(tally *t, mev_path_release *pr, const mev__history *h, si
 				t->sec_lines[ids[k]] += rows[j].lines;
 				t->sec_files[ids[k]]++;
 			}
-			c = mev__history_cluster_of(h, r, si[ids[k]].title);
+			c = mev_history_cluster_of(h, r, si[ids[k]].title);
 			if (c >= 0 && t->cl_stamp[c] != t->stamp) {
 				t->cl_stamp[c] = t->stamp;
 				t->cl_lines[c] += rows[j].lines;
@@ -106,12 +106,13 @@ static void count_rows(tally *t, mev_path_release *pr, const mev__history *h, si
 }
 
 /* The sections and clusters of one release, largest first, copied into a. */
-static int collect(mev_path_release *pr, mev_arena *a, const tally *t, const mev__history *h, size_t r,
+static int collect(mev_path_release *pr, mev_arena *a, const tally *t, const mev_history *h, size_t r,
 		   const mev_filemap *fm)
 {
 	const mev_section_info *si = mev_filemap_sections(fm);
+	const mev_clustering *c = mev_history_clustering(h, r);
 	size_t nsec = mev_filemap_section_count(fm), ns = 0, nc = 0;
-	size_t ncl = h->rel[r].c ? mev_clustering_count(h->rel[r].c) : 0;
+	size_t ncl = c ? mev_clustering_count(c) : 0;
 	uint32_t *ord = malloc((nsec + ncl + 1) * sizeof *ord);
 	int oom = 0;
 	if (!ord)
@@ -142,13 +143,13 @@ static int collect(mev_path_release *pr, mev_arena *a, const tally *t, const mev
 	mev__export_sort(ord, nc, sizeof *ord, by_lines);
 	pr->l = mev__arena_alloc(a, (nc + 1) * sizeof *pr->l, sizeof(void *));
 	for (size_t i = 0; pr->l && i < nc; i++) {
-		const mev_clustering *c = h->rel[r].c;
 		mev_path_lineage *pl = &pr->l[pr->nl++];
 		uint32_t k = ord[i];
 		pl->cluster = (int64_t)k + 1;
 		pl->representative = keep(a, mev_clustering_title(c, mev_clustering_representative(c, k)), &oom);
-		pl->lineage = h->rel[r].lineage ? h->rel[r].lineage[k] : -1;
-		pl->name = pl->lineage >= 0 ? keep(a, mev__history_lineage_name(h, r, k), &oom) : pl->representative;
+		pl->lineage = mev_history_cluster_lineage(h, r, k);
+		pl->name = pl->lineage >= 0 ? keep(a, mev_history_lineage_name(h, r, k), &oom)
+					    : pl->representative;
 		pl->lines = t->cl_lines[k];
 	}
 	free(ord);
@@ -156,16 +157,17 @@ static int collect(mev_path_release *pr, mev_arena *a, const tally *t, const mev
 }
 
 /* Release r: load its file table, find the path, count. */
-static int one_release(mev_path_history *out, mev_arena *a, mev_store *s, const mev__history *h,
+static int one_release(mev_path_history *out, mev_arena *a, mev_store *s, const mev_history *h,
 		       size_t r, const char *path, int dir_only, int keep_rest)
 {
 	mev_path_release *pr = &out->v[out->n++];
 	mev_filemap *fm = NULL;
-	size_t first, end, ncl = h->rel[r].c ? mev_clustering_count(h->rel[r].c) : 0;
+	const mev_clustering *c = mev_history_clustering(h, r);
+	size_t first, end, ncl = c ? mev_clustering_count(c) : 0;
 	tally t;
 	int rc;
-	pr->tag = h->list[r].tag;
-	pr->has_files = h->list[r].has_files;
+	pr->tag = mev_history_release(h, r)->tag;
+	pr->has_files = mev_history_release(h, r)->has_files;
 	if (!pr->has_files)
 		return 0;
 	if ((rc = mev_release_load_filemap(&fm, s, pr->tag)))
@@ -230,7 +232,7 @@ int mev_export_path_history(mev_path_history *out, mev_store *s, const char *pat
 			    const mev_export_options *opt)
 {
 	static const mev_export_options defaults = { 0 };
-	mev__history h;
+	mev_history *h = NULL, *own = NULL;
 	mev_arena *a;
 	size_t first, end;
 	int rc, dir_only = 0, any = 0;
@@ -242,20 +244,20 @@ int mev_export_path_history(mev_path_history *out, mev_store *s, const char *pat
 	out->mem_ = a;
 	if ((rc = mev__export_canon_path(&out->path, &dir_only, path)))
 		return rc;
-	if ((rc = mev__history_load(&h, s, opt->method, opt->tracking, opt->release,
-				    MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
+	if ((rc = mev_history_use(&h, &own, s, opt->history, opt->release,
+				  MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS)))
 		return rc;
-	out->clustered = h.clustered && h.n;
-	out->tracked = h.tracked && h.n;
-	mev__export_range(&first, &end, &h, opt->release);
+	out->clustered = mev_history_clustered(h) && mev_history_release_count(h);
+	out->tracked = mev_history_tracked(h) && mev_history_release_count(h);
+	mev__export_range(&first, &end, h, opt->release);
 	if (!(out->v = calloc(end - first + 1, sizeof *out->v)))
 		rc = mev_error_oom();
 	for (size_t r = first; r < end && !rc; r++) {
-		rc = one_release(out, a, s, &h, r, out->path, dir_only, opt->keep_rest);
+		rc = one_release(out, a, s, h, r, out->path, dir_only, opt->keep_rest);
 		any |= !rc && out->v[out->n - 1].present;
 	}
 	if (!rc && !any)
-		rc = mev__export_no_path(s, &h, opt->release, out->path, dir_only);
+		rc = mev__export_no_path(s, h, opt->release, out->path, dir_only);
 	if (!rc) {
 		out->is_dir |= dir_only;
 		if (!opt->release) /* one release alone has nothing to compare with */
@@ -265,7 +267,7 @@ int mev_export_path_history(mev_path_history *out, mev_store *s, const char *pat
 			if (!(out->v[i].tag = mev__arena_strndup(a, out->v[i].tag, strlen(out->v[i].tag))))
 				rc = mev_error_oom();
 	}
-	mev__history_free(&h);
+	mev_history_free(own);
 	return rc;
 }
 
@@ -301,15 +303,16 @@ static void graphs_free(graphs *gs)
 	free(gs->g);
 }
 
-static int graphs_load(graphs *gs, mev_store *s, const mev__history *h)
+static int graphs_load(graphs *gs, mev_store *s, const mev_history *h)
 {
 	memset(gs, 0, sizeof *gs);
-	gs->secs = calloc(h->n + 1, sizeof *gs->secs);
-	gs->g = calloc(h->n + 1, sizeof *gs->g);
+	gs->secs = calloc(mev_history_release_count(h) + 1, sizeof *gs->secs);
+	gs->g = calloc(mev_history_release_count(h) + 1, sizeof *gs->g);
 	if (!gs->secs || !gs->g)
 		return mev_error_oom();
-	for (; gs->n < h->n; gs->n++) {
-		int rc = mev_release_load_graph(&gs->secs[gs->n], &gs->g[gs->n], s, h->list[gs->n].tag, 1);
+	for (; gs->n < mev_history_release_count(h); gs->n++) {
+		int rc = mev_release_load_graph(&gs->secs[gs->n], &gs->g[gs->n], s,
+						mev_history_release(h, gs->n)->tag, 1);
 		if (rc)
 			return rc;
 	}
@@ -370,15 +373,16 @@ static const char *resolve_title(const graphs *gs, mev_store *s, const char *wha
 	return NULL;
 }
 
-static int section_release(mev_section_release *sr, mev_arena *a, const mev__history *h, size_t r,
+static int section_release(mev_section_release *sr, mev_arena *a, const mev_history *h, size_t r,
 			   const graphs *gs, const char *title)
 {
 	int64_t i = section_named(gs->secs[r], title);
 	const mev_section_info *si;
+	const mev_clustering *c;
 	mev_edge *self = NULL;
 	mev__export_member m;
 	int oom = 0, rc;
-	sr->tag = keep(a, h->list[r].tag, &oom);
+	sr->tag = keep(a, mev_history_release(h, r)->tag, &oom);
 	if (i < 0)
 		return oom ? mev_error_oom() : 0;
 	si = &mev_filemap_sections(gs->secs[r])[i];
@@ -393,7 +397,8 @@ static int section_release(mev_section_release *sr, mev_arena *a, const mev__his
 	sr->maintainers = si->n_maintainers;
 	sr->cluster = m.cluster;
 	sr->representative = keep(a, m.representative, &oom);
-	sr->cluster_sections = m.cluster > 0 ? mev_clustering_size(h->rel[r].c, (uint32_t)(m.cluster - 1)) : 0;
+	c = mev_history_clustering(h, r);
+	sr->cluster_sections = m.cluster > 0 ? mev_clustering_size(c, (uint32_t)(m.cluster - 1)) : 0;
 	sr->lineage = m.lineage;
 	sr->lineage_name = keep(a, m.lineage_name, &oom);
 	free(self);
@@ -401,9 +406,9 @@ static int section_release(mev_section_release *sr, mev_arena *a, const mev__his
 }
 
 /* The tracker's renames, when it ran (none is no error). */
-static int load_renames(mev_section_change_list *ren, mev_store *s, const mev_export_options *opt)
+static int load_renames(mev_section_change_list *ren, const mev_history *h)
 {
-	int rc = mev_track_section_changes(ren, s, opt->tracking, NULL, NULL);
+	int rc = mev_history_read_section_changes(ren, h, NULL, NULL);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		return 0;
@@ -427,7 +432,7 @@ int mev_export_section_history(mev_section_history *out, mev_store *s, const cha
 {
 	static const mev_export_options defaults = { 0 };
 	mev_section_change_list ren = { 0 };
-	mev__history h;
+	mev_history *h = NULL, *own = NULL;
 	graphs gs = { 0 };
 	const char *t, *cur;
 	const mev_section_release *prev = NULL;
@@ -439,26 +444,29 @@ int mev_export_section_history(mev_section_history *out, mev_store *s, const cha
 	if (!(a = calloc(1, sizeof *a)))
 		return mev_error_oom();
 	out->mem_ = a;
-	if ((rc = mev__history_load(&h, s, opt->method, opt->tracking, NULL,
-				    MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
+	if ((rc = mev_history_use(&h, &own, s, opt->history, NULL,
+				  MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS)))
 		return rc;
-	out->clustered = h.clustered && h.n;
-	out->tracked = h.tracked && h.n;
-	if (!(rc = graphs_load(&gs, s, &h)) && !(t = resolve_title(&gs, s, title)))
+	out->clustered = mev_history_clustered(h) && mev_history_release_count(h);
+	out->tracked = mev_history_tracked(h) && mev_history_release_count(h);
+	if (!(rc = graphs_load(&gs, s, h)) && !(t = resolve_title(&gs, s, title)))
 		rc = MEV_ENOTFOUND;
-	if (!rc && (!(out->title = strdup(t)) || !(out->v = calloc(h.n + 1, sizeof *out->v))))
+	if (!rc && (!(out->title = strdup(t)) ||
+		    !(out->v = calloc(mev_history_release_count(h) + 1, sizeof *out->v))))
 		rc = mev_error_oom();
 	if (!rc)
-		rc = load_renames(&ren, s, opt);
+		rc = load_renames(&ren, h);
 	cur = out->title;
-	for (size_t r = 0; r < h.n && !rc; r++) {
+	for (size_t r = 0; r < mev_history_release_count(h) && !rc; r++) {
 		mev_section_release *sr = &out->v[out->n++];
-		const char *to = r && prev ? renamed_to(&ren, h.list[r - 1].tag, h.list[r].tag, cur) : NULL;
+		const char *to = r && prev ? renamed_to(&ren, mev_history_release(h, r - 1)->tag,
+							mev_history_release(h, r)->tag, cur)
+					   : NULL;
 		if (to) {
 			cur = to;
 			sr->changed |= MEV_PATH_RENAMED;
 		}
-		if ((rc = section_release(sr, a, &h, r, &gs, cur)))
+		if ((rc = section_release(sr, a, h, r, &gs, cur)))
 			break;
 		if (sr->present && !(sr->title = keep(a, cur, &oom)))
 			rc = mev_error_oom();
@@ -475,7 +483,7 @@ int mev_export_section_history(mev_section_history *out, mev_store *s, const cha
 	}
 	mev_section_change_list_free(&ren);
 	graphs_free(&gs);
-	mev__history_free(&h);
+	mev_history_free(own);
 	return rc;
 }
 

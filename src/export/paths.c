@@ -37,10 +37,10 @@ static void add_paths(mev_suggestions *sg, const mev_filemap *fm)
 	}
 }
 
-int mev__export_no_path(mev_store *s, const mev__history *h, const char *tag, const char *path,
+int mev__export_no_path(mev_store *s, const mev_history *h, const char *tag, const char *path,
 			int is_dir)
 {
-	int64_t only = mev__history_find(h, tag);
+	int64_t only = mev_history_find(h, tag);
 	mev_suggestions sg;
 	char shown[MEV_SUGGEST_LEN + 2];
 	size_t pick[2], np = 0;
@@ -48,17 +48,17 @@ int mev__export_no_path(mev_store *s, const mev__history *h, const char *tag, co
 	snprintf(shown, sizeof shown, "%s%s", path, is_dir ? "/" : "");
 	mev_suggestions_init(&sg, shown);
 	/* the newest and the oldest release with files: the paths of now and of long ago */
-	if (only >= 0 && h->list[only].has_files)
+	if (only >= 0 && mev_history_release(h, only)->has_files)
 		pick[np++] = (size_t)only;
-	for (size_t i = h->n; i > 0 && !np && only < 0; i--)
-		if (h->list[i - 1].has_files)
+	for (size_t i = mev_history_release_count(h); i > 0 && !np && only < 0; i--)
+		if (mev_history_release(h, i - 1)->has_files)
 			pick[np++] = i - 1;
 	for (size_t i = 0; np == 1 && only < 0 && i < pick[0]; i++)
-		if (h->list[i].has_files)
+		if (mev_history_release(h, i)->has_files)
 			pick[np++] = i;
 	for (size_t k = 0; k < np; k++) {
 		mev_filemap *fm = NULL;
-		if (mev_release_load_filemap(&fm, s, h->list[pick[k]].tag) == 0) {
+		if (mev_release_load_filemap(&fm, s, mev_history_release(h, pick[k])->tag) == 0) {
 			add_paths(&sg, fm);
 			found = 1;
 		}

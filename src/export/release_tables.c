@@ -74,23 +74,24 @@ int mev_export_census(mev_section_census *out, mev_store *s, const char *tag)
 }
 
 /* The first of the run of releases before i with i's commit. */
-static const char *same_as(const mev__history *h, size_t i)
+static const char *same_as(const mev_history *h, size_t i)
 {
 	size_t k = i;
-	while (k > 0 && mev_oid_equal(&h->list[k - 1].commit, &h->list[i].commit))
+	while (k > 0 && mev_oid_equal(&mev_history_release(h, k - 1)->commit,
+				      &mev_history_release(h, i)->commit))
 		k--;
-	return h->list[k].tag;
+	return mev_history_release(h, k)->tag;
 }
 
 int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 {
-	const mev__history *h = x->h;
+	const mev_history *h = x->h;
 	size_t first, end;
 	int rc = 0;
 	mev__export_range(&first, &end, h, x->opt->release);
 	for (size_t i = first; !rc && i < end; i++) {
-		const mev_release *r = &h->list[i];
-		const mev_clustering *c = h->rel[i].c;
+		const mev_release *r = mev_history_release(h, i);
+		const mev_clustering *c = mev_history_clustering(h, i);
 		mev_section_census cs;
 		char hex[41];
 		if ((rc = mev_export_census(&cs, x->s, r->tag)))
@@ -129,7 +130,7 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 		mev_table_str(w, mev_release_kind(r->tag));
 		mev_table_date(w, r->time);
 		/* a period without a new commit: the release before with the same commit */
-		mev_table_str_or_null(w, i && mev_oid_equal(&h->list[i - 1].commit, &r->commit)
+		mev_table_str_or_null(w, i && mev_oid_equal(&mev_history_release(h, i - 1)->commit, &r->commit)
 						 ? same_as(h, i) : NULL);
 		mev_table_end_row(w);
 	}
@@ -139,21 +140,22 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 /* The section rows of release i: by title, with their own sizes. */
 static int section_rows(mev_table *w, const mev__export_ctx *x, size_t i)
 {
-	const mev__history *h = x->h;
+	const mev_history *h = x->h;
 	mev_filemap *fm = NULL;
 	mev_graph *g = NULL;
 	mev_edge *sz = NULL;
 	uint32_t *order = NULL;
 	size_t k = 0;
 	int rc;
-	if (!(rc = mev_release_load_graph(&fm, &g, x->s, h->list[i].tag, x->opt->keep_rest)) &&
+	if (!(rc = mev_release_load_graph(&fm, &g, x->s, mev_history_release(h, i)->tag,
+					  x->opt->keep_rest)) &&
 	    !(rc = mev__export_self_sizes(&sz, g, mev_filemap_section_count(fm))) &&
 	    !(rc = mev__export_sorted_sections(&order, &k, fm, x->opt->keep_rest))) {
 		const mev_section_info *si = mev_filemap_sections(fm);
 		for (size_t j = 0; j < k; j++) {
 			const mev_section_info *sec = &si[order[j]];
 			mev__export_member m = mev__export_member_of(h, (int64_t)i, sec->title);
-			mev_table_str(w, h->list[i].tag);
+			mev_table_str(w, mev_history_release(h, i)->tag);
 			mev_table_str(w, sec->title);
 			mev_table_str_or_null(w, sec->status);
 			mev_table_uint(w, sec->n_maintainers);
@@ -167,8 +169,8 @@ static int section_rows(mev_table *w, const mev__export_ctx *x, size_t i)
 			mev__export_member_row(w, &m);
 			mev_table_str(w, sec->display);
 			mev_table_str(w, mev_title_kind_name((mev_title_kind)sec->title_kind));
-			mev_table_str_or_null(w, mev__export_display(x, h->list[i].tag, m.representative,
-								     &rc));
+			mev_table_str_or_null(w, mev__export_display(x, mev_history_release(h, i)->tag,
+								     m.representative, &rc));
 			mev_table_end_row(w);
 		}
 	}
@@ -191,20 +193,21 @@ int mev__export_sections(mev_table *w, const mev__export_ctx *x)
 
 int mev__export_edges(mev_table *w, const mev__export_ctx *x)
 {
-	const mev__history *h = x->h;
+	const mev_history *h = x->h;
 	size_t first, end;
 	int rc = 0;
 	mev__export_range(&first, &end, h, x->opt->release);
 	for (size_t i = first; !rc && i < end; i++) {
 		mev_filemap *fm = NULL;
 		mev_graph *g = NULL;
-		if (!(rc = mev_release_load_graph(&fm, &g, x->s, h->list[i].tag, x->opt->keep_rest))) {
+		if (!(rc = mev_release_load_graph(&fm, &g, x->s, mev_history_release(h, i)->tag,
+						  x->opt->keep_rest))) {
 			const mev_section_info *si = mev_filemap_sections(fm);
 			const mev_edge *e = mev_graph_edges(g);
 			for (size_t j = 0; j < mev_graph_edge_count(g); j++) {
 				if (e[j].a == e[j].b)
 					continue;
-				mev_table_str(w, h->list[i].tag);
+				mev_table_str(w, mev_history_release(h, i)->tag);
 				mev_table_str(w, si[e[j].a].title);
 				mev_table_str(w, si[e[j].b].title);
 				mev_table_uint(w, e[j].lines);

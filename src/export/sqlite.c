@@ -235,11 +235,11 @@ done:
 }
 
 /* 1 when some release of h has a stored flow. */
-static int has_flow(mev_store *s, const mev__history *h)
+static int has_flow(mev_store *s, const mev_history *h)
 {
-	for (size_t i = 0; i < h->n; i++) {
+	for (size_t i = 0; i < mev_history_release_count(h); i++) {
 		char *prev = NULL;
-		int rc = mev_flow_stored(&prev, s, h->list[i].tag);
+		int rc = mev_flow_stored(&prev, s, mev_history_release(h, i)->tag);
 		free(prev);
 		if (rc > 0)
 			return 1;
@@ -248,13 +248,14 @@ static int has_flow(mev_store *s, const mev__history *h)
 }
 
 /* What the database was made from, as key-value rows. */
-static int write_info(sqlite3 *db, const char *path, const mev__history *h,
+static int write_info(sqlite3 *db, const char *path, const mev_history *h,
 		      const mev_export_options *opt)
 {
 	const char *rows[][2] = {
 		{ "maintevo_version", mev_version() }, { "schema", "1" },
-		{ "method", h->key }, { "tracking", h->tkey },
-		{ "clustered", h->clustered ? "1" : "0" }, { "tracked", h->tracked ? "1" : "0" },
+		{ "method", mev_history_cluster_key(h) }, { "tracking", mev_history_track_key(h) },
+		{ "clustered", mev_history_clustered(h) ? "1" : "0" },
+		{ "tracked", mev_history_tracked(h) ? "1" : "0" },
 		{ "release", opt->release }, { "from", opt->from }, { "to", opt->to },
 		{ "keep_rest", opt->keep_rest ? "1" : "0" },
 	};
@@ -312,7 +313,7 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 	mev_section_change_list changes = { 0 };
 	mev_export_options o = opt ? *opt : defaults;
 	mev__export_ctx x = { s, NULL, &o, &changes, NULL, NULL, 0, NULL, NULL };
-	mev__history h;
+	mev_history *h = NULL, *own = NULL;
 	sqlite3 *db = NULL;
 	const char *name = opt && opt->name ? opt->name : path;
 	double t0 = mev__now();
@@ -325,21 +326,22 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 	o.excel_safe = 0;
 	if ((rc = mev_release_names_new(&x.names, s)))
 		return rc;
-	x.h = &h;
-	if ((rc = mev__history_load(&h, s, o.method, o.tracking, NULL,
-				    MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
+	if ((rc = mev_history_use(&h, &own, s, o.history, NULL,
+				  MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS)))
 		goto done;
-	if ((rc = mev__export_check_release(s, &h, &o)))
+	x.h = h;
+	if ((rc = mev__export_check_release(s, h, &o)))
 		goto done;
-	rc = mev_track_section_changes(&changes, s, o.tracking, o.from, o.to ? o.to : o.release);
+	rc = mev_history_read_section_changes(&changes, h, o.from, o.to ? o.to : o.release);
 	if (rc == MEV_ENOTFOUND) /* not tracked: no section changes */
 		rc = 0;
 	if (rc)
 		goto done;
-	res->clustered = h.clustered;
-	res->tracked = h.tracked;
+	res->clustered = mev_history_clustered(h);
+	res->tracked = mev_history_tracked(h);
 	/* workload reads the repository and the flow: without either it stays empty */
-	if (h.tracked && mev_flow_roster_reader_new(&x.roster, s, o.repo) == 0 && !has_flow(s, &h)) {
+	if (mev_history_tracked(h) && mev_flow_roster_reader_new(&x.roster, s, o.repo) == 0 &&
+	    !has_flow(s, h)) {
 		mev_flow_roster_reader_free(x.roster);
 		x.roster = NULL;
 	}
@@ -355,7 +357,7 @@ done:
 		rc = mev_error_set(MEV_EIO, "cannot close SQLite database '%s'", name);
 	mev_flow_roster_reader_free(x.roster);
 	mev_section_change_list_free(&changes);
-	mev__history_free(&h);
+	mev_history_free(own);
 	mev_release_names_free(x.names);
 	res->seconds = mev__now() - t0;
 	return rc;

@@ -322,8 +322,9 @@ static double ratio(uint64_t k, uint64_t n)
 /* The release's groups as rows (strings copied into the arena). */
 static int rows(row_vec *out, mev_arena *a, const rel_groups *rg, const mev_flow_release *fr)
 {
-	const mev__history *h = rg->x->h;
-	const char *tag = mev__arena_strndup(a, h->list[rg->r].tag, strlen(h->list[rg->r].tag));
+	const mev_history *h = rg->x->h;
+	const char *tag = mev__arena_strndup(a, mev_history_release(h, rg->r)->tag,
+					     strlen(mev_history_release(h, rg->r)->tag));
 	if (!tag)
 		return mev_error_oom();
 	for (size_t i = 0; i < rg->g.n; i++) {
@@ -331,7 +332,7 @@ static int rows(row_vec *out, mev_arena *a, const rel_groups *rg, const mev_flow
 		int any = fr && g->commits;
 		mev_workload_row w = { 0 };
 		w.release = tag;
-		w.date = mev_release_date(&h->list[rg->r]);
+		w.date = mev_release_date(mev_history_release(h, rg->r));
 		w.section = g->section ? mev__arena_strndup(a, g->section, strlen(g->section)) : NULL;
 		w.cluster = g->cluster;
 		w.lineage = g->lineage;
@@ -380,12 +381,13 @@ static int one_release(row_vec *out, mev_arena *a, const mev__export_ctx *x, siz
 	int rc;
 	rg.x = x;
 	rg.r = r;
-	if ((rc = mev_release_load_filemap(&fm, x->s, x->h->list[r].tag)))
+	if ((rc = mev_release_load_filemap(&fm, x->s, mev_history_release(x->h, r)->tag)))
 		return rc;
 	rg.fm = fm;
 	if ((rc = make_groups(&rg)) || (rc = sizes(&rg)) ||
-	    (rc = mev_flow_roster_read(&ro, rr, &x->h->list[r].commit)) || (rc = people(&rg, &ro)) ||
-	    (rc = mev__export_flow_load(&f, x, r)) || (f.fr && (rc = commits(&rg, f.fr))))
+	    (rc = mev_flow_roster_read(&ro, rr, &mev_history_release(x->h, r)->commit)) ||
+	    (rc = people(&rg, &ro)) || (rc = mev__export_flow_load(&f, x, r)) ||
+	    (f.fr && (rc = commits(&rg, f.fr))))
 		goto done;
 	mev__export_sort(rg.g.v, rg.g.n, sizeof *rg.g.v, group_cmp);
 	rc = rows(out, a, &rg, f.fr);
@@ -405,10 +407,10 @@ done:
 /* The rows of x's releases into *out. */
 static int build(mev_workload_list *out, const mev__export_ctx *x)
 {
-	const mev__history *h = x->h;
+	const mev_history *h = x->h;
 	const mev_export_options *opt = x->opt;
-	int64_t from = opt->from ? mev__history_find(h, opt->from) : 0;
-	int64_t to = opt->to ? mev__history_find(h, opt->to) : (int64_t)h->n - 1;
+	int64_t from = opt->from ? mev_history_find(h, opt->from) : 0;
+	int64_t to = opt->to ? mev_history_find(h, opt->to) : (int64_t)mev_history_release_count(h) - 1;
 	mev_arena *a = calloc(1, sizeof *a);
 	row_vec v = { 0 };
 	size_t first, end;
@@ -419,7 +421,7 @@ static int build(mev_workload_list *out, const mev__export_ctx *x)
 	out->mem_ = a;
 	mev__export_range(&first, &end, h, opt->release);
 	for (size_t r = first; !rc && r < end; r++)
-		if ((int64_t)r >= from && (int64_t)r <= to && h->list[r].has_files)
+		if ((int64_t)r >= from && (int64_t)r <= to && mev_history_release(h, r)->has_files)
 			rc = one_release(&v, a, x, r, x->roster);
 	out->v = v.v;
 	out->n = v.n;
@@ -483,20 +485,25 @@ int mev_export_workload(mev_workload_list *out, mev_store *s, const mev_export_o
 {
 	static const mev_export_options defaults = { 0 };
 	mev__export_ctx x = { s, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL };
-	mev__history h;
+	mev_history *h = NULL, *own = NULL;
 	int rc;
 	memset(out, 0, sizeof *out);
 	if (!opt)
 		opt = &defaults;
 	x.opt = opt;
-	x.h = &h;
-	if ((rc = mev__history_load(&h, s, opt->method, opt->tracking, opt->release,
-				    MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
+	if ((rc = mev_history_use(&h, &own, s, opt->history, opt->release,
+				  MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS)))
 		return rc;
-	if ((rc = mev__export_check_release(s, &h, opt)))
+	x.h = h;
+	if ((rc = mev__export_check_release(s, h, opt)))
 		goto done;
-	if (opt->by == MEV_WORKLOAD_BY_LINEAGE && !h.tracked) {
-		rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s/%s", h.key, h.tkey);
+	/* a release of its own not clustered is not tracked, whatever else of
+	 * the history was read before (mev_history_read()) */
+	if (opt->by == MEV_WORKLOAD_BY_LINEAGE &&
+	    (!mev_history_tracked(h) ||
+	     (opt->release && !mev_history_clustering(h, (size_t)mev_history_find(h, opt->release))))) {
+		rc = mev_error_set(MEV_ENOTFOUND, "the store is not tracked with %s/%s",
+				   mev_history_cluster_key(h), mev_history_track_key(h));
 		mev_error_hint("run 'maintevo track' first");
 		goto done;
 	}
@@ -504,6 +511,6 @@ int mev_export_workload(mev_workload_list *out, mev_store *s, const mev_export_o
 		rc = build(out, &x);
 done:
 	mev_flow_roster_reader_free(x.roster);
-	mev__history_free(&h);
+	mev_history_free(own);
 	return rc;
 }

@@ -43,12 +43,14 @@ static const char *sec_display(const mev__side *s, uint32_t i)
 static int side_load(mev__report *r, mev__side *s, size_t idx)
 {
 	const mev_section_info *si;
+	const mev_clustering *c;
 	const mev_edge *e;
 	size_t nsec;
 	int rc;
 	s->r = idx;
-	s->rel = &r->h.list[idx];
-	s->clusters = r->h.rel[idx].c ? (int64_t)mev_clustering_count(r->h.rel[idx].c) : -1;
+	s->rel = mev_history_release(r->h, idx);
+	c = mev_history_clustering(r->h, idx);
+	s->clusters = c ? (int64_t)mev_clustering_count(c) : -1;
 	if ((rc = mev_release_load_graph(&s->secs, &s->g, r->store, s->rel->tag, 0)))
 		return rc;
 	si = mev_filemap_sections(s->secs);
@@ -179,9 +181,10 @@ static int by_group_key_equal(const mev_event *p, const mev_event *q)
 /* The events of the range: births, deaths, and splits and merges grouped. */
 static int collect_events(mev__report *r)
 {
-	for (size_t i = 0; i < r->h.events.n; i++) {
-		const mev_event *e = &r->h.events.v[i];
-		int64_t f = mev__history_find(&r->h, e->from_release), t = mev__history_find(&r->h, e->to_release);
+	for (size_t i = 0; i < mev_history_events(r->h)->n; i++) {
+		const mev_event *e = &mev_history_events(r->h)->v[i];
+		int64_t f = mev_history_find(r->h, e->from_release),
+			t = mev_history_find(r->h, e->to_release);
 		int rc = 0;
 		if (f < (int64_t)r->ia || t > (int64_t)r->ib || f < 0 || t < 0)
 			continue;
@@ -235,7 +238,7 @@ static const char *dialect_project(const char *name)
 
 static int find_release(mev__report *r, const char *tag, size_t *idx)
 {
-	int64_t i = mev__history_find(&r->h, tag);
+	int64_t i = mev_history_find(r->h, tag);
 	if (i >= 0) {
 		*idx = (size_t)i;
 		return 0;
@@ -247,13 +250,15 @@ static int find_release(mev__report *r, const char *tag, size_t *idx)
 static int pick_releases(mev__report *r)
 {
 	int rc;
-	if (r->h.n < 2) {
-		rc = mev_error_set(MEV_ENOTFOUND, "store '%s' holds %zu release%s; a report compares two",
-				   mev_store_dir(r->store), r->h.n, r->h.n == 1 ? "" : "s");
+	if (mev_history_release_count(r->h) < 2) {
+		rc = mev_error_set(MEV_ENOTFOUND,
+				   "store '%s' holds %zu release%s; a report compares two",
+				   mev_store_dir(r->store), mev_history_release_count(r->h),
+				   mev_history_release_count(r->h) == 1 ? "" : "s");
 		mev_error_hint("walk a repository with two release tags or more into it ('maintevo walk')");
 		return rc;
 	}
-	r->ib = r->h.n - 1;
+	r->ib = mev_history_release_count(r->h) - 1;
 	if (r->opt->to && (rc = find_release(r, r->opt->to, &r->ib)))
 		return rc;
 	if (r->opt->from) {
@@ -262,7 +267,7 @@ static int pick_releases(mev__report *r)
 	} else {
 		if (r->ib == 0) {
 			rc = mev_error_set(MEV_EINVAL, "release '%s' is the oldest stored: nothing to compare it with",
-					   r->h.list[r->ib].tag);
+					   mev_history_release(r->h, r->ib)->tag);
 			mev_error_hint("name an older release with --from, or a newer one with --to");
 			return rc;
 		}
@@ -270,11 +275,13 @@ static int pick_releases(mev__report *r)
 	}
 	if (r->opt->from && r->opt->to) {
 		size_t lo, hi; /* the same words as every command's */
-		return mev_release_range(&lo, &hi, r->store, r->h.list, r->h.n, r->opt->from, r->opt->to, 1);
+		return mev_release_range(&lo, &hi, r->store, mev_history_releases(r->h),
+					 mev_history_release_count(r->h), r->opt->from, r->opt->to, 1);
 	}
 	if (r->ia >= r->ib) {
 		rc = mev_error_set(MEV_EINVAL, "--from '%s' is not older than --to '%s'",
-				   r->h.list[r->ia].tag, r->h.list[r->ib].tag);
+				   mev_history_release(r->h, r->ia)->tag,
+				   mev_history_release(r->h, r->ib)->tag);
 		mev_error_hint("releases are in version order: see 'maintevo releases --store %s'",
 			       mev_store_dir(r->store));
 		return rc;
@@ -291,8 +298,8 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 	r->opt = opt;
 	if ((rc = mev_release_names_new(&r->names, s)))
 		return rc;
-	if ((rc = mev__history_load(&r->h, r->store, r->opt->method, r->opt->tracking, NULL,
-			       MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS)))
+	if ((rc = mev_history_use(&r->h, &r->own, s, opt->history, NULL,
+				  MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS)))
 		return rc;
 	if ((rc = pick_releases(r)))
 		return rc;
@@ -306,7 +313,7 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 	}
 	if ((rc = side_load(r, &r->a, r->ia)) || (rc = side_load(r, &r->b, r->ib)))
 		return rc;
-	rc = mev_track_section_changes(&r->changes, r->store, r->opt->tracking, r->a.rel->tag, r->b.rel->tag);
+	rc = mev_history_read_section_changes(&r->changes, r->h, r->a.rel->tag, r->b.rel->tag);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		memset(&r->changes, 0, sizeof r->changes);
@@ -317,7 +324,7 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 	}
 	if ((rc = follow_sections(r)))
 		return rc;
-	return r->h.tracked ? collect_events(r) : 0;
+	return mev_history_tracked(r->h) ? collect_events(r) : 0;
 }
 
 void mev__report_free(mev__report *r)
@@ -332,7 +339,8 @@ void mev__report_free(mev__report *r)
 	MEV_VEC_FREE(&r->moves);
 	MEV_VEC_FREE(&r->groups);
 	mev_section_change_list_free(&r->changes);
-	mev__history_free(&r->h);
+	mev_history_free(r->own);
+	r->h = r->own = NULL;
 	mev_release_names_free(r->names);
 	r->names = NULL;
 }
@@ -355,14 +363,14 @@ static int named_cmp(const void *x, const void *y)
 
 void mev__cluster_sections(mev_buf *out, const mev__report *r, const char *release, const char *rep)
 {
-	int64_t ri = mev__history_find(&r->h, release), k;
+	int64_t ri = mev_history_find(r->h, release), k;
 	const mev_clustering *c;
 	named *v;
 	size_t n = 0, ns;
 	mev__buf_clear(out);
-	if (ri < 0 || (k = mev__history_cluster_named(&r->h, (size_t)ri, rep)) < 0)
+	if (ri < 0 || (k = mev_history_cluster_named(r->h, (size_t)ri, rep)) < 0)
 		return;
-	c = r->h.rel[ri].c;
+	c = mev_history_clustering(r->h, ri);
 	ns = mev_clustering_section_count(c);
 	if (!(v = malloc((ns + 1) * sizeof *v)))
 		return;
@@ -454,30 +462,29 @@ int mev__section_movers(mev__mover **out, size_t *n, const mev__report *r)
 
 int mev__lineage_movers(mev__mover **out, size_t *n, const mev__report *r)
 {
-	const mev_clustering *ca = r->h.rel[r->ia].c, *cb = r->h.rel[r->ib].c;
-	size_t na, nb, k = 0;
+	const mev_clustering *ca = mev_history_clustering(r->h, r->ia),
+			     *cb = mev_history_clustering(r->h, r->ib);
+	size_t na, k = 0;
 	mev__mover *v;
 	*out = NULL;
 	*n = 0;
-	if (!ca || !cb || !r->h.tracked)
+	if (!ca || !cb || !mev_history_tracked(r->h))
 		return 0;
 	na = mev_clustering_count(ca);
-	nb = mev_clustering_count(cb);
 	if (!(v = malloc((na + 1) * sizeof *v)))
 		return mev_error_oom();
 	for (uint32_t i = 0; i < na; i++) {
-		int64_t lin = r->h.rel[r->ia].lineage[i];
-		for (uint32_t j = 0; lin >= 0 && j < nb; j++)
-			if (r->h.rel[r->ib].lineage[j] == lin) {
-				mev__mover m = { mev__display(r, r->b.rel->tag,
-						 mev_clustering_title(cb, mev_clustering_representative(cb, j))),
-						 mev__display(r, r->a.rel->tag,
-						 mev_clustering_title(ca, mev_clustering_representative(ca, i))),
-						 (int64_t)mev__history_cluster_lines(&r->h, r->ia, i),
-						 (int64_t)mev__history_cluster_lines(&r->h, r->ib, j) };
-				v[k++] = m;
-				break;
-			}
+		int64_t lin = mev_history_cluster_lineage(r->h, r->ia, i);
+		int64_t j = lin >= 0 ? mev_history_lineage_cluster(r->h, r->ib, (uint32_t)lin) : -1;
+		if (j >= 0) {
+			mev__mover m = { mev__display(r, r->b.rel->tag,
+					 mev_clustering_title(cb, mev_clustering_representative(cb, (uint32_t)j))),
+					 mev__display(r, r->a.rel->tag,
+					 mev_clustering_title(ca, mev_clustering_representative(ca, i))),
+					 (int64_t)mev_history_cluster_lines(r->h, r->ia, i),
+					 (int64_t)mev_history_cluster_lines(r->h, r->ib, (uint32_t)j) };
+			v[k++] = m;
+		}
 	}
 	mev__sort(v, k, sizeof *v, mover_cmp);
 	*out = v;
@@ -498,13 +505,15 @@ static int series_cmp(const void *x, const void *y)
 static size_t lineage_ids(const mev__report *r, size_t first)
 {
 	size_t nid = 0;
-	for (size_t i = 0; i < r->h.lineages.n; i++)
-		if ((int64_t)r->h.lineages.v[i].id + 1 > (int64_t)nid)
-			nid = r->h.lineages.v[i].id + 1;
+	for (size_t i = 0; i < mev_history_lineages(r->h)->n; i++)
+		if ((int64_t)mev_history_lineages(r->h)->v[i].id + 1 > (int64_t)nid)
+			nid = mev_history_lineages(r->h)->v[i].id + 1;
 	for (size_t ri = first; ri <= r->ib; ri++)
-		for (size_t k = 0; r->h.rel[ri].c && k < mev_clustering_count(r->h.rel[ri].c); k++)
-			if (r->h.rel[ri].lineage[k] + 1 > (int64_t)nid)
-				nid = (size_t)r->h.rel[ri].lineage[k] + 1;
+		for (size_t k = 0; mev_history_clustering(r->h, ri) &&
+				   k < mev_clustering_count(mev_history_clustering(r->h, ri));
+		     k++)
+			if (mev_history_cluster_lineage(r->h, ri, k) + 1 > (int64_t)nid)
+				nid = (size_t)mev_history_cluster_lineage(r->h, ri, k) + 1;
 	return nid;
 }
 
@@ -520,7 +529,8 @@ int mev__top_lineages(mev__lineages *out, const mev__report *r, size_t max)
 	int64_t *slot;
 	memset(out, 0, sizeof *out);
 	/* the releases that have clusters, up to the newer one */
-	while (first <= r->ib && !(r->h.rel[first].c && mev_clustering_count(r->h.rel[first].c)))
+	while (first <= r->ib && !(mev_history_clustering(r->h, first) &&
+				   mev_clustering_count(mev_history_clustering(r->h, first))))
 		first++;
 	if (first > r->ib)
 		return 0;
@@ -536,16 +546,17 @@ int mev__top_lineages(mev__lineages *out, const mev__report *r, size_t max)
 		return mev_error_oom();
 	}
 	for (size_t ri = first; ri <= r->ib; ri++) {
-		const mev_clustering *c = r->h.rel[ri].c;
+		const mev_clustering *c = mev_history_clustering(r->h, ri);
 		for (uint32_t k = 0; c && k < mev_clustering_count(c); k++) {
-			int64_t lin = r->h.rel[ri].lineage[k];
+			int64_t lin = mev_history_cluster_lineage(r->h, ri, k);
 			if (lin < 0)
 				continue;
 			all[lin].id = lin;
-			if (mev__history_cluster_lines(&r->h, ri, k) > all[lin].peak)
-				all[lin].peak = mev__history_cluster_lines(&r->h, ri, k);
-			all[lin].name = mev__display(r, r->h.list[ri].tag,
-						     mev_clustering_title(c, mev_clustering_representative(c, k)));
+			if (mev_history_cluster_lines(r->h, ri, k) > all[lin].peak)
+				all[lin].peak = mev_history_cluster_lines(r->h, ri, k);
+			all[lin].name = mev__display(
+				r, mev_history_release(r->h, ri)->tag,
+				mev_clustering_title(c, mev_clustering_representative(c, k)));
 		}
 	}
 	mev__sort(all, nid, sizeof *all, series_cmp);
@@ -560,11 +571,12 @@ int mev__top_lineages(mev__lineages *out, const mev__report *r, size_t max)
 		}
 	}
 	for (size_t ri = first; ri <= r->ib; ri++) {
-		const mev_clustering *c = r->h.rel[ri].c;
+		const mev_clustering *c = mev_history_clustering(r->h, ri);
 		for (uint32_t k = 0; c && k < mev_clustering_count(c); k++) {
-			int64_t lin = r->h.rel[ri].lineage[k];
+			int64_t lin = mev_history_cluster_lineage(r->h, ri, k);
 			if (lin >= 0 && slot[lin] >= 0)
-				all[slot[lin]].lines[ri - first] = (double)mev__history_cluster_lines(&r->h, ri, k);
+				all[slot[lin]].lines[ri - first] =
+					(double)mev_history_cluster_lines(r->h, ri, k);
 		}
 	}
 	free(slot);

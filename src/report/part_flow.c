@@ -31,7 +31,7 @@ static size_t release_rows(const mev_flow_group **out, const mev_flow_groups *g,
 {
 	size_t n = 0;
 	for (size_t i = 0; i < g->n; i++) {
-		int64_t k = mev__history_find(&r->h, g->v[i].release);
+		int64_t k = mev_history_find(r->h, g->v[i].release);
 		if (g->v[i].level == MEV_FLOW_LEVEL_RELEASE && k >= 0 && (size_t)k <= r->ib)
 			out[n++] = &g->v[i];
 	}
@@ -157,7 +157,7 @@ int mev__part_flow(mev__doc *d, const mev__report *r)
 	mev_flow_groups g;
 	const mev_flow_group **rel = NULL;
 	size_t n;
-	int rc = mev_export_flow_groups(&g, r->store, r->opt->method, r->opt->tracking, NULL);
+	int rc = mev_export_flow_groups(&g, r->store, r->h, NULL);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		return 0; /* 'maintevo flow' has not run: no part */

@@ -24,7 +24,7 @@ static int censuses(mev_section_census **out, const mev__report *r, size_t n, in
 	if (!c)
 		return mev_error_oom();
 	for (size_t i = 0; i < n && !rc; i++) {
-		rc = mev_export_census(&c[i], r->store, r->h.list[i].tag);
+		rc = mev_export_census(&c[i], r->store, mev_history_release(r->h, i)->tag);
 		*any |= c[i].has_health;
 	}
 	*out = c;
@@ -74,7 +74,7 @@ static void compare_table(mev__doc *d, const mev__report *r, const mev_section_c
 /* Releases shown in the series: those with sections, and the two compared. */
 static int shown(const mev__report *r, size_t i)
 {
-	return r->h.list[i].sections || i == r->ia || i == r->ib;
+	return mev_history_release(r->h, i)->sections || i == r->ia || i == r->ib;
 }
 
 /* The code no maintained section covers, over the releases (HTML chart). */
@@ -91,8 +91,8 @@ static void series_chart(mev__doc *d, const mev__report *r, const mev_section_ce
 		for (size_t i = 0; i < n; i++) {
 			if (!shown(r, i))
 				continue;
-			labels[m] = r->h.list[i].tag;
-			v[m] = (double)r->h.list[i].uncovered_lines;
+			labels[m] = mev_history_release(r->h, i)->tag;
+			v[m] = (double)mev_history_release(r->h, i)->uncovered_lines;
 			v[n + 1 + m] = (double)c[i].orphan_only_lines;
 			v[2 * (n + 1) + m] = (double)c[i].obsolete_only_lines;
 			mark[m++] = i == r->ia || i == r->ib;
@@ -118,8 +118,8 @@ static void series_table(mev__doc *d, const mev__report *r, const mev_section_ce
 	for (size_t i = first; i < n; i++) {
 		if (!shown(r, i))
 			continue;
-		mev__doc_cell(d, r->h.list[i].tag);
-		mev__doc_cell_count(d, (int64_t)r->h.list[i].uncovered_lines);
+		mev__doc_cell(d, mev_history_release(r->h, i)->tag);
+		mev__doc_cell_count(d, (int64_t)mev_history_release(r->h, i)->uncovered_lines);
 		if (!c[i].has_health) {
 			for (int k = 0; k < 3; k++)
 				mev__doc_cell(d, "\xe2\x80\x93");

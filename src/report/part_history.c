@@ -37,7 +37,7 @@ static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l
 		for (size_t i = 0; !rc && i < top; i++)
 			s[i].name = names.ptr + name_at.v[i];
 		for (size_t i = 0; i < n; i++)
-			labels[i] = r->h.list[first + i].tag;
+			labels[i] = mev_history_release(r->h, first + i)->tag;
 		if (r->ia >= first)
 			mark[r->ia - first] = 1;
 		mark[r->ib - first] = 1;
@@ -45,7 +45,7 @@ static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l
 			       "in every release from %s to %s, stacked (lines of the files they cover, "
 			       "each once); a subsystem is named after its largest section in the last "
 			       "release it has, [n] is its lineage id; dashed lines: the releases "
-			       "compared", top, r->h.list[first].tag, r->b.rel->tag);
+			       "compared", top, mev_history_release(r->h, first)->tag, r->b.rel->tag);
 		if (!rc)
 			mev__plot_stacked(d->out, cap.ptr ? cap.ptr : "", labels, n, s, top, mark);
 	} else {
@@ -99,7 +99,7 @@ static void without_sections(mev__doc *d, const mev__report *r, size_t n)
 {
 	size_t none = 0, first = n, last = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!r->h.list[i].sections) {
+		if (!mev_history_release(r->h, i)->sections) {
 			none++;
 			first = first < i ? first : i;
 			last = i;
@@ -109,11 +109,11 @@ static void without_sections(mev__doc *d, const mev__report *r, size_t n)
 	mev__doc_para_begin(d, NULL);
 	if (none == 1)
 		mev__doc_printf(d, "Release %s has no MAINTAINERS sections (a board list or no file of "
-				"the format): it is left out.", r->h.list[first].tag);
+				"the format): it is left out.", mev_history_release(r->h, first)->tag);
 	else
 		mev__doc_printf(d, "%zu releases (%s .. %s) have no MAINTAINERS sections (board lists, or "
-				"no file of the format): they are left out.", none, r->h.list[first].tag,
-				r->h.list[last].tag);
+				"no file of the format): they are left out.", none,
+				mev_history_release(r->h, first)->tag, mev_history_release(r->h, last)->tag);
 	mev__doc_para_end(d, NULL);
 }
 
@@ -132,10 +132,10 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 			mev_buf cap = MEV_BUF_INIT;
 			size_t m = 0;
 			for (size_t i = 0; i < n; i++) {
-				if (!r->h.list[i].sections && i != r->ia && i != r->ib)
+				if (!mev_history_release(r->h, i)->sections && i != r->ia && i != r->ib)
 					continue;
-				labels[m] = r->h.list[i].tag;
-				vals[m] = (double)r->h.list[i].sections;
+				labels[m] = mev_history_release(r->h, i)->tag;
+				vals[m] = (double)mev_history_release(r->h, i)->sections;
 				hl[m++] = i == r->ia || i == r->ib;
 			}
 			n = m;
@@ -158,7 +158,8 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 			first = r->ia;
 		mev__doc_table(d, hdr, "ttrrrrr");
 		for (size_t i = first; i < n; i++) {
-			const mev_release *x = &r->h.list[i];
+			const mev_release *x = mev_history_release(r->h, i);
+			const mev_clustering *c = mev_history_clustering(r->h, i);
 			char date[16];
 			if (!x->sections && i != r->ia && i != r->ib)
 				continue;
@@ -166,8 +167,8 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 			mev__doc_cell(d, x->tag);
 			mev__doc_cell(d, date);
 			mev__doc_cell_count(d, (int64_t)x->sections);
-			if (r->h.rel[i].c)
-				mev__doc_cell_count(d, (int64_t)mev_clustering_count(r->h.rel[i].c));
+			if (c)
+				mev__doc_cell_count(d, (int64_t)mev_clustering_count(c));
 			else
 				mev__doc_cell(d, "\xe2\x80\x93");
 			mev__doc_cell_count(d, (int64_t)x->files);
@@ -184,7 +185,7 @@ int mev__part_history(mev__doc *d, const mev__report *r)
 {
 	int rc = 0;
 	mev__doc_heading(d, 3, "The largest subsystems");
-	if (!r->h.tracked)
+	if (!mev_history_tracked(r->h))
 		mev__doc_missing(d, "Subsystems over time need clusters followed across releases",
 				 "maintevo track");
 	else

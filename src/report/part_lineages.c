@@ -11,7 +11,7 @@
 int mev__part_lineages(mev__doc *d, const mev__report *r)
 {
 	mev_chart_options co = { 0 };
-	if (!r->h.tracked) {
+	if (!mev_history_tracked(r->h)) {
 		mev__doc_missing(d, "The lineage chart needs clusters followed across releases",
 				 "maintevo track");
 		return 0;
@@ -28,8 +28,7 @@ int mev__part_lineages(mev__doc *d, const mev__report *r)
 	}
 	co.format = MEV_CHART_SVG;
 	co.top = -1;
-	co.method = r->opt->method;
-	co.tracking = r->opt->tracking;
+	co.history = r->h;
 	co.mark_from = r->a.rel->tag;
 	co.mark_to = r->b.rel->tag;
 	co.embedded = 1;

@@ -14,8 +14,7 @@ static int rows_of(mev_workload_list *l, const mev__report *r, const char *tag)
 	mev_export_options o = { 0 };
 	int rc;
 	o.release = tag;
-	o.method = r->opt->method;
-	o.tracking = r->opt->tracking;
+	o.history = r->h;
 	rc = mev_export_workload(l, r->store, &o);
 	if (rc && rc != MEV_ENOMEM) {
 		mev_error_clear();

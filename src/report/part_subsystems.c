@@ -47,11 +47,11 @@ static void moves_chart(mev__doc *d, const mev__report *r)
 			int left = (m->kind == MEV_EVENT_SPLIT) == (i == 0);
 			const char *rel = left ? e->from_release : e->to_release;
 			const char *name = left ? e->from_cluster : e->to_cluster;
-			int64_t ri = mev__history_find(&r->h, rel), k, lin = -1, ci;
+			int64_t ri = mev_history_find(r->h, rel), k, lin = -1, ci;
 			mev__plot_node nd = { NULL, left ? 0 : 1, (double)(left ? e->from_lines : e->to_lines), -1,
 					      g };
-			if (ri >= 0 && (k = mev__history_cluster_named(&r->h, (size_t)ri, name)) >= 0)
-				lin = r->h.rel[ri].lineage[k];
+			if (ri >= 0 && (k = mev_history_cluster_named(r->h, (size_t)ri, name)) >= 0)
+				lin = mev_history_cluster_lineage(r->h, ri, k);
 			for (ci = 0; lin >= 0 && ci < (int64_t)colors.n; ci++)
 				if (colors.v[ci] == lin)
 					break;
@@ -163,7 +163,9 @@ static void moves_table(mev__doc *d, const mev__report *r, mev_event_kind kind)
 /* The name of lineage id ("" when unknown). */
 static const char *lineage_of(const mev__report *r, uint32_t id)
 {
-	return id >= 1 && id <= r->h.lineages.n ? r->h.lineages.v[id - 1].name : "";
+	return id >= 1 && id <= mev_history_lineages(r->h)->n
+		       ? mev_history_lineages(r->h)->v[id - 1].name
+		       : "";
 }
 
 static void births_table(mev__doc *d, const mev__report *r, int births)
@@ -214,11 +216,11 @@ static void births_table(mev__doc *d, const mev__report *r, int births)
 int mev__part_subsystems(mev__doc *d, const mev__report *r)
 {
 	size_t splits = 0, merges = 0;
-	if (!r->h.clustered) {
+	if (!mev_history_clustered(r->h)) {
 		mev__doc_missing(d, "The releases are not clustered", "maintevo cluster");
 		return 0;
 	}
-	if (!r->h.tracked) {
+	if (!mev_history_tracked(r->h)) {
 		mev__doc_missing(d, "Clusters are not followed across releases yet", "maintevo track");
 		return 0;
 	}

@@ -25,12 +25,12 @@ int mev__part_title(mev__doc *d, const mev__report *r)
 		mev__doc_printf(d, ", %zu release%s in between", between, between == 1 ? "" : "s");
 	mev__doc_text(d, ". Lines are newline characters of every file in the tree; the lines of a "
 		      "section or a subsystem are those of the files it covers, each file once.");
-	if (r->h.clustered) {
+	if (mev_history_clustered(r->h)) {
 		mev__doc_text(d, " Clustering: ");
-		mev__doc_code(d, r->h.key);
-		if (r->h.tracked) {
+		mev__doc_code(d, mev_history_cluster_key(r->h));
+		if (mev_history_tracked(r->h)) {
 			mev__doc_text(d, "; tracking: ");
-			mev__doc_code(d, r->h.tkey);
+			mev__doc_code(d, mev_history_track_key(r->h));
 		}
 		mev__doc_text(d, ".");
 	}

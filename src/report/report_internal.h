@@ -10,7 +10,6 @@
 #include "maintevo/track.h"
 #include "util/buf.h"
 #include "util/strmap.h"
-#include "track/track_shared.h"
 
 /* --- the facts (facts.c) ------------------------------------------------------------ */
 
@@ -43,7 +42,8 @@ typedef struct {
 typedef struct {
 	mev_store *store;
 	const mev_report_options *opt;
-	mev__history h;
+	mev_history *h; /* the tracked history read (r->opt->history or own) */
+	mev_history *own; /* opened here when the options gave none */
 	size_t ia, ib;             /* the releases compared, ia < ib */
 	mev__side a, b;
 	mev_section_change_list changes; /* between ia and ib, in release order */

@@ -391,37 +391,46 @@ static int add_events(list *out, const char *from, const char *to, const void *d
 	return rc;
 }
 
-int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params *cp,
-		     const mev_track_params *tp, const char *from, const char *to)
+/* The public readers read on the keys of one parameter set, made for one
+ * read: *out zeroed, then keys_end(&k, the read's result). */
+static int keys_begin(mev__track_keys *k, void *out, size_t size, const mev_cluster_params *cp,
+		      const mev_track_params *tp)
 {
-	mev_buf prefix = MEV_BUF_INIT, sprefix = MEV_BUF_INIT, cprefix = MEV_BUF_INIT;
+	memset(out, 0, size);
+	return mev__track_keys_init(k, cp, tp);
+}
+
+static int keys_end(mev__track_keys *k, int rc)
+{
+	mev__track_keys_free(k);
+	return rc;
+}
+
+int mev__read_events(mev_event_list *out, mev_store *s, const mev__track_keys *k, const char *from,
+		     const char *to)
+{
 	rec_vec sup = { { 0 }, 0 }, cau = { { 0 }, 0 };
-	aux_scan aux[2] = { { &sup, &sprefix }, { &cau, &cprefix } };
-	mev_track_params d;
-	events_aux sm = { &sup, 0, &cau };
+	aux_scan aux[2] = { { &sup, &k->support }, { &cau, &k->causes } };
+	events_aux sm = { &sup, k->support_runs, &cau };
 	list l;
-	char pk[256];
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (!tp) {
-		mev_track_params_init(&d);
-		tp = &d;
-	}
-	sm.runs = tp->support_runs;
-	mev_track_result_key(pk, sizeof pk, cp, tp);
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
 	l.aux = &sm;
-	if (!(rc = mev__events_key(&prefix, cp, tp, NULL)) && !(rc = mev__support_key(&sprefix, cp, tp, NULL)) &&
-	    !(rc = mev__cause_key(&cprefix, cp, tp, NULL)))
-		rc = read_chain(&l, s, &prefix, 1, "events", pk, from, to, add_events, aux, 2);
+	rc = read_chain(&l, s, &k->events, 1, "events", k->result, from, to, add_events, aux, 2);
 	recs_free(&sup);
 	recs_free(&cau);
-	mev__buf_free(&prefix);
-	mev__buf_free(&sprefix);
-	mev__buf_free(&cprefix);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
+}
+
+int mev_track_events(mev_event_list *out, mev_store *s, const mev_cluster_params *cp,
+		     const mev_track_params *tp, const char *from, const char *to)
+{
+	mev__track_keys k;
+	int rc = keys_begin(&k, out, sizeof *out, cp, tp);
+	return keys_end(&k, rc ? rc : mev__read_events(out, s, &k, from, to));
 }
 
 /* --- section changes ------------------------------------------------------------- */
@@ -448,125 +457,130 @@ static int add_changes(list *out, const char *from, const char *to, const void *
 	return rc;
 }
 
-int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const mev_track_params *tp,
+int mev__read_section_changes(mev_section_change_list *out, mev_store *s, const mev__track_keys *k,
 			      const char *from, const char *to)
 {
-	mev_buf prefix = MEV_BUF_INIT;
-	mev_track_params d;
 	list l;
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (!tp) {
-		mev_track_params_init(&d);
-		tp = &d;
-	}
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
-	if (!(rc = mev__sections_key(&prefix, tp, NULL)))
-		rc = read_chain(&l, s, &prefix, 0, "section changes", NULL, from, to, add_changes, NULL, 0);
-	mev__buf_free(&prefix);
+	rc = read_chain(&l, s, &k->sections, 0, "section changes", NULL, from, to, add_changes, NULL,
+			0);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
+}
+
+int mev_track_section_changes(mev_section_change_list *out, mev_store *s, const mev_track_params *tp,
+			      const char *from, const char *to)
+{
+	mev__track_keys k;
+	int rc = keys_begin(&k, out, sizeof *out, NULL, tp);
+	return keys_end(&k, rc ? rc : mev__read_section_changes(out, s, &k, from, to));
 }
 
 /* --- lineages ---------------------------------------------------------------------- */
 
-int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_params *cp,
-		       const mev_track_params *tp)
+int mev__read_lineages(mev_lineage_list *out, mev_store *s, const mev__track_keys *k)
 {
-	mev_buf k = MEV_BUF_INIT;
 	void *data = NULL;
 	size_t len = 0;
 	list l;
-	char pk[256];
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	mev_track_result_key(pk, sizeof pk, cp, tp);
 	if ((rc = list_init(&l, sizeof *out->v)))
 		return rc;
-	if (!(rc = mev__lineages_key(&k, cp, tp)) && !(rc = mev_store_read_begin(s))) {
+	if (!(rc = mev_store_read_begin(s))) {
 		int few = 0;
-		rc = mev_store_get(&data, &len, s, "lineages", k.ptr, k.len);
+		rc = mev_store_get(&data, &len, s, "lineages", k->lineages.ptr, k->lineages.len);
 		/* no release with sections: no lineages, tracked or not */
 		if (rc == MEV_ENOTFOUND && !few_releases(&few, s, 0) && few)
 			rc = 0;
 		mev_store_read_end(s);
 	}
 	if (rc == MEV_ENOTFOUND) {
-		mev_error_set(MEV_ENOTFOUND, "store '%s' has no lineages for %s", mev_store_dir(s), pk);
+		mev_error_set(MEV_ENOTFOUND, "store '%s' has no lineages for %s", mev_store_dir(s),
+			      k->result);
 		mev_error_hint("run 'maintevo track --store %s' with the same clustering options and "
 			       "thresholds first", mev_store_dir(s));
 	}
 	if (!rc && data) {
 		mev_lineage *v = NULL;
-		rc = mev__lineages_decode(&v, &l.n, l.arena, data, len, pk);
+		rc = mev__lineages_decode(&v, &l.n, l.arena, data, len, k->result);
 		l.v = v;
 	}
 	free(data);
-	mev__buf_free(&k);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);
+}
+
+int mev_track_lineages(mev_lineage_list *out, mev_store *s, const mev_cluster_params *cp,
+		       const mev_track_params *tp)
+{
+	mev__track_keys k;
+	int rc = keys_begin(&k, out, sizeof *out, cp, tp);
+	return keys_end(&k, rc ? rc : mev__read_lineages(out, s, &k));
 }
 
 /* --- the clusters of a release ------------------------------------------------------ */
 
-/* The names of the lineages of a result, by id (names[id]; strings in
- * *arena); an absent lineages record leaves them all "". */
+/* The names of the lineages of a result, by id (names[id - 1]; strings in
+ * *arena, or those of `known` when given); an absent lineages record leaves
+ * them all "". */
 static int lineage_names(const char ***names, size_t *n, mev_arena *arena, mev_store *s,
-			 const mev_cluster_params *cp, const mev_track_params *tp, const char *pk)
+			 const mev__track_keys *k, const mev_lineage_list *known)
 {
-	mev_buf k = MEV_BUF_INIT;
 	mev_lineage *v = NULL;
 	void *data = NULL;
-	size_t len = 0, nv = 0;
-	int rc = mev__lineages_key(&k, cp, tp);
+	size_t len = 0, nv = known ? known->n : 0;
+	int rc = 0;
 	*names = NULL;
 	*n = 0;
-	if (!rc && (rc = mev_store_get(&data, &len, s, "lineages", k.ptr, k.len)) == MEV_ENOTFOUND) {
+	if (!known && (rc = mev_store_get(&data, &len, s, "lineages", k->lineages.ptr,
+					  k->lineages.len)) == MEV_ENOTFOUND) {
 		mev_error_clear();
 		rc = 0;
 	}
 	if (!rc && data)
-		rc = mev__lineages_decode(&v, &nv, arena, data, len, pk);
+		rc = mev__lineages_decode(&v, &nv, arena, data, len, k->result);
 	if (!rc && !(*names = calloc(nv + 1, sizeof **names)))
 		rc = mev_error_oom();
 	for (size_t i = 0; !rc && i < nv; i++)
-		(*names)[i] = v[i].name;
+		(*names)[i] = known ? known->v[i].name : v[i].name;
 	if (!rc)
 		*n = nv;
 	free(v);
 	free(data);
-	mev__buf_free(&k);
 	return rc;
 }
 
-int mev_track_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev_cluster_params *cp,
-		       const mev_track_params *tp, const char *release)
+int mev__read_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev__track_keys *k,
+		       const mev_lineage_list *known, const char *release)
 {
-	mev_buf k = MEV_BUF_INIT;
+	mev_buf key = MEV_BUF_INIT;
 	void *data = NULL;
 	size_t len = 0, nnames = 0;
 	mev__events_rec rec = { 0 };
 	mev_arena *arena = calloc(1, sizeof *arena);
 	const char **names = NULL;
-	char pk[256];
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	mev_track_result_key(pk, sizeof pk, cp, tp);
 	if (!arena)
 		return mev_error_oom();
 	out->mem_ = arena;
-	if (!(rc = mev__events_key(&k, cp, tp, release)))
-		rc = mev_store_get(&data, &len, s, "events", k.ptr, k.len);
+	if (mev__buf_put(&key, k->events.ptr, k->events.len) || mev__buf_puts(&key, release))
+		rc = mev_error_oom();
+	else
+		rc = mev_store_get(&data, &len, s, "events", key.ptr, key.len);
 	if (rc == MEV_ENOTFOUND) {
-		mev_error_set(MEV_ENOTFOUND, "release '%s' of store '%s' is not tracked for %s", release,
-			      mev_store_dir(s), pk);
+		mev_error_set(MEV_ENOTFOUND, "release '%s' of store '%s' is not tracked for %s",
+			      release, mev_store_dir(s), k->result);
 		mev_error_hint("run 'maintevo track --store %s' with the same clustering options first",
 			       mev_store_dir(s));
 	}
 	if (rc || (rc = mev__events_rec_decode(&rec, data, len, release)) ||
-	    (rc = lineage_names(&names, &nnames, arena, s, cp, tp, pk)))
+	    (rc = lineage_names(&names, &nnames, arena, s, k, known)))
 		goto done;
 	if (!(out->v = calloc(rec.clusters.n + 1, sizeof *out->v))) {
 		rc = mev_error_oom();
@@ -585,10 +599,18 @@ done:
 	free(names);
 	mev__events_rec_free(&rec);
 	free(data);
-	mev__buf_free(&k);
+	mev__buf_free(&key);
 	if (rc)
 		mev_tracked_cluster_list_free(out);
 	return rc;
+}
+
+int mev_track_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev_cluster_params *cp,
+		       const mev_track_params *tp, const char *release)
+{
+	mev__track_keys k;
+	int rc = keys_begin(&k, out, sizeof *out, cp, tp);
+	return keys_end(&k, rc ? rc : mev__read_clusters(out, s, &k, NULL, release));
 }
 
 /* --- the results a store holds --------------------------------------------------------- */

@@ -60,6 +60,39 @@ int mev__lineages_key(mev_buf *k, const mev_cluster_params *cp, const mev_track_
 	return rc;
 }
 
+int mev__track_keys_init(mev__track_keys *k, const mev_cluster_params *cp, const mev_track_params *tp)
+{
+	mev_cluster_params cd;
+	mev_track_params td;
+	memset(k, 0, sizeof *k);
+	if (!cp) {
+		mev_cluster_params_init(&cd);
+		cp = &cd;
+	}
+	if (!tp) {
+		mev_track_params_init(&td);
+		tp = &td;
+	}
+	k->support_runs = tp->support_runs;
+	mev_track_result_key(k->result, sizeof k->result, cp, tp);
+	if (mev__events_key(&k->events, cp, tp, NULL) || mev__support_key(&k->support, cp, tp, NULL) ||
+	    mev__cause_key(&k->causes, cp, tp, NULL) || mev__sections_key(&k->sections, tp, NULL) ||
+	    mev__lineages_key(&k->lineages, cp, tp)) {
+		mev__track_keys_free(k);
+		return MEV_ENOMEM;
+	}
+	return 0;
+}
+
+void mev__track_keys_free(mev__track_keys *k)
+{
+	mev__buf_free(&k->events);
+	mev__buf_free(&k->support);
+	mev__buf_free(&k->causes);
+	mev__buf_free(&k->sections);
+	mev__buf_free(&k->lineages);
+}
+
 /* --- the head of a pair's record ------------------------------------------- */
 
 static int put_head(mev_buf *b, const char *from, uint64_t fp_from, uint64_t fp_to, const uint64_t *params,

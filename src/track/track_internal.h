@@ -388,4 +388,33 @@ int mev__encode_lineages(mev_buf *b, const mev_lineage *lin, size_t n);
 int mev__lineages_decode(mev_lineage **out, size_t *n, mev_arena *arena, const void *data,
 			 size_t len, const char *key);
 
+/* --- reading the results back (read.c) ----------------------------------- */
+
+/*
+ * Every key a reader of one parameter set needs, made once: the prefixes of
+ * the events, support, cause and section changes records (mev__events_key()
+ * and the others with tag NULL), the lineages record's key and the result
+ * key the messages name.
+ */
+typedef struct {
+	mev_buf events, support, causes, sections, lineages;
+	char result[256]; /* mev_track_result_key() */
+	int support_runs; /* the runs the support records count */
+} mev__track_keys;
+
+/* tp NULL: the default thresholds.  Errors: MEV_ENOMEM (*k freed). */
+int mev__track_keys_init(mev__track_keys *k, const mev_cluster_params *cp, const mev_track_params *tp);
+void mev__track_keys_free(mev__track_keys *k);
+
+/* mev_track_events(), mev_track_section_changes(), mev_track_lineages()
+ * and mev_track_clusters() on keys made once; names: the lineages of the
+ * result, by id, for the clusters' names (NULL: read them here). */
+int mev__read_events(mev_event_list *out, mev_store *s, const mev__track_keys *k, const char *from,
+		     const char *to);
+int mev__read_section_changes(mev_section_change_list *out, mev_store *s, const mev__track_keys *k,
+			      const char *from, const char *to);
+int mev__read_lineages(mev_lineage_list *out, mev_store *s, const mev__track_keys *k);
+int mev__read_clusters(mev_tracked_cluster_list *out, mev_store *s, const mev__track_keys *k,
+		       const mev_lineage_list *names, const char *release);
+
 #endif

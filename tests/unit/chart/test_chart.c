@@ -105,7 +105,7 @@ static void check_model(mev_store *s)
 	mev_event_list ev = { 0 };
 	mev_cluster_params cp;
 	mev_cluster_params_init(&cp);
-	CHECK_INT(mev__chart_model_load(&m, s, NULL, NULL, NULL, NULL, MEV__CHART_PATHS), 0);
+	CHECK_INT(mev__chart_model_load(&m, s, NULL, NULL, NULL, MEV__CHART_PATHS), 0);
 	CHECK_INT(m.nrel, 3);
 	CHECK(m.has_files);
 	CHECK_INT(mev_track_events(&ev, s, &cp, NULL, NULL, NULL), 0);
@@ -114,16 +114,16 @@ static void check_model(mev_store *s)
 	for (size_t r = 0; r < m.nrel; r++) {
 		/* the nodes are the clusters: their lines add up to the clusters' */
 		uint64_t nodes = 0, clusters = 0;
-		const mev_clustering *c = m.h.rel[m.rel[r]].c;
+		const mev_clustering *c = mev_history_clustering(m.h, m.rel[r]);
 		for (size_t i = 0; i < m.nodes[r].n; i++)
 			nodes += m.nodes[r].v[i].v[MEV_CHART_LINES];
 		for (uint32_t k = 0; k < mev_clustering_count(c); k++)
-			clusters += mev__history_cluster_lines(&m.h, m.rel[r], k);
+			clusters += mev_history_cluster_lines(m.h, m.rel[r], k);
 		CHECK_INT(nodes, clusters);
 	}
 	for (size_t i = 0; i < m.flows.n; i++) {
 		const mev__chart_flow *f = &m.flows.v[i];
-		const mev_event *e = &m.h.events.v[f->event];
+		const mev_event *e = &mev_history_events(m.h)->v[f->event];
 		CHECK(f->rel >= 1 && f->rel < m.nrel);
 		if (f->from && f->to) {
 			/* a link: the lines the tracker found in common */
@@ -183,7 +183,7 @@ static void check_layout(mev_store *s)
 	mev__chart_model m;
 	mev__chart_layout l;
 	for (int top = 0; top < 3; top++) {
-		CHECK_INT(mev__chart_model_load(&m, s, NULL, NULL, NULL, NULL, MEV__CHART_FILES), 0);
+		CHECK_INT(mev__chart_model_load(&m, s, NULL, NULL, NULL, MEV__CHART_FILES), 0);
 		CHECK_INT(mev__chart_layout_build(&l, &m, MEV_CHART_LINES, MEV_CHART_X_INDEX, top), 0);
 		CHECK(l.nband >= 1);
 		if (top)
@@ -257,7 +257,7 @@ static void test_chart_store(void)
 	CHECK(strstr(a, "<script") == NULL);
 	free(a);
 	/* the flows table: one row per event */
-	CHECK_INT(mev_chart_flows(&fl, s, NULL, NULL), 0);
+	CHECK_INT(mev_chart_flows(&fl, s, NULL), 0);
 	CHECK(fl.n > 0);
 	for (size_t i = 0; i < fl.n; i++) {
 		CHECK(fl.v[i].from_lineage || fl.v[i].to_lineage);

@@ -209,7 +209,7 @@ static void test_tables(void)
 static void test_graph(void)
 {
 	mev_store *s = NULL;
-	mev_export_graph_options go = { MEV_GRAPH_DOT, "v1.0", NULL, NULL, 0, 0, 0 };
+	mev_export_graph_options go = { MEV_GRAPH_DOT, "v1.0", NULL, 0, 0, 0 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;

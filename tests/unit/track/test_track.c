@@ -2,7 +2,6 @@
 #include "test.h"
 #include "track_test.h"
 #include "track/track_internal.h"
-#include "track/track_shared.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"
@@ -502,137 +501,197 @@ static void test_store_lock(void)
 	mev_filemap_free(f2);
 }
 
-/* --- the read model of export and report (history.c) ------------------------ */
+/* --- the read model of chart, export and report (history.c) ----------------- */
 
 /* Every cluster of release r in h is found by its representative and
  * carries what mev_track_clusters() says (lineage, code lines, lineage
  * name), or unknowns when `known` is 0 (not tracked, or clustered anew). */
-static void check_history_release(const mev__history *h, mev_store *s, const mev_cluster_params *cp,
+static void check_history_release(const mev_history *h, mev_store *s, const mev_cluster_params *cp,
 				  size_t r, int known)
 {
-	const mev__history_release *hr = &h->rel[r];
+	const mev_clustering *c = mev_history_clustering(h, r);
 	mev_tracked_cluster_list tc = { 0 };
-	CHECK(hr->c != NULL);
-	if (!hr->c)
+	CHECK(c != NULL);
+	if (!c)
 		return;
 	if (known) {
-		CHECK_INT(mev_track_clusters(&tc, s, cp, NULL, h->list[r].tag), 0);
-		CHECK_INT(tc.n, mev_clustering_count(hr->c));
+		CHECK_INT(mev_track_clusters(&tc, s, cp, NULL, mev_history_release(h, r)->tag), 0);
+		CHECK_INT(tc.n, mev_clustering_count(c));
 	}
-	for (uint32_t k = 0; k < mev_clustering_count(hr->c); k++) {
-		const char *rep = mev_clustering_title(hr->c, mev_clustering_representative(hr->c, k));
-		CHECK_INT(mev__history_cluster_named(h, r, rep), k);
-		CHECK_INT(mev__history_cluster_of(h, r, rep), k);
+	for (uint32_t k = 0; k < mev_clustering_count(c); k++) {
+		const char *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
+		CHECK_INT(mev_history_cluster_named(h, r, rep), k);
+		CHECK_INT(mev_history_cluster_of(h, r, rep), k);
 		if (known && k < tc.n) {
-			CHECK_INT(hr->lineage[k], tc.v[k].lineage);
-			CHECK_INT(hr->code[k], tc.v[k].code_lines);
-			CHECK_INT(mev__history_cluster_lines(h, r, k), tc.v[k].code_lines);
-			CHECK_STR(mev__history_lineage_name(h, r, k), tc.v[k].name);
-			CHECK(tc.v[k].lineage >= 1 && tc.v[k].lineage <= h->lineages.n);
+			CHECK_INT(mev_history_cluster_lineage(h, r, k), tc.v[k].lineage);
+			CHECK_INT(mev_history_cluster_code_lines(h, r, k), tc.v[k].code_lines);
+			CHECK_INT(mev_history_cluster_lines(h, r, k), tc.v[k].code_lines);
+			CHECK_STR(mev_history_lineage_name(h, r, k), tc.v[k].name);
+			CHECK(mev_history_lineage_cluster(h, r, tc.v[k].lineage) <= (int64_t)k);
+			CHECK(tc.v[k].lineage >= 1 && tc.v[k].lineage <= mev_history_lineages(h)->n);
 		} else if (!known) {
-			CHECK(hr->lineage[k] == -1 && hr->code[k] == -1);
-			CHECK_INT(mev__history_cluster_lines(h, r, k), mev_clustering_lines(hr->c, k));
-			CHECK_STR(mev__history_lineage_name(h, r, k), "");
+			CHECK(mev_history_cluster_lineage(h, r, k) == -1 &&
+			      mev_history_cluster_code_lines(h, r, k) == -1);
+			CHECK_INT(mev_history_cluster_lines(h, r, k), mev_clustering_lines(c, k));
+			CHECK_STR(mev_history_lineage_name(h, r, k), "");
+			CHECK_INT(mev_history_lineage_cluster(h, r, 1), -1);
 		}
 	}
 	mev_tracked_cluster_list_free(&tc);
 }
 
 /* The lineage of the cluster of `title` in release `tag`, as h has it (-2: none). */
-static int64_t history_lineage(const mev__history *h, const char *tag, const char *title)
+static int64_t history_lineage(const mev_history *h, const char *tag, const char *title)
 {
-	int64_t r = mev__history_find(h, tag), k = r >= 0 ? mev__history_cluster_of(h, (size_t)r, title) : -1;
-	return k >= 0 ? h->rel[r].lineage[k] : -2;
+	int64_t r = mev_history_find(h, tag),
+		k = r >= 0 ? mev_history_cluster_of(h, (size_t)r, title) : -1;
+	return k >= 0 ? mev_history_cluster_lineage(h, (size_t)r, (uint32_t)k) : -2;
+}
+
+/* The lists of the handle's own reads are those of mev_track_*(). */
+static void check_history_reads(const mev_history *h, mev_store *s, const mev_cluster_params *cp)
+{
+	mev_event_list ev = { 0 }, mine = { 0 };
+	mev_lineage_list ls = { 0 }, mls = { 0 };
+	mev_section_change_list sc = { 0 }, msc = { 0 };
+	CHECK_INT(mev_track_events(&ev, s, cp, NULL, NULL, NULL), 0);
+	CHECK_INT(mev_track_lineages(&ls, s, cp, NULL), 0);
+	CHECK_INT(mev_track_section_changes(&sc, s, NULL, "v2", NULL), 0);
+	CHECK(mev_history_events(h)->n == ev.n && ev.n > 0);
+	CHECK(mev_history_lineages(h)->n == ls.n && ls.n > 0);
+	CHECK_INT(mev_history_read_events(&mine, h, "v2", "v3"), 0);
+	CHECK(mine.n > 0 && mine.n < ev.n && strcmp(mine.v[0].from_release, "v2") == 0);
+	CHECK_INT(mev_history_read_lineages(&mls, h), 0);
+	CHECK_INT(mls.n, ls.n);
+	CHECK_INT(mev_history_read_section_changes(&msc, h, "v2", NULL), 0);
+	CHECK_INT(msc.n, sc.n);
+	mev_event_list_free(&mine);
+	CHECK_ERR(mev_history_read_events(&mine, h, "v3", "v1"), MEV_EINVAL, "");
+	mev_event_list_free(&ev);
+	mev_event_list_free(&mine);
+	mev_lineage_list_free(&ls);
+	mev_lineage_list_free(&mls);
+	mev_section_change_list_free(&sc);
+	mev_section_change_list_free(&msc);
 }
 
 /* v1, v2, v3 of test_store_code(), clustered and tracked, read whole. */
 static void check_history_tracked(mev_store *s, const mev_cluster_params *cp)
 {
-	mev__history h;
+	mev_history *h = NULL;
 	char key[128];
-	CHECK_INT(mev__history_load(&h, s, NULL, NULL, NULL, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS), 0);
-	CHECK_INT(h.n, 3);
-	if (h.n != 3) {
-		mev__history_free(&h);
+	CHECK_INT(mev_history_open(&h, s, NULL, NULL, NULL, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS),
+		  0);
+	if (!h)
+		return;
+	CHECK_INT(mev_history_release_count(h), 3);
+	if (mev_history_release_count(h) != 3) {
+		mev_history_free(h);
 		return;
 	}
-	CHECK(h.clustered && h.tracked && h.snapshot == s);
+	CHECK(mev_history_clustered(h) && mev_history_tracked(h) && mev_history_store(h) == s);
 	mev_cluster_key(key, sizeof key, cp);
-	CHECK_STR(h.key, key);
-	CHECK_STR(h.tkey, "link=0.1:match=0.5:growth=0.1:absorb=0.5");
-	CHECK_STR(h.list[0].tag, "v1");
-	CHECK_STR(h.list[2].tag, "v3");
-	CHECK_INT(mev__history_find(&h, "v2"), 1);
-	CHECK_INT(mev__history_find(&h, "v9"), -1);
-	CHECK_INT(mev__history_find(&h, NULL), -1);
+	CHECK_STR(mev_history_cluster_key(h), key);
+	CHECK_STR(mev_history_track_key(h), "link=0.1:match=0.5:growth=0.1:absorb=0.5");
+	CHECK_STR(mev_history_release(h, 0)->tag, "v1");
+	CHECK_STR(mev_history_releases(h)[2].tag, "v3");
+	CHECK_INT(mev_history_find(h, "v2"), 1);
+	CHECK_INT(mev_history_find(h, "v9"), -1);
+	CHECK_INT(mev_history_find(h, NULL), -1);
 	for (size_t r = 0; r < 3; r++)
-		check_history_release(&h, s, cp, r, 1);
+		check_history_release(h, s, cp, r, 1);
 	/* SOUND's codecs are in its cluster in v1, their own in v2 */
-	CHECK(mev__history_cluster_named(&h, 0, "SOUND") >= 0);
-	CHECK_INT(mev__history_cluster_of(&h, 0, "SOUND CODECS"), mev__history_cluster_named(&h, 0, "SOUND"));
-	CHECK_INT(mev__history_cluster_named(&h, 0, "SOUND CODECS"), -1);
-	CHECK_INT(mev__history_cluster_of(&h, 0, "NO SUCH SECTION"), -1);
-	CHECK_INT(mev__history_cluster_of(&h, 0, "THE REST"), -1);
+	CHECK(mev_history_cluster_named(h, 0, "SOUND") >= 0);
+	CHECK_INT(mev_history_cluster_of(h, 0, "SOUND CODECS"),
+		  mev_history_cluster_named(h, 0, "SOUND"));
+	CHECK_INT(mev_history_cluster_named(h, 0, "SOUND CODECS"), -1);
+	CHECK_INT(mev_history_cluster_of(h, 0, "NO SUCH SECTION"), -1);
+	CHECK_INT(mev_history_cluster_of(h, 0, "THE REST"), -1);
 	/* the codecs go on in SOUND's lineage, SOUND starts one; v3 = v2 */
-	CHECK_INT(history_lineage(&h, "v2", "SOUND CODECS"), history_lineage(&h, "v1", "SOUND"));
-	CHECK(history_lineage(&h, "v2", "SOUND") > history_lineage(&h, "v1", "SOUND"));
-	CHECK_INT(history_lineage(&h, "v3", "SOUND"), history_lineage(&h, "v2", "SOUND"));
-	CHECK_INT(history_lineage(&h, "v2", "LEGACY DRIVER (RENAMED)"), history_lineage(&h, "v1", "OLD DRIVER"));
+	CHECK_INT(history_lineage(h, "v2", "SOUND CODECS"), history_lineage(h, "v1", "SOUND"));
+	CHECK(history_lineage(h, "v2", "SOUND") > history_lineage(h, "v1", "SOUND"));
+	CHECK_INT(mev_history_lineage_cluster(h, 1, (uint32_t)history_lineage(h, "v2", "SOUND")),
+		  mev_history_cluster_named(h, 1, "SOUND"));
+	CHECK_INT(mev_history_lineage_cluster(h, 0, (uint32_t)history_lineage(h, "v2", "SOUND")), -1);
+	CHECK_INT(history_lineage(h, "v3", "SOUND"), history_lineage(h, "v2", "SOUND"));
+	CHECK_INT(history_lineage(h, "v2", "LEGACY DRIVER (RENAMED)"),
+		  history_lineage(h, "v1", "OLD DRIVER"));
 	{
-		int64_t k = mev__history_cluster_named(&h, 1, "SOUND");
+		int64_t k = mev_history_cluster_named(h, 1, "SOUND");
 		CHECK(k >= 0);
 		if (k >= 0)
-			CHECK_STR(mev__history_lineage_name(&h, 1, (uint32_t)k), "SOUND (v2)");
+			CHECK_STR(mev_history_lineage_name(h, 1, (uint32_t)k), "SOUND (v2)");
 	}
-	{
-		mev_event_list ev = { 0 };
-		mev_lineage_list ls = { 0 };
-		CHECK_INT(mev_track_events(&ev, s, cp, NULL, NULL, NULL), 0);
-		CHECK_INT(mev_track_lineages(&ls, s, cp, NULL), 0);
-		CHECK(h.events.n == ev.n && ev.n > 0);
-		CHECK(h.lineages.n == ls.n && ls.n > 0);
-		mev_event_list_free(&ev);
-		mev_lineage_list_free(&ls);
-	}
-	mev__history_free(&h);
-	CHECK(h.n == 0 && h.list == NULL && h.snapshot == NULL);
+	check_history_reads(h, s, cp);
+	mev_history_free(h);
+	mev_history_free(NULL);
 }
 
-/* What `need` and `only` leave out; a release changed or added since the
- * track: unknown lineages, no clustering. */
+/* What `need` and `only` leave out, and read later; a release changed or
+ * added since the track: unknown lineages, no clustering. */
 static void check_history_parts(mev_store *s, const mev_cluster_params *cp, const mev_filemap *f1)
 {
-	mev__history h;
+	mev_history *h = NULL, *own = NULL, *got = NULL;
 	mev_cluster_result cr;
-	CHECK_INT(mev__history_load(&h, s, cp, &tp, "v2", MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS), 0);
-	CHECK(h.n == 3 && h.rel[0].c == NULL && h.rel[1].c != NULL && h.rel[2].c == NULL);
-	if (h.n == 3 && h.rel[1].c)
-		check_history_release(&h, s, cp, 1, 1);
-	mev__history_free(&h);
-	CHECK_ERR(mev__history_load(&h, s, cp, &tp, "v9", MEV__HISTORY_CLUSTERS), MEV_ENOTFOUND,
+	mev_lineage_list ls = { 0 };
+	CHECK_INT(mev_history_open(&h, s, cp, &tp, "v2", MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS), 0);
+	CHECK(h && mev_history_release_count(h) == 3 && !mev_history_clustering(h, 0) &&
+	      mev_history_clustering(h, 1) && !mev_history_clustering(h, 2));
+	if (h && mev_history_clustering(h, 1))
+		check_history_release(h, s, cp, 1, 1);
+	/* the rest read later, into the same handle */
+	CHECK_INT(mev_history_read(h, NULL, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS), 0);
+	for (size_t r = 0; h && r < 3; r++)
+		check_history_release(h, s, cp, r, 1);
+	CHECK_ERR(mev_history_read(h, "v9", MEV_HISTORY_CLUSTERS), MEV_ENOTFOUND,
 		  "release 'v9' is not in store");
-	CHECK(h.snapshot == NULL);
-	CHECK_INT(mev__history_load(&h, s, cp, &tp, NULL, 0), 0);
-	CHECK(h.n == 3 && !h.clustered && !h.tracked && h.rel[0].c == NULL && h.events.n == 0);
-	mev__history_free(&h);
+	mev_history_free(h);
+	CHECK_ERR(mev_history_open(&h, s, cp, &tp, "v9", MEV_HISTORY_CLUSTERS), MEV_ENOTFOUND,
+		  "release 'v9' is not in store");
+	CHECK(h == NULL);
+	CHECK_INT(mev_history_open(&h, s, cp, &tp, NULL, 0), 0);
+	CHECK(h && mev_history_release_count(h) == 3 && !mev_history_clustered(h) &&
+	      !mev_history_tracked(h) && !mev_history_clustering(h, 0) &&
+	      mev_history_events(h)->n == 0);
+	/* a reader given a handle reads into it; given none, opens its own */
+	CHECK_INT(mev_history_use(&got, &own, s, h, "v1", MEV_HISTORY_CLUSTERS), 0);
+	CHECK(got == h && own == NULL && mev_history_clustering(h, 0) && !mev_history_clustering(h, 1));
+	mev_history_free(h);
+	CHECK_INT(mev_history_use(&got, &own, s, NULL, NULL, MEV_HISTORY_TRACKS), 0);
+	CHECK(got && got == own && mev_history_tracked(own));
+	mev_history_free(own);
 	/* events and lineages without the clusterings */
-	CHECK_INT(mev__history_load(&h, s, cp, &tp, NULL, MEV__HISTORY_TRACKS), 0);
-	CHECK(h.tracked && h.events.n > 0 && h.rel[0].c == NULL && h.rel[0].lineage == NULL);
-	mev__history_free(&h);
+	CHECK_INT(mev_history_open(&h, s, cp, &tp, NULL, MEV_HISTORY_TRACKS), 0);
+	CHECK(h && mev_history_tracked(h) && mev_history_events(h)->n > 0 &&
+	      !mev_history_clustering(h, 0) && mev_history_cluster_lineage(h, 0, 0) == -1);
+	mev_history_free(h);
+	/* other thresholds: not tracked, and the reads say so */
+	{
+		mev_track_params other = tp;
+		other.link = 0.3;
+		CHECK_INT(mev_history_open(&h, s, cp, &other, NULL,
+					   MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS),
+			  0);
+		CHECK(h && mev_history_clustered(h) && !mev_history_tracked(h) &&
+		      mev_history_lineages(h)->n == 0);
+		CHECK_ERR(mev_history_read_lineages(&ls, h), MEV_ENOTFOUND, "has no lineages for");
+		mev_lineage_list_free(&ls);
+		mev_history_free(h);
+	}
 	/* v3 re-stored and clustered anew, v4 added, neither tracked */
 	put_release(s, "v3", (mev_filemap *)f1, 1);
 	CHECK_INT(mev_cluster_store(&cr, s, cp, NULL), 0);
 	put_release(s, "v4", (mev_filemap *)f1, 1);
-	CHECK_INT(mev__history_load(&h, s, cp, &tp, NULL, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS), 0);
-	CHECK_INT(h.n, 4);
-	if (h.n == 4) {
-		check_history_release(&h, s, cp, 1, 1);
-		check_history_release(&h, s, cp, 2, 0);
-		CHECK(h.rel[3].c == NULL && h.rel[3].lineage == NULL);
-		CHECK_INT(mev__history_cluster_of(&h, 3, "SOUND"), -1);
-		CHECK_INT(mev__history_cluster_named(&h, 3, "SOUND"), -1);
+	CHECK_INT(mev_history_open(&h, s, cp, &tp, NULL, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS), 0);
+	CHECK_INT(h ? mev_history_release_count(h) : 0, 4);
+	if (h && mev_history_release_count(h) == 4) {
+		check_history_release(h, s, cp, 1, 1);
+		check_history_release(h, s, cp, 2, 0);
+		CHECK(!mev_history_clustering(h, 3) && mev_history_cluster_lineage(h, 3, 0) == -1);
+		CHECK_INT(mev_history_cluster_of(h, 3, "SOUND"), -1);
+		CHECK_INT(mev_history_cluster_named(h, 3, "SOUND"), -1);
 	}
-	mev__history_free(&h);
+	mev_history_free(h);
 }
 
 static void test_history(void)
@@ -642,7 +701,7 @@ static void test_history(void)
 	mev_cluster_params cp;
 	mev_track_result res;
 	mev_cluster_result cr;
-	mev__history h;
+	mev_history *h = NULL;
 	char sub[600];
 
 	mev_cluster_params_init(&cp);
@@ -651,19 +710,24 @@ static void test_history(void)
 	if (!s)
 		goto done;
 	/* no releases: clustered and tracked, with empty tables */
-	CHECK_INT(mev__history_load(&h, s, &cp, &tp, NULL, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS), 0);
-	CHECK(h.n == 0 && h.clustered && h.tracked && h.events.n == 0 && h.lineages.n == 0);
-	mev__history_free(&h);
+	CHECK_INT(mev_history_open(&h, s, &cp, &tp, NULL, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS),
+		  0);
+	CHECK(h && mev_history_release_count(h) == 0 && mev_history_clustered(h) &&
+	      mev_history_tracked(h) && mev_history_events(h)->n == 0 &&
+	      mev_history_lineages(h)->n == 0);
+	mev_history_free(h);
 	put_release(s, "v1", f1, 1);
 	put_release(s, "v3", f2, 1);
 	put_release(s, "v2", f2, 1);
 	/* clustered, not tracked: no lineages, sizes from the clustering */
 	CHECK_INT(mev_cluster_store(&cr, s, &cp, NULL), 0);
-	CHECK_INT(mev__history_load(&h, s, &cp, &tp, NULL, MEV__HISTORY_CLUSTERS | MEV__HISTORY_TRACKS), 0);
-	CHECK(h.n == 3 && h.clustered && !h.tracked && h.lineages.n == 0);
-	for (size_t r = 0; r < h.n; r++)
-		check_history_release(&h, s, &cp, r, 0);
-	mev__history_free(&h);
+	CHECK_INT(mev_history_open(&h, s, &cp, &tp, NULL, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS),
+		  0);
+	CHECK(h && mev_history_release_count(h) == 3 && mev_history_clustered(h) &&
+	      !mev_history_tracked(h) && mev_history_lineages(h)->n == 0);
+	for (size_t r = 0; h && r < mev_history_release_count(h); r++)
+		check_history_release(h, s, &cp, r, 0);
+	mev_history_free(h);
 	CHECK_INT(mev_track_store(&res, s, &cp, &tp, NULL), 0);
 	check_history_tracked(s, &cp);
 	check_history_parts(s, &cp, f1);
