@@ -60,14 +60,17 @@ static int too_long(const walker *w, const char *tag)
 	return 1;
 }
 
-/* The dialect of a repository without a store: that of HEAD's tree (or of
- * its newest tag). */
+/*
+ * The dialect of a repository without a store: that of HEAD's tree (or of
+ * its newest tag).  Guessed from the tree's listing, which needs no blob:
+ * a partial clone with nothing checked out lacks HEAD's get_maintainer.pl,
+ * and the first release that needs it says so (mev__walk_need_blobs,
+ * docs/walking.md); the script's rules are every release's own concern.
+ */
 static int detect_dialect(mev_dialect *out, const walker *w, const mev_tag *tags, size_t n)
 {
 	mev_oid head;
 	mev_tree *t = NULL;
-	mev_rules r;
-	mev_rules_options ro = { MEV_DIALECT_AUTO, 0 };
 	int rc;
 	if (mev_repo_resolve(&head, NULL, w->run.repo, "HEAD") != 0) {
 		size_t best = 0;
@@ -83,8 +86,7 @@ static int detect_dialect(mev_dialect *out, const walker *w, const mev_tag *tags
 	}
 	if ((rc = mev_tree_load(&t, w->run.repo, &head)))
 		return rc;
-	mev_rules_detect(&r, w->run.repo, t, &ro);
-	*out = r.dialect;
+	*out = mev_dialect_guess(t);
 	mev_tree_free(t);
 	return 0;
 }
