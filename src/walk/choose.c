@@ -95,12 +95,13 @@ static int detect_dialect(mev_dialect *out, const walker *w, const mev_tag *tags
 
 /*
  * The branch a walk follows and how (options over the store's identity):
- * w->opts.snap, and w->run.id's branch fields as the store will keep them.  A
- * store of tags that gains a branch keeps its tags.
+ * w->opts.snap, and w->run.id's branch fields as the store will keep
+ * them.  A store of tags that gains a branch keeps its tags.
  */
 static int snap_identity(walker *w)
 {
 	const mev_walk_options *o = w->opts.user;
+	mev_identity *id = &w->run.id;
 	mev__snap_plan *p = &w->opts.snap;
 	int every = o->every ? mev_every_parse(o->every) : 0;
 	int64_t since = 0, until = 0;
@@ -116,7 +117,7 @@ static int snap_identity(walker *w)
 		mev_error_hint("the first day comes first: --since %s --until %s", o->until, o->since);
 		return MEV_EINVAL;
 	}
-	if (!o->branch && !w->run.id.branch[0]) {
+	if (!o->branch && !id->branch[0]) {
 		if (o->every || o->since || o->until || o->tags_too) {
 			mev_error_set(MEV_EINVAL, "--every, --since, --until and --tags-too go with --branch%s",
 				      w->run.have_id ? ", and this store follows no branch" : "");
@@ -125,42 +126,42 @@ static int snap_identity(walker *w)
 		}
 		return 0;
 	}
-	if (o->branch && w->run.id.branch[0] && strcmp(o->branch, w->run.id.branch)) {
+	if (o->branch && id->branch[0] && strcmp(o->branch, id->branch)) {
 		mev_error_set(MEV_ESTORE, "store '%s' follows branch '%s'; this walk asks for '%s'", o->store,
-			      w->run.id.branch, o->branch);
-		mev_error_hint("leave --branch out to go on with '%s', or use another store", w->run.id.branch);
+			      id->branch, o->branch);
+		mev_error_hint("leave --branch out to go on with '%s', or use another store", id->branch);
 		return MEV_ESTORE;
 	}
-	if (every && w->run.id.every && every != w->run.id.every) {
+	if (every && id->every && every != id->every) {
 		mev_error_set(MEV_ESTORE, "store '%s' holds snapshots every %s; this walk asks for every %s",
-			      o->store, mev_every_name((mev_every)w->run.id.every), o->every);
+			      o->store, mev_every_name((mev_every)id->every), o->every);
 		mev_error_hint("leave --every out to go on as the store does, or use another store");
 		return MEV_ESTORE;
 	}
-	if (!every && !w->run.id.every) {
+	if (!every && !id->every) {
 		mev_error_set(MEV_EINVAL, "--branch %s needs --every: day, week, month or quarter", o->branch);
 		mev_error_hint("for example --branch %s --every month", o->branch);
 		return MEV_EINVAL;
 	}
-	if (!w->run.id.branch[0]) {
-		snprintf(w->run.id.branch, sizeof w->run.id.branch, "%s", o->branch);
-		w->run.id.every = every;
+	if (!id->branch[0]) {
+		snprintf(id->branch, sizeof id->branch, "%s", o->branch);
+		id->every = every;
 		/* a store of tags keeps walking them */
-		w->run.id.tags_too = o->tags_too || w->run.have_id;
+		id->tags_too = o->tags_too || w->run.have_id;
 		w->run.id_dirty = w->run.have_id;
 	}
-	p->same_since = !o->since || since == w->run.id.since;
-	if (o->since && since != w->run.id.since) {
-		w->run.id.since = since;
+	p->same_since = !o->since || since == id->since;
+	if (o->since && since != id->since) {
+		id->since = since;
 		w->run.id_dirty = w->run.have_id;
 	}
-	if (o->tags_too && !w->run.id.tags_too) {
-		w->run.id.tags_too = 1;
+	if (o->tags_too && !id->tags_too) {
+		id->tags_too = 1;
 		w->run.id_dirty = w->run.have_id;
 	}
-	p->branch = w->run.id.branch;
-	p->every = (mev_every)w->run.id.every;
-	p->since = w->run.id.since;
+	p->branch = id->branch;
+	p->every = (mev_every)id->every;
+	p->since = id->since;
 	p->until = until;
 	p->now = o->now ? o->now : (int64_t)time(NULL);
 	return 0;
@@ -169,6 +170,7 @@ static int snap_identity(walker *w)
 int mev__walk_check_identity(walker *w)
 {
 	const mev_walk_options *o = w->opts.user;
+	mev_identity *id = &w->run.id;
 	char tags[512], exclude[512];
 	int rc;
 	join_globs(tags, sizeof tags, o->tags, o->ntags);
@@ -176,29 +178,29 @@ int mev__walk_check_identity(walker *w)
 	if ((rc = snap_identity(w)))
 		return rc;
 	if (!w->run.have_id) {
-		mev_identity keep = w->run.id;
-		memset(&w->run.id, 0, sizeof w->run.id);
-		memcpy(w->run.id.branch, keep.branch, sizeof keep.branch);
-		w->run.id.every = keep.every;
-		w->run.id.since = keep.since;
-		w->run.id.tags_too = keep.tags_too;
-		w->run.id.schema = MEV_STORE_SCHEMA;
-		snprintf(w->run.id.repo, sizeof w->run.id.repo, "%s", o->repo);
-		memcpy(w->run.id.tags, tags, sizeof tags);
-		memcpy(w->run.id.exclude, exclude, sizeof exclude);
-		w->run.id.rc = o->rc;
-		w->run.id.top_level_only = o->rules.top_level_only;
+		mev_identity keep = *id;
+		memset(id, 0, sizeof *id);
+		memcpy(id->branch, keep.branch, sizeof keep.branch);
+		id->every = keep.every;
+		id->since = keep.since;
+		id->tags_too = keep.tags_too;
+		id->schema = MEV_STORE_SCHEMA;
+		snprintf(id->repo, sizeof id->repo, "%s", o->repo);
+		memcpy(id->tags, tags, sizeof tags);
+		memcpy(id->exclude, exclude, sizeof exclude);
+		id->rc = o->rc;
+		id->top_level_only = o->rules.top_level_only;
 		if (o->rules.dialect != MEV_DIALECT_AUTO)
-			snprintf(w->run.id.dialect, sizeof w->run.id.dialect, "%s", mev_dialect_name(o->rules.dialect));
+			snprintf(id->dialect, sizeof id->dialect, "%s", mev_dialect_name(o->rules.dialect));
 		return 0;
 	}
-	if (!mev_repo_has_commit(w->run.repo, &w->run.id.root)) {
+	if (!mev_repo_has_commit(w->run.repo, &id->root)) {
 		char hex[41];
-		mev_oid_fmt(hex, &w->run.id.root);
-		if (mev__walk_shallow_root(w->run.repo, &w->run.id.root, o->repo, o->store))
+		mev_oid_fmt(hex, &id->root);
+		if (mev__walk_shallow_root(w->run.repo, &id->root, o->repo, o->store))
 			return MEV_ESTORE;
 		mev_error_set(MEV_ESTORE, "store '%s' holds the history of another repository ('%s'): "
-			      "'%s' has no commit %.12s", o->store, w->run.id.repo, o->repo, hex);
+			      "'%s' has no commit %.12s", o->store, id->repo, o->repo, hex);
 		mev_error_hint("walk this repository into a new store, or pass the store's own repository");
 		return MEV_ESTORE;
 	}
@@ -209,12 +211,12 @@ int mev__walk_check_identity(walker *w)
 		mev_error_hint("leave the option out to use the store's, use another store, or --rebuild"); \
 		return MEV_ESTORE; \
 	}
-	DIFFERS(o->ntags && strcmp(tags, w->run.id.tags), "--tags", w->run.id.tags);
-	DIFFERS(o->nexclude && strcmp(exclude, w->run.id.exclude), "--exclude", w->run.id.exclude);
-	DIFFERS(o->rc && !w->run.id.rc, "rc tags", "left out");
-	DIFFERS(o->rules.dialect != MEV_DIALECT_AUTO && w->run.id.dialect[0] &&
-		strcmp(mev_dialect_name(o->rules.dialect), w->run.id.dialect), "--dialect", w->run.id.dialect);
-	DIFFERS(o->rules.top_level_only && !w->run.id.top_level_only, "all MAINTAINERS files", "read");
+	DIFFERS(o->ntags && strcmp(tags, id->tags), "--tags", id->tags);
+	DIFFERS(o->nexclude && strcmp(exclude, id->exclude), "--exclude", id->exclude);
+	DIFFERS(o->rc && !id->rc, "rc tags", "left out");
+	DIFFERS(o->rules.dialect != MEV_DIALECT_AUTO && id->dialect[0] &&
+		strcmp(mev_dialect_name(o->rules.dialect), id->dialect), "--dialect", id->dialect);
+	DIFFERS(o->rules.top_level_only && !id->top_level_only, "all MAINTAINERS files", "read");
 #undef DIFFERS
 	return 0;
 }
@@ -235,10 +237,11 @@ static int wanted(walker *w, const mev_tag *t, int snapshot, stale_count *st)
 		return 1;
 	if (!mev_oid_equal(&rel->commit, &t->commit)) {
 		if (snapshot)
-			mev__walk_note(&w->opts, "snapshot %s: the branch has commits in its period since it was stored; "
-			     "walking it again", t->name);
+			mev__walk_note(&w->opts, "snapshot %s: the branch has commits in its period since "
+				       "it was stored; walking it again", t->name);
 		else
-			mev__walk_note(&w->opts, "tag %s moved since it was stored; walking it again", t->name);
+			mev__walk_note(&w->opts, "tag %s moved since it was stored; walking it again",
+				       t->name);
 		return 1;
 	}
 	if (rel->rules_version != MEV_RULES_VERSION) {
@@ -260,20 +263,21 @@ int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *t
 		     mev_tag *snaps, size_t nsnaps)
 {
 	const mev_walk_options *o = w->opts.user;
+	const mev_identity *id = &w->run.id;
 	mev_walk_result *res = w->run.res;
 	stale_count st = { 0 };
 	size_t named_like = 0;
-	int rc, with_tags = !w->run.id.branch[0] || w->run.id.tags_too;
+	int rc, with_tags = !id->branch[0] || id->tags_too;
 	mev_dialect dialect;
 	if (o->rules.dialect != MEV_DIALECT_AUTO)
 		dialect = o->rules.dialect;
-	else if (w->run.id.dialect[0] && mev_dialect_parse(w->run.id.dialect) > 0)
-		dialect = (mev_dialect)mev_dialect_parse(w->run.id.dialect);
+	else if (id->dialect[0] && mev_dialect_parse(id->dialect) > 0)
+		dialect = (mev_dialect)mev_dialect_parse(id->dialect);
 	else if ((rc = detect_dialect(&dialect, w, tags, ntags)))
 		return rc;
 	/* the identity is settled (mev__walk_check_identity): so are the
 	 * rules options of every release */
-	mev__walk_opts_settle(&w->opts, dialect, w->run.id.top_level_only);
+	mev__walk_opts_settle(&w->opts, dialect, id->top_level_only);
 	*nwork = 0;
 	if (!(*work = calloc(ntags + nsnaps + 1, sizeof **work)))
 		return mev_error_oom();
@@ -282,8 +286,8 @@ int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *t
 			continue;
 		if (mev_snapshot_parse(tags[i].name, NULL, NULL)) {
 			if (named_like++ < 3)
-				mev__walk_note(&w->opts, "tag '%s' left out: a release named <branch>@YYYY-MM-DD is a snapshot",
-				     tags[i].name);
+				mev__walk_note(&w->opts, "tag '%s' left out: a release named "
+					       "<branch>@YYYY-MM-DD is a snapshot", tags[i].name);
 			continue;
 		}
 		res->candidates++;
@@ -302,12 +306,12 @@ int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *t
 		mev__walk_note(&w->opts, "%zu stored release%s (%s first) built by older matching rules "
 			       "(version %u, now %u): computed again", st.n, st.n == 1 ? "" : "s", st.first,
 			       st.version, MEV_RULES_VERSION);
-	if (!res->candidates && !w->run.id.branch[0])
+	if (!res->candidates && !id->branch[0])
 		mev__walk_note(&w->opts, "no release tags chosen in '%s' (dialect %s%s); see --tags", o->repo,
-		     mev_dialect_name(w->opts.dialect), w->run.id.tags[0] ? ", --tags given" : "");
-	else if (!res->snapshots && w->run.id.branch[0])
+		     mev_dialect_name(w->opts.dialect), id->tags[0] ? ", --tags given" : "");
+	else if (!res->snapshots && id->branch[0])
 		mev__walk_note(&w->opts, "no snapshots of '%s' chosen: it has no commit up to the end of "
-			       "the last period asked for (see --since, --until)", w->run.id.branch);
+			       "the last period asked for (see --since, --until)", id->branch);
 	return mev__stored_order(&w->run.stored, *work, *nwork);
 }
 

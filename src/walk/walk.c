@@ -65,7 +65,7 @@ static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t 
 	known = w->opts.user->rebuild ? 0 : mev_release_blob_get(lines, bytes, w->run.store, oid);
 	if (known < 0 && w->run.bad_blobs++ < 10)
 		mev__walk_note(&w->opts, "%s: measuring it again%s", mev_error_message(),
-		     w->run.bad_blobs == 10 ? " (further ones without a note)" : "");
+			       w->run.bad_blobs == 10 ? " (further ones without a note)" : "");
 	w->run.res->blobs_cached += known > 0;
 	return known > 0;
 }
@@ -98,8 +98,9 @@ static void ahead_start(walker *w, const state *cur, int known)
 	if (w->run.ahead.running)
 		mev__walk_ahead_note(&w->run.ahead, &w->cache.measured);
 	else
-		mev__walk_ahead_start(&w->run.ahead, w->opts.user->repo, cur->tree, known ? &cur->rules : NULL,
-				      cur->src, cur->nsrc, w->run.work + w->run.at + 1, w->run.nwork - w->run.at - 1,
+		mev__walk_ahead_start(&w->run.ahead, w->opts.user->repo, cur->tree,
+				      known ? &cur->rules : NULL, cur->src, cur->nsrc,
+				      w->run.work + w->run.at + 1, w->run.nwork - w->run.at - 1,
 				      &w->cache.measured);
 }
 
@@ -158,13 +159,14 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	if (!(cur->tag = strdup(tag->name)))
 		return mev_error_oom();
 	mev__walk_sizes_clear(&w->cache.sizes);
-	if (prev->tree && mev__walk_ahead_take(&w->run.ahead, &cur->tree, &changed, &w->cache.sizes, &prep,
-					       prev->tree, &tag->commit))
+	if (prev->tree && mev__walk_ahead_take(&w->run.ahead, &cur->tree, &changed, &w->cache.sizes,
+					       &prep, prev->tree, &tag->commit))
 		rc = took_ahead(w);
 	else if (prev->tree) {
 		/* the thread ahead does not run: the diffs are this thread's */
 		mev_tree_delta *d = mev__walk_deltas_take(&w->cache.deltas, &tag->commit);
-		rc = mev_tree_update_with(&cur->tree, &changed, NULL, w->run.repo, prev->tree, &tag->commit, d);
+		rc = mev_tree_update_with(&cur->tree, &changed, NULL, w->run.repo, prev->tree,
+					  &tag->commit, d);
 		mev_tree_delta_free(d);
 	}
 	else
@@ -414,8 +416,8 @@ static int drop_damaged(walker *w)
 	int rc = mev_release_repair(&r, w->run.store, 0);
 	for (size_t i = 0; i < r.n && !rc; i++)
 		if (r.v[i].tag)
-			mev__walk_note(&w->opts, "release %s is damaged (%s: %s); walking it again", r.v[i].tag, r.v[i].table,
-			     r.v[i].what);
+			mev__walk_note(&w->opts, "release %s is damaged (%s: %s); walking it again",
+				       r.v[i].tag, r.v[i].table, r.v[i].what);
 	mev_release_check_free(&r);
 	return rc;
 }
@@ -460,8 +462,8 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 		}
 		state_drop(w, prev);
 		if (load_state(w, pred, &pred_commit, prev)) {
-			mev__walk_note(&w->opts, "cannot continue from stored %s (%s); computing %s from scratch", pred,
-			     mev_error_message(), t->name);
+			mev__walk_note(&w->opts, "cannot continue from stored %s (%s); computing %s from "
+				       "scratch", pred, mev_error_message(), t->name);
 			mev__walk_state_clear(prev);
 		}
 	} else if (!rc && !pred) {

@@ -382,12 +382,14 @@ typedef struct {
 } mev__walk_run;
 
 /*
- * What the walk keeps so as not to read or build a thing twice.  Each
- * has one writer: deltas the reading before the walk (then taken, by
- * the thread ahead or the main thread); sizes the main thread, from what
- * the thread ahead hands over; measured the main thread and the reading
- * before the walk (handed to the thread ahead); view and memo the main
- * thread's setup and the writer; pool the main thread, or the thread
+ * What the walk keeps so as not to read or build a thing twice, and who
+ * writes each: deltas, the reading before the walk (each then taken once,
+ * by the thread ahead or the main thread); sizes, the main thread, with
+ * what the thread ahead hands over; measured, the main thread (the
+ * reading before the walk, the blobs it reads itself), emptied into the
+ * thread ahead; view, opened by start_ahead and read by the main thread
+ * while the writer holds the store; memo, the writer's health record,
+ * from one release to the next; pool, the main thread, or the thread
  * ahead while it runs.
  */
 typedef struct {

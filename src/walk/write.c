@@ -268,7 +268,8 @@ int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, 
 			return rc;
 		}
 		if (!w->run.id.dialect[0])
-			snprintf(w->run.id.dialect, sizeof w->run.id.dialect, "%s", mev_dialect_name(w->opts.dialect));
+			snprintf(w->run.id.dialect, sizeof w->run.id.dialect, "%s",
+				 mev_dialect_name(w->opts.dialect));
 	}
 	/* cur is the commit of the release before, which is stored (a period
 	 * with no new commit, a snapshot at a tag): every result is the same,
