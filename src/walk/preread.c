@@ -84,8 +84,10 @@ static int read_batch(mev__walker *w, const mev_oid *todo, const uint64_t *place
 	}
 	/* the threads ahead look them up in memory, not in the store (an
 	 * LMDB lookup per blob was a seventh of their diffing), as many as
-	 * they keep (a longer history's others are looked up in the store) */
-	if (w->cache.measured.n + b->n <= MEV__WALK_SIZES_KEPT &&
+	 * they keep (a longer history's others are looked up in the store);
+	 * a batch whose blobs are all missing (a partial clone) adds none,
+	 * and the vector may still have no memory to copy to */
+	if (b->n && w->cache.measured.n + b->n <= MEV__WALK_SIZES_KEPT &&
 	    MEV_VEC_RESERVE(&w->cache.measured, w->cache.measured.n + b->n) == 0) {
 		memcpy(w->cache.measured.v + w->cache.measured.n, b->v, b->n * sizeof *b->v);
 		w->cache.measured.n += b->n;
