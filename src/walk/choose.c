@@ -38,14 +38,15 @@ static int glob_any(const char *list, const char *tag)
 
 int mev__walk_chosen(const walker *w, const char *tag)
 {
+	const mev_identity *id = &w->run.id;
 	size_t blen;
-	if (w->id.branch[0] && mev_snapshot_parse(tag, NULL, &blen))
-		return blen == strlen(w->id.branch) && strncmp(tag, w->id.branch, blen) == 0;
-	if (w->id.branch[0] && !w->id.tags_too)
+	if (id->branch[0] && mev_snapshot_parse(tag, NULL, &blen))
+		return blen == strlen(id->branch) && strncmp(tag, id->branch, blen) == 0;
+	if (id->branch[0] && !id->tags_too)
 		return 0;
-	if (w->id.tags[0] ? !glob_any(w->id.tags, tag) : !mev_tag_is_release(w->dialect, tag, w->id.rc))
+	if (id->tags[0] ? !glob_any(id->tags, tag) : !mev_tag_is_release(w->opts.dialect, tag, id->rc))
 		return 0;
-	return !(w->id.exclude[0] && glob_any(w->id.exclude, tag));
+	return !(id->exclude[0] && glob_any(id->exclude, tag));
 }
 
 /* A chosen tag too long for the keys of the store is left out with a
@@ -55,24 +56,27 @@ static int too_long(const walker *w, const char *tag)
 	size_t n = strlen(tag);
 	if (n <= MEV_RELEASE_TAG_MAX)
 		return 0;
-	mev__walk_note(w, "tag '%.900s%s' left out: its name has %zu bytes, a release tag at most %d", tag,
-	     n > 900 ? "..." : "", n, MEV_RELEASE_TAG_MAX);
+	mev__walk_note(&w->opts, "tag '%.900s%s' left out: its name has %zu bytes, a release tag at most %d",
+		       tag, n > 900 ? "..." : "", n, MEV_RELEASE_TAG_MAX);
 	return 1;
 }
 
-/* The dialect of a repository without a store: that of HEAD's tree (or of
- * its newest tag). */
-static int detect_dialect(walker *w, const mev_tag *tags, size_t n)
+/*
+ * The dialect of a repository without a store: that of HEAD's tree (or of
+ * its newest tag).  Guessed from the tree's listing, which needs no blob:
+ * a partial clone with nothing checked out lacks HEAD's get_maintainer.pl,
+ * and the first release that needs it says so (mev__walk_need_blobs,
+ * docs/walking.md); the script's rules are every release's own concern.
+ */
+static int detect_dialect(mev_dialect *out, const walker *w, const mev_tag *tags, size_t n)
 {
 	mev_oid head;
 	mev_tree *t = NULL;
-	mev_rules r;
-	mev_rules_options ro = { MEV_DIALECT_AUTO, 0 };
 	int rc;
-	if (mev_repo_resolve(&head, NULL, w->repo, "HEAD") != 0) {
+	if (mev_repo_resolve(&head, NULL, w->run.repo, "HEAD") != 0) {
 		size_t best = 0;
 		if (!n) {
-			w->dialect = MEV_DIALECT_LINUX;
+			*out = MEV_DIALECT_LINUX;
 			mev_error_clear();
 			return 0;
 		}
@@ -81,10 +85,9 @@ static int detect_dialect(walker *w, const mev_tag *tags, size_t n)
 				best = i;
 		head = tags[best].commit;
 	}
-	if ((rc = mev_tree_load(&t, w->repo, &head)))
+	if ((rc = mev_tree_load(&t, w->run.repo, &head)))
 		return rc;
-	mev_rules_detect(&r, w->repo, t, &ro);
-	w->dialect = r.dialect;
+	*out = mev_dialect_guess(t);
 	mev_tree_free(t);
 	return 0;
 }
@@ -93,13 +96,14 @@ static int detect_dialect(walker *w, const mev_tag *tags, size_t n)
 
 /*
  * The branch a walk follows and how (options over the store's identity):
- * w->snap, and w->id's branch fields as the store will keep them.  A
- * store of tags that gains a branch keeps its tags.
+ * w->opts.snap, and w->run.id's branch fields as the store will keep
+ * them.  A store of tags that gains a branch keeps its tags.
  */
 static int snap_identity(walker *w)
 {
-	const mev_walk_options *o = w->opt;
-	mev__snap_plan *p = &w->snap;
+	const mev_walk_options *o = w->opts.user;
+	mev_identity *id = &w->run.id;
+	mev__snap_plan *p = &w->opts.snap;
 	int every = o->every ? mev_every_parse(o->every) : 0;
 	int64_t since = 0, until = 0;
 	if (every < 0) {
@@ -114,51 +118,51 @@ static int snap_identity(walker *w)
 		mev_error_hint("the first day comes first: --since %s --until %s", o->until, o->since);
 		return MEV_EINVAL;
 	}
-	if (!o->branch && !w->id.branch[0]) {
+	if (!o->branch && !id->branch[0]) {
 		if (o->every || o->since || o->until || o->tags_too) {
 			mev_error_set(MEV_EINVAL, "--every, --since, --until and --tags-too go with --branch%s",
-				      w->have_id ? ", and this store follows no branch" : "");
+				      w->run.have_id ? ", and this store follows no branch" : "");
 			mev_error_hint("name the branch: --branch master --every month");
 			return MEV_EINVAL;
 		}
 		return 0;
 	}
-	if (o->branch && w->id.branch[0] && strcmp(o->branch, w->id.branch)) {
+	if (o->branch && id->branch[0] && strcmp(o->branch, id->branch)) {
 		mev_error_set(MEV_ESTORE, "store '%s' follows branch '%s'; this walk asks for '%s'", o->store,
-			      w->id.branch, o->branch);
-		mev_error_hint("leave --branch out to go on with '%s', or use another store", w->id.branch);
+			      id->branch, o->branch);
+		mev_error_hint("leave --branch out to go on with '%s', or use another store", id->branch);
 		return MEV_ESTORE;
 	}
-	if (every && w->id.every && every != w->id.every) {
+	if (every && id->every && every != id->every) {
 		mev_error_set(MEV_ESTORE, "store '%s' holds snapshots every %s; this walk asks for every %s",
-			      o->store, mev_every_name((mev_every)w->id.every), o->every);
+			      o->store, mev_every_name((mev_every)id->every), o->every);
 		mev_error_hint("leave --every out to go on as the store does, or use another store");
 		return MEV_ESTORE;
 	}
-	if (!every && !w->id.every) {
+	if (!every && !id->every) {
 		mev_error_set(MEV_EINVAL, "--branch %s needs --every: day, week, month or quarter", o->branch);
 		mev_error_hint("for example --branch %s --every month", o->branch);
 		return MEV_EINVAL;
 	}
-	if (!w->id.branch[0]) {
-		snprintf(w->id.branch, sizeof w->id.branch, "%s", o->branch);
-		w->id.every = every;
+	if (!id->branch[0]) {
+		snprintf(id->branch, sizeof id->branch, "%s", o->branch);
+		id->every = every;
 		/* a store of tags keeps walking them */
-		w->id.tags_too = o->tags_too || w->have_id;
-		w->id_dirty = w->have_id;
+		id->tags_too = o->tags_too || w->run.have_id;
+		w->run.id_dirty = w->run.have_id;
 	}
-	p->same_since = !o->since || since == w->id.since;
-	if (o->since && since != w->id.since) {
-		w->id.since = since;
-		w->id_dirty = w->have_id;
+	p->same_since = !o->since || since == id->since;
+	if (o->since && since != id->since) {
+		id->since = since;
+		w->run.id_dirty = w->run.have_id;
 	}
-	if (o->tags_too && !w->id.tags_too) {
-		w->id.tags_too = 1;
-		w->id_dirty = w->have_id;
+	if (o->tags_too && !id->tags_too) {
+		id->tags_too = 1;
+		w->run.id_dirty = w->run.have_id;
 	}
-	p->branch = w->id.branch;
-	p->every = (mev_every)w->id.every;
-	p->since = w->id.since;
+	p->branch = id->branch;
+	p->every = (mev_every)id->every;
+	p->since = id->since;
 	p->until = until;
 	p->now = o->now ? o->now : (int64_t)time(NULL);
 	return 0;
@@ -166,37 +170,38 @@ static int snap_identity(walker *w)
 
 int mev__walk_check_identity(walker *w)
 {
-	const mev_walk_options *o = w->opt;
+	const mev_walk_options *o = w->opts.user;
+	mev_identity *id = &w->run.id;
 	char tags[512], exclude[512];
 	int rc;
 	join_globs(tags, sizeof tags, o->tags, o->ntags);
 	join_globs(exclude, sizeof exclude, o->exclude, o->nexclude);
 	if ((rc = snap_identity(w)))
 		return rc;
-	if (!w->have_id) {
-		mev_identity keep = w->id;
-		memset(&w->id, 0, sizeof w->id);
-		memcpy(w->id.branch, keep.branch, sizeof keep.branch);
-		w->id.every = keep.every;
-		w->id.since = keep.since;
-		w->id.tags_too = keep.tags_too;
-		w->id.schema = MEV_STORE_SCHEMA;
-		snprintf(w->id.repo, sizeof w->id.repo, "%s", o->repo);
-		memcpy(w->id.tags, tags, sizeof tags);
-		memcpy(w->id.exclude, exclude, sizeof exclude);
-		w->id.rc = o->rc;
-		w->id.top_level_only = o->rules.top_level_only;
+	if (!w->run.have_id) {
+		mev_identity keep = *id;
+		memset(id, 0, sizeof *id);
+		memcpy(id->branch, keep.branch, sizeof keep.branch);
+		id->every = keep.every;
+		id->since = keep.since;
+		id->tags_too = keep.tags_too;
+		id->schema = MEV_STORE_SCHEMA;
+		snprintf(id->repo, sizeof id->repo, "%s", o->repo);
+		memcpy(id->tags, tags, sizeof tags);
+		memcpy(id->exclude, exclude, sizeof exclude);
+		id->rc = o->rc;
+		id->top_level_only = o->rules.top_level_only;
 		if (o->rules.dialect != MEV_DIALECT_AUTO)
-			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(o->rules.dialect));
+			snprintf(id->dialect, sizeof id->dialect, "%s", mev_dialect_name(o->rules.dialect));
 		return 0;
 	}
-	if (!mev_repo_has_commit(w->repo, &w->id.root)) {
+	if (!mev_repo_has_commit(w->run.repo, &id->root)) {
 		char hex[41];
-		mev_oid_fmt(hex, &w->id.root);
-		if (mev__walk_shallow_root(w->repo, &w->id.root, o->repo, o->store))
+		mev_oid_fmt(hex, &id->root);
+		if (mev__walk_shallow_root(w->run.repo, &id->root, o->repo, o->store))
 			return MEV_ESTORE;
 		mev_error_set(MEV_ESTORE, "store '%s' holds the history of another repository ('%s'): "
-			      "'%s' has no commit %.12s", o->store, w->id.repo, o->repo, hex);
+			      "'%s' has no commit %.12s", o->store, id->repo, o->repo, hex);
 		mev_error_hint("walk this repository into a new store, or pass the store's own repository");
 		return MEV_ESTORE;
 	}
@@ -207,12 +212,12 @@ int mev__walk_check_identity(walker *w)
 		mev_error_hint("leave the option out to use the store's, use another store, or --rebuild"); \
 		return MEV_ESTORE; \
 	}
-	DIFFERS(o->ntags && strcmp(tags, w->id.tags), "--tags", w->id.tags);
-	DIFFERS(o->nexclude && strcmp(exclude, w->id.exclude), "--exclude", w->id.exclude);
-	DIFFERS(o->rc && !w->id.rc, "rc tags", "left out");
-	DIFFERS(o->rules.dialect != MEV_DIALECT_AUTO && w->id.dialect[0] &&
-		strcmp(mev_dialect_name(o->rules.dialect), w->id.dialect), "--dialect", w->id.dialect);
-	DIFFERS(o->rules.top_level_only && !w->id.top_level_only, "all MAINTAINERS files", "read");
+	DIFFERS(o->ntags && strcmp(tags, id->tags), "--tags", id->tags);
+	DIFFERS(o->nexclude && strcmp(exclude, id->exclude), "--exclude", id->exclude);
+	DIFFERS(o->rc && !id->rc, "rc tags", "left out");
+	DIFFERS(o->rules.dialect != MEV_DIALECT_AUTO && id->dialect[0] &&
+		strcmp(mev_dialect_name(o->rules.dialect), id->dialect), "--dialect", id->dialect);
+	DIFFERS(o->rules.top_level_only && !id->top_level_only, "all MAINTAINERS files", "read");
 #undef DIFFERS
 	return 0;
 }
@@ -228,15 +233,16 @@ typedef struct {
  * since, or built by older rules. */
 static int wanted(walker *w, const mev_tag *t, int snapshot, stale_count *st)
 {
-	const mev__stored_rel *rel = mev__stored_find(&w->stored, t->name);
+	const mev__stored_rel *rel = mev__stored_find(&w->run.stored, t->name);
 	if (!rel)
 		return 1;
 	if (!mev_oid_equal(&rel->commit, &t->commit)) {
 		if (snapshot)
-			mev__walk_note(w, "snapshot %s: the branch has commits in its period since it was stored; "
-			     "walking it again", t->name);
+			mev__walk_note(&w->opts, "snapshot %s: the branch has commits in its period since "
+				       "it was stored; walking it again", t->name);
 		else
-			mev__walk_note(w, "tag %s moved since it was stored; walking it again", t->name);
+			mev__walk_note(&w->opts, "tag %s moved since it was stored; walking it again",
+				       t->name);
 		return 1;
 	}
 	if (rel->rules_version != MEV_RULES_VERSION) {
@@ -257,17 +263,22 @@ static int wanted(walker *w, const mev_tag *t, int snapshot, stale_count *st)
 int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags, size_t ntags,
 		     mev_tag *snaps, size_t nsnaps)
 {
-	const mev_walk_options *o = w->opt;
-	mev_walk_result *res = w->res;
+	const mev_walk_options *o = w->opts.user;
+	const mev_identity *id = &w->run.id;
+	mev_walk_result *res = w->run.res;
 	stale_count st = { 0 };
 	size_t named_like = 0;
-	int rc, with_tags = !w->id.branch[0] || w->id.tags_too;
+	int rc, with_tags = !id->branch[0] || id->tags_too;
+	mev_dialect dialect;
 	if (o->rules.dialect != MEV_DIALECT_AUTO)
-		w->dialect = o->rules.dialect;
-	else if (w->id.dialect[0] && mev_dialect_parse(w->id.dialect) > 0)
-		w->dialect = (mev_dialect)mev_dialect_parse(w->id.dialect);
-	else if ((rc = detect_dialect(w, tags, ntags)))
+		dialect = o->rules.dialect;
+	else if (id->dialect[0] && mev_dialect_parse(id->dialect) > 0)
+		dialect = (mev_dialect)mev_dialect_parse(id->dialect);
+	else if ((rc = detect_dialect(&dialect, w, tags, ntags)))
 		return rc;
+	/* the identity is settled (mev__walk_check_identity): so are the
+	 * rules options of every release */
+	mev__walk_opts_settle(&w->opts, dialect, id->top_level_only);
 	*nwork = 0;
 	if (!(*work = calloc(ntags + nsnaps + 1, sizeof **work)))
 		return mev_error_oom();
@@ -276,8 +287,8 @@ int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *t
 			continue;
 		if (mev_snapshot_parse(tags[i].name, NULL, NULL)) {
 			if (named_like++ < 3)
-				mev__walk_note(w, "tag '%s' left out: a release named <branch>@YYYY-MM-DD is a snapshot",
-				     tags[i].name);
+				mev__walk_note(&w->opts, "tag '%s' left out: a release named "
+					       "<branch>@YYYY-MM-DD is a snapshot", tags[i].name);
 			continue;
 		}
 		res->candidates++;
@@ -293,14 +304,15 @@ int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *t
 			(*work)[(*nwork)++] = &snaps[i];
 	}
 	if (st.n)
-		mev__walk_note(w, "%zu stored release%s (%s first) built by older matching rules (version %u, now %u): "
-		     "computed again", st.n, st.n == 1 ? "" : "s", st.first, st.version, MEV_RULES_VERSION);
-	if (!res->candidates && !w->id.branch[0])
-		mev__walk_note(w, "no release tags chosen in '%s' (dialect %s%s); see --tags", o->repo,
-		     mev_dialect_name(w->dialect), w->id.tags[0] ? ", --tags given" : "");
-	else if (!res->snapshots && w->id.branch[0])
-		mev__walk_note(w, "no snapshots of '%s' chosen: it has no commit up to the end of the last period "
-		     "asked for (see --since, --until)", w->id.branch);
-	return mev__stored_order(&w->stored, *work, *nwork);
+		mev__walk_note(&w->opts, "%zu stored release%s (%s first) built by older matching rules "
+			       "(version %u, now %u): computed again", st.n, st.n == 1 ? "" : "s", st.first,
+			       st.version, MEV_RULES_VERSION);
+	if (!res->candidates && !id->branch[0])
+		mev__walk_note(&w->opts, "no release tags chosen in '%s' (dialect %s%s); see --tags", o->repo,
+		     mev_dialect_name(w->opts.dialect), id->tags[0] ? ", --tags given" : "");
+	else if (!res->snapshots && id->branch[0])
+		mev__walk_note(&w->opts, "no snapshots of '%s' chosen: it has no commit up to the end of "
+			       "the last period asked for (see --since, --until)", id->branch);
+	return mev__stored_order(&w->run.stored, *work, *nwork);
 }
 

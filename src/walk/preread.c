@@ -11,7 +11,6 @@
 #include "maintevo/error.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +27,7 @@ typedef struct {
 
 static int stopping(const mev__walker *w)
 {
-	return w->opt->progress.stop && *w->opt->progress.stop;
+	return w->opts.user->progress.stop && *w->opts.user->progress.stop;
 }
 
 static int want(void *ctx, const mev_oid *blob)
@@ -70,7 +69,8 @@ static int store_batch(void *ctx)
 static int read_batch(mev__walker *w, const mev_oid *todo, const uint64_t *places, size_t n,
 		      uint64_t *lines, uint64_t *bytes, batch *b)
 {
-	int rc = mev_repo_measure_at(lines, bytes, w->repo, todo, places, n, w->opt->jobs, w->opt->abort_now);
+	const mev_walk_options *o = w->opts.user;
+	int rc = mev_repo_measure_at(lines, bytes, w->run.repo, todo, places, n, o->jobs, o->abort_now);
 	b->n = 0;
 	if (rc)
 		return rc;
@@ -78,17 +78,19 @@ static int read_batch(mev__walker *w, const mev_oid *todo, const uint64_t *place
 		if (lines[i] == UINT64_MAX)
 			continue; /* missing: the release that has it says so */
 		b->v[b->n++] = (mev__blob_size){ todo[i], lines[i], bytes[i] };
-		w->res->blobs_read++;
-		w->res->blobs_read_before++;
-		w->res->bytes_read += bytes[i];
+		w->run.res->blobs_read++;
+		w->run.res->blobs_read_before++;
+		w->run.res->bytes_read += bytes[i];
 	}
 	/* the threads ahead look them up in memory, not in the store (an
 	 * LMDB lookup per blob was a seventh of their diffing), as many as
-	 * they keep (a longer history's others are looked up in the store) */
-	if (w->measured.n + b->n <= MEV__WALK_SIZES_KEPT &&
-	    MEV_VEC_RESERVE(&w->measured, w->measured.n + b->n) == 0) {
-		memcpy(w->measured.v + w->measured.n, b->v, b->n * sizeof *b->v);
-		w->measured.n += b->n;
+	 * they keep (a longer history's others are looked up in the store);
+	 * a batch whose blobs are all missing (a partial clone) adds none,
+	 * and the vector may still have no memory to copy to */
+	if (b->n && w->cache.measured.n + b->n <= MEV__WALK_SIZES_KEPT &&
+	    MEV_VEC_RESERVE(&w->cache.measured, w->cache.measured.n + b->n) == 0) {
+		memcpy(w->cache.measured.v + w->cache.measured.n, b->v, b->n * sizeof *b->v);
+		w->cache.measured.n += b->n;
 	}
 	return 0;
 }
@@ -100,7 +102,7 @@ static int read_all(mev__walker *w, const mev_oid *todo, const uint64_t *places,
 	size_t m = n < BATCH ? n : BATCH;
 	uint64_t *lines = malloc(2 * m * sizeof *lines);
 	mev__blob_size *sizes = malloc(2 * m * sizeof *sizes);
-	batch b[2] = { { w->store, sizes, 0 }, { w->store, sizes + m, 0 } };
+	batch b[2] = { { w->run.store, sizes, 0 }, { w->run.store, sizes + m, 0 } };
 	mev__walk_async job = { 0 };
 	int rc = lines && sizes ? 0 : mev_error_oom(), k = 0;
 	/* a stop asked for (Ctrl-C once) ends the reading after the batch at
@@ -181,12 +183,12 @@ typedef struct {
 
 static int collect_part(part *p)
 {
-	int rc = mev_store_view_new(&p->c.view, p->w->store, "blobs");
+	int rc = mev_store_view_new(&p->c.view, p->w->run.store, "blobs");
 	if (!rc)
 		mev_store_view_begin(p->c.view);
 	for (size_t k = p->from; k < p->to && !rc && !stopping(p->w); k++) {
 		const mev_oid *from = k > p->from ? &p->work[k - 1]->commit : p->base;
-		if (p->w->opt->abort_now && *p->w->opt->abort_now)
+		if (p->w->opts.user->abort_now && *p->w->opts.user->abort_now)
 			rc = mev_error_set(MEV_EINTR, "interrupted");
 		else {
 			mev_tree_delta *x = NULL;
@@ -226,13 +228,13 @@ static void part_free(part *p)
  */
 static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *work, size_t nwork)
 {
-	size_t before = mev__stored_pos(&w->stored, work[0]->name), mid = nwork;
-	const mev_oid *base = before ? &w->stored.v[before - 1].commit : NULL;
-	part a = { w, w->repo, work, 0, nwork, base, { MEV_STRMAP_INIT, { 0 }, NULL },
+	size_t before = mev__stored_pos(&w->run.stored, work[0]->name), mid = nwork;
+	const mev_oid *base = before ? &w->run.stored.v[before - 1].commit : NULL;
+	part a = { w, w->run.repo, work, 0, nwork, base, { MEV_STRMAP_INIT, { 0 }, NULL },
 		   { { 0 }, MEV_STRMAP_INIT, 0 }, MEV__WALK_DELTAS_KEPT, 0 }, b = a;
 	pthread_t th;
 	int two = 0, rc;
-	if (nwork >= 4 && w->opt->jobs != 1 && mev_repo_open(&b.repo, w->opt->repo) == 0) {
+	if (nwork >= 4 && w->opts.user->jobs != 1 && mev_repo_open(&b.repo, w->opts.user->repo) == 0) {
 		mid = nwork / 2;
 		a.to = b.from = mid;
 		a.limit = b.limit = MEV__WALK_DELTAS_KEPT / 2;
@@ -252,7 +254,7 @@ static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *wor
 			part_free(&b);
 			b.c.seen = (mev_strmap)MEV_STRMAP_INIT;
 			b.limit = 0;
-			b.repo = w->repo;
+			b.repo = w->run.repo;
 			rc = collect_part(&b);
 		}
 		for (size_t i = 0; i < b.c.todo.n && !rc; i++)
@@ -267,7 +269,7 @@ static int collect(mev__oid_vec *todo, mev__walker *w, const mev_tag *const *wor
 	}
 	mev__strmap_free(&a.c.seen);
 	*todo = a.c.todo;
-	w->deltas = a.deltas;
+	w->cache.deltas = a.deltas;
 	return rc;
 }
 
@@ -276,27 +278,24 @@ int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork)
 	mev__oid_vec todo = { 0 };
 	uint64_t *places = NULL;
 	int rc;
-	if (w->opt->rebuild || !nwork)
+	if (w->opts.user->rebuild || !nwork)
 		return 0; /* a rebuild trusts no size stored: it measures them itself */
 	rc = collect(&todo, w, work, nwork);
-	if (!rc && todo.n >= 100000 && w->opt->progress.note) {
-		char msg[160];
-		snprintf(msg, sizeof msg, "reading the %zu blobs the %zu releases add or change, in the "
-			 "packs' order, before walking them", todo.n, nwork);
-		w->opt->progress.note(w->opt->progress.ctx, msg);
-	}
+	if (!rc && todo.n >= 100000)
+		mev__walk_note(&w->opts, "reading the %zu blobs the %zu releases add or change, in the "
+			       "packs' order, before walking them", todo.n, nwork);
 	if (!rc && todo.n && !(places = malloc(todo.n * sizeof *places)))
 		rc = mev_error_oom();
-	if (!rc && todo.n && !(rc = mev_repo_read_order_at(w->repo, todo.v, places, todo.n))) {
+	if (!rc && todo.n && !(rc = mev_repo_read_order_at(w->run.repo, todo.v, places, todo.n))) {
 		/* nothing else is held yet: the bases may take what the
 		 * releases' trees and tables take later */
-		mev_repo_read_cache(w->repo, PREREAD_CACHE);
+		mev_repo_read_cache(w->run.repo, PREREAD_CACHE);
 		rc = read_all(w, todo.v, places, todo.n);
 	}
 	free(places);
-	mev_repo_read_cache(w->repo, 0);
+	mev_repo_read_cache(w->run.repo, 0);
 	MEV_VEC_FREE(&todo);
-	w->preread = !rc;
+	w->run.preread = !rc;
 	if (rc == MEV_EGIT) {
 		/* only a saving: the walk meets the same object and says so */
 		mev_error_clear();

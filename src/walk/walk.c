@@ -23,7 +23,6 @@
 #include "walk_internal.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,22 +35,10 @@
 typedef mev__walk_state state;
 typedef mev__walker walker;
 
-void mev__walk_note(const walker *w, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	if (!w->opt->progress.note)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	w->opt->progress.note(w->opt->progress.ctx, buf);
-}
-
 /* Clear s, which the diff ahead may be reading. */
 static void state_drop(walker *w, state *s)
 {
-	mev__walk_ahead_drop(&w->ahead);
+	mev__walk_ahead_drop(&w->run.ahead);
 	mev__walk_state_clear(s);
 }
 
@@ -62,24 +49,24 @@ static int blob_lookup(void *ctx, const mev_oid *oid, uint64_t *lines, uint64_t 
 {
 	walker *w = ctx;
 	int known;
-	if (mev__walk_sizes_get(&w->sizes, oid, lines, bytes))
+	if (mev__walk_sizes_get(&w->cache.sizes, oid, lines, bytes))
 		return 1; /* found or measured ahead: counted when taken */
-	if (!w->opt->rebuild && w->writer.pending && w->view) {
+	if (!w->opts.user->rebuild && w->run.writer.pending && w->cache.view) {
 		/* the store is the writer's: its last commit through the view */
-		mev_store_view_begin(w->view);
-		known = mev_release_blob_peek(lines, bytes, w->view, oid);
-		mev_store_view_end(w->view);
-		w->res->blobs_cached += known > 0;
+		mev_store_view_begin(w->cache.view);
+		known = mev_release_blob_peek(lines, bytes, w->cache.view, oid);
+		mev_store_view_end(w->cache.view);
+		w->run.res->blobs_cached += known > 0;
 		if (known >= 0)
 			return known; /* a size written now is measured again */
 		if (mev__walk_settle(w)) /* damaged: said and measured below */
 			return 0;
 	}
-	known = w->opt->rebuild ? 0 : mev_release_blob_get(lines, bytes, w->store, oid);
-	if (known < 0 && w->bad_blobs++ < 10)
-		mev__walk_note(w, "%s: measuring it again%s", mev_error_message(),
-		     w->bad_blobs == 10 ? " (further ones without a note)" : "");
-	w->res->blobs_cached += known > 0;
+	known = w->opts.user->rebuild ? 0 : mev_release_blob_get(lines, bytes, w->run.store, oid);
+	if (known < 0 && w->run.bad_blobs++ < 10)
+		mev__walk_note(&w->opts, "%s: measuring it again%s", mev_error_message(),
+			       w->run.bad_blobs == 10 ? " (further ones without a note)" : "");
+	w->run.res->blobs_cached += known > 0;
 	return known > 0;
 }
 
@@ -88,19 +75,19 @@ static int blob_store(void *ctx, const mev_oid *oid, uint64_t lines, uint64_t by
 	walker *w = ctx;
 	mev__blob_size b = { *oid, lines, bytes };
 	/* the reading ahead is told of them too (mev__walk_ahead_start) */
-	return MEV_VEC_PUSH(&w->blobs, b) || MEV_VEC_PUSH(&w->measured, b) ? mev_error_oom() : 0;
+	return MEV_VEC_PUSH(&w->run.blobs, b) || MEV_VEC_PUSH(&w->cache.measured, b) ? mev_error_oom() : 0;
 }
 
 /* The blob sizes read ahead: those measured are stored with the release. */
 static int took_ahead(walker *w)
 {
-	const mev__walk_sizes *z = &w->sizes;
+	const mev__walk_sizes *z = &w->cache.sizes;
 	for (size_t k = z->known; k < z->v.n; k++)
-		if (MEV_VEC_PUSH(&w->blobs, z->v.v[k]))
+		if (MEV_VEC_PUSH(&w->run.blobs, z->v.v[k]))
 			return mev_error_oom();
-	w->res->blobs_cached += z->known;
-	w->res->blobs_read += z->v.n - z->known;
-	w->res->bytes_read += z->bytes_read;
+	w->run.res->blobs_cached += z->known;
+	w->run.res->blobs_read += z->v.n - z->known;
+	w->run.res->bytes_read += z->bytes_read;
 	return 0;
 }
 
@@ -108,12 +95,13 @@ static int took_ahead(walker *w)
  * `known`, its rules and sources (else its MAINTAINERS are parsed again). */
 static void ahead_start(walker *w, const state *cur, int known)
 {
-	if (w->ahead.running)
-		mev__walk_ahead_note(&w->ahead, &w->measured);
+	if (w->run.ahead.running)
+		mev__walk_ahead_note(&w->run.ahead, &w->cache.measured);
 	else
-		mev__walk_ahead_start(&w->ahead, w->opt->repo, cur->tree, known ? &cur->rules : NULL,
-				      cur->src, cur->nsrc, w->work + w->at + 1, w->nwork - w->at - 1,
-				      &w->measured);
+		mev__walk_ahead_start(&w->run.ahead, w->opts.user->repo, cur->tree,
+				      known ? &cur->rules : NULL, cur->src, cur->nsrc,
+				      w->run.work + w->run.at + 1, w->run.nwork - w->run.at - 1,
+				      &w->cache.measured);
 }
 
 /* The MAINTAINERS of cur, whose rules and sources are known: those parsed
@@ -128,10 +116,10 @@ static int load_maint(walker *w, state *cur, mev__walk_prep *prep, int busy)
 		prep->matcher = NULL;
 		return 0;
 	}
-	int rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree);
+	int rc = mev_maint_load(&cur->maint, &cur->rules, w->run.repo, cur->tree);
 	if (!rc)
 		rc = busy ? mev_matcher_new(&cur->matcher, cur->maint, 0)
-			  : mev__walk_matcher(&cur->matcher, cur->maint, &w->pool);
+			  : mev__walk_matcher(&cur->matcher, cur->maint, &w->cache.pool);
 	return rc;
 }
 
@@ -148,16 +136,15 @@ static int build_cold(walker *w, state *cur, mev_filemap_options *fo)
 	cur->fm = NULL;
 	cur->matcher = NULL;
 	cur->maint = NULL;
-	if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->repo, cur->tree)) ||
+	if ((rc = mev_maint_load(&cur->maint, &cur->rules, w->run.repo, cur->tree)) ||
 	    (rc = mev_matcher_new(&cur->matcher, cur->maint, 0)))
 		return rc;
-	return mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher, NULL, fo);
+	return mev_filemap_build_ex(&cur->fm, w->run.repo, cur->tree, cur->maint, cur->matcher, NULL, fo);
 }
 
 static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *prev, state *cur)
 {
-	const mev_walk_options *o = w->opt;
-	mev_rules_options ro = o->rules;
+	const mev_walk_options *o = w->opts.user;
 	uint8_t *changed = NULL;
 	mev_rematch *rm = NULL;
 	mev_filemap_stats st = { 0 };
@@ -168,23 +155,22 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	int rc, reuse = 0, cold, early;
 
 	memset(cur, 0, sizeof *cur);
-	ro.dialect = w->dialect;
-	ro.top_level_only = w->id.top_level_only;
 	cur->commit = tag->commit;
 	if (!(cur->tag = strdup(tag->name)))
 		return mev_error_oom();
-	mev__walk_sizes_clear(&w->sizes);
-	if (prev->tree && mev__walk_ahead_take(&w->ahead, &cur->tree, &changed, &w->sizes, &prep,
-					       prev->tree, &tag->commit))
+	mev__walk_sizes_clear(&w->cache.sizes);
+	if (prev->tree && mev__walk_ahead_take(&w->run.ahead, &cur->tree, &changed, &w->cache.sizes,
+					       &prep, prev->tree, &tag->commit))
 		rc = took_ahead(w);
 	else if (prev->tree) {
 		/* the thread ahead does not run: the diffs are this thread's */
-		mev_tree_delta *d = mev__walk_deltas_take(&w->deltas, &tag->commit);
-		rc = mev_tree_update_with(&cur->tree, &changed, NULL, w->repo, prev->tree, &tag->commit, d);
+		mev_tree_delta *d = mev__walk_deltas_take(&w->cache.deltas, &tag->commit);
+		rc = mev_tree_update_with(&cur->tree, &changed, NULL, w->run.repo, prev->tree,
+					  &tag->commit, d);
 		mev_tree_delta_free(d);
 	}
 	else
-		rc = mev_tree_load(&cur->tree, w->repo, &tag->commit);
+		rc = mev_tree_load(&cur->tree, w->run.repo, &tag->commit);
 	if (rc)
 		goto done;
 	if (changed) {
@@ -200,12 +186,12 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	}
 	/* a cold release reads its whole tree with both cores first, unless
 	 * read before the walk: the next one's blobs are looked up among them */
-	early = prev->tree || w->preread;
+	early = prev->tree || w->run.preread;
 	if (next && early)
 		ahead_start(w, cur, prep.ok);
-	if ((!prep.ok && ((rc = mev_rules_detect(&cur->rules, w->repo, cur->tree, &ro)) ||
+	if ((!prep.ok && ((rc = mev_rules_detect(&cur->rules, w->run.repo, cur->tree, &w->opts.rules)) ||
 			  (rc = mev_maint_sources(&cur->src, &cur->nsrc, &cur->rules, cur->tree)))) ||
-	    (rc = mev__walk_need_blobs(w->repo, cur->tree, cur->src, cur->nsrc, prev->src,
+	    (rc = mev__walk_need_blobs(w->run.repo, cur->tree, cur->src, cur->nsrc, prev->src,
 					  prev->nsrc)))
 		goto done;
 	/* a pattern that ran out of its matching budget matched some paths and
@@ -216,10 +202,10 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		mev__walk_sources_equal(prev->src, prev->nsrc, cur->src, cur->nsrc) &&
 		!mev_maint_dirs_changed(prev->maint, cur->tree);
 	if (!reuse) {
-		w->res->reparsed++;
-		if ((rc = load_maint(w, cur, &prep, w->ahead.running)) ||
+		w->run.res->reparsed++;
+		if ((rc = load_maint(w, cur, &prep, w->run.ahead.running)) ||
 		    (rc = mev__walk_carry(&cur->maint, &cur->matcher, prev->maint,
-					  w->ahead.running ? NULL : &w->pool)))
+					  w->run.ahead.running ? NULL : &w->cache.pool)))
 			goto done;
 		if (!cold && prev->maint && (rc = mev_rematch_new(&rm, prev->maint, cur->maint)))
 			goto done;
@@ -239,7 +225,7 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 		base.changed = changed;
 		base.rematch = reuse || (rm && mev_rematch_identical(rm)) ? NULL : rm;
 	}
-	rc = mev_filemap_build_ex(&cur->fm, w->repo, cur->tree, cur->maint, cur->matcher,
+	rc = mev_filemap_build_ex(&cur->fm, w->run.repo, cur->tree, cur->maint, cur->matcher,
 				  prev->tree && !cold ? &base : NULL, &fo);
 	if (!rc && prev->tree && !cold && mev_matcher_limit_hits(cur->matcher) > 0 &&
 	    !(rc = mev__walk_settle(w)) && /* cur may hold what the writer reads */
@@ -248,13 +234,13 @@ static int compute(walker *w, const mev_tag *tag, const mev_tag *next, state *pr
 	if (!rc && next && !early)
 		ahead_start(w, cur, 1);
 	if (!rc && st.missing)
-		mev__walk_missing_note(cur->missing, sizeof cur->missing, w->repo, tag->name, st.missing,
+		mev__walk_missing_note(cur->missing, sizeof cur->missing, w->run.repo, tag->name, st.missing,
 				       st.missing_path);
 	if (!rc) {
-		w->res->files += st.paths;
-		w->res->blobs_read += st.blobs_read;
-		w->res->bytes_read += st.bytes_read;
-		w->res->rematched_paths += st.matched;
+		w->run.res->files += st.paths;
+		w->run.res->blobs_read += st.blobs_read;
+		w->run.res->bytes_read += st.bytes_read;
+		w->run.res->rematched_paths += st.matched;
 	}
 done:
 	mev__walk_prep_clear(&prep);
@@ -271,17 +257,15 @@ static int verify(walker *w, const mev_tag *tag, const state *cur)
 {
 	mev_tree *t = NULL;
 	mev_rules r;
-	mev_rules_options ro = w->opt->rules;
 	mev_maint *m = NULL;
 	mev_filemap *fm = NULL;
-	mev_filemap_options fo = { w->opt->jobs, NULL, w->opt->abort_now, NULL };
+	const mev_walk_options *o = w->opts.user;
+	mev_filemap_options fo = { o->jobs, NULL, o->abort_now, NULL };
 	int rc;
-	ro.dialect = w->dialect;
-	ro.top_level_only = w->id.top_level_only;
-	if ((rc = mev_tree_load(&t, w->repo, &tag->commit)) ||
-	    (rc = mev_rules_detect(&r, w->repo, t, &ro)) ||
-	    (rc = mev_maint_load(&m, &r, w->repo, t)) ||
-	    (rc = mev_filemap_build(&fm, w->repo, t, m, &fo)))
+	if ((rc = mev_tree_load(&t, w->run.repo, &tag->commit)) ||
+	    (rc = mev_rules_detect(&r, w->run.repo, t, &w->opts.rules)) ||
+	    (rc = mev_maint_load(&m, &r, w->run.repo, t)) ||
+	    (rc = mev_filemap_build(&fm, w->run.repo, t, m, &fo)))
 		goto done;
 	{
 		const mev_file_row *a = mev_filemap_rows(fm), *b = mev_filemap_rows(cur->fm);
@@ -312,7 +296,7 @@ static int verify(walker *w, const mev_tag *tag, const state *cur)
 			}
 		}
 	}
-	w->res->verified++;
+	w->run.res->verified++;
 done:
 	mev_filemap_free(fm);
 	mev_maint_free(m);
@@ -323,20 +307,17 @@ done:
 /* Load the state of a stored release (to continue from it). */
 static int load_state(walker *w, const char *tag, const mev_oid *commit, state *s)
 {
-	mev_rules_options ro = w->opt->rules;
 	int rc;
 	memset(s, 0, sizeof *s);
-	ro.dialect = w->dialect;
-	ro.top_level_only = w->id.top_level_only;
 	if (!(s->tag = strdup(tag)))
 		return mev_error_oom();
 	s->commit = *commit;
-	if ((rc = mev_release_load_filemap(&s->fm, w->store, tag)) ||
-	    (rc = mev_tree_load(&s->tree, w->repo, commit)) ||
-	    (rc = mev_rules_detect(&s->rules, w->repo, s->tree, &ro)) ||
+	if ((rc = mev_release_load_filemap(&s->fm, w->run.store, tag)) ||
+	    (rc = mev_tree_load(&s->tree, w->run.repo, commit)) ||
+	    (rc = mev_rules_detect(&s->rules, w->run.repo, s->tree, &w->opts.rules)) ||
 	    (rc = mev_maint_sources(&s->src, &s->nsrc, &s->rules, s->tree)) ||
-	    (rc = mev_maint_load(&s->maint, &s->rules, w->repo, s->tree)) ||
-	    (rc = mev__walk_matcher(&s->matcher, s->maint, &w->pool))) {
+	    (rc = mev_maint_load(&s->maint, &s->rules, w->run.repo, s->tree)) ||
+	    (rc = mev__walk_matcher(&s->matcher, s->maint, &w->cache.pool))) {
 		mev__walk_state_clear(s);
 		return rc;
 	}
@@ -368,41 +349,41 @@ static int forget_releases(mev_store *s, void *ctx)
  * forget, with --rebuild) whose history the store holds. */
 static int open_walk(walker *w, mev_tag **tags, size_t *ntags, mev_tags_skipped *skipped)
 {
-	const mev_walk_options *o = w->opt;
+	const mev_walk_options *o = w->opts.user;
 	int rc;
 	mev_oid tip;
-	if ((rc = mev_repo_open(&w->repo, o->repo)))
+	if ((rc = mev_repo_open(&w->run.repo, o->repo)))
 		return rc;
 	/* an unknown branch is said before a store is made for it */
-	if (o->branch && (rc = mev_repo_branch(&tip, NULL, w->repo, o->branch)))
+	if (o->branch && (rc = mev_repo_branch(&tip, NULL, w->run.repo, o->branch)))
 		return rc;
 	mev_repo_bound_memory();
-	if ((rc = mev_repo_tags(tags, ntags, skipped, w->repo)) ||
+	if ((rc = mev_repo_tags(tags, ntags, skipped, w->run.repo)) ||
 	    (rc = mev__walk_check_globs(o, *tags, *ntags)))
 		return rc;
-	if ((rc = mev_store_open(&w->store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
-	    (rc = mev_store_lock_wait(&w->lockfd, o->store, o->wait, o->abort_now)))
+	if ((rc = mev_store_open(&w->run.store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
+	    (rc = mev_store_lock_wait(&w->run.lockfd, o->store, o->wait, o->abort_now)))
 		return rc;
-	rc = mev_release_identity_get(&w->id, w->store);
+	rc = mev_release_identity_get(&w->run.id, w->run.store);
 	if (rc && rc != MEV_ENOTFOUND)
 		return rc;
-	w->have_id = rc == 0;
-	if (w->have_id && strcmp(w->id.dialect, MEV_IMPORT_DIALECT) == 0) {
+	w->run.have_id = rc == 0;
+	if (w->run.have_id && strcmp(w->run.id.dialect, MEV_IMPORT_DIALECT) == 0) {
 		mev_error_set(MEV_ESTORE, "store '%s' holds imported graphs (%s), not the walk of a "
-			      "repository", o->store, w->id.repo);
+			      "repository", o->store, w->run.id.repo);
 		mev_error_hint("walk into a new store (--store NEWDIR)");
 		return MEV_ESTORE;
 	}
-	if (o->rebuild && w->have_id) {
+	if (o->rebuild && w->run.have_id) {
 		release_list l;
-		if ((rc = mev_release_list(&l.list, &l.n, w->store)))
+		if ((rc = mev_release_list(&l.list, &l.n, w->run.store)))
 			return rc;
-		rc = mev_store_write(w->store, forget_releases, &l);
+		rc = mev_store_write(w->run.store, forget_releases, &l);
 		mev_release_list_free(l.list, l.n);
 		if (rc)
 			return rc;
-		w->have_id = 0;
-		mev__walk_note(w, "--rebuild: forgot the %zu stored releases", l.n);
+		w->run.have_id = 0;
+		mev__walk_note(&w->opts, "--rebuild: forgot the %zu stored releases", l.n);
 	}
 	return mev__walk_check_identity(w);
 }
@@ -411,19 +392,18 @@ static int open_walk(walker *w, mev_tag **tags, size_t *ntags, mev_tags_skipped 
  * through a view of its own (--rebuild trusts none). */
 static int start_ahead(walker *w)
 {
+	const mev_walk_options *o = w->opts.user;
 	mev_store_view *view = NULL;
-	int rc = w->opt->rebuild ? 0 : mev_store_view_new(&view, w->store, "blobs");
-	if (rc || (!w->opt->rebuild && (rc = mev_store_view_new(&w->view, w->store, "blobs")))) {
+	int rc = o->rebuild ? 0 : mev_store_view_new(&view, w->run.store, "blobs");
+	if (rc || (!o->rebuild && (rc = mev_store_view_new(&w->cache.view, w->run.store, "blobs")))) {
 		mev_store_view_free(view);
 		return rc;
 	}
-	mev__walk_ahead_init(&w->ahead, w->repo, view, w->opt->abort_now);
-	w->ahead.help = w->opt->jobs != 1;
-	w->ahead.ro = w->opt->rules;
-	w->ahead.ro.dialect = w->dialect;
-	w->ahead.ro.top_level_only = w->id.top_level_only;
-	w->ahead.pool = &w->pool;
-	w->ahead.deltas = &w->deltas;
+	mev__walk_ahead_init(&w->run.ahead, w->run.repo, view, o->abort_now);
+	w->run.ahead.help = o->jobs != 1;
+	w->run.ahead.ro = w->opts.rules;
+	w->run.ahead.pool = &w->cache.pool;
+	w->run.ahead.deltas = &w->cache.deltas;
 	return 0;
 }
 
@@ -433,11 +413,11 @@ static int start_ahead(walker *w)
 static int drop_damaged(walker *w)
 {
 	mev_release_check_result r;
-	int rc = mev_release_repair(&r, w->store, 0);
+	int rc = mev_release_repair(&r, w->run.store, 0);
 	for (size_t i = 0; i < r.n && !rc; i++)
 		if (r.v[i].tag)
-			mev__walk_note(w, "release %s is damaged (%s: %s); walking it again", r.v[i].tag, r.v[i].table,
-			     r.v[i].what);
+			mev__walk_note(&w->opts, "release %s is damaged (%s: %s); walking it again",
+				       r.v[i].tag, r.v[i].table, r.v[i].what);
 	mev_release_check_free(&r);
 	return rc;
 }
@@ -453,12 +433,12 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 {
 	const char *pred = NULL;
 	mev_oid pred_commit;
-	size_t at = mev__stored_pos(&w->stored, t->name);
+	size_t at = mev__stored_pos(&w->run.stored, t->name);
 	int rc = 0;
 
 	*succ = NULL;
-	for (size_t i = at; i < w->stored.n; i++) {
-		const mev__stored_rel *r = &w->stored.v[i];
+	for (size_t i = at; i < w->run.stored.n; i++) {
+		const mev__stored_rel *r = &w->run.stored.v[i];
 		if (r->has_files && strcmp(r->tag, t->name) && mev__walk_chosen(w, r->tag)) {
 			if (!(*succ = strdup(r->tag)))
 				return mev_error_oom();
@@ -466,7 +446,7 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 		}
 	}
 	for (size_t i = at; i-- > 0;) {
-		const mev__stored_rel *r = &w->stored.v[i];
+		const mev__stored_rel *r = &w->run.stored.v[i];
 		/* one built by older rules is no base (it is computed again too) */
 		if (r->has_files && r->rules_version == MEV_RULES_VERSION && mev__walk_chosen(w, r->tag)) {
 			pred = r->tag;
@@ -482,8 +462,8 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 		}
 		state_drop(w, prev);
 		if (load_state(w, pred, &pred_commit, prev)) {
-			mev__walk_note(w, "cannot continue from stored %s (%s); computing %s from scratch", pred,
-			     mev_error_message(), t->name);
+			mev__walk_note(&w->opts, "cannot continue from stored %s (%s); computing %s from "
+				       "scratch", pred, mev_error_message(), t->name);
 			mev__walk_state_clear(prev);
 		}
 	} else if (!rc && !pred) {
@@ -508,27 +488,27 @@ static int walk_one(walker *w, const mev_tag *t, const mev_tag *next, state *pre
 	if ((rc = neighbours(w, t, prev, &succ)))
 		return rc;
 	if (succ)
-		w->res->inserted++;
+		w->run.res->inserted++;
 	if ((rc = compute(w, t, next, prev, &cur))) {
 		free(succ);
 		if (rc == MEV_ENOTFOUND) /* what the clone lacks: say which release needs it */
 			mev_error_prefix("%s", t->name);
 		return rc;
 	}
-	if ((rc = mev__stored_put(&w->stored, t->name, &t->commit, MEV_RULES_VERSION))) {
+	if ((rc = mev__stored_put(&w->run.stored, t->name, &t->commit, MEV_RULES_VERSION))) {
 		free(succ);
 		state_drop(w, &cur);
 		return rc;
 	}
 	if (mev_maint_section_count(cur.maint) == 0)
-		mev__walk_note(w, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
+		mev__walk_note(&w->opts, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
 	if (cur.missing[0])
-		mev__walk_note(w, "%s", cur.missing);
+		mev__walk_note(&w->opts, "%s", cur.missing);
 	if ((rc = mev__walk_store_async(w, t, prev, &cur, succ))) {
 		state_drop(w, &cur);
 		return rc;
 	}
-	if (w->opt->verify && ((rc = mev__walk_settle(w)) || (rc = verify(w, t, prev))))
+	if (w->opts.user->verify && ((rc = mev__walk_settle(w)) || (rc = verify(w, t, prev))))
 		return rc;
 	return 0;
 }
@@ -564,35 +544,36 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 
 	memset(res, 0, sizeof *res);
 	keep_memory();
-	w.opt = o;
-	w.res = res;
-	w.lockfd = -1;
-	w.deltas.idx = (mev_strmap)MEV_STRMAP_INIT;
-	if ((rc = mev_release_memo_new(&w.memo)) || (rc = mev_pattern_pool_new(&w.pool)) ||
+	w.opts.user = o;
+	w.run.res = res;
+	w.run.lockfd = -1;
+	w.cache.deltas.idx = (mev_strmap)MEV_STRMAP_INIT;
+	if ((rc = mev_release_memo_new(&w.cache.memo)) || (rc = mev_pattern_pool_new(&w.cache.pool)) ||
 	    (rc = open_walk(&w, &tags, &ntags, &skipped)) || (rc = drop_damaged(&w)))
 		goto done;
 	res->tags = ntags + skipped.n;
 	if (skipped.n) {
 		char names[512];
 		mev__walk_skipped_names(names, sizeof names, &skipped);
-		mev__walk_note(&w, "%zu tag%s that do%s not point at a commit left out: %s", skipped.n,
+		mev__walk_note(&w.opts, "%zu tag%s that do%s not point at a commit left out: %s", skipped.n,
 			       skipped.n == 1 ? "" : "s", skipped.n == 1 ? "es" : "", names);
 	}
-	if ((rc = mev__stored_load(&w.stored, w.store)))
+	if ((rc = mev__stored_load(&w.run.stored, w.run.store)))
 		goto done;
-	if (w.snap.branch && (rc = mev__walk_snapshots(&snaps, &nsnaps, &w.snap, w.repo, &w.stored)))
+	if (w.opts.snap.branch &&
+	    (rc = mev__walk_snapshots(&snaps, &nsnaps, &w.opts.snap, w.run.repo, &w.run.stored)))
 		goto done;
-	res->stored_before = w.stored.n;
+	res->stored_before = w.run.stored.n;
 	/* the views of the blob table begin after the reading before the walk
 	 * (a table they do not find when they begin, they never see) */
 	if ((rc = mev__walk_choose(&w, &work, &nwork, tags, ntags, snaps, nsnaps)) ||
 	    (rc = mev__walk_preread(&w, work, nwork)) || (rc = start_ahead(&w)))
 		goto done;
 	tw = mev__now();
-	w.work = work;
-	w.nwork = nwork;
+	w.run.work = work;
+	w.run.nwork = nwork;
 	for (size_t k = 0; k < nwork; k++) {
-		w.at = k;
+		w.run.at = k;
 		if (o->abort_now && *o->abort_now) {
 			rc = mev_error_set(MEV_EINTR, "interrupted");
 			goto done;
@@ -616,24 +597,24 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	}
 done:
 	rc = mev__walk_settle_after(&w, rc);
-	mev__walk_ahead_free(&w.ahead);
-	mev__walk_deltas_clear(&w.deltas);
-	mev__walk_sizes_clear(&w.sizes);
-	mev_store_view_free(w.view);
+	mev__walk_ahead_free(&w.run.ahead);
+	mev__walk_deltas_clear(&w.cache.deltas);
+	mev__walk_sizes_clear(&w.cache.sizes);
+	mev_store_view_free(w.cache.view);
 	res->seconds = mev__now() - t0;
 	mev__walk_state_clear(&prev);
 	free(work);
-	MEV_VEC_FREE(&w.blobs);
-	MEV_VEC_FREE(&w.measured);
-	MEV_VEC_FREE(&w.pending_blobs);
-	mev__stored_free(&w.stored);
+	MEV_VEC_FREE(&w.run.blobs);
+	MEV_VEC_FREE(&w.cache.measured);
+	MEV_VEC_FREE(&w.run.pending_blobs);
+	mev__stored_free(&w.run.stored);
 	mev_tag_list_free(tags, ntags);
 	mev_tag_list_free(snaps, nsnaps);
-	if (w.lockfd >= 0)
-		close(w.lockfd);
-	mev_store_free(w.store);
-	mev_repo_free(w.repo);
-	mev_release_memo_free(w.memo);
-	mev_pattern_pool_free(w.pool);
+	if (w.run.lockfd >= 0)
+		close(w.run.lockfd);
+	mev_store_free(w.run.store);
+	mev_repo_free(w.run.repo);
+	mev_release_memo_free(w.cache.memo);
+	mev_pattern_pool_free(w.cache.pool);
 	return rc;
 }

@@ -284,6 +284,33 @@ void mev__walk_ahead_free(mev__walk_ahead *a);
 
 /* --- the walker (src/walk/walk.c; storing a release: src/walk/write.c) --- */
 
+/*
+ * What the user asked, as the walk applies it (src/walk/opts.c): the
+ * caller's options and what is settled of them once, before the first
+ * release is walked: the branch's snapshots (mev__walk_check_identity,
+ * against the store's identity) and the dialect with the rules options
+ * every release is read with (mev__walk_opts_settle, from
+ * mev__walk_choose).  Read-only from then on: what walks releases takes
+ * it const.
+ */
+typedef struct {
+	const mev_walk_options *user; /* as passed to mev_walk(), never written */
+	mev__snap_plan snap;          /* the branch's snapshots, when snap.branch */
+	mev_dialect dialect;          /* as asked, as stored, or detected */
+	mev_rules_options rules;      /* user->rules with that dialect and the store's
+				       * top_level_only: what mev_rules_detect() takes */
+} mev__walk_opts;
+
+/* The dialect and the rules options of every release: the user's rules
+ * options with dialect `d` and the store's `top_level_only`.  Once, before
+ * the first release is walked. */
+void mev__walk_opts_settle(mev__walk_opts *o, mev_dialect d, int top_level_only);
+
+/* A notice through the caller's progress.note (the user's callback): any
+ * file of the walk may give one (src/walk/opts.c). */
+void mev__walk_note(const mev__walk_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* What is kept of the previous release while walking. */
 typedef struct {
 	char *tag;
@@ -318,20 +345,29 @@ typedef struct {
 	size_t health_len;
 } mev__release_write;
 
-struct mev__walker {
-	const mev_walk_options *opt;
-	mev_walk_result *res;
-	mev__blob_vec blobs;
-	mev__stored_list stored;
+/*
+ * The walk's state: what it opened, where it is, what it stores.  Written
+ * by the main thread as the walk goes (open_walk, the choice, each
+ * release), but for what the writer thread reads of the release it stores
+ * (pending, writing, retired: not changed until mev__walk_settle) and the
+ * thread ahead's own state (ahead: through its calls only).
+ */
+typedef struct {
+	mev_walk_result *res; /* the caller's, counted as the walk goes */
 	mev_repo *repo;
 	mev_store *store;
 	int lockfd;          /* the writer's lock, -1 when not taken */
-	mev_identity id;
-	int have_id;
+	mev_identity id;     /* the store's: read by open_walk, checked and completed by
+			      * mev__walk_check_identity, its root and dialect set with
+			      * the first release stored */
+	int have_id;         /* the store has it (a release is stored) */
 	int id_dirty;        /* the identity changed (a branch added): written with the next release */
-	mev__snap_plan snap; /* the branch's snapshots, when snap.branch */
-	mev_dialect dialect;
+	mev__stored_list stored; /* the stored releases, and each walked one once stored */
+	const mev_tag *const *work; /* the releases to walk, work[at] now */
+	size_t nwork, at;
+	mev__blob_vec blobs; /* the sizes measured for the current release, stored with it */
 	size_t bad_blobs;    /* damaged blob sizes met */
+	int preread;         /* the blobs were read before the walk */
 	/* the release being stored while the next is computed: its write,
 	 * the state its file table is a delta against (freed once written),
 	 * its tag and blob sizes */
@@ -343,22 +379,36 @@ struct mev__walker {
 	mev__walk_state writing; /* what the writer reads of the release it stores: the
 				  * pointers of the walk's state then (the walk moves
 				  * them on, and frees nothing, until it settles) */
-	mev_store_view *view; /* blob sizes while the writer works (the store is its) */
 	mev__walk_ahead ahead; /* the next releases' trees, blob sizes and MAINTAINERS */
+} mev__walk_run;
+
+/*
+ * What the walk keeps so as not to read or build a thing twice, and who
+ * writes each: deltas, the reading before the walk (each then taken once,
+ * by the thread ahead or the main thread); sizes, the main thread, with
+ * what the thread ahead hands over; measured, the main thread (the
+ * reading before the walk, the blobs it reads itself), emptied into the
+ * thread ahead; view, opened by start_ahead and read by the main thread
+ * while the writer holds the store; memo, the writer's health record,
+ * from one release to the next; pool, the main thread, or the thread
+ * ahead while it runs.
+ */
+typedef struct {
+	mev_store_view *view;    /* blob sizes while the writer works (the store is its) */
 	mev__walk_deltas deltas; /* the diffs of the reading before the walk */
-	const mev_tag *const *work; /* the releases to walk, work[at] now */
-	size_t nwork, at;
-	mev__walk_sizes sizes; /* the current release's, from ahead */
-	mev__blob_vec measured; /* sizes measured here, not ahead: for ahead */
-	mev_release_memo *memo; /* the writer's, from one release to the next */
-	mev_pattern_pool *pool; /* the patterns of the releases' matchers */
-	int preread;            /* the blobs were read before the walk */
+	mev__walk_sizes sizes;   /* the current release's, from ahead */
+	mev__blob_vec measured;  /* sizes measured here, not ahead: for ahead */
+	mev_release_memo *memo;  /* the writer's, from one release to the next */
+	mev_pattern_pool *pool;  /* the patterns of the releases' matchers */
+} mev__walk_caches;
+
+struct mev__walker {
+	mev__walk_opts opts;     /* what the user asked: read-only once settled */
+	mev__walk_run run;       /* the walk's state */
+	mev__walk_caches cache;  /* what it keeps so as not to read again */
 };
 
 void mev__walk_state_clear(mev__walk_state *s);
-
-/* A notice through the walk's progress.note (src/walk/walk.c). */
-void mev__walk_note(const mev__walker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* --- what a walk takes (src/walk/choose.c) --- */
 
@@ -367,7 +417,7 @@ void mev__walk_note(const mev__walker *w, const char *fmt, ...) __attribute__((f
 int mev__walk_chosen(const mev__walker *w, const char *tag);
 /* Check the options against the store's identity (or make a new store's):
  * MEV_ESTORE for another repository or other filters, MEV_EINVAL for bad
- * snapshot options; w->snap set when the walk follows a branch. */
+ * snapshot options; w->opts.snap set when the walk follows a branch. */
 int mev__walk_check_identity(mev__walker *w);
 /* The tags[0..ntags) and snapshots[0..nsnaps) to walk, in the store's
  * order, into *work (calloc'ed); the dialect is settled on the way. */
@@ -379,8 +429,8 @@ int mev__walk_choose(mev__walker *w, const mev_tag ***work, size_t *nwork, mev_t
  * walked and the state its file table is a delta against is freed.  The
  * store is the writer's until this returns; of the states of the last two
  * releases nothing may be freed or changed in place meanwhile (pointers
- * may move: the writer reads a copy of them, w->writing).  _after: the same after a failure `rc`, whose message is
- * the one kept.
+ * may move: the writer reads a copy of them, w->run.writing).  _after:
+ * the same after a failure `rc`, whose message is the one kept.
  */
 int mev__walk_settle(mev__walker *w);
 int mev__walk_settle_after(mev__walker *w, int rc);
@@ -388,7 +438,7 @@ int mev__walk_settle_after(mev__walker *w, int rc);
 /*
  * Store release t, whose state is *cur, on the writer thread: *cur becomes
  * *prev, and the state before it (its file table's base) waits in
- * w->retired until written.  `succ` (malloc'ed, taken) is the stored
+ * w->run.retired until written.  `succ` (malloc'ed, taken) is the stored
  * release after it, or NULL.  The first release of a store names the
  * history by its root commit, found here: the writer does not read the
  * repository.
@@ -403,7 +453,7 @@ int mev__walk_store_async(mev__walker *w, const mev_tag *t, mev__walk_state *pre
  * read in the packs' order (mev_repo_read_order) with the walk's threads
  * and stored in batches, each committed (an interrupted walk keeps them).
  * A blob it cannot read is left to the walk, which says why; the diffs
- * are kept in w->deltas.  Nothing with --rebuild.  Errors: MEV_ENOMEM,
+ * are kept in w->cache.deltas.  Nothing with --rebuild.  Errors: MEV_ENOMEM,
  * MEV_EINTR, the store's.
  */
 int mev__walk_preread(mev__walker *w, const mev_tag *const *work, size_t nwork);

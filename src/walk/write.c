@@ -30,22 +30,22 @@ void mev__walk_state_clear(state *s)
 
 int mev__walk_settle(walker *w)
 {
-	int rc = mev__walk_async_wait(&w->writer);
-	if (w->pending.w) {
+	int rc = mev__walk_async_wait(&w->run.writer);
+	if (w->run.pending.w) {
 		if (rc == MEV_ENOTFOUND)
-			mev_error_prefix("%s", w->pending.tag->name);
+			mev_error_prefix("%s", w->run.pending.tag->name);
 		if (!rc) {
-			w->res->reencoded += w->pending.succ != NULL;
-			w->res->walked++;
-			w->have_id = 1;
-			w->id_dirty = 0;
+			w->run.res->reencoded += w->run.pending.succ != NULL;
+			w->run.res->walked++;
+			w->run.have_id = 1;
+			w->run.id_dirty = 0;
 		}
-		free(w->pending_succ);
-		w->pending_succ = NULL;
-		memset(&w->pending, 0, sizeof w->pending);
+		free(w->run.pending_succ);
+		w->run.pending_succ = NULL;
+		memset(&w->run.pending, 0, sizeof w->run.pending);
 	}
-	mev__walk_state_clear(&w->retired);
-	memset(&w->writing, 0, sizeof w->writing); /* the walk's state owns them */
+	mev__walk_state_clear(&w->run.retired);
+	memset(&w->run.writing, 0, sizeof w->run.writing); /* the walk's state owns them */
 	return rc;
 }
 
@@ -101,9 +101,9 @@ static int reencode_successor(walker *w, const char *succ, const state *cur, con
 	mev_release_input in = { 0 };
 	int rc;
 
-	if ((rc = mev_release_find(&rel, w->store, succ)) ||
-	    (rc = mev_release_load_filemap(&fm, w->store, succ)) ||
-	    (rc = mev_release_load_diags(&diags, &nd, w->store, succ)) ||
+	if ((rc = mev_release_find(&rel, w->run.store, succ)) ||
+	    (rc = mev_release_load_filemap(&fm, w->run.store, succ)) ||
+	    (rc = mev_release_load_diags(&diags, &nd, w->run.store, succ)) ||
 	    (rc = mev_graph_build(&g, fm, &go)))
 		goto done;
 	in.tag = succ;
@@ -114,7 +114,7 @@ static int reencode_successor(walker *w, const char *succ, const state *cur, con
 	in.ndiags = nd;
 	in.rules_version = rel->rules_version;
 	in.rules = rel->rules;
-	rc = mev_release_put(w->store, &in, fm, g, cur->fm, tag);
+	rc = mev_release_put(w->run.store, &in, fm, g, cur->fm, tag);
 done:
 	mev_graph_free(g);
 	mev_filemap_free(fm);
@@ -130,7 +130,7 @@ static void health_input(mev_release_input *in, const release_write *rw)
 	in->tag = rw->tag->name;
 	in->maint = cur->maint;
 	in->tree = cur->tree;
-	in->memo = rw->w->memo;
+	in->memo = rw->w->cache.memo;
 	in->changed = cur->changed;
 	in->since = cur->changed ? &cur->since : NULL;
 }
@@ -208,7 +208,7 @@ static int store_release(mev_store *s, void *ctx)
 	mev_rules_describe(rules, sizeof rules, &cur->rules);
 	in.rules_version = MEV_RULES_VERSION;
 	in.rules = rules;
-	if (rw->set_id && (rc = mev_release_identity_set(s, &w->id)))
+	if (rw->set_id && (rc = mev_release_identity_set(s, &w->run.id)))
 		goto done;
 	if (rw->same) {
 		/* a period with no new commit: a repeat of the release before,
@@ -243,7 +243,7 @@ static int write_release(void *ctx)
 	rw->health_len = 0;
 	if (rw->health_on)
 		mev__walk_async_start(&rw->health, health_encode, rw);
-	rc = mev_store_write(rw->w->store, store_release, rw);
+	rc = mev_store_write(rw->w->run.store, store_release, rw);
 	if (rw->health_on && !rw->health_waited)
 		mev__walk_async_join(&rw->health);
 	free(rw->health_data);
@@ -261,39 +261,40 @@ int mev__walk_store_async(walker *w, const mev_tag *t, state *prev, state *cur, 
 		free(succ);
 		return rc;
 	}
-	b = w->pending_blobs;
-	if (!w->have_id) {
-		if ((rc = mev_repo_root(&w->id.root, w->repo, &t->commit))) {
+	b = w->run.pending_blobs;
+	if (!w->run.have_id) {
+		if ((rc = mev_repo_root(&w->run.id.root, w->run.repo, &t->commit))) {
 			free(succ);
 			return rc;
 		}
-		if (!w->id.dialect[0])
-			snprintf(w->id.dialect, sizeof w->id.dialect, "%s", mev_dialect_name(w->dialect));
+		if (!w->run.id.dialect[0])
+			snprintf(w->run.id.dialect, sizeof w->run.id.dialect, "%s",
+				 mev_dialect_name(w->opts.dialect));
 	}
 	/* cur is the commit of the release before, which is stored (a period
 	 * with no new commit, a snapshot at a tag): every result is the same,
 	 * and it is stored as a repeat of it */
 	same = prev->tag && prev->fm && mev_oid_equal(&prev->commit, &cur->commit);
 	/* of the state before, the writer needs the file table (its base) and tag */
-	w->retired = *prev;
-	mev_tree_free(w->retired.tree);
-	mev_maint_free(w->retired.maint);
-	mev_matcher_free(w->retired.matcher);
-	mev_maint_sources_free(w->retired.src, w->retired.nsrc);
-	w->retired.tree = NULL;
-	w->retired.maint = NULL;
-	w->retired.matcher = NULL;
-	w->retired.src = NULL;
-	w->retired.nsrc = 0;
+	w->run.retired = *prev;
+	mev_tree_free(w->run.retired.tree);
+	mev_maint_free(w->run.retired.maint);
+	mev_matcher_free(w->run.retired.matcher);
+	mev_maint_sources_free(w->run.retired.src, w->run.retired.nsrc);
+	w->run.retired.tree = NULL;
+	w->run.retired.maint = NULL;
+	w->run.retired.matcher = NULL;
+	w->run.retired.src = NULL;
+	w->run.retired.nsrc = 0;
 	*prev = *cur;
-	w->writing = *prev;
-	w->pending_blobs = w->blobs;
-	w->blobs = b;
-	w->blobs.n = 0;
-	w->pending = (release_write){ .w = w, .tag = t, .prev = &w->retired, .cur = &w->writing,
-				      .succ = succ, .blobs = &w->pending_blobs,
-				      .set_id = !w->have_id || w->id_dirty, .same = same };
-	w->pending_succ = succ;
-	mev__walk_async_start(&w->writer, write_release, &w->pending);
+	w->run.writing = *prev;
+	w->run.pending_blobs = w->run.blobs;
+	w->run.blobs = b;
+	w->run.blobs.n = 0;
+	w->run.pending = (release_write){ .w = w, .tag = t, .prev = &w->run.retired, .cur = &w->run.writing,
+				      .succ = succ, .blobs = &w->run.pending_blobs,
+				      .set_id = !w->run.have_id || w->run.id_dirty, .same = same };
+	w->run.pending_succ = succ;
+	mev__walk_async_start(&w->run.writer, write_release, &w->run.pending);
 	return 0;
 }

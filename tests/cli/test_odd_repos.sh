@@ -143,6 +143,25 @@ else
 	step "skipped: this git has no 'fetch --refetch'"
 fi
 
+step "a partial clone with nothing checked out: the dialect of a new store comes from HEAD's listing, the release says which blob it lacks"
+# An OP-TEE tree (core/arch/ and ta/; releases X.Y.Z, which no Linux rule
+# takes): the clone has none of its blobs, HEAD's get_maintainer.py
+# neither.  The dialect is OP-TEE all the same (guessed from the paths),
+# so 3.22.0 is chosen and fails for the blob its rules come from.
+mkrepo ot
+mkdir -p ot/core/arch/arm ot/ta/pkcs11 ot/scripts
+printf 'ARM ARCH\nM:\tAnn <ann@example.org>\nS:\tMaintained\nF:\tcore/arch/arm/\n' >ot/MAINTAINERS
+printf '#!/usr/bin/env python3\n# get_maintainer.py\n' >ot/scripts/get_maintainer.py
+printf 'int a;\n' >ot/core/arch/arm/a.c
+printf 'int t;\n' >ot/ta/pkcs11/t.c
+commit_all ot 3.22.0
+git -C ot config uploadpack.allowFilter true
+git clone -q --no-checkout --filter=blob:none "file://$TMP/ot" otp
+expect_exit 1 "$MEV" walk --repo otp --store otp.store
+expect_error "3.22.0: 'otp' is a partial clone and lacks the blob of 'scripts/get_maintainer.py' ("
+expect_stderr_contains "the rules of the release come from it"
+[ -z "$(releases_of otp.store)" ] || fail "releases of the clone without blobs"
+
 # --- 4. a repository of another user ----------------------------------------------
 if [ "$(id -u)" = 0 ]; then
 	step "a repository of another user: 'dubious ownership', the hint names safe.directory"
