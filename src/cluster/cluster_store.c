@@ -72,8 +72,8 @@ static int encode(mev_buf *b, const mev_clustering *c)
 /* The stored record's graph fingerprint (0 when unreadable). */
 static uint64_t record_fp(const void *data, size_t len)
 {
-	mev__rd r;
-	mev__rd_init(&r, data, len);
+	mev__record_reader r;
+	mev__record_reader_init(&r, data, len);
 	if (!known_version(mev__get_uv(&r)) || mev__get_uv(&r) != ALGORITHM)
 		return 0;
 	{
@@ -85,10 +85,10 @@ static uint64_t record_fp(const void *data, size_t len)
 /* Fill the clustering `c` (made over the release's graph) from a record. */
 static int decode(mev_clustering *c, const void *data, size_t len, const char *tag)
 {
-	mev__rd r;
+	mev__record_reader r;
 	uint64_t version, ns, ncl, bits;
 	int rc;
-	mev__rd_init(&r, data, len);
+	mev__record_reader_init(&r, data, len);
 	if (!known_version(version = mev__get_uv(&r)))
 		return mev_error_set(MEV_ECORRUPT, "clustering of '%s' has an unknown version", tag);
 	(void)mev__get_uv(&r);

@@ -145,17 +145,17 @@ typedef struct {
 	uint64_t lines, bytes, files, maintainers, sections;
 	int64_t code;             /* clusters: lines of their files, each once (-1: unknown) */
 	const char *display;      /* the display name of `name` */
-} mev__gvertex;
+} mev__export_vertex;
 
 typedef struct {
 	uint32_t a, b;
 	uint64_t lines, bytes, files;
-} mev__gedge;
+} mev__export_edge;
 
 typedef struct {
-	MEV_VEC(mev__gvertex) v;
-	MEV_VEC(mev__gedge) e;
+	MEV_VEC(mev__export_vertex) v;
+	MEV_VEC(mev__export_edge) e;
 	int meta;                 /* vertices are clusters */
-} mev__xgraph;
+} mev__export_graph_desc;
 
 #endif

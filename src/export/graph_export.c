@@ -10,7 +10,7 @@
 
 /* The section graph with cluster attributes; vertices in title order. */
 static int section_graph(const mev_filemap *fm, const mev_graph *g, const mev_history *h, int64_t r,
-			 int keep_rest, mev__xgraph *x)
+			 int keep_rest, mev__export_graph_desc *x)
 {
 	const mev_section_info *si = mev_filemap_sections(fm);
 	size_t nsec = mev_filemap_section_count(fm), k = 0;
@@ -25,7 +25,7 @@ static int section_graph(const mev_filemap *fm, const mev_graph *g, const mev_hi
 		goto done;
 	for (size_t i = 0; i < k; i++) {
 		const mev_section_info *s = &si[order[i]];
-		mev__gvertex v = { s->title, s->status, mev__export_member_of(h, r, s->title),
+		mev__export_vertex v = { s->title, s->status, mev__export_member_of(h, r, s->title),
 				   sz[order[i]].lines, sz[order[i]].bytes, sz[order[i]].files,
 				   s->n_maintainers, 1, -1, s->display };
 		vid[order[i]] = (uint32_t)i;
@@ -35,7 +35,7 @@ static int section_graph(const mev_filemap *fm, const mev_graph *g, const mev_hi
 		}
 	}
 	for (size_t i = 0; i < mev_graph_edge_count(g); i++) {
-		mev__gedge ge = { vid[e[i].a], vid[e[i].b], e[i].lines, e[i].bytes, e[i].files };
+		mev__export_edge ge = { vid[e[i].a], vid[e[i].b], e[i].lines, e[i].bytes, e[i].files };
 		if (e[i].a == e[i].b)
 			continue;
 		if (MEV_VEC_PUSH(&x->e, ge)) {
@@ -52,7 +52,7 @@ done:
 
 static int gedge_cmp(const void *x, const void *y)
 {
-	const mev__gedge *a = x, *b = y;
+	const mev__export_edge *a = x, *b = y;
 	return a->a != b->a ? (a->a < b->a ? -1 : 1) : a->b != b->b ? (a->b < b->b ? -1 : 1) : 0;
 }
 
@@ -62,7 +62,7 @@ static int gedge_cmp(const void *x, const void *y)
  * clusters whose sections share files, summing those section edges.
  */
 static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev_history *h, int64_t r,
-		      mev__xgraph *x, mev_release_names *names)
+		      mev__export_graph_desc *x, mev_release_names *names)
 {
 	const mev_clustering *c = r >= 0 ? mev_history_clustering(h, r) : NULL;
 	const mev_section_info *si = mev_filemap_sections(fm);
@@ -84,7 +84,7 @@ static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev_histo
 		const char *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
 		mev__export_member m = { k + 1, rep, mev_history_cluster_lineage(h, r, k),
 					 mev_history_lineage_name(h, r, k) };
-		mev__gvertex v = { rep, "", m, mev_clustering_lines(c, k), 0, 0, 0, mev_clustering_size(c, k),
+		mev__export_vertex v = { rep, "", m, mev_clustering_lines(c, k), 0, 0, 0, mev_clustering_size(c, k),
 				   mev_history_cluster_code_lines(h, r, k), rep };
 		if ((rc = mev_release_display(&v.display, names, mev_history_release(h, r)->tag, rep)))
 			goto done;
@@ -116,7 +116,7 @@ static int meta_graph(const mev_filemap *fm, const mev_graph *g, const mev_histo
 			goto done;
 		}
 		if (fresh) {
-			mev__gedge ge = { key[0], key[1], 0, 0, 0 };
+			mev__export_edge ge = { key[0], key[1], 0, 0, 0 };
 			if (MEV_VEC_PUSH(&x->e, ge)) {
 				rc = mev_error_oom();
 				goto done;
@@ -167,8 +167,8 @@ static mev_gdoc_value num_or_missing(int64_t v)
 
 static void xvertex(void *ctx, size_t i, uint64_t *number, mev_gdoc_value *v)
 {
-	const mev__xgraph *x = ctx;
-	const mev__gvertex *g = &x->v.v[i];
+	const mev__export_graph_desc *x = ctx;
+	const mev__export_vertex *g = &x->v.v[i];
 	*number = i;
 	v[0].str = g->name;
 	v[1].str = g->display;
@@ -190,7 +190,7 @@ static void xvertex(void *ctx, size_t i, uint64_t *number, mev_gdoc_value *v)
 
 static int xedge(void *ctx, size_t i, size_t *a, size_t *b, mev_gdoc_value *v)
 {
-	const mev__gedge *e = &((const mev__xgraph *)ctx)->e.v[i];
+	const mev__export_edge *e = &((const mev__export_graph_desc *)ctx)->e.v[i];
 	*a = e->a;
 	*b = e->b;
 	v[0].num = e->lines;
@@ -202,7 +202,7 @@ static int xedge(void *ctx, size_t i, size_t *a, size_t *b, mev_gdoc_value *v)
 
 /* The graph of `release` in `fmt`: GraphML's graph id and the JSON graph's
  * "level" say which graph it is, DOT's graph is named after the release. */
-static int write_xgraph(FILE *out, const mev__xgraph *x, mev_graph_format fmt, const char *release,
+static int write_graph_desc(FILE *out, const mev__export_graph_desc *x, mev_graph_format fmt, const char *release,
 			int excel_safe)
 {
 	const char *level = x->meta ? "clusters" : "sections";
@@ -220,7 +220,7 @@ int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *op
 	mev_graph *g = NULL;
 	mev_release_names *names = NULL;
 	mev_history *h = NULL, *own = NULL;
-	mev__xgraph x = { { 0 }, { 0 }, opt->meta };
+	mev__export_graph_desc x = { { 0 }, { 0 }, opt->meta };
 	int64_t r;
 	int rc;
 
@@ -239,7 +239,7 @@ int mev_export_graph(FILE *out, mev_store *s, const mev_export_graph_options *op
 		rc = section_graph(fm, g, h, r, opt->keep_rest, &x);
 	if (rc)
 		goto done;
-	rc = write_xgraph(out, &x, opt->format, opt->release, opt->excel_safe);
+	rc = write_graph_desc(out, &x, opt->format, opt->release, opt->excel_safe);
 done:
 	MEV_VEC_FREE(&x.v);
 	MEV_VEC_FREE(&x.e);

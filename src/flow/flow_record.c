@@ -110,7 +110,7 @@ typedef struct {
 	mev_arena arena;
 } flow_mem;
 
-static const char *rd_str(mev__rd *rd, flow_mem *m, int *bad)
+static const char *rd_str(mev__record_reader *rd, flow_mem *m, int *bad)
 {
 	size_t len;
 	const char *p = mev__get_str(rd, &len);
@@ -122,7 +122,7 @@ static const char *rd_str(mev__rd *rd, flow_mem *m, int *bad)
 
 /* An array of n elements of `size` bytes, refused when the record cannot
  * hold n of them (each takes at least `min` bytes there). */
-static void *rd_array(mev__rd *rd, size_t n, size_t size, size_t min, int *bad)
+static void *rd_array(mev__record_reader *rd, size_t n, size_t size, size_t min, int *bad)
 {
 	void *v;
 	if (n > (size_t)(rd->end - rd->p) / (min ? min : 1) + 1) {
@@ -135,7 +135,7 @@ static void *rd_array(mev__rd *rd, size_t n, size_t size, size_t min, int *bad)
 	return v;
 }
 
-static int decode_head(mev_flow_release *r, mev__rd *rd, flow_mem *m, int *bad)
+static int decode_head(mev_flow_release *r, mev__record_reader *rd, flow_mem *m, int *bad)
 {
 	uint64_t version = mev__get_uv(rd);
 	if (version < 1 || version > FLOW_RECORD_VERSION)
@@ -173,7 +173,7 @@ static int decode_head(mev_flow_release *r, mev__rd *rd, flow_mem *m, int *bad)
 	return 0;
 }
 
-static void decode_sets(mev_flow_release *r, mev__rd *rd, int *bad)
+static void decode_sets(mev_flow_release *r, mev__record_reader *rd, int *bad)
 {
 	MEV_VEC(uint32_t) ids = { 0 };
 	r->n_sets = mev__get_uv(rd);
@@ -201,7 +201,7 @@ static void decode_sets(mev_flow_release *r, mev__rd *rd, int *bad)
 	r->set_ids = ids.v;
 }
 
-static void decode_routes(mev_flow_release *r, mev__rd *rd, flow_mem *m, int *bad)
+static void decode_routes(mev_flow_release *r, mev__record_reader *rd, flow_mem *m, int *bad)
 {
 	r->n_routes = mev__get_uv(rd);
 	if (!(r->routes = rd_array(rd, r->n_routes, sizeof *r->routes, 22, bad)))
@@ -218,7 +218,7 @@ static void decode_routes(mev_flow_release *r, mev__rd *rd, flow_mem *m, int *ba
 		r->notes[i] = rd_str(rd, m, bad);
 }
 
-static void decode_commit(mev_flow_release *r, mev_flow_commit *c, mev__rd *rd, int *bad,
+static void decode_commit(mev_flow_release *r, mev_flow_commit *c, mev__record_reader *rd, int *bad,
 			  void *tv, void *pv)
 {
 	MEV_VEC(mev_flow_trailer) *tr = tv;
@@ -277,7 +277,7 @@ int mev__flow_decode(mev_flow_release **out, const void *data, size_t len)
 	flow_mem *m = calloc(1, sizeof *m);
 	MEV_VEC(mev_flow_trailer) tr = { 0 };
 	MEV_VEC(uint32_t) paths = { 0 };
-	mev__rd rd;
+	mev__record_reader rd;
 	int bad = 0;
 
 	*out = NULL;
@@ -287,7 +287,7 @@ int mev__flow_decode(mev_flow_release **out, const void *data, size_t len)
 		return mev_error_oom();
 	}
 	r->mem_ = m;
-	mev__rd_init(&rd, data, len);
+	mev__record_reader_init(&rd, data, len);
 	decode_head(r, &rd, m, &bad);
 	if (!rd.bad && !bad)
 		decode_sets(r, &rd, &bad);
@@ -384,7 +384,7 @@ int mev__flow_index_read(mev__flow_index *x, mev_store *s, const char *tag)
 {
 	void *data = NULL;
 	size_t len = 0, pl;
-	mev__rd rd;
+	mev__record_reader rd;
 	const char *p;
 	uint64_t rules;
 	int rc = mev_store_get(&data, &len, s, MEV_FLOW_INDEX_TABLE, tag, strlen(tag));
@@ -395,7 +395,7 @@ int mev__flow_index_read(mev__flow_index *x, mev_store *s, const char *tag)
 	}
 	if (rc)
 		return rc;
-	mev__rd_init(&rd, data, len);
+	mev__record_reader_init(&rd, data, len);
 	p = mev__get_str(&rd, &pl);
 	if (!rd.bad && !(x->prev = strndup(p, pl))) {
 		free(data);

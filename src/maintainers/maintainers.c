@@ -25,7 +25,7 @@ static mev_maint *maint_new(const mev_rules *rules)
 static int parse_into(mev_maint *m, const mev_maint_input *files, size_t nfiles,
 		      const mev_tree *tree)
 {
-	mev__tv_vec tv = { 0 };
+	mev__field_lines tv = { 0 };
 	int rc = 0;
 	for (size_t i = 0; i < nfiles && !rc; i++) {
 		const char *p = mev__arena_strndup(&m->arena, files[i].path, strlen(files[i].path));

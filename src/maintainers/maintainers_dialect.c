@@ -12,7 +12,7 @@
 
 typedef struct {
 	mev_maint *m;
-	mev__tv_vec *out;
+	mev__field_lines *out;
 	uint32_t file;
 	mev_buf conv;
 } sink_ctx;
@@ -20,7 +20,7 @@ typedef struct {
 static int on_title(mev__dialect_sink *s, uint32_t line, const char *text, size_t len)
 {
 	sink_ctx *c = s->ctx;
-	mev__tv_entry e = { 0 };
+	mev__field_line e = { 0 };
 	e.text = mev__arena_strndup(&c->m->arena, text, len);
 	e.text_len = len;
 	e.file = c->file;
@@ -36,7 +36,7 @@ static int on_field(mev__dialect_sink *s, uint32_t line, char type, const char *
 	sink_ctx *c = s->ctx;
 	mev_maint *m = c->m;
 	mev_field f = { 0 };
-	mev__tv_entry e = { 0 };
+	mev__field_line e = { 0 };
 	int rc;
 	f.type = type;
 	f.file = c->file;
@@ -75,7 +75,7 @@ static int on_diag(mev__dialect_sink *s, uint32_t line, const char *message)
 	return mev__maint_diag_add(c->m, c->file, line, "%s", message);
 }
 
-int mev__maint_read_dialect(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char *data, size_t len,
+int mev__maint_read_dialect(mev__field_lines *out, mev_maint *m, uint32_t fi, const char *data, size_t len,
 			    const mev_tree *tree)
 {
 	sink_ctx c = { .m = m, .out = out, .file = fi, .conv = MEV_BUF_INIT };

@@ -29,9 +29,9 @@ typedef struct {
 	const char *text;  /* the raw line when not a field */
 	size_t text_len;
 	uint32_t file, line;
-} mev__tv_entry;
+} mev__field_line;
 
-typedef MEV_VEC(mev__tv_entry) mev__tv_vec;
+typedef MEV_VEC(mev__field_line) mev__field_lines;
 
 /* Paths of MAINTAINERS files, malloc'ed each. */
 typedef MEV_VEC(char *) mev__path_list;
@@ -53,11 +53,11 @@ int mev__maint_discover(mev__path_list *out, mev_maint *m, const mev_tree *t);
 
 /* Split file `fi` into @typevalue entries appended to *out, adding fields
  * and diagnostics to m.  `tree` (may be NULL) answers the directory test. */
-int mev__maint_read_file(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char *data,
+int mev__maint_read_file(mev__field_lines *out, mev_maint *m, uint32_t fi, const char *data,
 			 size_t len, const mev_tree *tree);
 
 /* The same for a dialect with a reader of its own (maintainers_dialect.c). */
-int mev__maint_read_dialect(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char *data,
+int mev__maint_read_dialect(mev__field_lines *out, mev_maint *m, uint32_t fi, const char *data,
 			    size_t len, const mev_tree *tree);
 
 /* The script's regex for the F:/X: value val[0..len), into out. */
@@ -65,6 +65,6 @@ int mev__maint_convert_pattern(mev_buf *out, const char *val, size_t len, const 
 			       const mev_tree *tree);
 
 /* Cut @typevalue into m's sections, with unique display titles. */
-int mev__maint_build_sections(mev_maint *m, const mev__tv_entry *tv, size_t n);
+int mev__maint_build_sections(mev_maint *m, const mev__field_line *tv, size_t n);
 
 #endif

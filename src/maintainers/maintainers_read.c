@@ -153,7 +153,7 @@ static int read_field(mev_maint *m, mev_buf *conv, const unsigned char *p, const
 	return MEV_VEC_PUSH(&m->fields, f) ? mev_error_oom() : 0;
 }
 
-int mev__maint_read_file(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char *data,
+int mev__maint_read_file(mev__field_lines *out, mev_maint *m, uint32_t fi, const char *data,
 			 size_t len, const mev_tree *tree)
 {
 	const mev_rules *r = &m->rules;
@@ -167,7 +167,7 @@ int mev__maint_read_file(mev__tv_vec *out, mev_maint *m, uint32_t fi, const char
 		const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
 		const unsigned char *le = nl ? nl : end; /* chomp */
 		size_t ll = (size_t)(le - p);
-		mev__tv_entry e = { 0 };
+		mev__field_line e = { 0 };
 		next = nl ? nl + 1 : end;
 		lineno++;
 		e.file = fi;

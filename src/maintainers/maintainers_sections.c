@@ -115,10 +115,10 @@ const char *mev_title_kind_name(mev_title_kind k)
  * ("NET2BIG_V2 BOARD" over "#M:\t-", the title later scripts read), when
  * that is a name itself, not a comment.  NULL when there is no such line.
  */
-static const char *display_above(mev_maint *m, const mev_section *s, const mev__tv_entry *tv,
+static const char *display_above(mev_maint *m, const mev_section *s, const mev__field_line *tv,
 				 size_t i, int *oom)
 {
-	const mev__tv_entry *h = i > 1 ? &tv[i - 2] : NULL;
+	const mev__field_line *h = i > 1 ? &tv[i - 2] : NULL;
 	const char *d;
 	int trunc;
 	*oom = 0;
@@ -131,9 +131,9 @@ static const char *display_above(mev_maint *m, const mev_section *s, const mev__
 }
 
 /* The title of the section whose fields start at tv[i], its kind, and where it is. */
-static int section_title(mev_maint *m, mev_section *s, const mev__tv_entry *tv, size_t i)
+static int section_title(mev_maint *m, mev_section *s, const mev__field_line *tv, size_t i)
 {
-	const mev__tv_entry *t;
+	const mev__field_line *t;
 	int trunc = 0, oom;
 	if (i == 0) {
 		s->raw_title = "";
@@ -174,7 +174,7 @@ static int section_title(mev_maint *m, mev_section *s, const mev__tv_entry *tv, 
 }
 
 /* Count the fields of a section by kind; its status is the first S:. */
-static int count_fields(mev_maint *m, mev_section *s, const mev__tv_entry *tv, size_t i, size_t j)
+static int count_fields(mev_maint *m, mev_section *s, const mev__field_line *tv, size_t i, size_t j)
 {
 	for (size_t k = i; k < j; k++) {
 		const mev_field *f = &m->fields.v[tv[k].field];
@@ -478,7 +478,7 @@ static int unique_displays(mev_maint *m)
 	return rc ? mev_error_oom() : 0;
 }
 
-int mev__maint_build_sections(mev_maint *m, const mev__tv_entry *tv, size_t n)
+int mev__maint_build_sections(mev_maint *m, const mev__field_line *tv, size_t n)
 {
 	size_t i = 0;
 	int rc;

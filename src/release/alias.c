@@ -16,11 +16,11 @@
 
 static int decode(mev__alias *a, const void *val, size_t len)
 {
-	mev__rd r;
+	mev__record_reader r;
 	size_t n;
 	const char *p;
 	memset(a, 0, sizeof *a);
-	mev__rd_init(&r, val, len);
+	mev__record_reader_init(&r, val, len);
 	p = mev__get_str(&r, &n);
 	if (!r.bad && n < sizeof a->target) {
 		memcpy(a->target, p, n);

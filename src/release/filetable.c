@@ -58,7 +58,7 @@ static int put_path(mev_buf *b, const char *prev, size_t plen, const char *path,
 	return mev__put_uv(b, k) || mev__put_str(b, path + k, len - k) ? MEV_ENOMEM : 0;
 }
 
-static const char *get_path(mev__rd *r, mev_buf *prev, size_t *len)
+static const char *get_path(mev__record_reader *r, mev_buf *prev, size_t *len)
 {
 	uint64_t k = mev__get_uv(r);
 	size_t sl;
@@ -261,7 +261,7 @@ int mev__filetable_put(int *snapshot, uint64_t *stored, uint64_t *raw, mev_store
 /* --- reading ---------------------------------------------------------------- */
 
 /* A delta's title map: base section -> section here (UINT32_MAX: none). */
-static int read_title_map(mev__rd *r, uint32_t **remap, uint64_t *nb, uint64_t nsec)
+static int read_title_map(mev__record_reader *r, uint32_t **remap, uint64_t *nb, uint64_t nsec)
 {
 	*nb = mev__get_uv(r);
 	if (r->bad || *nb > (uint64_t)(r->end - r->p))
@@ -276,7 +276,7 @@ static int read_title_map(mev__rd *r, uint32_t **remap, uint64_t *nb, uint64_t n
 }
 
 /* A delta's removed paths, as keys of `removed`. */
-static int read_removed(mev__rd *r, mev_strmap *removed)
+static int read_removed(mev__record_reader *r, mev_strmap *removed)
 {
 	mev_buf prev = MEV_BUF_INIT;
 	uint64_t nrem = mev__get_uv(r);
@@ -299,7 +299,7 @@ static void free_sets(uint32_t **sets, uint32_t *sizes, size_t n)
 	free(sizes);
 }
 
-static int read_sets(mev__rd *r, uint32_t nsec, uint32_t ***sets, uint32_t **sizes, size_t *nsets)
+static int read_sets(mev__record_reader *r, uint32_t nsec, uint32_t ***sets, uint32_t **sizes, size_t *nsets)
 {
 	uint64_t n = mev__get_uv(r);
 	if (r->bad || n > (uint64_t)(r->end - r->p) + 1)
@@ -327,7 +327,7 @@ static int read_sets(mev__rd *r, uint32_t nsec, uint32_t ***sets, uint32_t **siz
 	return 0;
 }
 
-static int read_row(mev__rd *r, row_tmp *row, mev_buf *prev, uint32_t *const *sets,
+static int read_row(mev__record_reader *r, row_tmp *row, mev_buf *prev, uint32_t *const *sets,
 		    const uint32_t *sizes, size_t nsets)
 {
 	size_t l;
@@ -351,7 +351,7 @@ static int read_row(mev__rd *r, row_tmp *row, mev_buf *prev, uint32_t *const *se
 }
 
 /* The sets and rows of a table, each row with the ids of its set. */
-static int read_rows(mev__rd *r, row_tmp **out, size_t *nout, uint32_t nsec)
+static int read_rows(mev__record_reader *r, row_tmp **out, size_t *nout, uint32_t nsec)
 {
 	uint32_t **sets = NULL, *sizes = NULL;
 	size_t nsets = 0, nup = 0;
@@ -448,7 +448,7 @@ static int merge_rows(row_tmp **out, size_t *nout, const row_tmp *base, size_t n
 
 /* Read a table into a row list with ids of its own release; a delta applies
  * to base, or, with parse_only, is read but not applied (no rows). */
-static int decode_table(row_tmp **rows, size_t *nrows, uint32_t *nsec_out, mev__rd *r,
+static int decode_table(row_tmp **rows, size_t *nrows, uint32_t *nsec_out, mev__record_reader *r,
 			const row_tmp *base, size_t nbase, int parse_only)
 {
 	mev_strmap removed = MEV_STRMAP_INIT;
@@ -520,7 +520,7 @@ static int apply_table(row_tmp **rows, size_t *nrows, uint32_t *nsec, mev_store 
 	size_t len;
 	row_tmp *next = NULL;
 	size_t nnext = 0;
-	mev__rd r;
+	mev__record_reader r;
 	int rc = mev_store_get_record(&val, &len, s, "tables", 'T', tag, strlen(tag));
 	if (rc == MEV_ENOTFOUND)
 		return mev_error_set(MEV_ECORRUPT, "file table of '%s' is missing", tag);
@@ -528,7 +528,7 @@ static int apply_table(row_tmp **rows, size_t *nrows, uint32_t *nsec, mev_store 
 		mev_error_prefix("file table of '%s'", tag);
 		return rc;
 	}
-	mev__rd_init(&r, val, len);
+	mev__record_reader_init(&r, val, len);
 	if ((rc = decode_table(&next, &nnext, nsec, &r, *rows, *nrows, 0)))
 		mev_error_prefix("file table of '%s'", tag);
 	free(val);
@@ -544,12 +544,12 @@ int mev__filetable_check(mev_store *s, const char *tag, size_t nsec)
 	size_t len, n = 0;
 	row_tmp *rows = NULL;
 	uint32_t ns = 0;
-	mev__rd r;
+	mev__record_reader r;
 	int rc = mev_store_get_record(&val, &len, s, "tables", 'T', tag, strlen(tag));
 	if (rc == MEV_ENOTFOUND)
 		return mev_error_set(MEV_ECORRUPT, "file table of '%s' is missing", tag);
 	if (!rc) {
-		mev__rd_init(&r, val, len);
+		mev__record_reader_init(&r, val, len);
 		rc = decode_table(&rows, &n, &ns, &r, NULL, 0, 1);
 		if (!rc && ns != nsec)
 			rc = mev_error_set(MEV_ECORRUPT, "it does not fit its release (%u sections, not %zu)",
@@ -593,7 +593,7 @@ int mev_release_load_filemap(mev_filemap **out, mev_store *s, const char *tag)
 	uint32_t nsec = 0;
 	mev_filemap *fm = NULL;
 	void *rec = NULL;
-	mev__rd r;
+	mev__record_reader r;
 	int rc;
 
 	char real[MEV_RELEASE_TAG_MAX + 1];

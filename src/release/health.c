@@ -378,7 +378,7 @@ int mev__health_put(uint64_t *stored, uint64_t *raw, mev_store *s, const mev_rel
 
 /* --- reading ------------------------------------------------------------------ */
 
-static const char *str(mev_arena *a, mev__rd *r, int *oom)
+static const char *str(mev_arena *a, mev__record_reader *r, int *oom)
 {
 	size_t l;
 	const char *p = mev__get_str(r, &l);
@@ -389,7 +389,7 @@ static const char *str(mev_arena *a, mev__rd *r, int *oom)
 }
 
 /* n items of `size` bytes, n checked against what is left of the record. */
-static void *items(mev_arena *a, mev__rd *r, size_t *n, size_t size, int *oom)
+static void *items(mev_arena *a, mev__record_reader *r, size_t *n, size_t size, int *oom)
 {
 	uint64_t k = mev__get_uv(r);
 	void *v;
@@ -405,7 +405,7 @@ static void *items(mev_arena *a, mev__rd *r, size_t *n, size_t size, int *oom)
 	return v;
 }
 
-static int decode(mev_release_health *h, mev_arena *a, mev__rd *r)
+static int decode(mev_release_health *h, mev_arena *a, mev__record_reader *r)
 {
 	int oom = 0;
 	uint64_t *c[8] = { &h->orphan_files, &h->orphan_lines, &h->orphan_only_files, &h->orphan_only_lines,
@@ -452,7 +452,7 @@ int mev_release_load_health(mev_release_health *out, mev_store *s, const char *t
 	void *val = NULL;
 	size_t len = 0;
 	mev_arena *a;
-	mev__rd r;
+	mev__record_reader r;
 	char real[MEV_RELEASE_TAG_MAX + 1];
 	const char *key = mev__release_resolve(real, sizeof real, s, tag);
 	int rc = mev_store_get_record(&val, &len, s, "health", 'H', key, strlen(key));
@@ -467,7 +467,7 @@ int mev_release_load_health(mev_release_health *out, mev_store *s, const char *t
 		rc = mev_error_oom();
 	} else {
 		out->mem_ = a;
-		mev__rd_init(&r, val, len);
+		mev__record_reader_init(&r, val, len);
 		if (mev__get_uv(&r) != HEALTH_VERSION)
 			rc = mev_error_set(MEV_ECORRUPT, "health of '%s' is of an unknown version", tag);
 		else if (!(rc = decode(out, a, &r)) && (r.bad || r.p != r.end))

@@ -21,14 +21,14 @@ int mev_release_identity_get(mev_identity *id, mev_store *s)
 	void *val;
 	size_t len, n;
 	const char *p;
-	mev__rd r;
+	mev__record_reader r;
 	int rc = mev_store_get_record(&val, &len, s, "meta", 'I', "identity", 8);
 	memset(id, 0, sizeof *id);
 	if (rc == MEV_ECORRUPT)
 		mev_error_prefix("the store's identity record");
 	if (rc)
 		return identity_damaged(s, rc);
-	mev__rd_init(&r, val, len);
+	mev__record_reader_init(&r, val, len);
 	id->schema = (uint32_t)mev__get_uv(&r);
 #define GETS(field) do { p = mev__get_str(&r, &n); \
 	snprintf(id->field, sizeof id->field, "%.*s", (int)n, p); } while (0)
@@ -112,9 +112,9 @@ int mev__blob_decode(uint64_t *lines, uint64_t *bytes, const mev_oid *oid, const
 {
 	const unsigned char *c;
 	size_t n;
-	mev__rd r;
+	mev__record_reader r;
 	char hex[41];
-	mev__rd_init(&r, val, len);
+	mev__record_reader_init(&r, val, len);
 	*lines = mev__get_uv(&r);
 	*bytes = mev__get_uv(&r);
 	n = (size_t)(r.p - (const unsigned char *)val);

@@ -52,7 +52,7 @@ static int may_differ(const char *title)
 static int read_release(names_rel **out, mev_release_names *n, const char *tag)
 {
 	names_rel e = { NULL, MEV_STRMAP_INIT };
-	mev__rd r;
+	mev__record_reader r;
 	void *rec = NULL;
 	int rc;
 	if ((rc = mev_store_read_begin(n->s)))

@@ -122,7 +122,7 @@ int mev__patterns_put(uint64_t *stored, uint64_t *raw, mev_store *s, const char 
 
 /* --- reading ------------------------------------------------------------------ */
 
-static const char *arena_str(mev_arena *a, mev__rd *r, int *oom)
+static const char *arena_str(mev_arena *a, mev__record_reader *r, int *oom)
 {
 	size_t l;
 	const char *p = mev__get_str(r, &l);
@@ -133,7 +133,7 @@ static const char *arena_str(mev_arena *a, mev__rd *r, int *oom)
 }
 
 /* The sections of a record (its file paths already read into files). */
-static int decode_sections(mev_release_patterns *out, mev_arena *a, mev__rd *r, const char **files,
+static int decode_sections(mev_release_patterns *out, mev_arena *a, mev__record_reader *r, const char **files,
 			   uint64_t nfiles, size_t len, uint64_t version)
 {
 	uint64_t ns = mev__get_uv(r);
@@ -191,12 +191,12 @@ static int decode(mev_release_patterns *out, const void *data, size_t len, const
 	const char **files = NULL;
 	uint64_t nfiles;
 	uint64_t version;
-	mev__rd r;
+	mev__record_reader r;
 	int oom = 0, rc = 0;
 	if (!a)
 		return mev_error_oom();
 	out->mem_ = a;
-	mev__rd_init(&r, data, len);
+	mev__record_reader_init(&r, data, len);
 	version = mev__get_uv(&r);
 	if (version < 1 || version > PATTERNS_VERSION)
 		return mev_error_set(MEV_ECORRUPT, "patterns of '%s' are of an unknown version", tag);

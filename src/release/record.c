@@ -79,7 +79,7 @@ static int put_sections(mev_buf *b, const mev_filemap *fm)
 }
 
 /* A string of the record, NUL-terminated in *b. */
-static const char *get_cstr(mev_buf *b, mev__rd *r)
+static const char *get_cstr(mev_buf *b, mev__record_reader *r)
 {
 	size_t l;
 	const char *p = mev__get_str(r, &l);
@@ -90,7 +90,7 @@ static const char *get_cstr(mev_buf *b, mev__rd *r)
 
 /* The sections of a record of `version`: before 3 each displays as its
  * title, a name. */
-static int get_sections(mev__rd *r, mev_filemap *fm, uint64_t version)
+static int get_sections(mev__record_reader *r, mev_filemap *fm, uint64_t version)
 {
 	uint64_t n = mev__get_uv(r);
 	mev_buf t = MEV_BUF_INIT, st = MEV_BUF_INIT, d = MEV_BUF_INIT;
@@ -170,7 +170,7 @@ static int encode_release(mev_buf *b, const mev_release_input *in, const counts 
 }
 
 /* The head of a record into *m; *version gets the record's version. */
-static int decode_head(mev_release *m, uint64_t *version_out, mev__rd *r)
+static int decode_head(mev_release *m, uint64_t *version_out, mev__record_reader *r)
 {
 	size_t n;
 	const char *p;
@@ -219,12 +219,12 @@ static int head_of_stored(mev_release *m, const void *data, size_t len)
 {
 	void *rec;
 	size_t n;
-	mev__rd r;
+	mev__record_reader r;
 	uint64_t version;
 	int rc = mev_store_unpack(&rec, &n, 'R', data, len);
 	if (rc)
 		return rc;
-	mev__rd_init(&r, rec, n);
+	mev__record_reader_init(&r, rec, n);
 	if (!(rc = decode_head(m, &version, &r))) {
 		m->stored_bytes += len;
 		m->raw_bytes += n;
@@ -313,7 +313,7 @@ int mev__release_get(mev_release *m, mev_store *s, const char *tag)
 	return rc;
 }
 
-int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_store *s,
+int mev__release_sections(mev_filemap **sections, mev__record_reader *r, void **rec, mev_store *s,
 			  const char *tag)
 {
 	mev_filemap *fm = NULL;
@@ -331,7 +331,7 @@ int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_st
 		mev_error_prefix("release record of '%s'", tag);
 		return rc;
 	}
-	mev__rd_init(r, *rec, len);
+	mev__record_reader_init(r, *rec, len);
 	if (!(rc = decode_head(&m, &version, r)))
 		mev__release_clear(&m);
 	if (!rc && !(rc = mev_filemap_new(&fm)) && !(rc = get_sections(r, fm, version)) && r->bad)
@@ -646,13 +646,13 @@ int mev_release_has(mev_oid *commit, mev_store *s, const char *tag)
 
 /* The stored edges of a release record, read as a mev_edge_source. */
 typedef struct {
-	mev__rd start, cur;
+	mev__record_reader start, cur;
 	uint64_t n, i;
 } edge_reader;
 
 /* mev__get_uv() for the edges, one byte numbers (most) without a call:
  * a dense graph's millions of edges are read twice a load. */
-static inline uint64_t edge_uv(mev__rd *r)
+static inline uint64_t edge_uv(mev__record_reader *r)
 {
 	if (r->p < r->end && !(*r->p & 0x80))
 		return *r->p++;
@@ -688,7 +688,7 @@ int mev_release_load_graph(mev_filemap **sections, mev_graph **g, mev_store *s, 
 	edge_reader er;
 	mev_edge_source src = { edge_next, edge_rewind, &er };
 	void *rec = NULL;
-	mev__rd r;
+	mev__record_reader r;
 	int rc;
 
 	*sections = NULL;
@@ -726,7 +726,7 @@ int mev_release_load_diags(char ***out, size_t *n, mev_store *s, const char *tag
 {
 	void *raw = NULL, *val = NULL;
 	size_t rlen = 0, vlen = 0;
-	mev__rd r;
+	mev__record_reader r;
 	uint64_t k;
 	char real[MEV_RELEASE_TAG_MAX + 1];
 	const char *key = mev__release_resolve(real, sizeof real, s, tag);
@@ -740,7 +740,7 @@ int mev_release_load_diags(char ***out, size_t *n, mev_store *s, const char *tag
 			mev_error_prefix("notes of '%s'", tag);
 		goto done;
 	}
-	mev__rd_init(&r, val, vlen);
+	mev__record_reader_init(&r, val, vlen);
 	k = mev__get_uv(&r);
 	if (r.bad || k > vlen) {
 		rc = mev_error_set(MEV_ECORRUPT, "notes of '%s' are damaged", tag);

@@ -64,7 +64,7 @@ void mev__release_clear(mev_release *m);
  * its sections (no rows), *r is left at the graph, inside *rec (free() it
  * after the last read).  Errors as mev__release_get().
  */
-int mev__release_sections(mev_filemap **sections, mev__rd *r, void **rec, mev_store *s,
+int mev__release_sections(mev_filemap **sections, mev__record_reader *r, void **rec, mev_store *s,
 			  const char *tag);
 
 /*

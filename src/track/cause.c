@@ -344,14 +344,14 @@ static int pair_moves(mev__cause_pair *p)
 	size_t w = 0;
 	int rc = 0;
 	for (size_t i = 0; i < p->fc.n && !rc; i++) {
-		const mev__fchange *f = &p->fc.v[i];
+		const mev__file_change *f = &p->fc.v[i];
 		if (f->rb == NONE && f->la > 0 && !(rc = move_key(&k, &xa[f->ra])))
 			if (mev__strmap_get(&gone, k.ptr, k.len) < 0 &&
 			    mev__strmap_put(&gone, k.ptr, k.len, (uint32_t)i))
 				rc = mev_error_oom();
 	}
 	for (size_t i = 0; i < p->fc.n && !rc; i++) {
-		mev__fchange *f = &p->fc.v[i];
+		mev__file_change *f = &p->fc.v[i];
 		int64_t v;
 		if (f->ra != NONE || f->lb == 0 || (rc = move_key(&k, &xb[f->rb])))
 			continue;
@@ -380,7 +380,7 @@ static int file_changes(mev__cause_pair *p)
 	int rc = 0;
 	while ((i < na || j < nb) && !rc) {
 		int c = i == na ? 1 : j == nb ? -1 : mev__cause_path_cmp(&xa[i], &xb[j]);
-		mev__fchange f = { NONE, NONE, 0, 0, 0 };
+		mev__file_change f = { NONE, NONE, 0, 0, 0 };
 		if (c <= 0) {
 			f.ra = (uint32_t)i++;
 			f.la = xa[f.ra].lines;

@@ -94,7 +94,7 @@ static int lineages_differ(const mev__cause_pair *p, const covering *a, const co
 typedef struct {
 	mev_cause_item_kind kind;
 	uint64_t weight;
-	const mev__fchange *f;
+	const mev__file_change *f;
 	const char *from, *to;            /* the clusters it is in (representatives; "": none) */
 } efile;
 
@@ -183,7 +183,7 @@ static const char *part_name(const mev__cause_pair *p, int newer, uint32_t x, ui
 /* A split's or merge's file whose sections changed: moved when the parts
  * covering it changed; to: the part it reached (or, for a merge, from: the
  * part it left). */
-static int moved_between_parts(efile *e, const mev__cause_pair *p, const mev__fchange *f)
+static int moved_between_parts(efile *e, const mev__cause_pair *p, const mev__file_change *f)
 {
 	uint32_t pa[8], pb[8], sa[8], sb[8];
 	size_t na = parts_of(pa, sa, p->in->ra, f->ra, p->part_a, p->nsa);
@@ -204,7 +204,7 @@ static int moved_between_parts(efile *e, const mev__cause_pair *p, const mev__fc
 }
 
 /* What file f is for the event (0: nothing); *touched grows by its weight. */
-static int classify(efile *e, const mev__cause_pair *p, const mev__fchange *f, uint64_t *touched)
+static int classify(efile *e, const mev__cause_pair *p, const mev__file_change *f, uint64_t *touched)
 {
 	const mev__track_rel *ra = p->in->ra, *rb = p->in->rb;
 	covering a, b;

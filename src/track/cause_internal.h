@@ -32,7 +32,7 @@ typedef struct {
 	uint32_t ra, rb;                  /* rows (MEV__CAUSE_ABSENT on the side it is absent) */
 	uint64_t la, lb;
 	int cov;                          /* present in both: its sections changed */
-} mev__fchange;
+} mev__file_change;
 
 typedef struct {
 	const mev__cause_in *in;
@@ -41,7 +41,7 @@ typedef struct {
 	uint32_t *ch_a, *ch_b;            /* per section change: its section in each release */
 	mev_strmap ta, tb;                /* titles to sections */
 	MEV_VEC(mev__pchange) pc;
-	MEV_VEC(mev__fchange) fc;
+	MEV_VEC(mev__file_change) fc;
 	uint8_t *oa, *nb;                 /* per cluster: involved in the event at hand */
 	uint8_t *sa, *sb;                 /* per section: involved (1; 2: loose, cause_event.c) */
 	uint64_t *wa, *wb;                /* per section: how much (orders its changes) */

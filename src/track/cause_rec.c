@@ -199,7 +199,7 @@ static int put_head(mev_buf *b, const mev__cause_head *h)
 	       mev__put_uv(b, h->fp_to) | mev__put_uv(b, h->patterns);
 }
 
-static int get_head(mev__cause_head *h, mev__rd *r)
+static int get_head(mev__cause_head *h, mev__record_reader *r)
 {
 	if (mev__get_uv(r) != CAUSE_REC_VERSION)
 		return -1;
@@ -252,14 +252,14 @@ int mev__encode_causes(mev_buf *b, const mev__cause_head *h, const mev__event_ca
 int mev__causes_fresh(const void *data, size_t len, const mev__cause_head *h)
 {
 	mev__cause_head x;
-	mev__rd r;
-	mev__rd_init(&r, data, len);
+	mev__record_reader r;
+	mev__record_reader_init(&r, data, len);
 	return get_head(&x, &r) == 0 && x.events_hash == h->events_hash && x.fp_from == h->fp_from &&
 	       x.fp_to == h->fp_to && x.patterns == h->patterns;
 }
 
 /* A string of the record, copied into the arena ("" on failure: *oom). */
-static const char *get_str(mev_arena *a, mev__rd *r, int *oom)
+static const char *get_str(mev_arena *a, mev__record_reader *r, int *oom)
 {
 	size_t l;
 	const char *p = mev__get_str(r, &l);
@@ -269,7 +269,7 @@ static const char *get_str(mev_arena *a, mev__rd *r, int *oom)
 	return c ? c : "";
 }
 
-static void get_item(mev_cause_item *it, mev_arena *a, mev__rd *r, int *oom)
+static void get_item(mev_cause_item *it, mev_arena *a, mev__record_reader *r, int *oom)
 {
 	uint64_t kind = mev__get_uv(r);
 	it->kind = (mev_cause_item_kind)kind;
@@ -290,7 +290,7 @@ static void get_item(mev_cause_item *it, mev_arena *a, mev__rd *r, int *oom)
 }
 
 /* One event's cause (after its kind, not 0) into *out. */
-static int get_cause(mev__read_cause *out, mev_arena *a, mev__rd *r, size_t len)
+static int get_cause(mev__read_cause *out, mev_arena *a, mev__record_reader *r, size_t len)
 {
 	mev_cause *c = mev__arena_alloc(a, sizeof *c, sizeof(void *));
 	mev_cause_item *v;
@@ -326,12 +326,12 @@ int mev__causes_decode(mev__read_cause **out, size_t *n, mev_arena *arena, const
 		       uint64_t events_hash, const char *tag)
 {
 	mev__cause_head h;
-	mev__rd r;
+	mev__record_reader r;
 	uint64_t count;
 	int rc = 0;
 	*out = NULL;
 	*n = 0;
-	mev__rd_init(&r, data, len);
+	mev__record_reader_init(&r, data, len);
 	if (get_head(&h, &r) || h.events_hash != events_hash)
 		return 1;
 	count = mev__get_uv(&r);

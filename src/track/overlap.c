@@ -97,7 +97,7 @@ int mev__cluster_lines(mev__track_rel *r)
 	return r->has_files ? cluster_lines_from_files(r) : cluster_lines_from_sections(r);
 }
 
-int mev__ov_add(mev__ov_acc *acc, uint32_t a, uint32_t b, double w, double wo, double wn)
+int mev__overlap_sums_add(mev__overlap_sums *acc, uint32_t a, uint32_t b, double w, double wo, double wn)
 {
 	uint32_t key[2] = { a, b }, e;
 	int added;
@@ -114,7 +114,7 @@ int mev__ov_add(mev__ov_acc *acc, uint32_t a, uint32_t b, double w, double wo, d
 	return 0;
 }
 
-void mev__ov_free(mev__ov_acc *acc)
+void mev__overlap_sums_free(mev__overlap_sums *acc)
 {
 	mev__strmap_free(&acc->idx);
 	MEV_VEC_FREE(&acc->v);
@@ -170,7 +170,7 @@ int mev__set_pairs(mev__set_pair_vec *out, const mev__track_rel *ra, const mev__
 
 /* Overlaps on code: every common file adds its weight to each pair of
  * clusters covering it in the two releases. */
-int mev__overlaps_code(mev__ov_acc *acc, double *ca, double *cb, const mev__track_rel *ra,
+int mev__overlaps_code(mev__overlap_sums *acc, double *ca, double *cb, const mev__track_rel *ra,
 		       const mev__track_rel *rb, const mev__set_pair *sp, size_t nsp)
 {
 	set_clusters sa = { 0 }, sb = { 0 };
@@ -185,7 +185,7 @@ int mev__overlaps_code(mev__ov_acc *acc, double *ca, double *cb, const mev__trac
 			cb[sb.ids[y]] += p->w;
 		for (uint32_t x = sa.off[p->sa]; x < sa.off[p->sa + 1] && !rc; x++)
 			for (uint32_t y = sb.off[p->sb]; y < sb.off[p->sb + 1] && !rc; y++)
-				rc = mev__ov_add(acc, sa.ids[x], sb.ids[y], p->w, (double)p->old_lines,
+				rc = mev__overlap_sums_add(acc, sa.ids[x], sb.ids[y], p->w, (double)p->old_lines,
 						 (double)p->new_lines);
 	}
 done:
@@ -218,7 +218,7 @@ int mev__common_titles(mev__title_pair_vec *out, const mev__track_rel *ra, const
 }
 
 /* Overlaps on titles: weighted by the mean of the sections' lines, or by 1. */
-int mev__overlaps_titles(mev__ov_acc *acc, double *ca, double *cb, const mev__track_rel *ra,
+int mev__overlaps_titles(mev__overlap_sums *acc, double *ca, double *cb, const mev__track_rel *ra,
 			 const mev__track_rel *rb, const mev__title_pair *tp, size_t ntp, int by_lines)
 {
 	int rc = 0;
@@ -232,7 +232,7 @@ int mev__overlaps_titles(mev__ov_acc *acc, double *ca, double *cb, const mev__tr
 		if (b != MEV_CLUSTER_NONE)
 			cb[b] += w;
 		if (a != MEV_CLUSTER_NONE && b != MEV_CLUSTER_NONE)
-			rc = mev__ov_add(acc, a, b, w, wo, wn);
+			rc = mev__overlap_sums_add(acc, a, b, w, wo, wn);
 	}
 	return rc;
 }
@@ -243,7 +243,7 @@ int mev__pair_link(mev__pair_out *po, const mev__track_rel *ra, const mev__track
 	size_t na = mev_clustering_count(ra->cl), nb = mev_clustering_count(rb->cl);
 	double *ca = calloc(na + 1, sizeof *ca), *cb = calloc(nb + 1, sizeof *cb);
 	double *ta = calloc(na + 1, sizeof *ta), *tb = calloc(nb + 1, sizeof *tb);
-	mev__ov_acc acc = MEV__OV_ACC_INIT, tacc = MEV__OV_ACC_INIT;
+	mev__overlap_sums acc = MEV__OVERLAP_SUMS_INIT, tacc = MEV__OVERLAP_SUMS_INIT;
 	mev__title_pair_vec tpv = { 0 };
 	int rc;
 
@@ -267,8 +267,8 @@ int mev__pair_link(mev__pair_out *po, const mev__track_rel *ra, const mev__track
 		rc = mev__track_pair(po, &in, tp);
 	}
 done:
-	mev__ov_free(&acc);
-	mev__ov_free(&tacc);
+	mev__overlap_sums_free(&acc);
+	mev__overlap_sums_free(&tacc);
 	MEV_VEC_FREE(&tpv);
 	free(ca);
 	free(cb);

@@ -217,9 +217,9 @@ static int load_chain(rec_vec *rv, mev_store *s, const mev_buf *prefix, int even
 	}
 	qsort(rv->v.v, rv->v.n, sizeof *rv->v.v, rec_cmp);
 	for (size_t i = 0; i < rv->v.n; i++) {
-		mev__rd r;
+		mev__record_reader r;
 		mev__rec_head h;
-		mev__rd_init(&r, rv->v.v[i].data, rv->v.v[i].len);
+		mev__record_reader_init(&r, rv->v.v[i].data, rv->v.v[i].len);
 		if (mev__rec_head_get(&h, &r, events ? MEV__EVENT_PARAMS : MEV__CHANGE_PARAMS))
 			return mev_error_set(MEV_ECORRUPT, "the %s of '%s' are damaged", what, rv->v.v[i].to);
 		if (i ? strcmp(h.from, rv->v.v[i - 1].to) != 0 : (events && h.from[0] != '\0')) {
@@ -282,9 +282,9 @@ static int read_chain(list *out, mev_store *s, const mev_buf *prefix, int events
 	}
 	mev_store_read_end(s);
 	for (size_t i = 0; i < rv.v.n && !rc; i++) {
-		mev__rd r;
+		mev__record_reader r;
 		mev__rec_head h;
-		mev__rd_init(&r, rv.v.v[i].data, rv.v.v[i].len);
+		mev__record_reader_init(&r, rv.v.v[i].data, rv.v.v[i].len);
 		mev__rec_head_get(&h, &r, events ? MEV__EVENT_PARAMS : MEV__CHANGE_PARAMS);
 		if (h.from[0] && in_range(ranks, h.from, rv.v.v[i].to, lo, hi))
 			rc = fn(out, h.from, rv.v.v[i].to, rv.v.v[i].data, rv.v.v[i].len);
@@ -314,10 +314,10 @@ static double *support_of(const list *out, const char *to, const void *data, siz
 	double *v = NULL;
 	for (size_t i = 0; sm && sm->runs > 0 && i < sm->recs->v.n; i++) {
 		const raw_rec *x = &sm->recs->v.v[i];
-		mev__rd r;
+		mev__record_reader r;
 		if (strcmp(x->to, to) != 0)
 			continue;
-		mev__rd_init(&r, x->data, x->len);
+		mev__record_reader_init(&r, x->data, x->len);
 		if (mev__get_uv(&r) != 1 || mev__get_uv(&r) != mev__hash_bytes(data, len) ||
 		    mev__get_uv(&r) != nev || !(v = malloc((nev + 1) * sizeof *v)))
 			return NULL;

@@ -109,7 +109,7 @@ static int put_head(mev_buf *b, const char *from, uint64_t fp_from, uint64_t fp_
 	return rc;
 }
 
-int mev__rec_head_get(mev__rec_head *h, mev__rd *r, size_t nparams)
+int mev__rec_head_get(mev__rec_head *h, mev__record_reader *r, size_t nparams)
 {
 	size_t l;
 	const char *p;
@@ -133,11 +133,11 @@ int mev__rec_fresh(void **data, size_t *len, mev_store *s, const mev_buf *k, con
 		   uint64_t fp_from, uint64_t fp_to, const uint64_t *params, size_t nparams)
 {
 	mev__rec_head h;
-	mev__rd r;
+	mev__record_reader r;
 	*data = NULL;
 	if (mev_store_get(data, len, s, "events", k->ptr, k->len))
 		return 0;
-	mev__rd_init(&r, *data, *len);
+	mev__record_reader_init(&r, *data, *len);
 	if (mev__rec_head_get(&h, &r, nparams) || h.algorithm != MEV__TRACK_ALGORITHM ||
 	    strcmp(h.from, from) || h.fp_from != fp_from || h.fp_to != fp_to)
 		return 0;
@@ -209,7 +209,7 @@ int mev__encode_events(mev_buf *b, const mev__track_rel *ra, const mev__track_re
 }
 
 /* The clusters part of an events record. */
-static int decode_clusters(mev__events_rec *out, mev__rd *r)
+static int decode_clusters(mev__events_rec *out, mev__record_reader *r)
 {
 	uint64_t k = mev__get_uv(r);
 	if (r->bad || k > (uint64_t)(r->end - r->p)) {
@@ -229,7 +229,7 @@ static int decode_clusters(mev__events_rec *out, mev__rd *r)
 }
 
 /* The events part of an events record. */
-static int decode_events(mev__events_rec *out, mev__rd *r)
+static int decode_events(mev__events_rec *out, mev__record_reader *r)
 {
 	uint64_t n = mev__get_uv(r);
 	if (r->bad || n > (uint64_t)(r->end - r->p)) {
@@ -265,10 +265,10 @@ static int decode_events(mev__events_rec *out, mev__rd *r)
 
 int mev__events_rec_decode(mev__events_rec *out, const void *data, size_t len, const char *tag)
 {
-	mev__rd r;
+	mev__record_reader r;
 	int rc;
 	memset(out, 0, sizeof *out);
-	mev__rd_init(&r, data, len);
+	mev__record_reader_init(&r, data, len);
 	if (mev__rec_head_get(&out->head, &r, MEV__EVENT_PARAMS) == 0) {
 		out->mode = mev__get_uv(&r);
 		out->next_lineage = (uint32_t)mev__get_uv(&r);
@@ -313,10 +313,10 @@ int mev__encode_changes(mev_buf *b, const mev__track_rel *ra, const mev__track_r
 
 int mev__changes_rec_decode(mev__changes_rec *out, const void *data, size_t len, const char *tag)
 {
-	mev__rd r;
+	mev__record_reader r;
 	uint64_t n;
 	memset(out, 0, sizeof *out);
-	mev__rd_init(&r, data, len);
+	mev__record_reader_init(&r, data, len);
 	if (mev__rec_head_get(&out->head, &r, MEV__CHANGE_PARAMS))
 		r.bad = 1;
 	n = mev__get_uv(&r);
@@ -375,12 +375,12 @@ static const char *arena_str(mev_arena *a, const char *s, size_t l, int *oom)
 int mev__lineages_decode(mev_lineage **out, size_t *n, mev_arena *arena, const void *data,
 			 size_t len, const char *key)
 {
-	mev__rd r;
+	mev__record_reader r;
 	uint64_t count;
 	int oom = 0;
 	*out = NULL;
 	*n = 0;
-	mev__rd_init(&r, data, len);
+	mev__record_reader_init(&r, data, len);
 	if (mev__get_uv(&r) != MEV__TRACK_REC_VERSION)
 		return mev_error_set(MEV_ECORRUPT, "the lineages of %s are of an unknown version", key);
 	count = mev__get_uv(&r);

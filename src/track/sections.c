@@ -197,7 +197,7 @@ static void diff_free(diff *d)
 
 /* With file tables: per removed R and added N, the lines (in ra) of the
  * common files R covered in ra and N covers in rb. */
-static int shared_code(mev__ov_acc *acc, const diff *d, const mev__set_pair *sp, size_t nsp)
+static int shared_code(mev__overlap_sums *acc, const diff *d, const mev__set_pair *sp, size_t nsp)
 {
 	int rc = 0;
 	for (size_t k = 0; k < nsp && !rc; k++) {
@@ -211,7 +211,7 @@ static int shared_code(mev__ov_acc *acc, const diff *d, const mev__set_pair *sp,
 			if (d->gone[ia[x]])
 				for (size_t y = 0; y < kb && !rc; y++)
 					if (d->born[ib[y]])
-						rc = mev__ov_add(acc, ia[x], ib[y], (double)sp[k].old_lines, 0, 0);
+						rc = mev__overlap_sums_add(acc, ia[x], ib[y], (double)sp[k].old_lines, 0, 0);
 	}
 	return rc;
 }
@@ -254,7 +254,7 @@ static int removed_neighbours(mev_strmap *nbr, u64_vec *w, const diff *d)
 
 /* ... then: what each added section N shares in rb with a section of the
  * same title, the smaller of the two, adds to (R, N). */
-static int shared_neighbours(mev__ov_acc *acc, const diff *d)
+static int shared_neighbours(mev__overlap_sums *acc, const diff *d)
 {
 	const mev_edge *eb = mev_graph_edges(d->rb->g);
 	size_t neb = mev_graph_edge_count(d->rb->g);
@@ -277,7 +277,7 @@ static int shared_neighbours(mev__ov_acc *acc, const diff *d)
 				if (id >= 0) {
 					uint64_t m = w.v[id] < eb[e].lines ? w.v[id] : eb[e].lines;
 					if (m)
-						rc = mev__ov_add(acc, (uint32_t)r, n, (double)m, 0, 0);
+						rc = mev__overlap_sums_add(acc, (uint32_t)r, n, (double)m, 0, 0);
 				}
 			}
 		}
@@ -292,7 +292,7 @@ typedef MEV_VEC(rename_cand) cand_vec;
 
 /* The pairs (R, N) where N covers at least p->rename of R's lines (and,
  * compared on titles, shares a rare word with it), best first. */
-static int rename_candidates(cand_vec *out, const mev__ov_acc *acc, const diff *d, int by_code,
+static int rename_candidates(cand_vec *out, const mev__overlap_sums *acc, const diff *d, int by_code,
 			     const mev_track_params *p)
 {
 	mev_strmap words = MEV_STRMAP_INIT;
@@ -395,7 +395,7 @@ int mev__section_changes(mev__change_vec *out, const mev__track_rel *ra, const m
 			 const mev__set_pair *sp, size_t nsp, const mev_track_params *p)
 {
 	diff d;
-	mev__ov_acc acc = MEV__OV_ACC_INIT;
+	mev__overlap_sums acc = MEV__OVERLAP_SUMS_INIT;
 	cand_vec cand = { 0 };
 	int rc;
 	if ((rc = diff_titles(&d, ra, rb)))
@@ -408,7 +408,7 @@ int mev__section_changes(mev__change_vec *out, const mev__track_rel *ra, const m
 		qsort(out->v, out->n, sizeof *out->v, change_cmp);
 done:
 	diff_free(&d);
-	mev__ov_free(&acc);
+	mev__overlap_sums_free(&acc);
 	MEV_VEC_FREE(&cand);
 	return rc;
 }

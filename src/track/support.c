@@ -273,11 +273,11 @@ static int support_fresh(sctx *c, const char *tag, uint64_t hash)
 {
 	void *data = NULL;
 	size_t len = 0;
-	mev__rd r;
+	mev__record_reader r;
 	int ok = 0;
 	if (mev__support_key(&c->k, c->cp, c->tp, tag) == 0 &&
 	    mev_store_get(&data, &len, c->s, "events", c->k.ptr, c->k.len) == 0) {
-		mev__rd_init(&r, data, len);
+		mev__record_reader_init(&r, data, len);
 		ok = mev__get_uv(&r) == SUPPORT_REC_VERSION && mev__get_uv(&r) == hash && !r.bad;
 	}
 	mev_error_clear();
@@ -391,9 +391,9 @@ static int worker_work(mev_buf *out, size_t j, void *ctx)
 static int worker_done(size_t j, const void *data, size_t len, void *ctx)
 {
 	sctx *c = ctx;
-	mev__rd r;
+	mev__record_reader r;
 	(void)j;
-	mev__rd_init(&r, data, len);
+	mev__record_reader_init(&r, data, len);
 	for (size_t i = c->first; i <= c->last && !r.bad; i++) {
 		uint64_t n;
 		if (!c->need[i])

@@ -96,11 +96,11 @@ int mev__cluster_lines(mev__track_rel *r);
 typedef struct {
 	mev_strmap idx;
 	MEV_VEC(mev__overlap) v;
-} mev__ov_acc;
+} mev__overlap_sums;
 
-#define MEV__OV_ACC_INIT { MEV_STRMAP_INIT, { 0 } }
-int mev__ov_add(mev__ov_acc *acc, uint32_t a, uint32_t b, double w, double wo, double wn);
-void mev__ov_free(mev__ov_acc *acc);
+#define MEV__OVERLAP_SUMS_INIT { MEV_STRMAP_INIT, { 0 } }
+int mev__overlap_sums_add(mev__overlap_sums *acc, uint32_t a, uint32_t b, double w, double wo, double wn);
+void mev__overlap_sums_free(mev__overlap_sums *acc);
 
 /* Per pair of section sets (older, newer): the files they share. */
 typedef struct {
@@ -117,7 +117,7 @@ int mev__set_pairs(mev__set_pair_vec *out, const mev__track_rel *ra, const mev__
 
 /* Overlaps on code: every common file adds its weight to each pair of
  * clusters covering it in the two releases (and to each one's ca, cb). */
-int mev__overlaps_code(mev__ov_acc *acc, double *ca, double *cb, const mev__track_rel *ra,
+int mev__overlaps_code(mev__overlap_sums *acc, double *ca, double *cb, const mev__track_rel *ra,
 		       const mev__track_rel *rb, const mev__set_pair *sp, size_t nsp);
 
 /* Titles present in both releases (THE REST left out): index pairs. */
@@ -130,7 +130,7 @@ typedef MEV_VEC(mev__title_pair) mev__title_pair_vec;
 int mev__common_titles(mev__title_pair_vec *out, const mev__track_rel *ra, const mev__track_rel *rb);
 
 /* Overlaps on titles: weighted by the mean of the sections' lines, or by 1. */
-int mev__overlaps_titles(mev__ov_acc *acc, double *ca, double *cb, const mev__track_rel *ra,
+int mev__overlaps_titles(mev__overlap_sums *acc, double *ca, double *cb, const mev__track_rel *ra,
 			 const mev__track_rel *rb, const mev__title_pair *tp, size_t ntp, int by_lines);
 
 /*
@@ -309,7 +309,7 @@ typedef struct {
 
 /* Read the head off r (nparams thresholds); -1 when it is damaged or of
  * another record version. */
-int mev__rec_head_get(mev__rec_head *h, mev__rd *r, size_t nparams);
+int mev__rec_head_get(mev__rec_head *h, mev__record_reader *r, size_t nparams);
 
 /* Is the stored record under key k computed from these inputs?  *data gets
  * the record (malloc'ed, NULL when absent) either way. */

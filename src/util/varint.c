@@ -28,14 +28,14 @@ int mev__put_str(mev_buf *b, const char *s, size_t len)
 
 int mev__put_cstr(mev_buf *b, const char *s) { return mev__put_str(b, s, s ? strlen(s) : 0); }
 
-void mev__rd_init(mev__rd *r, const void *data, size_t len)
+void mev__record_reader_init(mev__record_reader *r, const void *data, size_t len)
 {
 	r->p = data;
 	r->end = r->p + len;
 	r->bad = 0;
 }
 
-uint64_t mev__get_uv(mev__rd *r)
+uint64_t mev__get_uv(mev__record_reader *r)
 {
 	uint64_t v = 0;
 	for (int shift = 0; shift < 64; shift += 7) {
@@ -53,13 +53,13 @@ uint64_t mev__get_uv(mev__rd *r)
 	return 0;
 }
 
-int64_t mev__get_sv(mev__rd *r)
+int64_t mev__get_sv(mev__record_reader *r)
 {
 	uint64_t u = mev__get_uv(r);
 	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
-const char *mev__get_str(mev__rd *r, size_t *len)
+const char *mev__get_str(mev__record_reader *r, size_t *len)
 {
 	uint64_t n = mev__get_uv(r);
 	const char *s;
@@ -74,7 +74,7 @@ const char *mev__get_str(mev__rd *r, size_t *len)
 	return s;
 }
 
-int mev__get_bytes(void *out, mev__rd *r, size_t len)
+int mev__get_bytes(void *out, mev__record_reader *r, size_t len)
 {
 	if (r->bad || len > (size_t)(r->end - r->p)) {
 		r->bad = 1;

@@ -41,14 +41,14 @@ static inline double mev__bits_f64(uint64_t u)
 typedef struct {
 	const unsigned char *p, *end;
 	int bad;
-} mev__rd;
+} mev__record_reader;
 
-void mev__rd_init(mev__rd *r, const void *data, size_t len);
-uint64_t mev__get_uv(mev__rd *r);
-int64_t mev__get_sv(mev__rd *r);
+void mev__record_reader_init(mev__record_reader *r, const void *data, size_t len);
+uint64_t mev__get_uv(mev__record_reader *r);
+int64_t mev__get_sv(mev__record_reader *r);
 /* A length-prefixed string: points into the record (not NUL-terminated). */
-const char *mev__get_str(mev__rd *r, size_t *len);
+const char *mev__get_str(mev__record_reader *r, size_t *len);
 /* `len` raw bytes into out (zeros and -1 when the record is too short). */
-int mev__get_bytes(void *out, mev__rd *r, size_t len);
+int mev__get_bytes(void *out, mev__record_reader *r, size_t len);
 
 #endif

@@ -17,7 +17,7 @@
 static void test_varint(void)
 {
 	mev_buf in = MEV_BUF_INIT;
-	mev__rd r;
+	mev__record_reader r;
 	size_t l;
 	unsigned char raw[3];
 	for (int i = 0; i < 1000; i++) {
@@ -29,7 +29,7 @@ static void test_varint(void)
 	mev__put_uv(&in, UINT64_MAX);
 	mev__put_sv(&in, INT64_MIN);
 	mev__buf_put(&in, "\x01\x02\x03", 3);
-	mev__rd_init(&r, in.ptr, in.len);
+	mev__record_reader_init(&r, in.ptr, in.len);
 	for (int i = 0; i < 1000; i++) {
 		CHECK(mev__get_uv(&r) == (uint64_t)i * 1000003u);
 		CHECK(mev__get_sv(&r) == -i * 77);
@@ -45,10 +45,10 @@ static void test_varint(void)
 	mev__get_uv(&r);
 	CHECK(r.bad); /* read past the end */
 	/* a string longer than the record, a number that never ends */
-	mev__rd_init(&r, "\x09" "abc", 4);
+	mev__record_reader_init(&r, "\x09" "abc", 4);
 	CHECK_STR(mev__get_str(&r, &l), "");
 	CHECK(r.bad && l == 0);
-	mev__rd_init(&r, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 11);
+	mev__record_reader_init(&r, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 11);
 	mev__get_uv(&r);
 	CHECK(r.bad);
 	mev__buf_free(&in);
