@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # snapshot-outputs.sh MAINTEVO STORE DIR: write every output a store gives
 # (every export table in CSV and JSON, the short commands' CSVs, the graphs
-# of the newest release in every format, both reports) into DIR, one file
+# of the newest release in every format, both reports, the chart as page
+# and SVG, explain and history of one lineage and one path) into DIR, one file
 # each, so that two builds can be compared with 'diff -r'.  Used to check
 # that a refactoring changes no byte (docs/design.md).
 set -euo pipefail
@@ -40,6 +41,11 @@ run report.html report --store "$store" --format html
 run report-all.md report --store "$store" --from "$first" --to "$newest"
 run report-all.html report --store "$store" --from "$first" --to "$newest" --format html
 run store-info.txt store info --store "$store"
+run chart.html chart --store "$store"
+run chart.svg chart --store "$store" --format svg
+run explain-lineage-1.txt explain --store "$store" --release "$newest" --lineage 1
+run explain-makefile.txt explain --store "$store" --release "$newest" Makefile
+run history-makefile.txt history --store "$store" Makefile
 # the SQLite export, as SQL text (the file's own bytes carry page layout)
 if command -v sqlite3 >/dev/null; then
 	rm -f "$dir/all.db"
