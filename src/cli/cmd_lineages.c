@@ -20,7 +20,7 @@ const cli_command cmd_lineages_spec = {
 		"Write the lineages 'maintevo track' found, by id: the table 'maintevo\n"
 		"export lineages' writes (docs/schemas.md), as CSV by default\n"
 		"  lineage,name,first_release,last_release,parent,peak_lines,releases,method,\n"
-		"  tracking,display_name\n"
+		"  tracking,display_name,last_name\n"
 		"A lineage is a chain of clusters linked by continuations (a split keeps it\n"
 		"on the largest successor, a merge continues the largest predecessor).\n"
 		"name is its one name for its whole life: the display name of the\n"
@@ -29,7 +29,9 @@ const cli_command cmd_lineages_spec = {
 		"history grows); parent is the lineage it split from (empty: none);\n"
 		"peak_lines its largest size in lines; releases the number of releases in\n"
 		"which it has a cluster; method and tracking the key of the result\n"
-		"(docs/tracking.md); display_name the same as name.",
+		"(docs/tracking.md); display_name the same as name; last_name the name of\n"
+		"what it holds at its last release: its cluster's name there (the display\n"
+		"name of the cluster's representative, as 'maintevo clusters' names it).",
 	.options = options,
 	.operands = 0,
 };

@@ -129,6 +129,26 @@ int mev__export_events(mev_table *w, const mev__export_ctx *x)
 	return rc;
 }
 
+/*
+ * The name lineage l carries at its last release: the display name of the
+ * representative of its cluster there, as clusters are named (NULL when
+ * that release is not clustered as tracked).  Its stable name (l->name)
+ * is the same name at its first release.
+ */
+static const char *last_name(const mev__export_ctx *x, const mev_lineage *l, int *rc)
+{
+	const mev_history *h = x->h;
+	int64_t r = mev_history_find(h, l->last_release);
+	int64_t k = r >= 0 ? mev_history_lineage_cluster(h, (size_t)r, l->id) : -1;
+	const mev_clustering *c;
+	if (k < 0)
+		return NULL;
+	c = mev_history_clustering(h, (size_t)r);
+	return mev__export_display(x, l->last_release,
+				   mev_clustering_title(c, mev_clustering_representative(c, (uint32_t)k)),
+				   rc);
+}
+
 int mev__export_lineages(mev_table *w, const mev__export_ctx *x)
 {
 	const mev_history *h = x->h;
@@ -145,6 +165,7 @@ int mev__export_lineages(mev_table *w, const mev__export_ctx *x)
 		mev_table_str(w, mev_history_cluster_key(h));
 		mev_table_str(w, mev_history_track_key(h));
 		mev_table_str(w, l->name); /* named after a display name already */
+		mev_table_str_or_null(w, last_name(x, l, &rc));
 		mev_table_end_row(w);
 	}
 	return rc;

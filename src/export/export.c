@@ -57,7 +57,7 @@ static const mev_column events_cols[] = {
 static const mev_column lineages_cols[] = {
 	{ "lineage", I }, { "name", S }, { "first_release", S }, { "last_release", S },
 	{ "parent", I }, { "peak_lines", I }, { "releases", I }, { "method", S }, { "tracking", S },
-	{ "display_name", S }, { NULL, S }
+	{ "display_name", S }, { "last_name", S }, { NULL, S }
 };
 static const mev_column files_cols[] = {
 	{ "release", S }, { "path", S }, { "kind", S }, { "lines", I }, { "bytes", I },
@@ -136,7 +136,9 @@ static const struct {
 	[MEV_EXPORT_CLUSTERS] = { "clusters", clusters_cols, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS,
 				  mev__export_clusters },
 	[MEV_EXPORT_EVENTS] = { "events", events_cols, MEV_HISTORY_TRACKS, mev__export_events },
-	[MEV_EXPORT_LINEAGES] = { "lineages", lineages_cols, MEV_HISTORY_TRACKS, mev__export_lineages },
+	/* the clusterings too: a lineage's last_name is its cluster's name there */
+	[MEV_EXPORT_LINEAGES] = { "lineages", lineages_cols, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS,
+				  mev__export_lineages },
 	[MEV_EXPORT_FILES] = { "files", files_cols, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS,
 			       mev__export_files },
 	[MEV_EXPORT_SECTION_CHANGES] = { "section_changes", changes_cols, 0,
@@ -456,9 +458,11 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 		goto done;
 	x.opt = opt;
 	/* every table reads the releases (and clusters where they exist); the
-	 * events filter --release themselves */
+	 * events filter --release themselves, and the lineages, one row each
+	 * for the whole history, need the clustering of every release */
 	if ((rc = mev_history_use(&h, &own, s, opt->history,
-				  t == MEV_EXPORT_EVENTS ? NULL : opt->release, tables[t].need)) ||
+				  t == MEV_EXPORT_EVENTS || t == MEV_EXPORT_LINEAGES ? NULL : opt->release,
+				  tables[t].need)) ||
 	    (rc = check_needs(s, t, h, opt)))
 		goto done;
 	x.h = h;

@@ -59,6 +59,14 @@ static const char views_sql[] =
 	"CREATE VIEW uncovered_by_directory AS\n"
 	"  SELECT release, position, directory, count(*) AS files, sum(lines) AS lines\n"
 	"  FROM uncovered_files GROUP BY release, directory;\n"
+	/* a lineage's cluster in a release is its first by number (as
+	 * mev_history_lineage_cluster()); SQLite takes the bare name from the
+	 * row min() picks */
+	"CREATE VIEW lineage_names AS\n"
+	"  SELECT c.lineage, c.release, r.position, min(c.cluster) AS cluster,\n"
+	"         c.representative_display_name AS name\n"
+	"  FROM clusters c JOIN releases r ON r.release = c.release\n"
+	"  WHERE c.lineage IS NOT NULL GROUP BY c.lineage, c.release;\n"
 	"CREATE VIEW file_subsystems AS\n"
 	"  SELECT f.release, r.position, f.path, f.lines, f.section, f.display_name,\n"
 	"         f.cluster, f.lineage, f.lineage_name\n"

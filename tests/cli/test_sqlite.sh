@@ -28,6 +28,23 @@ expect_exit 0 python3 "$HERE/helpers/check_sqlite.py" demo.db csv
 expect_stdout_contains "files: "
 expect_stdout_contains "section_changes: "
 
+step "lineage_names: a lineage's name at every release, its last_name at the last"
+python3 - demo.db <<'PY' || fail "lineage_names"
+import sqlite3, sys
+con = sqlite3.connect(sys.argv[1])
+# one row per lineage and release it has a cluster in
+assert con.execute("SELECT count(*) FROM lineage_names").fetchone()[0] == \
+    con.execute("SELECT count(DISTINCT lineage || ' ' || release) FROM clusters "
+                "WHERE lineage IS NOT NULL").fetchone()[0]
+assert con.execute("SELECT count(*) FROM lineages l LEFT JOIN lineage_names n ON "
+                   "n.lineage = l.lineage AND n.release = l.last_release "
+                   "WHERE n.name IS NOT l.last_name").fetchone()[0] == 0
+# the demo's lineages that hold another largest section now than at birth
+assert con.execute("SELECT count(*) FROM lineages l JOIN lineage_names n ON "
+                   "n.lineage = l.lineage AND n.release = l.first_release "
+                   "WHERE n.name <> l.last_name").fetchone()[0] > 0
+PY
+
 step "one release only; --format sqlite is the default of 'all'"
 expect_exit 0 "$MEV" export all --store S --release v1.3 --format sqlite -o one.db
 python3 - one.db <<'PY' || fail "one.db holds more than v1.3"

@@ -68,9 +68,23 @@ expect_exit 0 "$MEV" events --store S --from v1.2 --to v1.3
 awk -F, 'NR > 1 && !($1 == "v1.2" && $2 == "v1.3") { exit 1 }' "$OUT" || fail "--from/--to"
 [ "$(wc -l < "$OUT")" -gt 1 ] || fail "--from/--to kept nothing"
 expect_exit 0 "$MEV" lineages --store S
-head -n 1 "$OUT" | grep -qx 'lineage,name,first_release,last_release,parent,peak_lines,releases,method,tracking,display_name' ||
+head -n 1 "$OUT" | grep -qx 'lineage,name,first_release,last_release,parent,peak_lines,releases,method,tracking,display_name,last_name' ||
 	fail "lineages header"
 awk -F, 'NR > 1 && $5 != "" { n++ } END { exit !n }' "$OUT" || fail "no lineage has a parent (splits were planted)"
+cp "$OUT" lineages.csv
+# last_name: the name of its cluster at its last release, as clusters are
+# named; the planted history moves lineage 1 (born EMBER NETWORK SUBSYSTEM)
+# onto another largest section, while its stable name stays
+expect_exit 0 "$MEV" export clusters --store S
+python3 - lineages.csv "$OUT" <<'PY' || fail "last_name"
+import csv, sys
+lineages = list(csv.DictReader(open(sys.argv[1])))
+named = {(r["release"], r["lineage"]): r["representative_display_name"]
+         for r in csv.DictReader(open(sys.argv[2]))}
+assert all(l["last_name"] == named[(l["last_release"], l["lineage"])] for l in lineages)
+one = lineages[0]
+assert one["name"] == "EMBER NETWORK SUBSYSTEM" and one["last_name"] not in ("", one["name"]), one
+PY
 head -n 1 sections.csv | grep -qx 'from_release,to_release,change,section,new_section,lines,coverage,display_name,new_display_name' ||
 	fail "section-changes header"
 grep -q ',renamed,' sections.csv || fail "no renamed section"
