@@ -41,7 +41,7 @@
   }
   function fmt(v) { return Number(v).toLocaleString('en-US'); }
 
-  /* --- hover ------------------------------------------------------------ */
+  /* --- the tooltip: under the mouse, or beside the band that has the keyboard's focus --- */
   function releaseAt(ev) {
     var pt = svg.createSVGPoint();
     pt.x = ev.clientX; pt.y = ev.clientY;
@@ -50,24 +50,57 @@
     for (var r = 1; r < n; r++) if (Math.abs(X[r] - p.x) < Math.abs(X[best] - p.x)) best = r;
     return best;
   }
-  function showTip(ev) {
-    var key = ev.target.getAttribute('data-lineage'), b = band[key];
+  /* the tooltip of band `key` at release r, with its corner near (x, y) in the window */
+  function showTip(key, r, x, y) {
+    var b = band[key];
     if (!b) return;
-    var r = releaseAt(ev), name = key === 'other' ? 'other lineages' : nameOf(Number(key));
+    var name = key === 'other' ? 'other lineages' : nameOf(Number(key));
     var lines = [name, R[r] + ': ' + fmt(b.lines[r]) + ' lines, ' +
                  (data.has_files ? fmt(b.files[r]) + ' files, ' : '') + fmt(b.sections[r]) + ' sections'];
     if (!b.lines[r] && !b.sections[r]) lines[1] = R[r] + ': not alive';
     tip.textContent = lines.join('\n');
     tip.hidden = false;
-    var x = ev.clientX + 14, y = ev.clientY + 14;
-    if (x + tip.offsetWidth > window.innerWidth) x = ev.clientX - tip.offsetWidth - 8;
-    if (y + tip.offsetHeight > window.innerHeight) y = ev.clientY - tip.offsetHeight - 8;
-    tip.style.left = x + 'px'; tip.style.top = y + 'px';
+    var tx = x + 14, ty = y + 14;
+    if (tx + tip.offsetWidth > window.innerWidth) tx = x - tip.offsetWidth - 8;
+    if (ty + tip.offsetHeight > window.innerHeight) ty = y - tip.offsetHeight - 8;
+    tip.style.left = tx + 'px'; tip.style.top = ty + 'px';
   }
   svg.addEventListener('mousemove', function (ev) {
-    if (ev.target.classList && ev.target.classList.contains('band')) showTip(ev); else tip.hidden = true;
+    var t = ev.target;
+    if (t.classList && t.classList.contains('band')) showTip(t.getAttribute('data-lineage'), releaseAt(ev), ev.clientX, ev.clientY);
+    else tip.hidden = true;
   });
   svg.addEventListener('mouseleave', function () { tip.hidden = true; });
+  /* A focused band's tooltip is at its largest node in view: the release where it is
+   * at its largest, and the node's right edge, from the band's drawing (a node is
+   * "M x y h w v h h -w Z"). */
+  function largestRelease(b) {
+    var v = b[data.measure], best = state.from;
+    for (var r = state.from; r <= state.to; r++) if (v[r] > v[best]) best = r;
+    return best;
+  }
+  function nodeEdge(bandEl, r) {
+    var re = /M([-\d.]+) ([-\d.]+)h([-\d.]+)v([-\d.]+)h/g, m, best = null;
+    while ((m = re.exec(bandEl.getAttribute('d')))) {
+      var x = Number(m[1]) + Number(m[3]) / 2;
+      if (!best || Math.abs(x - X[r]) < Math.abs(best.x - X[r]))
+        best = { x: x, right: Number(m[1]) + Number(m[3]), y: Number(m[2]) + Number(m[4]) / 2 };
+    }
+    var pt = svg.createSVGPoint();
+    pt.x = best ? best.right : X[r]; pt.y = best ? best.y : area.top;
+    return pt.matrixTransform(plot.getScreenCTM());
+  }
+  /* only a focus the browser shows (the keyboard's, not a click's: that one has the
+   * tooltip under the mouse already) */
+  bandEls.forEach(function (b) {
+    b.setAttribute('aria-describedby', tip.id);
+    b.addEventListener('focus', function () {
+      if (!b.matches(':focus-visible')) return;
+      var key = b.getAttribute('data-lineage'), r = largestRelease(band[key]), at = nodeEdge(b, r);
+      showTip(key, r, at.x, at.y - 14);
+    });
+    b.addEventListener('blur', function () { tip.hidden = true; });
+  });
 
   /* --- the panel -------------------------------------------------------- */
   function explainCmd(id, a, b) {
@@ -135,9 +168,16 @@
     }
     return ul;
   }
+  /* the panel's heading: where the keyboard's focus goes when the panel opens, and its name */
+  function heading(text) {
+    var h = el('h2', text);
+    h.id = 'maintevo-chart-panel-heading';
+    h.tabIndex = -1;
+    panel.appendChild(h);
+  }
   function otherPanel() {
     var small = lineages.filter(function (l) { return !l.band; });
-    panel.appendChild(el('h2', 'other: ' + small.length + ' smaller lineages'));
+    heading('other: ' + small.length + ' smaller lineages');
     panel.appendChild(el('p', 'Each is drawn together with the others in the grey band; the largest of them:'));
     small.sort(function (a, b) { return b.peak - a.peak || a.id - b.id; });
     var ul = el('ul');
@@ -156,7 +196,7 @@
     if (key === 'other') { otherPanel(); return; }
     var id = Number(key), l = lin[id];
     panel.style.borderLeftColor = band[key] ? band[key].color : '#888';
-    panel.appendChild(el('h2', l.name));
+    heading(l.name);
     var meta = 'lineage ' + id + ', ' + R[l.first] + ' to ' + R[l.last] + ', at most ' + fmt(l.peak) + ' ' + data.measure;
     if (l.parent) meta += '; split from ' + nameOf(l.parent);
     panel.appendChild(el('p', meta));
@@ -173,17 +213,23 @@
     det.appendChild(sectionList(id));
     panel.appendChild(det);
   }
+  /* focus: move the keyboard's focus to the panel's heading (a selection by keyboard) */
   function select(key, focus) {
-    bandEls.forEach(function (b) { b.classList.toggle('selected', b.getAttribute('data-lineage') === key); });
+    bandEls.forEach(function (b) {
+      var on = b.getAttribute('data-lineage') === key;
+      b.classList.toggle('selected', on);
+      b.setAttribute('aria-expanded', on ? 'true' : 'false');
+    });
     if (key === null || !band[key] && !lin[key]) { panel.hidden = true; state.lineage = null; return; }
     state.lineage = key;
     fillPanel(key);
     panel.hidden = false;
-    if (focus) panel.focus();
+    if (focus) byId('maintevo-chart-panel-heading').focus();
   }
-  function openPanel(key) {
+  /* Esc, or Close, gives the focus back to where the panel was opened from */
+  function openPanel(key, focus) {
     lastFocus = document.activeElement;
-    select(key, false);
+    select(key, focus);
     save();
   }
   function closePanel() {
@@ -192,9 +238,10 @@
     if (lastFocus && lastFocus.focus) lastFocus.focus();
   }
   bandEls.forEach(function (b) {
-    b.addEventListener('click', function () { openPanel(b.getAttribute('data-lineage')); });
+    b.setAttribute('aria-controls', panel.id);
+    b.addEventListener('click', function () { openPanel(b.getAttribute('data-lineage'), false); });
     b.addEventListener('keydown', function (ev) {
-      if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); openPanel(b.getAttribute('data-lineage')); }
+      if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); openPanel(b.getAttribute('data-lineage'), true); }
     });
   });
   document.addEventListener('keydown', function (ev) {
@@ -223,34 +270,71 @@
     });
     return { ids: Object.keys(hits).map(Number).sort(function (a, b) { return a - b; }), why: why };
   }
+  /* The results are a listbox (role=option each) with one stop for Tab: the option
+   * last moved to; arrow keys, Home and End move among them, Down from the search box
+   * enters them, Up from the first leaves them; Enter opens a lineage's panel.  The
+   * status (a live region) says how many match. */
+  var listed = 200, active = 0;
+  function options() { return Array.prototype.slice.call(results.children); }
+  function moveTo(i, focus) {
+    var all = options();
+    if (!all.length) return;
+    active = Math.max(0, Math.min(i, all.length - 1));
+    all.forEach(function (li, k) {
+      li.tabIndex = k === active ? 0 : -1;
+      li.setAttribute('aria-selected', k === active ? 'true' : 'false');
+    });
+    if (focus) all[active].focus();
+  }
+  function resultKey(ev) {
+    var i = options().indexOf(ev.target);
+    if (ev.key === 'ArrowDown') moveTo(i + 1, true);
+    else if (ev.key === 'ArrowUp') { if (i > 0) moveTo(i - 1, true); else search.focus(); }
+    else if (ev.key === 'Home') moveTo(0, true);
+    else if (ev.key === 'End') moveTo(options().length - 1, true);
+    else if (ev.key === 'Enter' || ev.key === ' ') openPanel(keyOf(Number(ev.target.getAttribute('data-lineage'))), true);
+    else if (ev.key === 'Escape' && panel.hidden) search.focus();
+    else return;
+    ev.preventDefault();
+  }
+  results.addEventListener('keydown', resultKey);
+  results.addEventListener('click', function (ev) {
+    var li = ev.target.closest('li');
+    if (li) { moveTo(options().indexOf(li), false); openPanel(keyOf(Number(li.getAttribute('data-lineage'))), false); }
+  });
   function applySearch() {
     var q = state.q.trim();
     while (results.firstChild) results.removeChild(results.firstChild);
     bandEls.forEach(function (b) { b.classList.remove('hit'); });
     root.classList.toggle('searching', q !== '');
-    results.hidden = q === '';
+    results.hidden = true;
     if (q === '') { status.textContent = ''; return; }
     var f = find(q), keys = {};
     f.ids.forEach(function (id) { keys[keyOf(id)] = 1; });
     bandEls.forEach(function (b) { if (keys[b.getAttribute('data-lineage')]) b.classList.add('hit'); });
-    status.textContent = f.ids.length + (f.ids.length === 1 ? ' lineage matches' : ' lineages match');
-    f.ids.slice(0, 200).forEach(function (id) {
+    status.textContent = f.ids.length + (f.ids.length === 1 ? ' lineage matches' : ' lineages match') +
+      (f.ids.length > listed ? ', the first ' + listed + ' listed' : '');
+    f.ids.slice(0, listed).forEach(function (id) {
       var li = el('li', nameOf(id) + (keyOf(id) === 'other' ? ' (in other)' : '') + ' \u2014 ' + f.why[id]);
+      li.setAttribute('role', 'option');
       li.setAttribute('data-lineage', String(id));
-      li.tabIndex = 0;
-      var go = function () { openPanel(keyOf(id)); };
-      li.addEventListener('click', go);
-      li.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') go(); });
       results.appendChild(li);
     });
+    results.hidden = !f.ids.length;
+    moveTo(0, false);
   }
   var timer = null;
+  function searchNow() { clearTimeout(timer); state.q = search.value; applySearch(); save(); }
   search.addEventListener('input', function () {
     clearTimeout(timer);
-    timer = setTimeout(function () { state.q = search.value; applySearch(); save(); }, 150);
+    timer = setTimeout(searchNow, 150);
   });
   search.addEventListener('keydown', function (ev) {
-    if (ev.key === 'Enter') { clearTimeout(timer); state.q = search.value; applySearch(); save(); }
+    if (ev.key === 'Enter') searchNow();
+    else if (ev.key === 'ArrowDown') {
+      if (state.q !== search.value) searchNow();
+      if (!results.hidden) { ev.preventDefault(); moveTo(active, true); }
+    }
   });
 
   /* --- range ------------------------------------------------------------ */

@@ -340,15 +340,17 @@ int mev__chart_html(FILE *out, const mev__chart_layout *l, const char *title, co
 	fputs("</style>\n</head>\n<body>\n<div id=\"maintevo-chart\">\n"
 	      "<div class=\"mc-controls\">\n"
 	      "<label>Find <input id=\"maintevo-chart-search\" type=\"search\" autocomplete=\"off\" "
-	      "spellcheck=\"false\" placeholder=\"lineage, section or path\"></label>\n"
+	      "spellcheck=\"false\" placeholder=\"lineage, section or path\" "
+	      "aria-controls=\"maintevo-chart-results\"></label>\n"
 	      "<label>from <select id=\"maintevo-chart-from\"></select></label>\n"
 	      "<label>to <select id=\"maintevo-chart-to\"></select></label>\n"
 	      "<button id=\"maintevo-chart-reset\" type=\"button\">Whole history</button>\n"
-	      "<span id=\"maintevo-chart-status\" role=\"status\"></span>\n"
-	      "</div>\n<ul id=\"maintevo-chart-results\" hidden></ul>\n"
+	      "<span id=\"maintevo-chart-status\" role=\"status\" aria-live=\"polite\" aria-atomic=\"true\"></span>\n"
+	      "</div>\n<ul id=\"maintevo-chart-results\" role=\"listbox\" aria-label=\"lineages found\" hidden></ul>\n"
 	      "<div class=\"mc-main\">\n<div class=\"mc-plot\">\n", out);
 	mev__chart_svg(out, l, title, 0, 0);
-	fputs("</div>\n<aside id=\"maintevo-chart-panel\" hidden tabindex=\"-1\" aria-live=\"polite\"></aside>\n"
+	fputs("</div>\n<aside id=\"maintevo-chart-panel\" hidden tabindex=\"-1\" "
+	      "aria-labelledby=\"maintevo-chart-panel-heading\"></aside>\n"
 	      "</div>\n<div id=\"maintevo-chart-tooltip\" role=\"tooltip\" hidden></div>\n</div>\n"
 	      "<script type=\"application/json\" id=\"maintevo-chart-data\">", out);
 	if (json_data(out, l, title, store_path))

@@ -4,7 +4,9 @@ headless Chromium, on the demo history and on a hostile one built here.
 
 Asserts on the DOM after the page's script ran: one band per lineage shown
 (and "other"), a real click opens the panel with that lineage's events (as
-'maintevo events' lists them), Tab/Enter/Esc, the search for a path lights
+'maintevo events' lists them), the keyboard (Tab to a band shows its tooltip,
+Enter moves into the panel, Esc back to the band; the search's results a
+listbox the arrow keys walk, counted by a live region), the search for a path lights
 the lineages 'maintevo history PATH' names, the URL fragment restores the
 view after a reload, nothing but the page is requested, no console error;
 titles and paths holding markup, quotes, newlines, right-to-left text and
@@ -109,6 +111,80 @@ def panel_events(p):
         '#maintevo-chart-panel tr[data-kind]')).map(r => [r.dataset.kind, r.dataset.from, r.dataset.to])"""))
 
 
+def check_focus_tooltip(p, key, lineages):
+    """The focused band (focused by the keyboard) shows its tooltip: its name first."""
+    name = "other lineages" if key == "other" else next(r["name"] for r in lineages if r["lineage"] == key)
+    tip = p.eval("""(() => { const t = document.getElementById('maintevo-chart-tooltip'), r = t.getBoundingClientRect();
+        return {hidden: t.hidden, text: t.textContent, x: r.x, y: r.y, w: r.width, h: r.height,
+                inside: r.x >= 0 && r.y >= 0 && r.right <= innerWidth && r.bottom <= innerHeight}; })()""")
+    check(tip["hidden"] is False, f"focusing band {key} shows the tooltip")
+    check(tip["text"].split("\n")[0] == name, f"the tooltip names the lineage: {tip['text']!r}, want {name!r}")
+    check(tip["inside"] and tip["w"] > 0, f"the tooltip is inside the window: {tip}")
+    check(p.eval("document.activeElement.getAttribute('aria-describedby')") == "maintevo-chart-tooltip",
+          "the band is described by the tooltip")
+
+
+def type_search(p, text):
+    """Type into the search box as a user does (no Enter); wait for the search (the URL says it)."""
+    p.eval("(() => { const s = document.getElementById('maintevo-chart-search'); s.value = ''; s.focus(); })()")
+    p.send("Input.insertText", {"text": text})
+    return p.eval("""new Promise(ok => { const t0 = Date.now(); (function wait() {
+        const s = document.getElementById('maintevo-chart-status').textContent;
+        if (location.hash.includes('q=' + encodeURIComponent(%s)) || Date.now() - t0 > 3000) ok(s);
+        else setTimeout(wait, 20); })(); })""" % json.dumps(text))
+
+
+def check_search_keyboard(p, lineages):
+    """Search results: a listbox of options, counted by a live region, walked by arrows, opened by Enter."""
+    p.eval("document.getElementById('maintevo-chart-search').value = ''")
+    p.key("Enter")  # an empty search: no results, no status
+    q = "usb"  # in the demo: two lineages, one of them in "other"
+    want = sorted(int(r["lineage"]) for r in lineages if q in r["name"].lower())
+    said = type_search(p, q.upper())
+    ids = [int(x) for x in p.eval("Array.from(document.querySelectorAll('#maintevo-chart-results li'))"
+                                  ".map(li => li.dataset.lineage)")]
+    check(set(want) <= set(ids) and ids, f"typing {q!r} lists {ids}, holding {want}")
+    n = len(ids)
+    check(said == "%d %s" % (n, "lineage matches" if n == 1 else "lineages match"), f"the status says {said!r}")
+    live = p.eval("""(() => { const s = document.getElementById('maintevo-chart-status');
+        return [s.getAttribute('role'), s.getAttribute('aria-live'), s.getAttribute('aria-atomic')]; })()""")
+    check(live == ["status", "polite", "true"], f"the status is a live region: {live}")
+    lb = p.eval("""(() => { const u = document.getElementById('maintevo-chart-results');
+        return {role: u.getAttribute('role'), label: u.getAttribute('aria-label'), hidden: u.hidden,
+                roles: Array.from(u.children).map(li => li.getAttribute('role')),
+                selected: Array.from(u.children).map(li => li.getAttribute('aria-selected')),
+                tabs: Array.from(u.children).map(li => li.tabIndex),
+                controls: document.getElementById('maintevo-chart-search').getAttribute('aria-controls')}; })()""")
+    check(lb["role"] == "listbox" and lb["label"] and not lb["hidden"], f"the results are a named listbox: {lb}")
+    check(set(lb["roles"]) == {"option"}, "each result is an option")
+    check(lb["selected"][0] == "true" and lb["selected"][1:].count("true") == 0, "the first option is selected")
+    check(lb["tabs"][0] == 0 and all(t == -1 for t in lb["tabs"][1:]), "one Tab stop in the list")
+    check(lb["controls"] == "maintevo-chart-results", "the search box controls the list")
+    p.key("ArrowDown")
+    check(p.eval("document.activeElement.getAttribute('role')") == "option" and
+          p.eval("document.activeElement.dataset.lineage") == str(ids[0]), "Down from the box: the first result")
+    if n > 1:
+        p.key("ArrowDown")
+        check(p.eval("document.activeElement.dataset.lineage") == str(ids[1]) and
+              p.eval("document.activeElement.getAttribute('aria-selected')") == "true", "Down: the second")
+    chosen = p.eval("document.activeElement.dataset.lineage")
+    p.key("Enter")
+    key = p.eval("document.getElementById('maintevo-chart-panel').dataset.lineage")
+    band = p.eval("!!document.querySelector('path.band[data-lineage=\"%s\"]')" % chosen)
+    check(key == (chosen if band else "other"), f"Enter on result {chosen} opens its panel ({key})")
+    check(p.eval("document.getElementById('maintevo-chart-panel').contains(document.activeElement)"),
+          "and moves the focus into it")
+    p.key("Escape")
+    check(p.eval("document.activeElement.dataset.lineage") == chosen and
+          p.eval("document.activeElement.getAttribute('role')") == "option", "Esc: back on the result")
+    for _ in range(n):
+        p.key("ArrowUp")
+    check(p.eval("document.activeElement.id") == "maintevo-chart-search", "Up from the first: the search box")
+    said = type_search(p, "no such lineage, section or path")
+    check(said == "0 lineages match" and p.eval("document.getElementById('maintevo-chart-results').hidden"),
+          f"nothing found: said, and no empty list ({said!r})")
+
+
 def search(p, q):
     p.eval("document.getElementById('maintevo-chart-search').focus()")
     p.eval("document.getElementById('maintevo-chart-search').value = %s" % json.dumps(q))
@@ -179,12 +255,33 @@ def test_demo(mev, src, tmp, b):
     p.key("Tab")
     second = p.eval("document.activeElement.dataset.lineage")
     check(second == keys[1], f"Tab reaches the second band ({second} vs {keys[1]})")
+    check_focus_tooltip(p, second, lineages)
     p.key("Enter")
     check(p.eval("document.getElementById('maintevo-chart-panel').dataset.lineage") == second and
           p.eval("document.getElementById('maintevo-chart-panel').hidden") is False, "Enter opens its panel")
+    check(p.eval("document.getElementById('maintevo-chart-panel').contains(document.activeElement)"),
+          "Enter moves the focus into the panel")
+    check(p.eval("document.activeElement.id") == "maintevo-chart-panel-heading" and
+          p.eval("document.getElementById('maintevo-chart-panel').getAttribute('aria-labelledby')") ==
+          "maintevo-chart-panel-heading", "the focus on the panel's heading, which names the panel")
+    check(p.eval("document.activeElement.matches(':focus-visible')"), "the heading shows its focus")
+    check(p.eval("document.getElementById('maintevo-chart-tooltip').hidden") is True,
+          "the tooltip leaves with the focus")
     p.key("Escape")
     check(p.eval("document.getElementById('maintevo-chart-panel').hidden") is True, "Esc closes it")
-    check(p.eval("document.activeElement.dataset.lineage") == second, "focus back on the band")
+    check(p.eval("document.activeElement.matches('path.band')") and
+          p.eval("document.activeElement.dataset.lineage") == second, "focus back on the band")
+    p.key("Tab")
+    p.key("Tab", shift=True)
+    p.key(" ")
+    check(p.eval("document.getElementById('maintevo-chart-panel').contains(document.activeElement)"),
+          "Space opens the panel too")
+    p.key("Tab", shift=True)
+    check(p.eval("document.activeElement.classList.contains('mc-close')"), "Shift+Tab: the panel's Close")
+    p.key("Enter")
+    check(p.eval("document.getElementById('maintevo-chart-panel').hidden") is True and
+          p.eval("document.activeElement.dataset.lineage") == second, "Close gives the focus back to the band")
+    check_search_keyboard(p, lineages)
 
     # a path lights the lineages that covered it, as 'history PATH' says
     path = "drivers/tty/serial/8250/8250_core.c"
