@@ -67,6 +67,12 @@ expect_exit 0 "$MEV" chart --store S --mark v1.4..v1.5 -o out/chart.html
 grep -q '<rect class="mark"' out/chart.html || fail "chart.html: no shaded rect"
 grep -q '<rect class="mark"' out/report.html || fail "report.html: its lineage chart shades no pair"
 
+step "scripts/demo-story.sh (scripts/demo.sh's first picture): the newest pair with events"
+expect_exit 0 "$SRC/scripts/demo-story.sh" --store S --out story --maintevo "$MEV"
+expect_stdout_contains "v1.4 -> v1.5, the newest pair with events (0 born, 1 died, 0 split, 1 merged)"
+same_files story/report.md out/report.md
+same_files story/report.html out/report.html
+grep -qF 'shaded: v1.4 → v1.5' story/chart.html || fail "story/chart.html: v1.4 -> v1.5 not shaded"
 rm out/chart.svg out/chart.html
 
 if [ -n "${MEV_UPDATE_GOLDEN:-}" ]; then
