@@ -4,7 +4,9 @@
 # with --branch B --every P the branch's dated snapshots) into the store, cluster,
 # track and judge the new commits (maintevo flow), then write into DIR/<newest release>/ every table of 'maintevo
 # export' (csv/), the graphs (GraphML) and the report of the newest release
-# against the previous one (report.md, report.html), the lineage chart of the
+# against the previous one (report.md, report.html; named with --from and
+# --to: a nightly's news is the new release, events or not, where 'maintevo
+# report' alone picks the newest pair with events), the lineage chart of the
 # whole history with that pair shaded (chart.html); DIR/latest points at
 # that folder.  A file whose content did not change is not rewritten.  A
 # run with nothing new changes nothing, in well under a second: when the

@@ -18,13 +18,26 @@ int mev_report_format_parse(const char *name);
 typedef struct {
 	mev_report_format format;
 	const char *from;     /* the older release (NULL: the one before `to`) */
-	const char *to;       /* the newer release (NULL: the newest stored) */
+	const char *to;       /* the newer release (NULL: the newest stored; with
+			       * from NULL too, mev_report_default_pair's pair) */
 	mev_history *history; /* the clusterings and tracks to read, opened on the same
 			       * store (mev_history_open(); NULL: the default parameters) */
 	const char *title;    /* project name in the heading (NULL: from the store) */
 	double min_support;   /* events with a measured support below it are left out and
 			       * counted (0: all shown; the command's default is 0.5) */
 } mev_report_options;
+
+/*
+ * The pair a report compares when neither from nor to is given: the newest
+ * two neighbouring releases (*from, *to: indices in the history, *from ==
+ * *to - 1) between which the report shows a birth, death, split or merge
+ * (support min_support or more); the two newest when no pair has one.
+ * Growth and contraction do not count: nearly every pair has some.  A first
+ * report then shows a pair where something happened; *to below the newest
+ * release says that the newer pairs have no such event.
+ * Errors: MEV_ENOTFOUND (fewer than two releases).
+ */
+int mev_report_default_pair(size_t *from, size_t *to, mev_history *h, double min_support);
 
 /*
  * Compare two stored releases and write the report: headline numbers of

@@ -26,7 +26,8 @@ static int parse_format(void *field, const char *value, const cli_option *opt, c
 static const cli_option options[] = {
 	CLI_OPT_STORE(report_args, store),
 	CLI_OPT_STRING(report_args, ro.from, 0, "from", "TAG",
-		       "the older release (default: the one before --to)"),
+		       "the older release (default: the one before --to;\n"
+		       "with neither, the newest pair with events)"),
 	CLI_OPT_STRING(report_args, ro.to, 0, "to", "TAG",
 		       "the newer release (default: the newest stored)"),
 	CLI_OPT_CALL(report_args, ro.format, 'f', "format", "F", parse_format, "md (default) or html"),
@@ -50,11 +51,11 @@ const cli_command cmd_report_spec = {
 	.usage = CLI_USAGE("--store DIR [--from TAG] [--to TAG] [--format md|html]\n"
 			   "[--title NAME] [-o FILE] [--method M ...]"),
 	.about =
-		"Compare two stored releases (default: the two newest): headline numbers of\n"
-		"both and their change (sections, files, lines, code no section covers,\n"
-		"subsystems, sections without a maintainer or orphaned); sections added,\n"
-		"removed and renamed; subsystems born, died, split and merged; the largest\n"
-		"growers and shrinkers by lines.\n"
+		"Compare two stored releases (without --from and --to: see below): headline\n"
+		"numbers of both and their change (sections, files, lines, code no section\n"
+		"covers, subsystems, sections without a maintainer or orphaned); sections\n"
+		"added, removed and renamed; subsystems born, died, split and merged; the\n"
+		"largest growers and shrinkers by lines.\n"
 		"\n"
 		"  md    Markdown tables, fit for a mailing list post (default)\n"
 		"  html  one self-contained page (inline CSS and SVG, no scripts, nothing\n"
@@ -64,11 +65,29 @@ const cli_command cmd_report_spec = {
 		"        pair compared shaded ('maintevo chart'); prints well too\n"
 		"\n"
 		"Subsystems need 'maintevo cluster' and 'maintevo track' on the store first.\n"
+		"Without --from and --to the pair is the newest two neighbouring releases\n"
+		"with subsystems born, died, split or merged (growth and shrinkage do not\n"
+		"count: nearly every pair has some), else the two newest; the heading and a\n"
+		"note on standard error say so when it is not the two newest.  A nightly\n"
+		"job names its pair ('--from PREVIOUS --to NEWEST', as scripts/nightly.sh).\n"
 		"A report needs two stored releases: with one or none it exits 1 and says so.\n"
 		"The same store gives the same bytes: the report holds no date of its own.",
 	.options = options,
 	.operands = 0,
 };
+
+/* Say on stderr which pair a report without --from and --to compares when
+ * it is not the two newest releases (the report's heading says it too). */
+static void note_pair(const report_args *a, mev_history *h)
+{
+	size_t from, to, newest = mev_history_release_count(h) - 1;
+	if (a->ro.from || a->ro.to || mev_report_default_pair(&from, &to, h, a->ro.min_support) || to == newest)
+		return;
+	cli_note("report: %s -> %s, the newest pair with events; %s is the newest release "
+		 "(name a pair with --from and --to)",
+		 mev_history_release(h, from)->tag, mev_history_release(h, to)->tag,
+		 mev_history_release(h, newest)->tag);
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -95,6 +114,8 @@ int cmd_report(int argc, char **argv)
 		goto done;
 	}
 	rc = cli_out_commit(&out);
+	if (!rc)
+		note_pair(&a, h);
 done:
 	mev_history_free(h);
 	mev_store_free(s);

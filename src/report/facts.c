@@ -178,6 +178,41 @@ static int by_group_key_equal(const mev_event *p, const mev_event *q)
 	return !strcmp(p->to_release, q->to_release) && !strcmp(p->to_cluster, q->to_cluster);
 }
 
+/* An event the report shows: continuations always, the others when their
+ * support is min_support or more (NaN, not measured, compares false: kept). */
+static int supported(const mev_event *e, double min_support)
+{
+	return e->kind == MEV_EVENT_CONTINUATION || !(e->support < min_support);
+}
+
+/* A birth, death, split or merge: what the report's "Subsystems" counts.
+ * Growth and contraction are not: nearly every pair of a living project
+ * has some, so they would not single out a pair worth reading. */
+static int story_event(const mev_event *e)
+{
+	return e->kind == MEV_EVENT_BIRTH || e->kind == MEV_EVENT_DEATH || e->kind == MEV_EVENT_SPLIT ||
+	       e->kind == MEV_EVENT_MERGE;
+}
+
+int mev_report_default_pair(size_t *from, size_t *to, mev_history *h, double min_support)
+{
+	size_t n = mev_history_release_count(h);
+	int64_t best = -1;
+	if (n < 2)
+		return mev_error_set(MEV_ENOTFOUND, "the store holds %zu release%s; a report compares two",
+				     n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < mev_history_events(h)->n; i++) {
+		const mev_event *e = &mev_history_events(h)->v[i];
+		int64_t f = mev_history_find(h, e->from_release), t = mev_history_find(h, e->to_release);
+		/* in the report of the neighbours t-1, t (as collect_events reads a range) */
+		if (story_event(e) && supported(e, min_support) && f >= 0 && t > 0 && f >= t - 1 && t > best)
+			best = t;
+	}
+	*to = best > 0 ? (size_t)best : n - 1;
+	*from = *to - 1;
+	return 0;
+}
+
 /* The events of the range: births, deaths, and splits and merges grouped. */
 static int collect_events(mev__report *r)
 {
@@ -188,8 +223,8 @@ static int collect_events(mev__report *r)
 		int rc = 0;
 		if (f < (int64_t)r->ia || t > (int64_t)r->ib || f < 0 || t < 0)
 			continue;
-		if (e->kind != MEV_EVENT_CONTINUATION && e->support < r->opt->min_support) {
-			r->weak++; /* NaN (not measured) compares false: kept */
+		if (!supported(e, r->opt->min_support)) {
+			r->weak++;
 			continue;
 		}
 		if (e->kind == MEV_EVENT_BIRTH)
@@ -246,7 +281,7 @@ static int find_release(mev__report *r, const char *tag, size_t *idx)
 	return mev_release_not_stored(r->store, tag);
 }
 
-/* ia and ib from --from and --to: by default the two newest releases. */
+/* ia and ib from --from and --to; with neither, mev_report_default_pair's. */
 static int pick_releases(mev__report *r)
 {
 	int rc;
@@ -258,6 +293,8 @@ static int pick_releases(mev__report *r)
 		mev_error_hint("walk a repository with two release tags or more into it ('maintevo walk')");
 		return rc;
 	}
+	if (!r->opt->from && !r->opt->to)
+		return mev_report_default_pair(&r->ia, &r->ib, r->h, r->opt->min_support);
 	r->ib = mev_history_release_count(r->h) - 1;
 	if (r->opt->to && (rc = find_release(r, r->opt->to, &r->ib)))
 		return rc;

@@ -94,11 +94,11 @@ expect_stdout <<'EOF'
 usage: maintevo report --store DIR [--from TAG] [--to TAG] [--format md|html]
                        [--title NAME] [-o FILE] [--method M ...]
 
-Compare two stored releases (default: the two newest): headline numbers of
-both and their change (sections, files, lines, code no section covers,
-subsystems, sections without a maintainer or orphaned); sections added,
-removed and renamed; subsystems born, died, split and merged; the largest
-growers and shrinkers by lines.
+Compare two stored releases (without --from and --to: see below): headline
+numbers of both and their change (sections, files, lines, code no section
+covers, subsystems, sections without a maintainer or orphaned); sections
+added, removed and renamed; subsystems born, died, split and merged; the
+largest growers and shrinkers by lines.
 
   md    Markdown tables, fit for a mailing list post (default)
   html  one self-contained page (inline CSS and SVG, no scripts, nothing
@@ -108,12 +108,18 @@ growers and shrinkers by lines.
         pair compared shaded ('maintevo chart'); prints well too
 
 Subsystems need 'maintevo cluster' and 'maintevo track' on the store first.
+Without --from and --to the pair is the newest two neighbouring releases
+with subsystems born, died, split or merged (growth and shrinkage do not
+count: nearly every pair has some), else the two newest; the heading and a
+note on standard error say so when it is not the two newest.  A nightly
+job names its pair ('--from PREVIOUS --to NEWEST', as scripts/nightly.sh).
 A report needs two stored releases: with one or none it exits 1 and says so.
 The same store gives the same bytes: the report holds no date of its own.
 
 options:
   --store DIR        the store (default: ./maintevo.store)
-  --from TAG         the older release (default: the one before --to)
+  --from TAG         the older release (default: the one before --to;
+                     with neither, the newest pair with events)
   --to TAG           the newer release (default: the newest stored)
   -f, --format F     md (default) or html
   --title NAME       the project's name in the heading (default: from the
