@@ -33,8 +33,9 @@ const cli_command cmd_filemap_spec = {
 		"Write CSV 'path,lines,bytes,sections' for every file of the release (symbolic\n"
 		"links included, submodules skipped), sorted by path.  lines is the number of\n"
 		"newline bytes; sections are the titles of the MAINTAINERS sections covering\n"
-		"the file, exactly as the tree's scripts/get_maintainer.pl decides (keywords\n"
-		"off), sorted bytewise and joined with ' | '.\n"
+		"the file, exactly as the tree's script decides (get_maintainer.pl, or the\n"
+		"Python script of OP-TEE, edk2 or Zephyr; keywords off), sorted bytewise\n"
+		"and joined with ' | '.\n"
 		"\n"
 		"With --store and --release the table is read back from a store made by\n"
 		"'maintevo walk' (no repository needed); the output is the same.",

@@ -56,6 +56,15 @@ edk2 BaseTools/Scripts/GetMaintainer.py
 zephyr scripts/get_maintainer.py
 EOF2
 
+step "explain and filemap --help say the release's script decides, not get_maintainer.pl alone"
+for c in explain filemap; do
+	expect_exit 0 "$MEV" "$c" --help
+	expect_stdout_contains "script decides"
+	expect_stdout_contains "(get_maintainer.pl, or the"
+	expect_stdout_contains "Python script of OP-TEE, edk2 or Zephyr"
+	! grep -qF "get_maintainer.pl decides" "$OUT" || fail "$c --help: get_maintainer.pl alone decides"
+done
+
 step "zephyr: a release whose MAINTAINERS.yml is bad YAML keeps the areas of the one before"
 mkrepo z
 mkdir -p z/boards/x z/subsys/net z/kernel
