@@ -478,6 +478,20 @@ static int unique_displays(mev_maint *m)
 	return rc ? mev_error_oom() : 0;
 }
 
+/*
+ * Whether the title line tv[i] is passed over by the next title line
+ * (a note): not when that is the underline of its group header (DPDK,
+ * QEMU) and a line follows the underline, whose own note (passed over in
+ * turn, or the section's title) then says it for the pair, so that each
+ * underline gives one note.
+ */
+static int title_passed_over(const mev__field_line *tv, size_t i, size_t n)
+{
+	const mev__field_line *next = i + 1 < n ? &tv[i + 1] : NULL;
+	return next && !next->is_field &&
+	       !(i + 2 < n && next->file == tv[i].file && is_underline(next->text, next->text_len));
+}
+
 int mev__maint_build_sections(mev_maint *m, const mev__field_line *tv, size_t n)
 {
 	size_t i = 0;
@@ -487,7 +501,7 @@ int mev__maint_build_sections(mev_maint *m, const mev__field_line *tv, size_t n)
 		mev_section s = { 0 };
 		size_t j;
 		if (!tv[i].is_field) {
-			if (i + 1 < n && !tv[i + 1].is_field && m->sections.n)
+			if (m->sections.n && title_passed_over(tv, i, n))
 				mev__maint_diag_add(m, tv[i].file, tv[i].line,
 					"line is not followed by fields; the next title line wins");
 			i++;

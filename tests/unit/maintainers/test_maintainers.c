@@ -660,6 +660,15 @@ static void test_qemu_underlines(void)
 		  "Overall TCG CPUs=name|Alpha Machines=underline|Beta Machines=underline");
 	CHECK_STR(mev_maint_sections(m)[0].raw_title, "------------------------------");
 	CHECK(diags(m, "MAINTAINERS:7", "underline; displayed as 'General Project Administration'"));
+	/* one note per underline: a group header passed over by the title
+	 * after its underline (DPDK's way) is noted once, at the underline;
+	 * a header over a section's underline title gets only the
+	 * "displayed as" note */
+	CHECK_DIAG(m, "MAINTAINERS:16:", "not followed by fields", 1);
+	CHECK_DIAG(m, "MAINTAINERS:", "not followed by fields", 1);
+	CHECK_DIAG(m, "MAINTAINERS:", "underline; displayed as", 3);
+	CHECK_DIAG(m, "MAINTAINERS:26:", "duplicate section title", 1);
+	CHECK_INT(mev_maint_diag_count(m), 5);
 	/* a name displays as its title, the same string */
 	CHECK(mev_maint_sections(m)[1].display == mev_maint_sections(m)[1].title);
 	mev_maint_free(m);
