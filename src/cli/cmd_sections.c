@@ -32,10 +32,11 @@ const cli_command cmd_sections_spec = {
 		"where regex is what get_maintainer.pl matches (F:/X: after its glob\n"
 		"conversion and directory test).  section is the title exactly as the\n"
 		"release's get_maintainer.pl reads it (the key); title_kind says whether\n"
-		"it is a name, a commented-out field line (comment: U-Boot 2014-2017) or\n"
-		"an underline (QEMU), and display_name is the name to show: the title\n"
-		"for a name, else the header or name line above it, or the board folder\n"
-		"of its files (docs/matching.md).",
+		"it is a name, a commented-out field line (comment: any release whose\n"
+		"script reads '#' lines, as U-Boot's did in 2014-2017) or an underline\n"
+		"(a group header's, as in QEMU and DPDK), and display_name is the name to\n"
+		"show: the title for a name, else the header or name line above it, or\n"
+		"the board folder of its files (docs/matching.md).",
 	.options = options,
 	.operands = 0,
 };

@@ -65,6 +65,12 @@ for c in explain filemap; do
 	! grep -qF "get_maintainer.pl decides" "$OUT" || fail "$c --help: get_maintainer.pl alone decides"
 done
 
+step "sections --help: comment titles are any comment-reading script's, underlines QEMU's and DPDK's"
+expect_exit 0 "$MEV" sections --help
+expect_stdout_contains "script reads '#' lines, as U-Boot's did in 2014-2017"
+expect_stdout_contains "as in QEMU and DPDK"
+! grep -qF "(comment: U-Boot 2014-2017)" "$OUT" || fail "sections --help: comment titles as U-Boot's only"
+
 step "zephyr: a release whose MAINTAINERS.yml is bad YAML keeps the areas of the one before"
 mkrepo z
 mkdir -p z/boards/x z/subsys/net z/kernel
