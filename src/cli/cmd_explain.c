@@ -252,8 +252,12 @@ static void print_headline(shower *sh, const mev_event *e, const mev_event_list 
 		return;
 	}
 	if (e->from_lineage == e->lineage) {
-		cli_say(stdout, ": %s became %s (both lineage %s)", show(sh, 0, e->from_cluster),
-			show(sh, 1, e->to_cluster), tl);
+		char from[512];
+		snprintf(from, sizeof from, "%s", show(sh, 0, e->from_cluster));
+		if (!strcmp(from, show(sh, 1, e->to_cluster)))
+			cli_say(stdout, ": %s goes on (lineage %s)", from, tl);
+		else
+			cli_say(stdout, ": %s became %s (both lineage %s)", from, show(sh, 1, e->to_cluster), tl);
 		if (e->kind == MEV_EVENT_SPLIT || e->kind == MEV_EVENT_MERGE)
 			print_partners(sh, e, ev);
 		cli_say(stdout, "\n");

@@ -98,7 +98,7 @@ expect_stdout_contains "ALPHA holds 50.0% of BETA's code"
 step "explain: the merge names the files, their old paths and lines"
 expect_exit 0 "$MEV" explain --store S $METHOD --support-runs 0 --from v2.0 --lineage DELTA
 # both sides of this merge are DELTA's lineage: it says what it took in
-expect_stdout_contains "v2.0 -> v3.0: merge: DELTA became DELTA (both lineage DELTA ["
+expect_stdout_contains "v2.0 -> v3.0: merge: DELTA goes on (lineage DELTA ["
 expect_stdout_contains "]), taking in EPSILON"
 expect_stdout_contains "  cause (code): code: 2 files moved"
 expect_stdout_contains "    moved: common/big.c (was delta/big.c), 3,000 lines, from DELTA to EPSILON"
