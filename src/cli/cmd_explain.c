@@ -212,21 +212,70 @@ static void print_detail(shower *sh, const mev_cause *c)
 		cli_say(stdout, "    none\n");
 }
 
-static void print_event(shower *sh, const mev_event *e, const mev_lineage_list *lin)
+/* "NAME [id]": a lineage by its one name and its stable id. */
+static const char *lineage_tag(char *buf, size_t size, const mev_lineage_list *lin, uint32_t id)
 {
-	const char *fl = e->from_lineage && e->from_lineage <= lin->n ? lin->v[e->from_lineage - 1].name : "";
-	const char *tl = e->lineage && e->lineage <= lin->n ? lin->v[e->lineage - 1].name : "";
+	snprintf(buf, size, "%s [%" PRIu32 "]", id && id <= lin->n ? lin->v[id - 1].name : "?", id);
+	return buf;
+}
+
+/* The other side of a split or merge that keeps its lineage: the clusters of
+ * the same pair that the kept cluster gave off (a split) or took in (a
+ * merge), as ", giving off A, B" or ", taking in A, B". */
+static void print_partners(shower *sh, const mev_event *e, const mev_event_list *ev)
+{
+	int split = e->kind == MEV_EVENT_SPLIT;
+	size_t n = 0;
+	for (size_t i = 0; i < ev->n; i++) {
+		const mev_event *o = &ev->v[i];
+		if (o == e || o->kind != e->kind || o->from_lineage == o->lineage ||
+		    strcmp(o->from_release, e->from_release) != 0 ||
+		    strcmp(split ? o->from_cluster : o->to_cluster, split ? e->from_cluster : e->to_cluster) != 0)
+			continue;
+		cli_say(stdout, "%s%s", n++ ? ", " : split ? ", giving off " : ", taking in ",
+			show(sh, split, split ? o->to_cluster : o->from_cluster));
+	}
+}
+
+/* The event's first line: the clusters by their names at the two releases,
+ * each lineage once; a split or merge whose both sides are one lineage says
+ * what that lineage gave off or took in instead of "lineage X -> lineage X". */
+static void print_headline(shower *sh, const mev_event *e, const mev_event_list *ev,
+			   const mev_lineage_list *lin)
+{
+	char fl[512], tl[512];
+	lineage_tag(fl, sizeof fl, lin, e->from_lineage);
+	lineage_tag(tl, sizeof tl, lin, e->lineage);
+	cli_say(stdout, "\n%s -> %s: %s", e->from_release, e->to_release, mev_event_name(e->kind));
+	if (e->kind == MEV_EVENT_BIRTH || e->kind == MEV_EVENT_DEATH) {
+		cli_say(stdout, " of %s (lineage %s)\n",
+			show(sh, e->kind == MEV_EVENT_BIRTH, e->kind == MEV_EVENT_BIRTH ? e->to_cluster : e->from_cluster), tl);
+		return;
+	}
+	if (e->from_lineage == e->lineage) {
+		char from[512];
+		snprintf(from, sizeof from, "%s", show(sh, 0, e->from_cluster));
+		if (!strcmp(from, show(sh, 1, e->to_cluster)))
+			cli_say(stdout, ": %s goes on (lineage %s)", from, tl);
+		else
+			cli_say(stdout, ": %s became %s (both lineage %s)", from, show(sh, 1, e->to_cluster), tl);
+		if (e->kind == MEV_EVENT_SPLIT || e->kind == MEV_EVENT_MERGE)
+			print_partners(sh, e, ev);
+		cli_say(stdout, "\n");
+		return;
+	}
+	cli_say(stdout, ": %s (lineage %s) %s ", show(sh, 0, e->from_cluster), fl,
+		e->kind == MEV_EVENT_SPLIT ? "gave off" : e->kind == MEV_EVENT_MERGE ? "went into" : "became");
+	cli_say(stdout, "%s (lineage %s)\n", show(sh, 1, e->to_cluster), tl);
+}
+
+static void print_event(shower *sh, const mev_event *e, const mev_event_list *ev,
+			const mev_lineage_list *lin)
+{
 	char n1[32], n2[32];
 	sh->from = e->from_release;
 	sh->to = e->to_release;
-	cli_say(stdout, "\n%s -> %s: %s", e->from_release, e->to_release, mev_event_name(e->kind));
-	if (e->kind == MEV_EVENT_BIRTH)
-		cli_say(stdout, " of %s (lineage %" PRIu32 " %s)\n", show(sh, 1, e->to_cluster), e->lineage, tl);
-	else if (e->kind == MEV_EVENT_DEATH)
-		cli_say(stdout, " of %s (lineage %" PRIu32 " %s)\n", show(sh, 0, e->from_cluster), e->lineage, tl);
-	else
-		cli_say(stdout, ": %s (lineage %" PRIu32 " %s) -> %s (lineage %" PRIu32 " %s)\n",
-			show(sh, 0, e->from_cluster), e->from_lineage, fl, show(sh, 1, e->to_cluster), e->lineage, tl);
+	print_headline(sh, e, ev, lin);
 	if (e->from_lines >= 0 && e->to_lines >= 0)
 		cli_say(stdout, "  lines: %s -> %s; similarity %.3f; %s holds %.1f%% of %s's code\n",
 			mev_table_count(n1, (int64_t)(uint64_t)e->from_lines), mev_table_count(n2, (int64_t)(uint64_t)e->to_lines), e->similarity,
@@ -273,7 +322,7 @@ static int explain(const explain_args *a, const mev_history *h, const mev_lineag
 		if (!shown++)
 			cli_say(stdout, "lineage %" PRIu32 " %s (%s to %s)\n", id, lin->v[id - 1].name,
 				lin->v[id - 1].first_release, lin->v[id - 1].last_release);
-		print_event(&sh, e, lin);
+		print_event(&sh, e, &ev, lin);
 		rc = sh.rc;
 	}
 	if (!rc && !shown)

@@ -135,7 +135,9 @@ void mev__doc_table(mev__doc *d, const char *const *headers, const char *align)
 	d->align = align;
 	d->col = 0;
 	if (d->fmt == MEV_REPORT_HTML) {
-		fputs("<table>\n<thead><tr>", d->out);
+		/* the box scrolls a table that is still wider than the page
+		 * once its long cells wrap (many numeric columns on a phone) */
+		fputs("<div class=\"table\"><table>\n<thead><tr>", d->out);
 		for (size_t i = 0; i < n; i++) {
 			fputs(align[i] == 'r' ? "<th class=\"n\">" : "<th>", d->out);
 			mev__doc_text(d, headers[i]);
@@ -201,7 +203,7 @@ void mev__doc_cell(mev__doc *d, const char *s)
 void mev__doc_table_end(mev__doc *d)
 {
 	if (d->fmt == MEV_REPORT_HTML)
-		fputs("</tbody>\n</table>\n", d->out);
+		fputs("</tbody>\n</table></div>\n", d->out);
 	else
 		putc('\n', d->out);
 }
@@ -283,13 +285,16 @@ static const char css[] =
 	".sub{color:var(--muted);margin:0 0 18px}\n"
 	"h2{font-size:20px;margin:34px 0 10px;padding-bottom:4px;border-bottom:2px solid var(--line)}\n"
 	"h3{font-size:16px;margin:22px 0 6px}\n"
+	"div.table{overflow-x:auto}\n"
 	"table{border-collapse:collapse;width:100%;margin:6px 0 14px;font-size:14px}\n"
+	/* "anywhere" (unlike "break-word") lets a long path or cause shrink its
+	 * column, so a table stays inside the page; numbers break only at the
+	 * spaces of a list ("1,984; 657") or of a change ("+12 (+3.0%)") */
 	"th,td{padding:5px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;"
-	"overflow-wrap:break-word}\n"
+	"overflow-wrap:anywhere}\n"
 	"th{background:var(--head);font-weight:600}\n"
 	"td.t{white-space:nowrap;overflow-wrap:normal}\n"
-	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;"
-	"overflow-wrap:normal}\n"
+	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}\n"
 	"tbody tr:nth-child(even){background:var(--zebra)}\n"
 	".good{color:var(--good)}.bad{color:var(--bad)}\n"
 	".cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(210px,1fr));gap:12px;"

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* "NAME" or, over several steps, "NAME (v1.2)". */
 static void cell_cluster(mev__doc *d, const mev__report *r, const char *name, const char *release)
@@ -108,13 +109,81 @@ static void cell_support(mev__doc *d, const mev_event *e)
 	mev__doc_cell(d, t);
 }
 
+/* The cause of e, "" when none was computed. */
+static const char *cause_of(const mev_event *e)
+{
+	return e->cause && e->cause[0] ? e->cause : "";
+}
+
+/* One row of a split or merge table: the events of group m (from its i-th
+ * on) that share the i-th's cause, their clusters and numbers each listed in
+ * the same order, "; " apart, and the cause once.  A group whose events
+ * share one cause is one row, not the same long cause once per cluster. */
+static void moves_row(mev__doc *d, const mev__report *r, const mev__move *m, size_t i)
+{
+	const mev_event *e = r->moves.v[m->first + i];
+	int split = m->kind == MEV_EVENT_SPLIT;
+	mev_buf who = MEV_BUF_INIT, lines = MEV_BUF_INIT, share = MEV_BUF_INIT, sup = MEV_BUF_INIT,
+		secs = MEV_BUF_INIT, one = MEV_BUF_INIT;
+	char n[32];
+	int measured = 0;
+	if (i == 0) {
+		cell_cluster(d, r, split ? e->from_cluster : e->to_cluster, split ? e->from_release : e->to_release);
+		mev__doc_cell_count(d, split ? e->from_lines : e->to_lines);
+	} else {
+		mev__doc_cell(d, "");
+		mev__doc_cell(d, "");
+	}
+	for (size_t k = i; k < m->n; k++) {
+		const mev_event *o = r->moves.v[m->first + k];
+		const char *other = split ? o->to_cluster : o->from_cluster;
+		const char *rel = split ? o->to_release : o->from_release;
+		const char *sep = who.len ? "; " : "";
+		if (strcmp(cause_of(o), cause_of(e)) != 0)
+			continue;
+		other = mev__display(r, rel, other);
+		if (mev__multi_step(r))
+			mev__buf_printf(&who, "%s%s (%s)", sep, other, rel);
+		else
+			mev__buf_printf(&who, "%s%s", sep, other);
+		mev__buf_printf(&lines, "%s%s", sep, mev_table_count(n, split ? o->to_lines : o->from_lines));
+		/* the share of the older side's code the newer side holds */
+		mev__buf_printf(&share, "%s%.2f", sep, isnan(o->share) ? o->similarity : o->share);
+		/* "-": not measured, so that the others keep their places */
+		if (isnan(o->support))
+			mev__buf_printf(&sup, "%s-", sep);
+		else
+			mev__buf_printf(&sup, "%s%.1f", sep, o->support), measured = 1;
+		mev__cluster_sections(&one, r, rel, split ? o->to_cluster : o->from_cluster);
+		mev__buf_printf(&secs, "%s%s", sep, one.ptr ? one.ptr : "");
+	}
+	mev__doc_cell(d, who.ptr ? who.ptr : "");
+	mev__doc_cell(d, lines.ptr ? lines.ptr : "");
+	mev__doc_cell(d, share.ptr ? share.ptr : "");
+	mev__doc_cell(d, measured ? sup.ptr : "");
+	mev__doc_cell(d, cause_of(e));
+	mev__doc_cell(d, secs.ptr ? secs.ptr : "");
+	mev_buf *bufs[] = { &who, &lines, &share, &sup, &secs, &one };
+	for (size_t b = 0; b < sizeof bufs / sizeof *bufs; b++)
+		mev__buf_free(bufs[b]);
+}
+
+/* Whether an event of group m before the i-th has the i-th's cause (its row
+ * holds the i-th already). */
+static int cause_shown(const mev__report *r, const mev__move *m, size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(cause_of(r->moves.v[m->first + k]), cause_of(r->moves.v[m->first + i])))
+			return 1;
+	return 0;
+}
+
 static void moves_table(mev__doc *d, const mev__report *r, mev_event_kind kind)
 {
 	const char *split_hdr[] = { "subsystem before", "lines", "became", "lines", "share",
 				    "support", "why", "its largest sections" };
 	const char *merge_hdr[] = { "subsystem after", "lines", "came from", "lines", "share",
 				    "support", "why", "its largest sections" };
-	mev_buf secs = MEV_BUF_INIT;
 	size_t rows = 0, groups = 0, more = 0;
 	for (size_t g = 0; g < r->groups.n; g++)
 		groups += r->groups.v[g].kind == kind;
@@ -130,34 +199,14 @@ static void moves_table(mev__doc *d, const mev__report *r, mev_event_kind kind)
 			more++;
 			continue;
 		}
-		for (size_t i = 0; i < m->n; i++, rows++) {
-			const mev_event *e = r->moves.v[m->first + i];
-			const char *one = kind == MEV_EVENT_SPLIT ? e->from_cluster : e->to_cluster;
-			const char *one_rel = kind == MEV_EVENT_SPLIT ? e->from_release : e->to_release;
-			const char *other = kind == MEV_EVENT_SPLIT ? e->to_cluster : e->from_cluster;
-			const char *other_rel = kind == MEV_EVENT_SPLIT ? e->to_release : e->from_release;
-			char sim[16];
-			if (i == 0) {
-				cell_cluster(d, r, one, one_rel);
-				mev__doc_cell_count(d, kind == MEV_EVENT_SPLIT ? e->from_lines : e->to_lines);
-			} else {
-				mev__doc_cell(d, "");
-				mev__doc_cell(d, "");
+		for (size_t i = 0; i < m->n; i++)
+			if (!cause_shown(r, m, i)) {
+				moves_row(d, r, m, i);
+				rows++;
 			}
-			cell_cluster(d, r, other, other_rel);
-			mev__doc_cell_count(d, kind == MEV_EVENT_SPLIT ? e->to_lines : e->from_lines);
-			/* the share of the older side's code the newer side holds */
-			snprintf(sim, sizeof sim, "%.2f", isnan(e->share) ? e->similarity : e->share);
-			mev__doc_cell(d, sim);
-			cell_support(d, e);
-			mev__doc_cell(d, e->cause && e->cause[0] ? e->cause : "");
-			mev__cluster_sections(&secs, r, other_rel, other);
-			mev__doc_cell(d, secs.ptr ? secs.ptr : "");
-		}
 	}
 	mev__doc_table_end(d);
 	mev__doc_more(d, more, "maintevo export events");
-	mev__buf_free(&secs);
 }
 
 /* The name of lineage id ("" when unknown). */

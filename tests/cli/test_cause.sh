@@ -89,7 +89,7 @@ PY
 
 step "explain: the split, every pattern change with file:line"
 expect_exit 0 "$MEV" explain --store S $METHOD --support-runs 0 --release v2.0 --lineage ALPHA
-expect_stdout_contains "v1.0 -> v2.0: split: BETA (lineage 1 BETA) -> ALPHA (lineage"
+expect_stdout_contains "v1.0 -> v2.0: split: BETA (lineage BETA [1]) gave off ALPHA (lineage ALPHA ["
 expect_stdout_contains "  cause (maintainers+code): MAINTAINERS: F: beta/ (MAINTAINERS:27) added to GAMMA"
 expect_stdout_contains "    moved: beta/b.c, 3,000 lines, from BETA to GAMMA"
 expect_stdout_contains "    F: beta/ (MAINTAINERS:27) added to GAMMA"
@@ -97,7 +97,9 @@ expect_stdout_contains "ALPHA holds 50.0% of BETA's code"
 
 step "explain: the merge names the files, their old paths and lines"
 expect_exit 0 "$MEV" explain --store S $METHOD --support-runs 0 --from v2.0 --lineage DELTA
-expect_stdout_contains "v2.0 -> v3.0: merge: DELTA (lineage"
+# both sides of this merge are DELTA's lineage: it says what it took in
+expect_stdout_contains "v2.0 -> v3.0: merge: DELTA goes on (lineage DELTA ["
+expect_stdout_contains "]), taking in EPSILON"
 expect_stdout_contains "  cause (code): code: 2 files moved"
 expect_stdout_contains "    moved: common/big.c (was delta/big.c), 3,000 lines, from DELTA to EPSILON"
 expect_stdout_contains "    moved: common/big2.c (was eps/big2.c), 2,000 lines, from EPSILON to DELTA"
