@@ -146,14 +146,14 @@ demo_store() {
 
 # guide_setup: the user guide's world on the demo history: ~/u-boot is the
 # demo repository, ./build/maintevo the binary under test, and the guide's
-# shell snippets (tests/cli/helpers/guide_snippets.py) have run in $TMP/work, the
+# shell snippets (tests/cli/helpers/guide_snippets.py) have run in $TMP/guide, the
 # current directory afterwards (u-boot.store, csv/, u-boot.db ...).
 guide_setup() {
 	local f n
 	command -v python3 >/dev/null || skip "python3 is not installed"
 	bash "$SRC/scripts/make-demo-repo.sh" "$HOME/u-boot" >/dev/null
-	mkdir -p "$TMP/work/build"
-	cd "$TMP/work"
+	mkdir -p "$TMP/guide/build"
+	cd "$TMP/guide"
 	ln -s "$MEV" build/maintevo
 	n=$(python3 "$HERE/helpers/guide_snippets.py" "$SRC/docs/user-guide.md" sh snippets)
 	[ "$n" -ge 4 ] || fail "only $n shell snippets in the user guide"
