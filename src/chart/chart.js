@@ -25,12 +25,48 @@
   var area = record(data.fields.plot, data.plot), left = area.left, right = area.right;
 
   /* lineages by id; bands by their data-lineage */
-  var lineages = data.lineages.map(function (l) { return record(data.fields.lineages, l); });
+  var lineages = data.lineages.map(lineageRecord);
   var lin = {};
   lineages.forEach(function (l) { lin[l.id] = l; });
   var band = {};
   data.bands.forEach(function (b, i) { band[String(b.id)] = b; b.index = i; });
   var bandEls = Array.prototype.slice.call(svg.querySelectorAll('path.band'));
+  /* --- names: what a lineage's cluster is called where one looks (src/chart/names.c) --- */
+  /* a lineage's record, its pairs (at, called) as l.names: [[release, name], ...] */
+  function lineageRecord(a) {
+    var f = data.fields.lineages, l = record(f, a), at = f.indexOf('at');
+    l.names = [];
+    for (var k = at; k + 1 < a.length; k += 2) l.names.push([a[k], a[k + 1]]);
+    return l;
+  }
+  /* the name lineage id's cluster has at release r: the last change at or before it */
+  function nameAt(id, r) {
+    var l = lin[id], name = l ? l.name : 'lineage ' + id;
+    if (l) l.names.forEach(function (p) { if (p[0] <= r) name = p[1]; });
+    return name;
+  }
+  /* "CLOCK, now DEVICETREE REBASING SUBTREE": the name it holds for good at its end too */
+  function titleOf(l) {
+    return l.now ? l.name + ', ' + (l.last === n - 1 ? 'now ' : 'later ') + l.now : l.name;
+  }
+  /* another lineage in an event at release r: by the name its cluster has there */
+  function nameThere(id, r) {
+    var there = nameAt(id, r);
+    return there === nameOf(id) ? there : there + ' (lineage ' + nameOf(id) + ')';
+  }
+  /* the panel's list of a renamed lineage's names, release by release */
+  function namesList(l) {
+    var ul = el('ul', null, 'mc-names'), runs = l.names.slice();
+    if (!runs.length || runs[0][0] > l.first) runs.unshift([l.first, l.name]);
+    runs.forEach(function (p, i) {
+      var end = i + 1 < runs.length ? runs[i + 1][0] - 1 : l.last;
+      var li = el('li', p[1] + ': ' + R[p[0]] + (end > p[0] ? '\u2013' + R[end] : ''));
+      li.setAttribute('data-release', R[p[0]]);
+      ul.appendChild(li);
+    });
+    return ul;
+  }
+
   function keyOf(id) { var l = lin[id]; return l && l.band ? String(id) : 'other'; }
   function nameOf(id) { return lin[id] ? lin[id].name : 'lineage ' + id; }
   function el(tag, text, cls) {
@@ -58,6 +94,7 @@
     var lines = [name, R[r] + ': ' + fmt(b.lines[r]) + ' lines, ' +
                  (data.has_files ? fmt(b.files[r]) + ' files, ' : '') + fmt(b.sections[r]) + ' sections'];
     if (!b.lines[r] && !b.sections[r]) lines[1] = R[r] + ': not alive';
+    else if (key !== 'other' && nameAt(Number(key), r) !== name) lines.push('called ' + nameAt(Number(key), r) + ' there');
     tip.textContent = lines.join('\n');
     tip.hidden = false;
     var tx = x + 14, ty = y + 14;
@@ -127,7 +164,11 @@
     var td = el('td');
     td.colSpan = 3;
     if (other && other !== id)
-      td.appendChild(el('div', (from === id ? 'to ' : 'from ') + nameOf(other) + ' (' + fmt(e[E.lines]) + ' lines)'));
+      td.appendChild(el('div', (from === id ? 'to ' + nameThere(other, rel) : 'from ' + nameThere(other, rel - 1)) +
+                               ' (' + fmt(e[E.lines]) + ' lines)'));
+    else if (lin[id].first < rel && lin[id].last >= rel && nameAt(id, rel - 1) !== nameAt(id, rel))
+      td.appendChild(el('div', 'its cluster ' + nameAt(id, rel - 1) + ' \u2192 ' + nameAt(id, rel) +
+                               ' (' + fmt(e[E.lines]) + ' lines)', 'mc-own'));
     if (e[E.cause_kind]) td.appendChild(el('div', 'cause (' + e[E.cause_kind] + '): ' + e[E.cause], 'mc-cause'));
     if (td.firstChild) {
       var why = el('tr', null, 'mc-why');
@@ -196,10 +237,14 @@
     if (key === 'other') { otherPanel(); return; }
     var id = Number(key), l = lin[id];
     panel.style.borderLeftColor = band[key] ? band[key].color : '#888';
-    heading(l.name);
+    heading(titleOf(l));
     var meta = 'lineage ' + id + ', ' + R[l.first] + ' to ' + R[l.last] + ', at most ' + fmt(l.peak) + ' ' + data.measure;
     if (l.parent) meta += '; split from ' + nameOf(l.parent);
     panel.appendChild(el('p', meta));
+    if (l.names.length) {
+      panel.appendChild(el('p', 'The name of its cluster, release by release:'));
+      panel.appendChild(namesList(l));
+    }
     panel.appendChild(el('p', 'The whole account, with every MAINTAINERS and file change:'));
     panel.appendChild(el('code', explainCmd(id, Math.max(l.first - 1, 0), Math.min(l.last + 1, n - 1))));
     panel.appendChild(el('h3', 'Events'));
@@ -265,6 +310,9 @@
       for (var k = P.release; k + 1 < p.length; k += 2) data.sets[p[k + 1]].forEach(function (id) { hit(id, 'covered ' + q); });
     });
     lineages.forEach(function (l) { if (l.name.toLowerCase().indexOf(ql) >= 0) hit(l.id, 'name'); });
+    lineages.forEach(function (l) {
+      l.names.forEach(function (p) { if (p[1].toLowerCase().indexOf(ql) >= 0) hit(l.id, 'called ' + p[1] + ' from ' + R[p[0]]); });
+    });
     data.sections.forEach(function (s) {
       if (s[S.title].toLowerCase().indexOf(ql) >= 0) hit(s[S.lineage], 'section ' + s[S.title]);
     });

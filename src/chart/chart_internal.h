@@ -28,7 +28,21 @@ typedef struct {
 	uint64_t area[MEV_CHART_MEASURES]; /* sum over its nodes */
 	uint64_t peak[MEV_CHART_MEASURES];
 	uint32_t shown;          /* its band, 1-based, in the layout (0: "other") */
+	uint32_t name0, nname;   /* its names (names.c): m->names.v[name0 .. name0 + nname) */
+	const char *now;         /* the name it holds for good at its last release, when
+				    that is not its stable name (names.c); else NULL */
 } mev__chart_lineage;
+
+/* From model release `rel` on, a lineage's cluster is called `name` (the
+ * display name of its representative, as clusters are named): one record
+ * where the name changes, for `len` releases of the lineage in a row. */
+typedef struct {
+	uint32_t lineage;        /* index into m->lin */
+	uint32_t rel;
+	uint32_t len;
+	const char *name;        /* the lineage's stable name itself when its cluster is
+				    called so (without the " (TAG)" a taken name has) */
+} mev__chart_name;
 
 /* A band segment: one tracker event.  from/to: lineage ids (0: none). */
 typedef struct {
@@ -69,6 +83,7 @@ typedef struct {
 	MEV_VEC(const char *) paths;
 	MEV_VEC(mev__chart_pathrun) pathruns;
 	MEV_VEC(uint32_t) pool;
+	MEV_VEC(mev__chart_name) names; /* by lineage, then release (names.c) */
 	int has_files;           /* every model release has a file table */
 	mev_arena arena;
 	mev_strmap sec_index;    /* "lineage index\0title" -> secs index */
@@ -90,6 +105,22 @@ int mev__chart_model_load(mev__chart_model *m, mev_store *s, mev_history *histor
 void mev__chart_model_free(mev__chart_model *m);
 /* The node of lineage index li in model release r, or NULL. */
 const mev__chart_node *mev__chart_node_of(const mev__chart_model *m, size_t r, uint32_t li);
+
+/* --- the names a lineage carries (names.c) --------------------------------- */
+
+/* A name holds "for good" when it holds this many releases in a row. */
+#define MEV__CHART_NAME_HOLDS 2
+
+/* Read the name of every lineage's cluster at every model release (its
+ * first cluster by number, as mev_history_lineage_cluster()) into
+ * m->names, and each lineage's `now`.  Errors: MEV_ENOMEM, MEV_ECORRUPT. */
+int mev__chart_names_load(mev__chart_model *m);
+/* The name lineage index li's cluster has at model release r. */
+const char *mev__chart_name_at(const mev__chart_model *m, uint32_t li, size_t r);
+/* 1 when the name of m->names.v[i] is a change for good: it holds
+ * MEV__CHART_NAME_HOLDS releases or more and differs from the name the
+ * lineage held for good before (its first name always counts as held). */
+int mev__chart_name_changes(const mev__chart_model *m, size_t i);
 
 /* --- the layout (layout.c) ------------------------------------------------- */
 
@@ -117,7 +148,7 @@ typedef struct {
 	int rotated;             /* axis labels: turned -90 degrees about (x, y) */
 	double angle;            /* band labels: turned this many degrees about (x, y) */
 	uint32_t band;           /* band labels: 1-based; axis labels: 0 */
-	uint32_t rel;            /* axis labels: the model release */
+	uint32_t rel;            /* the model release (band labels: the node they start beside) */
 	char text[160];
 } mev__chart_label;
 
@@ -149,6 +180,9 @@ double mev__chart_axis_room(const mev__chart_layout *l);
 int mev__chart_labels_place(mev__chart_layout *l);
 /* A band's label: the name cut at 48 code points, controls as spaces. */
 void mev__chart_label_text(char *out, size_t size, const char *name);
+/* t (of `size` bytes) cut to `room` pixels at whole code points with an
+ * ellipsis, then `tail` (which stays); the bytes of t kept before the ellipsis. */
+size_t mev__chart_text_fit(char *t, size_t size, const char *tail, double font, double room);
 /* The width of text in pixels at font size `font`, as the layout reckons it. */
 double mev__chart_text_width(const char *s, double font);
 /* 1 when the boxes overlap (touching is no overlap). */

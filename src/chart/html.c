@@ -51,10 +51,28 @@ static void json_bands(mev_json *j, const mev__chart_layout *l)
  * them (each list beside its writer).  The page carries the lists once
  * ("fields"), and chart.js reads a record's fields by these names only;
  * docs/schemas.md describes them.  A list whose last two names are a pair
- * (sections: start, end; paths: release, set) repeats that pair to the
- * end of the record.
+ * (lineages: at, called; sections: start, end; paths: release, set)
+ * repeats that pair to the end of the record.
  */
-static const char *const lineage_fields[] = {"id", "name", "parent", "first", "last", "band", "peak", NULL};
+/* now: the name it holds for good at its last release ("": its stable
+ * name); at, called: from release `at` on its cluster is called `called`,
+ * where that changes (before the first pair: its stable name). */
+static const char *const lineage_fields[] = {"id", "name", "parent", "first", "last", "band", "peak",
+					     "now", "at", "called", NULL};
+
+/* A lineage's names where they change (names.c): its first only when it
+ * is not the stable name (a chart that starts after a rename). */
+static void json_names(mev_json *j, const mev__chart_model *m, const mev__chart_lineage *lin)
+{
+	mev_json_str(j, lin->now ? lin->now : "");
+	for (uint32_t i = lin->name0; i < lin->name0 + lin->nname; i++) {
+		const mev__chart_name *n = &m->names.v[i];
+		if (i == lin->name0 && n->name == lin->name)
+			continue;
+		mev_json_uint(j, n->rel);
+		mev_json_str(j, n->name);
+	}
+}
 
 /* Every lineage with a node; band: 1-based, 0: other. */
 static void json_lineages(mev_json *j, const mev__chart_layout *l)
@@ -76,6 +94,7 @@ static void json_lineages(mev_json *j, const mev__chart_layout *l)
 		mev_json_int(j, lin->last);
 		mev_json_uint(j, lin->shown);
 		mev_json_uint(j, lin->peak[l->measure]);
+		json_names(j, m, lin);
 		mev_json_end(j);
 	}
 	mev_json_end(j);

@@ -127,6 +127,29 @@ static mev__chart_box label_box(const mev__chart_layout *l, double x0, double y0
 	return bx;
 }
 
+/* Band b's label beside its node in model release r: the name its
+ * lineage's cluster has there (names.c). */
+static void band_text(const mev__chart_layout *l, size_t b, size_t r, char *out, size_t size)
+{
+	if (l->band_lin[b] == UINT32_MAX)
+		snprintf(out, size, "other");
+	else
+		mev__chart_label_text(out, size, mev__chart_name_at(l->m, l->band_lin[b], r));
+}
+
+/* A label from x0 that runs past the plot's right edge is cut to fit when
+ * it keeps half its name and ten bytes or more (a band born late, whose
+ * name is long, is named where it is largest: U-Boot's DEVICETREE
+ * REBASING SUBTREE, v2024.07 on); the share of the name it keeps, 0: none. */
+static double label_cut(const mev__chart_layout *l, char *text, size_t size, double x0)
+{
+	size_t len = strlen(text), n;
+	if (x0 + mev__chart_text_width(text, l->font) <= l->right)
+		return 1;
+	n = mev__chart_text_fit(text, size, "", l->font, l->right - x0);
+	return n >= 10 && 2 * n >= len ? (double)n / (double)len : 0;
+}
+
 /* The name of band b where the band is roomiest: inside it when it is as
  * tall as the text (strict), else on its middle where it is at least a
  * few pixels tall, over its neighbours (the halo keeps it legible). */
@@ -135,20 +158,20 @@ static int band_label(mev__chart_layout *l, const uint32_t *self, size_t b, int 
 	const mev__chart_model *m = l->m;
 	mev__chart_label lb = { 0 };
 	double w, best = 0, bx0 = 0, by0 = 0, bslope = 0, need = strict ? l->font * 1.15 : 2.5;
-	if (l->band_lin[b] == UINT32_MAX)
-		snprintf(lb.text, sizeof lb.text, "other");
-	else
-		mev__chart_label_text(lb.text, sizeof lb.text, m->lin[l->band_lin[b]].name);
-	w = mev__chart_text_width(lb.text, l->font);
 	for (size_t r = 0; r < m->nrel; r++) {
 		const mev__chart_cell *c = &l->cell[r * l->nband + b];
-		double x0 = l->x[r] + l->node_w / 2 + 3, y0, slope, room;
+		double x0 = l->x[r] + l->node_w / 2 + 3, y0, slope, room, kept;
 		mev__chart_box bx;
-		if (!c->v || c->h < need || x0 + w > l->right)
+		char text[sizeof lb.text];
+		if (!c->v || c->h < need)
 			continue;
+		band_text(l, b, r, text, sizeof text);
+		if ((kept = label_cut(l, text, sizeof text, x0)) <= 0)
+			continue;
+		w = mev__chart_text_width(text, l->font);
 		room = label_fit(l, self, b, r, x0, w, need, &y0, &slope);
-		/* a straight label reads better: a slope costs room */
-		room -= fabs(slope) * 20;
+		/* a straight label reads better: a slope costs room; a cut one too */
+		room = (room - fabs(slope) * 20) * kept;
 		if (room <= best)
 			continue;
 		bx = label_box(l, x0, y0, w, slope);
@@ -158,9 +181,12 @@ static int band_label(mev__chart_layout *l, const uint32_t *self, size_t b, int 
 		bx0 = x0;
 		by0 = y0;
 		bslope = slope;
+		lb.rel = (uint32_t)r;
+		memcpy(lb.text, text, sizeof text);
 	}
 	if (best <= 0)
 		return 0;
+	w = mev__chart_text_width(lb.text, l->font);
 	lb.band = (uint32_t)b + 1;
 	lb.x = bx0;
 	lb.y = by0 + l->font * 0.36;

@@ -63,6 +63,20 @@ void mev__chart_label_text(char *out, size_t size, const char *name)
 			*p = ' ';
 }
 
+size_t mev__chart_text_fit(char *t, size_t size, const char *tail, double font, double room)
+{
+	size_t n = strlen(t);
+	while (n > 1 && (n + 4 + strlen(tail) > size ||
+			 mev__chart_text_width(t, font) + mev__chart_text_width(tail, font) > room)) {
+		do
+			n--;
+		while (n && ((unsigned char)t[n] & 0xc0) == 0x80);
+		memcpy(t + n, "\xe2\x80\xa6", 4);
+	}
+	snprintf(t + strlen(t), size - strlen(t), "%s", tail);
+	return n;
+}
+
 /* A colour per band, for the lineage's whole life: hues a golden angle
  * apart in band order, so that neighbours never look alike, lightness
  * alternating too; readable on white. */

@@ -577,6 +577,7 @@ void mev__chart_model_free(mev__chart_model *m)
 	MEV_VEC_FREE(&m->paths);
 	MEV_VEC_FREE(&m->pathruns);
 	MEV_VEC_FREE(&m->pool);
+	MEV_VEC_FREE(&m->names);
 	mev__arena_free(&m->arena);
 	mev__strmap_free(&m->sec_index);
 	mev__strmap_free(&m->path_index);

@@ -29,6 +29,24 @@ static void ribbon_d(FILE *out, const mev__chart_layout *l, const mev__chart_rib
 		rb->y0b, x0, rb->y0b);
 }
 
+/* "CLOCK, now DEVICETREE REBASING SUBTREE": a lineage's stable name, and
+ * the name it holds for good at its end when that differs ("now" when it
+ * lives to the chart's last release, "later" when it ends before). */
+static const char *now_word(const mev__chart_layout *l, uint32_t li)
+{
+	return (size_t)l->m->lin[li].last + 1 == l->m->nrel ? "now" : "later";
+}
+
+static void lineage_title(FILE *out, const mev__chart_layout *l, uint32_t li)
+{
+	const mev__chart_lineage *lin = &l->m->lin[li];
+	xml(out, lin->name);
+	if (lin->now) {
+		fprintf(out, ", %s ", now_word(l, li));
+		xml(out, lin->now);
+	}
+}
+
 /* One path per band: its nodes and the ribbons that continue it. */
 static void band_path(FILE *out, const mev__chart_layout *l, size_t b, int page)
 {
@@ -42,7 +60,7 @@ static void band_path(FILE *out, const mev__chart_layout *l, size_t b, int page)
 		if (l->band_lin[b] == UINT32_MAX)
 			fputs("other lineages", out);
 		else
-			xml(out, m->lin[l->band_lin[b]].name);
+			lineage_title(out, l, l->band_lin[b]);
 		fputs("\"", out);
 	}
 	fputs(" d=\"", out);
@@ -77,6 +95,37 @@ static void flows(FILE *out, const mev__chart_layout *l)
 	fputs("</g>\n", out);
 }
 
+/* The cell of band b where name i starts when the band's name changes
+ * for good there (names.c), else NULL. */
+static const mev__chart_cell *renamed_at(const mev__chart_layout *l, size_t b, size_t i)
+{
+	const mev__chart_cell *c = &l->cell[(size_t)l->m->names.v[i].rel * l->nband + b];
+	return mev__chart_name_changes(l->m, i) && c->v ? c : NULL;
+}
+
+/* Where a band's name changes for good: a ring at the left edge of the
+ * first node with the new name. */
+static void rename_marks(FILE *out, const mev__chart_layout *l)
+{
+	const mev__chart_model *m = l->m;
+	for (size_t b = 0; b < l->nband; b++) {
+		const mev__chart_lineage *lin;
+		if (l->band_lin[b] == UINT32_MAX)
+			continue;
+		lin = &m->lin[l->band_lin[b]];
+		for (uint32_t i = lin->name0; i < lin->name0 + lin->nname; i++) {
+			const mev__chart_name *n = &m->names.v[i];
+			const mev__chart_cell *c = renamed_at(l, b, i);
+			if (!c)
+				continue;
+			fprintf(out, "<circle class=\"rename\" data-lineage=\"%u\" data-release=\"%u\" "
+				     "cx=\"%.1f\" cy=\"%.2f\" r=\"3\" fill=\"#fff\" stroke=\"#222\" "
+				     "stroke-width=\"1.2\"/>\n",
+				(unsigned)lin->id, (unsigned)n->rel, l->x[n->rel] - l->node_w / 2, c->y + c->h / 2);
+		}
+	}
+}
+
 /* Births (a dot where a band starts after the first release) and deaths
  * (a bar where it ends before the last). */
 static void marks(FILE *out, const mev__chart_layout *l)
@@ -103,6 +152,7 @@ static void marks(FILE *out, const mev__chart_layout *l)
 				(unsigned)lin->id, l->x[lin->last] + l->node_w / 2 - 1, c->y - 1, c->h + 2);
 		}
 	}
+	rename_marks(out, l);
 	fputs("</g>\n", out);
 }
 
@@ -114,7 +164,8 @@ static void labels(FILE *out, const mev__chart_layout *l)
 		const mev__chart_label *lb = &l->labels.v[i];
 		fputs("<text class=\"label\" data-lineage=\"", out);
 		band_id(out, l, lb->band - 1);
-		fprintf(out, "\" x=\"%.1f\" y=\"%.1f\"", lb->x, lb->y);
+		/* the release whose name it shows (names.c) */
+		fprintf(out, "\" data-release=\"%u\" x=\"%.1f\" y=\"%.1f\"", (unsigned)lb->rel, lb->x, lb->y);
 		if (fabs(lb->angle) >= 0.5)
 			fprintf(out, " transform=\"rotate(%.1f %.1f %.1f)\"", lb->angle, lb->x, lb->y);
 		fputs(">", out);
@@ -139,6 +190,40 @@ static void labels(FILE *out, const mev__chart_layout *l)
 	fputs("</g>\n", out);
 }
 
+/* A renamed lineage's legend goes on below "CLOCK [1533],": "now DEVICETREE
+ * REBASING SUBTREE" (one text element, read as one line); the height it takes. */
+static double legend_now(FILE *out, const mev__chart_layout *l, uint32_t li, double x, double room)
+{
+	char t[200];
+	snprintf(t, sizeof t, "%s %s", now_word(l, li), l->m->lin[li].now);
+	for (char *p = t; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			*p = ' ';
+	mev__chart_text_fit(t, sizeof t, "", l->axis_font, room);
+	fprintf(out, "<tspan class=\"now\" x=\"%.1f\" dy=\"12\"> ", x);
+	xml(out, t);
+	fputs("</tspan>", out);
+	return 12;
+}
+
+/* What the ring means, in the legend when the chart draws one; the height it takes. */
+static double legend_rename_key(FILE *out, const mev__chart_layout *l, double x, double y)
+{
+	const mev__chart_model *m = l->m;
+	int drawn = 0;
+	for (size_t b = 0; b < l->nband && !drawn; b++) {
+		const mev__chart_lineage *lin = l->band_lin[b] == UINT32_MAX ? NULL : &m->lin[l->band_lin[b]];
+		for (uint32_t i = 0; lin && i < lin->nname && !drawn; i++)
+			drawn = renamed_at(l, b, lin->name0 + i) != NULL;
+	}
+	if (!drawn)
+		return 0;
+	fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#fff\" stroke=\"#222\" "
+		     "stroke-width=\"1.2\"/><text x=\"%.1f\" y=\"%.1f\">renamed (for %d releases or "
+		     "more)</text>\n", x + 5, y + 5, x + 14, y + 9, MEV__CHART_NAME_HOLDS);
+	return 14;
+}
+
 /* The legend: a swatch and the name of each band, then what the marks mean. */
 static void legend(FILE *out, const mev__chart_layout *l)
 {
@@ -148,7 +233,6 @@ static void legend(FILE *out, const mev__chart_layout *l)
 	fprintf(out, "<g class=\"legend\" font-size=\"%.0f\" fill=\"#222\">\n", l->axis_font);
 	for (size_t b = 0; b < l->nband; b++) {
 		char t[200], id[16] = "";
-		size_t n;
 		if (y + 14 > l->bottom - 40) {
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">and %zu more</text>\n", x, y + 9,
 				l->nband - b);
@@ -163,21 +247,16 @@ static void legend(FILE *out, const mev__chart_layout *l)
 		} else {
 			mev__chart_label_text(t, sizeof t, m->lin[l->band_lin[b]].name);
 			/* the id 'lineages' prints, as the report's charts write it */
-			snprintf(id, sizeof id, " [%" PRIu32 "]", m->lin[l->band_lin[b]].id);
+			snprintf(id, sizeof id, " [%" PRIu32 "]%s", m->lin[l->band_lin[b]].id,
+				 m->lin[l->band_lin[b]].now ? "," : "");
 		}
-		/* the name cut to the room there is, at whole code points; the id stays */
-		for (n = strlen(t); n > 1 && mev__chart_text_width(t, l->axis_font) +
-					       mev__chart_text_width(id, l->axis_font) > room - 16;) {
-			do
-				n--;
-			while (n && ((unsigned char)t[n] & 0xc0) == 0x80);
-			memcpy(t + n, "\xe2\x80\xa6", 4);
-		}
-		snprintf(t + strlen(t), sizeof t - strlen(t), "%s", id);
+		mev__chart_text_fit(t, sizeof t, id, l->axis_font, room - 16);
 		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>", x, y,
 			l->color[b]);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 14, y + 9);
 		xml(out, t);
+		if (l->band_lin[b] != UINT32_MAX && m->lin[l->band_lin[b]].now)
+			y += legend_now(out, l, l->band_lin[b], x + 14, room - 16);
 		fputs("</text>\n", out);
 		y += 14;
 		shown++;
@@ -189,6 +268,7 @@ static void legend(FILE *out, const mev__chart_layout *l)
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"2\" height=\"10\" fill=\"#222\"/><text x=\"%.1f\" "
 		     "y=\"%.1f\">died (a band ends)</text>\n", x + 4, y, x + 14, y + 9);
 	y += 14;
+	y += legend_rename_key(out, l, x, y);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#888\" "
 		     "fill-opacity=\"0.55\"/><text x=\"%.1f\" y=\"%.1f\">code moving between "
 		     "lineages</text>\n", x, y, x + 14, y + 9);
