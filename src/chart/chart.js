@@ -150,8 +150,9 @@
   function eventsOf(id) {
     return data.events.filter(function (e) { return e[E.from_lineage] === id || e[E.to_lineage] === id; });
   }
-  /* an event: its kind, pair and support, and below them with whom and why */
-  function eventRows(table, e, id) {
+  /* an event: its kind, pair and support, and below them with whom and (withCause) why;
+   * returns its first row */
+  function eventRows(table, e, id, withCause) {
     var kind = e[E.kind], rel = e[E.release], from = e[E.from_lineage], support = e[E.support];
     var tr = el('tr', null, 'mc-head'), other = from === id ? e[E.to_lineage] : from;
     tr.setAttribute('data-kind', kind);
@@ -169,7 +170,7 @@
     else if (lin[id].first < rel && lin[id].last >= rel && nameAt(id, rel - 1) !== nameAt(id, rel))
       td.appendChild(el('div', 'its cluster ' + nameAt(id, rel - 1) + ' \u2192 ' + nameAt(id, rel) +
                                ' (' + fmt(e[E.lines]) + ' lines)', 'mc-own'));
-    if (e[E.cause_kind]) td.appendChild(el('div', 'cause (' + e[E.cause_kind] + '): ' + e[E.cause], 'mc-cause'));
+    if (e[E.cause_kind] && withCause) td.appendChild(el('div', 'cause (' + e[E.cause_kind] + '): ' + e[E.cause], 'mc-cause'));
     if (td.firstChild) {
       var why = el('tr', null, 'mc-why');
       why.appendChild(td);
@@ -177,6 +178,31 @@
     } else {
       tr.className = '';
     }
+    return tr;
+  }
+  /* The events of one release pair that share a cause: the cause once, in a row of its
+   * own (data-events: how many it explains), the events it explains under it. */
+  function causeGroups(events) {
+    var groups = [], at = {};
+    events.forEach(function (e) {
+      var key = e[E.cause_kind] ? [e[E.release], e[E.cause_kind], e[E.cause]].join('\u0000') : null;
+      if (key !== null && at[key] !== undefined) { groups[at[key]].push(e); return; }
+      if (key !== null) at[key] = groups.length;
+      groups.push([e]);
+    });
+    return groups;
+  }
+  function eventTable(table, events, id) {
+    causeGroups(events).forEach(function (g) {
+      if (g.length === 1) { eventRows(table, g[0], id, true); return; }
+      var tr = el('tr', null, 'mc-group'), td = el('td');
+      td.colSpan = 3;
+      td.appendChild(el('div', 'cause (' + g[0][E.cause_kind] + ') of the ' + g.length + ' events below: ' + g[0][E.cause], 'mc-cause'));
+      tr.setAttribute('data-events', String(g.length));
+      tr.appendChild(td);
+      table.appendChild(tr);
+      g.forEach(function (e) { eventRows(table, e, id, false).classList.add('mc-grouped'); });
+    });
   }
   function sectionsOf(id) {
     var per = [];
@@ -251,7 +277,7 @@
     var table = el('table'), head = el('tr');
     ['event', 'releases', 'support'].forEach(function (h) { head.appendChild(el('th', h)); });
     table.appendChild(head);
-    eventsOf(id).forEach(function (e) { eventRows(table, e, id); });
+    eventTable(table, eventsOf(id), id);
     panel.appendChild(table);
     var det = el('details'), sum = el('summary', 'Sections per release (changes only)');
     det.appendChild(sum);
