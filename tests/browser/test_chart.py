@@ -89,9 +89,8 @@ def check_fields(data, lineages, events):
     """Every record holds the fields "fields" names for its kind, in that order."""
     f = data["fields"]
     check(len(data["plot"]) == len(f["plot"]), "the plot area has its four fields")
-    for kind in ("lineages", "events"):
-        check(all(len(r) == len(f[kind]) for r in data[kind]), f"every record of {kind} has {f[kind]}")
-    for kind in ("sections", "paths"):  # the last two names: a pair repeated to the end
+    check(all(len(r) == len(f["events"]) for r in data["events"]), f"every record of events has {f['events']}")
+    for kind in ("lineages", "sections", "paths"):  # the last two names: a pair repeated to the end
         fixed = len(f[kind]) - 2
         check(all(len(r) >= fixed and (len(r) - fixed) % 2 == 0 for r in data[kind]),
               f"every record of {kind} has {f[kind][:fixed]} and whole pairs")
@@ -230,7 +229,9 @@ def test_demo(mev, src, tmp, b):
     got = panel_events(p)
     check(got == want, f"the panel's events are those of 'maintevo events' for lineage {target}:\n{got}\n{want}")
     name = next(r["name"] for r in lineages if int(r["lineage"]) == target)
-    check(p.eval("document.querySelector('#maintevo-chart-panel h2').textContent") == name, "the panel's heading")
+    now = lineage_now(page_data(page), target)
+    check(p.eval("document.querySelector('#maintevo-chart-panel h2').textContent") ==
+          (f"{name}, now {now}" if now else name), "the panel's heading")
     check(f"--lineage {target}" in p.eval("document.querySelector('#maintevo-chart-panel code').textContent"),
           "the reproducing command")
     check(p.eval("location.hash") == f"#lineage={target}", "the selection is in the URL")
@@ -282,6 +283,7 @@ def test_demo(mev, src, tmp, b):
     check(p.eval("document.getElementById('maintevo-chart-panel').hidden") is True and
           p.eval("document.activeElement.dataset.lineage") == second, "Close gives the focus back to the band")
     check_search_keyboard(p, lineages)
+    check_names(p, mev, store, page, lineages, events, keys)
 
     # a path lights the lineages that covered it, as 'history PATH' says
     path = "drivers/tty/serial/8250/8250_core.c"
@@ -313,6 +315,132 @@ def test_demo(mev, src, tmp, b):
     check(set(p.requests) == {cdp.to_url(page)}, f"still nothing else requested: {p.requests}")
     check(p.console_errors == [], f"no console errors after all that: {p.console_errors}")
     p.close()
+
+
+def names_by_release(mev, store, lineages):
+    """(lineage, release) -> the name its cluster has there as the chart shows it: the
+    representative's display name of its first cluster by number ('export clusters'), or
+    its stable name when that is the name (a taken name's " (TAG)" aside)."""
+    first = {int(r["lineage"]): (r["name"], r["first_release"]) for r in lineages}
+    best = {}
+    for r in rows(run(mev, "export", "clusters", "--store", store)):
+        if not r["lineage"]:
+            continue
+        key = (int(r["lineage"]), r["release"])
+        if key not in best or int(r["cluster"]) < best[key][0]:
+            name, tag = first[key[0]]
+            d = r["representative_display_name"]
+            best[key] = (int(r["cluster"]), name if name in (d, f"{d} ({tag})") else d)
+    return {k: v[1] for k, v in best.items()}
+
+
+def held_names(names, tags, lid):
+    """docs/user-guide.md's rule, written again here: a name held for good is the first, or
+    one that holds 2 releases in a row or more; returns the marks (release where a held
+    name differs from the one held before) and the name held at the end."""
+    runs = []
+    for t in tags:
+        if (lid, t) in names:
+            if runs and runs[-1][1] == names[(lid, t)]:
+                runs[-1][2] += 1
+            else:
+                runs.append([t, names[(lid, t)], 1])
+    marks, held = [], runs[0][1] if runs else None
+    for t, name, n in runs[1:]:
+        if n >= 2 and name != held:
+            marks.append(t)
+        if n >= 2:
+            held = name
+    return marks, held
+
+
+def lineage_now(data, lid):
+    L = {k: i for i, k in enumerate(data["fields"]["lineages"])}
+    rec = next(r for r in data["lineages"] if r[L["id"]] == lid)
+    return rec[L["now"]]
+
+
+def cut_equal(text, want):
+    """text is want, or want cut with an ellipsis."""
+    return text == want or (text.endswith("\u2026") and want.startswith(text[:-1].rstrip()) and len(text) > 1)
+
+
+def check_names(p, mev, store, page, lineages, events, keys):
+    """Point 2 of issue 40: labels by the name at their release, "now" in legend and panel,
+    a ring where a name changes for good; and the panel's events grouped by shared cause."""
+    data = page_data(page)
+    tags = data["releases"]
+    names = names_by_release(mev, store, lineages)
+    stable = {int(r["lineage"]): r["name"] for r in lineages}
+    shown = [int(k) for k in keys if k != "other"]
+    labels = p.eval("""Array.from(document.querySelectorAll('text.label')).map(t =>
+        [t.dataset.lineage, t.dataset.release, t.textContent])""")
+    check(len(labels) > 0, "band labels drawn")
+    for key, rel, text in labels:
+        if key == "other":
+            continue
+        want = names.get((int(key), tags[int(rel)]))
+        check(want is not None and cut_equal(text, want),
+              f"the label of band {key} at {tags[int(rel)]} is the name there: {text!r}, want {want!r}")
+    marks = sorted((int(c[0]), c[1]) for c in p.eval("""Array.from(document.querySelectorAll(
+        'circle.rename')).map(c => [c.dataset.lineage, c.dataset.release])"""))
+    want_marks, renamed = [], {}
+    for lid in shown:
+        m, held = held_names(names, tags, lid)
+        want_marks += [(lid, str(tags.index(t))) for t in m]
+        if held != stable[lid]:
+            renamed[lid] = held
+    check(marks == sorted(want_marks), f"rings where a name changes for good: {marks}, want {sorted(want_marks)}")
+    check(len(marks) > 0 and renamed, "the demo has a lineage renamed for good")
+    last = {int(r["lineage"]): r["last_name"] for r in lineages}
+    legend = p.eval("""Array.from(document.querySelectorAll('g.legend text')).map(t =>
+        [t.textContent, t.querySelector('tspan.now') ? t.querySelector('tspan.now').textContent : null])""")
+    for lid in shown:
+        entry = [e for e in legend if f"[{lid}]" in e[0]]
+        if not check(len(entry) == 1, f"lineage {lid} in the legend once"):
+            continue
+        if lid in renamed:
+            check(last[lid] == renamed[lid], f"lineage {lid}: the name held at its end is 'lineages' last_name")
+            check(lineage_now(data, lid) == renamed[lid], f"lineage {lid}: the page's now")
+            check(entry[0][1] is not None and cut_equal(entry[0][1].strip(), "now " + renamed[lid]),
+                  f"lineage {lid}'s legend says what it holds now: {entry[0][0]!r}")
+            check(entry[0][0].startswith(stable[lid][:12]) and f"[{lid}], now " in entry[0][0],
+                  f"the legend reads 'NAME [ID], now NAME': {entry[0][0]!r}")
+            p.eval("document.querySelector('path.band[data-lineage=\"%d\"]').dispatchEvent(new MouseEvent('click'))" % lid)
+            h = p.eval("document.querySelector('#maintevo-chart-panel h2').textContent")
+            check(h == f"{stable[lid]}, now {renamed[lid]}", f"the panel's heading says both names: {h!r}")
+            listed = p.eval("Array.from(document.querySelectorAll('#maintevo-chart-panel ul.mc-names li')).length")
+            check(listed >= 2, f"the panel lists lineage {lid}'s names ({listed})")
+        else:
+            check(entry[0][1] is None, f"lineage {lid} keeps its name: no 'now' in the legend")
+    check_grouped_causes(p, events, shown)
+    p.key("Escape")
+
+
+def check_grouped_causes(p, events, shown):
+    """The events of one pair that share a cause: the cause once, the events under it."""
+    groups = 0
+    for lid in shown:
+        mine = [e for e in events if int(e["lineage"]) == lid or e["from_lineage"] == str(lid)]
+        shared = {}
+        for e in mine:
+            if e["cause_kind"]:
+                shared.setdefault((e["from_release"], e["to_release"], e["cause_kind"], e["cause"]), []).append(e)
+        want = sorted(len(v) for v in shared.values() if len(v) > 1)
+        got = p.eval("""(() => {
+            document.querySelector('path.band[data-lineage="%d"]').dispatchEvent(new MouseEvent('click'));
+            const causes = Array.from(document.querySelectorAll('#maintevo-chart-panel .mc-cause')).map(d => d.textContent);
+            return {groups: Array.from(document.querySelectorAll('#maintevo-chart-panel tr.mc-group')).map(
+                        tr => +tr.dataset.events), causes: causes,
+                    grouped: document.querySelectorAll('#maintevo-chart-panel tr.mc-grouped[data-kind]').length};
+        })()""" % lid)
+        check(sorted(got["groups"]) == want, f"lineage {lid}: cause groups {got['groups']}, want {want}")
+        check(got["grouped"] == sum(want), f"lineage {lid}: {sum(want)} events listed under their cause")
+        for (a, b, kind, cause), v in shared.items():
+            n = sum(1 for c in got["causes"] if c.endswith(cause))
+            check(n == 1, f"lineage {lid} {a}->{b}: the cause shared by {len(v)} events printed once ({n})")
+        groups += len(want)
+    check(groups > 0, "the demo has events of one pair that share a cause")
 
 
 HOSTILE = [
