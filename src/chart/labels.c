@@ -137,36 +137,37 @@ static void band_text(const mev__chart_layout *l, size_t b, size_t r, char *out,
 		mev__chart_label_text(out, size, mev__chart_name_at(l->m, l->band_lin[b], r));
 }
 
-/* A label from x0 that runs past the plot's right edge is cut to fit when
- * it keeps half its name and ten bytes or more (a band born late, whose
- * name is long, is named where it is largest: U-Boot's DEVICETREE
- * REBASING SUBTREE, v2024.07 on); the share of the name it keeps, 0: none. */
-static double label_cut(const mev__chart_layout *l, char *text, size_t size, double x0)
+/* A label from x0 that runs past the plot's right edge: none, or (cut)
+ * cut to fit when it keeps half its name and ten bytes or more; the share
+ * of the name it keeps, 0: none. */
+static double label_cut(const mev__chart_layout *l, char *text, size_t size, double x0, int cut)
 {
 	size_t len = strlen(text), n;
 	if (x0 + mev__chart_text_width(text, l->font) <= l->right)
 		return 1;
+	if (!cut)
+		return 0;
 	n = mev__chart_text_fit(text, size, "", l->font, l->right - x0);
 	return n >= 10 && 2 * n >= len ? (double)n / (double)len : 0;
 }
 
-/* The name of band b where the band is roomiest: inside it when it is as
- * tall as the text (strict), else on its middle where it is at least a
- * few pixels tall, over its neighbours (the halo keeps it legible). */
-static int band_label(mev__chart_layout *l, const uint32_t *self, size_t b, int strict)
+/* Where band b's label has the most room (the room; 0: nowhere) into *lb:
+ * at the releases where its cluster is called `name` (NULL: any), whole
+ * or (cut) cut to fit when it must. */
+static double label_search(const mev__chart_layout *l, const uint32_t *self, size_t b, double need,
+			   const char *name, int cut, mev__chart_label *lb)
 {
 	const mev__chart_model *m = l->m;
-	mev__chart_label lb = { 0 };
-	double w, best = 0, bx0 = 0, by0 = 0, bslope = 0, need = strict ? l->font * 1.15 : 2.5;
+	double best = 0, w;
 	for (size_t r = 0; r < m->nrel; r++) {
 		const mev__chart_cell *c = &l->cell[r * l->nband + b];
 		double x0 = l->x[r] + l->node_w / 2 + 3, y0, slope, room, kept;
 		mev__chart_box bx;
-		char text[sizeof lb.text];
-		if (!c->v || c->h < need)
+		char text[sizeof lb->text];
+		if (!c->v || c->h < need || (name && strcmp(mev__chart_name_at(m, l->band_lin[b], r), name)))
 			continue;
 		band_text(l, b, r, text, sizeof text);
-		if ((kept = label_cut(l, text, sizeof text, x0)) <= 0)
+		if ((kept = label_cut(l, text, sizeof text, x0, cut)) <= 0)
 			continue;
 		w = mev__chart_text_width(text, l->font);
 		room = label_fit(l, self, b, r, x0, w, need, &y0, &slope);
@@ -178,20 +179,33 @@ static int band_label(mev__chart_layout *l, const uint32_t *self, size_t b, int 
 		if (bx.y0 < l->top || bx.y1 > l->bottom || overlaps_any(l, &bx))
 			continue;
 		best = room;
-		bx0 = x0;
-		by0 = y0;
-		bslope = slope;
-		lb.rel = (uint32_t)r;
-		memcpy(lb.text, text, sizeof text);
+		lb->rel = (uint32_t)r;
+		lb->x = x0;
+		lb->y = y0 + l->font * 0.36;
+		lb->angle = atan(slope) * 180 / M_PI;
+		lb->box = bx;
+		memcpy(lb->text, text, sizeof text);
 	}
-	if (best <= 0)
+	return best;
+}
+
+/* The name of band b where the band is roomiest: inside it when it is as
+ * tall as the text (strict), else on its middle where it is at least a
+ * few pixels tall, over its neighbours (the halo keeps it legible).  A
+ * band is named first where its cluster has the name the lineage holds at
+ * its end, as the legend says it (U-Boot's lineage 1533, born CLOCK, is
+ * DEVICETREE REBASING SUBTREE where it is largest, v2024.07 on: a renamed
+ * lineage's long name may be cut at the plot's edge); elsewhere only when
+ * that finds no room. */
+static int band_label(mev__chart_layout *l, const uint32_t *self, size_t b, int strict)
+{
+	mev__chart_label lb = { 0 };
+	double need = strict ? l->font * 1.15 : 2.5;
+	const mev__chart_lineage *lin = l->band_lin[b] == UINT32_MAX ? NULL : &l->m->lin[l->band_lin[b]];
+	if (!(lin && label_search(l, self, b, need, lin->now ? lin->now : lin->name, lin->now != NULL, &lb) > 0) &&
+	    label_search(l, self, b, need, NULL, 0, &lb) <= 0)
 		return 0;
-	w = mev__chart_text_width(lb.text, l->font);
 	lb.band = (uint32_t)b + 1;
-	lb.x = bx0;
-	lb.y = by0 + l->font * 0.36;
-	lb.angle = atan(bslope) * 180 / M_PI;
-	lb.box = label_box(l, bx0, by0, w, bslope);
 	return MEV_VEC_PUSH(&l->labels, lb) ? mev_error_oom() : 0;
 }
 
