@@ -413,6 +413,14 @@ def check_names(p, mev, store, page, lineages, events, keys):
             check(listed >= 2, f"the panel lists lineage {lid}'s names ({listed})")
         else:
             check(entry[0][1] is None, f"lineage {lid} keeps its name: no 'now' in the legend")
+    for lid, held in renamed.items():  # a lineage is found by the name it holds now too
+        words = [w for w in held.lower().split() if w not in stable[lid].lower()]
+        if not words:
+            continue
+        found = search(p, words[0])
+        why = p.eval("(document.querySelector('#maintevo-chart-results li[data-lineage=\"%d\"]') || {}).textContent" % lid)
+        check(lid in found and "called " + held in (why or ""),
+              f"searching {words[0]!r} finds lineage {lid} by its name now: {why!r}")
     check_grouped_causes(p, events, shown)
     p.key("Escape")
 
