@@ -35,7 +35,7 @@ static void pair_text(char *out, size_t size, const mev_release_key *late, const
 int mev__walk_say_backward(const mev__walker *w, mev_release_key *chosen, size_t n)
 {
 	size_t *before = malloc((n + 1) * sizeof *before), said = 0, more = 0;
-	char text[NAMED][300];
+	char text[NAMED][300], others[40] = "";
 	if (!before)
 		return mev_error_oom();
 	qsort(chosen, n, sizeof *chosen, key_cmp);
@@ -52,11 +52,13 @@ int mev__walk_say_backward(const mev__walker *w, mev_release_key *chosen, size_t
 	free(before);
 	if (!said)
 		return 0;
+	if (more)
+		snprintf(others, sizeof others, "; and %zu more", more);
 	mev__walk_note(&w->opts, "%zu release%s go%s back in time (dated before a release that comes "
 		       "before %s in version order): %s%s%s%s%s%s; walked in version order all the same",
 		       said + more, said + more == 1 ? "" : "s", said + more == 1 ? "es" : "",
 		       said + more == 1 ? "it" : "them", text[0], said > 1 ? "; " : "", said > 1 ? text[1] : "",
-		       said > 2 ? "; " : "", said > 2 ? text[2] : "", more ? "; and more" : "");
+		       said > 2 ? "; " : "", said > 2 ? text[2] : "", others);
 	return 0;
 }
 

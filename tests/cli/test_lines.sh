@@ -81,10 +81,12 @@ expect_error "--line and --tags choose the tags two ways; give one"
 expect_exit 2 "$MEV" walk --repo repo --store none --line
 [ ! -e none ] || fail "a store was made"
 
-step "--tags that mixes the lines: the releases that go back in time are named"
+step "--tags that mixes the lines: the releases that go back in time are named, three of them"
+release 2020-04-10 v1.3 drv/d.c
+release 2020-04-20 v1.4 drv/d.c
 expect_exit 0 "$MEV" walk --repo repo --store all --tags 'v*'
-expect_stderr_contains "6 releases walked"
-expect_stderr_contains "2 releases go back in time (dated before a release that comes before them in version order): v1.1 of 2020-02-01 after v1.0.3 of 2020-05-01; v1.2 of 2020-03-01 after v1.0.3 of 2020-05-01; walked in version order all the same"
+expect_stderr_contains "8 releases walked"
+expect_stderr_contains "4 releases go back in time (dated before a release that comes before them in version order): v1.1 of 2020-02-01 after v1.0.3 of 2020-05-01; v1.2 of 2020-03-01 after v1.0.3 of 2020-05-01; v1.3 of 2020-04-10 after v1.0.3 of 2020-05-01; and 1 more; walked in version order all the same"
 # said once, when walked
 expect_exit 0 "$MEV" walk --repo repo --store all
 if grep -q 'back in time' "$ERR"; then fail "said again for stored releases"; fi
