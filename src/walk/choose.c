@@ -349,7 +349,7 @@ int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *t
 		return rc;
 	if (with_tags)
 		mev__walk_say_off_line(w);
-	if (id->line[0] && !res->candidates)
+	if (with_tags && id->line[0] && !res->candidates)
 		return mev__walk_line_missing(w->opts.user->repo, dialect, id->line, tags, ntags);
 	for (size_t i = 0; i < nsnaps; i++) {
 		if (too_long(w, snaps[i].name))
