@@ -43,7 +43,8 @@ typedef struct {
 	const char *name;             /* "uboot": --dialect takes it, stores keep it */
 	const char *const *aliases;   /* other names --dialect takes ("u-boot"), NULL-terminated */
 	const char *display;          /* the project's name for people: "U-Boot" */
-	const char *tags;             /* its release tags: "vYYYY.MM" */
+	const char *tags;             /* its release tags: the line walked by default
+					 ("vYYYY.MM"), and its maintenance releases */
 	const char *rc_tags;          /* what --rc adds: "vYYYY.MM-rcN" */
 	const char *files;            /* where its MAINTAINERS files live (when no script says) */
 	const char *detect;           /* what `--dialect auto` knows it by */
@@ -95,6 +96,31 @@ mev_dialect mev_dialect_guess(const mev_tree *tree);
  * takes the fallback's (Linux's).
  */
 int mev_tag_is_release(mev_dialect d, const char *tag, int rc);
+
+/*
+ * Where a release stands among the dialect's releases (docs/walking.md,
+ * "One line of releases").  A project's releases are one line of
+ * development, each dated after the one before (Xen's RELEASE-X.Y.0,
+ * DPDK's vYY.MM, Linux's vX.Y), and maintenance lines that branch off it,
+ * each named after the release it starts from (DPDK's line 20.11:
+ * v20.11.1 .. v20.11.10, made while v21.02 .. v23.07 came out).
+ */
+typedef enum {
+	MEV_TAG_NONE = 0, /* not a release, or on no line (Zephyr's vX.Y.99 development marks) */
+	MEV_TAG_MAIN,     /* on the line of development: what a walk takes by default */
+	MEV_TAG_POINT     /* a maintenance release of a line: walked with walk --line */
+} mev_tag_kind;
+
+/*
+ * The kind of `tag` among dialect d's releases (as mev_tag_is_release()
+ * with rc takes them: a candidate is of the kind of the release it leads
+ * to), and in line (size bytes; may be NULL) the name of the line it
+ * belongs to, the numbers of the release the line starts from as the tag
+ * writes them: "20.11" for v20.11 and v20.11.3, "4.17" for RELEASE-4.17.0
+ * and RELEASE-4.17.2, "202408" for edk2-stable202408.01; "" for
+ * MEV_TAG_NONE.
+ */
+mev_tag_kind mev_tag_line(char *line, size_t size, mev_dialect d, const char *tag, int rc);
 
 /* --- the rules of one release's get_maintainer.pl --------------------------- */
 

@@ -336,6 +336,7 @@ typedef struct {
 	int every;           /* mev_every: how often */
 	int64_t since;       /* the first day's first second (UTC), 0: from the first commit */
 	int tags_too;        /* the release tags are walked too */
+	char line[64];       /* walk --line: the maintenance line walked ("" = the line of development) */
 } mev_identity;
 
 /* The dialect recorded in the identity of a store made by an import

@@ -49,4 +49,14 @@ typedef struct {
  */
 int mev_release_order(mev_release_key *v, size_t n);
 
+/*
+ * The releases that go back in time: for tags v[0..n) in version order,
+ * before[i] is the index of the newest tag before v[i] (the first of equal
+ * dates) when v[i] is dated before it, else SIZE_MAX.  Returns how many go
+ * back.  A dialect's line of releases has none on its real repository
+ * (docs/walking.md); maintenance releases among them would
+ * (v21.02 is dated before v20.11.10).
+ */
+size_t mev_release_backward(size_t *before, const mev_release_key *v, size_t n);
+
 #endif

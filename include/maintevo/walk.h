@@ -21,6 +21,9 @@ typedef struct {
 	size_t ntags;
 	const char *const *exclude;
 	size_t nexclude;
+	/* a maintenance line instead of the line of development (NULL):
+	 * "20.11", the releases whose mev_tag_line() is that line */
+	const char *line;
 	int rc;                  /* include -rc tags */
 	int jobs;                /* reader threads (0 = cores) */
 	int rebuild;             /* forget what the store holds and start over */

@@ -36,8 +36,12 @@ static void print_identity(const mev_identity *id)
 	cli_say(stdout, "repository:   %s (root commit %.12s)\n", id->repo, hex);
 	cli_say(stdout, "dialect:      %s%s\n", id->dialect,
 		id->top_level_only ? ", top-level MAINTAINERS only" : "");
-	cli_say(stdout, "tags:         %s%s%s%s\n", id->tags[0] ? id->tags : "the dialect's release tags",
-		id->rc ? " with -rc" : "", id->exclude[0] ? ", excluding " : "", id->exclude);
+	if (id->line[0])
+		cli_say(stdout, "tags:         maintenance line %s of the dialect's releases%s%s%s\n", id->line,
+			id->rc ? " with -rc" : "", id->exclude[0] ? ", excluding " : "", id->exclude);
+	else
+		cli_say(stdout, "tags:         %s%s%s%s\n", id->tags[0] ? id->tags : "the dialect's release tags",
+			id->rc ? " with -rc" : "", id->exclude[0] ? ", excluding " : "", id->exclude);
 	cli_say(stdout, "created:      %s by maintevo %s\n", date, id->version);
 }
 

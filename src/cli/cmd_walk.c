@@ -20,6 +20,10 @@ static const cli_option options[] = {
 			"walk the tags matching GLOB instead (repeatable)"),
 	CLI_OPT_STRINGS(walk_args, exclude, 0, "exclude", "GLOB",
 			"leave out tags matching GLOB (repeatable)"),
+	CLI_OPT_STRING(walk_args, o.line, 0, "line", "X.Y",
+		       "a maintenance line instead: the release X.Y and\n"
+		       "its maintenance releases (--line 20.11: v20.11,\n"
+		       "v20.11.1, ..., v20.11.10)"),
 	CLI_OPT_FLAG(walk_args, o.rc, 0, "rc", "include release candidates (-rcN)"),
 	CLI_OPT_STRING(walk_args, o.branch, 0, "branch", "B",
 		       "dated snapshots of branch B instead of tags\n"
@@ -64,6 +68,16 @@ const cli_command cmd_walk_spec = {
 		"\n"
 		"Release tags by dialect: %DIALECT_TAGS%; with --rc also their -rcN tags.  They are "
 		"ordered as versions (v2.6.39 < v3.0 < v3.10, v6.1-rc1 < v6.1).\n"
+		"\n"
+		"By default a walk takes the project's line of development: its releases one\n"
+		"after the other, each dated after the one before (Xen's RELEASE-X.Y.0, DPDK's\n"
+		"vYY.MM, Linux's vX.Y), not the maintenance releases made beside it (DPDK's\n"
+		"v20.11.1 .. v20.11.10 came out while v21.02 .. v23.07 did).  --line X.Y walks\n"
+		"one maintenance line instead, into a store of its own: release X.Y and its\n"
+		"maintenance releases, in version order.  A release dated before one that comes\n"
+		"before it in version order is named in a note.  Stored releases the line leaves\n"
+		"out (walked when the default took maintenance releases too) are kept, with a\n"
+		"note.\n"
 		"\n"
 		"With --branch B --every P the walk stores dated snapshots instead: for each period\n"
 		"(day, ISO week, month, quarter; UTC) the tree of the last commit of B's\n"
@@ -153,6 +167,8 @@ int cmd_walk(int argc, char **argv)
 		return cli_usage_error("walk", "--repo is required");
 	if ((rc = check_branch_options(o)))
 		return rc;
+	if (o->line && a.tags.n)
+		return cli_usage_error("walk", "--line and --tags choose the tags two ways; give one");
 	o->tags = a.tags.v;
 	o->ntags = a.tags.n;
 	o->exclude = a.exclude.v;

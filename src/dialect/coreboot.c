@@ -39,11 +39,18 @@ static int is_release(const char *tag, int rc)
 	return mev__tag_point(&p, 2) && !*p;
 }
 
+/* 4.22 and 24.02 start lines 4.22 and 24.02; 4.22.01, 4.8.1 and 24.02.01 are
+ * their point releases */
+static mev_tag_kind line(char *out, size_t size, const char *tag)
+{
+	return mev__tag_line_of(out, size, tag, 2);
+}
+
 const mev__dialect_def mev__dialect_coreboot = {
 	.info = {
 		.name = "coreboot",
 		.display = "coreboot",
-		.tags = "4.X, 4.X.Y, YY.MM and YY.MM.NN",
+		.tags = "4.X and YY.MM (4.X.Y and YY.MM.NN with --line 4.X or YY.MM)",
 		.rc_tags = "none (coreboot tags no release candidates)",
 		.files = "MAINTAINERS (rules from util/scripts/get_maintainer.pl)",
 		.detect = "src/mainboard/ and src/northbridge/",
@@ -51,5 +58,6 @@ const mev__dialect_def mev__dialect_coreboot = {
 	.guess = guess,
 	.defaults = defaults,
 	.is_release = is_release,
+	.line = line,
 	.script = "util/scripts/get_maintainer.pl",
 };

@@ -2,6 +2,7 @@
 #include "dialect_internal.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Indexed by mev_dialect; MEV_DIALECT_AUTO has none. */
@@ -87,6 +88,43 @@ int mev_tag_is_release(mev_dialect d, const char *tag, int rc)
 {
 	const mev__dialect_def *def = def_of(d);
 	return (def ? def : defs[FALLBACK])->is_release(tag, rc);
+}
+
+mev_tag_kind mev_tag_line(char *line, size_t size, mev_dialect d, const char *tag, int rc)
+{
+	const mev__dialect_def *def = mev__dialect_def_of(d);
+	char own[64];
+	mev_tag_kind k;
+	if (!line || !size) {
+		line = own;
+		size = sizeof own;
+	}
+	line[0] = '\0';
+	if (!def->is_release(tag, rc))
+		return MEV_TAG_NONE;
+	if ((k = def->line(line, size, tag)) == MEV_TAG_NONE)
+		line[0] = '\0';
+	return k;
+}
+
+mev_tag_kind mev__tag_line_of(char *line, size_t size, const char *p, int parts)
+{
+	const char *start = p, *end = p;
+	int n = 0, point = 0;
+	while (isdigit((unsigned char)*p)) {
+		int nonzero = 0;
+		for (; isdigit((unsigned char)*p); p++)
+			nonzero |= *p != '0';
+		if (++n <= parts)
+			end = p;
+		else
+			point |= nonzero;
+		if (*p != '.')
+			break;
+		p++;
+	}
+	snprintf(line, size, "%.*s", (int)(end - start), start);
+	return point ? MEV_TAG_POINT : MEV_TAG_MAIN;
 }
 
 int mev__dialect_dir(const mev_tree *t, const char *path)

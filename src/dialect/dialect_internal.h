@@ -20,6 +20,8 @@ typedef struct {
 	void (*defaults)(mev_rules *r);
 	/* 1 when tag is one of its releases; with rc also a release candidate */
 	int (*is_release)(const char *tag, int rc);
+	/* the kind and line of a tag is_release() takes (mev_tag_line()) */
+	mev_tag_kind (*line)(char *line, size_t size, const char *tag);
 
 	/*
 	 * Where its trees keep the script whose text says a release's rules:
@@ -63,6 +65,14 @@ int mev__tag_digits(const char **p, int min, int max);
 /* An optional point part at *p: nothing, or '.' and 1..max digits, which
  * it passes; 0 for a '.' without them. */
 int mev__tag_point(const char **p, int max);
+
+/*
+ * The line of the release whose numbers start at p ("20.11.3", up to the
+ * end or a '-'): its first `parts` numbers as written, into line (size
+ * bytes); MEV_TAG_POINT when a number after those is not 0
+ * (RELEASE-4.17.2, v20.11.3), else MEV_TAG_MAIN (v20.11, RELEASE-4.17.0).
+ */
+mev_tag_kind mev__tag_line_of(char *line, size_t size, const char *p, int parts);
 
 /* The end of the tag at p, or with rc a "-rcN" (N of 1 to 3 digits) before it. */
 int mev__tag_end_or_rc(const char *p, int rc);

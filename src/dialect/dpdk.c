@@ -42,11 +42,18 @@ static int is_release(const char *tag, int rc)
 	return mev__tag_end_or_rc(p, rc);
 }
 
+/* v20.11 starts line 20.11, v20.11.1 .. v20.11.10 are its LTS releases;
+ * v2.2.0 line 2.2 */
+static mev_tag_kind line(char *out, size_t size, const char *tag)
+{
+	return mev__tag_line_of(out, size, tag + 1, 2);
+}
+
 const mev__dialect_def mev__dialect_dpdk = {
 	.info = {
 		.name = "dpdk",
 		.display = "DPDK",
-		.tags = "v2.X.Y, vYY.MM and vYY.MM.N",
+		.tags = "v2.X.0 and vYY.MM (vYY.MM.N with --line YY.MM)",
 		.rc_tags = "v2.X.Y-rcN, vYY.MM-rcN and vYY.MM.N-rcN",
 		.files = "MAINTAINERS (rules of the kernel's get_maintainer.pl, which devtools/get-maintainer.sh runs)",
 		.detect = "app/test-pmd/ and lib/",
@@ -54,5 +61,6 @@ const mev__dialect_def mev__dialect_dpdk = {
 	.guess = guess,
 	.defaults = defaults,
 	.is_release = is_release,
+	.line = line,
 	.script = "",
 };

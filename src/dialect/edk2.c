@@ -193,11 +193,17 @@ static int read(mev__dialect_sink *sk, const char *data, size_t len)
 	return rc;
 }
 
+/* edk2-stable202408 starts line 202408, edk2-stable202408.01 is its point release */
+static mev_tag_kind line(char *out, size_t size, const char *tag)
+{
+	return mev__tag_line_of(out, size, tag + 11, 1);
+}
+
 const mev__dialect_def mev__dialect_edk2 = {
 	.info = {
 		.name = "edk2",
 		.display = "edk2",
-		.tags = "edk2-stableYYYYMM",
+		.tags = "edk2-stableYYYYMM (edk2-stableYYYYMM.NN with --line YYYYMM)",
 		.rc_tags = "edk2-stableYYYYMM-rcN",
 		.files = "Maintainers.txt",
 		.detect = "MdePkg/ and BaseTools/",
@@ -206,6 +212,7 @@ const mev__dialect_def mev__dialect_edk2 = {
 	.defaults = defaults,
 	.detect = detect,
 	.is_release = is_release,
+	.line = line,
 	.script = "BaseTools/Scripts/GetMaintainer.py",
 	.read = read,
 	.regex = regex,

@@ -207,11 +207,17 @@ static int read(mev__dialect_sink *sk, const char *data, size_t len)
 	return rc;
 }
 
+/* 1.0.0 starts line 1.0, 1.0.1 is one of its maintenance releases */
+static mev_tag_kind line(char *out, size_t size, const char *tag)
+{
+	return mev__tag_line_of(out, size, tag, 2);
+}
+
 const mev__dialect_def mev__dialect_optee = {
 	.info = {
 		.name = "optee",
 		.display = "OP-TEE",
-		.tags = "X.Y.Z",
+		.tags = "X.Y.0 (X.Y.Z with --line X.Y)",
 		.rc_tags = "X.Y.Z-rcN",
 		.files = "MAINTAINERS",
 		.detect = "core/arch/ and ta/",
@@ -219,6 +225,7 @@ const mev__dialect_def mev__dialect_optee = {
 	.guess = guess,
 	.defaults = defaults,
 	.is_release = is_release,
+	.line = line,
 	.script = "scripts/get_maintainer.py",
 	.read = read,
 	.regex = regex,

@@ -26,11 +26,17 @@ static int is_release(const char *tag, int rc)
 	return mev__tag_end_or_rc(p, rc);
 }
 
+/* v8.2.0 starts line 8.2, v8.2.1 .. are its stable releases */
+static mev_tag_kind line(char *out, size_t size, const char *tag)
+{
+	return mev__tag_line_of(out, size, tag + 1, 2);
+}
+
 const mev__dialect_def mev__dialect_qemu = {
 	.info = {
 		.name = "qemu",
 		.display = "QEMU",
-		.tags = "vX.Y.Z",
+		.tags = "vX.Y.0 (vX.Y.Z with --line X.Y)",
 		.rc_tags = "vX.Y.Z-rcN",
 		.files = "MAINTAINERS",
 		.detect = "qemu-options.hx, or hw/ and target/",
@@ -38,4 +44,5 @@ const mev__dialect_def mev__dialect_qemu = {
 	.guess = guess,
 	.defaults = defaults,
 	.is_release = is_release,
+	.line = line,
 };

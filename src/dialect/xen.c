@@ -32,11 +32,18 @@ static int is_release(const char *tag, int rc)
 	return mev__tag_end_or_rc(p, rc);
 }
 
+/* RELEASE-4.17.0 starts line 4.17, RELEASE-4.17.1 .. RELEASE-4.17.7 are its
+ * maintenance releases */
+static mev_tag_kind line(char *out, size_t size, const char *tag)
+{
+	return mev__tag_line_of(out, size, tag + 8, 2);
+}
+
 const mev__dialect_def mev__dialect_xen = {
 	.info = {
 		.name = "xen",
 		.display = "Xen",
-		.tags = "RELEASE-X.Y.Z",
+		.tags = "RELEASE-X.Y.0 (RELEASE-X.Y.Z with --line X.Y)",
 		.rc_tags = "RELEASE-X.Y.Z-rcN",
 		.files = "MAINTAINERS",
 		.detect = "xen/common/, or xen/ and tools/ without Kbuild",
@@ -44,4 +51,5 @@ const mev__dialect_def mev__dialect_xen = {
 	.guess = guess,
 	.defaults = defaults,
 	.is_release = is_release,
+	.line = line,
 };

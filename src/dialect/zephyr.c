@@ -451,11 +451,22 @@ static int read(mev__dialect_sink *sk, const char *data, size_t len)
 	return rc;
 }
 
+/* v2.2.0 starts line 2.2, v2.2.1 is one of its maintenance releases; a
+ * vX.Y.99 tag marks where development after vX.Y.0 began, no release of
+ * any line (v1.6.99 is dated before v1.6.1 and v1.7.0) */
+static mev_tag_kind line(char *out, size_t size, const char *tag)
+{
+	size_t n = strcspn(tag, "-");
+	if (n >= 3 && memcmp(tag + n - 3, ".99", 3) == 0)
+		return MEV_TAG_NONE;
+	return mev__tag_line_of(out, size, tag + 1, 2);
+}
+
 const mev__dialect_def mev__dialect_zephyr = {
 	.info = {
 		.name = "zephyr",
 		.display = "Zephyr",
-		.tags = "vX.Y.Z",
+		.tags = "vX.Y.0 (vX.Y.Z with --line X.Y; no vX.Y.99)",
 		.rc_tags = "vX.Y.Z-rcN",
 		.files = "MAINTAINERS.yml",
 		.detect = "zephyr-env.sh or west.yml, or boards/ and subsys/",
@@ -463,6 +474,7 @@ const mev__dialect_def mev__dialect_zephyr = {
 	.guess = guess,
 	.defaults = defaults,
 	.is_release = is_release,
+	.line = line,
 	.script = "scripts/get_maintainer.py",
 	.read = read,
 	.regex = regex,

@@ -3,7 +3,8 @@
  * (mev_tag_cmp()), snapshots by the day their names end in, the two merged
  * by date into the store's order (mev_release_order(), which the walk and
  * the release list follow); for readers that compare release names, the
- * ranks of a store's releases (ranges, pair records).  Which tags are
+ * ranks of a store's releases (ranges, pair records); the tags that go
+ * back in time in version order (mev_release_backward()).  Which tags are
  * releases is each dialect's (mev_tag_is_release()); days are the
  * calendar's (maintevo/calendar.h).
  */
@@ -150,6 +151,21 @@ int mev_release_order(mev_release_key *v, size_t n)
 	free(when);
 	free(ctime);
 	return 0;
+}
+
+size_t mev_release_backward(size_t *before, const mev_release_key *v, size_t n)
+{
+	size_t newest = 0, back = 0;
+	for (size_t i = 0; i < n; i++) {
+		before[i] = SIZE_MAX;
+		if (i && v[i].time < v[newest].time) {
+			before[i] = newest;
+			back++;
+		}
+		if (v[i].time > v[newest].time)
+			newest = i;
+	}
+	return back;
 }
 
 /* --- the ranks of a store's releases ----------------------------------------- */

@@ -36,6 +36,18 @@ static int glob_any(const char *list, const char *tag)
 	return 0;
 }
 
+/* Without --tags: a release on the line of development, or with --line on
+ * that maintenance line (the release it starts from and its own). */
+static int on_the_line(const walker *w, const char *tag)
+{
+	const mev_identity *id = &w->run.id;
+	char line[sizeof id->line];
+	mev_tag_kind k = mev_tag_line(line, sizeof line, w->opts.dialect, tag, id->rc);
+	if (id->line[0])
+		return k != MEV_TAG_NONE && strcmp(line, id->line) == 0;
+	return k == MEV_TAG_MAIN;
+}
+
 int mev__walk_chosen(const walker *w, const char *tag)
 {
 	const mev_identity *id = &w->run.id;
@@ -44,7 +56,7 @@ int mev__walk_chosen(const walker *w, const char *tag)
 		return blen == strlen(id->branch) && strncmp(tag, id->branch, blen) == 0;
 	if (id->branch[0] && !id->tags_too)
 		return 0;
-	if (id->tags[0] ? !glob_any(id->tags, tag) : !mev_tag_is_release(w->opts.dialect, tag, id->rc))
+	if (id->tags[0] ? !glob_any(id->tags, tag) : !on_the_line(w, tag))
 		return 0;
 	return !(id->exclude[0] && glob_any(id->exclude, tag));
 }
@@ -89,6 +101,18 @@ static int detect_dialect(mev_dialect *out, const walker *w, const mev_tag *tags
 		return rc;
 	*out = mev_dialect_guess(t);
 	mev_tree_free(t);
+	return 0;
+}
+
+int mev__walk_dialect(mev_dialect *out, const walker *w, const mev_tag *tags, size_t n)
+{
+	const mev_identity *id = &w->run.id;
+	if (w->opts.user->rules.dialect != MEV_DIALECT_AUTO)
+		*out = w->opts.user->rules.dialect;
+	else if (id->dialect[0] && mev_dialect_parse(id->dialect) > 0)
+		*out = (mev_dialect)mev_dialect_parse(id->dialect);
+	else
+		return detect_dialect(out, w, tags, n);
 	return 0;
 }
 
@@ -168,6 +192,27 @@ static int snap_identity(walker *w)
 	return 0;
 }
 
+/* --line names a line ("20.11") and goes without --tags, which choose
+ * tags another way; nor does a store of --tags take one. */
+static int line_option(const walker *w)
+{
+	const mev_walk_options *o = w->opts.user;
+	if (!o->line)
+		return 0;
+	if (!o->line[0] || strlen(o->line) >= sizeof w->run.id.line) {
+		mev_error_set(MEV_EINVAL, "--line '%.80s': a line is named by the release it starts from, "
+			      "as its tag writes the numbers (20.11 for v20.11)", o->line);
+		return MEV_EINVAL;
+	}
+	if (o->ntags || (w->run.have_id && w->run.id.tags[0])) {
+		mev_error_set(MEV_EINVAL, "--line and --tags choose the tags two ways; give one");
+		mev_error_hint("--tags GLOB walks the tags it matches, --line X.Y the maintenance line of "
+			       "release X.Y");
+		return MEV_EINVAL;
+	}
+	return 0;
+}
+
 int mev__walk_check_identity(walker *w)
 {
 	const mev_walk_options *o = w->opts.user;
@@ -176,7 +221,7 @@ int mev__walk_check_identity(walker *w)
 	int rc;
 	join_globs(tags, sizeof tags, o->tags, o->ntags);
 	join_globs(exclude, sizeof exclude, o->exclude, o->nexclude);
-	if ((rc = snap_identity(w)))
+	if ((rc = line_option(w)) || (rc = snap_identity(w)))
 		return rc;
 	if (!w->run.have_id) {
 		mev_identity keep = *id;
@@ -190,6 +235,7 @@ int mev__walk_check_identity(walker *w)
 		memcpy(id->tags, tags, sizeof tags);
 		memcpy(id->exclude, exclude, sizeof exclude);
 		id->rc = o->rc;
+		snprintf(id->line, sizeof id->line, "%s", o->line ? o->line : "");
 		id->top_level_only = o->rules.top_level_only;
 		if (o->rules.dialect != MEV_DIALECT_AUTO)
 			snprintf(id->dialect, sizeof id->dialect, "%s", mev_dialect_name(o->rules.dialect));
@@ -215,6 +261,8 @@ int mev__walk_check_identity(walker *w)
 	DIFFERS(o->ntags && strcmp(tags, id->tags), "--tags", id->tags);
 	DIFFERS(o->nexclude && strcmp(exclude, id->exclude), "--exclude", id->exclude);
 	DIFFERS(o->rc && !id->rc, "rc tags", "left out");
+	DIFFERS(o->line && strcmp(o->line, id->line), "--line", id->line[0] ? id->line :
+		"(none: the line of development)");
 	DIFFERS(o->rules.dialect != MEV_DIALECT_AUTO && id->dialect[0] &&
 		strcmp(mev_dialect_name(o->rules.dialect), id->dialect), "--dialect", id->dialect);
 	DIFFERS(o->rules.top_level_only && !id->top_level_only, "all MAINTAINERS files", "read");
@@ -267,20 +315,18 @@ int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *t
 	const mev_identity *id = &w->run.id;
 	mev_walk_result *res = w->run.res;
 	stale_count st = { 0 };
+	mev_release_key *chosen = NULL; /* the tags chosen, index 1 when walked now */
 	size_t named_like = 0;
 	int rc, with_tags = !id->branch[0] || id->tags_too;
 	mev_dialect dialect;
-	if (o->rules.dialect != MEV_DIALECT_AUTO)
-		dialect = o->rules.dialect;
-	else if (id->dialect[0] && mev_dialect_parse(id->dialect) > 0)
-		dialect = (mev_dialect)mev_dialect_parse(id->dialect);
-	else if ((rc = detect_dialect(&dialect, w, tags, ntags)))
+	if ((rc = mev__walk_dialect(&dialect, w, tags, ntags)))
 		return rc;
 	/* the identity is settled (mev__walk_check_identity): so are the
 	 * rules options of every release */
 	mev__walk_opts_settle(&w->opts, dialect, id->top_level_only);
 	*nwork = 0;
-	if (!(*work = calloc(ntags + nsnaps + 1, sizeof **work)))
+	if (!(*work = calloc(ntags + nsnaps + 1, sizeof **work)) ||
+	    !(chosen = malloc((ntags + 1) * sizeof *chosen)))
 		return mev_error_oom();
 	for (size_t i = 0; i < ntags && with_tags; i++) {
 		if (!mev__walk_chosen(w, tags[i].name) || too_long(w, tags[i].name))
@@ -291,10 +337,20 @@ int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *t
 					       "<branch>@YYYY-MM-DD is a snapshot", tags[i].name);
 			continue;
 		}
-		res->candidates++;
-		if (wanted(w, &tags[i], 0, &st))
+		chosen[res->candidates++] = (mev_release_key){ tags[i].name, tags[i].time, 0 };
+		if (wanted(w, &tags[i], 0, &st)) {
 			(*work)[(*nwork)++] = &tags[i];
+			chosen[res->candidates - 1].index = 1;
+		}
 	}
+	rc = with_tags ? mev__walk_say_backward(w, chosen, res->candidates) : 0;
+	free(chosen);
+	if (rc)
+		return rc;
+	if (with_tags)
+		mev__walk_say_off_line(w);
+	if (with_tags && id->line[0] && !res->candidates)
+		return mev__walk_line_missing(w->opts.user->repo, dialect, id->line, tags, ntags);
 	for (size_t i = 0; i < nsnaps; i++) {
 		if (too_long(w, snaps[i].name))
 			continue;

@@ -359,7 +359,8 @@ static int open_walk(walker *w, mev_tag **tags, size_t *ntags, mev_tags_skipped 
 		return rc;
 	mev_repo_bound_memory();
 	if ((rc = mev_repo_tags(tags, ntags, skipped, w->run.repo)) ||
-	    (rc = mev__walk_check_globs(o, *tags, *ntags)))
+	    (rc = mev__walk_check_globs(o, *tags, *ntags)) ||
+	    (access(o->store, F_OK) != 0 && (rc = mev__walk_check_line(w, *tags, *ntags))))
 		return rc;
 	if ((rc = mev_store_open(&w->run.store, o->store, MEV_STORE_WRITE | MEV_STORE_CREATE)) ||
 	    (rc = mev_store_lock_wait(&w->run.lockfd, o->store, o->wait, o->abort_now)))

@@ -11,6 +11,7 @@
 #include "maintevo/release.h"
 #include "maintevo/repo.h"
 #include "maintevo/store.h"
+#include "maintevo/tags.h"
 #include "maintevo/calendar.h"
 #include "maintevo/tags.h"
 #include "maintevo/walk.h"
@@ -419,10 +420,31 @@ int mev__walk_chosen(const mev__walker *w, const char *tag);
  * MEV_ESTORE for another repository or other filters, MEV_EINVAL for bad
  * snapshot options; w->opts.snap set when the walk follows a branch. */
 int mev__walk_check_identity(mev__walker *w);
+/* The dialect of the walk: as asked, as stored, or detected from the
+ * repository's HEAD (or newest of tags[0..n)). */
+int mev__walk_dialect(mev_dialect *out, const mev__walker *w, const mev_tag *tags, size_t n);
 /* The tags[0..ntags) and snapshots[0..nsnaps) to walk, in the store's
  * order, into *work (calloc'ed); the dialect is settled on the way. */
 int mev__walk_choose(mev__walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags,
 		     size_t ntags, mev_tag *snaps, size_t nsnaps);
+
+/* --- the line a walk takes, said where it does not go forward (src/walk/line.c) --- */
+
+/* A note naming the chosen[0..n) (tags, sorted here into version order;
+ * index non-zero: walked now) that this walk takes and that are dated
+ * before a release before them in version order.  Errors: MEV_ENOMEM. */
+int mev__walk_say_backward(const mev__walker *w, mev_release_key *chosen, size_t n);
+/* A note naming the stored tags the walk's line leaves out (kept). */
+void mev__walk_say_off_line(const mev__walker *w);
+/* MEV_ENOTFOUND, its message naming the lines of tags[0..ntags) (of
+ * repository repo, dialect d) that have maintenance releases: --line
+ * `want` chose none of them. */
+int mev__walk_line_missing(const char *repo, mev_dialect d, const char *want, const mev_tag *tags,
+			   size_t ntags);
+/* Before a new store is made: the user's --line, if any, names a line of
+ * tags[0..ntags) (in the dialect asked for or detected), else
+ * mev__walk_line_missing()'s error. */
+int mev__walk_check_line(const mev__walker *w, const mev_tag *tags, size_t ntags);
 
 /*
  * Wait for the release being stored, if any: once written it counts as
