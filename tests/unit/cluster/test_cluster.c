@@ -118,14 +118,15 @@ static void test_walktrap(void)
 	drop(&t);
 }
 
-/* The representative of the one cluster of components over sections s, edges e. */
-static void check_rep(const char *const *s, const char *const *e, const char *member, const char *rep)
+/* The representative of the one cluster the method makes of sections s, edges e. */
+static void check_rep(mev_cluster_method m, const char *const *s, const char *const *e, const char *member,
+		      const char *rep)
 {
 	tgraph t = make(s, e);
 	mev_cluster_params p;
 	mev_clustering *c = NULL;
 	mev_cluster_params_init(&p);
-	p.method = MEV_CLUSTER_COMPONENTS;
+	p.method = m;
 	CHECK_INT(mev_cluster_graph(&c, t.g, &p, NULL), 0);
 	if (c) {
 		CHECK_INT(mev_clustering_count(c), 1);
@@ -154,10 +155,10 @@ static void test_umbrella(void)
 	 * line): the largest names, ties by the smallest title */
 	static const char *const as[] = { "X=100", "W=100", "Y=100", "Z=90", NULL };
 	static const char *const ae[] = { "W|X=1", "W|Y=1", "W|Z=1", "X|Y=1", "X|Z=1", "Y|Z=1", NULL };
-	check_rep(us, ue, "DRV C", "DRV A");
-	check_rep(ps, pe, "BOARD Z", "ARM");
-	check_rep(ls, le, "TOOL B", "LIB");
-	check_rep(as, ae, "Z", "W");
+	check_rep(MEV_CLUSTER_COMPONENTS, us, ue, "DRV C", "DRV A");
+	check_rep(MEV_CLUSTER_COMPONENTS, ps, pe, "BOARD Z", "ARM");
+	check_rep(MEV_CLUSTER_COMPONENTS, ls, le, "TOOL B", "LIB");
+	check_rep(MEV_CLUSTER_COMPONENTS, as, ae, "Z", "W");
 }
 
 static void test_ties_and_top(void)
@@ -166,21 +167,14 @@ static void test_ties_and_top(void)
 	static const char *const s[] = { "B SECTION=100", "A SECTION=100", "C SECTION=100", "THE REST=300", NULL };
 	static const char *const e[] = { "A SECTION|B SECTION=50", "B SECTION|C SECTION=50",
 					 "A SECTION|C SECTION=50", NULL };
-	tgraph t = make(s, e);
+	tgraph t = make(two_groups_s, two_groups_e);
 	mev_cluster_params p;
 	mev_clustering *c = NULL;
-	mev_cluster_params_init(&p);
-	p.method = MEV_CLUSTER_WALKTRAP;
-	CHECK_INT(mev_cluster_graph(&c, t.g, &p, NULL), 0);
-	if (c) {
-		CHECK_INT(mev_clustering_count(c), 1);
-		CHECK_STR(rep_of(c, "C SECTION"), "A SECTION");
-		mev_clustering_free(c);
-	}
-	drop(&t);
+	check_rep(MEV_CLUSTER_WALKTRAP, s, e, "C SECTION", "A SECTION");
 
 	/* --top-fraction: sections above the (1 - F) quantile (type 7) stay */
-	t = make(two_groups_s, two_groups_e);
+	mev_cluster_params_init(&p);
+	p.method = MEV_CLUSTER_WALKTRAP;
 	p.top_fraction = 0.5;
 	CHECK_INT(mev_cluster_graph(&c, t.g, &p, NULL), 0);
 	if (c) {
