@@ -66,8 +66,12 @@ int mev_cluster_params_parse(mev_cluster_params *out, const char *text);
 /*
  * One release's clusters.  Clusters are numbered 0..count-1 by decreasing
  * lines (the sum of their sections' own lines), ties by representative
- * title; the representative of a cluster is its largest section by lines,
- * ties by bytewise smallest title.
+ * title; the representative of a cluster is its largest section by lines
+ * that is not an umbrella, ties by bytewise smallest title.  An umbrella
+ * touches (shares lines with) at least half of its cluster's other
+ * sections (2 or more), which together cover more than twice its lines,
+ * and holds less than a tenth of theirs (DPDK's "Documentation (with
+ * overlaps)"); a cluster of umbrellas only is named after its largest.
  */
 typedef struct mev_clustering mev_clustering;
 

@@ -147,8 +147,10 @@ enum {
  *      order; catch-all by coverage; QEMU field letters and N:
  *   3  a section's title is exactly the script's (an underline stays one),
  *      with a display name and its kind beside it
+ *   4  edk2: a section that covers the path "<default>" (the Tianocore
+ *      Stewards' "F: *") is no longer taken for a catch-all
  */
-#define MEV_RULES_VERSION 3
+#define MEV_RULES_VERSION 4
 
 /*
  * The reading and matching rules of one tree's scripts/get_maintainer.pl.

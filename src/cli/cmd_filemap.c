@@ -37,6 +37,15 @@ const cli_command cmd_filemap_spec = {
 		"Python script of OP-TEE, edk2 or Zephyr; keywords off), sorted bytewise\n"
 		"and joined with ' | '.\n"
 		"\n"
+		"The catch-all is left out unless --keep-rest: a section, whatever its\n"
+		"title, without X: lines, whose F: lines by themselves cover every path\n"
+		"(Linux's THE REST, 'F: *' and 'F: */'; QEMU's \"All patches CC\n"
+		"here\"; edk2's \"All patches CC:d here\").  A section that covers only\n"
+		"the top-level files is not a catch-all (edk2's \"Tianocore Stewards\",\n"
+		"'F: *'): it is listed, and it is a section of graphs and clusters like\n"
+		"any other, also for the paths edk2's script falls back to it for (those\n"
+		"whose sections name no maintainer: the path '<default>').\n"
+		"\n"
 		"With --store and --release the table is read back from a store made by\n"
 		"'maintevo walk' (no repository needed); the output is the same.",
 	.options = options,

@@ -46,10 +46,12 @@ int mev__clustering_new(mev_clustering **out, const mev_graph *g);
 /*
  * From raw cluster labels in c->member (per section, MEV_CLUSTER_NONE for
  * none, labels < nraw) to ranked clusters with representatives (the order
- * cluster.h promises).  Only c->member, c->lines and c->titles are read.
+ * cluster.h promises).  Only c->member, c->lines, c->titles and the kept
+ * edges and twins of g (the graph c was made over: which lines are whose
+ * own) are read.
  * Errors: MEV_ECORRUPT for a label >= nraw, MEV_ENOMEM.
  */
-int mev__clustering_rank(mev_clustering *c, size_t nraw);
+int mev__clustering_rank(mev_clustering *c, size_t nraw, const mev_graph *g);
 
 /* Dimensions of a section's neighbourhood sketch; how much may change. */
 enum { MEV__SKETCH = 8 };

@@ -17,10 +17,11 @@
  * REC_VERSION is the record format (2 added the chain, the reference
  * modularity, the step and the moved sections at the end; 1 is still
  * read); ALGORITHM is bumped whenever a change of src/cluster/ gives other
- * clusters for the same input, so that stored clusterings of an older
- * build count as out of date.
+ * clusters or representatives for the same input, so that stored
+ * clusterings of an older build count as out of date (4: representatives
+ * by their own lines, issue 40).
  */
-enum { REC_VERSION = 2, ALGORITHM = 3 };
+enum { REC_VERSION = 2, ALGORITHM = 4 };
 
 static int known_version(uint64_t v)
 {
@@ -82,8 +83,9 @@ static uint64_t record_fp(const void *data, size_t len)
 	}
 }
 
-/* Fill the clustering `c` (made over the release's graph) from a record. */
-static int decode(mev_clustering *c, const void *data, size_t len, const char *tag)
+/* Fill the clustering `c` (made over the release's graph g) from a record. */
+static int decode(mev_clustering *c, const mev_graph *g, const void *data, size_t len,
+		  const char *tag)
 {
 	mev__record_reader r;
 	uint64_t version, ns, ncl, bits;
@@ -106,7 +108,7 @@ static int decode(mev_clustering *c, const void *data, size_t len, const char *t
 	if (r.bad)
 		return mev_error_set(MEV_ECORRUPT, "clustering of '%s' is damaged", tag);
 	/* representatives and sizes follow from the membership */
-	if ((rc = mev__clustering_rank(c, (size_t)ncl)))
+	if ((rc = mev__clustering_rank(c, (size_t)ncl, g)))
 		return rc;
 	for (size_t k = 0; k < c->ncl; k++)
 		if (mev__get_uv(&r) != c->rep[k] || r.bad)
@@ -157,7 +159,7 @@ static int load_with_graph(mev_clustering **out, mev_store *s, const mev_cluster
 			       mev_store_dir(s));
 		goto done;
 	}
-	rc = decode(c, data, len, tag);
+	rc = decode(c, g, data, len, tag);
 done:
 	free(data);
 	mev__buf_free(&k);
@@ -270,7 +272,7 @@ static int sequential_one(run *r, size_t i, const mev_graph *g, const void *data
 	mev_clustering *c = NULL;
 	int rc;
 	if (fresh) {
-		if ((rc = mev__clustering_new(&c, g)) || (rc = decode(c, data, len, r->tags[i]))) {
+		if ((rc = mev__clustering_new(&c, g)) || (rc = decode(c, g, data, len, r->tags[i]))) {
 			mev_clustering_free(c);
 			return rc;
 		}

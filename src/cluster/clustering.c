@@ -199,17 +199,86 @@ static int cl_cmp(const void *x, const void *y)
 	return strcmp(a->title, b->title);
 }
 
+/*
+ * Which sections are umbrellas in their cluster: a section whose patterns
+ * touch at least half of the cluster's other sections (of 2 or more),
+ * which together cover more than twice its lines, and hold less than a
+ * tenth of those, as DPDK's "Documentation (with overlaps)" (README and
+ * doc/) touches the page of each of 160 drivers.  A section that holds
+ * the others (U-Boot's ARM, MIPS, RENESAS BOARDS: their boards' files are
+ * theirs too) or is most of the cluster's code (coreboot's LIBPAYLOAD
+ * beside CBFSTOOL and LZ4 COMPRESSION) is not one.  From the
+ * graph's kept edges (a store keeps no file sets with a graph); a twin
+ * counts once per member of its class and is what its class's
+ * representative is.  Labels are raw; *out is 0/1 per section.
+ */
+static int umbrellas(uint8_t **out, const mev_clustering *c, const uint32_t *size, const mev_graph *g)
+{
+	size_t ne, n = c->nsec;
+	const mev_edge *e = mev_graph_kept_edges(g, &ne);
+	uint64_t *acc = calloc(3 * n + 1, sizeof *acc), *deg = acc, *held = acc + n, *touched = acc + 2 * n;
+	uint8_t *u = calloc(n + 1, 1);
+	*out = u;
+	if (!acc || !u) {
+		free(acc);
+		return mev_error_oom();
+	}
+	for (size_t i = 0; i < ne; i++)
+		for (int end = 0; end < 2; end++) {
+			uint32_t x = end ? e[i].b : e[i].a, y = end ? e[i].a : e[i].b;
+			uint64_t m = mev_graph_twin_count(g, y);
+			if (x == y || x >= n || y >= n || c->member[x] == MEV_CLUSTER_NONE ||
+			    c->member[x] != c->member[y])
+				continue;
+			deg[x] += m;
+			held[x] += m * e[i].lines;
+			touched[x] += m * c->lines[y];
+		}
+	for (uint32_t s = 0; s < n; s++) {
+		uint32_t r = mev_graph_twin_rep(g, s);
+		uint64_t others = c->member[s] == MEV_CLUSTER_NONE ? 0 : size[c->member[s]] - 1;
+		u[s] = others >= 2 && 2 * deg[r] >= others && 2 * c->lines[s] < touched[r] &&
+		       10 * held[r] < touched[r];
+	}
+	free(acc);
+	return 0;
+}
+
+/* Whether section a represents its cluster better than b (cluster.h): not
+ * an umbrella, then more lines, then the bytewise smaller title. */
+static int better_rep(const mev_clustering *c, const uint8_t *umbrella, uint32_t a, uint32_t b)
+{
+	if (umbrella[a] != umbrella[b])
+		return umbrella[b];
+	if (c->lines[a] != c->lines[b])
+		return c->lines[a] > c->lines[b];
+	return strcmp(c->titles[a], c->titles[b]) < 0;
+}
+
 /* Clusters by decreasing lines, ties by representative title (cluster.h). */
-int mev__clustering_rank(mev_clustering *c, size_t nraw)
+int mev__clustering_rank(mev_clustering *c, size_t nraw, const mev_graph *g)
 {
 	cl_tmp *t = calloc(nraw + 1, sizeof *t);
-	uint32_t *rank = malloc((nraw + 1) * sizeof *rank);
+	uint32_t *rank = malloc((nraw + 1) * sizeof *rank), *size = calloc(nraw + 1, sizeof *size);
+	uint8_t *umbrella = NULL;
 	size_t used = 0;
 	int rc = 0;
-	if (!t || !rank) {
+	if (!t || !rank || !size) {
 		rc = mev_error_oom();
 		goto done;
 	}
+	for (uint32_t s = 0; s < c->nsec; s++) {
+		uint32_t k = c->member[s];
+		if (k == MEV_CLUSTER_NONE)
+			continue;
+		if (k >= nraw) {
+			rc = mev_error_set(MEV_ECORRUPT, "cluster label %u out of range", k);
+			goto done;
+		}
+		size[k]++;
+	}
+	if ((rc = umbrellas(&umbrella, c, size, g)))
+		goto done;
 	for (size_t k = 0; k < nraw; k++)
 		t[k].rep = MEV_CLUSTER_NONE;
 	for (uint32_t s = 0; s < c->nsec; s++) {
@@ -217,15 +286,10 @@ int mev__clustering_rank(mev_clustering *c, size_t nraw)
 		cl_tmp *x;
 		if (k == MEV_CLUSTER_NONE)
 			continue;
-		if (k >= nraw) {
-			rc = mev_error_set(MEV_ECORRUPT, "cluster label %u out of range", k);
-			goto done;
-		}
 		x = &t[k];
 		x->lines += c->lines[s];
 		x->size++;
-		if (x->rep == MEV_CLUSTER_NONE || c->lines[s] > c->lines[x->rep] ||
-		    (c->lines[s] == c->lines[x->rep] && strcmp(c->titles[s], c->titles[x->rep]) < 0))
+		if (x->rep == MEV_CLUSTER_NONE || better_rep(c, umbrella, s, x->rep))
 			x->rep = s;
 	}
 	/* drop empty labels, sort the rest */
@@ -262,6 +326,8 @@ int mev__clustering_rank(mev_clustering *c, size_t nraw)
 done:
 	free(t);
 	free(rank);
+	free(size);
+	free(umbrella);
 	return rc;
 }
 

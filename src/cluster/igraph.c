@@ -731,7 +731,7 @@ int mev_cluster_graph(mev_clustering **out, const mev_graph *g, const mev_cluste
 		goto done;
 rank:
 	if (!rc)
-		rc = mev__clustering_rank(c, v.n);
+		rc = mev__clustering_rank(c, v.n, g);
 done:
 	if (have_m)
 		igraph_vector_int_destroy(&membership);

@@ -26,16 +26,19 @@ static int cluster_rows(mev_table *w, const mev__export_ctx *x, size_t i, uint32
 	const mev_history *h = x->h;
 	const mev_clustering *c = mev_history_clustering(h, i);
 	const char *tag = mev_history_release(h, i)->tag;
-	const char *rep = mev_clustering_title(c, mev_clustering_representative(c, k));
+	uint32_t rs = mev_clustering_representative(c, k);
+	const char *rep = mev_clustering_title(c, rs);
 	int64_t lineage = mev_history_cluster_lineage(h, i, k);
 	size_t ns = mev_clustering_section_count(c), n = 0;
 	int rc = 0;
 	for (uint32_t j = 0; j < ns; j++)
-		if (mev_clustering_of(c, j) == k) {
+		if (mev_clustering_of(c, j) == k && j != rs) {
 			cl_row r = { j, mev_clustering_section_lines(c, j), mev_clustering_title(c, j) };
-			rows[n++] = r;
+			rows[1 + n++] = r;
 		}
-	mev__export_sort(rows, n, sizeof *rows, cl_row_cmp);
+	/* the representative first: not always the largest (cluster.h) */
+	rows[0] = (cl_row){ rs, mev_clustering_section_lines(c, rs), rep };
+	mev__export_sort(rows + 1, n++, sizeof *rows, cl_row_cmp);
 	for (size_t j = 0; j < n; j++) {
 		mev_table_str(w, mev_history_release(h, i)->tag);
 		mev_table_str(w, mev_history_cluster_key(h));
@@ -56,7 +59,8 @@ static int cluster_rows(mev_table *w, const mev__export_ctx *x, size_t i, uint32
 	return rc;
 }
 
-/* Rows by cluster number, then section lines (largest first), then title. */
+/* Rows by cluster number, its representative first, then section lines
+ * (largest first), then title. */
 int mev__export_clusters(mev_table *w, const mev__export_ctx *x)
 {
 	const mev_history *h = x->h;

@@ -223,7 +223,11 @@ static int only_dot_stars(const char *re, size_t n)
  * has, so that takes one made of ".*" alone for the top-level files
  * ("F: *", or an empty "F:") and one of ".*" then a single trailing '/'
  * for all the others (the "F: * /" of THE REST, without the space).
- * N: lines are not considered: docs/matching.md says why.
+ * N: lines are not considered: docs/matching.md says why.  A section that
+ * covers only the top-level files (edk2's "Tianocore Stewards", "F: *")
+ * is not one, though edk2's script also falls back to it (the path
+ * "<default>") for the paths whose sections name no maintainer: it has
+ * maintainers and files of its own, so it is a vertex like any section.
  */
 static int covers_everything(const mev_maint *m, const mev_section *s)
 {
@@ -250,43 +254,6 @@ static int covers_everything(const mev_maint *m, const mev_section *s)
 			deep = 1;
 	}
 	return top && deep;
-}
-
-/*
- * edk2: 1 when the section covers the path "<default>" (an F: line matches
- * it and no X: line does, as path_in_section() decides), so that it is one
- * of the sections a path without maintainers falls back to: like the
- * catch-all, it is left out of graphs.  Negative on error.
- */
-static int covers_default(mev_maint *m, const mev_section *s)
-{
-	mev__pattern_scratch *sc;
-	int in = 0, out = 0;
-	if (mev__pattern_scratch_new(&sc, 0, 0, 0))
-		return MEV_ENOMEM;
-	for (int pass = 0; pass < 2; pass++)
-		for (uint32_t k = 0; k < s->field_count; k++) {
-			const mev_field *f = &m->fields.v[s->field_begin + k];
-			mev__pattern p;
-			const char *err;
-			size_t off;
-			char eb[64];
-			int r;
-			if (f->type != (pass ? 'X' : 'F') || !f->regex)
-				continue;
-			if (mev__pattern_compile(&p, f->type, f->regex, MEV__PAT_RAW | MEV__PAT_UTF8, &err, &off,
-						 eb, sizeof eb)) {
-				mev__pattern_free(&p);
-				mev__pattern_scratch_free(sc);
-				return MEV_ENOMEM;
-			}
-			r = mev__pattern_match_pcre(&p, sc, "<default>", 9, 0, 1, NULL, 0);
-			mev__pattern_free(&p);
-			if (r > 0)
-				*(pass ? &out : &in) = 1;
-		}
-	mev__pattern_scratch_free(sc);
-	return in && !out;
 }
 
 /*
@@ -523,10 +490,6 @@ int mev__maint_build_sections(mev_maint *m, const mev__field_line *tv, size_t n)
 		if ((rc = count_fields(m, &s, tv, i, j)))
 			return rc;
 		s.is_rest = covers_everything(m, &s);
-		if (!s.is_rest && m->rules.fallback && (rc = covers_default(m, &s)) > 0)
-			s.is_rest = 1;
-		else if (rc < 0)
-			return rc;
 		if (s.title_kind != MEV_TITLE_NAME && !s.display && (rc = display_from_patterns(m, &s)))
 			return rc;
 		if (MEV_VEC_PUSH(&m->sections, s))

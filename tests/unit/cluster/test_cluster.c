@@ -118,27 +118,63 @@ static void test_walktrap(void)
 	drop(&t);
 }
 
+/* The representative of the one cluster the method makes of sections s, edges e. */
+static void check_rep(mev_cluster_method m, const char *const *s, const char *const *e, const char *member,
+		      const char *rep)
+{
+	tgraph t = make(s, e);
+	mev_cluster_params p;
+	mev_clustering *c = NULL;
+	mev_cluster_params_init(&p);
+	p.method = m;
+	CHECK_INT(mev_cluster_graph(&c, t.g, &p, NULL), 0);
+	if (c) {
+		CHECK_INT(mev_clustering_count(c), 1);
+		CHECK_STR(rep_of(c, member), rep);
+		mev_clustering_free(c);
+	}
+	drop(&t);
+}
+
+/* An umbrella (DPDK's "Documentation (with overlaps)") does not name its
+ * cluster; a parent holding its children, or a section that is most of its
+ * cluster, does. */
+static void test_umbrella(void)
+{
+	/* DOCS touches all three drivers (10 lines each of their 2,400), is
+	 * less than half of them: an umbrella, the largest driver names */
+	static const char *const us[] = { "DOCS=1100", "DRV A=1000", "DRV B=800", "DRV C=600", NULL };
+	static const char *const ue[] = { "DOCS|DRV A=10", "DOCS|DRV B=10", "DOCS|DRV C=10", NULL };
+	/* ARM holds its boards' files: no umbrella */
+	static const char *const ps[] = { "ARM=1100", "BOARD X=500", "BOARD Y=400", "BOARD Z=300", NULL };
+	static const char *const pe[] = { "ARM|BOARD X=500", "ARM|BOARD Y=400", "ARM|BOARD Z=300", NULL };
+	/* LIB touches its two tools lightly but is most of the cluster */
+	static const char *const ls[] = { "LIB=1000", "TOOL A=100", "TOOL B=90", NULL };
+	static const char *const le[] = { "LIB|TOOL A=5", "LIB|TOOL B=5", NULL };
+	/* umbrellas only (four sections each touching the three others by a
+	 * line): the largest names, ties by the smallest title */
+	static const char *const as[] = { "X=100", "W=100", "Y=100", "Z=90", NULL };
+	static const char *const ae[] = { "W|X=1", "W|Y=1", "W|Z=1", "X|Y=1", "X|Z=1", "Y|Z=1", NULL };
+	check_rep(MEV_CLUSTER_COMPONENTS, us, ue, "DRV C", "DRV A");
+	check_rep(MEV_CLUSTER_COMPONENTS, ps, pe, "BOARD Z", "ARM");
+	check_rep(MEV_CLUSTER_COMPONENTS, ls, le, "TOOL B", "LIB");
+	check_rep(MEV_CLUSTER_COMPONENTS, as, ae, "Z", "W");
+}
+
 static void test_ties_and_top(void)
 {
 	/* equal sizes: the bytewise smallest title represents */
 	static const char *const s[] = { "B SECTION=100", "A SECTION=100", "C SECTION=100", "THE REST=300", NULL };
 	static const char *const e[] = { "A SECTION|B SECTION=50", "B SECTION|C SECTION=50",
 					 "A SECTION|C SECTION=50", NULL };
-	tgraph t = make(s, e);
+	tgraph t = make(two_groups_s, two_groups_e);
 	mev_cluster_params p;
 	mev_clustering *c = NULL;
-	mev_cluster_params_init(&p);
-	p.method = MEV_CLUSTER_WALKTRAP;
-	CHECK_INT(mev_cluster_graph(&c, t.g, &p, NULL), 0);
-	if (c) {
-		CHECK_INT(mev_clustering_count(c), 1);
-		CHECK_STR(rep_of(c, "C SECTION"), "A SECTION");
-		mev_clustering_free(c);
-	}
-	drop(&t);
+	check_rep(MEV_CLUSTER_WALKTRAP, s, e, "C SECTION", "A SECTION");
 
 	/* --top-fraction: sections above the (1 - F) quantile (type 7) stay */
-	t = make(two_groups_s, two_groups_e);
+	mev_cluster_params_init(&p);
+	p.method = MEV_CLUSTER_WALKTRAP;
 	p.top_fraction = 0.5;
 	CHECK_INT(mev_cluster_graph(&c, t.g, &p, NULL), 0);
 	if (c) {
@@ -572,6 +608,7 @@ int main(void)
 	RUN(test_params);
 	RUN(test_walktrap);
 	RUN(test_ties_and_top);
+	RUN(test_umbrella);
 	RUN(test_methods);
 	RUN(test_twins);
 	RUN(test_smooth);
