@@ -43,9 +43,9 @@ static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l
 		mark[r->ib - first] = 1;
 		mev__buf_printf(&cap, "Lines of the %zu largest subsystems (lineages, by their peak) "
 			       "in every release from %s to %s, stacked (lines of the files they cover, "
-			       "each once); a subsystem is named after its largest section in the last "
-			       "release it has, [n] is its lineage id; dashed lines: the releases "
-			       "compared", top, mev_history_release(r->h, first)->tag, r->b.rel->tag);
+			       "each once); a subsystem is named as its cluster in the last release it has "
+			       "(its largest section that is not an umbrella), [n] is its lineage id; "
+			       "dashed lines: the releases compared", top, mev_history_release(r->h, first)->tag, r->b.rel->tag);
 		if (!rc)
 			mev__plot_stacked(d->out, cap.ptr ? cap.ptr : "", labels, n, s, top, mark);
 	} else {
