@@ -81,7 +81,7 @@ static int link_pass(const mev__pair_in *in, const mev_track_params *p, const me
 		origin = best_b[o->b] == (int64_t)e && o->w >= p->match * cb[o->b] - EPS;
 		if (heir || origin) {
 			mev__link l = { MEV_EVENT_CONTINUATION, o->a, o->b, j[e], 0, MEV_CLUSTER_NONE,
-					NAN };
+					NAN, NULL, 0 };
 			if (MEV_VEC_PUSH(links, l)) {
 				rc = mev_error_oom();
 				goto done;
@@ -177,7 +177,7 @@ static int absorb(link_vec *links, const mev__pair_in *in, const mev_track_param
 		if (o->wo >= p->absorb * (double)in->la[a] - EPS) {
 			double u = in->ca[o->a] + in->cb[o->b] - o->w;
 			mev__link l = { MEV_EVENT_CONTINUATION, o->a, o->b, u > 0 ? o->w / u : 0, 0,
-					MEV_CLUSTER_NONE, NAN };
+					MEV_CLUSTER_NONE, NAN, NULL, 0 };
 			if (MEV_VEC_PUSH(links, l))
 				return mev_error_oom();
 		}
@@ -288,7 +288,7 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 	kinds(links.v, nlinked, in, p, nsucc, npred);
 	for (uint32_t a = 0; a < in->na; a++)
 		if (!nsucc[a]) {
-			mev__link l = { MEV_EVENT_DEATH, a, MEV_CLUSTER_NONE, NAN, NAN, MEV_CLUSTER_NONE, 0 };
+			mev__link l = { MEV_EVENT_DEATH, a, MEV_CLUSTER_NONE, NAN, NAN, MEV_CLUSTER_NONE, 0, NULL, 0 };
 			if (recv[a] >= 0) {
 				l.partner = in->ov[recv[a]].b;
 				l.partner_share = in->la[a] ? in->ov[recv[a]].wo / (double)in->la[a] : NAN;
@@ -305,7 +305,7 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 	out->next_lineage = in->next_lineage;
 	for (uint32_t b = 0; b < in->nb; b++) {
 		if (!npred[b]) {
-			mev__link l = { MEV_EVENT_BIRTH, MEV_CLUSTER_NONE, b, NAN, NAN, MEV_CLUSTER_NONE, 0 };
+			mev__link l = { MEV_EVENT_BIRTH, MEV_CLUSTER_NONE, b, NAN, NAN, MEV_CLUSTER_NONE, 0, NULL, 0 };
 			if (give[b] >= 0) {
 				l.partner = in->ov[give[b]].a;
 				l.partner_share = in->lb[b] ? in->ov[give[b]].wn / (double)in->lb[b] : NAN;

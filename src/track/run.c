@@ -39,6 +39,7 @@ static void rel_clear(mev__track_rel *r)
 	free(r->lineage);
 	free(r->parent);
 	mev_release_patterns_free(&r->pat);
+	free(r->died);
 	memset(r, 0, sizeof *r);
 }
 
@@ -139,6 +140,9 @@ typedef struct {
 	mev_track_result *res;
 	uint64_t params[MEV__EVENT_PARAMS], rparams[MEV__CHANGE_PARAMS];
 	mev__track_rel prev, cur;
+	mev__track_rel older[MEV_TRACK_GAP_MAX]; /* the releases before prev, nearest
+						    first, that a bridge may reach */
+	size_t nolder;
 	int have_prev;
 	int dirty_ev, dirty_ch;            /* a pair was computed again: all after it too */
 	mev_buf k, k2, k3, ev_val, ch_val, ca_val;
@@ -166,6 +170,43 @@ static int pair_causes(run *r, mev__track_rel *ra, mev__track_rel *rb, const mev
 	return rc;
 }
 
+/* Births of the pair ra -> rb that continue a lineage gone for at most
+ * gap releases become bridges (bridge.c). */
+static int bridge_births(run *r, mev__pair_out *po, const mev__track_rel *ra, const mev__track_rel *rb)
+{
+	const mev__track_rel *older[MEV_TRACK_GAP_MAX];
+	int rc = 0;
+	for (size_t g = 0; g < r->nolder && !rc; g++) {
+		older[g] = &r->older[g];
+		if (rb->has_files)
+			rc = need_files(r->s, &r->older[g]);
+	}
+	return rc ? rc : mev__bridge(po, ra, rb, older, r->nolder, r->tp);
+}
+
+/* After the pair prev -> cur: prev learns which of its lineages died (from
+ * the pair's events record) and joins the releases a bridge may reach;
+ * cur becomes prev. */
+static int next_release(run *r, const mev_buf *events)
+{
+	int rc = 0;
+	if (r->have_prev && r->tp->gap > 0) {
+		if ((rc = mev__bridge_died(&r->prev, events->ptr, events->len, r->cur.tag)))
+			return rc;
+		if (r->nolder == (size_t)r->tp->gap)
+			rel_clear(&r->older[--r->nolder]);
+		memmove(&r->older[1], &r->older[0], r->nolder * sizeof *r->older);
+		r->older[0] = r->prev;
+		r->nolder++;
+	} else {
+		rel_clear(&r->prev);
+	}
+	r->prev = r->cur;
+	memset(&r->cur, 0, sizeof r->cur);
+	r->have_prev = 1;
+	return rc;
+}
+
 /* The events of the pair ra -> rb: rb gets its lineages, r->ev_val the
  * record; *po the links (free with mev__pair_out_free()). */
 static int pair_events(run *r, mev__pair_out *po, mev__track_rel *ra, mev__track_rel *rb,
@@ -173,6 +214,8 @@ static int pair_events(run *r, mev__pair_out *po, mev__track_rel *ra, mev__track
 {
 	size_t nb = mev_clustering_count(rb->cl);
 	int rc = mev__pair_link(po, ra, rb, sp, code, r->tp);
+	if (!rc && r->nolder)
+		rc = bridge_births(r, po, ra, rb);
 	if (rc)
 		return rc;
 	memcpy(rb->lineage, po->lin_b, nb * sizeof *rb->lineage);
@@ -368,11 +411,7 @@ static int track_release(run *r, const mev_release *m, size_t i, size_t total)
 			return rc;
 		r->res->tracked++;
 	}
-	rel_clear(&r->prev);
-	r->prev = r->cur;
-	memset(&r->cur, 0, sizeof r->cur);
-	r->have_prev = 1;
-	return 0;
+	return next_release(r, ev_ok ? &r->old_ev : &r->ev_val);
 }
 
 /* --- records of releases no longer tracked ----------------------------------- */
@@ -701,6 +740,8 @@ int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_param
 	res->seconds = mev__now() - t0;
 	rel_clear(&r.prev);
 	rel_clear(&r.cur);
+	for (size_t g = 0; g < r.nolder; g++)
+		rel_clear(&r.older[g]);
 	mev__buf_free(&r.k);
 	mev__buf_free(&r.k2);
 	mev__buf_free(&r.k3);

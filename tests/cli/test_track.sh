@@ -98,18 +98,18 @@ expect_exit 0 "$MEV" track --store S -q --link 0.05 --absorb 0.9
 expect_exit 0 "$MEV" events --store S
 same_files events.csv "$OUT"
 expect_exit 0 "$MEV" events --store S --link 0.05 --absorb 0.9
-expect_stdout_contains ",link=0.05:match=0.5:growth=0.1:absorb=0.9"
+expect_stdout_contains ",link=0.05:match=0.5:growth=0.1:absorb=0.9:gap=1"
 cp "$OUT" events-low.csv
 expect_exit 0 "$MEV" events --store S --tracking link=0.05:absorb=0.9
 same_files events-low.csv "$OUT"
 expect_exit 0 "$MEV" lineages --store S --link 0.05 --absorb 0.9
-awk -F, 'NR > 1 && $9 != "link=0.05:match=0.5:growth=0.1:absorb=0.9" { exit 1 }' "$OUT" ||
+awk -F, 'NR > 1 && $9 != "link=0.05:match=0.5:growth=0.1:absorb=0.9:gap=1" { exit 1 }' "$OUT" ||
 	fail "lineages rows do not name the thresholds"
 expect_exit 0 "$MEV" store info --store S
-expect_stdout_contains "tracked:      temporal:res=1:seed=1:tol=0.97:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5 ("
-expect_stdout_contains "tracked:      temporal:res=1:seed=1:tol=0.97:top=1/link=0.05:match=0.5:growth=0.1:absorb=0.9 ("
+expect_stdout_contains "tracked:      temporal:res=1:seed=1:tol=0.97:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5:gap=1 ("
+expect_stdout_contains "tracked:      temporal:res=1:seed=1:tol=0.97:top=1/link=0.05:match=0.5:growth=0.1:absorb=0.9:gap=1 ("
 expect_exit 1 "$MEV" events --store S --link 0.07
-expect_error "not tracked with temporal:res=1:seed=1:tol=0.97:top=1/link=0.07:match=0.5:growth=0.1:absorb=0.5"
+expect_error "not tracked with temporal:res=1:seed=1:tol=0.97:top=1/link=0.07:match=0.5:growth=0.1:absorb=0.5:gap=1"
 expect_exit 2 "$MEV" events --store S --tracking link=0.05:bogus=1
 expect_error "unknown threshold 'bogus'"
 

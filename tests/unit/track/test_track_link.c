@@ -236,12 +236,12 @@ static void test_params(void)
 		p.absorb = 1.0 / 3;
 		mev_track_result_key(k, sizeof k, &cp, &p);
 		CHECK_STR(k, "temporal:res=1:seed=1:tol=0.97:top=1/link=0.05:match=0.5:growth=0.1:"
-			     "absorb=0.33333333333333331");
+			     "absorb=0.33333333333333331:gap=1");
 		mev_track_params_init(&q);
 		CHECK_INT(mev_track_params_parse(&q, strchr(k, '/') + 1), 0);
 		CHECK(q.link == p.link && q.absorb == p.absorb && q.match == p.match);
 		mev_track_result_key(k, sizeof k, &cp, NULL);
-		CHECK_STR(k, "temporal:res=1:seed=1:tol=0.97:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5");
+		CHECK_STR(k, "temporal:res=1:seed=1:tol=0.97:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5:gap=1");
 		CHECK_ERR(mev_track_params_parse(&q, "link=0.1:size=3"), MEV_EINVAL, "unknown threshold 'size'");
 		CHECK_ERR(mev_track_params_parse(&q, "absorb=2"), MEV_EINVAL, "absorb threshold must be in");
 		CHECK_ERR(mev_track_params_parse(&q, "link"), MEV_EINVAL, "is not NAME=VALUE");
