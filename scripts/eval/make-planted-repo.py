@@ -2,7 +2,8 @@
 """Build a kernel-like git history with planted subsystem events, and its truth.
 
 usage: scripts/eval/make-planted-repo.py [--seed N] [--releases R] [--groups G]
-                                    [--events E] [--quiet Q] [--identical-last]
+                                    [--events E] [--quiet Q] [--vanish V]
+                                    [--identical-last]
                                     [--truth FILE] DIR
 
 Writes a git repository in DIR (tags v1.0 .. v1.<R-1>, one day apart, fixed
@@ -37,7 +38,15 @@ planted, each on subsystems no other event of that release touches:
 
 Besides, --quiet Q releases (default 1 when there are 5 releases or more)
 plant no event at all: only the usual small file changes, so only
-continuations may be reported there.
+continuations may be reported there.  And --vanish V releases (default 1
+when there are 6 releases or more) hide one subsystem after their events:
+its sections are missing from that release's MAINTAINERS (its files stay,
+covered by THE REST only) and are back in the next one, as U-Boot v2021.10
+lost its board sections for one release.  `maintevo track` (--gap 1, the
+default) should bridge the gap: no death and no birth, but one event
+"bridge" from the release before the gap to the one after it (truth row
+kind cluster, event bridge, from_release and to_release those two
+releases).
 
 The truth goes to FILE (default DIR/planted-truth.csv, not part of the
 history) as CSV
@@ -45,7 +54,7 @@ history) as CSV
   kind,from_release,to_release,event,from,to
 
 kind "cluster" rows are the links `maintevo track` should report (event
-birth, death, split, merge, growth, contraction or continuation; from/to
+birth, death, split, merge, growth, contraction, continuation or bridge; from/to
 are representatives, empty for the missing side), kind "section" rows the
 section changes (added, removed, renamed; from/to are titles).
 `scripts/eval/planted-score.py` compares them with maintevo's output.
@@ -146,6 +155,8 @@ class Planter:
     def maintainers(self):
         secs = []
         for g in self.groups:
+            if g.get("hidden"):
+                continue
             lead, main = g["lead"]
             pats = sorted(set([main] + [m[1] for m in g["members"]] + g["cores"] + g.get("extra", [])))
             secs.append((lead, pats))
@@ -173,6 +184,8 @@ class Planter:
     def titles(self):
         t = set()
         for g in self.groups:
+            if g.get("hidden"):
+                continue
             t.add(g["lead"][0])
             t.update(m[0] for m in g["members"])
         t.update(s[0] for s in self.standalone)
@@ -193,8 +206,31 @@ class Planter:
         busy.update([id(a), id(b)])
         events.append(("merge", None, [a], [a, b]))
 
+    def hide(self, rng, frm, to, truth):
+        # after this release's events: one subsystem no event touched loses
+        # its sections for one release (its continuation row goes)
+        def row(g):
+            return ("cluster", frm, to, "continuation", g["lead"][0], g["lead"][0])
+        cand = [g for g in self.groups if not g.get("small") and row(g) in truth]
+        if not cand:
+            return
+        g = rng.choice(cand)
+        truth.remove(row(g))
+        g["hidden"] = frm
+
+    def unhide(self, frm, to, truth, busy, handled):
+        # the hidden subsystem is back: one bridge over the gap
+        for g in self.groups:
+            if g.get("hidden"):
+                truth.append(("cluster", g["hidden"], to, "bridge", g["lead"][0], g["lead"][0]))
+                del g["hidden"]
+                busy.add(id(g))
+                handled.add(id(g))
+
     def plant(self, n_events, frm, to, truth):
         busy = set()
+        handled = set()
+        self.unhide(frm, to, truth, busy, handled)
         reps_before = {id(g): g["lead"][0] for g in self.groups}
         events = []
         kinds = ["birth", "death", "split", "merge", "growth", "contraction", "rename", "absorption",
@@ -289,7 +325,6 @@ class Planter:
                     break
         # cluster truth: every group before links to its successors
         reps_after = {id(g): g["lead"][0] for g in self.groups}
-        handled = set()
         for ev in events:
             k = ev[0]
             if k == "birth":
@@ -328,6 +363,7 @@ def main():
     ap.add_argument("--events", type=int, default=3)
     ap.add_argument("--identical-last", action="store_true")
     ap.add_argument("--quiet", type=int, default=None)
+    ap.add_argument("--vanish", type=int, default=None)
     ap.add_argument("--truth")
     a = ap.parse_args()
     if a.releases < 2:
@@ -384,6 +420,12 @@ def main():
     nquiet = a.quiet if a.quiet is not None else (1 if a.releases >= 5 else 0)
     qrng = random.Random(a.seed * 7919 + 1)
     quiet = set(qrng.sample(range(2, last_real), min(nquiet, max(0, last_real - 2))))
+    # a gap of one release: hidden after the events of release i, back in i + 1
+    # (an eventful release, not the last one), drawn apart from the events
+    vrng = random.Random(a.seed * 104729 + 3)
+    nvanish = a.vanish if a.vanish is not None else (1 if a.releases >= 6 else 0)
+    spots = [i for i in range(2, last_real - 1) if i not in quiet and i + 1 not in quiet]
+    vanish = set(vrng.sample(spots, min(nvanish, len(spots))))
     for i, tag in enumerate(tags):
         if i == 0:
             commit(0, tag, pl.maintainers())
@@ -398,6 +440,8 @@ def main():
         before = pl.titles()
         pl.noise()
         pl.plant(0 if i in quiet else a.events, frm, tag, truth)
+        if i in vanish:
+            pl.hide(vrng, frm, tag, truth)
         after = pl.titles()
         renamed_old = {r[4] for r in truth if r[0] == "section" and r[2] == tag and r[3] == "renamed"}
         renamed_new = {r[5] for r in truth if r[0] == "section" and r[2] == tag and r[3] == "renamed"}
