@@ -39,14 +39,27 @@ static int better(const mev__pair_in *in, const mev__overlap *x, double jx, cons
 }
 
 /*
+ * Whether the second chance on titles may link a and b: not when a covered
+ * code and b covers none.  A subsystem whose code all left the tree does
+ * not live on in a section whose files are gone too (planted histories: a
+ * two-file section over two subsystems that both die later kept the
+ * lineage of one as a "contraction" to 0 lines, seeds 1 and 29 of 40).
+ */
+static int title_link_allowed(const mev__pair_in *in, uint32_t a, uint32_t b)
+{
+	return !(in->la[a] > 0 && in->lb[b] == 0);
+}
+
+/*
  * One pass of linking over `ov`: a pair is linked when its Jaccard is at
  * least p->link and one side is the other's best partner holding at least
  * p->match of that side's weight.  Only clusters with `open_a`/`open_b` set
- * take part (NULL: all).
+ * take part (NULL: all); the second chance (titles) only pairs
+ * title_link_allowed() lets through.
  */
 static int link_pass(const mev__pair_in *in, const mev_track_params *p, const mev__overlap *ov,
 		     size_t nov, const double *ca, const double *cb, const uint8_t *open_a,
-		     const uint8_t *open_b, link_vec *links)
+		     const uint8_t *open_b, int titles, link_vec *links)
 {
 	int64_t *best_a = malloc((in->na + 1) * sizeof *best_a);
 	int64_t *best_b = malloc((in->nb + 1) * sizeof *best_b);
@@ -64,7 +77,7 @@ static int link_pass(const mev__pair_in *in, const mev_track_params *p, const me
 		const mev__overlap *o = &ov[e];
 		j[e] = -1;
 		if ((open_a && !open_a[o->a]) || (open_b && !open_b[o->b]) || ca[o->a] <= 0 ||
-		    cb[o->b] <= 0 || o->w <= 0)
+		    cb[o->b] <= 0 || o->w <= 0 || (titles && !title_link_allowed(in, o->a, o->b)))
 			continue;
 		j[e] = jaccard(o->w, ca[o->a], cb[o->b]);
 		if (best_a[o->a] < 0 || better(in, o, j[e], &ov[best_a[o->a]], j[best_a[o->a]]))
@@ -248,7 +261,7 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 		goto done;
 	}
 	/* 1. links on code; 2. a second chance on titles for the clusters left */
-	if ((rc = link_pass(in, p, in->ov, in->nov, in->ca, in->cb, NULL, NULL, &links)))
+	if ((rc = link_pass(in, p, in->ov, in->nov, in->ca, in->cb, NULL, NULL, 0, &links)))
 		goto done;
 	memset(open_a, 1, in->na);
 	memset(open_b, 1, in->nb);
@@ -256,7 +269,7 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 		open_a[links.v[i].a] = 0;
 		open_b[links.v[i].b] = 0;
 	}
-	if (in->ntov && (rc = link_pass(in, p, in->tov, in->ntov, in->ta, in->tb, open_a, open_b,
+	if (in->ntov && (rc = link_pass(in, p, in->tov, in->ntov, in->ta, in->tb, open_a, open_b, 1,
 					&links)))
 		goto done;
 	/* 3. absorption of the older clusters still without a link */
@@ -286,8 +299,13 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 			big_pred[l->b] = (int64_t)i;
 	}
 	kinds(links.v, nlinked, in, p, nsucc, npred);
+	/* a cluster that covers no code is no subsystem: it is neither born
+	 * nor dies (its lineage starts or ends without an event).  Such a
+	 * cluster is a section whose files are all gone or never were, e.g.
+	 * a two-file section over two subsystems that both died, which
+	 * stays behind alone (planted histories, seeds 1 and 29 of 40) */
 	for (uint32_t a = 0; a < in->na; a++)
-		if (!nsucc[a]) {
+		if (!nsucc[a] && in->la[a] > 0) {
 			mev__link l = { MEV_EVENT_DEATH, a, MEV_CLUSTER_NONE, NAN, NAN, MEV_CLUSTER_NONE, 0, NULL, 0 };
 			if (recv[a] >= 0) {
 				l.partner = in->ov[recv[a]].b;
@@ -304,6 +322,10 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 	 * new one, whose parent is the largest predecessor's lineage */
 	out->next_lineage = in->next_lineage;
 	for (uint32_t b = 0; b < in->nb; b++) {
+		if (!npred[b] && !in->lb[b]) {
+			out->lin_b[b] = out->next_lineage++;
+			continue;
+		}
 		if (!npred[b]) {
 			mev__link l = { MEV_EVENT_BIRTH, MEV_CLUSTER_NONE, b, NAN, NAN, MEV_CLUSTER_NONE, 0, NULL, 0 };
 			if (give[b] >= 0) {

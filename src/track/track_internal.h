@@ -305,7 +305,7 @@ int mev__causes_decode(mev__read_cause **out, size_t *n, mev_arena *arena, const
  */
 enum {
 	MEV__TRACK_REC_VERSION = 2,
-	MEV__TRACK_ALGORITHM = 5,
+	MEV__TRACK_ALGORITHM = 6,
 	MEV__TRACK_MODE_FIRST = 0,
 	MEV__TRACK_MODE_CODE = 1,
 	MEV__TRACK_MODE_TITLES = 2
