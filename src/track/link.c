@@ -241,6 +241,29 @@ static void kinds(mev__link *links, size_t nlinked, const mev__pair_in *in, cons
 	}
 }
 
+/*
+ * A death for every older cluster without a successor, naming its largest
+ * receiver.  A cluster that covers no code is no subsystem: it is neither
+ * born nor dies (its lineage starts or ends without an event).  Such a
+ * cluster is a section whose files are all gone or never were, e.g. a
+ * two-file section over two subsystems that both died, which stays behind
+ * alone (planted histories, seeds 1 and 29 of 40).
+ */
+static int add_deaths(link_vec *links, const mev__pair_in *in, const uint32_t *nsucc, const int64_t *recv)
+{
+	for (uint32_t a = 0; a < in->na; a++)
+		if (!nsucc[a] && in->la[a] > 0) {
+			mev__link l = { MEV_EVENT_DEATH, a, MEV_CLUSTER_NONE, NAN, NAN, MEV_CLUSTER_NONE, 0, NULL, 0 };
+			if (recv[a] >= 0) {
+				l.partner = in->ov[recv[a]].b;
+				l.partner_share = in->la[a] ? in->ov[recv[a]].wo / (double)in->la[a] : NAN;
+			}
+			if (MEV_VEC_PUSH(links, l))
+				return mev_error_oom();
+		}
+	return 0;
+}
+
 int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_params *p)
 {
 	link_vec links = { 0 };
@@ -299,23 +322,8 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 			big_pred[l->b] = (int64_t)i;
 	}
 	kinds(links.v, nlinked, in, p, nsucc, npred);
-	/* a cluster that covers no code is no subsystem: it is neither born
-	 * nor dies (its lineage starts or ends without an event).  Such a
-	 * cluster is a section whose files are all gone or never were, e.g.
-	 * a two-file section over two subsystems that both died, which
-	 * stays behind alone (planted histories, seeds 1 and 29 of 40) */
-	for (uint32_t a = 0; a < in->na; a++)
-		if (!nsucc[a] && in->la[a] > 0) {
-			mev__link l = { MEV_EVENT_DEATH, a, MEV_CLUSTER_NONE, NAN, NAN, MEV_CLUSTER_NONE, 0, NULL, 0 };
-			if (recv[a] >= 0) {
-				l.partner = in->ov[recv[a]].b;
-				l.partner_share = in->la[a] ? in->ov[recv[a]].wo / (double)in->la[a] : NAN;
-			}
-			if (MEV_VEC_PUSH(&links, l)) {
-				rc = mev_error_oom();
-				goto done;
-			}
-		}
+	if ((rc = add_deaths(&links, in, nsucc, recv)))
+		goto done;
 	/* 5. lineages: a cluster continues the lineage of its largest predecessor
 	 * when it is that predecessor's largest successor too and that
 	 * predecessor holds no less of its code than is new; else it starts a
