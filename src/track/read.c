@@ -418,6 +418,25 @@ static int add_bridges(list *out, const char *from, const char *to, const void *
 	return rc;
 }
 
+/* The events read are those of the pairs from `from` on; a bridge among
+ * them from a release before `from` goes too (its from_release is the
+ * release before the gap, as every reader's range compares). */
+static int drop_bridges_before(list *l, mev_store *s, const char *from)
+{
+	mev_event *v = l->v;
+	mev_release_ranks *ranks = NULL;
+	size_t n = 0;
+	int rc = mev_release_ranks_load(&ranks, s);
+	int64_t lo = rc ? 0 : mev_release_rank(ranks, from);
+	for (size_t i = 0; i < l->n && !rc; i++)
+		if (v[i].kind != MEV_EVENT_BRIDGE || mev_release_rank(ranks, v[i].from_release) >= lo)
+			v[n++] = v[i];
+	if (!rc)
+		l->n = n;
+	mev_release_ranks_free(ranks);
+	return rc;
+}
+
 /*
  * A death whose lineage a later bridge continues is no death: the lineage
  * only vanished for a while, and the bridge (from the same release) says
@@ -431,6 +450,8 @@ static int drop_bridged_deaths(list *l, mev_store *s, const mev__track_keys *k, 
 	list b;
 	size_t n = 0;
 	int rc, deaths = 0;
+	if (from && (rc = drop_bridges_before(l, s, from)))
+		return rc;
 	for (size_t i = 0; i < l->n; i++)
 		deaths |= v[i].kind == MEV_EVENT_DEATH;
 	if (!deaths || (rc = list_init(&b, sizeof(gap_start))) != 0)
