@@ -460,6 +460,20 @@ static int del_lineages(mev_store *s, void *ctx)
 	return mev_store_delete(s, "lineages", k->ptr, k->len);
 }
 
+/* Drop the lineages record under key k, if any. */
+static int drop_lineages(mev_store *s, mev_buf *k)
+{
+	void *data = NULL;
+	size_t len = 0;
+	int rc = 0;
+	if (mev_store_get(&data, &len, s, "lineages", k->ptr, k->len) == 0)
+		rc = mev_store_write(s, del_lineages, k);
+	else
+		mev_error_clear();
+	free(data);
+	return rc;
+}
+
 /* Drop the stored records under prefix of releases not in the chain. */
 static int drop_stale(mev_store *s, const mev_buf *prefix, const mev_strmap *chain)
 {
@@ -492,14 +506,34 @@ static int drop_legacy(mev_store *s, const mev_cluster_params *cp)
 			rc = drop_stale(s, &k, &none);
 	}
 	if (!rc && !(rc = mev__legacy_events_key(&k, cp))) {
-		void *data = NULL;
-		size_t len = 0;
 		k.len--;
-		if (mev_store_get(&data, &len, s, "lineages", k.ptr, k.len) == 0)
-			rc = mev_store_write(s, del_lineages, &k);
-		else
-			mev_error_clear();
-		free(data);
+		rc = drop_lineages(s, &k);
+	}
+	mev__buf_free(&k);
+	mev__strmap_free(&none);
+	return rc;
+}
+
+/* The events and lineages of a maintevo before issue 40 for these
+ * thresholds, whose key had no gap (its results had none bridged): they
+ * cannot be read any more, so they go.  (Their support and cause records,
+ * keyed by the events they measured, are left: nothing reads them.) */
+static int drop_gapless(mev_store *s, const mev_cluster_params *cp, const mev_track_params *tp)
+{
+	mev_strmap none = MEV_STRMAP_INIT;
+	mev_buf k = MEV_BUF_INIT;
+	char key[256], *gap;
+	int rc = 0;
+	mev_track_result_key(key, sizeof key, cp, tp);
+	if ((gap = strstr(key, ":gap=")) != NULL)
+		*gap = '\0';
+	if (mev__buf_put(&k, key, strlen(key) + 1))
+		rc = mev_error_oom();
+	if (!rc)
+		rc = drop_stale(s, &k, &none);
+	if (!rc) {
+		k.len--;
+		rc = drop_lineages(s, &k);
 	}
 	mev__buf_free(&k);
 	mev__strmap_free(&none);
@@ -661,7 +695,7 @@ static int finish(run *r, const mev_release *const *chain, size_t nchain, const 
 	    (rc = mev__sections_key(&r->k, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
 	    (rc = mev__support_key(&r->k, r->cp, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
 	    (rc = mev__cause_key(&r->k, r->cp, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
-	    (rc = drop_legacy(r->s, r->cp)))
+	    (rc = drop_legacy(r->s, r->cp)) || (rc = drop_gapless(r->s, r->cp, r->tp)))
 		return rc;
 	if ((rc = write_lineages(r->s, r->cp, r->tp, chain, nchain, r->res)))
 		return rc;
