@@ -282,20 +282,20 @@ static void print_headline(shower *sh, const mev_event *e, const mev_event_list 
  * which other lineages), and back after it the new cluster is linked to
  * the old one by the tracker's rule, within --gap.
  */
-static int print_bridge(const mev_history *h, const mev_event *e, const mev_track_params *tp)
+static int print_bridge(mev_history *h, const mev_event *e, const mev_track_params *tp)
 {
 	int64_t f = mev_history_find(h, e->from_release), t = mev_history_find(h, e->to_release), k;
 	size_t n = 0, in_gap = 0, gaps = 0;
 	const mev_clustering *c;
 	int rc;
-	if ((rc = mev_history_read((mev_history *)h, e->from_release, MEV_HISTORY_CLUSTERS)))
+	if ((rc = mev_history_read(h, e->from_release, MEV_HISTORY_CLUSTERS)))
 		return rc;
 	c = mev_history_clustering(h, (size_t)f);
 	k = c ? mev_history_cluster_named(h, (size_t)f, e->from_cluster) : -1;
 	cli_say(stdout, "  why: no cluster of the gap continued it (");
 	for (int64_t g = f + 1; g < t && !rc; g++) {
 		const mev_release *m = mev_history_release(h, (size_t)g);
-		if (!m->sections || (rc = mev_history_read((mev_history *)h, m->tag, MEV_HISTORY_CLUSTERS)))
+		if (!m->sections || (rc = mev_history_read(h, m->tag, MEV_HISTORY_CLUSTERS)))
 			continue;
 		n = in_gap = 0;
 		for (uint32_t x = 0; k >= 0 && x < mev_clustering_section_count(c); x++)
@@ -350,7 +350,7 @@ static void print_event(shower *sh, const mev_event *e, const mev_event_list *ev
 }
 
 /* The events of lineage id between the releases asked for. */
-static int explain(const explain_args *a, const mev_history *h, const mev_lineage_list *lin,
+static int explain(const explain_args *a, mev_history *h, const mev_lineage_list *lin,
 		   uint32_t id)
 {
 	mev_event_list ev = { 0 };
