@@ -24,6 +24,9 @@ typedef struct {
 	double absorb;   /* share of a cluster's code one newer cluster must receive for
 			    an unlinked cluster to be absorbed by it (a merge), not to
 			    die (default 0.5) */
+	int gap;         /* releases a lineage may vanish for and still continue when
+			    it comes back: a bridge instead of a death and a birth
+			    (default 1; 0: none; at most MEV_TRACK_GAP_MAX) */
 	int support_runs; /* perturbed runs that measure each event's support (default
 			     10; 0: none) */
 	double noise;    /* their perturbation: edge weights (and louvain/leiden's
@@ -31,21 +34,24 @@ typedef struct {
 			    (default 0.05) */
 } mev_track_params;
 
+#define MEV_TRACK_GAP_MAX 5
+
 void mev_track_params_init(mev_track_params *p);
-/* MEV_EINVAL with a message when a threshold is outside (0, 1] (growth: > 0). */
+/* MEV_EINVAL with a message when a threshold is outside (0, 1] (growth: > 0,
+ * gap: 0 to MEV_TRACK_GAP_MAX). */
 int mev_track_params_check(const mev_track_params *p);
 
 /*
  * The canonical name of the thresholds events and lineages depend on, the
  * tracker's half of the key their results are stored under:
- * "link=0.1:match=0.5:growth=0.1:absorb=0.5".  Written NUL-terminated into
+ * "link=0.1:match=0.5:growth=0.1:absorb=0.5:gap=1".  Written NUL-terminated into
  * out (`size` bytes; 128 always fits); returns its length.
  */
 size_t mev_track_key(char *out, size_t size, const mev_track_params *p);
 
 /*
  * The whole key of a tracking result: "<clustering key>/<tracker key>",
- * e.g. "walktrap:steps=4:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5"
+ * e.g. "walktrap:steps=4:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5:gap=1"
  * (256 bytes always fit).  tp NULL: the default thresholds.
  */
 size_t mev_track_result_key(char *out, size_t size, const mev_cluster_params *cp,
@@ -66,6 +72,8 @@ typedef enum {
 	MEV_EVENT_CONTRACTION,
 	MEV_EVENT_SPLIT,
 	MEV_EVENT_MERGE,
+	MEV_EVENT_BRIDGE,          /* a lineage that vanished for 1 to gap releases comes
+				      back: from_release is the last release it was in */
 	MEV_EVENT_KINDS
 } mev_event_kind;
 

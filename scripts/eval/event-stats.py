@@ -36,7 +36,7 @@ def main():
     kinds = Counter(r["event"] for r in rows)
     print("pairs: %d, rows: %d" % (len(pairs), len(rows)))
     print("events: " + ", ".join("%s %d" % (k, kinds.get(k, 0)) for k in
-                                 ["birth", "death", "continuation", "growth", "contraction", "split", "merge"]))
+                                 ["birth", "death", "continuation", "growth", "contraction", "split", "merge", "bridge"]))
 
     sm = [r for r in rows if r["event"] in ("split", "merge")]
     by_link = defaultdict(list)

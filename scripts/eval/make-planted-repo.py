@@ -2,7 +2,8 @@
 """Build a kernel-like git history with planted subsystem events, and its truth.
 
 usage: scripts/eval/make-planted-repo.py [--seed N] [--releases R] [--groups G]
-                                    [--events E] [--quiet Q] [--identical-last]
+                                    [--events E] [--quiet Q] [--vanish V]
+                                    [--straddle S] [--identical-last]
                                     [--truth FILE] DIR
 
 Writes a git repository in DIR (tags v1.0 .. v1.<R-1>, one day apart, fixed
@@ -19,6 +20,7 @@ planted, each on subsystems no other event of that release touches:
   birth        a new subsystem (new directories, new sections)
   death        a subsystem and its files go away
   split        half of the members leave with a new lead and a new core
+               (more of them when those hold less than a fifth of its lines)
   merge        two subsystems share their cores from now on; the larger
                lead stays the representative, the other lead becomes a member
   growth       a subsystem gains about half its lines in new files
@@ -37,7 +39,18 @@ planted, each on subsystems no other event of that release touches:
 
 Besides, --quiet Q releases (default 1 when there are 5 releases or more)
 plant no event at all: only the usual small file changes, so only
-continuations may be reported there.
+continuations may be reported there.  And --vanish V releases (default 1
+when there are 6 releases or more) hide one subsystem after their events:
+its sections are missing from that release's MAINTAINERS (its files stay,
+covered by THE REST only) and are back in the next one, as U-Boot v2021.10
+lost its board sections for one release.  `maintevo track` (--gap 1, the
+default) should bridge the gap: no death and no birth, but one event
+"bridge" from the release before the gap to the one after it (truth row
+kind cluster, event bridge, from_release and to_release those two
+releases).  And --straddle S releases (default 1 from 6 releases on) add
+after their events a tiny section (two files) over two subsystems: one file
+of each one's core.  It is a section that shares code, not a subsystem: the
+truth has its "added" row and no cluster row (no birth).
 
 The truth goes to FILE (default DIR/planted-truth.csv, not part of the
 history) as CSV
@@ -45,7 +58,7 @@ history) as CSV
   kind,from_release,to_release,event,from,to
 
 kind "cluster" rows are the links `maintevo track` should report (event
-birth, death, split, merge, growth, contraction or continuation; from/to
+birth, death, split, merge, growth, contraction, continuation or bridge; from/to
 are representatives, empty for the missing side), kind "section" rows the
 section changes (added, removed, renamed; from/to are titles).
 `scripts/eval/planted-score.py` compares them with maintevo's output.
@@ -89,6 +102,7 @@ class Planter:
             self.add_files(d, self.rng.randint(2, 4), 80, 300)
             self.standalone.append((t, d))
         self.standalone.append(("EMPTY PLACEHOLDER SECTION", None))  # covers no file
+        self.straddlers = []     # (title, [file, file]): tiny sections over two subsystems
         for p in ["Makefile", "README", "COPYING", "Kconfig"]:
             self.files[p] = self.rng.randint(20, 200)
         self.add_files("tools/misc", 5, 50, 200)  # only THE REST covers these
@@ -135,6 +149,22 @@ class Planter:
         return {"name": name, "slug": slug, "lead": [name + " SUBSYSTEM", main],
                 "members": [["%s DRIVER" % name, d]], "cores": [core], "small": True}
 
+    def dir_lines(self, d):
+        return sum(v for p, v in self.files.items() if p.startswith(d + "/"))
+
+    def split_point(self, g):
+        # the members from here on leave: half of them, and more (all but
+        # one at most) until they hold a fifth of the subsystem's lines.  A
+        # part of less than a tenth is no split by the tracker's definition
+        # (Jaccard >= --link 0.1, Greene et al.) but a birth with some old
+        # code, and half of the members by count can be that little next to
+        # the lead's own directory (seeds 8 and 14: 9% and 8%)
+        half = len(g["members"]) // 2
+        total = self.group_lines(g)
+        while half > 1 and sum(self.dir_lines(m[1]) for m in g["members"][half:]) < 0.2 * total:
+            half -= 1
+        return half
+
     def group_lines(self, g):
         dirs = self.group_dirs(g)
         return sum(v for p, v in self.files.items() if any(p.startswith(d + "/") for d in dirs))
@@ -146,6 +176,8 @@ class Planter:
     def maintainers(self):
         secs = []
         for g in self.groups:
+            if g.get("hidden"):
+                continue
             lead, main = g["lead"]
             pats = sorted(set([main] + [m[1] for m in g["members"]] + g["cores"] + g.get("extra", [])))
             secs.append((lead, pats))
@@ -153,6 +185,8 @@ class Planter:
                 secs.append((title, sorted(set([d] + g["cores"]))))
         for title, d in self.standalone:
             secs.append((title, [d] if d else ["drivers/placeholder/nothing-here.c"]))
+        for title, files in self.straddlers:
+            secs.append((title, files))
         secs.sort()
         out = ["List of maintainers (planted history)", "=====================================", "",
                "Descriptions of section entries:", "", "\tM: Mail patches to", "\tF: Files and directories", ""]
@@ -173,9 +207,12 @@ class Planter:
     def titles(self):
         t = set()
         for g in self.groups:
+            if g.get("hidden"):
+                continue
             t.add(g["lead"][0])
             t.update(m[0] for m in g["members"])
         t.update(s[0] for s in self.standalone)
+        t.update(s[0] for s in self.straddlers)
         return t
 
     # -- one release's changes -----------------------------------------------
@@ -193,8 +230,46 @@ class Planter:
         busy.update([id(a), id(b)])
         events.append(("merge", None, [a], [a, b]))
 
+    def hide(self, rng, frm, to, truth):
+        # after this release's events: one subsystem no event touched loses
+        # its sections for one release (its continuation row goes)
+        def row(g):
+            return ("cluster", frm, to, "continuation", g["lead"][0], g["lead"][0])
+        cand = [g for g in self.groups if not g.get("small") and row(g) in truth]
+        if not cand:
+            return
+        g = rng.choice(cand)
+        truth.remove(row(g))
+        g["hidden"] = frm
+
+    def straddle(self, rng, frm, to, truth):
+        # a tiny section over one file of each of two subsystems no event
+        # touched: a section that shares code, not a subsystem (no cluster row)
+        cand = [g for g in self.groups if not g.get("small") and not g.get("hidden") and
+                ("cluster", frm, to, "continuation", g["lead"][0], g["lead"][0]) in truth]
+        if len(cand) < 2:
+            return
+        a, b = rng.sample(cand, 2)
+        files = [min(p for p in self.files if p.startswith(g["cores"][0] + "/")) for g in (a, b)]
+        self.straddlers.append(("%s/%s GLUE HELPERS" % (a["name"], b["name"].split()[0]), files))
+
+    def unhide(self, frm, to, truth, busy, handled):
+        # the hidden subsystem is back: one bridge over the gap
+        for g in self.groups:
+            if g.get("hidden"):
+                truth.append(("cluster", g["hidden"], to, "bridge", g["lead"][0], g["lead"][0]))
+                del g["hidden"]
+                busy.add(id(g))
+                handled.add(id(g))
+
+    def empty_straddlers(self):
+        return {t for t, files in self.straddlers if not any(f in self.files for f in files)}
+
     def plant(self, n_events, frm, to, truth):
         busy = set()
+        handled = set()
+        empty_before = self.empty_straddlers()
+        self.unhide(frm, to, truth, busy, handled)
         reps_before = {id(g): g["lead"][0] for g in self.groups}
         events = []
         kinds = ["birth", "death", "split", "merge", "growth", "contraction", "rename", "absorption",
@@ -224,7 +299,7 @@ class Planter:
                     if not cand:
                         continue
                     g = self.rng.choice(cand)
-                    half = len(g["members"]) // 2
+                    half = self.split_point(g)
                     name, slug = self.fresh_name()
                     base = "drivers/" + slug
                     core = self.new_dir(base + "/core", self.rng.randint(3, 5), 100, 300)
@@ -289,7 +364,6 @@ class Planter:
                     break
         # cluster truth: every group before links to its successors
         reps_after = {id(g): g["lead"][0] for g in self.groups}
-        handled = set()
         for ev in events:
             k = ev[0]
             if k == "birth":
@@ -316,6 +390,10 @@ class Planter:
                 truth.append(("cluster", frm, to, "continuation", reps_before[id(g)], reps_after[id(g)]))
         for title, _ in self.standalone:
             truth.append(("cluster", frm, to, "continuation", title, title))
+        # a straddler whose files are all gone is a cluster of its own that
+        # covers no code: no birth when it is left alone, then it continues
+        for title in sorted(empty_before & self.empty_straddlers()):
+            truth.append(("cluster", frm, to, "continuation", title, title))
         return events
 
 
@@ -328,6 +406,8 @@ def main():
     ap.add_argument("--events", type=int, default=3)
     ap.add_argument("--identical-last", action="store_true")
     ap.add_argument("--quiet", type=int, default=None)
+    ap.add_argument("--vanish", type=int, default=None)
+    ap.add_argument("--straddle", type=int, default=None)
     ap.add_argument("--truth")
     a = ap.parse_args()
     if a.releases < 2:
@@ -384,6 +464,18 @@ def main():
     nquiet = a.quiet if a.quiet is not None else (1 if a.releases >= 5 else 0)
     qrng = random.Random(a.seed * 7919 + 1)
     quiet = set(qrng.sample(range(2, last_real), min(nquiet, max(0, last_real - 2))))
+    # a gap of one release: hidden after the events of release i, back in i + 1
+    # (an eventful release, not the last one), drawn apart from the events
+    vrng = random.Random(a.seed * 104729 + 3)
+    nvanish = a.vanish if a.vanish is not None else (1 if a.releases >= 6 else 0)
+    spots = [i for i in range(2, last_real - 1) if i not in quiet and i + 1 not in quiet]
+    vanish = set(vrng.sample(spots, min(nvanish, len(spots))))
+    # tiny sections over two subsystems, added after the events of releases
+    # drawn apart from the events too
+    srng = random.Random(a.seed * 7727 + 5)
+    nstraddle = a.straddle if a.straddle is not None else (1 if a.releases >= 6 else 0)
+    sspots = [i for i in range(1, last_real) if i not in quiet]
+    straddle = set(srng.sample(sspots, min(nstraddle, len(sspots))))
     for i, tag in enumerate(tags):
         if i == 0:
             commit(0, tag, pl.maintainers())
@@ -398,6 +490,10 @@ def main():
         before = pl.titles()
         pl.noise()
         pl.plant(0 if i in quiet else a.events, frm, tag, truth)
+        if i in vanish:
+            pl.hide(vrng, frm, tag, truth)
+        if i in straddle:
+            pl.straddle(srng, frm, tag, truth)
         after = pl.titles()
         renamed_old = {r[4] for r in truth if r[0] == "section" and r[2] == tag and r[3] == "renamed"}
         renamed_new = {r[5] for r in truth if r[0] == "section" and r[2] == tag and r[3] == "renamed"}

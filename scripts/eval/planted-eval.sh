@@ -28,12 +28,15 @@ done
 [ -x "$mev" ] || { echo "planted-eval: no maintevo at '$mev' (build it, or set MAINTEVO)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mev-planted.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# the reading commands take the clustering options only
+# events takes the clustering options and the tracker's thresholds (its
+# results are keyed by both), section-changes --rename only, track all
 read_args=()
 track_only=()
+rename=()
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--link|--match|--growth|--rename|-j|--jobs) track_only+=("$1" "$2"); shift 2 ;;
+	-j|--jobs) track_only+=("$1" "$2"); shift 2 ;;
+	--rename) rename=("$1" "$2"); read_args+=("$1" "$2"); shift 2 ;;
 	*) read_args+=("$1"); shift ;;
 	esac
 done
@@ -44,7 +47,7 @@ for s in $seeds; do
 	"$mev" walk -q --repo "$tmp/repo-$s" --store "$tmp/store-$s"
 	"$mev" track -q --store "$tmp/store-$s" ${track_only[@]+"${track_only[@]}"} ${read_args[@]+"${read_args[@]}"}
 	"$mev" events --store "$tmp/store-$s" ${read_args[@]+"${read_args[@]}"} > "$tmp/events-$s.csv"
-	"$mev" section-changes --store "$tmp/store-$s" > "$tmp/sections-$s.csv"
+	"$mev" section-changes --store "$tmp/store-$s" ${rename[@]+"${rename[@]}"} > "$tmp/sections-$s.csv"
 	python3 "$here/scripts/eval/planted-score.py" --quiet "$tmp/truth-$s.csv" "$tmp/events-$s.csv" \
 		"$tmp/sections-$s.csv" | tail -n +2 | sed "s/^/$s,/"
 done | tee "$tmp/all.csv"

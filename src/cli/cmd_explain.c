@@ -59,7 +59,8 @@ const cli_command cmd_explain_spec = {
 	.about =
 		"Say in words what happened to lineage L ('maintevo lineages': its id or\n"
 		"its name) between two releases, and why: every event of the lineage (it\n"
-		"continued, grew, shrank, split, merged, was born or died) in the pairs\n"
+		"continued, grew, shrank, split, merged, was born or died, or came back\n"
+		"after vanishing for at most --gap releases: a bridge) in the pairs\n"
 		"from --from to --to (--to defaults to the release after --from), or in the\n"
 		"pair ending at --release, with its sizes, the shares of code the clusters\n"
 		"hold of each other, its support, and its whole cause as 'maintevo track'\n"
@@ -247,6 +248,12 @@ static void print_headline(shower *sh, const mev_event *e, const mev_event_list 
 	lineage_tag(fl, sizeof fl, lin, e->from_lineage);
 	lineage_tag(tl, sizeof tl, lin, e->lineage);
 	cli_say(stdout, "\n%s -> %s: %s", e->from_release, e->to_release, mev_event_name(e->kind));
+	if (e->kind == MEV_EVENT_BRIDGE) {
+		cli_say(stdout, ": %s (lineage %s) vanished after %s and comes back in %s as %s\n",
+			show(sh, 0, e->from_cluster), tl, e->from_release, e->to_release,
+			show(sh, 1, e->to_cluster));
+		return;
+	}
 	if (e->kind == MEV_EVENT_BIRTH || e->kind == MEV_EVENT_DEATH) {
 		cli_say(stdout, " of %s (lineage %s)\n",
 			show(sh, e->kind == MEV_EVENT_BIRTH, e->kind == MEV_EVENT_BIRTH ? e->to_cluster : e->from_cluster), tl);
@@ -269,6 +276,45 @@ static void print_headline(shower *sh, const mev_event *e, const mev_event_list 
 	cli_say(stdout, "%s (lineage %s)\n", show(sh, 1, e->to_cluster), tl);
 }
 
+/*
+ * Why a bridge: in the releases of the gap no cluster held the lineage's
+ * code (how many of its sections those releases have, and in clusters of
+ * which other lineages), and back after it the new cluster is linked to
+ * the old one by the tracker's rule, within --gap.
+ */
+static int print_bridge(mev_history *h, const mev_event *e, const mev_track_params *tp)
+{
+	int64_t f = mev_history_find(h, e->from_release), t = mev_history_find(h, e->to_release), k;
+	size_t n = 0, in_gap = 0, gaps = 0;
+	const mev_clustering *c;
+	int rc;
+	if ((rc = mev_history_read(h, e->from_release, MEV_HISTORY_CLUSTERS)))
+		return rc;
+	c = mev_history_clustering(h, (size_t)f);
+	k = c ? mev_history_cluster_named(h, (size_t)f, e->from_cluster) : -1;
+	cli_say(stdout, "  why: no cluster of the gap continued it (");
+	for (int64_t g = f + 1; g < t && !rc; g++) {
+		const mev_release *m = mev_history_release(h, (size_t)g);
+		if (!m->sections || (rc = mev_history_read(h, m->tag, MEV_HISTORY_CLUSTERS)))
+			continue;
+		n = in_gap = 0;
+		for (uint32_t x = 0; k >= 0 && x < mev_clustering_section_count(c); x++)
+			if (mev_clustering_of(c, x) == (uint32_t)k) {
+				n++;
+				in_gap += mev_history_cluster_of(h, (size_t)g, mev_clustering_title(c, x)) >= 0;
+			}
+		cli_say(stdout, "%s%s has %zu of its %zu section%s", gaps++ ? "; " : "", m->tag, in_gap, n,
+			n == 1 ? "" : "s");
+	}
+	cli_say(stdout, "); back in %s the new cluster is linked to it as consecutive clusters are "
+			"(similarity %.3f, at least --link %g; it holds %.1f%% of the old cluster's code), "
+			"within --gap %d release%s: the lineage goes on instead of dying after %s and being "
+			"born again\n",
+		e->to_release, e->similarity, tp->link, 100 * e->share, tp->gap, tp->gap == 1 ? "" : "s",
+		e->from_release);
+	return rc;
+}
+
 static void print_event(shower *sh, const mev_event *e, const mev_event_list *ev,
 			const mev_lineage_list *lin)
 {
@@ -288,6 +334,8 @@ static void print_event(shower *sh, const mev_event *e, const mev_event_list *ev
 			show(sh, e->kind == MEV_EVENT_DEATH, e->partner), 100 * e->partner_share);
 	if (!isnan(e->support))
 		cli_say(stdout, "  support: %.2f of the perturbed runs find it\n", e->support);
+	if (e->kind == MEV_EVENT_BRIDGE)
+		return;
 	if (!e->cause_kind[0]) {
 		cli_say(stdout, "  cause: none computed (%s)\n",
 			e->kind == MEV_EVENT_CONTINUATION || e->kind == MEV_EVENT_GROWTH ||
@@ -302,7 +350,7 @@ static void print_event(shower *sh, const mev_event *e, const mev_event_list *ev
 }
 
 /* The events of lineage id between the releases asked for. */
-static int explain(const explain_args *a, const mev_history *h, const mev_lineage_list *lin,
+static int explain(const explain_args *a, mev_history *h, const mev_lineage_list *lin,
 		   uint32_t id)
 {
 	mev_event_list ev = { 0 };
@@ -324,6 +372,8 @@ static int explain(const explain_args *a, const mev_history *h, const mev_lineag
 				lin->v[id - 1].first_release, lin->v[id - 1].last_release);
 		print_event(&sh, e, &ev, lin);
 		rc = sh.rc;
+		if (!rc && e->kind == MEV_EVENT_BRIDGE)
+			rc = print_bridge(h, e, &a->tp);
 	}
 	if (!rc && !shown)
 		cli_say(stdout, "lineage %" PRIu32 " %s has no events %s %s%s%s\n", id, lin->v[id - 1].name,

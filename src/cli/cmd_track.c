@@ -73,6 +73,10 @@ static void print_summary(const mev_track_result *res, const track_args *a)
 		 res->events[MEV_EVENT_DEATH], res->events[MEV_EVENT_CONTINUATION],
 		 res->events[MEV_EVENT_GROWTH], res->events[MEV_EVENT_CONTRACTION],
 		 res->events[MEV_EVENT_SPLIT], res->events[MEV_EVENT_MERGE], res->lineages);
+	if (res->events[MEV_EVENT_BRIDGE])
+		cli_note("gaps: %zu lineage%s vanished for at most %d release%s and came back (bridge "
+			 "events, --gap)", res->events[MEV_EVENT_BRIDGE],
+			 res->events[MEV_EVENT_BRIDGE] == 1 ? "" : "s", a->tp.gap, a->tp.gap == 1 ? "" : "s");
 	cli_note("causes: %zu split and merge event%s with no MAINTAINERS or code change (the "
 		 "clustering alone)", res->no_change, res->no_change == 1 ? "" : "s");
 	if (res->supported)

@@ -45,6 +45,10 @@ const cli_option cli_track_options[] = {
 		  "a cluster left without a link whose largest receiver\n"
 		  "holds at least A of its lines merges into it instead\n"
 		  "of dying (default 0.5)"),
+	CLI_OPT_INT(mev_track_params, gap, 0, "gap", "N", 0, MEV_TRACK_GAP_MAX,
+		    "a lineage whose clusters vanish for at most N releases\n"
+		    "and come back continues (a bridge) instead of dying\n"
+		    "and being born again (default 1; 0: never)"),
 	THRESHOLD(growth, "growth", "G", 1e6,
 		  "a continuation whose lines change by at least G is a\n"
 		  "growth or contraction (default 0.1)"),
@@ -59,7 +63,7 @@ const cli_option cli_track_options[] = {
 		     "in [1 - X, 1 + X] (default 0.05)"),
 	{ .type = CLI_CALL, .name = "tracking", .value = "KEY",
 	  .help = "all thresholds at once, as the CSVs' tracking column\n"
-		  "shows them (link=0.05:match=0.5:growth=0.1:absorb=0.5)",
+		  "shows them (link=0.05:match=0.5:growth=0.1:absorb=0.5:gap=1)",
 	  CLI__FIELD(mev_track_params, link), .fn = parse_key },
 	CLI_OPT_END
 };

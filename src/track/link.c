@@ -39,14 +39,27 @@ static int better(const mev__pair_in *in, const mev__overlap *x, double jx, cons
 }
 
 /*
+ * Whether the second chance on titles may link a and b: not when a covered
+ * code and b covers none.  A subsystem whose code all left the tree does
+ * not live on in a section whose files are gone too (planted histories: a
+ * two-file section over two subsystems that both die later kept the
+ * lineage of one as a "contraction" to 0 lines, seeds 1 and 29 of 40).
+ */
+static int title_link_allowed(const mev__pair_in *in, uint32_t a, uint32_t b)
+{
+	return !(in->la[a] > 0 && in->lb[b] == 0);
+}
+
+/*
  * One pass of linking over `ov`: a pair is linked when its Jaccard is at
  * least p->link and one side is the other's best partner holding at least
  * p->match of that side's weight.  Only clusters with `open_a`/`open_b` set
- * take part (NULL: all).
+ * take part (NULL: all); the second chance (titles) only pairs
+ * title_link_allowed() lets through.
  */
 static int link_pass(const mev__pair_in *in, const mev_track_params *p, const mev__overlap *ov,
 		     size_t nov, const double *ca, const double *cb, const uint8_t *open_a,
-		     const uint8_t *open_b, link_vec *links)
+		     const uint8_t *open_b, int titles, link_vec *links)
 {
 	int64_t *best_a = malloc((in->na + 1) * sizeof *best_a);
 	int64_t *best_b = malloc((in->nb + 1) * sizeof *best_b);
@@ -64,7 +77,7 @@ static int link_pass(const mev__pair_in *in, const mev_track_params *p, const me
 		const mev__overlap *o = &ov[e];
 		j[e] = -1;
 		if ((open_a && !open_a[o->a]) || (open_b && !open_b[o->b]) || ca[o->a] <= 0 ||
-		    cb[o->b] <= 0 || o->w <= 0)
+		    cb[o->b] <= 0 || o->w <= 0 || (titles && !title_link_allowed(in, o->a, o->b)))
 			continue;
 		j[e] = jaccard(o->w, ca[o->a], cb[o->b]);
 		if (best_a[o->a] < 0 || better(in, o, j[e], &ov[best_a[o->a]], j[best_a[o->a]]))
@@ -81,7 +94,7 @@ static int link_pass(const mev__pair_in *in, const mev_track_params *p, const me
 		origin = best_b[o->b] == (int64_t)e && o->w >= p->match * cb[o->b] - EPS;
 		if (heir || origin) {
 			mev__link l = { MEV_EVENT_CONTINUATION, o->a, o->b, j[e], 0, MEV_CLUSTER_NONE,
-					NAN };
+					NAN, NULL, 0 };
 			if (MEV_VEC_PUSH(links, l)) {
 				rc = mev_error_oom();
 				goto done;
@@ -177,7 +190,7 @@ static int absorb(link_vec *links, const mev__pair_in *in, const mev_track_param
 		if (o->wo >= p->absorb * (double)in->la[a] - EPS) {
 			double u = in->ca[o->a] + in->cb[o->b] - o->w;
 			mev__link l = { MEV_EVENT_CONTINUATION, o->a, o->b, u > 0 ? o->w / u : 0, 0,
-					MEV_CLUSTER_NONE, NAN };
+					MEV_CLUSTER_NONE, NAN, NULL, 0 };
 			if (MEV_VEC_PUSH(links, l))
 				return mev_error_oom();
 		}
@@ -228,6 +241,29 @@ static void kinds(mev__link *links, size_t nlinked, const mev__pair_in *in, cons
 	}
 }
 
+/*
+ * A death for every older cluster without a successor, naming its largest
+ * receiver.  A cluster that covers no code is no subsystem: it is neither
+ * born nor dies (its lineage starts or ends without an event).  Such a
+ * cluster is a section whose files are all gone or never were, e.g. a
+ * two-file section over two subsystems that both died, which stays behind
+ * alone (planted histories, seeds 1 and 29 of 40).
+ */
+static int add_deaths(link_vec *links, const mev__pair_in *in, const uint32_t *nsucc, const int64_t *recv)
+{
+	for (uint32_t a = 0; a < in->na; a++)
+		if (!nsucc[a] && in->la[a] > 0) {
+			mev__link l = { MEV_EVENT_DEATH, a, MEV_CLUSTER_NONE, NAN, NAN, MEV_CLUSTER_NONE, 0, NULL, 0 };
+			if (recv[a] >= 0) {
+				l.partner = in->ov[recv[a]].b;
+				l.partner_share = in->la[a] ? in->ov[recv[a]].wo / (double)in->la[a] : NAN;
+			}
+			if (MEV_VEC_PUSH(links, l))
+				return mev_error_oom();
+		}
+	return 0;
+}
+
 int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_params *p)
 {
 	link_vec links = { 0 };
@@ -248,7 +284,7 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 		goto done;
 	}
 	/* 1. links on code; 2. a second chance on titles for the clusters left */
-	if ((rc = link_pass(in, p, in->ov, in->nov, in->ca, in->cb, NULL, NULL, &links)))
+	if ((rc = link_pass(in, p, in->ov, in->nov, in->ca, in->cb, NULL, NULL, 0, &links)))
 		goto done;
 	memset(open_a, 1, in->na);
 	memset(open_b, 1, in->nb);
@@ -256,7 +292,7 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 		open_a[links.v[i].a] = 0;
 		open_b[links.v[i].b] = 0;
 	}
-	if (in->ntov && (rc = link_pass(in, p, in->tov, in->ntov, in->ta, in->tb, open_a, open_b,
+	if (in->ntov && (rc = link_pass(in, p, in->tov, in->ntov, in->ta, in->tb, open_a, open_b, 1,
 					&links)))
 		goto done;
 	/* 3. absorption of the older clusters still without a link */
@@ -286,26 +322,20 @@ int mev__track_pair(mev__pair_out *out, const mev__pair_in *in, const mev_track_
 			big_pred[l->b] = (int64_t)i;
 	}
 	kinds(links.v, nlinked, in, p, nsucc, npred);
-	for (uint32_t a = 0; a < in->na; a++)
-		if (!nsucc[a]) {
-			mev__link l = { MEV_EVENT_DEATH, a, MEV_CLUSTER_NONE, NAN, NAN, MEV_CLUSTER_NONE, 0 };
-			if (recv[a] >= 0) {
-				l.partner = in->ov[recv[a]].b;
-				l.partner_share = in->la[a] ? in->ov[recv[a]].wo / (double)in->la[a] : NAN;
-			}
-			if (MEV_VEC_PUSH(&links, l)) {
-				rc = mev_error_oom();
-				goto done;
-			}
-		}
+	if ((rc = add_deaths(&links, in, nsucc, recv)))
+		goto done;
 	/* 5. lineages: a cluster continues the lineage of its largest predecessor
 	 * when it is that predecessor's largest successor too and that
 	 * predecessor holds no less of its code than is new; else it starts a
 	 * new one, whose parent is the largest predecessor's lineage */
 	out->next_lineage = in->next_lineage;
 	for (uint32_t b = 0; b < in->nb; b++) {
+		if (!npred[b] && !in->lb[b]) {
+			out->lin_b[b] = out->next_lineage++;
+			continue;
+		}
 		if (!npred[b]) {
-			mev__link l = { MEV_EVENT_BIRTH, MEV_CLUSTER_NONE, b, NAN, NAN, MEV_CLUSTER_NONE, 0 };
+			mev__link l = { MEV_EVENT_BIRTH, MEV_CLUSTER_NONE, b, NAN, NAN, MEV_CLUSTER_NONE, 0, NULL, 0 };
 			if (give[b] >= 0) {
 				l.partner = in->ov[give[b]].a;
 				l.partner_share = in->lb[b] ? in->ov[give[b]].wn / (double)in->lb[b] : NAN;

@@ -14,6 +14,7 @@ void mev_track_params_init(mev_track_params *p)
 	p->growth = 0.1;
 	p->rename = 0.8;
 	p->absorb = 0.5;
+	p->gap = 1;
 	p->support_runs = 10;
 	p->noise = 0.05;
 }
@@ -29,6 +30,11 @@ int mev_track_params_check(const mev_track_params *p)
 			mev_error_hint("see docs/tracking.md for what each threshold does");
 			return MEV_EINVAL;
 		}
+	if (p->gap < 0 || p->gap > MEV_TRACK_GAP_MAX) {
+		mev_error_set(MEV_EINVAL, "the gap must be 0 to %d releases, not %d", MEV_TRACK_GAP_MAX, p->gap);
+		mev_error_hint("1 bridges a lineage that vanishes for one release; 0 bridges none");
+		return MEV_EINVAL;
+	}
 	if (p->support_runs < 0 || p->support_runs > 1000) {
 		mev_error_set(MEV_EINVAL, "support runs must be 0 to 1000, not %d", p->support_runs);
 		mev_error_hint("10 runs give the support of an event in steps of 0.1");
@@ -61,7 +67,7 @@ size_t mev_track_key(char *out, size_t size, const mev_track_params *p)
 			snprintf(num, sizeof num, "%.17g", v[i]);
 		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s=%s", i ? ":" : "", names[i], num);
 	}
-	int n = snprintf(out, size, "%s", buf);
+	int n = snprintf(out, size, "%s:gap=%d", buf, p->gap);
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size ? size - 1 : 0;
 }
 
@@ -95,6 +101,15 @@ int mev_track_params_parse(mev_track_params *out, const char *text)
 		if (!eq)
 			return mev_error_set(MEV_EINVAL, "'%s' in tracker key '%s' is not NAME=VALUE", f, text);
 		*eq = '\0';
+		if (strcmp(f, "gap") == 0) {
+			/* a number of releases, not a threshold */
+			long g = strtol(eq + 1, &end, 10);
+			if (end == eq + 1 || *end || g < 0 || g > MEV_TRACK_GAP_MAX)
+				return mev_error_set(MEV_EINVAL, "'%s' of gap in tracker key '%s' is not 0 to %d",
+						     eq + 1, text, MEV_TRACK_GAP_MAX);
+			out->gap = (int)g;
+			continue;
+		}
 		if (strcmp(f, "link") == 0)
 			field = &out->link;
 		else if (strcmp(f, "match") == 0)

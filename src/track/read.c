@@ -12,7 +12,7 @@
 #include <string.h>
 
 static const char *const event_names[] = { "birth", "death", "continuation", "growth",
-					   "contraction", "split", "merge" };
+					   "contraction", "split", "merge", "bridge" };
 static const char *const change_names[] = { "added", "removed", "renamed" };
 
 const char *mev_event_name(mev_event_kind k)
@@ -366,7 +366,8 @@ static int add_events(list *out, const char *from, const char *to, const void *d
 		mev_event *e = list_push(out);
 		if (!e)
 			break;
-		e->from_release = f;
+		/* a bridge comes from the release before the gap */
+		e->from_release = x->kind == MEV_EVENT_BRIDGE ? list_str(out, x->gap_from, x->gap_from_len) : f;
 		e->to_release = t;
 		e->kind = x->kind;
 		e->lineage = x->lineage;
@@ -388,6 +389,87 @@ static int add_events(list *out, const char *from, const char *to, const void *d
 	free(sup);
 	free(causes);
 	mev__events_rec_free(&rec);
+	return rc;
+}
+
+/* A bridge as a death it undoes sees it: the release before the gap and
+ * the lineage. */
+typedef struct {
+	const char *from;
+	uint32_t lineage;
+} gap_start;
+
+static int add_bridges(list *out, const char *from, const char *to, const void *data, size_t len)
+{
+	mev__events_rec rec;
+	int rc = mev__events_rec_decode(&rec, data, len, to);
+	(void)from;
+	for (size_t i = 0; i < rec.events.n && !rc; i++) {
+		const mev__rec_event *x = &rec.events.v[i];
+		gap_start *g;
+		if (x->kind != MEV_EVENT_BRIDGE)
+			continue;
+		if (!(g = list_push(out)))
+			break;
+		g->from = list_str(out, x->gap_from, x->gap_from_len);
+		g->lineage = x->lineage;
+	}
+	mev__events_rec_free(&rec);
+	return rc;
+}
+
+/* The events read are those of the pairs from `from` on; a bridge among
+ * them from a release before `from` goes too (its from_release is the
+ * release before the gap, as every reader's range compares). */
+static int drop_bridges_before(list *l, mev_store *s, const char *from)
+{
+	mev_event *v = l->v;
+	mev_release_ranks *ranks = NULL;
+	size_t n = 0;
+	int rc = mev_release_ranks_load(&ranks, s);
+	int64_t lo = rc ? 0 : mev_release_rank(ranks, from);
+	for (size_t i = 0; i < l->n && !rc; i++)
+		if (v[i].kind != MEV_EVENT_BRIDGE || mev_release_rank(ranks, v[i].from_release) >= lo)
+			v[n++] = v[i];
+	if (!rc)
+		l->n = n;
+	mev_release_ranks_free(ranks);
+	return rc;
+}
+
+/*
+ * A death whose lineage a later bridge continues is no death: the lineage
+ * only vanished for a while, and the bridge (from the same release) says
+ * so.  Such deaths of the events read (l, pairs from `from` on) are
+ * dropped; the bridges are looked for up to the last release, also past
+ * the range read.
+ */
+static int drop_bridged_deaths(list *l, mev_store *s, const mev__track_keys *k, const char *from)
+{
+	mev_event *v = l->v;
+	list b;
+	size_t n = 0;
+	int rc, deaths = 0;
+	if (from && (rc = drop_bridges_before(l, s, from)))
+		return rc;
+	for (size_t i = 0; i < l->n; i++)
+		deaths |= v[i].kind == MEV_EVENT_DEATH;
+	if (!deaths || (rc = list_init(&b, sizeof(gap_start))) != 0)
+		return deaths ? rc : 0;
+	rc = read_chain(&b, s, &k->events, 1, "events", k->result, from, NULL, add_bridges, NULL, 0);
+	if (!rc && b.oom)
+		rc = mev_error_oom();
+	for (size_t i = 0; i < l->n && !rc; i++) {
+		const gap_start *g = b.v;
+		int bridged = 0;
+		for (size_t j = 0; v[i].kind == MEV_EVENT_DEATH && j < b.n && !bridged; j++)
+			bridged = g[j].lineage == v[i].lineage && strcmp(g[j].from, v[i].from_release) == 0;
+		if (!bridged)
+			v[n++] = v[i];
+	}
+	if (!rc)
+		l->n = n;
+	free_parts(&b.v, &b.n, (void **)&b.arena);
 	return rc;
 }
 
@@ -420,6 +502,8 @@ int mev__read_events(mev_event_list *out, mev_store *s, const mev__track_keys *k
 		return rc;
 	l.aux = &sm;
 	rc = read_chain(&l, s, &k->events, 1, "events", k->result, from, to, add_events, aux, 2);
+	if (!rc)
+		rc = drop_bridged_deaths(&l, s, k, from);
 	recs_free(&sup);
 	recs_free(&cau);
 	return list_finish(&l, rc, (void **)&out->v, &out->n, &out->mem_);

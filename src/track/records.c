@@ -17,6 +17,7 @@ void mev__event_params(uint64_t out[MEV__EVENT_PARAMS], const mev_track_params *
 	out[1] = mev__f64_bits(p->match);
 	out[2] = mev__f64_bits(p->growth);
 	out[3] = mev__f64_bits(p->absorb);
+	out[4] = (uint64_t)p->gap;
 }
 
 void mev__change_params(uint64_t out[MEV__CHANGE_PARAMS], const mev_track_params *p)
@@ -152,16 +153,18 @@ int mev__rec_fresh(void **data, size_t *len, mev_store *s, const mev_buf *k, con
 /* What an event holds beyond its clusters: uv share bits, uv from
  * lineage, uv partner lineage, uv partner share bits, str partner. */
 static int put_link_extra(mev_buf *b, const mev__track_rel *ra, const mev__track_rel *rb,
-			  const mev__link *l)
+			  const mev__link *l, const mev__track_rel *fa, uint32_t a)
 {
-	int ha = l->a != MEV_CLUSTER_NONE, hp = l->partner != MEV_CLUSTER_NONE;
+	int ha = a != MEV_CLUSTER_NONE, hp = l->partner != MEV_CLUSTER_NONE;
 	/* a birth's partner is an older cluster, a death's a newer one */
 	const mev__track_rel *pr = l->kind == MEV_EVENT_BIRTH ? ra : rb;
 	int rc = mev__put_uv(b, mev__f64_bits(l->share));
-	rc |= mev__put_uv(b, ha ? ra->lineage[l->a] : 0);
+	rc |= mev__put_uv(b, ha ? fa->lineage[a] : 0);
 	rc |= mev__put_uv(b, hp ? pr->lineage[l->partner] : 0);
 	rc |= mev__put_uv(b, mev__f64_bits(hp ? l->partner_share : NAN));
 	rc |= mev__put_cstr(b, hp ? pr->reps[l->partner] : "");
+	if (l->kind == MEV_EVENT_BRIDGE)
+		rc |= mev__put_cstr(b, fa->tag);
 	return rc;
 }
 
@@ -171,7 +174,10 @@ static int put_link_extra(mev_buf *b, const mev__track_rel *ra, const mev__track
  * lineage, the clusters of the release (uv lineage, uv parent, uv lines,
  * str representative), the events (uv kind, uv from+1, uv to+1, uv
  * similarity bits, uv from_lines+1, uv to_lines+1, uv lineage, str from
- * representative, str to representative).
+ * representative, str to representative, then put_link_extra()).  A
+ * bridge has no cluster of the older release: its from side is the
+ * cluster of the release before the gap (from+1 is 0, the lines, lineage
+ * and representative are that cluster's), and its tag ends the event.
  */
 int mev__encode_events(mev_buf *b, const mev__track_rel *ra, const mev__track_rel *rb,
 		       const mev_track_params *p, int mode, const mev__pair_out *po)
@@ -193,17 +199,20 @@ int mev__encode_events(mev_buf *b, const mev__track_rel *ra, const mev__track_re
 	rc |= mev__put_uv(b, po ? po->nlinks : 0);
 	for (size_t i = 0; po && i < po->nlinks && !rc; i++) {
 		const mev__link *l = &po->links[i];
-		int ha = l->a != MEV_CLUSTER_NONE, hb = l->b != MEV_CLUSTER_NONE;
+		/* the from side: a cluster of ra, or a bridge's before the gap */
+		const mev__track_rel *fa = l->gap_rel ? l->gap_rel : ra;
+		uint32_t a = l->gap_rel ? l->gap_a : l->a;
+		int ha = a != MEV_CLUSTER_NONE, hb = l->b != MEV_CLUSTER_NONE;
 		rc |= mev__put_uv(b, (uint64_t)l->kind);
-		rc |= mev__put_uv(b, ha ? (uint64_t)l->a + 1 : 0);
+		rc |= mev__put_uv(b, l->a != MEV_CLUSTER_NONE ? (uint64_t)l->a + 1 : 0);
 		rc |= mev__put_uv(b, hb ? (uint64_t)l->b + 1 : 0);
 		rc |= mev__put_uv(b, mev__f64_bits(l->sim));
-		rc |= mev__put_uv(b, ha ? ra->cl_lines[l->a] + 1 : 0);
+		rc |= mev__put_uv(b, ha ? fa->cl_lines[a] + 1 : 0);
 		rc |= mev__put_uv(b, hb ? rb->cl_lines[l->b] + 1 : 0);
-		rc |= mev__put_uv(b, hb ? rb->lineage[l->b] : ra->lineage[l->a]);
-		rc |= mev__put_cstr(b, ha ? ra->reps[l->a] : "");
+		rc |= mev__put_uv(b, hb ? rb->lineage[l->b] : fa->lineage[a]);
+		rc |= mev__put_cstr(b, ha ? fa->reps[a] : "");
 		rc |= mev__put_cstr(b, hb ? rb->reps[l->b] : "");
-		rc |= put_link_extra(b, ra, rb, l);
+		rc |= put_link_extra(b, ra, rb, l, fa, a);
 	}
 	return rc ? mev_error_oom() : 0;
 }
@@ -257,6 +266,8 @@ static int decode_events(mev__events_rec *out, mev__record_reader *r)
 		x->partner_lineage = (uint32_t)mev__get_uv(r);
 		x->partner_share = mev__bits_f64(mev__get_uv(r));
 		x->partner = mev__get_str(r, &x->partner_len);
+		if (x->kind == MEV_EVENT_BRIDGE)
+			x->gap_from = mev__get_str(r, &x->gap_from_len);
 		if ((unsigned)x->kind >= MEV_EVENT_KINDS)
 			r->bad = 1;
 	}

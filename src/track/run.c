@@ -39,6 +39,7 @@ static void rel_clear(mev__track_rel *r)
 	free(r->lineage);
 	free(r->parent);
 	mev_release_patterns_free(&r->pat);
+	free(r->died);
 	memset(r, 0, sizeof *r);
 }
 
@@ -139,6 +140,9 @@ typedef struct {
 	mev_track_result *res;
 	uint64_t params[MEV__EVENT_PARAMS], rparams[MEV__CHANGE_PARAMS];
 	mev__track_rel prev, cur;
+	mev__track_rel older[MEV_TRACK_GAP_MAX]; /* the releases before prev, nearest
+						    first, that a bridge may reach */
+	size_t nolder;
 	int have_prev;
 	int dirty_ev, dirty_ch;            /* a pair was computed again: all after it too */
 	mev_buf k, k2, k3, ev_val, ch_val, ca_val;
@@ -166,6 +170,43 @@ static int pair_causes(run *r, mev__track_rel *ra, mev__track_rel *rb, const mev
 	return rc;
 }
 
+/* Births of the pair ra -> rb that continue a lineage gone for at most
+ * gap releases become bridges (bridge.c). */
+static int bridge_births(run *r, mev__pair_out *po, const mev__track_rel *ra, const mev__track_rel *rb)
+{
+	const mev__track_rel *older[MEV_TRACK_GAP_MAX];
+	int rc = 0;
+	for (size_t g = 0; g < r->nolder && !rc; g++) {
+		older[g] = &r->older[g];
+		if (rb->has_files)
+			rc = need_files(r->s, &r->older[g]);
+	}
+	return rc ? rc : mev__bridge(po, ra, rb, older, r->nolder, r->tp);
+}
+
+/* After the pair prev -> cur: prev learns which of its lineages died (from
+ * the pair's events record) and joins the releases a bridge may reach;
+ * cur becomes prev. */
+static int next_release(run *r, const mev_buf *events)
+{
+	int rc = 0;
+	if (r->have_prev && r->tp->gap > 0) {
+		if ((rc = mev__bridge_died(&r->prev, events->ptr, events->len, r->cur.tag)))
+			return rc;
+		if (r->nolder == (size_t)r->tp->gap)
+			rel_clear(&r->older[--r->nolder]);
+		memmove(&r->older[1], &r->older[0], r->nolder * sizeof *r->older);
+		r->older[0] = r->prev;
+		r->nolder++;
+	} else {
+		rel_clear(&r->prev);
+	}
+	r->prev = r->cur;
+	memset(&r->cur, 0, sizeof r->cur);
+	r->have_prev = 1;
+	return rc;
+}
+
 /* The events of the pair ra -> rb: rb gets its lineages, r->ev_val the
  * record; *po the links (free with mev__pair_out_free()). */
 static int pair_events(run *r, mev__pair_out *po, mev__track_rel *ra, mev__track_rel *rb,
@@ -173,6 +214,8 @@ static int pair_events(run *r, mev__pair_out *po, mev__track_rel *ra, mev__track
 {
 	size_t nb = mev_clustering_count(rb->cl);
 	int rc = mev__pair_link(po, ra, rb, sp, code, r->tp);
+	if (!rc && r->nolder)
+		rc = bridge_births(r, po, ra, rb);
 	if (rc)
 		return rc;
 	memcpy(rb->lineage, po->lin_b, nb * sizeof *rb->lineage);
@@ -368,11 +411,7 @@ static int track_release(run *r, const mev_release *m, size_t i, size_t total)
 			return rc;
 		r->res->tracked++;
 	}
-	rel_clear(&r->prev);
-	r->prev = r->cur;
-	memset(&r->cur, 0, sizeof r->cur);
-	r->have_prev = 1;
-	return 0;
+	return next_release(r, ev_ok ? &r->old_ev : &r->ev_val);
 }
 
 /* --- records of releases no longer tracked ----------------------------------- */
@@ -421,6 +460,20 @@ static int del_lineages(mev_store *s, void *ctx)
 	return mev_store_delete(s, "lineages", k->ptr, k->len);
 }
 
+/* Drop the lineages record under key k, if any. */
+static int drop_lineages(mev_store *s, mev_buf *k)
+{
+	void *data = NULL;
+	size_t len = 0;
+	int rc = 0;
+	if (mev_store_get(&data, &len, s, "lineages", k->ptr, k->len) == 0)
+		rc = mev_store_write(s, del_lineages, k);
+	else
+		mev_error_clear();
+	free(data);
+	return rc;
+}
+
 /* Drop the stored records under prefix of releases not in the chain. */
 static int drop_stale(mev_store *s, const mev_buf *prefix, const mev_strmap *chain)
 {
@@ -453,14 +506,34 @@ static int drop_legacy(mev_store *s, const mev_cluster_params *cp)
 			rc = drop_stale(s, &k, &none);
 	}
 	if (!rc && !(rc = mev__legacy_events_key(&k, cp))) {
-		void *data = NULL;
-		size_t len = 0;
 		k.len--;
-		if (mev_store_get(&data, &len, s, "lineages", k.ptr, k.len) == 0)
-			rc = mev_store_write(s, del_lineages, &k);
-		else
-			mev_error_clear();
-		free(data);
+		rc = drop_lineages(s, &k);
+	}
+	mev__buf_free(&k);
+	mev__strmap_free(&none);
+	return rc;
+}
+
+/* The events and lineages of a maintevo before issue 40 for these
+ * thresholds, whose key had no gap (its results had none bridged): they
+ * cannot be read any more, so they go.  (Their support and cause records,
+ * keyed by the events they measured, are left: nothing reads them.) */
+static int drop_gapless(mev_store *s, const mev_cluster_params *cp, const mev_track_params *tp)
+{
+	mev_strmap none = MEV_STRMAP_INIT;
+	mev_buf k = MEV_BUF_INIT;
+	char key[256], *gap;
+	int rc = 0;
+	mev_track_result_key(key, sizeof key, cp, tp);
+	if ((gap = strstr(key, ":gap=")) != NULL)
+		*gap = '\0';
+	if (mev__buf_put(&k, key, strlen(key) + 1))
+		rc = mev_error_oom();
+	if (!rc)
+		rc = drop_stale(s, &k, &none);
+	if (!rc) {
+		k.len--;
+		rc = drop_lineages(s, &k);
 	}
 	mev__buf_free(&k);
 	mev__strmap_free(&none);
@@ -622,7 +695,7 @@ static int finish(run *r, const mev_release *const *chain, size_t nchain, const 
 	    (rc = mev__sections_key(&r->k, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
 	    (rc = mev__support_key(&r->k, r->cp, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
 	    (rc = mev__cause_key(&r->k, r->cp, r->tp, NULL)) || (rc = drop_stale(r->s, &r->k, tags)) ||
-	    (rc = drop_legacy(r->s, r->cp)))
+	    (rc = drop_legacy(r->s, r->cp)) || (rc = drop_gapless(r->s, r->cp, r->tp)))
 		return rc;
 	if ((rc = write_lineages(r->s, r->cp, r->tp, chain, nchain, r->res)))
 		return rc;
@@ -701,6 +774,8 @@ int mev_track_store(mev_track_result *res, mev_store *s, const mev_cluster_param
 	res->seconds = mev__now() - t0;
 	rel_clear(&r.prev);
 	rel_clear(&r.cur);
+	for (size_t g = 0; g < r.nolder; g++)
+		rel_clear(&r.older[g]);
 	mev__buf_free(&r.k);
 	mev__buf_free(&r.k2);
 	mev__buf_free(&r.k3);

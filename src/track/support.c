@@ -191,9 +191,13 @@ static void view_free(mev__track_rel *v)
 
 /* --- matching the events in a run -------------------------------------------- */
 
-/* The class of an event: continuations, growths and contractions are one. */
+/* The class of an event: continuations, growths and contractions are one;
+ * a bridge is found by a run in which its cluster is born in that pair
+ * (the run links only consecutive releases). */
 static int event_class(mev_event_kind k)
 {
+	if (k == MEV_EVENT_BRIDGE)
+		return MEV_EVENT_BIRTH;
 	return k == MEV_EVENT_GROWTH || k == MEV_EVENT_CONTRACTION ? MEV_EVENT_CONTINUATION : (int)k;
 }
 
@@ -227,7 +231,7 @@ static void count_hits(uint32_t *hits, const mev__events_rec *rec, const mev__pa
 		uint32_t a = cluster_of(xa, r, ev->from_rep, ev->from_len);
 		uint32_t b = cluster_of(xb, r, ev->to_rep, ev->to_len);
 		int k;
-		if (ev->kind == MEV_EVENT_BIRTH)
+		if (ev->kind == MEV_EVENT_BIRTH || ev->kind == MEV_EVENT_BRIDGE)
 			k = b == MEV_CLUSTER_NONE ? -1 : link_find(po, MEV_CLUSTER_NONE, b);
 		else if (ev->kind == MEV_EVENT_DEATH)
 			k = a == MEV_CLUSTER_NONE ? -1 : link_find(po, a, MEV_CLUSTER_NONE);

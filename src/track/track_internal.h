@@ -15,6 +15,8 @@
 
 /* --- linking two releases' clusters (link.c) ----------------------------- */
 
+typedef struct mev__track_rel mev__track_rel;
+
 /* Common weight of cluster a of the older and cluster b of the newer
  * release (mean lines of the items both cover), and those items' lines in
  * the older (wo) and the newer release (wn). */
@@ -46,6 +48,10 @@ typedef struct {
 					  death: the newer cluster holding most of a's code;
 					  MEV_CLUSTER_NONE: none */
 	double partner_share;          /* of b's (birth) or a's (death) lines */
+	/* a bridge (a == MEV_CLUSTER_NONE): cluster gap_a of release gap_rel,
+	 * the last one the lineage was in before the gap (bridge.c) */
+	const mev__track_rel *gap_rel;
+	uint32_t gap_a;
 } mev__link;
 
 typedef struct {
@@ -67,7 +73,7 @@ void mev__pair_out_free(mev__pair_out *o);
 
 /* --- a release as the tracker sees it ------------------------------------ */
 
-typedef struct {
+struct mev__track_rel {
 	const char *tag;
 	mev_oid commit;
 	int has_files;
@@ -83,7 +89,9 @@ typedef struct {
 	uint32_t next_lineage;   /* after this release */
 	mev_release_patterns pat; /* its patterns (pat_state 1) */
 	int pat_state;           /* 0: not read yet, 1: read, -1: none stored */
-} mev__track_rel;
+	uint32_t *died;          /* lineages of its clusters that die in the pair after it */
+	size_t ndied;            /* (known once that pair is tracked; bridge.c) */
+};
 
 /* --- overlaps on code and titles (overlap.c) ----------------------------- */
 
@@ -141,6 +149,29 @@ int mev__overlaps_titles(mev__overlap_sums *acc, double *ca, double *cb, const m
  */
 int mev__pair_link(mev__pair_out *po, const mev__track_rel *ra, const mev__track_rel *rb,
 		   const mev__set_pair_vec *sp, int code, const mev_track_params *tp);
+
+/* --- bridging short gaps (bridge.c; docs/tracking.md "Gaps") ------------- */
+
+/*
+ * Turn births of po (the pair ra -> rb) into bridges: older[g - 1] is the
+ * release g releases before ra (g = 1 .. nolder, nolder <= tp->gap), with
+ * cl, cl_lines, reps, lineage, died and, when it and rb have file tables,
+ * fm.  A born cluster of
+ * rb continues the lineage of a cluster of older[g - 1] that died in the
+ * pair after it and has not come back since, when the two are linked by
+ * the tracker's rule (Jaccard >= link, one holding >= match of the other)
+ * on what the two releases share (files when both fm are loaded, else
+ * titles weighted by lines); the closest
+ * release first, then the most similar pairs.  The lineages po gave the
+ * clusters of rb are renumbered so that ids stay consecutive
+ * (first_new: ra->next_lineage).  Errors: MEV_ENOMEM.
+ */
+int mev__bridge(mev__pair_out *po, const mev__track_rel *ra, const mev__track_rel *rb,
+		const mev__track_rel *const *older, size_t nolder, const mev_track_params *tp);
+
+/* r->died from the events record (data) of the pair after r.  Errors:
+ * MEV_ECORRUPT, MEV_ENOMEM. */
+int mev__bridge_died(mev__track_rel *r, const void *data, size_t len, const char *tag);
 
 /* --- support (support.c) ---------------------------------------------------- */
 
@@ -274,15 +305,15 @@ int mev__causes_decode(mev__read_cause **out, size_t *n, mev_arena *arena, const
  */
 enum {
 	MEV__TRACK_REC_VERSION = 2,
-	MEV__TRACK_ALGORITHM = 4,
+	MEV__TRACK_ALGORITHM = 6,
 	MEV__TRACK_MODE_FIRST = 0,
 	MEV__TRACK_MODE_CODE = 1,
 	MEV__TRACK_MODE_TITLES = 2
 };
 
-/* The thresholds an events record (4: link, match, growth, absorb) or a
+/* The thresholds an events record (5: link, match, growth, absorb, gap) or a
  * section changes record (1: rename) depends on, as stored. */
-#define MEV__EVENT_PARAMS 4
+#define MEV__EVENT_PARAMS 5
 #define MEV__CHANGE_PARAMS 1
 void mev__event_params(uint64_t out[MEV__EVENT_PARAMS], const mev_track_params *p);
 void mev__change_params(uint64_t out[MEV__CHANGE_PARAMS], const mev_track_params *p);
@@ -343,6 +374,8 @@ typedef struct {
 	uint32_t from_lineage, partner_lineage;
 	const char *partner;
 	size_t partner_len;
+	const char *gap_from;         /* a bridge: the release before the gap */
+	size_t gap_from_len;
 } mev__rec_event;
 
 typedef struct {

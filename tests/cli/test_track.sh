@@ -50,6 +50,16 @@ awk -F, 'NR > 1 && ($5 < 0.95 || $6 < 0.95) { bad = 1 } END { exit bad }' score.
 	{ cat misses.txt >&2; fail "precision or recall below 0.95"; }
 grep -q '^structural,' score.csv || fail "no structural score"
 
+step "a gap of one release is bridged, and explain says why"
+grep -q '^v1.2,v1.4,bridge,[0-9]*,GARNET STORAGE SUBSYSTEM,GARNET STORAGE SUBSYSTEM,' events.csv ||
+	fail "the planted gap (GARNET STORAGE, missing from v1.3) is not one bridge v1.2 -> v1.4"
+grep -q '^v1.2,v1.3,death,[0-9]*,GARNET STORAGE SUBSYSTEM,' events.csv && fail "the bridged lineage also dies"
+expect_exit 0 "$MEV" explain --store S --release v1.4 --lineage "GARNET STORAGE SUBSYSTEM"
+expect_stdout_contains "v1.2 -> v1.4: bridge: GARNET STORAGE SUBSYSTEM (lineage GARNET STORAGE SUBSYSTEM ["
+expect_stdout_contains "vanished after v1.2 and comes back in v1.4 as GARNET STORAGE SUBSYSTEM"
+expect_stdout_contains "why: no cluster of the gap continued it (v1.3 has 0 of its"
+expect_stdout_contains "within --gap 1 release: the lineage goes on instead of dying after v1.2"
+
 step "identical releases: only continuations"
 awk -F, '$1 == "v1.4" && $2 == "v1.5" { n++; if ($3 != "continuation") bad = 1 } END { exit bad || !n }' events.csv ||
 	fail "the identical pair v1.4 -> v1.5 has other events than continuations"
@@ -98,18 +108,18 @@ expect_exit 0 "$MEV" track --store S -q --link 0.05 --absorb 0.9
 expect_exit 0 "$MEV" events --store S
 same_files events.csv "$OUT"
 expect_exit 0 "$MEV" events --store S --link 0.05 --absorb 0.9
-expect_stdout_contains ",link=0.05:match=0.5:growth=0.1:absorb=0.9"
+expect_stdout_contains ",link=0.05:match=0.5:growth=0.1:absorb=0.9:gap=1"
 cp "$OUT" events-low.csv
 expect_exit 0 "$MEV" events --store S --tracking link=0.05:absorb=0.9
 same_files events-low.csv "$OUT"
 expect_exit 0 "$MEV" lineages --store S --link 0.05 --absorb 0.9
-awk -F, 'NR > 1 && $9 != "link=0.05:match=0.5:growth=0.1:absorb=0.9" { exit 1 }' "$OUT" ||
+awk -F, 'NR > 1 && $9 != "link=0.05:match=0.5:growth=0.1:absorb=0.9:gap=1" { exit 1 }' "$OUT" ||
 	fail "lineages rows do not name the thresholds"
 expect_exit 0 "$MEV" store info --store S
-expect_stdout_contains "tracked:      temporal:res=1:seed=1:tol=0.97:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5 ("
-expect_stdout_contains "tracked:      temporal:res=1:seed=1:tol=0.97:top=1/link=0.05:match=0.5:growth=0.1:absorb=0.9 ("
+expect_stdout_contains "tracked:      temporal:res=1:seed=1:tol=0.97:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5:gap=1 ("
+expect_stdout_contains "tracked:      temporal:res=1:seed=1:tol=0.97:top=1/link=0.05:match=0.5:growth=0.1:absorb=0.9:gap=1 ("
 expect_exit 1 "$MEV" events --store S --link 0.07
-expect_error "not tracked with temporal:res=1:seed=1:tol=0.97:top=1/link=0.07:match=0.5:growth=0.1:absorb=0.5"
+expect_error "not tracked with temporal:res=1:seed=1:tol=0.97:top=1/link=0.07:match=0.5:growth=0.1:absorb=0.5:gap=1"
 expect_exit 2 "$MEV" events --store S --tracking link=0.05:bogus=1
 expect_error "unknown threshold 'bogus'"
 
@@ -343,4 +353,11 @@ for c in cluster clusters track events lineages section-changes import-pasta; do
 	expect_exit 0 "$MEV" $c --help
 	expect_stdout_contains "usage: maintevo $c"
 done
+
+step "--gap 0: another parameter set, with the death and the birth the gap makes"
+expect_exit 0 "$MEV" track --store S -q --gap 0 --support-runs 0
+expect_exit 0 "$MEV" events --store S --gap 0 --support-runs 0
+expect_stdout_contains "v1.2,v1.3,death,"
+grep -q ',bridge,' "$OUT" && fail "--gap 0 bridged a lineage"
+expect_stdout_contains ":absorb=0.5:gap=0,"
 echo "PASS"

@@ -34,7 +34,7 @@ done
 # The long options of each command: its --help lists exactly these.
 release_opts="repo rev dialect top-level-only warnings jobs stats"
 cluster_opts="method steps resolution seed top-fraction smooth"
-track_opts="link match absorb growth rename support-runs noise tracking"
+track_opts="link match absorb gap growth rename support-runs noise tracking"
 options_of() {
 	case $1 in
 	filemap) echo "$release_opts store release keep-rest excel-safe out help" ;;
@@ -150,6 +150,9 @@ the tracking results to read (as given to 'maintevo track'):
   --absorb A         a cluster left without a link whose largest receiver
                      holds at least A of its lines merges into it instead
                      of dying (default 0.5)
+  --gap N            a lineage whose clusters vanish for at most N releases
+                     and come back continues (a bridge) instead of dying
+                     and being born again (default 1; 0: never)
   --growth G         a continuation whose lines change by at least G is a
                      growth or contraction (default 0.1)
   --rename R         share of a removed section's code a new section must
@@ -159,7 +162,7 @@ the tracking results to read (as given to 'maintevo track'):
   --noise X          their perturbation: edge weights scaled by a factor
                      in [1 - X, 1 + X] (default 0.05)
   --tracking KEY     all thresholds at once, as the CSVs' tracking column
-                     shows them (link=0.05:match=0.5:growth=0.1:absorb=0.5)
+                     shows them (link=0.05:match=0.5:growth=0.1:absorb=0.5:gap=1)
 EOF
 cp "$OUT" "$TMP/.help"
 for h in -h "--help --bogus" "--store x -h"; do

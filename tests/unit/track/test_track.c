@@ -592,7 +592,7 @@ static void check_history_tracked(mev_store *s, const mev_cluster_params *cp)
 	CHECK(mev_history_clustered(h) && mev_history_tracked(h) && mev_history_store(h) == s);
 	mev_cluster_key(key, sizeof key, cp);
 	CHECK_STR(mev_history_cluster_key(h), key);
-	CHECK_STR(mev_history_track_key(h), "link=0.1:match=0.5:growth=0.1:absorb=0.5");
+	CHECK_STR(mev_history_track_key(h), "link=0.1:match=0.5:growth=0.1:absorb=0.5:gap=1");
 	CHECK_STR(mev_history_release(h, 0)->tag, "v1");
 	CHECK_STR(mev_history_releases(h)[2].tag, "v3");
 	CHECK_INT(mev_history_find(h, "v2"), 1);

@@ -207,6 +207,25 @@ static void test_second_chance(void)
 	mev__pair_out_free(&o);
 }
 
+static void test_no_code(void)
+{
+	/* cluster 0's code left the tree and its one surviving title is a
+	 * section covering nothing (cluster 0 of the newer release): no link
+	 * by titles, 0 dies, and the newer cluster 0, covering no code, is not
+	 * born (a new lineage without an event); cluster 1 covered nothing and
+	 * goes away: no death either */
+	pair p = { .na = 2, .nb = 1, .ca = { 0, 0 }, .cb = { 0 }, .la = { 500, 0 }, .lb = { 0 },
+		   .nov = 0, .ta = { 1, 1 }, .tb = { 1 }, .tov = { { 0, 0, 1 } }, .ntov = 1 };
+	mev__pair_out o = run(&p);
+	CHECK_INT(kind(&o, 0, 0), -1);
+	CHECK_INT(kind(&o, 0, MEV_CLUSTER_NONE), MEV_EVENT_DEATH);
+	CHECK_INT(kind(&o, 1, MEV_CLUSTER_NONE), -1);
+	CHECK_INT(kind(&o, MEV_CLUSTER_NONE, 0), -1);
+	CHECK_INT(o.nlinks, 1);
+	CHECK_INT(o.lin_b[0], 100);
+	CHECK_INT(o.next_lineage, 101);
+	mev__pair_out_free(&o);
+}
 
 static void test_params(void)
 {
@@ -236,15 +255,21 @@ static void test_params(void)
 		p.absorb = 1.0 / 3;
 		mev_track_result_key(k, sizeof k, &cp, &p);
 		CHECK_STR(k, "temporal:res=1:seed=1:tol=0.97:top=1/link=0.05:match=0.5:growth=0.1:"
-			     "absorb=0.33333333333333331");
+			     "absorb=0.33333333333333331:gap=1");
 		mev_track_params_init(&q);
 		CHECK_INT(mev_track_params_parse(&q, strchr(k, '/') + 1), 0);
 		CHECK(q.link == p.link && q.absorb == p.absorb && q.match == p.match);
 		mev_track_result_key(k, sizeof k, &cp, NULL);
-		CHECK_STR(k, "temporal:res=1:seed=1:tol=0.97:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5");
+		CHECK_STR(k, "temporal:res=1:seed=1:tol=0.97:top=1/link=0.1:match=0.5:growth=0.1:absorb=0.5:gap=1");
 		CHECK_ERR(mev_track_params_parse(&q, "link=0.1:size=3"), MEV_EINVAL, "unknown threshold 'size'");
 		CHECK_ERR(mev_track_params_parse(&q, "absorb=2"), MEV_EINVAL, "absorb threshold must be in");
 		CHECK_ERR(mev_track_params_parse(&q, "link"), MEV_EINVAL, "is not NAME=VALUE");
+		mev_track_params_init(&q);
+		CHECK_INT(mev_track_params_parse(&q, "gap=0:link=0.2"), 0);
+		CHECK(q.gap == 0 && q.link == 0.2);
+		CHECK_ERR(mev_track_params_parse(&q, "gap=9"), MEV_EINVAL, "of gap in tracker key");
+		q.gap = -1;
+		CHECK_ERR(mev_track_params_check(&q), MEV_EINVAL, "the gap must be 0 to 5 releases");
 	}
 }
 
@@ -258,5 +283,6 @@ int main(void)
 	RUN(test_absorption);
 	RUN(test_thresholds);
 	RUN(test_second_chance);
+	RUN(test_no_code);
 	return test_summary();
 }
