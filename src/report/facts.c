@@ -221,7 +221,15 @@ static int collect_events(mev__report *r)
 		int64_t f = mev_history_find(r->h, e->from_release),
 			t = mev_history_find(r->h, e->to_release);
 		int rc = 0;
-		if (f < (int64_t)r->ia || t > (int64_t)r->ib || f < 0 || t < 0)
+		if (f < 0 || t < 0)
+			continue;
+		/* a bridge spans releases; it meets the range when its gap does
+		 * (its lineage vanished inside the range, or came back in it) */
+		if (e->kind == MEV_EVENT_BRIDGE) {
+			r->bridges += f < (int64_t)r->ib && t > (int64_t)r->ia;
+			continue;
+		}
+		if (f < (int64_t)r->ia || t > (int64_t)r->ib)
 			continue;
 		if (!supported(e, r->opt->min_support)) {
 			r->weak++;

@@ -284,6 +284,10 @@ int mev__part_subsystems(mev__doc *d, const mev__report *r)
 			merges);
 	mev__doc_text(d, " (a subsystem is a cluster of sections; it is followed from release to release "
 		      "by the code it covers).");
+	if (r->bridges)
+		mev__doc_printf(d, " %zu vanished for a release or more and came back (bridged over "
+				"the gap, neither died nor was born: the rows of 'maintevo events' "
+				"whose event is bridge list %s).", r->bridges, r->bridges == 1 ? "it" : "them");
 	if (r->weak)
 		mev__doc_printf(d, " %zu event%s with a support below %g (found by fewer of the perturbed "
 				"runs) %s left out: 'maintevo events' lists %s.", r->weak,

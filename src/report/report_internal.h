@@ -50,6 +50,7 @@ typedef struct {
 	int changes_known;         /* 'maintevo track' ran */
 	MEV_VEC(mev__kept) kept;
 	MEV_VEC(const mev_event *) births, deaths, moves; /* in the range */
+	size_t bridges;            /* lineages whose gap (a bridge) meets the range */
 	MEV_VEC(mev__move) groups; /* splits and merges, by the code that moved */
 	size_t weak;               /* events of the range left out: support < min_support */
 	const char *project;
