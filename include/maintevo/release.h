@@ -305,6 +305,14 @@ typedef struct {
 	 * aside) */
 	uint64_t orphan_files, orphan_lines, orphan_only_files, orphan_only_lines;
 	uint64_t obsolete_files, obsolete_lines, obsolete_only_files, obsolete_only_lines;
+	/* the MAINTAINERS files of the tree (files named exactly MAINTAINERS, in any
+	 * folder) that the release's script does not read, in tree order: their
+	 * sections are not the release's (U-Boot v2021.10: board/ (511 files);
+	 * `walk --files-as` reads them); unread_known 0 when the record does not say
+	 * (written before issue 40: 'walk --rebuild' writes it) */
+	const char **unread;
+	size_t nunread;
+	uint8_t unread_known;
 	void *mem_;
 } mev_release_health;
 

@@ -15,7 +15,9 @@
 #include <string.h>
 #include <strings.h>
 
-enum { HEALTH_VERSION = 1 };
+/* 2 adds the MAINTAINERS files the release's script does not read; a
+ * record of version 1 is still read (those files not known) */
+enum { HEALTH_VERSION = 2 };
 
 /* --- computing ---------------------------------------------------------------- */
 
@@ -337,6 +339,39 @@ static int put_code(mev_buf *b, const mev_filemap *fm)
 	return rc ? mev_error_oom() : 0;
 }
 
+/*
+ * The MAINTAINERS files of the tree that its script does not read: every
+ * file (or link to one) named exactly MAINTAINERS, in any folder, that is
+ * not among the files `m` read, in tree order.  U-Boot v2021.10's script
+ * reads ./MAINTAINERS alone while board/ holds 511 more: their sections
+ * are missing from that release, and readers say so (docs/walking.md).
+ */
+static int put_unread(mev_buf *b, const mev_maint *m, const mev_tree *t)
+{
+	const mev_tree_file *f = mev_tree_files(t);
+	mev_strmap read = MEV_STRMAP_INIT;
+	MEV_VEC(size_t) unread = { 0 };
+	int rc = 0;
+	for (uint32_t i = 0; i < mev_maint_file_count(m) && !rc; i++)
+		rc = mev__strmap_put(&read, mev_maint_file(m, i), strlen(mev_maint_file(m, i)), i);
+	for (size_t i = 0; i < mev_tree_count(t) && !rc; i++) {
+		const char *slash = memrchr(f[i].path, '/', f[i].path_len);
+		size_t base = slash ? (size_t)(slash + 1 - f[i].path) : 0;
+		if (f[i].path_len - base != 11 || memcmp(f[i].path + base, "MAINTAINERS", 11) != 0 ||
+		    (f[i].kind == MEV_KIND_LINK && !f[i].link_file))
+			continue;
+		if (mev__strmap_get(&read, f[i].path, f[i].path_len) < 0 && MEV_VEC_PUSH(&unread, i))
+			rc = MEV_ENOMEM;
+	}
+	if (!rc)
+		rc = mev__put_uv(b, unread.n);
+	for (size_t k = 0; k < unread.n && !rc; k++)
+		rc = mev__put_str(b, f[unread.v[k]].path, f[unread.v[k]].path_len);
+	MEV_VEC_FREE(&unread);
+	mev__strmap_free(&read);
+	return rc ? mev_error_oom() : 0;
+}
+
 int mev_release_health_encode(void **data, size_t *len, const mev_release_input *in,
 			      const mev_filemap *fm)
 {
@@ -349,6 +384,8 @@ int mev_release_health_encode(void **data, size_t *len, const mev_release_input 
 		rc = put_sections(&b, m);
 	if (!rc)
 		rc = put_code(&b, fm);
+	if (!rc)
+		rc = put_unread(&b, m, in->tree);
 	*len = b.len;
 	*data = rc ? NULL : mev__buf_detach(&b);
 	mev__buf_free(&b);
@@ -405,7 +442,7 @@ static void *items(mev_arena *a, mev__record_reader *r, size_t *n, size_t size, 
 	return v;
 }
 
-static int decode(mev_release_health *h, mev_arena *a, mev__record_reader *r)
+static int decode(mev_release_health *h, mev_arena *a, mev__record_reader *r, uint64_t version)
 {
 	int oom = 0;
 	uint64_t *c[8] = { &h->orphan_files, &h->orphan_lines, &h->orphan_only_files, &h->orphan_only_lines,
@@ -444,6 +481,12 @@ static int decode(mev_release_health *h, mev_arena *a, mev__record_reader *r)
 	}
 	for (int k = 0; k < 8; k++)
 		*c[k] = mev__get_uv(r);
+	if (version >= 2) {
+		h->unread_known = 1;
+		h->unread = items(a, r, &h->nunread, sizeof *h->unread, &oom);
+		for (size_t i = 0; i < h->nunread && !r->bad && !oom; i++)
+			h->unread[i] = str(a, r, &oom);
+	}
 	return oom ? mev_error_oom() : 0;
 }
 
@@ -466,11 +509,12 @@ int mev_release_load_health(mev_release_health *out, mev_store *s, const char *t
 	} else if (!(a = calloc(1, sizeof *a))) {
 		rc = mev_error_oom();
 	} else {
+		uint64_t version;
 		out->mem_ = a;
 		mev__record_reader_init(&r, val, len);
-		if (mev__get_uv(&r) != HEALTH_VERSION)
+		if ((version = mev__get_uv(&r)) < 1 || version > HEALTH_VERSION)
 			rc = mev_error_set(MEV_ECORRUPT, "health of '%s' is of an unknown version", tag);
-		else if (!(rc = decode(out, a, &r)) && (r.bad || r.p != r.end))
+		else if (!(rc = decode(out, a, &r, version)) && (r.bad || r.p != r.end))
 			rc = mev_error_set(MEV_ECORRUPT, "health of '%s' is damaged", tag);
 	}
 	free(val);
