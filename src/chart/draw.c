@@ -84,6 +84,8 @@ int mev_chart_write(FILE *out, mev_store *s, const mev_chart_options *opt)
 		mev_error_hint("use --measure lines or --measure sections");
 	}
 	if (!rc)
+		rc = mev__chart_unread_load(&m, s);
+	if (!rc)
 		rc = mev__chart_layout_build(&l, &m, opt->measure, opt->x, opt->top);
 	if (!rc)
 		mark_span(&l, &m, opt->mark_from, opt->mark_to);
