@@ -337,6 +337,8 @@ typedef struct {
 	char exclude[512];   /* --exclude globs, '\n'-separated */
 	int rc;              /* -rc tags included */
 	int top_level_only;
+	char files_as[64];   /* walk --files-as: every release's MAINTAINERS files found as
+				this release's script finds them ("": each release's own) */
 	int64_t created;     /* seconds since the epoch */
 	char version[32];    /* maintevo version that created it */
 	/* dated snapshots (walk --branch): none when branch is "" */

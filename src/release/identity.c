@@ -48,6 +48,8 @@ int mev_release_identity_get(mev_identity *id, mev_store *s)
 		id->since = mev__get_sv(&r);
 		id->tags_too = (int)mev__get_uv(&r);
 	}
+	if (!r.bad && r.p < r.end) /* walked with --files-as */
+		GETS(files_as);
 #undef GETS
 	if (r.bad)
 		rc = mev_error_set(MEV_ECORRUPT, "the store's identity record is damaged");
@@ -69,12 +71,15 @@ int mev_release_identity_set(mev_store *s, const mev_identity *id)
 	rc |= mev__put_uv(&b, (uint64_t)id->top_level_only);
 	rc |= mev__put_sv(&b, id->created ? id->created : (int64_t)time(NULL));
 	rc |= mev__put_cstr(&b, id->version[0] ? id->version : mev_version());
-	if (id->branch[0]) {
+	if (id->branch[0] || id->files_as[0]) {
+		/* a store of tags alone writes an empty branch before --files-as */
 		rc |= mev__put_cstr(&b, id->branch);
-		rc |= mev__put_uv(&b, (uint64_t)id->every);
-		rc |= mev__put_sv(&b, id->since);
-		rc |= mev__put_uv(&b, (uint64_t)id->tags_too);
+		rc |= mev__put_uv(&b, (uint64_t)(id->branch[0] ? id->every : 0));
+		rc |= mev__put_sv(&b, id->branch[0] ? id->since : 0);
+		rc |= mev__put_uv(&b, (uint64_t)(id->branch[0] ? id->tags_too : 1));
 	}
+	if (id->files_as[0])
+		rc |= mev__put_cstr(&b, id->files_as);
 	if (rc)
 		rc = mev_error_oom();
 	else

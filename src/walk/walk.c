@@ -357,6 +357,11 @@ static int open_walk(walker *w, mev_tag **tags, size_t *ntags, mev_tags_skipped 
 	/* an unknown branch is said before a store is made for it */
 	if (o->branch && (rc = mev_repo_branch(&tip, NULL, w->run.repo, o->branch)))
 		return rc;
+	/* so is a --files-as release the repository does not have */
+	if (o->files_as && (rc = mev_repo_resolve(&tip, NULL, w->run.repo, o->files_as))) {
+		mev_error_prefix("--files-as '%s'", o->files_as);
+		return rc;
+	}
 	mev_repo_bound_memory();
 	if ((rc = mev_repo_tags(tags, ntags, skipped, w->run.repo)) ||
 	    (rc = mev__walk_check_globs(o, *tags, *ntags)))

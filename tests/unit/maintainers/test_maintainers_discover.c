@@ -168,7 +168,7 @@ static void test_discover_uboot(void)
 {
 	mev_repo *r = NULL;
 	mev_rules rules;
-	mev_rules_options opt = { MEV_DIALECT_AUTO, 0 };
+	mev_rules_options opt = { MEV_DIALECT_AUTO, 0, NULL };
 	mev_maint *m;
 
 	CHECK_INT(build_uboot(), 0);
@@ -229,7 +229,7 @@ static void test_discover_linux(void)
 {
 	mev_repo *r = NULL;
 	mev_rules rules;
-	mev_rules_options opt = { MEV_DIALECT_AUTO, 0 };
+	mev_rules_options opt = { MEV_DIALECT_AUTO, 0, NULL };
 	mev_maint *m;
 
 	CHECK_INT(build_linux(), 0);
@@ -319,7 +319,7 @@ static void test_discover_generations(void)
 {
 	mev_repo *r = NULL;
 	mev_rules rules;
-	mev_rules_options opt = { MEV_DIALECT_AUTO, 0 };
+	mev_rules_options opt = { MEV_DIALECT_AUTO, 0, NULL };
 	mev_maint *m;
 	char desc[1024];
 
