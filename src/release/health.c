@@ -339,37 +339,20 @@ static int put_code(mev_buf *b, const mev_filemap *fm)
 	return rc ? mev_error_oom() : 0;
 }
 
-/*
- * The MAINTAINERS files of the tree that its script does not read: every
- * file (or link to one) named exactly MAINTAINERS, in any folder, that is
- * not among the files `m` read, in tree order.  U-Boot v2021.10's script
- * reads ./MAINTAINERS alone while board/ holds 511 more: their sections
- * are missing from that release, and readers say so (docs/walking.md).
- */
+/* The MAINTAINERS files of the tree that its script does not read
+ * (mev_maint_unread): their sections are missing from the release, and
+ * readers say so (docs/walking.md). */
 static int put_unread(mev_buf *b, const mev_maint *m, const mev_tree *t)
 {
 	const mev_tree_file *f = mev_tree_files(t);
-	mev_strmap read = MEV_STRMAP_INIT;
-	MEV_VEC(size_t) unread = { 0 };
-	int rc = 0;
-	for (uint32_t i = 0; i < mev_maint_file_count(m) && !rc; i++)
-		rc = mev__strmap_put(&read, mev_maint_file(m, i), strlen(mev_maint_file(m, i)), i);
-	for (size_t i = 0; i < mev_tree_count(t) && !rc; i++) {
-		const char *slash = memrchr(f[i].path, '/', f[i].path_len);
-		size_t base = slash ? (size_t)(slash + 1 - f[i].path) : 0;
-		if (f[i].path_len - base != 11 || memcmp(f[i].path + base, "MAINTAINERS", 11) != 0 ||
-		    (f[i].kind == MEV_KIND_LINK && !f[i].link_file))
-			continue;
-		if (mev__strmap_get(&read, f[i].path, f[i].path_len) < 0 && MEV_VEC_PUSH(&unread, i))
-			rc = MEV_ENOMEM;
-	}
+	size_t *unread = NULL, n = 0;
+	int rc = mev_maint_unread(&unread, &n, m, t);
 	if (!rc)
-		rc = mev__put_uv(b, unread.n);
-	for (size_t k = 0; k < unread.n && !rc; k++)
-		rc = mev__put_str(b, f[unread.v[k]].path, f[unread.v[k]].path_len);
-	MEV_VEC_FREE(&unread);
-	mev__strmap_free(&read);
-	return rc ? mev_error_oom() : 0;
+		rc = mev__put_uv(b, n) ? mev_error_oom() : 0;
+	for (size_t k = 0; k < n && !rc; k++)
+		rc = mev__put_str(b, f[unread[k]].path, f[unread[k]].path_len) ? mev_error_oom() : 0;
+	free(unread);
+	return rc;
 }
 
 int mev_release_health_encode(void **data, size_t *len, const mev_release_input *in,

@@ -16,7 +16,9 @@ releases_column() {
 }
 
 step "walk: each release read as its own script reads it; v2021.10 leaves the two board files unread"
-expect_exit 0 "$MEV" walk --repo u --store S -q
+expect_exit 0 "$MEV" walk --repo u --store S
+expect_stderr_contains "maintevo: v2021.10: its get_maintainer.pl reads 1 MAINTAINERS file and leaves 2 of its tree unread ('board/x/MAINTAINERS', ...): their sections are not this release's"
+[ "$(grep -c 'unread' "$ERR")" = 1 ] || fail "one note, for v2021.10"
 [ "$(releases_column S maintainers_files)" = "3 1 3" ] || fail "files read: $(releases_column S maintainers_files)"
 [ "$(releases_column S sections)" = "3 1 3" ] || fail "sections: $(releases_column S sections)"
 [ "$(releases_column S maintainers_files_not_read)" = "0 2 0" ] ||
