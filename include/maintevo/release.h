@@ -354,6 +354,11 @@ typedef struct {
 
 /* MEV_ENOTFOUND (no message) when the store has no identity yet (never walked). */
 int mev_release_identity_get(mev_identity *out, mev_store *s);
+/* 1 when the store was walked with --top-level-only: its releases leave the
+ * other MAINTAINERS files unread because the user asked, so readers do not
+ * mark them (mev_release_health.unread); 0 otherwise, also without an
+ * identity or with a damaged one (the error is cleared). */
+int mev_release_reads_top_level_only(mev_store *s);
 /* Inside a write transaction; `created` 0 is now, `version` "" this build's. */
 int mev_release_identity_set(mev_store *s, const mev_identity *id);
 

@@ -17,6 +17,8 @@
 
 int mev__chart_unread_load(mev__chart_model *m, mev_store *s)
 {
+	if (mev_release_reads_top_level_only(s))
+		return 0; /* every release leaves them unread, as asked: no mark says more */
 	if (!(m->unread = malloc((m->nrel + 1) * sizeof *m->unread)))
 		return mev_error_oom();
 	for (size_t r = 0; r < m->nrel; r++) {

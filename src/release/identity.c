@@ -57,6 +57,16 @@ int mev_release_identity_get(mev_identity *id, mev_store *s)
 	return identity_damaged(s, rc);
 }
 
+int mev_release_reads_top_level_only(mev_store *s)
+{
+	mev_identity id;
+	if (mev_release_identity_get(&id, s)) {
+		mev_error_clear();
+		return 0;
+	}
+	return id.top_level_only != 0;
+}
+
 int mev_release_identity_set(mev_store *s, const mev_identity *id)
 {
 	mev_buf b = MEV_BUF_INIT;

@@ -88,7 +88,8 @@ static void compare_table(mev__doc *d, const mev__report *r, const mev_section_c
 		else
 			mev__doc_cell(d, "");
 	}
-	unread_row(d, a, b);
+	if (!mev_release_reads_top_level_only(r->store)) /* else unread as asked */
+		unread_row(d, a, b);
 	mev__doc_table_end(d);
 }
 

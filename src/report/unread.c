@@ -25,6 +25,11 @@ int mev__unread_read(mev__unread *u, const mev__report *r, size_t n)
 	if (!(u->count = malloc((n + 1) * sizeof *u->count)) || !(u->label = calloc(n + 1, sizeof *u->label)))
 		return mev_error_oom();
 	u->n = n;
+	if (mev_release_reads_top_level_only(r->store)) {
+		for (size_t i = 0; i < n; i++)
+			u->count[i] = -1; /* every release leaves them unread, as asked: no mark */
+		return 0;
+	}
 	for (size_t i = 0; i < n && !rc; i++) {
 		const char *tag = mev_history_release(r->h, i)->tag;
 		mev_release_health h;

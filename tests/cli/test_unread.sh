@@ -52,6 +52,17 @@ expect_stdout_contains 'class="unread-mark" data-release="1" data-unread="2"'
 expect_stdout_contains '<title>v2021.10: its own get_maintainer.pl does not read 2 MAINTAINERS files of its tree'
 expect_stdout_contains 'its script leaves MAINTAINERS</text>'
 
+step "--top-level-only: every release leaves them unread, as asked: counted, but no note and no mark"
+expect_exit 0 "$MEV" walk --repo u --store T --top-level-only
+grep -q 'unread' "$ERR" && fail "no note with --top-level-only"
+[ "$(releases_column T maintainers_files_not_read)" = "2 2 2" ] || fail "counted"
+expect_exit 0 "$MEV" cluster --store T -q
+expect_exit 0 "$MEV" track --store T -q
+expect_exit 0 "$MEV" chart --store T --format svg
+grep -q 'unread-mark' "$OUT" && fail "no mark with --top-level-only"
+expect_exit 0 "$MEV" report --store T --format markdown
+grep -q '†\|does not read' "$OUT" && fail "no mark in the report with --top-level-only"
+
 step "walk --files-as v2022.01: every release reads the board files, none leaves one unread"
 expect_exit 0 "$MEV" walk --repo u --store F --files-as v2022.01 -q
 [ "$(releases_column F maintainers_files)" = "3 3 3" ] || fail "files read: $(releases_column F maintainers_files)"
