@@ -182,6 +182,8 @@ typedef struct {
 	unsigned fallback_r : 1;     /* ... where R: lines count as maintainers (edk2 before 2023-11) */
 	unsigned m_needs_addr : 1;   /* an M: line without '<...>' at its end is no field
 					(edk2 before 2021-07) */
+	char files_as[64];        /* "" or the release whose script's file search replaced the
+				     tree's own (mev_rules_options.files_as, walk --files-as) */
 } mev_rules;
 
 /*
@@ -195,6 +197,11 @@ void mev_rules_describe(char *buf, size_t size, const mev_rules *r);
 typedef struct {
 	mev_dialect dialect;      /* MEV_DIALECT_AUTO: detect */
 	int top_level_only;       /* read only the top-level MAINTAINERS file */
+	const mev_rules *files_as; /* NULL: each tree's own file search; else the MAINTAINERS
+				     files are found as these rules find them (their discover,
+				     find_files, mpath, find_dir and conf; mev_rules_files_as()),
+				     the rest (fields, N:, encoding) still from the tree's script.
+				     Only for dialects whose script is get_maintainer.pl */
 } mev_rules_options;
 
 /*
@@ -205,6 +212,17 @@ typedef struct {
  */
 int mev_rules_detect(mev_rules *out, mev_repo *repo, const mev_tree *tree,
 		     const mev_rules_options *opt);
+
+/*
+ * The rules of release `rev` of `repo` (a tag or any revision: its tree's
+ * script and .get_maintainer.conf, read with `opt`'s dialect), named
+ * after it (out->files_as = rev), for mev_rules_options.files_as: every
+ * tree's MAINTAINERS files are then found as that release's script finds
+ * them.  Errors: MEV_ENOTFOUND (no such revision; a blob missing),
+ * MEV_EINVAL (a name longer than mev_rules.files_as holds, or a dialect
+ * whose script is not get_maintainer.pl: it reads one file).
+ */
+int mev_rules_files_as(mev_rules *out, mev_repo *repo, const char *rev, const mev_rules_options *opt);
 
 /* The rules of the newest known script of a dialect (for trees without one). */
 void mev_rules_default(mev_rules *out, mev_dialect dialect);

@@ -197,6 +197,8 @@ typedef struct {
 	uint64_t orphan_lines, orphan_only_lines;     /* lines of the files an orphan section
 							 covers; of those only orphans cover */
 	uint64_t obsolete_lines, obsolete_only_lines; /* the same for obsolete sections */
+	int64_t unread_maintainers; /* MAINTAINERS files of the tree the release's script does
+				       not read (mev_release_health.unread); -1: not known */
 } mev_section_census;
 
 /* Count the sections of release `tag` and read its health record (when

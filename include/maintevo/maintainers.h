@@ -134,6 +134,15 @@ int mev_maint_find_order(const char *a, const char *b);
 int mev_maint_found_by_find(size_t *first, const mev_rules *r, const mev_maint_source *src,
 			    size_t n, const char *path, size_t len);
 
+/*
+ * The MAINTAINERS files of `tree` that `m` did not read: every file (or
+ * link to a file) named exactly MAINTAINERS, in any folder, that is not
+ * among m's files, as indices into mev_tree_files(tree), in tree order:
+ * *out (*n; free *out).  U-Boot v2021.10's script reads ./MAINTAINERS
+ * alone while board/ holds 511 more.  Errors: MEV_ENOMEM.
+ */
+int mev_maint_unread(size_t **out, size_t *n, const mev_maint *m, const mev_tree *tree);
+
 /* 1 when some F:/X: regex of `m` would differ in `tree` (the script's
  * directory test answers differently there). */
 int mev_maint_dirs_changed(const mev_maint *m, const mev_tree *tree);

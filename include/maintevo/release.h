@@ -305,6 +305,14 @@ typedef struct {
 	 * aside) */
 	uint64_t orphan_files, orphan_lines, orphan_only_files, orphan_only_lines;
 	uint64_t obsolete_files, obsolete_lines, obsolete_only_files, obsolete_only_lines;
+	/* the MAINTAINERS files of the tree (files named exactly MAINTAINERS, in any
+	 * folder) that the release's script does not read, in tree order: their
+	 * sections are not the release's (U-Boot v2021.10: board/ (511 files);
+	 * `walk --files-as` reads them); unread_known 0 when the record does not say
+	 * (written before issue 40: 'walk --rebuild' writes it) */
+	const char **unread;
+	size_t nunread;
+	uint8_t unread_known;
 	void *mem_;
 } mev_release_health;
 
@@ -329,6 +337,8 @@ typedef struct {
 	char exclude[512];   /* --exclude globs, '\n'-separated */
 	int rc;              /* -rc tags included */
 	int top_level_only;
+	char files_as[64];   /* walk --files-as: every release's MAINTAINERS files found as
+				this release's script finds them ("": each release's own) */
 	int64_t created;     /* seconds since the epoch */
 	char version[32];    /* maintevo version that created it */
 	/* dated snapshots (walk --branch): none when branch is "" */
@@ -345,6 +355,11 @@ typedef struct {
 
 /* MEV_ENOTFOUND (no message) when the store has no identity yet (never walked). */
 int mev_release_identity_get(mev_identity *out, mev_store *s);
+/* 1 when the store was walked with --top-level-only: its releases leave the
+ * other MAINTAINERS files unread because the user asked, so readers do not
+ * mark them (mev_release_health.unread); 0 otherwise, also without an
+ * identity or with a damaged one (the error is cleared). */
+int mev_release_reads_top_level_only(mev_store *s);
 /* Inside a write transaction; `created` 0 is now, `version` "" this build's. */
 int mev_release_identity_set(mev_store *s, const mev_identity *id);
 

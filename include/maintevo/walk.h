@@ -30,6 +30,10 @@ typedef struct {
 	int verify;              /* also build every release cold and compare (slow) */
 	double wait;             /* seconds to wait for another writer of the store (0: fail at once) */
 	mev_rules_options rules;
+	/* a release (tag or revision) whose script's MAINTAINERS file search every
+	 * release is read with (walk --files-as; recorded in the store, which a
+	 * later walk without it keeps; NULL: each release's own) */
+	const char *files_as;
 	/*
 	 * Dated snapshots of a branch (docs/walking.md): for every period of
 	 * `every` ("day", "week", "month", "quarter") from `since` to `until`

@@ -453,7 +453,32 @@
       t.style.display = r >= a && r <= b ? '' : 'none';
       if (t.previousSibling && t.previousSibling.nodeName === 'path') t.previousSibling.style.display = t.style.display;
     });
+    placeUnread(mx, a, b);
   }
+  /* A release whose script leaves MAINTAINERS files of its tree unread: its mark
+   * (a triangle at the plot's top, drawn by unread.c) follows the range, and says why
+   * in the tooltip on keyboard focus as its <title> does under the mouse. */
+  function placeUnread(mx, a, b) {
+    svg.querySelectorAll('.unread-mark').forEach(function (m) {
+      var r = Number(m.getAttribute('data-release'));
+      if (!m.hasAttribute('data-d')) m.setAttribute('data-d', m.getAttribute('d'));
+      m.setAttribute('d', m.getAttribute('data-d').replace(/^M[-\d.]+/, 'M' + mx(X[r]).toFixed(1)));
+      m.style.display = r >= a && r <= b ? '' : 'none';
+    });
+  }
+  function unreadTips() {
+    svg.querySelectorAll('.unread-mark').forEach(function (m) {
+      m.addEventListener('focus', function () {
+        var box = m.getBoundingClientRect();
+        tip.textContent = m.getAttribute('aria-label');
+        tip.hidden = false;
+        tip.style.left = Math.max(0, Math.min(box.left, window.innerWidth - tip.offsetWidth - 8)) + 'px';
+        tip.style.top = box.bottom + 6 + 'px';
+      });
+      m.addEventListener('blur', function () { tip.hidden = true; });
+    });
+  }
+  unreadTips();
   function rangeChanged() {
     var a = Number(selFrom.value), b = Number(selTo.value);
     if (b <= a) { if (this === selFrom) b = Math.min(a + 1, n - 1); else a = Math.max(b - 1, 0); }

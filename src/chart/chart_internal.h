@@ -88,6 +88,8 @@ typedef struct {
 	mev_arena arena;
 	mev_strmap sec_index;    /* "lineage index\0title" -> secs index */
 	mev_strmap path_index;   /* path -> paths index */
+	int64_t *unread;         /* per model release: MAINTAINERS files of its tree its script
+				  * does not read (-1: not known); NULL: not read (unread.c) */
 } mev__chart_model;
 
 /* What mev__chart_model_load() reads besides nodes, lines, sections and flows. */
@@ -187,6 +189,17 @@ size_t mev__chart_text_fit(char *t, size_t size, const char *tail, double font, 
 double mev__chart_text_width(const char *s, double font);
 /* 1 when the boxes overlap (touching is no overlap). */
 int mev__chart_boxes_overlap(const mev__chart_box *a, const mev__chart_box *b);
+
+/* --- releases whose script leaves MAINTAINERS files unread (unread.c) ------- */
+
+/* m->unread from each release's health record.  Errors: a damaged record. */
+int mev__chart_unread_load(mev__chart_model *m, mev_store *s);
+/* The releases with unread files (0 when m->unread is NULL). */
+size_t mev__chart_unread_count(const mev__chart_layout *l);
+/* Their marks at the plot's top (nothing when there are none); page: focusable. */
+void mev__chart_unread_marks(FILE *out, const mev__chart_layout *l, int page);
+/* The legend's line for the marks at (x, y), when there are any: the y below it. */
+double mev__chart_unread_legend(FILE *out, const mev__chart_layout *l, double x, double y);
 
 /* --- writing (svg.c, html.c) ----------------------------------------------- */
 

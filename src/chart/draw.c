@@ -86,6 +86,8 @@ int mev_chart_write(FILE *out, mev_store *s, const mev_chart_options *opt)
 	if (!rc)
 		rc = mev__chart_names_load(&m);
 	if (!rc)
+		rc = mev__chart_unread_load(&m, s);
+	if (!rc)
 		rc = mev__chart_layout_build(&l, &m, opt->measure, opt->x, opt->top);
 	if (!rc)
 		mark_span(&l, &m, opt->mark_from, opt->mark_to);

@@ -581,6 +581,7 @@ void mev__chart_model_free(mev__chart_model *m)
 	mev__arena_free(&m->arena);
 	mev__strmap_free(&m->sec_index);
 	mev__strmap_free(&m->path_index);
+	free(m->unread);
 	mev_history_free(m->own);
 	memset(m, 0, sizeof *m);
 }

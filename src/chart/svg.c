@@ -275,6 +275,7 @@ static void legend(FILE *out, const mev__chart_layout *l)
 	y += 14;
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">height: %s</text>\n", x, y + 9,
 		mev_chart_measure_name(l->measure));
+	mev__chart_unread_legend(out, l, x, y + 14);
 	fputs("</g>\n", out);
 	(void)shown;
 }
@@ -342,6 +343,7 @@ void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, in
 	flows(out, l);
 	fputs("</g></g>\n", out);
 	marks(out, l);
+	mev__chart_unread_marks(out, l, !standalone);
 	labels(out, l);
 	legend(out, l);
 	fputs("</svg>\n", out);

@@ -34,8 +34,9 @@ static void print_identity(const mev_identity *id)
 	gmtime_r(&t, &tm);
 	strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
 	cli_say(stdout, "repository:   %s (root commit %.12s)\n", id->repo, hex);
-	cli_say(stdout, "dialect:      %s%s\n", id->dialect,
-		id->top_level_only ? ", top-level MAINTAINERS only" : "");
+	cli_say(stdout, "dialect:      %s%s%s%s\n", id->dialect,
+		id->top_level_only ? ", top-level MAINTAINERS only" : "",
+		id->files_as[0] ? ", MAINTAINERS files found as the script of " : "", id->files_as);
 	if (id->line[0])
 		cli_say(stdout, "tags:         maintenance line %s of the dialect's releases%s%s%s\n", id->line,
 			id->rc ? " with -rc" : "", id->exclude[0] ? ", excluding " : "", id->exclude);

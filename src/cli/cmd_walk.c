@@ -40,6 +40,14 @@ static const cli_option options[] = {
 		     "auto (default), %DIALECTS%"),
 	CLI_OPT_FLAG(walk_args, o.rules.top_level_only, 0, "top-level-only",
 		     "read only the top-level MAINTAINERS file"),
+	CLI_OPT_STRING(walk_args, o.files_as, 0, "files-as", "REL",
+		       "read the MAINTAINERS files of every release as\n"
+		       "release REL's get_maintainer.pl finds them (the\n"
+		       "file's structure rather than each script's view:\n"
+		       "U-Boot v2021.10's script reads only the top-level\n"
+		       "file, --files-as v2022.01 reads board/ too); each\n"
+		       "release's own script still reads the lines; the\n"
+		       "store keeps REL, so a later walk goes on with it"),
 	CLI_OPT_INT(walk_args, o.jobs, 'j', "jobs", "N", 0, 64,
 		    "threads reading blobs (default: one per core; 1: one, ahead of the rest)"),
 	CLI_OPT_FLAG(walk_args, o.rebuild, 0, "rebuild",
@@ -169,6 +177,9 @@ int cmd_walk(int argc, char **argv)
 		return rc;
 	if (o->line && a.tags.n)
 		return cli_usage_error("walk", "--line and --tags choose the tags two ways; give one");
+	if (o->files_as && o->rules.top_level_only)
+		return cli_usage_error("walk", "--files-as and --top-level-only are two readings of which "
+				       "MAINTAINERS files count: choose one");
 	o->tags = a.tags.v;
 	o->ntags = a.tags.n;
 	o->exclude = a.exclude.v;

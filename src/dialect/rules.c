@@ -137,6 +137,43 @@ static void conf_apply(mev_rules *r, mev_repo *repo, const mev_tree *t, int know
 	}
 }
 
+/* Find the MAINTAINERS files as `as` does (walk --files-as): its file
+ * search, and the conf options that chose it. */
+static void files_as(mev_rules *r, const mev_rules *as)
+{
+	r->discover = as->discover;
+	r->find_files = as->find_files;
+	memcpy(r->mpath, as->mpath, sizeof r->mpath);
+	memcpy(r->find_dir, as->find_dir, sizeof r->find_dir);
+	memcpy(r->conf, as->conf, sizeof r->conf);
+	memcpy(r->files_as, as->files_as, sizeof r->files_as);
+}
+
+int mev_rules_files_as(mev_rules *out, mev_repo *repo, const char *rev, const mev_rules_options *opt)
+{
+	mev_rules_options own = { opt ? opt->dialect : MEV_DIALECT_AUTO, 0, NULL };
+	mev_tree *t = NULL;
+	mev_oid commit;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if (strlen(rev) >= sizeof out->files_as)
+		return mev_error_set(MEV_EINVAL, "--files-as '%.40s...': a release name of at most %zu bytes",
+				     rev, sizeof out->files_as - 1);
+	if ((rc = mev_repo_resolve(&commit, NULL, repo, rev))) {
+		mev_error_prefix("--files-as '%s'", rev);
+		return rc;
+	}
+	if (!(rc = mev_tree_load(&t, repo, &commit)))
+		rc = mev_rules_detect(out, repo, t, &own);
+	mev_tree_free(t);
+	if (!rc && mev__dialect_def_of(out->dialect)->regex)
+		rc = mev_error_set(MEV_EINVAL, "--files-as: %s reads one file with a script of its own, "
+				   "not MAINTAINERS files found in the tree", mev_dialect_name(out->dialect));
+	if (!rc)
+		snprintf(out->files_as, sizeof out->files_as, "%s", rev);
+	return rc;
+}
+
 int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_rules_options *opt)
 {
 	mev_dialect d = opt && opt->dialect != MEV_DIALECT_AUTO ? opt->dialect : mev_dialect_guess(t);
@@ -191,6 +228,8 @@ int mev_rules_detect(mev_rules *r, mev_repo *repo, const mev_tree *t, const mev_
 	 * one from the tree's root (DPDK), which reads the tree's conf */
 	if (!where)
 		conf_apply(r, repo, t, 1, 1);
+	if (opt && opt->files_as)
+		files_as(r, opt->files_as);
 	if (opt && opt->top_level_only) {
 		r->find_files = 0;
 		r->mpath[0] = '\0';
@@ -229,6 +268,10 @@ void mev_rules_describe(char *buf, size_t size, const mev_rules *r)
 		snprintf(files, sizeof files, "%s%s", mpath,
 			 r->find_files ? " (every */MAINTAINERS below it, File::Find)" : "");
 		break;
+	}
+	if (r->files_as[0]) {
+		size_t n = strlen(files);
+		snprintf(files + n, sizeof files - n, " as %s finds them (--files-as)", r->files_as);
 	}
 	snprintf(buf, size, "%s%s: files %s%s%s%s; fields %s, N: %s; # lines %s; %s%s",
 		 mev_dialect_name(r->dialect),

@@ -97,8 +97,9 @@ static void section_rows(mev_table *w, const char *tag, const mev_filemap *fm, c
 	free(ids);
 }
 
-/* The rows of the health record: lines matching nothing, orphan and
- * obsolete code, uncovered code by directory. */
+/* The rows of the health record: MAINTAINERS files the script does not
+ * read, lines matching nothing, orphan and obsolete code, uncovered code by
+ * directory. */
 static int record_rows(mev_table *w, const mev__export_ctx *x, const char *tag, const mev_release_health *hr,
 		       uint64_t lines)
 {
@@ -109,6 +110,11 @@ static int record_rows(mev_table *w, const mev__export_ctx *x, const char *tag, 
 				   { hr->orphan_only_files, hr->orphan_only_lines },
 				   { hr->obsolete_files, hr->obsolete_lines },
 				   { hr->obsolete_only_files, hr->obsolete_only_lines } };
+	for (size_t i = 0; i < hr->nunread; i++) {
+		row r = blank("maintainers_file_not_read");
+		r.file = hr->unread[i];
+		put_row(w, tag, &r);
+	}
 	for (size_t i = 0; i < hr->npatterns; i++) {
 		const mev_health_pattern *p = &hr->patterns[i];
 		row r = blank("pattern_matches_nothing");

@@ -41,6 +41,7 @@ static int census_health(mev_section_census *c, mev_store *s, const char *tag)
 {
 	mev_release_health h;
 	int rc = mev_release_load_health(&h, s, tag);
+	c->unread_maintainers = -1;
 	if (rc == MEV_ENOTFOUND)
 		return 0;
 	if (rc)
@@ -55,6 +56,8 @@ static int census_health(mev_section_census *c, mev_store *s, const char *tag)
 	c->orphan_only_lines = h.orphan_only_lines;
 	c->obsolete_lines = h.obsolete_lines;
 	c->obsolete_only_lines = h.obsolete_only_lines;
+	if (h.unread_known)
+		c->unread_maintainers = (int64_t)h.nunread;
 	mev_release_health_free(&h);
 	return 0;
 }
@@ -132,6 +135,7 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 		/* a period without a new commit: the release before with the same commit */
 		mev_table_str_or_null(w, i && mev_oid_equal(&mev_history_release(h, i - 1)->commit, &r->commit)
 						 ? same_as(h, i) : NULL);
+		mev_table_int_or_null(w, cs.unread_maintainers);
 		mev_table_end_row(w);
 	}
 	return rc;

@@ -82,6 +82,21 @@ void mev__flow_ctx_discard(mev__flow_ctx *x)
 	free(x);
 }
 
+int mev__flow_env_rules(mev__flow_env *env, mev_repo *repo, const mev_identity *id)
+{
+	int d = mev_dialect_parse(id->dialect), rc;
+	env->repo = repo;
+	env->rules.dialect = d > 0 ? (mev_dialect)d : MEV_DIALECT_AUTO;
+	env->rules.top_level_only = id->top_level_only;
+	env->rules.files_as = NULL;
+	if (!id->files_as[0])
+		return 0;
+	if ((rc = mev_rules_files_as(&env->files_as, repo, id->files_as, &env->rules)))
+		return rc;
+	env->rules.files_as = &env->files_as;
+	return 0;
+}
+
 int mev__flow_contexts_new(mev__flow_contexts **out, mev__flow_env *env)
 {
 	*out = calloc(1, sizeof **out);

@@ -225,7 +225,7 @@ done:
 static int setup(run *u, mev_identity *id)
 {
 	const char *repo = u->opt->repo;
-	int rc = mev_release_identity_get(id, u->s), d;
+	int rc = mev_release_identity_get(id, u->s);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_set(MEV_ESTORE, "store '%s' holds no walked release", mev_store_dir(u->s));
 		mev_error_hint("run 'maintevo walk --repo PATH --store %s' first", mev_store_dir(u->s));
@@ -244,10 +244,8 @@ static int setup(run *u, mev_identity *id)
 	if ((rc = mev_repo_open(&u->r.repo, repo)))
 		return rc;
 	mev_commit_cache_limit(CACHE_MAX);
-	d = mev_dialect_parse(id->dialect);
-	u->r.env.repo = u->r.repo;
-	u->r.env.rules.dialect = d > 0 ? (mev_dialect)d : MEV_DIALECT_AUTO;
-	u->r.env.rules.top_level_only = id->top_level_only;
+	if ((rc = mev__flow_env_rules(&u->r.env, u->r.repo, id)))
+		return rc;
 	u->r.env.strings = &u->r.strings;
 	u->r.churn = u->opt->churn;
 	u->r.env.whole_trees = u->opt->whole_trees;

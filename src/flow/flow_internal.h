@@ -5,6 +5,7 @@
 #include "maintevo/commit.h"
 #include "maintevo/flow.h"
 #include "maintevo/match.h"
+#include "maintevo/release.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 
@@ -98,6 +99,7 @@ typedef struct mev__flow_contexts mev__flow_contexts;
 typedef struct {
 	mev_repo *repo;
 	mev_rules_options rules;
+	mev_rules files_as;       /* the store's walk --files-as rules (rules.files_as) */
 	mev__flow_strings *strings;
 	int whole_trees;          /* never derive a set (--whole-trees) */
 	uint64_t parses, full, derived, spliced; /* counters */
@@ -105,6 +107,10 @@ typedef struct {
 } mev__flow_env;
 
 int mev__flow_contexts_new(mev__flow_contexts **out, mev__flow_env *env);
+/* env->repo and env->rules as the store's walk read its releases: its
+ * dialect, --top-level-only and --files-as (identity `id`).  Errors: as
+ * mev_rules_files_as(). */
+int mev__flow_env_rules(mev__flow_env *env, mev_repo *repo, const mev_identity *id);
 void mev__flow_contexts_free(mev__flow_contexts *c);
 /*
  * The context of `commit` (the MAINTAINERS its get_maintainer.pl reads) into

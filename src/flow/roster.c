@@ -32,7 +32,7 @@ int mev_flow_roster_reader_new(mev_flow_roster_reader **out, mev_store *s, const
 {
 	mev_flow_roster_reader *rr = calloc(1, sizeof *rr);
 	mev_identity id;
-	int rc, d;
+	int rc;
 	*out = NULL;
 	if (!rr)
 		return mev_error_oom();
@@ -46,10 +46,8 @@ int mev_flow_roster_reader_new(mev_flow_roster_reader **out, mev_store *s, const
 		mev_error_hint("give the repository with --repo PATH");
 	if (rc)
 		goto fail;
-	d = mev_dialect_parse(id.dialect);
-	rr->env.repo = rr->repo;
-	rr->env.rules.dialect = d > 0 ? (mev_dialect)d : MEV_DIALECT_AUTO;
-	rr->env.rules.top_level_only = id.top_level_only;
+	if ((rc = mev__flow_env_rules(&rr->env, rr->repo, &id)))
+		goto fail;
 	rr->env.strings = &rr->strings;
 	rr->env.whole_trees = 1; /* every set parsed whole: its L: lines are needed too */
 	if ((rc = mev__flow_contexts_new(&rr->ctxs, &rr->env)))

@@ -4,6 +4,7 @@
  */
 #include "maintainers_internal.h"
 #include "maintevo/error.h"
+#include "util/strmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -217,4 +218,32 @@ int mev__maint_discover(mev__path_list *l, mev_maint *m, const mev_tree *t)
 		return rc;
 	}
 	}
+}
+
+int mev_maint_unread(size_t **out, size_t *n, const mev_maint *m, const mev_tree *t)
+{
+	const mev_tree_file *f = mev_tree_files(t);
+	mev_strmap read = MEV_STRMAP_INIT;
+	MEV_VEC(size_t) unread = { 0 };
+	int rc = 0;
+	*out = NULL;
+	*n = 0;
+	for (uint32_t i = 0; i < mev_maint_file_count(m) && !rc; i++)
+		rc = mev__strmap_put(&read, mev_maint_file(m, i), strlen(mev_maint_file(m, i)), i);
+	for (size_t i = 0; i < mev_tree_count(t) && !rc; i++) {
+		const char *b = base_name(&f[i]);
+		if ((size_t)(f[i].path + f[i].path_len - b) != 11 || memcmp(b, "MAINTAINERS", 11) != 0 ||
+		    (f[i].kind == MEV_KIND_LINK && !f[i].link_file))
+			continue;
+		if (mev__strmap_get(&read, f[i].path, f[i].path_len) < 0 && MEV_VEC_PUSH(&unread, i))
+			rc = MEV_ENOMEM;
+	}
+	mev__strmap_free(&read);
+	if (rc) {
+		MEV_VEC_FREE(&unread);
+		return mev_error_oom();
+	}
+	*out = unread.v;
+	*n = unread.n;
+	return 0;
 }

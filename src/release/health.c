@@ -15,7 +15,9 @@
 #include <string.h>
 #include <strings.h>
 
-enum { HEALTH_VERSION = 1 };
+/* 2 adds the MAINTAINERS files the release's script does not read; a
+ * record of version 1 is still read (those files not known) */
+enum { HEALTH_VERSION = 2 };
 
 /* --- computing ---------------------------------------------------------------- */
 
@@ -337,6 +339,22 @@ static int put_code(mev_buf *b, const mev_filemap *fm)
 	return rc ? mev_error_oom() : 0;
 }
 
+/* The MAINTAINERS files of the tree that its script does not read
+ * (mev_maint_unread): their sections are missing from the release, and
+ * readers say so (docs/walking.md). */
+static int put_unread(mev_buf *b, const mev_maint *m, const mev_tree *t)
+{
+	const mev_tree_file *f = mev_tree_files(t);
+	size_t *unread = NULL, n = 0;
+	int rc = mev_maint_unread(&unread, &n, m, t);
+	if (!rc)
+		rc = mev__put_uv(b, n) ? mev_error_oom() : 0;
+	for (size_t k = 0; k < n && !rc; k++)
+		rc = mev__put_str(b, f[unread[k]].path, f[unread[k]].path_len) ? mev_error_oom() : 0;
+	free(unread);
+	return rc;
+}
+
 int mev_release_health_encode(void **data, size_t *len, const mev_release_input *in,
 			      const mev_filemap *fm)
 {
@@ -349,6 +367,8 @@ int mev_release_health_encode(void **data, size_t *len, const mev_release_input 
 		rc = put_sections(&b, m);
 	if (!rc)
 		rc = put_code(&b, fm);
+	if (!rc)
+		rc = put_unread(&b, m, in->tree);
 	*len = b.len;
 	*data = rc ? NULL : mev__buf_detach(&b);
 	mev__buf_free(&b);
@@ -405,7 +425,7 @@ static void *items(mev_arena *a, mev__record_reader *r, size_t *n, size_t size, 
 	return v;
 }
 
-static int decode(mev_release_health *h, mev_arena *a, mev__record_reader *r)
+static int decode(mev_release_health *h, mev_arena *a, mev__record_reader *r, uint64_t version)
 {
 	int oom = 0;
 	uint64_t *c[8] = { &h->orphan_files, &h->orphan_lines, &h->orphan_only_files, &h->orphan_only_lines,
@@ -444,6 +464,12 @@ static int decode(mev_release_health *h, mev_arena *a, mev__record_reader *r)
 	}
 	for (int k = 0; k < 8; k++)
 		*c[k] = mev__get_uv(r);
+	if (version >= 2) {
+		h->unread_known = 1;
+		h->unread = items(a, r, &h->nunread, sizeof *h->unread, &oom);
+		for (size_t i = 0; i < h->nunread && !r->bad && !oom; i++)
+			h->unread[i] = str(a, r, &oom);
+	}
 	return oom ? mev_error_oom() : 0;
 }
 
@@ -466,11 +492,12 @@ int mev_release_load_health(mev_release_health *out, mev_store *s, const char *t
 	} else if (!(a = calloc(1, sizeof *a))) {
 		rc = mev_error_oom();
 	} else {
+		uint64_t version;
 		out->mem_ = a;
 		mev__record_reader_init(&r, val, len);
-		if (mev__get_uv(&r) != HEALTH_VERSION)
+		if ((version = mev__get_uv(&r)) < 1 || version > HEALTH_VERSION)
 			rc = mev_error_set(MEV_ECORRUPT, "health of '%s' is of an unknown version", tag);
-		else if (!(rc = decode(out, a, &r)) && (r.bad || r.p != r.end))
+		else if (!(rc = decode(out, a, &r, version)) && (r.bad || r.p != r.end))
 			rc = mev_error_set(MEV_ECORRUPT, "health of '%s' is damaged", tag);
 	}
 	free(val);

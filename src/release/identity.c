@@ -48,13 +48,27 @@ int mev_release_identity_get(mev_identity *id, mev_store *s)
 		id->since = mev__get_sv(&r);
 		id->tags_too = (int)mev__get_uv(&r);
 	}
+	/* trailing fields, in the order they were added: each is there when it
+	 * or one after it is set (mev_release_identity_set) */
 	if (!r.bad && r.p < r.end) /* written by a maintevo that walks maintenance lines */
 		GETS(line);
+	if (!r.bad && r.p < r.end) /* walked with --files-as */
+		GETS(files_as);
 #undef GETS
 	if (r.bad)
 		rc = mev_error_set(MEV_ECORRUPT, "the store's identity record is damaged");
 	free(val);
 	return identity_damaged(s, rc);
+}
+
+int mev_release_reads_top_level_only(mev_store *s)
+{
+	mev_identity id;
+	if (mev_release_identity_get(&id, s)) {
+		mev_error_clear();
+		return 0;
+	}
+	return id.top_level_only != 0;
 }
 
 int mev_release_identity_set(mev_store *s, const mev_identity *id)
@@ -71,14 +85,17 @@ int mev_release_identity_set(mev_store *s, const mev_identity *id)
 	rc |= mev__put_uv(&b, (uint64_t)id->top_level_only);
 	rc |= mev__put_sv(&b, id->created ? id->created : (int64_t)time(NULL));
 	rc |= mev__put_cstr(&b, id->version[0] ? id->version : mev_version());
-	if (id->branch[0] || id->line[0]) {
+	if (id->branch[0] || id->line[0] || id->files_as[0]) {
+		/* a store of tags alone writes an empty branch before the fields after it */
 		rc |= mev__put_cstr(&b, id->branch);
-		rc |= mev__put_uv(&b, (uint64_t)id->every);
-		rc |= mev__put_sv(&b, id->since);
+		rc |= mev__put_uv(&b, (uint64_t)(id->branch[0] ? id->every : 0));
+		rc |= mev__put_sv(&b, id->branch[0] ? id->since : 0);
 		rc |= mev__put_uv(&b, (uint64_t)(id->branch[0] ? id->tags_too : 1));
 	}
-	if (id->line[0])
+	if (id->line[0] || id->files_as[0]) /* empty: the dialect's default line */
 		rc |= mev__put_cstr(&b, id->line);
+	if (id->files_as[0])
+		rc |= mev__put_cstr(&b, id->files_as);
 	if (rc)
 		rc = mev_error_oom();
 	else

@@ -31,6 +31,26 @@ static int censuses(mev_section_census **out, const mev__report *r, size_t n, in
 	return rc;
 }
 
+/* MAINTAINERS files of the tree the release's script does not read: a row
+ * only when one of the two releases has such files (a dash: not known). */
+static void unread_row(mev__doc *d, const mev_section_census *a, const mev_section_census *b)
+{
+	if (a->unread_maintainers <= 0 && b->unread_maintainers <= 0)
+		return;
+	mev__doc_cell(d, "MAINTAINERS files of the tree its get_maintainer.pl does not read");
+	for (int k = 0; k < 2; k++) {
+		int64_t v = k ? b->unread_maintainers : a->unread_maintainers;
+		if (v >= 0)
+			mev__doc_cell_count(d, v);
+		else
+			mev__doc_cell(d, "\xe2\x80\x93");
+	}
+	if (a->unread_maintainers >= 0 && b->unread_maintainers >= 0)
+		mev__doc_cell_change(d, a->unread_maintainers, b->unread_maintainers, 0, 1);
+	else
+		mev__doc_cell(d, "");
+}
+
 /* The two releases compared, side by side. */
 static void compare_table(mev__doc *d, const mev__report *r, const mev_section_census *c)
 {
@@ -68,6 +88,8 @@ static void compare_table(mev__doc *d, const mev__report *r, const mev_section_c
 		else
 			mev__doc_cell(d, "");
 	}
+	if (!mev_release_reads_top_level_only(r->store)) /* else unread as asked */
+		unread_row(d, a, b);
 	mev__doc_table_end(d);
 }
 

@@ -17,7 +17,7 @@ enum {
 };
 
 /* The largest lineages as stacked areas, named "NAME [id]". */
-static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l)
+static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l, const mev__unread *u)
 {
 	const size_t first = l->first, n = l->nrel, top = l->n;
 	mev__plot_series *s = malloc((top + 1) * sizeof *s);
@@ -37,7 +37,7 @@ static int lineage_svg(mev__doc *d, const mev__report *r, const mev__lineages *l
 		for (size_t i = 0; !rc && i < top; i++)
 			s[i].name = names.ptr + name_at.v[i];
 		for (size_t i = 0; i < n; i++)
-			labels[i] = mev_history_release(r->h, first + i)->tag;
+			labels[i] = mev__unread_tag(u, first + i, mev_history_release(r->h, first + i)->tag);
 		if (r->ia >= first)
 			mark[r->ia - first] = 1;
 		mark[r->ib - first] = 1;
@@ -80,13 +80,13 @@ static void lineage_table(mev__doc *d, const mev__report *r, const mev__lineages
 
 /* The largest lineages over the releases up to the newer one (nothing when
  * none of them is clustered). */
-static int lineage_chart(mev__doc *d, const mev__report *r)
+static int lineage_chart(mev__doc *d, const mev__report *r, const mev__unread *u)
 {
 	mev__lineages l;
 	int rc = mev__top_lineages(&l, r, LINEAGES);
 	if (!rc && l.nrel) {
 		if (d->fmt == MEV_REPORT_HTML)
-			rc = lineage_svg(d, r, &l);
+			rc = lineage_svg(d, r, &l, u);
 		else
 			lineage_table(d, r, &l);
 	}
@@ -119,7 +119,7 @@ static void without_sections(mev__doc *d, const mev__report *r, size_t n)
 
 /* Sections per release over the stored releases with sections up to the
  * newer one. */
-static void sections_chart(mev__doc *d, const mev__report *r)
+static void sections_chart(mev__doc *d, const mev__report *r, const mev__unread *u)
 {
 	size_t n = r->ib + 1;
 	without_sections(d, r, n);
@@ -134,7 +134,7 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 			for (size_t i = 0; i < n; i++) {
 				if (!mev_history_release(r->h, i)->sections && i != r->ia && i != r->ib)
 					continue;
-				labels[m] = mev_history_release(r->h, i)->tag;
+				labels[m] = mev__unread_tag(u, i, mev_history_release(r->h, i)->tag);
 				vals[m] = (double)mev_history_release(r->h, i)->sections;
 				hl[m++] = i == r->ia || i == r->ib;
 			}
@@ -164,7 +164,7 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 			if (!x->sections && i != r->ia && i != r->ib)
 				continue;
 			mev__fmt_date(date, mev_release_date(x));
-			mev__doc_cell(d, x->tag);
+			mev__doc_cell(d, mev__unread_tag(u, i, x->tag));
 			mev__doc_cell(d, date);
 			mev__doc_cell_count(d, (int64_t)x->sections);
 			if (c)
@@ -183,14 +183,19 @@ static void sections_chart(mev__doc *d, const mev__report *r)
 
 int mev__part_history(mev__doc *d, const mev__report *r)
 {
-	int rc = 0;
+	mev__unread u;
+	int rc = mev__unread_read(&u, r, r->ib + 1);
 	mev__doc_heading(d, 3, "The largest subsystems");
-	if (!mev_history_tracked(r->h))
+	if (!rc && !mev_history_tracked(r->h))
 		mev__doc_missing(d, "Subsystems over time need clusters followed across releases",
 				 "maintevo track");
-	else
-		rc = lineage_chart(d, r);
+	else if (!rc)
+		rc = lineage_chart(d, r, &u);
 	mev__doc_heading(d, 3, "Sections per release");
-	sections_chart(d, r);
+	if (!rc) {
+		sections_chart(d, r, &u);
+		mev__unread_legend(d, &u, r);
+	}
+	mev__unread_free(&u);
 	return rc;
 }

@@ -135,6 +135,21 @@ typedef struct {
 int mev__top_lineages(mev__lineages *out, const mev__report *r, size_t max);
 void mev__lineages_free(mev__lineages *l);
 
+/* The releases whose script leaves MAINTAINERS files of their tree unread
+ * (unread.c), for a mark beside their tag and one note that says why. */
+typedef struct {
+	int64_t *count;            /* per release: the files not read; -1 not known */
+	char **label;              /* per release: the tag and a dagger when count > 0, else NULL */
+	size_t n, marked;
+} mev__unread;
+
+/* Releases 0..n-1 into `u` (zeroed here); free with mev__unread_free()
+ * whether it fails or not.  Errors: the health records', MEV_ENOMEM. */
+int mev__unread_read(mev__unread *u, const mev__report *r, size_t n);
+void mev__unread_free(mev__unread *u);
+/* The label of release i: its tag with the mark when it has one. */
+const char *mev__unread_tag(const mev__unread *u, size_t i, const char *tag);
+
 /* --- the document layer (document.c) -------------------------------------------------- */
 
 /* A document being written: Markdown or HTML, and the open table. */
@@ -166,6 +181,10 @@ void mev__doc_heading(mev__doc *d, int level, const char *s);
 void mev__doc_para_begin(mev__doc *d, const char *cls);
 void mev__doc_para_end(mev__doc *d, const char *cls);
 void mev__doc_para(mev__doc *d, const char *cls, const char *s);
+
+/* The note under a series of releases that says why some are marked
+ * (nothing when none is; unread.c). */
+void mev__unread_legend(mev__doc *d, const mev__unread *u, const mev__report *r);
 
 /* `code` inline. */
 void mev__doc_code(mev__doc *d, const char *s);

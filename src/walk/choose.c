@@ -237,6 +237,8 @@ int mev__walk_check_identity(walker *w)
 		id->rc = o->rc;
 		snprintf(id->line, sizeof id->line, "%s", o->line ? o->line : "");
 		id->top_level_only = o->rules.top_level_only;
+		if (o->files_as)
+			snprintf(id->files_as, sizeof id->files_as, "%s", o->files_as);
 		if (o->rules.dialect != MEV_DIALECT_AUTO)
 			snprintf(id->dialect, sizeof id->dialect, "%s", mev_dialect_name(o->rules.dialect));
 		return 0;
@@ -266,6 +268,8 @@ int mev__walk_check_identity(walker *w)
 	DIFFERS(o->rules.dialect != MEV_DIALECT_AUTO && id->dialect[0] &&
 		strcmp(mev_dialect_name(o->rules.dialect), id->dialect), "--dialect", id->dialect);
 	DIFFERS(o->rules.top_level_only && !id->top_level_only, "all MAINTAINERS files", "read");
+	DIFFERS(o->files_as && strcmp(o->files_as, id->files_as), "--files-as",
+		id->files_as[0] ? id->files_as : "(each release's own files)");
 #undef DIFFERS
 	return 0;
 }
@@ -324,6 +328,8 @@ int mev__walk_choose(walker *w, const mev_tag ***work, size_t *nwork, mev_tag *t
 	/* the identity is settled (mev__walk_check_identity): so are the
 	 * rules options of every release */
 	mev__walk_opts_settle(&w->opts, dialect, id->top_level_only);
+	if (id->files_as[0] && (rc = mev__walk_opts_files_as(&w->opts, w->run.repo, id->files_as)))
+		return rc;
 	*nwork = 0;
 	if (!(*work = calloc(ntags + nsnaps + 1, sizeof **work)) ||
 	    !(chosen = malloc((ntags + 1) * sizeof *chosen)))

@@ -17,6 +17,15 @@ void mev__walk_opts_settle(mev__walk_opts *o, mev_dialect d, int top_level_only)
 	o->rules.top_level_only = top_level_only;
 }
 
+int mev__walk_opts_files_as(mev__walk_opts *o, mev_repo *repo, const char *rev)
+{
+	int rc = mev_rules_files_as(&o->files_as, repo, rev, &o->rules);
+	if (rc)
+		return rc;
+	o->rules.files_as = &o->files_as;
+	return 0;
+}
+
 void mev__walk_note(const mev__walk_opts *o, const char *fmt, ...)
 {
 	char buf[1024];

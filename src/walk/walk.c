@@ -357,6 +357,11 @@ static int open_walk(walker *w, mev_tag **tags, size_t *ntags, mev_tags_skipped 
 	/* an unknown branch is said before a store is made for it */
 	if (o->branch && (rc = mev_repo_branch(&tip, NULL, w->run.repo, o->branch)))
 		return rc;
+	/* so is a --files-as release the repository does not have */
+	if (o->files_as && (rc = mev_repo_resolve(&tip, NULL, w->run.repo, o->files_as))) {
+		mev_error_prefix("--files-as '%s'", o->files_as);
+		return rc;
+	}
 	mev_repo_bound_memory();
 	if ((rc = mev_repo_tags(tags, ntags, skipped, w->run.repo)) ||
 	    (rc = mev__walk_check_globs(o, *tags, *ntags)) ||
@@ -478,6 +483,27 @@ static int neighbours(walker *w, const mev_tag *t, state *prev, char **succ)
 	return rc;
 }
 
+/* Say it when the release's script leaves MAINTAINERS files of its tree
+ * unread (U-Boot v2021.10): their sections are not the release's, and the
+ * subsystems they make seem to die and be born again.  Not with
+ * --top-level-only, which asks for that. */
+static void unread_note(walker *w, const char *tag, const state *cur)
+{
+	size_t *unread = NULL, n = 0;
+	if (w->opts.rules.top_level_only || mev_maint_unread(&unread, &n, cur->maint, cur->tree)) {
+		mev_error_clear();
+		return;
+	}
+	if (n)
+		mev__walk_note(&w->opts, "%s: its get_maintainer.pl reads %zu MAINTAINERS file%s and leaves "
+			       "%zu of its tree unread ('%s'%s): their sections are not this release's "
+			       "(maintevo export health lists them; walk --files-as REL reads them as "
+			       "release REL does)", tag, mev_maint_file_count(cur->maint),
+			       mev_maint_file_count(cur->maint) == 1 ? "" : "s", n,
+			       mev_tree_files(cur->tree)[unread[0]].path, n > 1 ? ", ..." : "");
+	free(unread);
+}
+
 /* Compute release `t`, store it (one transaction, on the writer thread)
  * and optionally verify it; on success *prev becomes its state. */
 static int walk_one(walker *w, const mev_tag *t, const mev_tag *next, state *prev)
@@ -505,6 +531,7 @@ static int walk_one(walker *w, const mev_tag *t, const mev_tag *next, state *pre
 		mev__walk_note(&w->opts, "%s: no MAINTAINERS sections; stored with zero sections", t->name);
 	if (cur.missing[0])
 		mev__walk_note(&w->opts, "%s", cur.missing);
+	unread_note(w, t->name, &cur);
 	if ((rc = mev__walk_store_async(w, t, prev, &cur, succ))) {
 		state_drop(w, &cur);
 		return rc;

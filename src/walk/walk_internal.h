@@ -299,13 +299,19 @@ typedef struct {
 	mev__snap_plan snap;          /* the branch's snapshots, when snap.branch */
 	mev_dialect dialect;          /* as asked, as stored, or detected */
 	mev_rules_options rules;      /* user->rules with that dialect and the store's
-				       * top_level_only: what mev_rules_detect() takes */
+				       * top_level_only and files_as: what mev_rules_detect() takes */
+	mev_rules files_as;           /* the store's --files-as release's rules (rules.files_as
+				       * points here), when it has one */
 } mev__walk_opts;
 
 /* The dialect and the rules options of every release: the user's rules
  * options with dialect `d` and the store's `top_level_only`.  Once, before
  * the first release is walked. */
 void mev__walk_opts_settle(mev__walk_opts *o, mev_dialect d, int top_level_only);
+/* With the store's --files-as release `rev`: its rules, which every release's
+ * MAINTAINERS files are found by (after mev__walk_opts_settle).  Errors: as
+ * mev_rules_files_as(). */
+int mev__walk_opts_files_as(mev__walk_opts *o, mev_repo *repo, const char *rev);
 
 /* A notice through the caller's progress.note (the user's callback): any
  * file of the walk may give one (src/walk/opts.c). */

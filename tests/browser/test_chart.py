@@ -10,7 +10,8 @@ listbox the arrow keys walk, counted by a live region), the search for a path li
 the lineages 'maintevo history PATH' names, the URL fragment restores the
 view after a reload, nothing but the page is requested, no console error;
 titles and paths holding markup, quotes, newlines, right-to-left text and
-1000-byte names show as text and run nothing.
+1000-byte names show as text and run nothing; a release whose script
+leaves MAINTAINERS files unread is marked, and the mark says why.
 Exit 0 pass, 1 fail, 77 skipped (no chromium, no git)."""
 import csv
 import io
@@ -543,6 +544,53 @@ def test_hostile(mev, src, tmp, b):
     p.close()
 
 
+def test_unread(mev, src, tmp, b):
+    """A release whose script leaves MAINTAINERS files unread (the planted
+    U-Boot v2021.10 of tests/fixtures/unread-repo.sh) is marked, the mark's
+    tooltip and the legend say why, keyboard focus shows the reason, and
+    the mark follows the range."""
+    env = git_env(tmp)
+    repo, store = os.path.join(tmp, "unread"), os.path.join(tmp, "unread.store")
+    run("bash", "-c", '. "$1" && make_unread_repo "$2"', "-",
+        os.path.join(src, "tests/fixtures/unread-repo.sh"), repo, env=env)
+    # a fourth release, so that a range can leave v2021.10 out
+    run("git", "-C", repo, "commit", "-q", "--allow-empty", "-m", "v2022.04", env=env)
+    run("git", "-C", repo, "tag", "v2022.04", env=env)
+    run(mev, "walk", "--repo", repo, "--store", store, "-q")
+    run(mev, "cluster", "--store", store, "-q")
+    run(mev, "track", "--store", store, "-q")
+    page = os.path.join(tmp, "unread.html")
+    run(mev, "chart", "--store", store, "-o", page)
+    p = b.open(page, width=1400, height=900)
+    check(p.console_errors == [], f"unread: no console errors: {p.console_errors}")
+    marks = p.eval("Array.from(document.querySelectorAll('.unread-mark')).map(m => "
+                   "[m.dataset.release, m.dataset.unread, m.querySelector('title').textContent])")
+    check(len(marks) == 1 and marks[0][:2] == ["1", "2"], f"unread: one mark, at v2021.10, for 2 files: {marks}")
+    check(marks and marks[0][2].startswith("v2021.10: its own get_maintainer.pl does not read 2 MAINTAINERS files"),
+          f"unread: the mark's tooltip says why: {marks}")
+    box = p.eval("(() => { const r = document.querySelector('.unread-mark').getBoundingClientRect();"
+                 " return [r.width, r.height]; })()")
+    check(box[0] >= 8 and box[1] >= 6, f"unread: the mark is visible: {box}")
+    legend = p.eval("Array.from(document.querySelectorAll('.legend text')).map(t => t.textContent).join(' ')")
+    check("its script leaves MAINTAINERS files unread" in legend, f"unread: a legend line says it: {legend!r}")
+    p.eval("document.querySelector('.unread-mark').focus()")
+    tip = p.eval("(() => { const t = document.getElementById('maintevo-chart-tooltip');"
+                 " return [t.hidden, t.textContent]; })()")
+    check(tip[0] is False and "does not read 2 MAINTAINERS files" in tip[1],
+          f"unread: keyboard focus shows the reason: {tip}")
+    x0 = p.eval("document.querySelector('.unread-mark').getBoundingClientRect().x")
+    p.eval("(() => { const s = document.getElementById('maintevo-chart-from'); s.value = '1';"
+           " s.dispatchEvent(new Event('change')); })()")
+    x1 = p.eval("document.querySelector('.unread-mark').getBoundingClientRect().x")
+    check(x1 < x0 - 100, f"unread: the mark follows the range to v2021.10's new place ({x0} -> {x1})")
+    p.eval("(() => { const s = document.getElementById('maintevo-chart-from'); s.value = '2';"
+           " s.dispatchEvent(new Event('change')); })()")
+    check(p.eval("document.getElementById('maintevo-chart-from').value") == "2", "unread: the range is v2022.01 on")
+    check(p.eval("document.querySelector('.unread-mark').style.display") == "none",
+          "unread: the mark hides when its release is out of the range")
+    p.close()
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__)
@@ -559,6 +607,7 @@ def main():
         with cdp.Browser() as b:
             test_demo(mev, src, tmp, b)
             test_hostile(mev, src, tmp, b)
+            test_unread(mev, src, tmp, b)
     finally:
         if not os.environ.get("MEV_TEST_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)

@@ -40,7 +40,7 @@ options_of() {
 	filemap) echo "$release_opts store release keep-rest excel-safe out help" ;;
 	graph) echo "$release_opts store release format keep-rest excel-safe out help" ;;
 	sections) echo "$release_opts patterns excel-safe out help" ;;
-	walk) echo "repo store tags exclude line rc branch every since until tags-too dialect top-level-only jobs rebuild verify wait quiet help" ;;
+	walk) echo "repo store tags exclude line rc branch every since until tags-too dialect top-level-only files-as jobs rebuild verify wait quiet help" ;;
 	releases) echo "store format $cluster_opts excel-safe out help" ;;
 	store) echo "store help" ;;
 	import-pasta) echo "store quiet help" ;;

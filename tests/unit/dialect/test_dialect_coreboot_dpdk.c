@@ -52,7 +52,7 @@ static const char *displays(const mev_maint *m)
 /* The release at rev read with the rules detected (dialect d, or auto). */
 static mev_maint *load_rev(mev_repo *repo, const char *rev, mev_dialect d, mev_rules *rules)
 {
-	mev_rules_options ro = { d, 0 };
+	mev_rules_options ro = { d, 0, NULL };
 	mev_oid c;
 	mev_tree *t = NULL;
 	mev_maint *m = NULL;

@@ -168,7 +168,7 @@ static void test_discover_uboot(void)
 {
 	mev_repo *r = NULL;
 	mev_rules rules;
-	mev_rules_options opt = { MEV_DIALECT_AUTO, 0 };
+	mev_rules_options opt = { MEV_DIALECT_AUTO, 0, NULL };
 	mev_maint *m;
 
 	CHECK_INT(build_uboot(), 0);
@@ -216,6 +216,39 @@ static void test_discover_uboot(void)
 		mev_maint_free(m);
 	}
 
+	/* --files-as: the 2014 tree's files found as the current script finds
+	 * them, and the other way round; the rest of the rules stay the tree's */
+	{
+		mev_rules as;
+		char text[1024];
+		CHECK_INT(mev_rules_files_as(&as, r, "current", &opt), 0);
+		CHECK_STR(as.files_as, "current");
+		opt.files_as = &as;
+		m = load_at(r, "board", &opt, &rules);
+		CHECK_INT(rules.discover, MEV_DISCOVER_PATH);
+		CHECK_INT(rules.find_files, 1);
+		CHECK_STR(rules.files_as, "current");
+		mev_rules_describe(text, sizeof text, &rules);
+		CHECK(strstr(text, "as current finds them (--files-as)") != NULL);
+		if (m) {
+			CHECK_STR(file_list(m), "MAINTAINERS,board/a/MAINTAINERS,board/b/MAINTAINERS,"
+				  "board/c/MAINTAINERS,drivers/MAINTAINERS");
+			mev_maint_free(m);
+		}
+		/* the 2014 search also takes board/ names that start with MAINTAINERS */
+		CHECK_INT(mev_rules_files_as(&as, r, "board", &opt), 0);
+		m = load_at(r, "current", &opt, &rules);
+		CHECK_INT(rules.discover, MEV_DISCOVER_SUBDIR);
+		if (m) {
+			CHECK_STR(file_list(m), "MAINTAINERS,board/a/MAINTAINERS,board/b/MAINTAINERS,"
+				  "board/b/MAINTAINERS.old,board/c/MAINTAINERS");
+			mev_maint_free(m);
+		}
+		CHECK_ERR(mev_rules_files_as(&as, r, "v0-none", &opt), MEV_ENOTFOUND,
+			  "--files-as 'v0-none': unknown revision");
+		opt.files_as = NULL;
+	}
+
 	/* forcing a dialect does not change what the script says */
 	opt.dialect = MEV_DIALECT_LINUX;
 	m = load_at(r, "current", &opt, &rules);
@@ -229,7 +262,7 @@ static void test_discover_linux(void)
 {
 	mev_repo *r = NULL;
 	mev_rules rules;
-	mev_rules_options opt = { MEV_DIALECT_AUTO, 0 };
+	mev_rules_options opt = { MEV_DIALECT_AUTO, 0, NULL };
 	mev_maint *m;
 
 	CHECK_INT(build_linux(), 0);
@@ -319,7 +352,7 @@ static void test_discover_generations(void)
 {
 	mev_repo *r = NULL;
 	mev_rules rules;
-	mev_rules_options opt = { MEV_DIALECT_AUTO, 0 };
+	mev_rules_options opt = { MEV_DIALECT_AUTO, 0, NULL };
 	mev_maint *m;
 	char desc[1024];
 

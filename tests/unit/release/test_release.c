@@ -364,7 +364,28 @@ static void test_identity_and_blobs(void)
 	CHECK_STR(id2.dialect, "linux");
 	CHECK_STR(id2.tags, "v1.*\nv2.*");
 	CHECK(id2.root.id[5] == 7 && id2.rc == 1 && id2.created > 0 && id2.version[0]);
+	CHECK_STR(id2.files_as, "");
+	CHECK(!id2.branch[0] && id2.tags_too == 1);
 	mev_store_free(s);
+	/* --files-as: a store of tags writes the branch fields empty before it,
+	 * and still follows no branch; a branch's store keeps both */
+	for (int branch = 0; branch < 2; branch++) {
+		snprintf(path, sizeof path, "%s/identity-files-as-%d", dir, branch);
+		CHECK_INT(mev_store_open(&s, path, MEV_STORE_WRITE | MEV_STORE_CREATE), 0);
+		snprintf(id.files_as, sizeof id.files_as, "v2022.01");
+		snprintf(id.branch, sizeof id.branch, "%s", branch ? "master" : "");
+		id.every = branch ? 3 : 0;
+		id.tags_too = 0;
+		CHECK_INT(mev__store_begin(s), 0);
+		CHECK_INT(mev_release_identity_set(s, &id), 0);
+		CHECK_INT(mev__store_commit(s), 0);
+		CHECK_INT(mev_release_identity_get(&id2, s), 0);
+		CHECK_STR(id2.files_as, "v2022.01");
+		CHECK_STR(id2.branch, branch ? "master" : "");
+		CHECK_INT(id2.every, branch ? 3 : 0);
+		CHECK_INT(id2.tags_too, branch ? 0 : 1);
+		mev_store_free(s);
+	}
 }
 
 /* Replace the stored value of table/key by itself with one bit flipped. */
