@@ -59,6 +59,22 @@ int mev_workload_by_parse(const char *name);
 /* The columns of the workload table grouped `by` (static data). */
 const mev_column *mev_export_workload_columns(mev_workload_by by);
 
+/*
+ * Organisations read from an --orgs file, in gitdm's email-map (and
+ * domain-map) format: each line `KEY ORGANISATION` or `KEY ORGANISATION <
+ * YYYY-MM-DD`, KEY an address or a domain, the date (UTC) the end of the
+ * mapping; '#' starts a comment (docs/schemas.md, "Organisations").
+ */
+typedef struct mev_export_orgs mev_export_orgs;
+
+/*
+ * Read the organisations of the file at path into *out.  Errors:
+ * MEV_ENOTFOUND or MEV_EIO when it cannot be read, MEV_EINVAL "PATH:LINE:
+ * what is wrong" for the first bad line (both with a hint).
+ */
+int mev_export_orgs_read(mev_export_orgs **out, const char *path);
+void mev_export_orgs_free(mev_export_orgs *o);
+
 typedef struct {
 	mev_table_format format;
 	const char *release;  /* only this release (NULL: all); events and section
@@ -74,6 +90,7 @@ typedef struct {
 	mev_workload_by by;   /* workload: the groups (mev_export_columns() gives the
 			       * lineage form; mev_export_workload_columns() each) */
 	const char *repo;     /* workload: the repository (NULL: the one the store records) */
+	const mev_export_orgs *orgs; /* workload: the organisations (NULL: an address's domain) */
 	const mev_progress *progress; /* mev_export_sqlite(): progress(ctx, i, n, table)
 			       * before each table (NULL: none) */
 	const char *name;     /* mev_export_sqlite(): the database's name in messages, when
@@ -107,6 +124,10 @@ typedef struct {
 	const char *top_committer; /* NULL without commits */
 	double top_committer_share, top_author_share; /* NaN without commits */
 	int64_t bus_factor;       /* -1 without commits */
+	double review_coverage;   /* commits reviewed or acked by another: share (NaN without commits) */
+	double cross_org_review;  /* of those, by another organisation: share (NaN without any) */
+	int64_t absence_factor;   /* CHAOSS: fewest authors with at least half the commits (-1: none) */
+	int64_t elephant_factor;  /* the same for the authors' organisations (-1: none) */
 	double lines_per_maintainer; /* NaN without maintainers */
 } mev_workload_row;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 typedef struct {
-	const char *store, *format, *out, *by;
+	const char *store, *format, *out, *by, *orgs;
 	mev_export_options eo;
 	int meta;
 	cli_cluster_opts cluster;
@@ -40,6 +40,10 @@ static const cli_option options[] = {
 	CLI_OPT_STRING(export_args, eo.repo, 0, "repo", "PATH",
 		       "workload: the git repository (default: the one the\n"
 		       "store was walked from)"),
+	CLI_OPT_STRING(export_args, orgs, 0, "orgs", "FILE",
+		       "workload, all: the organisations of addresses and\n"
+		       "domains (gitdm's email-map format, below; default:\n"
+		       "an address's domain)"),
 	CLI_OPT_EXCEL_SAFE(export_args, eo.excel_safe),
 	CLI_OPT_OUT(export_args, out),
 	CLI_OPT_HELP,
@@ -56,7 +60,8 @@ const cli_command cmd_export_spec = {
 			   "[--release TAG] [--from TAG] [--to TAG] [--path PATH]\n"
 			   "[--keep-rest] [--excel-safe] [--method M ...]",
 			   "workload --store DIR [--by lineage|section|cluster]\n"
-			   "[--release TAG] [--from TAG] [--to TAG] [--repo PATH] [-f F] [-o FILE]",
+			   "[--release TAG] [--from TAG] [--to TAG] [--repo PATH] [--orgs FILE]\n"
+			   "[-f F] [-o FILE]",
 			   "graph --store DIR --release TAG [--format graphml|json|dot|csv]\n"
 			   "[--meta] [--method M ...] [-o FILE]",
 			   "all --store DIR [--format sqlite] -o FILE.db\n"
@@ -105,7 +110,11 @@ const cli_command cmd_export_spec = {
 		"             the commits since the previous release that touched its\n"
 		"             files (from 'maintevo flow'), authors, committers, the top\n"
 		"             committer and shares, bus factor, lines per maintainer;\n"
-		"             reads the repository for M:/R:/L: (--repo)\n"
+		"             the share of commits reviewed or acked by another, the\n"
+		"             share of those across organisations, CHAOSS's absence\n"
+		"             and elephant factors (the fewest authors, organisations\n"
+		"             with at least half the commits); reads the repository\n"
+		"             for M:/R:/L: (--repo)\n"
 		"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
 		"             vertex attributes; --meta: the graph of its clusters\n"
 		"  all        every table above but graph in one SQLite database (-o FILE):\n"
@@ -116,7 +125,16 @@ const cli_command cmd_export_spec = {
 		"jsonl (JSON Lines, one object a line); for graph: graphml (default), json\n"
 		"(networkx node-link), dot (Graphviz) or csv (the edge list: from, to and\n"
 		"the edge attributes); for all: sqlite (the only one).\n"
-		"Empty CSV fields are JSON nulls and SQL NULLs.",
+		"Empty CSV fields are JSON nulls and SQL NULLs.\n"
+		"\n"
+		"--orgs FILE (gitdm's email-map and domain-map format): one mapping a line,\n"
+		"'KEY ORGANISATION' or 'KEY ORGANISATION < YYYY-MM-DD', KEY an address or a\n"
+		"domain, the date the day (UTC) the mapping ends, so that one KEY can list\n"
+		"its organisations over time; '#' starts a comment.  An author's address\n"
+		"is looked up at the commit's author date, then its domain and the\n"
+		"domain's parents (the most specific first); else the organisation is the\n"
+		"domain.  A file that cannot be read or has a bad line is a usage error\n"
+		"(exit 2, 'FILE:LINE: ...'), and nothing is written.",
 	.options = options,
 	.operands = 1,
 };
@@ -178,10 +196,26 @@ static void all_summary(const mev_export_sqlite_result *r, const char *path)
 			 "section_changes tables are empty (run 'maintevo track')");
 }
 
+/* --orgs FILE read into eo->orgs (freed by the caller); a file that cannot
+ * be read or has a bad line is the user's input wrong: a usage error,
+ * found before any output is opened. */
+static int read_orgs(mev_export_options *eo, const char *path)
+{
+	mev_export_orgs *o;
+	if (!path)
+		return 0;
+	if (mev_export_orgs_read(&o, path)) {
+		cli_fail();
+		return EXIT_USAGE;
+	}
+	eo->orgs = o;
+	return 0;
+}
+
 /* export all: every table in one SQLite database, written to a temporary
  * file next to out_path and renamed into place (cli_out). */
-static int export_all(const char *dir, const mev_export_options *eo, const history_params *hp, int meta,
-		      const char *format, const char *out_path)
+static int export_all(const char *dir, mev_export_options *eo, const history_params *hp, int meta,
+		      const char *format, const char *out_path, const char *orgs)
 {
 	mev_export_sqlite_result res;
 	mev_export_options o = *eo;
@@ -199,6 +233,9 @@ static int export_all(const char *dir, const mev_export_options *eo, const histo
 	if (!out_path || strcmp(out_path, "-") == 0)
 		return cli_usage_error("export", "export all writes a database file: say where with "
 				       "-o FILE.db");
+	if ((rc = read_orgs(eo, orgs)))
+		return rc;
+	o.orgs = eo->orgs;
 	if (mev_store_open(&s, dir, MEV_STORE_READ))
 		return cli_fail();
 	if ((rc = cli_out_open(&out, out_path)))
@@ -234,8 +271,9 @@ done:
 /* export TABLE: the options that do not go with the table are usage errors. */
 static int export_table(const char *dir, const char *what, mev_export_options *eo,
 			const history_params *hp, int meta, const char *by, const char *format,
-			const char *out_path)
+			const char *out_path, const char *orgs)
 {
+	int rc;
 	int table = mev_export_table_parse(what);
 	if (table < 0) {
 		const char *names[MEV_EXPORT_TABLE_COUNT + 2], *near;
@@ -261,9 +299,9 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 	    table != MEV_EXPORT_FLOWS && table != MEV_EXPORT_WORKLOAD)
 		return cli_usage_error("export", "--from and --to go with the events, flows, "
 				       "section_changes and workload tables only");
-	if ((by || eo->repo) && table != MEV_EXPORT_WORKLOAD)
+	if ((by || eo->repo || orgs) && table != MEV_EXPORT_WORKLOAD)
 		return cli_usage_error("export", "%s goes with the workload table only",
-				       by ? "--by" : "--repo");
+				       by ? "--by" : eo->repo ? "--repo" : "--orgs");
 	if (by) {
 		int b = mev_workload_by_parse(by);
 		if (b < 0)
@@ -274,6 +312,8 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 	if (table == MEV_EXPORT_FILES && !eo->release && !eo->path)
 		return cli_usage_error("export", "the files table needs --release TAG (every file "
 				       "of a release) or --path PATH (one file's or directory's history)");
+	if ((rc = read_orgs(eo, orgs)))
+		return rc;
 	return cli_write_table("export", dir, (mev_export_table_id)table, eo, hp->cp, hp->tp, format,
 			       out_path);
 }
@@ -298,15 +338,18 @@ int cmd_export(int argc, char **argv)
 		return rc;
 	hp.cp = &a.cluster.p;
 	hp.tp = &a.tp;
-	if ((a.by || a.eo.repo) && strcmp(what, "graph") == 0)
+	if ((a.by || a.eo.repo || a.orgs) && strcmp(what, "graph") == 0)
 		return cli_usage_error("export", "%s goes with the workload table only",
-				       a.by ? "--by" : "--repo");
+				       a.by ? "--by" : a.eo.repo ? "--repo" : "--orgs");
 	if (a.by && strcmp(what, "all") == 0)
 		return cli_usage_error("export", "--by goes with 'export workload' only ('export all' "
 				       "writes the workload table by lineage)");
 	if (strcmp(what, "graph") == 0)
 		return export_graph(a.store, &a.eo, &hp, a.meta, a.format, a.out);
 	if (strcmp(what, "all") == 0)
-		return export_all(a.store, &a.eo, &hp, a.meta, a.format, a.out);
-	return export_table(a.store, what, &a.eo, &hp, a.meta, a.by, a.format, a.out);
+		rc = export_all(a.store, &a.eo, &hp, a.meta, a.format, a.out, a.orgs);
+	else
+		rc = export_table(a.store, what, &a.eo, &hp, a.meta, a.by, a.format, a.out, a.orgs);
+	mev_export_orgs_free((mev_export_orgs *)a.eo.orgs); /* read_orgs() made it */
+	return rc;
 }

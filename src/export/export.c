@@ -108,7 +108,9 @@ static const mev_column health_cols[] = {
 	{ "lineage", I }, { "sections", I }, { "files", I }, { "lines", I }, { "maintainers", I },  \
 	{ "reviewers", I }, { "lists", I }, { "commits", I }, { "authors", I },                      \
 	{ "committers", I }, { "top_committer", S }, { "top_committer_share", N },                  \
-	{ "top_author_share", N }, { "bus_factor", I }, { "lines_per_maintainer", N }, { NULL, S }
+	{ "top_author_share", N }, { "bus_factor", I }, { "lines_per_maintainer", N },              \
+	{ "review_coverage", N }, { "cross_org_review", N }, { "absence_factor", I },               \
+	{ "elephant_factor", I }, { NULL, S }
 static const mev_column workload_cols[] = { { "release", S }, { "date", D }, WORKLOAD_TAIL };
 static const mev_column workload_section_cols[] = { { "release", S }, { "date", D },
 						     { "section", S }, WORKLOAD_TAIL };
@@ -351,6 +353,8 @@ static int check_options(mev_export_table_id t, const mev_export_options *opt)
 		return mev_error_set(MEV_EINVAL, "--by goes with the workload table only");
 	if (opt->repo && t != MEV_EXPORT_WORKLOAD)
 		return mev_error_set(MEV_EINVAL, "--repo goes with the workload table only");
+	if (opt->orgs && t != MEV_EXPORT_WORKLOAD)
+		return mev_error_set(MEV_EINVAL, "--orgs goes with the workload table only");
 	if (t == MEV_EXPORT_FILES && !opt->release && !opt->path) {
 		rc = mev_error_set(MEV_EINVAL, "the files table needs --release TAG or --path PATH");
 		mev_error_hint("--release lists every file of one release, --path follows one file "

@@ -43,6 +43,15 @@ int mev__export_workload(mev_table *w, const mev__export_ctx *x);
  * number of people who together have more than half of all; 0 when there
  * is no commit.  Sorts counts (descending). */
 uint64_t mev__export_bus_factor(uint64_t *counts, size_t n);
+/* CHAOSS's Contributor Absence Factor (and Elephant Factor, counting
+ * organisations) of counts[0..n): the smallest number who together have at
+ * least half of all, not more than half as the bus factor; 0 when there is
+ * no commit.  Sorts counts (descending). */
+uint64_t mev__export_absence_factor(uint64_t *counts, size_t n);
+/* The organisation of the person whose key (mev__export_flow_person()) is
+ * `key` at time `when`: by orgs (NULL: none), else the address's domain;
+ * a key without '@' is its own organisation.  Points into orgs or key. */
+const char *mev__export_org(const mev_export_orgs *orgs, const char *key, int64_t when);
 
 /* A status starting with "Obsolete" (any case). */
 int mev__export_is_obsolete(const char *status);

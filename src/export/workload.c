@@ -21,7 +21,9 @@ static int u64_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-uint64_t mev__export_bus_factor(uint64_t *counts, size_t n)
+/* The fewest of counts whose sum is more than half of all (strict) or at
+ * least half; 0 when all are 0.  Sorts counts (descending). */
+static uint64_t half_factor(uint64_t *counts, size_t n, int strict)
 {
 	uint64_t total = 0, sum = 0;
 	for (size_t i = 0; i < n; i++)
@@ -29,10 +31,22 @@ uint64_t mev__export_bus_factor(uint64_t *counts, size_t n)
 	if (!total)
 		return 0;
 	mev__export_sort(counts, n, sizeof *counts, u64_desc);
-	for (size_t i = 0; i < n; i++)
-		if ((sum += counts[i]) * 2 > total)
+	for (size_t i = 0; i < n; i++) {
+		sum += counts[i];
+		if (strict ? sum * 2 > total : sum * 2 >= total)
 			return i + 1;
+	}
 	return n; /* not reached: the sum of all is more than half */
+}
+
+uint64_t mev__export_bus_factor(uint64_t *counts, size_t n)
+{
+	return half_factor(counts, n, 1);
+}
+
+uint64_t mev__export_absence_factor(uint64_t *counts, size_t n)
+{
+	return half_factor(counts, n, 0);
 }
 
 static int str_cmp(const void *a, const void *b)
@@ -51,6 +65,8 @@ typedef struct {
 	uint64_t commits, authors, committers;
 	int64_t top_committer;    /* person of the flow record (-1: none) */
 	uint64_t top_committed, top_authored, bus;
+	uint64_t reviewed, cross_org; /* commits reviewed/acked by another; of those, across organisations */
+	uint64_t absence, elephant;   /* CHAOSS factors of authors and their organisations */
 } group;
 
 typedef struct {
@@ -61,6 +77,8 @@ typedef struct {
 	int32_t *of_section;      /* per section of fm: its group (-1: none) */
 	mev_strmap by_title;      /* title -> section of fm */
 	mev_strmap seen;          /* "kind group key" already counted */
+	mev_strmap orgs;          /* organisation -> its number in this release */
+	uint32_t n_orgs;
 } rel_groups;
 
 static int64_t key_of(const rel_groups *rg, uint32_t sec, mev__export_member *m)
@@ -266,49 +284,112 @@ static int roles(rel_groups *rg, const mev_flow_release *fr, tally *t, size_t n,
 	return 0;
 }
 
+/* Per group of the tallies (merged): the CHAOSS factor of its counts, into
+ * the groups' absence (authors) or elephant (organisations) factor. */
+static int factors(rel_groups *rg, const tally *t, size_t n, int orgs)
+{
+	MEV_VEC(uint64_t) counts = { 0 };
+	for (size_t i = 0, j; i < n; i = j) {
+		counts.n = 0;
+		for (j = i; j < n && t[j].g == t[i].g; j++)
+			if (MEV_VEC_PUSH(&counts, t[j].n)) {
+				MEV_VEC_FREE(&counts);
+				return mev_error_oom();
+			}
+		*(orgs ? &rg->g.v[t[i].g].elephant : &rg->g.v[t[i].g].absence) =
+			mev__export_absence_factor(counts.v, counts.n);
+	}
+	MEV_VEC_FREE(&counts);
+	return 0;
+}
+
+/* The number of organisation `org` in this release. */
+static int org_number(rel_groups *rg, const char *org, uint32_t *num)
+{
+	int added;
+	if (mev__strmap_intern(&rg->orgs, org, strlen(org), rg->n_orgs, num, &added))
+		return mev_error_oom();
+	rg->n_orgs += added != 0;
+	return 0;
+}
+
+/* The review of commit c: *reviewed when someone other than its author
+ * gave a Reviewed-by or Acked-by, *cross when one of them is of another
+ * organisation than the author's (both at the commit's author date);
+ * *org the author's organisation's number. */
+static int review_of(rel_groups *rg, const mev_flow_release *fr, const mev_flow_commit *c,
+		     uint32_t *org, int *reviewed, int *cross)
+{
+	const mev_export_orgs *orgs = rg->x->opt->orgs;
+	const char *author = mev__export_flow_person(&fr->people[c->author]);
+	const char *aorg = mev__export_org(orgs, author, c->author_time);
+	*reviewed = *cross = 0;
+	for (uint32_t i = 0; i < c->trailer_count; i++) {
+		const mev_flow_trailer *t = &fr->trailers[c->trailer_begin + i];
+		const char *who;
+		if (t->kind != MEV_TRAILER_REVIEWED && t->kind != MEV_TRAILER_ACKED)
+			continue;
+		if (!strcmp(who = mev__export_flow_person(&fr->people[t->value]), author))
+			continue;
+		*reviewed = 1;
+		*cross |= strcmp(mev__export_org(orgs, who, c->author_time), aorg) != 0;
+	}
+	return org_number(rg, aorg, org);
+}
+
+typedef MEV_VEC(uint32_t) u32_vec;
+
+/* The groups of commit c (those of the sections it touched that are in the
+ * release) into gs[0..cap), their number into *k; secs is room to work in. */
+static int commit_groups(size_t *k, int32_t *gs, size_t cap, const rel_groups *rg,
+			 const mev_flow_release *fr, const mev_flow_commit *c, u32_vec *secs)
+{
+	const uint32_t *ids;
+	size_t n = mev_flow_set(&ids, fr, c->sections);
+	secs->n = 0;
+	for (size_t j = 0; j < n; j++) {
+		const char *t = fr->strings[ids[j]];
+		int64_t s = mev__strmap_get(&rg->by_title, t, strlen(t));
+		if (s >= 0 && MEV_VEC_PUSH(secs, (uint32_t)s))
+			return mev_error_oom();
+	}
+	*k = groups_of(gs, cap, rg, secs->v, secs->n);
+	return 0;
+}
+
 static int commits(rel_groups *rg, const mev_flow_release *fr)
 {
-	MEV_VEC(tally) au = { 0 }, co = { 0 };
+	MEV_VEC(tally) au = { 0 }, co = { 0 }, og = { 0 };
+	u32_vec secs = { 0 };
 	size_t cap = rg->g.n + 1;
 	int32_t *gs = malloc(cap * sizeof *gs);
-	uint32_t *secs = NULL;
-	size_t nsecs = 0;
 	int rc = gs ? 0 : mev_error_oom();
 	for (size_t i = 0; i < fr->n && !rc; i++) {
 		const mev_flow_commit *c = &fr->commits[i];
-		const uint32_t *ids;
-		size_t n = mev_flow_set(&ids, fr, c->sections), ns = 0, k;
-		if (n > nsecs) {
-			uint32_t *v = realloc(secs, n * sizeof *v);
-			if (!v) {
-				rc = mev_error_oom();
-				break;
-			}
-			secs = v;
-			nsecs = n;
-		}
-		for (size_t j = 0; j < n; j++) {
-			const char *t = fr->strings[ids[j]];
-			int64_t s = mev__strmap_get(&rg->by_title, t, strlen(t));
-			if (s >= 0)
-				secs[ns++] = (uint32_t)s;
-		}
-		k = groups_of(gs, cap, rg, secs, ns);
+		uint32_t org;
+		int reviewed, cross;
+		size_t k = 0;
+		if ((rc = commit_groups(&k, gs, cap, rg, fr, c, &secs)) ||
+		    (rc = review_of(rg, fr, c, &org, &reviewed, &cross)))
+			break;
 		for (size_t j = 0; j < k && !rc; j++) {
-			tally a = { gs[j], c->author, 1 }, b = { gs[j], c->committer, 1 };
-			rg->g.v[gs[j]].commits++;
-			if (MEV_VEC_PUSH(&au, a) || MEV_VEC_PUSH(&co, b))
+			tally a = { gs[j], c->author, 1 }, b = { gs[j], c->committer, 1 }, o = { gs[j], org, 1 };
+			group *g = &rg->g.v[gs[j]];
+			g->commits++;
+			g->reviewed += reviewed != 0;
+			g->cross_org += cross != 0;
+			if (MEV_VEC_PUSH(&au, a) || MEV_VEC_PUSH(&co, b) || MEV_VEC_PUSH(&og, o))
 				rc = mev_error_oom();
 		}
 	}
-	if (!rc)
-		rc = roles(rg, fr, au.v, merge_tallies(au.v, au.n), 0);
-	if (!rc)
-		rc = roles(rg, fr, co.v, merge_tallies(co.v, co.n), 1);
+	if (!rc && !(rc = roles(rg, fr, au.v, au.n = merge_tallies(au.v, au.n), 0)) &&
+	    !(rc = roles(rg, fr, co.v, merge_tallies(co.v, co.n), 1)) && !(rc = factors(rg, au.v, au.n, 0)))
+		rc = factors(rg, og.v, merge_tallies(og.v, og.n), 1);
 	MEV_VEC_FREE(&au);
 	MEV_VEC_FREE(&co);
+	MEV_VEC_FREE(&og);
+	MEV_VEC_FREE(&secs);
 	free(gs);
-	free(secs);
 	return rc;
 }
 
@@ -364,6 +445,10 @@ static int rows(row_vec *out, mev_arena *a, const rel_groups *rg, const mev_flow
 		w.top_committer_share = any ? ratio(g->top_committed, g->commits) : NAN;
 		w.top_author_share = any ? ratio(g->top_authored, g->commits) : NAN;
 		w.bus_factor = any ? (int64_t)g->bus : -1;
+		w.review_coverage = any ? ratio(g->reviewed, g->commits) : NAN;
+		w.cross_org_review = any ? ratio(g->cross_org, g->reviewed) : NAN;
+		w.absence_factor = any ? (int64_t)g->absence : -1;
+		w.elephant_factor = any ? (int64_t)g->elephant : -1;
 		w.lines_per_maintainer = ratio(g->lines, g->maintainers);
 		if ((g->section && !w.section) || MEV_VEC_PUSH(out, w))
 			return mev_error_oom();
@@ -396,6 +481,7 @@ done:
 	mev_flow_roster_free(&ro);
 	mev__strmap_free(&rg.by_title);
 	mev__strmap_free(&rg.seen);
+	mev__strmap_free(&rg.orgs);
 	for (size_t i = 0; i < rg.g.n; i++)
 		MEV_VEC_FREE(&rg.g.v[i].mkeys);
 	MEV_VEC_FREE(&rg.g);
@@ -475,6 +561,10 @@ int mev__export_workload(mev_table *w, const mev__export_ctx *x)
 		mev_table_num(w, r->top_author_share);
 		mev_table_int_or_null(w, r->bus_factor);
 		mev_table_num(w, r->lines_per_maintainer);
+		mev_table_num(w, r->review_coverage);
+		mev_table_num(w, r->cross_org_review);
+		mev_table_int_or_null(w, r->absence_factor);
+		mev_table_int_or_null(w, r->elephant_factor);
 		mev_table_end_row(w);
 	}
 	mev_workload_list_free(&l);

@@ -367,6 +367,70 @@ static void test_bus_factor(void)
 	CHECK_INT(mev__export_bus_factor(half, 3), 2);   /* 2 of 4 is half: one more */
 }
 
+/* CHAOSS's Contributor Absence and Elephant Factors: the fewest with at
+ * least half of the commits (the bus factor: more than half). */
+static void test_absence_factor(void)
+{
+	/* CHAOSS's worked examples: eight contributors, 1000 + 433 + 343 = 1776
+	 * of 2475 commits is past half, 1000 + 433 = 1433 too: 2 */
+	uint64_t chaoss[] = { 1000, 202, 90, 33, 332, 343, 42, 433 };
+	/* eight organisations at 12.5% each: 4; one at 50%: 1 */
+	uint64_t eighths[] = { 1, 1, 1, 1, 1, 1, 1, 1 }, half[] = { 4, 1, 1, 1, 1 };
+	uint64_t none[1] = { 0 }, tie[] = { 5, 5 };
+	CHECK_INT(mev__export_absence_factor(chaoss, 8), 2);
+	CHECK_INT(mev__export_absence_factor(eighths, 8), 4);
+	CHECK_INT(mev__export_absence_factor(half, 5), 1);
+	CHECK_INT(mev__export_absence_factor(none, 0), 0);
+	CHECK_INT(mev__export_absence_factor(none, 1), 0);
+	CHECK_INT(mev__export_absence_factor(tie, 2), 1);  /* exactly half is enough */
+	/* where the two differ: the bus factor wants more than half */
+	uint64_t eighths2[] = { 1, 1, 1, 1, 1, 1, 1, 1 }, half2[] = { 4, 1, 1, 1, 1 }, tie2[] = { 5, 5 };
+	CHECK_INT(mev__export_bus_factor(eighths2, 8), 5);
+	CHECK_INT(mev__export_bus_factor(half2, 5), 2);
+	CHECK_INT(mev__export_bus_factor(tie2, 2), 2);
+}
+
+/* --orgs: gitdm's email-map lines, their date ranges, the domain's parents. */
+static void test_orgs(void)
+{
+	char path[4096];
+	FILE *f;
+	mev_export_orgs *o = NULL;
+	int64_t y2019 = 1546300800, y2021 = 1609459200; /* 2019-01-01, 2021-01-01 */
+	snprintf(path, sizeof path, "%s/orgs", dir);
+	CHECK((f = fopen(path, "w")) != NULL);
+	fputs("# gitdm's email-map\n"
+	      "\n"
+	      "ann@mail.org   Acme Corp   # a comment\n"
+	      "Bob@Mail.org\tFirst Ltd < 2020-01-01\n"
+	      "bob@mail.org\tSecond Ltd\n"
+	      "acme.com       Acme Corp\n"
+	      "eu.acme.com    Acme Europe\r\n", f);
+	fclose(f);
+	CHECK_INT(mev_export_orgs_read(&o, path), 0);
+	CHECK_STR(mev__export_org(o, "ann@mail.org", y2019), "Acme Corp");
+	CHECK_STR(mev__export_org(o, "bob@mail.org", y2019), "First Ltd");   /* before its end */
+	CHECK_STR(mev__export_org(o, "bob@mail.org", y2021), "Second Ltd");  /* after it */
+	CHECK_STR(mev__export_org(o, "cy@dev.acme.com", y2019), "Acme Corp"); /* a parent domain */
+	CHECK_STR(mev__export_org(o, "di@x.eu.acme.com", y2019), "Acme Europe"); /* the nearest */
+	CHECK_STR(mev__export_org(o, "ed@mail.org", y2019), "mail.org");     /* not mapped: the domain */
+	CHECK_STR(mev__export_org(NULL, "ed@Sub.mail.org", y2019), "Sub.mail.org");
+	CHECK_STR(mev__export_org(o, "Nobody", y2019), "Nobody");           /* no address */
+	mev_export_orgs_free(o);
+
+	CHECK((f = fopen(path, "w")) != NULL);
+	fputs("ann@mail.org Acme\nbob@mail.org First < 2020-13-01\n", f);
+	fclose(f);
+	CHECK_ERR(mev_export_orgs_read(&o, path), MEV_EINVAL, ":2: the date after '<' is not a day");
+	CHECK(o == NULL);
+	CHECK((f = fopen(path, "w")) != NULL);
+	fputs("# only a key\nann@mail.org\n", f);
+	fclose(f);
+	CHECK_ERR(mev_export_orgs_read(&o, path), MEV_EINVAL, ":2: an address or domain without");
+	snprintf(path, sizeof path, "%s/no-such-orgs", dir);
+	CHECK_ERR(mev_export_orgs_read(&o, path), MEV_ENOTFOUND, "cannot read the --orgs file");
+}
+
 int main(void)
 {
 	dir = test_tmpdir("export");
@@ -376,6 +440,8 @@ int main(void)
 	RUN(test_report);
 	RUN(test_sqlite);
 	RUN(test_bus_factor);
+	RUN(test_absence_factor);
+	RUN(test_orgs);
 	test_tmpdir_remove(dir);
 	return test_summary();
 }
