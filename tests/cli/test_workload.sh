@@ -107,7 +107,8 @@ for l in open(sys.argv[2]):
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert list(rows[0].keys()) == ("release,date,section,lineage,sections,files,lines,maintainers,reviewers,"
     "lists,commits,authors,committers,top_committer,top_committer_share,top_author_share,"
-    "bus_factor,lines_per_maintainer").split(","), list(rows[0].keys())
+    "bus_factor,lines_per_maintainer,review_coverage,cross_org_review,absence_factor,"
+    "elephant_factor").split(","), list(rows[0].keys())
 cols = ["sections", "files", "lines", "maintainers", "reviewers", "lists", "commits", "authors",
         "committers", "top_committer", "top_committer_share", "top_author_share", "bus_factor",
         "lines_per_maintainer"]
@@ -186,3 +187,119 @@ expect_exit 0 "$MEV" report --store s --from v2.0 --to v3.0
 grep -q '^## People' "$OUT" || fail "no People part"
 grep -q '^| DRV | [0-9]* | maintainers all left | 1 | 0 |$' "$OUT" || fail "DRV not listed"
 [ "$(sed -n '/^## People/,/^## /p' "$OUT" | grep -c '^| [^S:]')" = 1 ] || fail "other rows listed"
+
+# fx_commit DIR "AUTHOR <a>" DAY FILE [TRAILER...]: a commit by AUTHOR (also its
+# committer) dated DAY 12:00 UTC, adding a line to FILE, with the trailers.
+fx_commit() {
+	local d=$1 author=$2 day=$3 file=$4 msg
+	shift 4
+	msg=$(printf 'change %s\n\n' "$file"; printf '%s\n' "$@" "Signed-off-by: $author")
+	echo "line on $day" >>"$d/$file"
+	git -C "$d" add -A
+	GIT_AUTHOR_NAME=${author% <*} GIT_AUTHOR_EMAIL=$(echo "$author" | sed 's/.*<\(.*\)>/\1/') \
+	GIT_COMMITTER_NAME=${author% <*} GIT_COMMITTER_EMAIL=$(echo "$author" | sed 's/.*<\(.*\)>/\1/') \
+	GIT_AUTHOR_DATE="${day}T12:00:00 +0000" GIT_COMMITTER_DATE="${day}T12:00:00 +0000" \
+		git -C "$d" commit -q -m "$msg"
+}
+
+step "review and concentration: a planted history with trailers, three domains and --orgs"
+mkrepo fx
+mkdir -p fx/net fx/disk
+printf 'NET\nM:\tAnn Acme <ann@acme.com>\nS:\tMaintained\nF:\tnet/\n\nDISK\nM:\tEve Small <eve@small.io>\nS:\tMaintained\nF:\tdisk/\n' >fx/MAINTAINERS
+printf 'Cy Other <cy@other.org> <cy@alt.org>\n' >fx/.mailmap
+echo start >fx/net/n.c
+echo start >fx/disk/d.c
+commit_all fx v1.0
+An='Ann Acme <ann@acme.com>' Bo='Bob Acme <bob@acme.com>' Cy='Cy Other <cy@other.org>'
+Ev='Eve Small <eve@small.io>' Fa='Fay Dev <fay@fay.dev>' Gu='Gus Dev <gus@gus.dev>'
+# NET: 6 commits; reviewed by another: n1, n2, n4 (n3 by its author, n5 by
+# its author under an address .mailmap folds, n6 not at all)
+fx_commit fx "$An" 2020-03-01 net/n.c "Reviewed-by: $Bo"                        # n1 acme.com
+fx_commit fx "$An" 2020-03-02 net/n.c "Acked-by: $Cy"                           # n2 other.org
+fx_commit fx "$An" 2020-03-03 net/n.c "Reviewed-by: $An"                        # n3 self
+fx_commit fx "$Bo" 2020-03-04 net/n.c "Reviewed-by: $An" "Acked-by: Dee <dee@mail.net>" # n4
+fx_commit fx "$Cy" 2020-03-05 net/n.c "Reviewed-by: Cy Alt <cy@alt.org>"        # n5 self
+fx_commit fx "$Ev" 2020-03-06 net/n.c                                           # n6
+# DISK: 6 commits; reviewed d2 (eve at Acme then, by --orgs) and d5 (eve at Small Co)
+fx_commit fx "$Ev" 2020-03-01 disk/d.c                                          # d1
+fx_commit fx "$Ev" 2020-03-02 disk/d.c "Reviewed-by: $An"                       # d2
+fx_commit fx "$Fa" 2020-03-03 disk/d.c                                          # d3
+fx_commit fx "$Gu" 2020-03-04 disk/d.c                                          # d4
+fx_commit fx "$Ev" 2020-03-07 disk/d.c "Reviewed-by: $An"                       # d5
+fx_commit fx "$Fa" 2020-03-08 disk/d.c                                          # d6
+commit_all fx v2.0
+expect_exit 0 "$MEV" walk --repo fx --store fxs -q
+expect_exit 0 "$MEV" cluster --store fxs -q
+expect_exit 0 "$MEV" track --store fxs -q
+expect_exit 0 "$MEV" flow --store fxs -q
+cat >orgs.txt <<'EOF2'
+# gitdm's email-map format: Dee and Acme's domain are Acme Inc; Eve was
+# at Acme until 2020-03-06, then at Small Co
+acme.com        Acme Inc
+dee@mail.net    Acme Inc   # a consultant
+eve@small.io    Acme Inc < 2020-03-06
+eve@small.io    Small Co
+EOF2
+expect_exit 0 "$MEV" export workload --store fxs --by section --release v2.0 -o fx.csv
+expect_exit 0 "$MEV" export workload --store fxs --by section --release v2.0 --orgs orgs.txt -o fxo.csv
+python3 - fx.csv fxo.csv <<'PY' || fail "review and factors differ from the planted numbers"
+import csv, sys
+cols = ["commits", "authors", "bus_factor", "review_coverage", "cross_org_review", "absence_factor",
+        "elephant_factor"]
+want = {
+ # NET: reviewed 3 of 6; across domains n2 (other.org) and n4 (dee at mail.net):
+ # 2 of 3; authors ann 3, bob, cy, eve 1: absence 1 (3 is half), bus 2 (more
+ # than half); domains acme.com 4: elephant 1
+ ("fx.csv", "NET"):   "6 4 2 0.5 0.666667 1 1",
+ # DISK: reviewed d2, d5: 2 of 6, both by acme.com for small.io: 2 of 2;
+ # authors eve 3, fay 2, gus 1: absence 1, bus 2; domains small.io 3: elephant 1
+ ("fx.csv", "DISK"):  "6 3 2 0.333333 1 1 1",
+ # --orgs: dee is Acme Inc: only n2 crosses
+ ("fxo.csv", "NET"):  "6 4 2 0.5 0.333333 1 1",
+ # --orgs: eve is Acme Inc on d1, d2 (before 2020-03-06), Small Co on d5:
+ # only d5 crosses; organisations Acme Inc 2, fay.dev 2, Small Co 1, gus.dev 1: 2
+ ("fxo.csv", "DISK"): "6 3 2 0.333333 0.5 1 2",
+}
+bad = 0
+for f in sys.argv[1:3]:
+    for r in csv.DictReader(open(f)):
+        got = " ".join(r[c] for c in cols)
+        if got != want[(f, r["section"])]:
+            print("%s %s: got %s, want %s" % (f, r["section"], got, want[(f, r["section"])]))
+            bad += 1
+sys.exit(bad > 0)
+PY
+
+step "--orgs: the same in export all"
+expect_exit 0 "$MEV" export all --store fxs --orgs orgs.txt -o fx.db
+python3 - fx.db <<'PY' || fail "sqlite"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+got = db.execute("select review_coverage, cross_org_review, absence_factor, elephant_factor from "
+                 "workload where release = 'v2.0' and lineage = (select lineage from sections "
+                 "where release = 'v2.0' and section = 'DISK')").fetchone()
+assert got == (1 / 3, 0.5, 1, 2), got
+PY
+
+step "--orgs: a missing file or a bad line is a usage error; nothing is written"
+expect_exit 2 "$MEV" export workload --store fxs --orgs no-such.txt -o none.csv
+expect_stderr_contains "cannot read the --orgs file 'no-such.txt'"
+expect_stderr_contains "hint: each line is"
+[ ! -e none.csv ] || fail "none.csv written"
+printf 'acme.com Acme\n\n# fine so far\neve@small.io Small < 2020-02-30\n' >bad-orgs.txt
+expect_exit 2 "$MEV" export workload --store fxs --orgs bad-orgs.txt -o none.csv
+expect_stderr_contains "bad-orgs.txt:4: the date after '<' is not a day YYYY-MM-DD"
+[ ! -e none.csv ] || fail "none.csv written"
+printf 'acme.com\n' >bad-orgs.txt
+expect_exit 2 "$MEV" export all --store fxs --orgs bad-orgs.txt -o none.db
+expect_stderr_contains "bad-orgs.txt:1: an address or domain without an organisation"
+[ ! -e none.db ] || fail "none.db written"
+if [ "$(id -u)" != 0 ]; then
+	cp orgs.txt locked.txt
+	chmod 000 locked.txt
+	expect_exit 2 "$MEV" export workload --store fxs --orgs locked.txt -o none.csv
+	expect_stderr_contains "cannot read the --orgs file 'locked.txt'"
+	[ ! -e none.csv ] || fail "none.csv written"
+fi
+expect_exit 2 "$MEV" export sections --store fxs --orgs orgs.txt
+expect_stderr_contains "--orgs goes with the workload table only"
