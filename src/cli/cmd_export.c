@@ -60,8 +60,8 @@ const cli_command cmd_export_spec = {
 			   "[--release TAG] [--from TAG] [--to TAG] [--path PATH]\n"
 			   "[--keep-rest] [--excel-safe] [--method M ...]",
 			   "workload --store DIR [--by lineage|section|cluster]\n"
-			   "[--release TAG] [--from TAG] [--to TAG] [--repo PATH] [--orgs FILE]\n"
-			   "[-f F] [-o FILE]",
+			   "[--release TAG] [--from TAG] [--to TAG] [--repo PATH]\n"
+			   "[--orgs FILE] [-f F] [-o FILE]",
 			   "graph --store DIR --release TAG [--format graphml|json|dot|csv]\n"
 			   "[--meta] [--method M ...] [-o FILE]",
 			   "all --store DIR [--format sqlite] -o FILE.db\n"
@@ -130,10 +130,10 @@ const cli_command cmd_export_spec = {
 		"--orgs FILE (gitdm's email-map and domain-map format): one mapping a line,\n"
 		"'KEY ORGANISATION' or 'KEY ORGANISATION < YYYY-MM-DD', KEY an address or a\n"
 		"domain, the date the day (UTC) the mapping ends, so that one KEY can list\n"
-		"its organisations over time; '#' starts a comment.  An author's address\n"
-		"is looked up at the commit's author date, then its domain and the\n"
-		"domain's parents (the most specific first); else the organisation is the\n"
-		"domain.  A file that cannot be read or has a bad line is a usage error\n"
+		"its organisations over time; '#' starts a comment.  An author's or reviewer's\n"
+		"address is looked up at the commit's author date, then its domain and\n"
+		"the domain's parents (the most specific first); else the organisation is\n"
+		"the domain.  A file that cannot be read or has a bad line is a usage error\n"
 		"(exit 2, 'FILE:LINE: ...'), and nothing is written.",
 	.options = options,
 	.operands = 1,
