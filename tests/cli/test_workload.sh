@@ -303,3 +303,10 @@ if [ "$(id -u)" != 0 ]; then
 fi
 expect_exit 2 "$MEV" export sections --store fxs --orgs orgs.txt
 expect_stderr_contains "--orgs goes with the workload table only"
+expect_exit 2 "$MEV" export graph --store fxs --release v2.0 --orgs orgs.txt
+expect_stderr_contains "--orgs goes with the workload table only"
+echo "an older table" >kept.csv
+printf 'acme.com Acme\nbob@ Bob\n' >bad-orgs.txt
+expect_exit 2 "$MEV" export workload --store fxs --orgs bad-orgs.txt -o kept.csv
+expect_stderr_contains "bad-orgs.txt:2: an address needs a name and a domain around its '@'"
+[ "$(cat kept.csv)" = "an older table" ] || fail "kept.csv was touched"
