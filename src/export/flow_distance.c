@@ -110,21 +110,6 @@ static int hops_from(const uint32_t **out, mev__flow_dist *d, const mev_flow_rel
 	return rc;
 }
 
-/* 1 when the sorted sets a[0..na) and b[0..nb) share a member. */
-static int meet(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
-{
-	size_t i = 0, j = 0;
-	while (i < na && j < nb) {
-		if (a[i] == b[j])
-			return 1;
-		if (a[i] < b[j])
-			i++;
-		else
-			j++;
-	}
-	return 0;
-}
-
 int mev__export_flow_distance(int64_t *out, const mev__export_ctx *x, mev__flow_rel *f,
 			      const mev_flow_commit *c)
 {
@@ -138,9 +123,9 @@ int mev__export_flow_distance(int64_t *out, const mev__export_ctx *x, mev__flow_
 	*out = MEV__FLOW_DIST_NONE;
 	if (!nt || !no)
 		return 0;
-	/* by title, as committer_is_maintainer decides: a section the graph
-	 * may lack (renamed by the release) is still the committer's own */
-	if (meet(touched, nt, own, no)) {
+	/* committer_is_maintainer: an M: of a touched section, even one the
+	 * release's graph lacks (renamed by the release) */
+	if (c->verdicts & (1u << MEV_FLOW_COMMITTER_IS_MAINTAINER)) {
 		*out = 0;
 		return 0;
 	}
