@@ -249,6 +249,12 @@ typedef struct {
 	uint64_t commits, covered, rest_only, uncovered, direct, strange;
 	uint64_t verdict[5];      /* covered commits with verdict i (mev_flow_verdict) */
 	uint64_t known[5];        /* covered commits where verdict i is decided */
+	/* the integration distance (docs/flow.md) of the covered commits */
+	uint64_t distance_commits; /* those with one */
+	uint64_t distance_sum;
+	uint64_t no_path;          /* those whose committer is an M: with no path to them */
+	uint32_t *distance_count;  /* per distance d < distance_len: its commits (NULL: none) */
+	uint32_t distance_len;
 } mev_flow_group;
 
 typedef struct {

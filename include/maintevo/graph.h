@@ -107,6 +107,28 @@ const mev_filemap *mev_graph_filemap(const mev_graph *g);
 int mev_graph_has_section(const mev_graph *g, uint32_t section);
 
 /*
+ * Shortest paths in hops (every edge between two sections counts 1, its
+ * weight aside): patch flow's integration distance (docs/flow.md).  Made
+ * once per graph (its edges laid out as adjacency lists; with twins the
+ * whole graph is made first), then one breadth-first search a call.
+ * Errors: MEV_ENOMEM.  The graph must outlive it.
+ */
+typedef struct mev_graph_hops mev_graph_hops;
+int mev_graph_hops_new(mev_graph_hops **out, const mev_graph *g);
+void mev_graph_hops_free(mev_graph_hops *h);
+/* No path (a distance of mev_graph_hops_from()). */
+#define MEV_GRAPH_NO_PATH UINT32_MAX
+/*
+ * dist[s], for every section s of the graph's file map
+ * (mev_filemap_section_count() of them): the fewest edges from any of
+ * from[0..n) to s, 0 for those, MEV_GRAPH_NO_PATH when no path leads
+ * there.  Sections that are no vertex of the graph (THE REST unless kept,
+ * an index out of range) are not sources and are never reached.  Time: the
+ * sections plus the edges reached.  Not for two threads at once.
+ */
+int mev_graph_hops_from(uint32_t *dist, mev_graph_hops *h, const uint32_t *from, size_t n);
+
+/*
  * Write the graph in one of the graph formats (maintevo/graphdoc.h): CSV
  * "from,to,lines,bytes,files" (self rows included); GraphML (vertex
  * attributes name, lines, bytes, files, status, maintainers, vertices in

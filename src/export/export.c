@@ -78,14 +78,16 @@ static const mev_column commits_cols[] = {
 	{ "via_listed_tree", I }, { "coverage", S }, { "strange", I }, { "author_name", S },
 	{ "committer_name", S }, { "author_date", D }, { "commit_date", D }, { "paths", I },
 	{ "signed_off_by", S }, { "acked_by", S }, { "reviewed_by", S }, { "tested_by", S },
-	{ "added", I }, { "removed", I }, { NULL, S }
+	{ "added", I }, { "removed", I }, { "integration_distance", I }, { NULL, S }
 };
 static const mev_column flow_cols[] = {
 	{ "release", S }, { "level", S }, { "group", S }, { "detail", S }, { "cluster", I },
 	{ "lineage", I }, { "lineage_name", S }, { "commits", I }, { "covered", I },
 	{ "rest_only", I }, { "uncovered", I }, { "direct", I }, { "committer_is_maintainer", N },
 	{ "committer_in_subsystem", N }, { "signoff_by_maintainer", N }, { "reviewed_by_listed", N },
-	{ "via_listed_tree", N }, { "strange", N }, { "strange_commits", I }, { NULL, S }
+	{ "via_listed_tree", N }, { "strange", N }, { "strange_commits", I },
+	{ "distance_commits", I }, { "distance_mean", N }, { "distance_median", N },
+	{ "no_path", I }, { NULL, S }
 };
 static const mev_column people_cols[] = {
 	{ "release", S }, { "person", S }, { "name", S }, { "authored", I }, { "committed", I },

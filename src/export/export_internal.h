@@ -58,11 +58,16 @@ int mev__export_is_obsolete(const char *status);
 
 /* --- patch flow (flow_tables.c, flow_groups.c) ------------------------------------ */
 
+/* The release's graph and the searches of the integration distance (flow_distance.c). */
+typedef struct mev__flow_dist mev__flow_dist;
+void mev__export_flow_dist_free(mev__flow_dist *d);
+
 /* One release's stored flow and its clustering, for the verdicts read here. */
 typedef struct {
 	mev_flow_release *fr;     /* NULL when the release has none */
 	size_t r;                 /* index in the history */
 	int64_t *cluster;         /* per string id: cluster of that title (-2: not asked yet) */
+	mev__flow_dist *dist;     /* the integration distance's graph (NULL: not read yet) */
 } mev__flow_rel;
 
 int mev__export_commits(mev_table *w, const mev__export_ctx *x);
@@ -80,6 +85,17 @@ unsigned mev__export_flow_verdicts(unsigned *known, const mev__export_ctx *x, me
 /* 1 for a covered commit that no listed maintainer committed, signed off or
  * reviewed and that came through no listed tree. */
 int mev__export_flow_strange(const mev_flow_commit *c);
+/* The integration distance of c (docs/flow.md) into *out: the fewest hops in
+ * the overlap graph of f's release from a section the committer is an M: of
+ * to one the commit touches (by title; 0 when it is one of them);
+ * MEV__FLOW_DIST_NONE when the committer is an M: of none, the commit
+ * touches none (THE REST aside) or the store has no graph of the release;
+ * MEV__FLOW_DIST_NO_PATH when no path leads there.  Errors: as
+ * mev_release_load_graph(). */
+#define MEV__FLOW_DIST_NONE (-1)
+#define MEV__FLOW_DIST_NO_PATH (-2)
+int mev__export_flow_distance(int64_t *out, const mev__export_ctx *x, mev__flow_rel *f,
+			      const mev_flow_commit *c);
 /* A person's key in the tables: the email, or the name when there is none. */
 const char *mev__export_flow_person(const mev_flow_person *p);
 

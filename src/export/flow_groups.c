@@ -52,6 +52,26 @@ static int group_of(mev_flow_group **out, groups_ctx *gc, const char *release, i
 	return 0;
 }
 
+/* Count integration distance d (MEV__FLOW_DIST_*: none, no path) in g. */
+static int tally_distance(mev_flow_group *g, int64_t d)
+{
+	g->no_path += d == MEV__FLOW_DIST_NO_PATH;
+	if (d < 0)
+		return 0;
+	if ((uint64_t)d >= g->distance_len) {
+		uint32_t *t = realloc(g->distance_count, ((size_t)d + 1) * sizeof *t);
+		if (!t)
+			return mev_error_oom();
+		memset(t + g->distance_len, 0, ((size_t)d + 1 - g->distance_len) * sizeof *t);
+		g->distance_count = t;
+		g->distance_len = (uint32_t)d + 1;
+	}
+	g->distance_count[d]++;
+	g->distance_commits++;
+	g->distance_sum += (uint64_t)d;
+	return 0;
+}
+
 static void tally(mev_flow_group *g, const mev_flow_commit *c, unsigned v, unsigned known, int strange)
 {
 	g->commits++;
@@ -74,21 +94,28 @@ static int commit_groups(groups_ctx *gc, const mev__export_ctx *x, mev__flow_rel
 	const mev_clustering *cl = mev_history_clustering(x->h, f->r);
 	unsigned known, v = mev__export_flow_verdicts(&known, x, f, c);
 	int st = mev__export_flow_strange(c), rc;
+	int64_t dist;
 	const uint32_t *ids;
 	size_t n = mev_flow_set(&ids, fr, c->sections);
 	mev_flow_group *g;
 	int64_t seen[64];
 	size_t nseen = 0;
 
+	if ((rc = mev__export_flow_distance(&dist, x, f, c)))
+		return rc;
 	if ((rc = group_of(&g, gc, fr->tag, MEV_FLOW_LEVEL_RELEASE, "", NULL)))
 		return rc;
 	tally(g, c, v, known, st);
+	if ((rc = tally_distance(g, dist)))
+		return rc;
 	for (size_t i = 0; i < n; i++) {
 		int64_t k = mev__export_flow_cluster(x, f, ids[i]);
 		size_t j;
 		if ((rc = group_of(&g, gc, fr->tag, MEV_FLOW_LEVEL_SECTION, fr->strings[ids[i]], NULL)))
 			return rc;
 		tally(g, c, v, known, st);
+		if ((rc = tally_distance(g, dist)))
+			return rc;
 		if (k < 0)
 			continue;
 		for (j = 0; j < nseen && seen[j] != k; j++)
@@ -106,6 +133,8 @@ static int commit_groups(groups_ctx *gc, const mev__export_ctx *x, mev__flow_rel
 			g->lineage = m.lineage;
 			g->lineage_name = m.lineage_name;
 			tally(g, c, v, known, st);
+			if ((rc = tally_distance(g, dist)))
+				return rc;
 		}
 	}
 	if (st) {
@@ -119,6 +148,8 @@ static int commit_groups(groups_ctx *gc, const mev__export_ctx *x, mev__flow_rel
 				   mev__export_flow_person(&fr->people[c->committer]), b->ptr)))
 			return rc;
 		tally(g, c, v, known, st);
+		if ((rc = tally_distance(g, dist)))
+			return rc;
 	}
 	return 0;
 }
@@ -180,6 +211,8 @@ void mev_flow_groups_free(mev_flow_groups *g)
 {
 	if (!g)
 		return;
+	for (size_t i = 0; g->v && i < g->n; i++)
+		free(g->v[i].distance_count);
 	free(g->v);
 	if (g->mem_) {
 		mev__arena_free(g->mem_);
@@ -191,6 +224,25 @@ void mev_flow_groups_free(mev_flow_groups *g)
 static void share(mev_table *w, uint64_t k, uint64_t n)
 {
 	mev_table_num(w, n ? (double)k / (double)n : NAN);
+}
+
+/* The distance of rank k (0-based, smallest first) among g's. */
+static uint32_t distance_at(const mev_flow_group *g, uint64_t k)
+{
+	uint32_t d = 0;
+	for (uint64_t seen = g->distance_count[0]; seen <= k; seen += g->distance_count[++d])
+		;
+	return d;
+}
+
+/* distance_commits, distance_mean, distance_median, no_path. */
+static void distance_cells(mev_table *w, const mev_flow_group *g)
+{
+	uint64_t n = g->distance_commits;
+	mev_table_uint(w, n);
+	mev_table_num(w, n ? (double)g->distance_sum / (double)n : NAN);
+	mev_table_num(w, n ? (distance_at(g, (n - 1) / 2) + distance_at(g, n / 2)) / 2.0 : NAN);
+	mev_table_uint(w, g->no_path);
 }
 
 int mev__export_flow(mev_table *w, const mev__export_ctx *x)
@@ -215,6 +267,7 @@ int mev__export_flow(mev_table *w, const mev__export_ctx *x)
 			share(w, g->verdict[k], g->known[k]);
 		share(w, g->strange, g->covered);
 		mev_table_uint(w, g->strange);
+		distance_cells(w, g);
 		mev_table_end_row(w);
 	}
 	mev_flow_groups_free(&gs);

@@ -13,6 +13,7 @@ void mev__export_flow_free(flow_rel *f)
 {
 	mev_flow_release_free(f->fr);
 	free(f->cluster);
+	mev__export_flow_dist_free(f->dist);
 	memset(f, 0, sizeof *f);
 }
 
@@ -175,6 +176,12 @@ static int commit_row(mev_table *w, const mev__export_ctx *x, flow_rel *f, const
 	}
 	mev_table_int_or_null(w, c->has_churn ? (int64_t)c->added : -1);
 	mev_table_int_or_null(w, c->has_churn ? (int64_t)c->removed : -1);
+	{
+		int64_t d;
+		if ((rc = mev__export_flow_distance(&d, x, f, c)))
+			return rc;
+		mev_table_int_or_null(w, d);
+	}
 	mev_table_end_row(w);
 	return 0;
 }

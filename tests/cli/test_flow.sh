@@ -68,10 +68,10 @@ grep -q "J$(printf '\303\266')rg L" commits.csv || fail "a Latin-1 name is not r
 
 step "aggregates and people"
 expect_exit 0 "$MEV" export flow --store s
-grep -qx 'v2.0,release,,,,,,12,11,1,0,8,0.454545,0.545455,0.363636,0.181818,0.272727,0.363636,4' "$OUT" \
+grep -qx 'v2.0,release,,,,,,12,11,1,0,8,0.454545,0.545455,0.363636,0.181818,0.272727,0.363636,4,6,0.166667,0,0' "$OUT" \
 	|| fail "release row"
 grep -q '^v2.0,subsystem,NET-CORE,,1,' "$OUT" || fail "NET-CORE and NET-DRV are one subsystem"
-grep -qx 'v2.0,path,linus@top.org,USB,,,,1,1,0,0,1,0,0,0,0,0,1,1' "$OUT" || fail "strange path"
+grep -qx 'v2.0,path,linus@top.org,USB,,,,1,1,0,0,1,0,0,0,0,0,1,1,0,,,0' "$OUT" || fail "strange path"
 expect_exit 0 "$MEV" export people --store s --release v2.0
 grep -qx 'v2.0,nick@net.org,Nick Net,0,5,4,0,0,0,1,0,4,1' "$OUT" || fail "Nick's workload"
 grep -qx 'v2.0,rita@rev.org,Rita Review,0,0,0,0,1,0,0,1,0,0' "$OUT" || fail "Rita's workload"

@@ -490,6 +490,153 @@ static void test_twins(void)
 	}
 }
 
+/* --- hops: the integration distance's search ------------------------------------ */
+
+/* The hops from the sections named in `from` ("A|B") to section `to`, as
+ * text: "none" for no path. */
+static const char *hops_text(mev_graph_hops *h, const mev_filemap *fm, const char *from,
+			     const char *to)
+{
+	static char out[16];
+	uint32_t ids[8], n = 0, dist[16];
+	char buf[64], *save = NULL;
+	snprintf(buf, sizeof buf, "%s", from);
+	for (char *t = strtok_r(buf, "|", &save); t && n < 8; t = strtok_r(NULL, "|", &save))
+		ids[n++] = sec(fm, t);
+	CHECK_INT(mev_graph_hops_from(dist, h, ids, n), 0);
+	if (dist[sec(fm, to)] == MEV_GRAPH_NO_PATH)
+		return "none";
+	snprintf(out, sizeof out, "%u", dist[sec(fm, to)]);
+	return out;
+}
+
+/* A chain A-B-C-D, E linked to THE REST only, G alone, EMPTY with no file. */
+static void test_hops(void)
+{
+	static const char *const titles[] = { "D", "C", "THE REST", "B", "A", "E", "G", "EMPTY", NULL };
+	mev_filemap *fm = NULL;
+	mev_graph *g = NULL, *gr = NULL;
+	mev_graph_hops *h = NULL, *hr = NULL;
+	mev_graph_options keep = { 1 };
+
+	CHECK_INT(mev_filemap_new(&fm), 0);
+	if (!fm)
+		return;
+	add_sections(fm, titles);
+	add_row(fm, "a.c", 1, 1, "A|B");
+	add_row(fm, "b.c", 1, 1, "B|C");
+	add_row(fm, "b2.c", 1, 1, "B|C");
+	add_row(fm, "c.c", 1, 1, "C|D");
+	add_row(fm, "d.c", 1, 1, "D|THE REST");
+	add_row(fm, "e.c", 1, 1, "THE REST|E");
+	add_row(fm, "g.c", 1, 1, "G");
+	CHECK_INT(mev_graph_build(&g, fm, NULL), 0);
+	CHECK_INT(mev_graph_build(&gr, fm, &keep), 0);
+	if (!g || !gr)
+		goto done;
+	CHECK_INT(mev_graph_hops_new(&h, g), 0);
+	CHECK_INT(mev_graph_hops_new(&hr, gr), 0);
+	if (!h || !hr)
+		goto done;
+	CHECK_STR(hops_text(h, fm, "A", "A"), "0");
+	CHECK_STR(hops_text(h, fm, "A", "B"), "1");
+	CHECK_STR(hops_text(h, fm, "A", "C"), "2");
+	CHECK_STR(hops_text(h, fm, "A", "D"), "3");
+	CHECK_STR(hops_text(h, fm, "D", "A"), "3");
+	/* the nearest of several sources */
+	CHECK_STR(hops_text(h, fm, "A|D", "C"), "1");
+	CHECK_STR(hops_text(h, fm, "G|A", "G"), "0");
+	/* no path: another component, a section with no file, no source */
+	CHECK_STR(hops_text(h, fm, "A", "G"), "none");
+	CHECK_STR(hops_text(h, fm, "A", "E"), "none");
+	CHECK_STR(hops_text(h, fm, "A", "EMPTY"), "none");
+	CHECK_STR(hops_text(h, fm, "EMPTY", "EMPTY"), "0");
+	CHECK_STR(hops_text(h, fm, "", "A"), "none");
+	/* THE REST is no vertex unless kept: neither a source nor a way through */
+	CHECK_STR(hops_text(h, fm, "THE REST", "THE REST"), "none");
+	CHECK_STR(hops_text(h, fm, "THE REST", "E"), "none");
+	CHECK_STR(hops_text(hr, fm, "E", "D"), "2");
+	CHECK_STR(hops_text(hr, fm, "E", "A"), "5");
+	CHECK_STR(hops_text(hr, fm, "E", "G"), "none");
+	{
+		uint32_t bad = 99, dist[16];
+		CHECK_INT(mev_graph_hops_from(dist, h, &bad, 1), 0);
+		CHECK(dist[0] == MEV_GRAPH_NO_PATH);
+	}
+done:
+	mev_graph_hops_free(h);
+	mev_graph_hops_free(hr);
+	mev_graph_hops_free(NULL);
+	mev_graph_free(g);
+	mev_graph_free(gr);
+	mev_filemap_free(fm);
+}
+
+/* Hops from random sources equal those of Floyd-Warshall over the files. */
+static void check_hops_brute(const mev_filemap *fm, int keep_rest)
+{
+	size_t ns = mev_filemap_section_count(fm), nf = mev_filemap_count(fm);
+	const mev_section_info *s = mev_filemap_sections(fm);
+	const mev_file_row *rows = mev_filemap_rows(fm);
+	mev_graph_options opt = { keep_rest };
+	mev_graph *g = NULL;
+	mev_graph_hops *h = NULL;
+	uint32_t *d = malloc(ns * ns * sizeof *d), *dist = malloc(ns * sizeof *dist), from[3];
+
+	CHECK_INT(mev_graph_build(&g, fm, &opt), 0);
+	if (g)
+		CHECK_INT(mev_graph_hops_new(&h, g), 0);
+	if (!d || !dist || !h)
+		goto done;
+	for (size_t i = 0; i < ns * ns; i++)
+		d[i] = i % (ns + 1) == 0 ? 0 : MEV_GRAPH_NO_PATH;
+	for (size_t r = 0; r < nf; r++) {
+		const uint32_t *ids;
+		size_t k = mev_filemap_set(&ids, fm, rows[r].set);
+		for (size_t i = 0; i < k; i++)
+			for (size_t j = 0; j < k; j++)
+				if (i != j && (keep_rest || (!s[ids[i]].is_rest && !s[ids[j]].is_rest)))
+					d[ids[i] * ns + ids[j]] = 1;
+	}
+	for (size_t m = 0; m < ns; m++)
+		for (size_t i = 0; i < ns; i++)
+			for (size_t j = 0; j < ns; j++)
+				if (d[i * ns + m] != MEV_GRAPH_NO_PATH && d[m * ns + j] != MEV_GRAPH_NO_PATH &&
+				    d[i * ns + m] + d[m * ns + j] < d[i * ns + j])
+					d[i * ns + j] = d[i * ns + m] + d[m * ns + j];
+	for (int round = 0; round < 20; round++) {
+		size_t n = 1 + rng_below(3);
+		for (size_t i = 0; i < n; i++)
+			from[i] = (uint32_t)rng_below(ns);
+		CHECK_INT(mev_graph_hops_from(dist, h, from, n), 0);
+		for (size_t t = 0; t < ns; t++) {
+			uint32_t best = MEV_GRAPH_NO_PATH;
+			for (size_t i = 0; i < n; i++)
+				if (mev_graph_has_section(g, from[i]) && mev_graph_has_section(g, (uint32_t)t) &&
+				    d[from[i] * ns + t] < best)
+					best = d[from[i] * ns + t];
+			CHECK_INT(dist[t], best);
+		}
+	}
+done:
+	free(d);
+	free(dist);
+	mev_graph_hops_free(h);
+	mev_graph_free(g);
+}
+
+static void test_hops_vs_brute(void)
+{
+	rng_seed(53);
+	for (int round = 0; round < 30; round++) {
+		mev_filemap *fm = random_fm(2 + rng_below(40), rng_below(60));
+		if (!fm)
+			return;
+		check_hops_brute(fm, round % 2);
+		mev_filemap_free(fm);
+	}
+}
+
 int main(void)
 {
 	RUN(test_build);
@@ -498,5 +645,7 @@ int main(void)
 	RUN(test_from_edges);
 	RUN(test_random_vs_brute);
 	RUN(test_twins);
+	RUN(test_hops);
+	RUN(test_hops_vs_brute);
 	return test_summary();
 }
