@@ -228,7 +228,7 @@ usage_error releases "unexpected argument 'extra'" extra
 usage_error events "unknown option '-j'" -j 2
 usage_error section-changes "unknown option '--method'" --method louvain
 usage_error lineages "--seed is for temporal, louvain and leiden, not components" -m components --seed 3
-usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, flows, section_changes, files, health, commits, flow, people, workload, graph or all)"
+usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, flows, section_changes, files, health, commits, flow, people, workload, listed, candidates, graph or all)"
 usage_error export "unexpected argument 'extra'" releases extra
 usage_error walk "option '--rc' takes no value" --rc=1
 usage_error walk "--repo is required" --store x
