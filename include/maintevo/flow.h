@@ -202,6 +202,11 @@ typedef struct {
 	const char *title;           /* the key, as the store's section titles */
 	const char **maintainers, **reviewers, **lists;
 	size_t n_maintainers, n_reviewers, n_lists;
+	/* the M: and R: entries that are no address (Zephyr's GitHub handles),
+	 * trimmed and lowercased, distinct, sorted bytewise; flow judges by
+	 * addresses only, so they are not people above */
+	const char **maintainer_handles, **reviewer_handles;
+	size_t n_maintainer_handles, n_reviewer_handles;
 	int is_rest;                 /* THE REST */
 } mev_flow_roster_section;
 

@@ -246,8 +246,12 @@ static int listed_release(mev_table *w, const mev__export_ctx *x, mev__activity 
 			continue;
 		for (size_t k = 0; k < s->n_maintainers; k++)
 			listed_row(w, x, a, r, s, status, s->maintainers[k], "M");
+		for (size_t k = 0; k < s->n_maintainer_handles; k++)
+			listed_row(w, x, a, r, s, status, s->maintainer_handles[k], "M");
 		for (size_t k = 0; k < s->n_reviewers; k++)
 			listed_row(w, x, a, r, s, status, s->reviewers[k], "R");
+		for (size_t k = 0; k < s->n_reviewer_handles; k++)
+			listed_row(w, x, a, r, s, status, s->reviewer_handles[k], "R");
 	}
 	return 0;
 }
@@ -318,15 +322,23 @@ static int window(tally_vec *out, const mev__activity *a, int64_t date, int n)
 	return rc;
 }
 
-static int listed_in(const mev__export_ctx *x, const mev_flow_roster_section *s, const char *key)
+/* 1 when one of entries[0..n) stands for the person of `key`. */
+static int among(const mev__export_ctx *x, const char *const *entries, size_t n, const char *key)
 {
-	for (size_t k = 0; k < s->n_maintainers + s->n_reviewers; k++) {
-		const char *e = k < s->n_maintainers ? s->maintainers[k] : s->reviewers[k - s->n_maintainers];
-		const char *addr = address_of(x, e);
+	for (size_t k = 0; k < n; k++) {
+		const char *addr = address_of(x, entries[k]);
 		if (addr && strcmp(addr, key) == 0)
 			return 1;
 	}
 	return 0;
+}
+
+static int listed_in(const mev__export_ctx *x, const mev_flow_roster_section *s, const char *key)
+{
+	return among(x, s->maintainers, s->n_maintainers, key) ||
+	       among(x, s->maintainer_handles, s->n_maintainer_handles, key) ||
+	       among(x, s->reviewers, s->n_reviewers, key) ||
+	       among(x, s->reviewer_handles, s->n_reviewer_handles, key);
 }
 
 static void candidate_row(mev_table *w, const mev_release *rel, const char *title, int rank,
