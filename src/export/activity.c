@@ -57,15 +57,34 @@ static int person_id(uint32_t *id, mev__activity *a, const mev_flow_person *p)
 	return 0;
 }
 
-int mev__act_section(uint32_t *id, mev__activity *a, const char *title, int add)
+/*
+ * The length of a title as its MAINTAINERS writes it: without the " #k"
+ * the reader adds to a repeated title (maintainers_sections.c), which
+ * comes and goes as other sections of the same title do (U-Boot's
+ * "SOCRATES BOARD #3" in v2022.04 is "SOCRATES BOARD" in v2026.07).
+ * Sections of one written title are one section here.
+ */
+static size_t written_len(const char *title)
 {
-	int64_t v = mev__strmap_get(&a->sections, title, strlen(title));
+	size_t n = strlen(title), k = n;
+	while (k > 0 && title[k - 1] >= '0' && title[k - 1] <= '9')
+		k--;
+	if (k < n && k >= 2 && title[k - 1] == '#' && title[k - 2] == ' ')
+		return k - 2;
+	return n;
+}
+
+uint32_t mev__act_section_of(const mev__activity *a, const char *title)
+{
+	int64_t v = mev__strmap_get(&a->sections, title, written_len(title));
+	return v >= 0 ? (uint32_t)v : UINT32_MAX;
+}
+
+/* The id of a title, added when new. */
+static int section_id(uint32_t *id, mev__activity *a, const char *title)
+{
 	int added;
-	if (v >= 0 || !add) {
-		*id = v >= 0 ? (uint32_t)v : UINT32_MAX;
-		return 0;
-	}
-	if (mev__strmap_intern(&a->sections, title, strlen(title), a->n_sections, id, &added))
+	if (mev__strmap_intern(&a->sections, title, written_len(title), a->n_sections, id, &added))
 		return mev_error_oom();
 	a->n_sections += added;
 	return 0;
@@ -144,7 +163,7 @@ static int one_commit(mev__activity *a, const mev_flow_release *fr, const mev_fl
 			a->anywhere.v[v[i].person] = v[i].time;
 		for (size_t k = 0; k < ns && !rc; k++) {
 			mev__act_event e = { v[i].time, v[i].person, 0, v[i].kinds };
-			if (!(rc = mev__act_section(&e.section, a, fr->strings[ids[k]], 1)) &&
+			if (!(rc = section_id(&e.section, a, fr->strings[ids[k]])) &&
 			    MEV_VEC_PUSH(&a->ev, e))
 				rc = mev_error_oom();
 		}

@@ -155,8 +155,8 @@ void mev__act_free(mev__activity *a);
 /* Add the commits of a stored flow record (a release's, or the history
  * before the first release). */
 int mev__act_add(mev__activity *a, const mev_flow_release *fr);
-/* The id of a title (*id UINT32_MAX when unknown and not add). */
-int mev__act_section(uint32_t *id, mev__activity *a, const char *title, int add);
+/* The id of a section title (a repeated title's " #k" left out), UINT32_MAX when none. */
+uint32_t mev__act_section_of(const mev__activity *a, const char *title);
 /* The id of a person key, or -1. */
 int64_t mev__act_person(const mev__activity *a, const char *key);
 /* The last date of person in section, INT64_MIN when none. */

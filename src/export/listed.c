@@ -209,8 +209,7 @@ static void listed_row(mev_table *w, const mev__export_ctx *x, const mev__activi
 	int64_t p = addr ? mev__act_person(a, addr) : -1;
 	uint32_t sec = UINT32_MAX;
 	if (p >= 0) {
-		int64_t v = mev__strmap_get(&a->sections, s->title, strlen(s->title));
-		sec = v >= 0 ? (uint32_t)v : UINT32_MAX;
+		sec = mev__act_section_of(a, s->title);
 		name = a->names.v[p];
 		anywhere = a->anywhere.v[p];
 		last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(a, sec, (uint32_t)p);
@@ -392,7 +391,7 @@ static int candidates_release(mev_table *w, const mev__export_ctx *x, mev__activ
 		uint32_t sec;
 		size_t lo, hi;
 		int rank = 0;
-		if (s->is_rest || (rc = mev__act_section(&sec, a, s->title, 0)) || sec == UINT32_MAX)
+		if (s->is_rest || (sec = mev__act_section_of(a, s->title)) == UINT32_MAX)
 			continue;
 		section_span(&lo, &hi, t.v, t.n, sec);
 		for (size_t k = lo; k < hi && rank < top; k++)
