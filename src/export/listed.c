@@ -148,8 +148,9 @@ static int section_cmp(const void *pa, const void *pb)
 }
 
 /* Every release (up to --release, rows of that one only) through fn, with
- * its roster (sections sorted by title) and its sections. */
-static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn)
+ * its roster (sections sorted by title) and, with `statuses`, its sections
+ * (NULL without). */
+static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, int statuses)
 {
 	mev__activity a;
 	size_t first, end;
@@ -163,7 +164,7 @@ static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn)
 		if ((rc = add_release(&a, x, r)) || r < first || !rel->has_files)
 			continue;
 		if (!(rc = mev_flow_roster_read(&ro, x->roster, &rel->commit)) &&
-		    !(rc = mev_release_load_graph(&secs, &g, x->s, rel->tag, 0))) {
+		    !(statuses && (rc = mev_release_load_graph(&secs, &g, x->s, rel->tag, 0)))) {
 			mev__export_sort(ro.v, ro.n, sizeof *ro.v, section_cmp);
 			rc = fn(w, x, &a, r, &ro, secs);
 		}
@@ -257,7 +258,7 @@ static int listed_release(mev_table *w, const mev__export_ctx *x, mev__activity 
 
 int mev__export_listed(mev_table *w, const mev__export_ctx *x)
 {
-	return each_release(w, x, listed_release);
+	return each_release(w, x, listed_release, 1);
 }
 
 /* --- candidates --------------------------------------------------------------------- */
@@ -404,5 +405,5 @@ static int candidates_release(mev_table *w, const mev__export_ctx *x, mev__activ
 
 int mev__export_candidates(mev_table *w, const mev__export_ctx *x)
 {
-	return each_release(w, x, candidates_release);
+	return each_release(w, x, candidates_release, 0);
 }

@@ -77,6 +77,18 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* v[0..k) sorted bytewise, repeats dropped, as *out (v itself) and *nout. */
+static void sort_distinct(const char ***out, size_t *nout, const char **v, size_t k)
+{
+	if (k > 1)
+		qsort(v, k, sizeof *v, str_cmp);
+	*nout = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!*nout || strcmp(v[*nout - 1], v[i]))
+			v[(*nout)++] = v[i];
+	*out = v;
+}
+
 /* The distinct strings ids[0..n) (canonical through canon when given),
  * sorted, into the arena. */
 static int distinct(const char ***out, size_t *nout, mev_arena *a, mev_flow_roster_reader *rr,
@@ -93,13 +105,7 @@ static int distinct(const char ***out, size_t *nout, mev_arena *a, mev_flow_rost
 			return rc;
 		v[k++] = rr->strings.v.v[id];
 	}
-	if (k > 1)
-		qsort(v, k, sizeof *v, str_cmp);
-	*nout = 0;
-	for (size_t i = 0; i < k; i++)
-		if (!*nout || strcmp(v[*nout - 1], v[i]))
-			v[(*nout)++] = v[i];
-	*out = v;
+	sort_distinct(out, nout, v, k);
 	return 0;
 }
 
@@ -129,13 +135,7 @@ static int handles(const char ***out, size_t *nout, mev_arena *a, const mev_main
 			*c = (char)tolower((unsigned char)*c);
 		v[k++] = h;
 	}
-	if (k > 1)
-		qsort(v, k, sizeof *v, str_cmp);
-	*nout = 0;
-	for (size_t j = 0; j < k; j++)
-		if (!*nout || strcmp(v[*nout - 1], v[j]))
-			v[(*nout)++] = v[j];
-	*out = v;
+	sort_distinct(out, nout, v, k);
 	return 0;
 }
 
