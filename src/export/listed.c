@@ -9,6 +9,7 @@
 #include "maintevo/error.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,7 @@ static int people_line(mev__export_handles *p, char *line, const char *path, siz
 int mev__export_handles_read(mev__export_handles **out, const char *path)
 {
 	FILE *f = fopen(path, "r");
+	int open_errno = errno;
 	mev__export_handles *p = calloc(1, sizeof *p);
 	char *line = NULL;
 	size_t cap = 0, no = 0;
@@ -86,11 +88,13 @@ int mev__export_handles_read(mev__export_handles **out, const char *path)
 	*out = NULL;
 	if (!f || !p) {
 		free(p);
-		if (f)
+		if (f) {
 			fclose(f);
-		else
-			mev_error_hint("--people FILE: lines 'HANDLE ADDRESS'");
-		return f ? mev_error_oom() : mev_error_set(MEV_EIO, "cannot read '%s'", path);
+			return mev_error_oom();
+		}
+		rc = mev_error_set(MEV_EIO, "cannot read '%s': %s", path, strerror(open_errno));
+		mev_error_hint("--people FILE: a file of lines 'HANDLE ADDRESS'");
+		return rc;
 	}
 	while (!rc && getline(&line, &cap, f) >= 0)
 		rc = people_line(p, line, path, ++no);
