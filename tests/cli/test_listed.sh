@@ -2,6 +2,7 @@
 # every state and every candidate is known in advance, including a
 # maintainer active only before the first walked release (docs/people.md).
 . "$(dirname "$0")/lib.sh" "$@"
+command -v python3 >/dev/null || skip "python3 is not installed"
 
 # pc DATE "AUTHOR <a>" "COMMITTER <c>" FILE [TRAILER...]: add a line to FILE
 # and commit it at DATE (UTC, author and commit date alike).
@@ -145,6 +146,15 @@ expect_exit 0 "$MEV" export candidates --store s --top 1 --release v2.0 --people
 cut -d, -f3-5 "$OUT" >got.csv
 printf 'section,rank,name\nCORE,1,Carl Contrib\n' >want.csv
 diff want.csv got.csv || fail "--top 1 with Oct listed through --people"
+
+step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines"
+for t in listed candidates; do
+	for f in csv json jsonl; do
+		expect_exit 0 "$MEV" export "$t" --store s --format "$f" -o "$t.$f"
+	done
+	python3 "$HERE/helpers/check_export.py" table "$SRC/docs/schemas.md" "$t" "$t.csv" "$t.json" "$t.jsonl" ||
+		fail "$t does not match docs/schemas.md"
+done
 
 step "export all: both tables in SQLite"
 expect_exit 0 "$MEV" export all --store s -o all.db
