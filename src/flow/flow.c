@@ -391,14 +391,17 @@ static int put_reindex(mev_store *s, void *vctx)
  * stored, or --rebuild (docs/people.md: the activity before it). */
 static int before_needed(run *u, const mev_release *list, size_t n)
 {
-	mev_flow_release *fr = NULL;
+	void *data = NULL;
+	size_t len = 0;
 	int rc;
 	if (!n)
 		return 0;
 	if (u->opt->rebuild)
 		return 1;
-	rc = mev_flow_load_before(&fr, u->s, list[0].tag);
-	mev_flow_release_free(fr);
+	/* only whether it is there: the record, not decoded */
+	rc = mev_store_get_record(&data, &len, u->s, MEV_FLOW_BEFORE_TABLE, 'F', list[0].tag,
+				  strlen(list[0].tag));
+	free(data);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		return 1;

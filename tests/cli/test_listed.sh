@@ -83,6 +83,8 @@ expect_stderr_contains "run 'maintevo flow"
 step "flow reads the history before the first release once"
 expect_exit 0 "$MEV" flow --store s
 expect_stderr_contains "5 commits before the first release"
+expect_exit 0 "$MEV" flow --store s
+grep -q "before the first release" "$ERR" && fail "the history before the first release read again"
 
 # release,section,entry,email,role,status,last_active,last_active_anywhere,months_quiet,state
 cols='{print $1","$3","$4","$6","$7","$8","$9","$10","$11","$12}'
