@@ -120,6 +120,15 @@ void mev_flow_release_free(mev_flow_release *r);
  */
 int mev_flow_load(mev_flow_release **out, mev_store *s, const char *tag);
 
+/* The commits before the first release (reachable from it), judged by its
+ * own MAINTAINERS, under the first release's tag: the history the
+ * activity of the listed people starts from (docs/people.md). */
+#define MEV_FLOW_BEFORE_TABLE "flowbefore"
+
+/* Read the stored history before release `tag` (the first).  MEV_ENOTFOUND
+ * (no message) when not stored; MEV_ECORRUPT when damaged. */
+int mev_flow_load_before(mev_flow_release **out, mev_store *s, const char *tag);
+
 /* Beside each record, under the same key: the previous release it was
  * computed against and the rules it was judged by (a small value read by
  * every run). */
@@ -159,6 +168,8 @@ typedef struct {
 	size_t done_before;      /* whose flow was stored already */
 	size_t computed;         /* processed now */
 	uint64_t commits;        /* non-merge commits judged now */
+	uint64_t before_commits; /* of the history before the first release (judged when not
+				    stored yet, MEV_FLOW_BEFORE_TABLE) */
 	uint64_t merges;
 	uint64_t parses;         /* MAINTAINERS sets parsed */
 	uint64_t derived;        /* of them, derived from a parent's set without its tree */
@@ -191,6 +202,11 @@ typedef struct {
 	const char *title;           /* the key, as the store's section titles */
 	const char **maintainers, **reviewers, **lists;
 	size_t n_maintainers, n_reviewers, n_lists;
+	/* the M: and R: entries that are no address (Zephyr's GitHub handles),
+	 * trimmed and lowercased, distinct, sorted bytewise; flow judges by
+	 * addresses only, so they are not people above */
+	const char **maintainer_handles, **reviewer_handles;
+	size_t n_maintainer_handles, n_reviewer_handles;
 	int is_rest;                 /* THE REST */
 } mev_flow_roster_section;
 

@@ -38,12 +38,22 @@ static const cli_option options[] = {
 		       "workload: one row per release and lineage (default),\n"
 		       "section or cluster"),
 	CLI_OPT_STRING(export_args, eo.repo, 0, "repo", "PATH",
-		       "workload: the git repository (default: the one the\n"
-		       "store was walked from)"),
+		       "workload, listed, candidates: the git repository\n"
+		       "(default: the one the store was walked from)"),
 	CLI_OPT_STRING(export_args, orgs, 0, "orgs", "FILE",
 		       "workload, all: the organisations of addresses and\n"
 		       "domains (gitdm's email-map format, below; default:\n"
 		       "an address's domain)"),
+	CLI_OPT_INT(export_args, eo.quiet_months, 0, "quiet-months", "N", 1, 1200,
+		    "listed: a person with nothing in the section for N\n"
+		    "months is quiet, with nothing anywhere gone;\n"
+		    "candidates: the months counted (default 12)"),
+	CLI_OPT_INT(export_args, eo.top, 0, "top", "K", 1, 1000,
+		    "candidates: people per release and section (default 3)"),
+	CLI_OPT_STRING(export_args, eo.people, 0, "people", "FILE",
+		       "listed, candidates: addresses of listed entries that\n"
+		       "are not addresses (Zephyr's GitHub handles): lines\n"
+		       "'HANDLE ADDRESS', '#' starts a comment"),
 	CLI_OPT_EXCEL_SAFE(export_args, eo.excel_safe),
 	CLI_OPT_OUT(export_args, out),
 	CLI_OPT_HELP,
@@ -62,6 +72,8 @@ const cli_command cmd_export_spec = {
 			   "workload --store DIR [--by lineage|section|cluster]\n"
 			   "[--release TAG] [--from TAG] [--to TAG] [--repo PATH]\n"
 			   "[--orgs FILE] [-f F] [-o FILE]",
+			   "listed|candidates --store DIR [--quiet-months N] [--top K]\n"
+			   "[--people FILE] [--release TAG] [--repo PATH] [-f F] [-o FILE]",
 			   "graph --store DIR --release TAG [--format graphml|json|dot|csv]\n"
 			   "[--meta] [--method M ...] [-o FILE]",
 			   "all --store DIR [--format sqlite] -o FILE.db\n"
@@ -115,6 +127,16 @@ const cli_command cmd_export_spec = {
 		"             and elephant factors (the fewest authors, organisations\n"
 		"             with at least half the commits); reads the repository\n"
 		"             for M:/R:/L: (--repo)\n"
+		"  listed     one row per release, section and M:/R: person of its own\n"
+		"             MAINTAINERS: the last date the person touched the section's\n"
+		"             files (author, committer, Signed-off-by, Reviewed-by,\n"
+		"             Acked-by, Tested-by) and anywhere, over the whole history\n"
+		"             (before the first release too), and a state: active, quiet\n"
+		"             (nothing in the section for --quiet-months), gone (nothing\n"
+		"             anywhere), never_seen, unknown (not an address: --people)\n"
+		"  candidates per release and section the --top people not listed there\n"
+		"             with the most activity in its files in the last\n"
+		"             --quiet-months months (authored, committed, reviewed, acked)\n"
 		"  graph      the overlap graph of --release TAG with cluster and lineage as\n"
 		"             vertex attributes; --meta: the graph of its clusters\n"
 		"  all        every table above but graph in one SQLite database (-o FILE):\n"
@@ -286,7 +308,7 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 					       near);
 		return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
 				       "clusters, events, lineages, flows, section_changes, files, health, commits, "
-				       "flow, people, workload, graph or all)",
+				       "flow, people, workload, listed, candidates, graph or all)",
 				       what);
 	}
 	if (format && mev_table_format_parse(format) < 0)
@@ -299,9 +321,19 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 	    table != MEV_EXPORT_FLOWS && table != MEV_EXPORT_WORKLOAD)
 		return cli_usage_error("export", "--from and --to go with the events, flows, "
 				       "section_changes and workload tables only");
-	if ((by || eo->repo || orgs) && table != MEV_EXPORT_WORKLOAD)
+	if ((by || orgs) && table != MEV_EXPORT_WORKLOAD)
 		return cli_usage_error("export", "%s goes with the workload table only",
-				       by ? "--by" : eo->repo ? "--repo" : "--orgs");
+				       by ? "--by" : "--orgs");
+	if (eo->repo && table != MEV_EXPORT_WORKLOAD && table != MEV_EXPORT_LISTED &&
+	    table != MEV_EXPORT_CANDIDATES)
+		return cli_usage_error("export", "--repo goes with the workload, listed and candidates "
+				       "tables only");
+	if ((eo->quiet_months || eo->people) && table != MEV_EXPORT_LISTED &&
+	    table != MEV_EXPORT_CANDIDATES)
+		return cli_usage_error("export", "%s goes with the listed and candidates tables only",
+				       eo->people ? "--people" : "--quiet-months");
+	if (eo->top && table != MEV_EXPORT_CANDIDATES)
+		return cli_usage_error("export", "--top goes with the candidates table only");
 	if (by) {
 		int b = mev_workload_by_parse(by);
 		if (b < 0)
@@ -332,12 +364,15 @@ int cmd_export(int argc, char **argv)
 	if (argi >= argc)
 		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
 				       "clusters, events, lineages, flows, section_changes, files, health, commits, "
-				       "flow, people, workload, graph or all)");
+				       "flow, people, workload, listed, candidates, graph or all)");
 	what = argv[argi];
 	if ((rc = cli_cluster_finish(&a.cluster, "export")))
 		return rc;
 	hp.cp = &a.cluster.p;
 	hp.tp = &a.tp;
+	if ((a.eo.quiet_months || a.eo.top || a.eo.people) && strcmp(what, "graph") == 0)
+		return cli_usage_error("export", "%s goes with the listed and candidates tables only",
+				       a.eo.people ? "--people" : a.eo.top ? "--top" : "--quiet-months");
 	if ((a.by || a.eo.repo || a.orgs) && strcmp(what, "graph") == 0)
 		return cli_usage_error("export", "%s goes with the workload table only",
 				       a.by ? "--by" : a.eo.repo ? "--repo" : "--orgs");

@@ -87,6 +87,9 @@ int cmd_flow(int argc, char **argv)
 			(unsigned long long)res.spliced,
 			(unsigned long long)res.full_states,
 			(unsigned long long)res.notes, res.seconds);
+		if (res.before_commits)
+			cli_say(stderr, "maintevo: %llu commits before the first release read for the "
+				"activity of the listed people\n", (unsigned long long)res.before_commits);
 		if (res.stopped)
 			cli_say(stderr, "maintevo: stopped early; run the same command again to go on\n");
 	}

@@ -119,6 +119,16 @@ static const mev_column workload_section_cols[] = { { "release", S }, { "date", 
 static const mev_column workload_cluster_cols[] = { { "release", S }, { "date", D },
 						     { "cluster", I }, WORKLOAD_TAIL };
 #undef WORKLOAD_TAIL
+static const mev_column listed_cols[] = {
+	{ "release", S }, { "date", D }, { "section", S }, { "entry", S }, { "name", S },
+	{ "email", S }, { "role", S }, { "status", S }, { "last_active", D },
+	{ "last_active_anywhere", D }, { "months_quiet", I }, { "state", S }, { NULL, S }
+};
+static const mev_column candidates_cols[] = {
+	{ "release", S }, { "date", D }, { "section", S }, { "rank", I }, { "name", S },
+	{ "email", S }, { "authored", I }, { "committed", I }, { "reviewed", I }, { "acked", I },
+	{ "activity", I }, { "last_active", D }, { NULL, S }
+};
 
 #undef S
 #undef I
@@ -156,6 +166,8 @@ static const struct {
 	[MEV_EXPORT_FLOWS] = { "flows", flows_cols, MEV_HISTORY_TRACKS, mev__export_flows },
 	[MEV_EXPORT_WORKLOAD] = { "workload", workload_cols, MEV_HISTORY_CLUSTERS | MEV_HISTORY_TRACKS,
 				  mev__export_workload },
+	[MEV_EXPORT_LISTED] = { "listed", listed_cols, 0, mev__export_listed },
+	[MEV_EXPORT_CANDIDATES] = { "candidates", candidates_cols, 0, mev__export_candidates },
 };
 
 static const char *const workload_by_names[] = { "lineage", "section", "cluster" };
@@ -353,10 +365,16 @@ static int check_options(mev_export_table_id t, const mev_export_options *opt)
 				     "section_changes and workload tables only");
 	if (opt->by && t != MEV_EXPORT_WORKLOAD)
 		return mev_error_set(MEV_EINVAL, "--by goes with the workload table only");
-	if (opt->repo && t != MEV_EXPORT_WORKLOAD)
-		return mev_error_set(MEV_EINVAL, "--repo goes with the workload table only");
+	if (opt->repo && !mev__export_reads_roster(t))
+		return mev_error_set(MEV_EINVAL, "--repo goes with the workload, listed and candidates "
+				     "tables only");
 	if (opt->orgs && t != MEV_EXPORT_WORKLOAD)
 		return mev_error_set(MEV_EINVAL, "--orgs goes with the workload table only");
+	if ((opt->quiet_months || opt->people) && t != MEV_EXPORT_LISTED && t != MEV_EXPORT_CANDIDATES)
+		return mev_error_set(MEV_EINVAL, "%s goes with the listed and candidates tables only",
+				     opt->people ? "--people" : "--quiet-months");
+	if (opt->top && t != MEV_EXPORT_CANDIDATES)
+		return mev_error_set(MEV_EINVAL, "--top goes with the candidates table only");
 	if (t == MEV_EXPORT_FILES && !opt->release && !opt->path) {
 		rc = mev_error_set(MEV_EINVAL, "the files table needs --release TAG or --path PATH");
 		mev_error_hint("--release lists every file of one release, --path follows one file "
@@ -385,11 +403,11 @@ static int check_needs(mev_store *s, mev_export_table_id t, const mev_history *h
 	if (t == MEV_EXPORT_WORKLOAD && opt->by == MEV_WORKLOAD_BY_CLUSTER && !mev_history_clustered(h))
 		return not_clustered(h, opt->release);
 	if (t == MEV_EXPORT_COMMITS || t == MEV_EXPORT_FLOW || t == MEV_EXPORT_PEOPLE ||
-	    t == MEV_EXPORT_WORKLOAD) {
+	    mev__export_reads_roster(t)) {
 		size_t first, end;
-		/* workload: releases without a flow have empty commit columns; a
-		 * store with none at all is an error */
-		mev__export_range(&first, &end, h, t == MEV_EXPORT_WORKLOAD ? NULL : opt->release);
+		/* workload, listed, candidates: releases without a flow have empty
+		 * commit columns (or no activity); a store with none at all is an error */
+		mev__export_range(&first, &end, h, mev__export_reads_roster(t) ? NULL : opt->release);
 		for (size_t i = first; i < end; i++) {
 			char *prev = NULL;
 			if ((rc = mev_flow_stored(&prev, s, mev_history_release(h, i)->tag)) < 0)
@@ -450,7 +468,7 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 {
 	static const mev_export_options defaults = { 0 };
 	mev_section_change_list changes = { 0 };
-	mev__export_ctx x = { s, NULL, NULL, &changes, NULL, NULL, 0, NULL, NULL };
+	mev__export_ctx x = { s, NULL, NULL, &changes, NULL, NULL, 0, NULL, NULL, NULL };
 	mev_table *w = NULL;
 	path_buffer pb;
 	mev_history *h = NULL, *own = NULL;
@@ -473,7 +491,9 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 	    (rc = check_needs(s, t, h, opt)))
 		goto done;
 	x.h = h;
-	if (t == MEV_EXPORT_WORKLOAD && (rc = mev_flow_roster_reader_new(&x.roster, s, opt->repo)))
+	if (mev__export_reads_roster(t) && (rc = mev_flow_roster_reader_new(&x.roster, s, opt->repo)))
+		goto done;
+	if (opt->people && (rc = mev__export_handles_read(&x.people, opt->people)))
 		goto done;
 	if (t == MEV_EXPORT_SECTION_CHANGES &&
 	    (rc = mev_history_read_section_changes(&changes, h, opt->from,
@@ -491,6 +511,7 @@ int mev_export_table(FILE *out, mev_store *s, mev_export_table_id t,
 done:
 	mev_table_free(w);
 	mev_flow_roster_reader_free(x.roster);
+	mev__export_handles_free(x.people);
 	rc = path_end(&pb, rc, out, s, h, &x);
 	mev_section_change_list_free(&changes);
 	mev_history_free(own);
@@ -499,6 +520,11 @@ done:
 }
 
 /* --- for the SQLite export (sqlite.c) -------------------------------------------- */
+
+int mev__export_reads_roster(mev_export_table_id t)
+{
+	return t == MEV_EXPORT_WORKLOAD || t == MEV_EXPORT_LISTED || t == MEV_EXPORT_CANDIDATES;
+}
 
 int mev__export_rows(mev_table *w, const mev__export_ctx *x, mev_export_table_id t)
 {

@@ -9,6 +9,7 @@
 #include "maintevo/table.h"
 #include "maintevo/track.h"
 #include "util/buf.h"
+#include "util/strmap.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -24,7 +25,8 @@ typedef struct {
 	const char *path;          /* files --path: canonical, no trailing '/' */
 	int path_dir;              /* it ended in '/': a directory only */
 	size_t *path_rows;         /* files --path: rows found, counted */
-	mev_flow_roster_reader *roster; /* workload: opened before the header is written */
+	mev_flow_roster_reader *roster; /* workload, listed, candidates: opened before the header */
+	struct mev__export_handles *people; /* listed: --people FILE, read before the header */
 } mev__export_ctx;
 
 /* Write the rows of one table (its header is written already). */
@@ -105,6 +107,8 @@ const char *mev__export_flow_person(const mev_flow_person *p);
  * opt->release, from or to is not a release of h. */
 int mev__export_rows(mev_table *w, const mev__export_ctx *x, mev_export_table_id t);
 int mev__export_ready(const mev_history *h, mev_export_table_id t);
+/* The tables that read each release's M:/R: people through flow's roster (--repo). */
+int mev__export_reads_roster(mev_export_table_id t);
 int mev__export_check_release(mev_store *s, const mev_history *h, const mev_export_options *opt);
 
 /* The display name of section `title` of release `tag` (NULL for NULL).
@@ -140,6 +144,58 @@ int mev__export_self_sizes(mev_edge **out, const mev_graph *g, size_t nsec);
 void mev__export_sort_titles(uint32_t *ids, size_t n, const mev_filemap *fm);
 /* Section indices sorted by title (THE REST left out unless keep_rest). */
 int mev__export_sorted_sections(uint32_t **out, size_t *n, const mev_filemap *fm, int keep_rest);
+
+/* --- who is listed and who does the work (activity.c, listed.c) ------------------ */
+
+/* What a person did in a commit (bits of mev__act_event.kinds). */
+enum {
+	MEV_ACT_AUTHORED = 1, MEV_ACT_COMMITTED = 2, MEV_ACT_SIGNED_OFF = 4, MEV_ACT_REVIEWED = 8,
+	MEV_ACT_ACKED = 16, MEV_ACT_TESTED = 32
+};
+
+/* One person's part in one commit touching one section. */
+typedef struct {
+	int64_t time;             /* author date for the author, commit date for the others */
+	uint32_t person, section; /* ids of mev__activity */
+	uint8_t kinds;
+} mev__act_event;
+
+/* The activity index: every event of the releases added so far, and the
+ * last date of every (section, person) pair and of every person anywhere. */
+typedef struct {
+	mev_strmap people;        /* person key -> id */
+	MEV_VEC(const char *) keys, names; /* per id: key; name seen last (NULL: none) */
+	MEV_VEC(int64_t) anywhere; /* per id: last date in any commit (INT64_MIN: none) */
+	mev_strmap sections;      /* title -> id */
+	uint32_t n_sections;
+	mev_strmap pairs;         /* (section, person) -> index of pair_last */
+	MEV_VEC(int64_t) pair_last;
+	MEV_VEC(mev__act_event) ev;
+	size_t absorbed;          /* events folded into pair_last */
+	mev_arena arena;
+} mev__activity;
+
+int mev__act_init(mev__activity *a);
+void mev__act_free(mev__activity *a);
+/* Add the commits of a stored flow record (a release's, or the history
+ * before the first release). */
+int mev__act_add(mev__activity *a, const mev_flow_release *fr);
+/* The id of a section title (a repeated title's " #k" left out), UINT32_MAX when none. */
+uint32_t mev__act_section_of(const mev__activity *a, const char *title);
+/* The id of a person key, or -1. */
+int64_t mev__act_person(const mev__activity *a, const char *key);
+/* The last date of person in section, INT64_MIN when none. */
+int64_t mev__act_last(const mev__activity *a, uint32_t section, uint32_t person);
+/* Whole calendar months from `from` to `to` (UTC). */
+int64_t mev__act_months(int64_t from, int64_t to);
+
+/* --people FILE: handle -> address. */
+typedef struct mev__export_handles mev__export_handles;
+/* Read FILE (lines "HANDLE ADDRESS", '#' comments); MEV_EINVAL "FILE:LINE: ..." on a bad row. */
+int mev__export_handles_read(mev__export_handles **out, const char *path);
+void mev__export_handles_free(mev__export_handles *p);
+int mev__export_listed(mev_table *w, const mev__export_ctx *x);
+int mev__export_candidates(mev_table *w, const mev__export_ctx *x);
 
 /* --- paths (paths.c) -------------------------------------------------------------- */
 

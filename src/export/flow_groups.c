@@ -359,7 +359,7 @@ int mev_export_flow_groups(mev_flow_groups *out, mev_store *s, mev_history *hist
 			   const char *release)
 {
 	mev_export_options opt = { 0 };
-	mev__export_ctx x = { s, NULL, &opt, NULL, NULL, NULL, 0, NULL, NULL };
+	mev__export_ctx x = { s, NULL, &opt, NULL, NULL, NULL, 0, NULL, NULL, NULL };
 	mev_history *h = NULL, *own = NULL;
 	int rc;
 	memset(out, 0, sizeof *out);

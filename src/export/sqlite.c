@@ -31,6 +31,8 @@ static const struct {
 	{ MEV_EXPORT_SECTION_CHANGES, "from_release, to_release, section" },
 	{ MEV_EXPORT_COMMITS, "commit" },
 	{ MEV_EXPORT_WORKLOAD, "release, lineage" },
+	{ MEV_EXPORT_LISTED, "release, section, role, entry" },
+	{ MEV_EXPORT_CANDIDATES, "release, section, rank" },
 };
 
 /* Columns that get an index wherever a table has them (but as the first
@@ -299,8 +301,10 @@ static int write_all(mev_export_sqlite_result *res, sqlite3 *db, const char *pat
 			p->progress(p->ctx, (size_t)t + 1, MEV_EXPORT_TABLE_COUNT,
 				    mev_export_table_name((mev_export_table_id)t));
 		rc = write_table(&res->rows[t], db, path, (mev_export_table_id)t, x,
-				 t == MEV_EXPORT_WORKLOAD ? x->roster != NULL
-							  : mev__export_ready(x->h, (mev_export_table_id)t));
+				 t == MEV_EXPORT_WORKLOAD ? x->roster != NULL && mev_history_tracked(x->h)
+				 : mev__export_reads_roster((mev_export_table_id)t)
+					 ? x->roster != NULL
+					 : mev__export_ready(x->h, (mev_export_table_id)t));
 		res->tables += !rc;
 	}
 	for (int t = 0; !rc && t < MEV_EXPORT_TABLE_COUNT; t++)
@@ -320,7 +324,7 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 	static const mev_export_options defaults = { 0 };
 	mev_section_change_list changes = { 0 };
 	mev_export_options o = opt ? *opt : defaults;
-	mev__export_ctx x = { s, NULL, &o, &changes, NULL, NULL, 0, NULL, NULL };
+	mev__export_ctx x = { s, NULL, &o, &changes, NULL, NULL, 0, NULL, NULL, NULL };
 	mev_history *h = NULL, *own = NULL;
 	sqlite3 *db = NULL;
 	const char *name = opt && opt->name ? opt->name : path;
@@ -347,14 +351,16 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 		goto done;
 	res->clustered = mev_history_clustered(h);
 	res->tracked = mev_history_tracked(h);
-	/* workload reads the repository and the flow: without either it stays empty */
-	if (mev_history_tracked(h) && mev_flow_roster_reader_new(&x.roster, s, o.repo) == 0 &&
-	    !has_flow(s, h)) {
+	/* workload, listed and candidates read the repository and the flow
+	 * (workload the tracks too): without them they stay empty */
+	if (mev_flow_roster_reader_new(&x.roster, s, o.repo) == 0 && !has_flow(s, h)) {
 		mev_flow_roster_reader_free(x.roster);
 		x.roster = NULL;
 	}
 	mev_error_clear();
-	res->workload = x.roster != NULL;
+	res->workload = x.roster != NULL && mev_history_tracked(h);
+	if (o.people && (rc = mev__export_handles_read(&x.people, o.people)))
+		goto done;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		rc = db_error(db, name, "opening it");
 		goto done;
@@ -364,6 +370,7 @@ done:
 	if (sqlite3_close_v2(db) != SQLITE_OK && !rc)
 		rc = mev_error_set(MEV_EIO, "cannot close SQLite database '%s'", name);
 	mev_flow_roster_reader_free(x.roster);
+	mev__export_handles_free(x.people);
 	mev_section_change_list_free(&changes);
 	mev_history_free(own);
 	mev_release_names_free(x.names);

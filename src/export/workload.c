@@ -574,7 +574,7 @@ int mev__export_workload(mev_table *w, const mev__export_ctx *x)
 int mev_export_workload(mev_workload_list *out, mev_store *s, const mev_export_options *opt)
 {
 	static const mev_export_options defaults = { 0 };
-	mev__export_ctx x = { s, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL };
+	mev__export_ctx x = { s, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL };
 	mev_history *h = NULL, *own = NULL;
 	int rc;
 	memset(out, 0, sizeof *out);

@@ -22,6 +22,7 @@ typedef struct {
 	size_t n_hidden;
 	uint64_t earlier;            /* mev__flow_earlier() of the releases before it */
 	size_t range;                /* the release's range in u->ahead */
+	int before;                  /* judging the history before the first release */
 } run;
 
 /* The release's .mailmap (none: nobody is mapped). */
@@ -79,7 +80,7 @@ static int one_commit(run *u, const mev_commit *c, uint32_t route, mev__flow_ahe
 	rc = mev__flow_ahead_take(&ch, &no_churn, a, i);
 	if (c->n_parents > 1) {
 		u->r.b.merges++;
-		if (!rc)
+		if (!rc && !u->before)
 			rc = mev__flow_inherit(u->r.ctxs, &c->id, parent, &ch);
 		mev_change_list_free(&ch);
 		return rc;
@@ -90,6 +91,19 @@ static int one_commit(run *u, const mev_commit *c, uint32_t route, mev__flow_ahe
 	}
 	if (rc)
 		goto done;
+	if (u->before) {
+		/* the history before the first release: every commit by the first
+		 * release's own MAINTAINERS (what its sections cover), no derivation */
+		if ((rc = mev__flow_context_of(&x, u->r.ctxs, &u->commit)) && rc != MEV_ENOMEM) {
+			x = NULL;
+			mev_error_clear();
+			rc = 0;
+		}
+		if (!rc)
+			rc = mev__flow_judge(&u->r, c, route, x, &ch);
+		u->res->before_commits += !rc;
+		goto done;
+	}
 	if (!parent) {
 		mev_oid_fmt(hex, &c->id);
 		rc = mev__flow_note(&u->r, "commit %s: a root commit, no MAINTAINERS before it", hex);
@@ -114,6 +128,7 @@ typedef struct {
 	const mev_flow_release *rel;
 	mev_buf *rec;
 	uint64_t earlier;
+	int before;               /* the history before the first release: no index */
 } put_ctx;
 
 static int put_release(mev_store *s, void *vctx)
@@ -126,9 +141,9 @@ static int put_release(mev_store *s, void *vctx)
 		mev__buf_free(&idx);
 		return rc;
 	}
-	rc = mev_store_put_record(NULL, s, MEV_FLOW_TABLE, 'F', 6, p->rel->tag, strlen(p->rel->tag),
-				  p->rec->ptr, p->rec->len);
-	if (!rc)
+	rc = mev_store_put_record(NULL, s, p->before ? MEV_FLOW_BEFORE_TABLE : MEV_FLOW_TABLE, 'F', 6,
+				  p->rel->tag, strlen(p->rel->tag), p->rec->ptr, p->rec->len);
+	if (!rc && !p->before)
 		rc = mev_store_put(s, MEV_FLOW_INDEX_TABLE, p->rel->tag, strlen(p->rel->tag), idx.ptr,
 				   idx.len);
 	mev__buf_free(&idx);
@@ -139,14 +154,14 @@ static int store_release(run *u)
 {
 	mev_flow_release rel;
 	mev_buf rec = MEV_BUF_INIT;
-	put_ctx p = { &rel, &rec, u->earlier };
+	put_ctx p = { &rel, &rec, u->earlier, u->before };
 	int rc;
 	if (u->r.b.notes_dropped &&
 	    (rc = mev__flow_note(&u->r, "%zu more notes left out", u->r.b.notes_dropped)))
 		return rc;
 	mev__flow_view(&rel, &u->r.b);
 	rel.tag = (char *)u->tag;
-	rel.prev = (char *)u->prev;
+	rel.prev = (char *)(u->prev ? u->prev : "");
 	rel.commit = u->commit;
 	rel.prev_commit = u->prev_commit;
 	rel.hidden = (mev_oid *)u->hidden;
@@ -205,9 +220,12 @@ static int one_release(run *u)
 	}
 	if (rc)
 		goto done;
-	u->res->merges += u->r.b.merges;
+	if (!u->before)
+		u->res->merges += u->r.b.merges;
 	/* the M: and R: counts of the people from the release's own MAINTAINERS */
-	if ((rc = mev__flow_context_of(&x, u->r.ctxs, &u->commit)) == 0)
+	if (u->before)
+		rc = 0;
+	else if ((rc = mev__flow_context_of(&x, u->r.ctxs, &u->commit)) == 0)
 		rc = mev__flow_workload(&u->r, x);
 	else if (rc != MEV_ENOMEM) {
 		rc = mev__flow_note(&u->r, "the MAINTAINERS of %s cannot be read (%s): no workload",
@@ -369,8 +387,31 @@ static int put_reindex(mev_store *s, void *vctx)
 	return rc;
 }
 
-/* Read the releases to judge ahead: their ranges, in order. */
-static int start_ahead(run *u, const mev_release *list, size_t n, const plan *p)
+/* 1 when the history before the first release is to be judged: not
+ * stored, or --rebuild (docs/people.md: the activity before it). */
+static int before_needed(run *u, const mev_release *list, size_t n)
+{
+	void *data = NULL;
+	size_t len = 0;
+	int rc;
+	if (!n)
+		return 0;
+	if (u->opt->rebuild)
+		return 1;
+	/* only whether it is there: the record, not decoded */
+	rc = mev_store_get_record(&data, &len, u->s, MEV_FLOW_BEFORE_TABLE, 'F', list[0].tag,
+				  strlen(list[0].tag));
+	free(data);
+	if (rc == MEV_ENOTFOUND) {
+		mev_error_clear();
+		return 1;
+	}
+	return rc ? rc : 0;
+}
+
+/* Read the releases to judge ahead: their ranges, in order (first the
+ * history before the first release when `before`: nothing hidden). */
+static int start_ahead(run *u, const mev_release *list, size_t n, const plan *p, int before)
 {
 	mev_oid *cur = calloc(n + 1, sizeof *cur);
 	size_t *off = calloc(n + 2, sizeof *off), k = 0;
@@ -378,6 +419,8 @@ static int start_ahead(run *u, const mev_release *list, size_t n, const plan *p)
 	int rc = 0;
 	if (!cur || !off)
 		rc = mev_error_oom();
+	if (!rc && before)
+		cur[k++] = list[0].commit; /* off[1] = 0: hides nothing */
 	for (size_t i = 1; i < n && !rc; i++)
 		if (p->need[i] == 1) {
 			for (size_t j = p->off[i]; j < p->off[i + 1] && !rc; j++)
@@ -394,20 +437,42 @@ static int start_ahead(run *u, const mev_release *list, size_t n, const plan *p)
 	return rc;
 }
 
+/* Judge the history before the first release (range 0 of u->ahead). */
+static int judge_before(run *u, const mev_release *list)
+{
+	int rc;
+	u->before = 1;
+	u->tag = list[0].tag;
+	u->prev = NULL;
+	u->commit = list[0].commit;
+	memset(&u->prev_commit, 0, sizeof u->prev_commit);
+	u->hidden = NULL;
+	u->n_hidden = 0;
+	u->earlier = 0;
+	rc = one_release(u);
+	u->before = 0;
+	u->range++;
+	return rc;
+}
+
 static int flow_locked(run *u)
 {
 	mev_release *list = NULL;
 	size_t n = 0, first, todo = 0, done = 0, reindex = 0;
 	mev_identity id;
 	plan p = { 0 };
-	int rc;
+	int rc, before;
 
 	if ((rc = mev_release_list(&list, &n, u->s)))
 		return rc;
 	u->res->releases = n;
 	if ((rc = plan_read(&p, &first, u, list, n)))
 		goto done;
-	if (first == n) {
+	if ((before = before_needed(u, list, n)) < 0) {
+		rc = before;
+		goto done;
+	}
+	if (first == n && !before) {
 		u->res->done_before = n ? n - 1 : 0;
 		goto done; /* nothing new: no repository opened */
 	}
@@ -423,7 +488,9 @@ static int flow_locked(run *u)
 		if ((rc = mev_store_write(u->s, put_reindex, &c)))
 			goto done;
 	}
-	if (!todo || (rc = start_ahead(u, list, n, &p)))
+	if ((!todo && !before) || (rc = start_ahead(u, list, n, &p, before)))
+		goto done;
+	if (before && (rc = judge_before(u, list)))
 		goto done;
 	for (size_t i = 1; i < n && !rc; i++) {
 		const mev_progress *pr = &u->opt->progress;

@@ -338,13 +338,14 @@ void mev_flow_release_free(mev_flow_release *r)
 	free(r);
 }
 
-int mev_flow_load(mev_flow_release **out, mev_store *s, const char *tag)
+/* The flow record of `tag` in `table` (MEV_FLOW_TABLE or MEV_FLOW_BEFORE_TABLE). */
+static int load_from(mev_flow_release **out, mev_store *s, const char *table, const char *tag)
 {
 	void *data = NULL;
 	size_t len = 0;
 	int rc;
 	*out = NULL;
-	rc = mev_store_get_record(&data, &len, s, MEV_FLOW_TABLE, 'F', tag, strlen(tag));
+	rc = mev_store_get_record(&data, &len, s, table, 'F', tag, strlen(tag));
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		return rc;
@@ -356,6 +357,16 @@ int mev_flow_load(mev_flow_release **out, mev_store *s, const char *tag)
 	if (rc == MEV_ECORRUPT)
 		mev_error_hint("run 'maintevo flow --rebuild' to compute it again");
 	return rc;
+}
+
+int mev_flow_load(mev_flow_release **out, mev_store *s, const char *tag)
+{
+	return load_from(out, s, MEV_FLOW_TABLE, tag);
+}
+
+int mev_flow_load_before(mev_flow_release **out, mev_store *s, const char *tag)
+{
+	return load_from(out, s, MEV_FLOW_BEFORE_TABLE, tag);
 }
 
 /*

@@ -5,6 +5,7 @@
 #include "context_internal.h"
 #include "util/buf.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,18 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* v[0..k) sorted bytewise, repeats dropped, as *out (v itself) and *nout. */
+static void sort_distinct(const char ***out, size_t *nout, const char **v, size_t k)
+{
+	if (k > 1)
+		qsort(v, k, sizeof *v, str_cmp);
+	*nout = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!*nout || strcmp(v[*nout - 1], v[i]))
+			v[(*nout)++] = v[i];
+	*out = v;
+}
+
 /* The distinct strings ids[0..n) (canonical through canon when given),
  * sorted, into the arena. */
 static int distinct(const char ***out, size_t *nout, mev_arena *a, mev_flow_roster_reader *rr,
@@ -92,13 +105,37 @@ static int distinct(const char ***out, size_t *nout, mev_arena *a, mev_flow_rost
 			return rc;
 		v[k++] = rr->strings.v.v[id];
 	}
-	if (k > 1)
-		qsort(v, k, sizeof *v, str_cmp);
-	*nout = 0;
-	for (size_t i = 0; i < k; i++)
-		if (!*nout || strcmp(v[*nout - 1], v[i]))
-			v[(*nout)++] = v[i];
-	*out = v;
+	sort_distinct(out, nout, v, k);
+	return 0;
+}
+
+/* The distinct `type` (M or R) values of section i of m that hold no
+ * address, trimmed and lowercased, sorted, into the arena. */
+static int handles(const char ***out, size_t *nout, mev_arena *a, const mev_maint *m, size_t i,
+		   char type)
+{
+	const mev_section *sec = &mev_maint_sections(m)[i];
+	const mev_field *f = mev_maint_fields(m);
+	const char **v = mev__arena_alloc(a, (sec->field_count + 1) * sizeof *v, sizeof(void *));
+	size_t k = 0;
+	if (!v)
+		return mev_error_oom();
+	for (uint32_t j = 0; j < sec->field_count; j++) {
+		const mev_field *fl = &f[sec->field_begin + j];
+		mev__flow_span name, email;
+		char *h;
+		if (fl->type != type)
+			continue;
+		mev__flow_ident(&name, &email, fl->value, strlen(fl->value));
+		if (email.len || !name.len)
+			continue;
+		if (!(h = mev__arena_strndup(a, name.p, name.len)))
+			return mev_error_oom();
+		for (char *c = h; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		v[k++] = h;
+	}
+	sort_distinct(out, nout, v, k);
 	return 0;
 }
 
@@ -142,6 +179,9 @@ int mev_flow_roster_read(mev_flow_roster *out, mev_flow_roster_reader *rr, const
 				    x->r_off[i + 1] - x->r_off[i], mm)))
 			rc = distinct(&sec->lists, &sec->n_lists, a, rr, l_ids + l_off[i],
 				      l_off[i + 1] - l_off[i], NULL);
+		if (!rc && !(rc = handles(&sec->maintainer_handles, &sec->n_maintainer_handles, a,
+					  x->maint, i, 'M')))
+			rc = handles(&sec->reviewer_handles, &sec->n_reviewer_handles, a, x->maint, i, 'R');
 	}
 	/* the titles point into the parsed set, which a later read may evict: copy them */
 	for (size_t i = 0; i < out->n && !rc; i++)

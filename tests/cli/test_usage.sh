@@ -55,7 +55,7 @@ options_of() {
 	history) echo "store section release top all keep-rest format excel-safe out help $cluster_opts $track_opts" ;;
 	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
 	chart) echo "store format x measure top from to mark title out help $cluster_opts $track_opts" ;;
-	export) echo "store format release from to path meta keep-rest by repo orgs excel-safe out help $cluster_opts $track_opts" ;;
+	export) echo "store format release from to path meta keep-rest by repo orgs quiet-months top people excel-safe out help $cluster_opts $track_opts" ;;
 	dialects) echo "names format excel-safe out help" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
 	esac
@@ -228,8 +228,12 @@ usage_error releases "unexpected argument 'extra'" extra
 usage_error events "unknown option '-j'" -j 2
 usage_error section-changes "unknown option '--method'" --method louvain
 usage_error lineages "--seed is for temporal, louvain and leiden, not components" -m components --seed 3
-usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, flows, section_changes, files, health, commits, flow, people, workload, graph or all)"
+usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, flows, section_changes, files, health, commits, flow, people, workload, listed, candidates, graph or all)"
 usage_error export "unexpected argument 'extra'" releases extra
+usage_error export "--quiet-months takes a whole number from 1 to 1200, not '0'" listed --quiet-months 0
+usage_error export "--quiet-months takes a whole number from 1 to 1200, not 'x'" listed --quiet-months x
+usage_error export "--quiet-months goes with the listed and candidates tables only" sections --quiet-months 3
+usage_error export "--top goes with the candidates table only" listed --top 3
 usage_error walk "option '--rc' takes no value" --rc=1
 usage_error walk "--repo is required" --store x
 usage_error walk "unexpected argument 'extra'" --repo x extra

@@ -1,0 +1,220 @@
+/* Who did what where: the activity index the listed and candidates tables read. */
+/*
+ * Built from what 'maintevo flow' stores per judged commit (its author,
+ * committer and trailer people, folded through .mailmap, and the sections
+ * covering the files it touches by its parent's MAINTAINERS) and from the
+ * commits before the first release (stored by flow beside it, judged by
+ * the first release's MAINTAINERS).  Releases are added in version order;
+ * each adds its commits as events (time, person, section, kinds), and the
+ * last date of every (section, person) pair and of every person anywhere is
+ * kept up to the release added last.  A person is the key flow gives
+ * (mev__export_flow_person()); a section is its title.
+ */
+#include "export_internal.h"
+#include "maintevo/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int mev__act_init(mev__activity *a)
+{
+	memset(a, 0, sizeof *a);
+	return 0;
+}
+
+void mev__act_free(mev__activity *a)
+{
+	mev__strmap_free(&a->people);
+	mev__strmap_free(&a->sections);
+	mev__strmap_free(&a->pairs);
+	MEV_VEC_FREE(&a->keys);
+	MEV_VEC_FREE(&a->names);
+	MEV_VEC_FREE(&a->anywhere);
+	MEV_VEC_FREE(&a->pair_last);
+	MEV_VEC_FREE(&a->ev);
+	mev__arena_free(&a->arena);
+	memset(a, 0, sizeof *a);
+}
+
+/* The id of the person of flow record fr (added when new; the name kept
+ * is the one seen last). */
+static int person_id(uint32_t *id, mev__activity *a, const mev_flow_person *p)
+{
+	const char *key = mev__export_flow_person(p);
+	int added;
+	if (mev__strmap_intern(&a->people, key, strlen(key), (uint32_t)a->keys.n, id, &added))
+		return mev_error_oom();
+	if (added) {
+		char *k = mev__arena_strndup(&a->arena, key, strlen(key));
+		if (!k || MEV_VEC_PUSH(&a->keys, k) || MEV_VEC_PUSH(&a->names, NULL) ||
+		    MEV_VEC_PUSH(&a->anywhere, INT64_MIN))
+			return mev_error_oom();
+	}
+	if (*p->name && (!a->names.v[*id] || strcmp(a->names.v[*id], p->name) != 0) &&
+	    !(a->names.v[*id] = mev__arena_strndup(&a->arena, p->name, strlen(p->name))))
+		return mev_error_oom();
+	return 0;
+}
+
+/*
+ * The length of a title as its MAINTAINERS writes it: without the " #k"
+ * the reader adds to a repeated title (maintainers_sections.c), which
+ * comes and goes as other sections of the same title do (U-Boot's
+ * "SOCRATES BOARD #3" in v2022.04 is "SOCRATES BOARD" in v2026.07).
+ * Sections of one written title are one section here.
+ */
+static size_t written_len(const char *title)
+{
+	size_t n = strlen(title), k = n;
+	while (k > 0 && title[k - 1] >= '0' && title[k - 1] <= '9')
+		k--;
+	if (k < n && k >= 2 && title[k - 1] == '#' && title[k - 2] == ' ')
+		return k - 2;
+	return n;
+}
+
+uint32_t mev__act_section_of(const mev__activity *a, const char *title)
+{
+	int64_t v = mev__strmap_get(&a->sections, title, written_len(title));
+	return v >= 0 ? (uint32_t)v : UINT32_MAX;
+}
+
+/* The id of a title, added when new. */
+static int section_id(uint32_t *id, mev__activity *a, const char *title)
+{
+	int added;
+	if (mev__strmap_intern(&a->sections, title, written_len(title), a->n_sections, id, &added))
+		return mev_error_oom();
+	a->n_sections += added;
+	return 0;
+}
+
+int64_t mev__act_person(const mev__activity *a, const char *key)
+{
+	return mev__strmap_get(&a->people, key, strlen(key));
+}
+
+/* The people of commit c with what each did, at most cap (merged by person). */
+typedef struct {
+	uint32_t person;
+	uint8_t kinds;
+	int64_t time;
+} role;
+
+static int add_role(role *v, size_t *n, size_t cap, uint32_t person, uint8_t kind, int64_t t)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (v[i].person == person) {
+			v[i].kinds |= kind;
+			if (t > v[i].time)
+				v[i].time = t;
+			return 0;
+		}
+	if (*n < cap)
+		v[(*n)++] = (role){ person, kind, t };
+	return 0;
+}
+
+static uint8_t trailer_kind(uint8_t k)
+{
+	switch (k) {
+	case MEV_TRAILER_SIGNED_OFF: return MEV_ACT_SIGNED_OFF;
+	case MEV_TRAILER_REVIEWED: return MEV_ACT_REVIEWED;
+	case MEV_TRAILER_ACKED: return MEV_ACT_ACKED;
+	case MEV_TRAILER_TESTED: return MEV_ACT_TESTED;
+	default: return 0;
+	}
+}
+
+/* The roles of c: author (at its author date), committer and trailers (at its commit date). */
+static int roles(role *v, size_t *n, size_t cap, mev__activity *a, const mev_flow_release *fr,
+		 const mev_flow_commit *c)
+{
+	uint32_t id;
+	int rc;
+	*n = 0;
+	if ((rc = person_id(&id, a, &fr->people[c->author])))
+		return rc;
+	add_role(v, n, cap, id, MEV_ACT_AUTHORED, c->author_time);
+	if ((rc = person_id(&id, a, &fr->people[c->committer])))
+		return rc;
+	add_role(v, n, cap, id, MEV_ACT_COMMITTED, c->commit_time);
+	for (uint32_t k = 0; k < c->trailer_count; k++) {
+		const mev_flow_trailer *t = &fr->trailers[c->trailer_begin + k];
+		uint8_t kind = trailer_kind(t->kind);
+		if (!kind)
+			continue;
+		if ((rc = person_id(&id, a, &fr->people[t->value])))
+			return rc;
+		add_role(v, n, cap, id, kind, c->commit_time);
+	}
+	return 0;
+}
+
+static int one_commit(mev__activity *a, const mev_flow_release *fr, const mev_flow_commit *c)
+{
+	role v[64];
+	const uint32_t *ids;
+	size_t n, ns = mev_flow_set(&ids, fr, c->sections);
+	int rc = roles(v, &n, 64, a, fr, c);
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (v[i].time > a->anywhere.v[v[i].person])
+			a->anywhere.v[v[i].person] = v[i].time;
+		for (size_t k = 0; k < ns && !rc; k++) {
+			mev__act_event e = { v[i].time, v[i].person, 0, v[i].kinds };
+			if (!(rc = section_id(&e.section, a, fr->strings[ids[k]])) &&
+			    MEV_VEC_PUSH(&a->ev, e))
+				rc = mev_error_oom();
+		}
+	}
+	return rc;
+}
+
+/* Fold the events added since the last call into the last dates of the pairs. */
+static int absorb(mev__activity *a)
+{
+	for (; a->absorbed < a->ev.n; a->absorbed++) {
+		const mev__act_event *e = &a->ev.v[a->absorbed];
+		uint32_t key[2] = { e->section, e->person }, pos;
+		int added;
+		if (mev__strmap_intern(&a->pairs, (const char *)key, sizeof key, (uint32_t)a->pair_last.n,
+				       &pos, &added) ||
+		    (added && MEV_VEC_PUSH(&a->pair_last, INT64_MIN)))
+			return mev_error_oom();
+		if (e->time > a->pair_last.v[pos])
+			a->pair_last.v[pos] = e->time;
+	}
+	return 0;
+}
+
+int mev__act_add(mev__activity *a, const mev_flow_release *fr)
+{
+	int rc = 0;
+	for (size_t i = 0; i < fr->n && !rc; i++)
+		rc = one_commit(a, fr, &fr->commits[i]);
+	return rc ? rc : absorb(a);
+}
+
+int64_t mev__act_last(const mev__activity *a, uint32_t section, uint32_t person)
+{
+	uint32_t key[2] = { section, person };
+	int64_t pos = mev__strmap_get(&a->pairs, (const char *)key, sizeof key);
+	return pos < 0 ? INT64_MIN : a->pair_last.v[pos];
+}
+
+int64_t mev__act_months(int64_t from, int64_t to)
+{
+	time_t f = (time_t)from, t = (time_t)to;
+	struct tm a, b;
+	int64_t m;
+	gmtime_r(&f, &a);
+	gmtime_r(&t, &b);
+	m = (int64_t)(b.tm_year - a.tm_year) * 12 + (b.tm_mon - a.tm_mon);
+	/* a month is whole when the day and time of day are reached again */
+	if (b.tm_mday < a.tm_mday ||
+	    (b.tm_mday == a.tm_mday &&
+	     b.tm_hour * 3600 + b.tm_min * 60 + b.tm_sec < a.tm_hour * 3600 + a.tm_min * 60 + a.tm_sec))
+		m--;
+	return m;
+}

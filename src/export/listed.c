@@ -1,0 +1,413 @@
+/* The listed and candidates tables: are the people MAINTAINERS lists the ones doing the work? */
+/*
+ * Both read one activity index (activity.c), built release by release in
+ * version order, and the M:/R: people of each release's own MAINTAINERS
+ * through flow's roster (folded as flow folds people), as the workload
+ * table does.  docs/schemas.md, "listed" and "candidates"; docs/people.md.
+ */
+#include "export_internal.h"
+#include "maintevo/error.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_QUIET_MONTHS 12
+#define DEFAULT_TOP 3
+
+/* --- --people FILE ------------------------------------------------------------------ */
+
+struct mev__export_handles {
+	mev_strmap map;           /* handle (lowercase) -> index of emails */
+	MEV_VEC(char *) emails;
+};
+
+void mev__export_handles_free(mev__export_handles *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->emails.n; i++)
+		free(p->emails.v[i]);
+	MEV_VEC_FREE(&p->emails);
+	mev__strmap_free(&p->map);
+	free(p);
+}
+
+static void lower(char *s)
+{
+	for (; *s; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
+/* One line: "HANDLE ADDRESS" (white space between, nothing after). */
+static int people_line(mev__export_handles *p, char *line, const char *path, size_t no)
+{
+	char *handle, *email, *rest, *save = NULL;
+	uint32_t pos;
+	int added;
+	line[strcspn(line, "#\r\n")] = 0;
+	if (!(handle = strtok_r(line, " \t", &save)))
+		return 0;
+	email = strtok_r(NULL, " \t", &save);
+	rest = strtok_r(NULL, " \t", &save);
+	if (!email || rest || strchr(handle, '@') || !strchr(email, '@')) {
+		int rc = mev_error_set(MEV_EINVAL, "%s:%zu: expected 'HANDLE ADDRESS' (a handle "
+				       "without '@', then one address)", path, no);
+		mev_error_hint("one entry a line, e.g. 'octocat octo@example.com'; '#' starts a comment");
+		return rc;
+	}
+	lower(handle);
+	lower(email);
+	if (mev__strmap_intern(&p->map, handle, strlen(handle), (uint32_t)p->emails.n, &pos, &added))
+		return mev_error_oom();
+	if (!added) {
+		int rc = mev_error_set(MEV_EINVAL, "%s:%zu: '%s' is mapped twice", path, no, handle);
+		mev_error_hint("give each handle one address");
+		return rc;
+	}
+	{
+		char *e = strdup(email);
+		if (!e || MEV_VEC_PUSH(&p->emails, e)) {
+			free(e);
+			return mev_error_oom();
+		}
+	}
+	return 0;
+}
+
+int mev__export_handles_read(mev__export_handles **out, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int open_errno = errno;
+	mev__export_handles *p = calloc(1, sizeof *p);
+	char *line = NULL;
+	size_t cap = 0, no = 0;
+	int rc = 0;
+	*out = NULL;
+	if (!f || !p) {
+		free(p);
+		if (f) {
+			fclose(f);
+			return mev_error_oom();
+		}
+		rc = mev_error_set(MEV_EIO, "cannot read '%s': %s", path, strerror(open_errno));
+		mev_error_hint("--people FILE: a file of lines 'HANDLE ADDRESS'");
+		return rc;
+	}
+	while (!rc && getline(&line, &cap, f) >= 0)
+		rc = people_line(p, line, path, ++no);
+	free(line);
+	fclose(f);
+	if (rc)
+		mev__export_handles_free(p);
+	else
+		*out = p;
+	return rc;
+}
+
+/* The address a listed entry stands for: itself when it is one, the
+ * --people mapping of a handle, else NULL (unknown). */
+static const char *address_of(const mev__export_ctx *x, const char *entry)
+{
+	int64_t i;
+	if (strchr(entry, '@'))
+		return entry;
+	if (!x->people || (i = mev__strmap_get(&x->people->map, entry, strlen(entry))) < 0)
+		return NULL;
+	return x->people->emails.v[i];
+}
+
+/* --- the releases in order, each adding its commits ---------------------------------- */
+
+static int quiet_months(const mev__export_ctx *x)
+{
+	return x->opt->quiet_months > 0 ? x->opt->quiet_months : DEFAULT_QUIET_MONTHS;
+}
+
+/* Add what flow stored for release r: for the first release, the history before it. */
+static int add_release(mev__activity *a, const mev__export_ctx *x, size_t r)
+{
+	mev_flow_release *fr = NULL;
+	const char *tag = mev_history_release(x->h, r)->tag;
+	int rc = r == 0 ? mev_flow_load_before(&fr, x->s, tag) : mev_flow_load(&fr, x->s, tag);
+	if (rc == MEV_ENOTFOUND) {
+		mev_error_clear();
+		return 0;
+	}
+	if (!rc)
+		rc = mev__act_add(a, fr);
+	mev_flow_release_free(fr);
+	return rc;
+}
+
+typedef int (*release_fn)(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
+			  const mev_flow_roster *ro, const mev_filemap *secs);
+
+static int section_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const mev_flow_roster_section *)pa)->title,
+		      ((const mev_flow_roster_section *)pb)->title);
+}
+
+/* Every release (up to --release, rows of that one only) through fn, with
+ * its roster (sections sorted by title) and, with `statuses`, its sections
+ * (NULL without). */
+static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, int statuses)
+{
+	mev__activity a;
+	size_t first, end;
+	int rc = mev__act_init(&a);
+	mev__export_range(&first, &end, x->h, x->opt->release);
+	for (size_t r = 0; r < end && !rc; r++) {
+		const mev_release *rel = mev_history_release(x->h, r);
+		mev_flow_roster ro = { 0 };
+		mev_filemap *secs = NULL;
+		mev_graph *g = NULL;
+		if ((rc = add_release(&a, x, r)) || r < first || !rel->has_files)
+			continue;
+		if (!(rc = mev_flow_roster_read(&ro, x->roster, &rel->commit)) &&
+		    !(statuses && (rc = mev_release_load_graph(&secs, &g, x->s, rel->tag, 0)))) {
+			mev__export_sort(ro.v, ro.n, sizeof *ro.v, section_cmp);
+			rc = fn(w, x, &a, r, &ro, secs);
+		}
+		mev_graph_free(g);
+		mev_filemap_free(secs);
+		mev_flow_roster_free(&ro);
+	}
+	mev__act_free(&a);
+	return rc;
+}
+
+/* --- listed ------------------------------------------------------------------------- */
+
+static const char *status_of(const mev_filemap *secs, const char *title)
+{
+	const mev_section_info *si = mev_filemap_sections(secs);
+	for (size_t i = 0; i < mev_filemap_section_count(secs); i++)
+		if (strcmp(si[i].title, title) == 0)
+			return si[i].status;
+	return NULL;
+}
+
+static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n, const char *addr)
+{
+	if (!addr)
+		return "unknown";
+	if (anywhere == INT64_MIN)
+		return "never_seen";
+	if (mev__act_months(anywhere, date) >= n)
+		return "gone";
+	if (last == INT64_MIN || mev__act_months(last, date) >= n)
+		return "quiet";
+	return "active";
+}
+
+static void listed_row(mev_table *w, const mev__export_ctx *x, const mev__activity *a, size_t r,
+		       const mev_flow_roster_section *s, const char *status, const char *entry,
+		       const char *role)
+{
+	const mev_release *rel = mev_history_release(x->h, r);
+	int64_t date = mev_release_date(rel), last = INT64_MIN, anywhere = INT64_MIN;
+	const char *addr = address_of(x, entry), *name = NULL;
+	int64_t p = addr ? mev__act_person(a, addr) : -1;
+	uint32_t sec = UINT32_MAX;
+	if (p >= 0) {
+		sec = mev__act_section_of(a, s->title);
+		name = a->names.v[p];
+		anywhere = a->anywhere.v[p];
+		last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(a, sec, (uint32_t)p);
+	}
+	mev_table_str(w, rel->tag);
+	mev_table_date(w, date);
+	mev_table_str(w, s->title);
+	mev_table_str(w, entry);
+	mev_table_str_or_null(w, name);
+	mev_table_str_or_null(w, addr);
+	mev_table_str(w, role);
+	mev_table_str_or_null(w, status);
+	if (last == INT64_MIN)
+		mev_table_null(w);
+	else
+		mev_table_date(w, last);
+	if (anywhere == INT64_MIN)
+		mev_table_null(w);
+	else
+		mev_table_date(w, anywhere);
+	mev_table_int_or_null(w, last == INT64_MIN ? -1 : mev__act_months(last, date));
+	mev_table_str(w, state_of(last, anywhere, date, quiet_months(x), addr));
+	mev_table_end_row(w);
+}
+
+static int listed_release(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
+			  const mev_flow_roster *ro, const mev_filemap *secs)
+{
+	for (size_t i = 0; i < ro->n; i++) {
+		const mev_flow_roster_section *s = &ro->v[i];
+		const char *status = status_of(secs, s->title);
+		if (s->is_rest)
+			continue;
+		for (size_t k = 0; k < s->n_maintainers; k++)
+			listed_row(w, x, a, r, s, status, s->maintainers[k], "M");
+		for (size_t k = 0; k < s->n_maintainer_handles; k++)
+			listed_row(w, x, a, r, s, status, s->maintainer_handles[k], "M");
+		for (size_t k = 0; k < s->n_reviewers; k++)
+			listed_row(w, x, a, r, s, status, s->reviewers[k], "R");
+		for (size_t k = 0; k < s->n_reviewer_handles; k++)
+			listed_row(w, x, a, r, s, status, s->reviewer_handles[k], "R");
+	}
+	return 0;
+}
+
+int mev__export_listed(mev_table *w, const mev__export_ctx *x)
+{
+	return each_release(w, x, listed_release, 1);
+}
+
+/* --- candidates --------------------------------------------------------------------- */
+
+typedef struct {
+	uint32_t section, person;
+	uint64_t authored, committed, reviewed, acked;
+	int64_t last;
+} tally;
+
+typedef MEV_VEC(tally) tally_vec;
+
+static uint64_t total(const tally *t)
+{
+	return t->authored + t->committed + t->reviewed + t->acked;
+}
+
+static const mev__activity *sort_a; /* the index the sort reads keys from */
+
+/* By section, then the most activity first, then the latest, then the key. */
+static int tally_cmp(const void *pa, const void *pb)
+{
+	const tally *p = pa, *q = pb;
+	uint64_t tp = total(p), tq = total(q);
+	if (p->section != q->section)
+		return p->section < q->section ? -1 : 1;
+	if (tp != tq)
+		return tp > tq ? -1 : 1;
+	if (p->last != q->last)
+		return p->last > q->last ? -1 : 1;
+	return strcmp(sort_a->keys.v[p->person], sort_a->keys.v[q->person]);
+}
+
+/* The (section, person) tallies of the events in the N months up to date. */
+static int window(tally_vec *out, const mev__activity *a, int64_t date, int n)
+{
+	mev_strmap at = { 0 };
+	int rc = 0;
+	for (size_t i = 0; i < a->ev.n && !rc; i++) {
+		const mev__act_event *e = &a->ev.v[i];
+		uint32_t key[2] = { e->section, e->person }, pos;
+		int added;
+		tally *t;
+		if (e->time > date || mev__act_months(e->time, date) >= n ||
+		    !(e->kinds & (MEV_ACT_AUTHORED | MEV_ACT_COMMITTED | MEV_ACT_REVIEWED | MEV_ACT_ACKED)))
+			continue;
+		if (mev__strmap_intern(&at, (const char *)key, sizeof key, (uint32_t)out->n, &pos, &added) ||
+		    (added && MEV_VEC_PUSH(out, ((tally){ e->section, e->person, 0, 0, 0, 0, INT64_MIN })))) {
+			rc = mev_error_oom();
+			break;
+		}
+		t = &out->v[pos];
+		t->authored += !!(e->kinds & MEV_ACT_AUTHORED);
+		t->committed += !!(e->kinds & MEV_ACT_COMMITTED);
+		t->reviewed += !!(e->kinds & MEV_ACT_REVIEWED);
+		t->acked += !!(e->kinds & MEV_ACT_ACKED);
+		if (e->time > t->last)
+			t->last = e->time;
+	}
+	mev__strmap_free(&at);
+	return rc;
+}
+
+/* 1 when one of entries[0..n) stands for the person of `key`. */
+static int among(const mev__export_ctx *x, const char *const *entries, size_t n, const char *key)
+{
+	for (size_t k = 0; k < n; k++) {
+		const char *addr = address_of(x, entries[k]);
+		if (addr && strcmp(addr, key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int listed_in(const mev__export_ctx *x, const mev_flow_roster_section *s, const char *key)
+{
+	return among(x, s->maintainers, s->n_maintainers, key) ||
+	       among(x, s->maintainer_handles, s->n_maintainer_handles, key) ||
+	       among(x, s->reviewers, s->n_reviewers, key) ||
+	       among(x, s->reviewer_handles, s->n_reviewer_handles, key);
+}
+
+static void candidate_row(mev_table *w, const mev_release *rel, const char *title, int rank,
+			  const mev__activity *a, const tally *t)
+{
+	mev_table_str(w, rel->tag);
+	mev_table_date(w, mev_release_date(rel));
+	mev_table_str(w, title);
+	mev_table_uint(w, (uint64_t)rank);
+	mev_table_str_or_null(w, a->names.v[t->person]);
+	mev_table_str(w, a->keys.v[t->person]);
+	mev_table_uint(w, t->authored);
+	mev_table_uint(w, t->committed);
+	mev_table_uint(w, t->reviewed);
+	mev_table_uint(w, t->acked);
+	mev_table_uint(w, total(t));
+	mev_table_date(w, t->last);
+	mev_table_end_row(w);
+}
+
+/* The tallies of section sec: [*lo, *hi) of the sorted t. */
+static void section_span(size_t *lo, size_t *hi, const tally *t, size_t n, uint32_t sec)
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (t[m].section < sec)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*lo = a;
+	for (b = a; b < n && t[b].section == sec; b++)
+		;
+	*hi = b;
+}
+
+static int candidates_release(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
+			      const mev_flow_roster *ro, const mev_filemap *secs)
+{
+	const mev_release *rel = mev_history_release(x->h, r);
+	int top = x->opt->top > 0 ? x->opt->top : DEFAULT_TOP;
+	tally_vec t = { 0 };
+	int rc = window(&t, a, mev_release_date(rel), quiet_months(x));
+	(void)secs;
+	sort_a = a;
+	if (!rc)
+		mev__export_sort(t.v, t.n, sizeof *t.v, tally_cmp);
+	for (size_t i = 0; i < ro->n && !rc; i++) {
+		const mev_flow_roster_section *s = &ro->v[i];
+		uint32_t sec;
+		size_t lo, hi;
+		int rank = 0;
+		if (s->is_rest || (sec = mev__act_section_of(a, s->title)) == UINT32_MAX)
+			continue;
+		section_span(&lo, &hi, t.v, t.n, sec);
+		for (size_t k = lo; k < hi && rank < top; k++)
+			if (!listed_in(x, s, a->keys.v[t.v[k].person]))
+				candidate_row(w, rel, s->title, ++rank, a, &t.v[k]);
+	}
+	MEV_VEC_FREE(&t);
+	return rc;
+}
+
+int mev__export_candidates(mev_table *w, const mev__export_ctx *x)
+{
+	return each_release(w, x, candidates_release, 0);
+}

@@ -1,0 +1,167 @@
+# export listed and candidates: a planted history with dated commits where
+# every state and every candidate is known in advance, including a
+# maintainer active only before the first walked release (docs/people.md).
+. "$(dirname "$0")/lib.sh" "$@"
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+# pc DATE "AUTHOR <a>" "COMMITTER <c>" FILE [TRAILER...]: add a line to FILE
+# and commit it at DATE (UTC, author and commit date alike).
+pc() {
+	local date=$1 author=$2 committer=$3 file=$4 msg
+	shift 4
+	msg="change $file"
+	[ $# -eq 0 ] || msg="$msg$(printf '\n\n'; printf '%s\n' "$@")"
+	echo "line at $date" >>"repo/$file"
+	git -C repo add -A
+	GIT_AUTHOR_NAME=${author% <*} GIT_AUTHOR_EMAIL=$(echo "$author" | sed 's/.*<\(.*\)>/\1/') \
+	GIT_COMMITTER_NAME=${committer% <*} GIT_COMMITTER_EMAIL=$(echo "$committer" | sed 's/.*<\(.*\)>/\1/') \
+	GIT_AUTHOR_DATE="$date +0000" GIT_COMMITTER_DATE="$date +0000" \
+		git -C repo commit -q -m "$msg"
+}
+tag_at() { # tag_at DATE TAG: an empty commit at DATE, tagged
+	GIT_AUTHOR_DATE="$1 +0000" GIT_COMMITTER_DATE="$1 +0000" git -C repo commit -q --allow-empty -m "release $2"
+	GIT_COMMITTER_DATE="$1 +0000" git -C repo tag -a "$2" -m "release $2"
+}
+
+step "a planted history: pre-history from 2019, v1.0 (2020-12-15), v2.0 (2022-05-15)"
+INIT='Init Bot <init@x.org>' ANN='Ann Core <ann@core.org>' PAM='Pam Pre <pam@pre.org>'
+DAN='Dan Drv <dan@drv.org>' IDA='Ida Idle <ida@idle.org>' CARL='Carl Contrib <carl@ex.org>'
+OCT='Oct Cat <oct@ex.org>'
+mkrepo repo
+mkdir -p repo/core repo/drv repo/idle repo/hnd
+sed 's/^\([A-Z]\): /\1:\t/' >repo/MAINTAINERS <<'EOF'
+CORE
+M: Ann Core <ann@core.org>
+M: Pam Pre <pam@pre.org>
+R: Rae Rev <rae@rev.org>
+S: Maintained
+F: core/
+
+DRV
+M: Dan Drv <dan@drv.org>
+M: Nev Never <nev@never.org>
+S: Supported
+F: drv/
+
+HND
+M: octocat
+S: Maintained
+F: hnd/
+
+IDLE
+M: Ida Idle <ida@idle.org>
+S: Odd Fixes
+F: idle/
+
+THE REST
+M: Top Dog <top@top.org>
+F: *
+F: */
+EOF
+for f in core/a.c core/b.c drv/x.c idle/i.c hnd/h.c; do echo start >"repo/$f"; done
+git -C repo add -A
+GIT_AUTHOR_NAME=Init GIT_AUTHOR_EMAIL=init@x.org GIT_COMMITTER_NAME=Init GIT_COMMITTER_EMAIL=init@x.org \
+GIT_AUTHOR_DATE="2019-01-01T00:00:00 +0000" GIT_COMMITTER_DATE="2019-01-01T00:00:00 +0000" \
+	git -C repo commit -q -m "initial"
+pc 2019-05-01T00:00:00 "$DAN" "$DAN" drv/x.c
+pc 2020-10-01T00:00:00 "$PAM" "$PAM" core/a.c
+pc 2020-12-01T00:00:00 "$IDA" "$IDA" core/b.c
+tag_at 2020-12-15T00:00:00 v1.0
+pc 2021-03-01T00:00:00 "$CARL" "$ANN" core/a.c "Reviewed-by: Rae Rev <rae@rev.org>"
+pc 2022-02-01T00:00:00 "$IDA" "$ANN" core/b.c "Acked-by: Eve Extra <eve@ex.org>"
+pc 2022-03-01T00:00:00 "$OCT" "$OCT" hnd/h.c
+pc 2022-05-01T00:00:00 "$CARL" "$CARL" core/a.c
+tag_at 2022-05-15T00:00:00 v2.0
+expect_exit 0 "$MEV" walk --repo repo --store s -q
+
+step "before flow: said, with a hint, nothing written"
+expect_exit 1 "$MEV" export listed --store s
+expect_stderr_contains "holds no patch flow"
+expect_stderr_contains "run 'maintevo flow"
+[ ! -s "$OUT" ] || fail "a table was written"
+
+step "flow reads the history before the first release once"
+expect_exit 0 "$MEV" flow --store s
+expect_stderr_contains "5 commits before the first release"
+expect_exit 0 "$MEV" flow --store s
+grep -q "before the first release" "$ERR" && fail "the history before the first release read again"
+
+# release,section,entry,email,role,status,last_active,last_active_anywhere,months_quiet,state
+cols='{print $1","$3","$4","$6","$7","$8","$9","$10","$11","$12}'
+step "listed: every row, every state as planted"
+expect_exit 0 "$MEV" export listed --store s
+awk -F, "$cols" "$OUT" >got.csv
+cat >want.csv <<'EOF'
+release,section,entry,email,role,status,last_active,last_active_anywhere,months_quiet,state
+v1.0,CORE,ann@core.org,ann@core.org,M,Maintained,,,,never_seen
+v1.0,CORE,pam@pre.org,pam@pre.org,M,Maintained,2020-10-01T00:00:00Z,2020-10-01T00:00:00Z,2,active
+v1.0,CORE,rae@rev.org,rae@rev.org,R,Maintained,,,,never_seen
+v1.0,DRV,dan@drv.org,dan@drv.org,M,Supported,2019-05-01T00:00:00Z,2019-05-01T00:00:00Z,19,gone
+v1.0,DRV,nev@never.org,nev@never.org,M,Supported,,,,never_seen
+v1.0,HND,octocat,,M,Maintained,,,,unknown
+v1.0,IDLE,ida@idle.org,ida@idle.org,M,Odd Fixes,,2020-12-01T00:00:00Z,,quiet
+v2.0,CORE,ann@core.org,ann@core.org,M,Maintained,2022-02-01T00:00:00Z,2022-02-01T00:00:00Z,3,active
+v2.0,CORE,pam@pre.org,pam@pre.org,M,Maintained,2020-10-01T00:00:00Z,2020-10-01T00:00:00Z,19,gone
+v2.0,CORE,rae@rev.org,rae@rev.org,R,Maintained,2021-03-01T00:00:00Z,2021-03-01T00:00:00Z,14,gone
+v2.0,DRV,dan@drv.org,dan@drv.org,M,Supported,2019-05-01T00:00:00Z,2019-05-01T00:00:00Z,36,gone
+v2.0,DRV,nev@never.org,nev@never.org,M,Supported,,,,never_seen
+v2.0,HND,octocat,,M,Maintained,,,,unknown
+v2.0,IDLE,ida@idle.org,ida@idle.org,M,Odd Fixes,,2022-02-01T00:00:00Z,,quiet
+EOF
+diff want.csv got.csv || fail "export listed differs from the planted states"
+
+step "--quiet-months 24: Rae (14 months) is active, Pam (19) too, Dan (36) gone"
+expect_exit 0 "$MEV" export listed --store s --release v2.0 --quiet-months 24
+awk -F, '{print $3","$4","$12}' "$OUT" >got.csv
+grep -qx 'CORE,rae@rev.org,active' got.csv || fail "Rae is not active at 24 months"
+grep -qx 'CORE,pam@pre.org,active' got.csv || fail "Pam is not active at 24 months"
+grep -qx 'DRV,dan@drv.org,gone' got.csv || fail "Dan is not gone at 24 months"
+
+step "--people maps the handle: octocat is Oct, active"
+printf '# handles\noctocat  Oct@Ex.org\n' >people.txt
+expect_exit 0 "$MEV" export listed --store s --release v2.0 --people people.txt
+awk -F, '{print $3","$4","$5","$6","$12}' "$OUT" | grep -qx 'HND,octocat,Oct Cat,oct@ex.org,active' ||
+	fail "the handle is not mapped"
+
+step "--people with a bad row: file:line, nothing written"
+printf 'octocat oct@ex.org\nbroken\n' >bad.txt
+expect_exit 1 "$MEV" export listed --store s --people bad.txt -o out.csv
+expect_stderr_contains "bad.txt:2: expected 'HANDLE ADDRESS'"
+[ ! -e out.csv ] || fail "a table was written"
+printf 'octocat oct@ex.org\nOctocat other@ex.org\n' >twice.txt
+expect_exit 1 "$MEV" export listed --store s --people twice.txt
+expect_stderr_contains "twice.txt:2: 'octocat' is mapped twice"
+
+step "candidates: the people not listed, by activity in the last 12 months"
+expect_exit 0 "$MEV" export candidates --store s
+cut -d, -f1,3-12 "$OUT" >got.csv
+cat >want.csv <<'EOF'
+release,section,rank,name,email,authored,committed,reviewed,acked,activity,last_active
+v1.0,CORE,1,Ida Idle,ida@idle.org,1,1,0,0,2,2020-12-01T00:00:00Z
+v2.0,CORE,1,Carl Contrib,carl@ex.org,1,1,0,0,2,2022-05-01T00:00:00Z
+v2.0,CORE,2,Eve Extra,eve@ex.org,0,0,0,1,1,2022-02-01T00:00:00Z
+v2.0,CORE,3,Ida Idle,ida@idle.org,1,0,0,0,1,2022-02-01T00:00:00Z
+v2.0,HND,1,Oct Cat,oct@ex.org,1,1,0,0,2,2022-03-01T00:00:00Z
+EOF
+diff want.csv got.csv || fail "export candidates differs from the planted ranks"
+expect_exit 0 "$MEV" export candidates --store s --top 1 --release v2.0 --people people.txt
+cut -d, -f3-5 "$OUT" >got.csv
+printf 'section,rank,name\nCORE,1,Carl Contrib\n' >want.csv
+diff want.csv got.csv || fail "--top 1 with Oct listed through --people"
+
+step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines"
+for t in listed candidates; do
+	for f in csv json jsonl; do
+		expect_exit 0 "$MEV" export "$t" --store s --format "$f" -o "$t.$f"
+	done
+	python3 "$HERE/helpers/check_export.py" table "$SRC/docs/schemas.md" "$t" "$t.csv" "$t.json" "$t.jsonl" ||
+		fail "$t does not match docs/schemas.md"
+done
+
+step "export all: both tables in SQLite"
+expect_exit 0 "$MEV" export all --store s -o all.db
+if command -v sqlite3 >/dev/null; then
+	[ "$(sqlite3 all.db "select count(*) from listed where state='never_seen'")" = 4 ] ||
+		fail "listed in SQLite"
+	[ "$(sqlite3 all.db "select count(*) from candidates")" = 5 ] || fail "candidates in SQLite"
+fi

@@ -1,0 +1,102 @@
+/* Tests of the activity index's pieces: calendar months, section titles, --people files. */
+#include "test.h"
+#include "export/export_internal.h"
+#include "maintevo/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *dir;
+
+/* Seconds of YYYY-MM-DD hh:mm:ss UTC (days from civil, Howard Hinnant's). */
+static int64_t at(int y, int m, int d, int hh, int mm, int ss)
+{
+	int64_t yy = y - (m <= 2), era = (yy >= 0 ? yy : yy - 399) / 400;
+	int64_t yoe = yy - era * 400, doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return ((era * 146097 + doe - 719468) * 24 + hh) * 3600 + mm * 60 + ss;
+}
+
+static void test_months(void)
+{
+	CHECK_INT(mev__act_months(at(2020, 10, 1, 0, 0, 0), at(2020, 12, 15, 0, 0, 0)), 2);
+	CHECK_INT(mev__act_months(at(2020, 1, 31, 0, 0, 0), at(2020, 2, 29, 0, 0, 0)), 0);
+	CHECK_INT(mev__act_months(at(2020, 1, 31, 0, 0, 0), at(2020, 3, 1, 0, 0, 0)), 1);
+	/* a whole month needs the time of day too */
+	CHECK_INT(mev__act_months(at(2021, 5, 15, 12, 0, 0), at(2022, 5, 15, 11, 59, 59)), 11);
+	CHECK_INT(mev__act_months(at(2021, 5, 15, 12, 0, 0), at(2022, 5, 15, 12, 0, 0)), 12);
+	CHECK_INT(mev__act_months(at(2019, 5, 1, 0, 0, 0), at(2022, 5, 15, 0, 0, 0)), 36);
+}
+
+/* A repeated title's " #k" is the same section; other titles are not. */
+static void test_titles(void)
+{
+	mev__activity a;
+	mev_flow_person people[1] = { { "Ann", "ann@x.org", 0, 0 } };
+	const char *strings[] = { "", "BOARD #3", "ISSUE #12 FIX#2" };
+	uint32_t set_off[] = { 0, 0, 2 }, set_ids[] = { 1, 2 };
+	mev_flow_commit c = { 0 };
+	mev_flow_release fr = { 0 };
+	c.author_time = c.commit_time = 1000;
+	c.sections = 1;
+	fr.commits = &c;
+	fr.n = 1;
+	fr.people = people;
+	fr.n_people = 1;
+	fr.strings = strings;
+	fr.n_strings = 3;
+	fr.set_off = set_off;
+	fr.set_ids = set_ids;
+	fr.n_sets = 2;
+	CHECK_INT(mev__act_init(&a), 0);
+	CHECK_INT(mev__act_add(&a, &fr), 0);
+	CHECK(mev__act_section_of(&a, "BOARD") != UINT32_MAX);
+	CHECK(mev__act_section_of(&a, "BOARD #2") == mev__act_section_of(&a, "BOARD"));
+	CHECK(mev__act_section_of(&a, "ISSUE") == UINT32_MAX);
+	CHECK(mev__act_section_of(&a, "ISSUE #12 FIX#2") != UINT32_MAX);
+	CHECK(mev__act_section_of(&a, "BOARD #") == UINT32_MAX);
+	CHECK_INT(mev__act_person(&a, "ann@x.org"), 0);
+	CHECK_INT(mev__act_last(&a, mev__act_section_of(&a, "BOARD"), 0), 1000);
+	CHECK_INT(a.anywhere.v[0], 1000);
+	mev__act_free(&a);
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[4096];
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void test_people_file(void)
+{
+	mev__export_handles *p = NULL;
+	CHECK_INT(mev__export_handles_read(&p, write_file("ok", "# c\n\n  octo  Octo@Ex.org # x\n")), 0);
+	CHECK(p != NULL);
+	mev__export_handles_free(p);
+	CHECK_INT(mev__export_handles_read(&p, write_file("bad", "a a@x\nb\n")), MEV_EINVAL);
+	CHECK(strstr(mev_error_message(), "bad:2:") != NULL);
+	CHECK(p == NULL);
+	CHECK_INT(mev__export_handles_read(&p, write_file("at", "a@x b@x\n")), MEV_EINVAL);
+	CHECK(strstr(mev_error_message(), "at:1:") != NULL);
+	CHECK_INT(mev__export_handles_read(&p, write_file("more", "a b@x c\n")), MEV_EINVAL);
+	CHECK_INT(mev__export_handles_read(&p, write_file("twice", "a b@x\nA c@x\n")), MEV_EINVAL);
+	CHECK(strstr(mev_error_message(), "twice:2: 'a' is mapped twice") != NULL);
+	CHECK_INT(mev__export_handles_read(&p, "/nonexistent/people"), MEV_EIO);
+	mev_error_clear();
+}
+
+int main(void)
+{
+	dir = test_tmpdir("export_listed");
+	RUN(test_months);
+	RUN(test_titles);
+	RUN(test_people_file);
+	test_tmpdir_remove(dir);
+	return test_summary();
+}
