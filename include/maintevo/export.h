@@ -36,6 +36,7 @@ typedef enum {
 	MEV_EXPORT_WORKLOAD,     /* one row per release and group: size, people, commits, bus factor */
 	MEV_EXPORT_LISTED,       /* one row per release, section and M:/R: person: last active, state */
 	MEV_EXPORT_CANDIDATES,   /* per release and section the --top people not listed doing its work */
+	MEV_EXPORT_LISTED_SECTIONS, /* per release and section: listed people, how many active, orphaned */
 	MEV_EXPORT_TABLE_COUNT
 } mev_export_table_id;
 
@@ -97,7 +98,7 @@ typedef struct {
 			       * before each table (NULL: none) */
 	const char *name;     /* mev_export_sqlite(): the database's name in messages, when
 			       * path is a temporary file that becomes it (NULL: path) */
-	int quiet_months;     /* listed, candidates: the months without activity that make a
+	int quiet_months;     /* listed, listed_sections, candidates: the months without activity that make a
 			       * listed person quiet or gone, and the candidates' window (0: 12) */
 	int top;              /* candidates: people per release and section (0: 3) */
 	const char *people;   /* listed, candidates: a file mapping handles to addresses, lines

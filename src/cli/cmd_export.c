@@ -38,21 +38,23 @@ static const cli_option options[] = {
 		       "workload: one row per release and lineage (default),\n"
 		       "section or cluster"),
 	CLI_OPT_STRING(export_args, eo.repo, 0, "repo", "PATH",
-		       "workload, listed, candidates: the git repository\n"
-		       "(default: the one the store was walked from)"),
+		       "workload, listed, listed_sections, candidates: the git\n"
+		       "repository (default: the one the store was walked from)"),
 	CLI_OPT_STRING(export_args, orgs, 0, "orgs", "FILE",
 		       "workload, all: the organisations of addresses and\n"
 		       "domains (gitdm's email-map format, below; default:\n"
 		       "an address's domain)"),
 	CLI_OPT_INT(export_args, eo.quiet_months, 0, "quiet-months", "N", 1, 1200,
-		    "listed: a person with nothing in the section for N\n"
-		    "months is quiet, with nothing anywhere gone;\n"
+		    "listed, listed_sections: a person with nothing in\n"
+		    "the section for N months is quiet, with nothing\n"
+		    "anywhere gone;\n"
 		    "candidates: the months counted (default 12)"),
 	CLI_OPT_INT(export_args, eo.top, 0, "top", "K", 1, 1000,
 		    "candidates: people per release and section (default 3)"),
 	CLI_OPT_STRING(export_args, eo.people, 0, "people", "FILE",
-		       "listed, candidates: addresses of listed entries that\n"
-		       "are not addresses (Zephyr's GitHub handles): lines\n"
+		       "listed, listed_sections, candidates: addresses of\n"
+		       "listed entries that are not addresses (Zephyr's\n"
+		       "GitHub handles): lines\n"
 		       "'HANDLE ADDRESS', '#' starts a comment"),
 	CLI_OPT_EXCEL_SAFE(export_args, eo.excel_safe),
 	CLI_OPT_OUT(export_args, out),
@@ -72,7 +74,7 @@ const cli_command cmd_export_spec = {
 			   "workload --store DIR [--by lineage|section|cluster]\n"
 			   "[--release TAG] [--from TAG] [--to TAG] [--repo PATH]\n"
 			   "[--orgs FILE] [-f F] [-o FILE]",
-			   "listed|candidates --store DIR [--quiet-months N] [--top K]\n"
+			   "listed|listed_sections|candidates --store DIR [--quiet-months N] [--top K]\n"
 			   "[--people FILE] [--release TAG] [--repo PATH] [-f F] [-o FILE]",
 			   "graph --store DIR --release TAG [--format graphml|json|dot|csv]\n"
 			   "[--meta] [--method M ...] [-o FILE]",
@@ -134,6 +136,10 @@ const cli_command cmd_export_spec = {
 		"             (before the first release too), and a state: active, quiet\n"
 		"             (nothing in the section for --quiet-months), gone (nothing\n"
 		"             anywhere), never_seen, unknown (not an address: --people)\n"
+		"  listed_sections one row per release and section: its M: people by\n"
+		"             state (as listed gives them) and R: people, lines, and\n"
+		"             orphaned_in_fact: the S: says Maintained or Supported and\n"
+		"             none of the M: people is active\n"
 		"  candidates per release and section the --top people not listed there\n"
 		"             with the most activity in its files in the last\n"
 		"             --quiet-months months (authored, committed, reviewed, acked)\n"
@@ -308,7 +314,7 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 					       near);
 		return cli_usage_error("export", "unknown table '%s' (use releases, sections, edges, "
 				       "clusters, events, lineages, flows, section_changes, files, health, commits, "
-				       "flow, people, workload, listed, candidates, graph or all)",
+				       "flow, people, workload, listed, listed_sections, candidates, graph or all)",
 				       what);
 	}
 	if (format && mev_table_format_parse(format) < 0)
@@ -325,12 +331,13 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 		return cli_usage_error("export", "%s goes with the workload table only",
 				       by ? "--by" : "--orgs");
 	if (eo->repo && table != MEV_EXPORT_WORKLOAD && table != MEV_EXPORT_LISTED &&
-	    table != MEV_EXPORT_CANDIDATES)
-		return cli_usage_error("export", "--repo goes with the workload, listed and candidates "
-				       "tables only");
+	    table != MEV_EXPORT_CANDIDATES && table != MEV_EXPORT_LISTED_SECTIONS)
+		return cli_usage_error("export", "--repo goes with the workload, listed, listed_sections "
+				       "and candidates tables only");
 	if ((eo->quiet_months || eo->people) && table != MEV_EXPORT_LISTED &&
-	    table != MEV_EXPORT_CANDIDATES)
-		return cli_usage_error("export", "%s goes with the listed and candidates tables only",
+	    table != MEV_EXPORT_CANDIDATES && table != MEV_EXPORT_LISTED_SECTIONS)
+		return cli_usage_error("export", "%s goes with the listed, listed_sections and "
+				       "candidates tables only",
 				       eo->people ? "--people" : "--quiet-months");
 	if (eo->top && table != MEV_EXPORT_CANDIDATES)
 		return cli_usage_error("export", "--top goes with the candidates table only");
@@ -364,7 +371,7 @@ int cmd_export(int argc, char **argv)
 	if (argi >= argc)
 		return cli_usage_error("export", "say which table to export (releases, sections, edges, "
 				       "clusters, events, lineages, flows, section_changes, files, health, commits, "
-				       "flow, people, workload, listed, candidates, graph or all)");
+				       "flow, people, workload, listed, listed_sections, candidates, graph or all)");
 	what = argv[argi];
 	if ((rc = cli_cluster_finish(&a.cluster, "export")))
 		return rc;

@@ -129,6 +129,12 @@ static const mev_column candidates_cols[] = {
 	{ "email", S }, { "authored", I }, { "committed", I }, { "reviewed", I }, { "acked", I },
 	{ "activity", I }, { "last_active", D }, { NULL, S }
 };
+static const mev_column listed_sections_cols[] = {
+	{ "release", S }, { "date", D }, { "section", S }, { "status", S }, { "lines", I },
+	{ "maintainers", I }, { "maintainers_active", I }, { "maintainers_quiet", I },
+	{ "maintainers_gone", I }, { "maintainers_never_seen", I }, { "maintainers_unknown", I },
+	{ "reviewers", I }, { "reviewers_active", I }, { "orphaned_in_fact", I }, { NULL, S }
+};
 
 #undef S
 #undef I
@@ -168,6 +174,8 @@ static const struct {
 				  mev__export_workload },
 	[MEV_EXPORT_LISTED] = { "listed", listed_cols, 0, mev__export_listed },
 	[MEV_EXPORT_CANDIDATES] = { "candidates", candidates_cols, 0, mev__export_candidates },
+	[MEV_EXPORT_LISTED_SECTIONS] = { "listed_sections", listed_sections_cols, 0,
+					 mev__export_listed_sections },
 };
 
 static const char *const workload_by_names[] = { "lineage", "section", "cluster" };
@@ -366,12 +374,14 @@ static int check_options(mev_export_table_id t, const mev_export_options *opt)
 	if (opt->by && t != MEV_EXPORT_WORKLOAD)
 		return mev_error_set(MEV_EINVAL, "--by goes with the workload table only");
 	if (opt->repo && !mev__export_reads_roster(t))
-		return mev_error_set(MEV_EINVAL, "--repo goes with the workload, listed and candidates "
-				     "tables only");
+		return mev_error_set(MEV_EINVAL, "--repo goes with the workload, listed, listed_sections "
+				     "and candidates tables only");
 	if (opt->orgs && t != MEV_EXPORT_WORKLOAD)
 		return mev_error_set(MEV_EINVAL, "--orgs goes with the workload table only");
-	if ((opt->quiet_months || opt->people) && t != MEV_EXPORT_LISTED && t != MEV_EXPORT_CANDIDATES)
-		return mev_error_set(MEV_EINVAL, "%s goes with the listed and candidates tables only",
+	if ((opt->quiet_months || opt->people) && t != MEV_EXPORT_LISTED && t != MEV_EXPORT_CANDIDATES &&
+	    t != MEV_EXPORT_LISTED_SECTIONS)
+		return mev_error_set(MEV_EINVAL, "%s goes with the listed, listed_sections and "
+				     "candidates tables only",
 				     opt->people ? "--people" : "--quiet-months");
 	if (opt->top && t != MEV_EXPORT_CANDIDATES)
 		return mev_error_set(MEV_EINVAL, "--top goes with the candidates table only");
@@ -523,7 +533,8 @@ done:
 
 int mev__export_reads_roster(mev_export_table_id t)
 {
-	return t == MEV_EXPORT_WORKLOAD || t == MEV_EXPORT_LISTED || t == MEV_EXPORT_CANDIDATES;
+	return t == MEV_EXPORT_WORKLOAD || t == MEV_EXPORT_LISTED || t == MEV_EXPORT_CANDIDATES ||
+	       t == MEV_EXPORT_LISTED_SECTIONS;
 }
 
 int mev__export_rows(mev_table *w, const mev__export_ctx *x, mev_export_table_id t)

@@ -196,6 +196,7 @@ int mev__export_handles_read(mev__export_handles **out, const char *path);
 void mev__export_handles_free(mev__export_handles *p);
 int mev__export_listed(mev_table *w, const mev__export_ctx *x);
 int mev__export_candidates(mev_table *w, const mev__export_ctx *x);
+int mev__export_listed_sections(mev_table *w, const mev__export_ctx *x);
 
 /* --- paths (paths.c) -------------------------------------------------------------- */
 

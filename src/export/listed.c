@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define DEFAULT_QUIET_MONTHS 12
 #define DEFAULT_TOP 3
@@ -143,7 +144,7 @@ static int add_release(mev__activity *a, const mev__export_ctx *x, size_t r)
 }
 
 typedef int (*release_fn)(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
-			  const mev_flow_roster *ro, const mev_filemap *secs);
+			  const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g);
 
 static int section_cmp(const void *pa, const void *pb)
 {
@@ -153,7 +154,7 @@ static int section_cmp(const void *pa, const void *pb)
 
 /* Every release (up to --release, rows of that one only) through fn, with
  * its roster (sections sorted by title) and, with `statuses`, its sections
- * (NULL without). */
+ * and graph (NULL without). */
 static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, int statuses)
 {
 	mev__activity a;
@@ -170,7 +171,7 @@ static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, i
 		if (!(rc = mev_flow_roster_read(&ro, x->roster, &rel->commit)) &&
 		    !(statuses && (rc = mev_release_load_graph(&secs, &g, x->s, rel->tag, 0)))) {
 			mev__export_sort(ro.v, ro.n, sizeof *ro.v, section_cmp);
-			rc = fn(w, x, &a, r, &ro, secs);
+			rc = fn(w, x, &a, r, &ro, secs, g);
 		}
 		mev_graph_free(g);
 		mev_filemap_free(secs);
@@ -182,13 +183,20 @@ static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, i
 
 /* --- listed ------------------------------------------------------------------------- */
 
-static const char *status_of(const mev_filemap *secs, const char *title)
+/* The index of the section `title` in secs, or -1. */
+static int64_t section_index(const mev_filemap *secs, const char *title)
 {
 	const mev_section_info *si = mev_filemap_sections(secs);
 	for (size_t i = 0; i < mev_filemap_section_count(secs); i++)
 		if (strcmp(si[i].title, title) == 0)
-			return si[i].status;
-	return NULL;
+			return (int64_t)i;
+	return -1;
+}
+
+static const char *status_of(const mev_filemap *secs, const char *title)
+{
+	int64_t i = section_index(secs, title);
+	return i < 0 ? NULL : mev_filemap_sections(secs)[i].status;
 }
 
 static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n, const char *addr)
@@ -204,21 +212,37 @@ static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n,
 	return "active";
 }
 
+/* What the index knows of one listed entry of a section at a release. */
+typedef struct {
+	const char *addr, *name;  /* NULL: not an address (unknown), no name seen */
+	int64_t last, anywhere;   /* INT64_MIN: none */
+	const char *state;        /* active, quiet, gone, never_seen, unknown */
+} entry_facts;
+
+static entry_facts facts_of(const mev__export_ctx *x, const mev__activity *a, int64_t date,
+			    const char *title, const char *entry)
+{
+	entry_facts f = { address_of(x, entry), NULL, INT64_MIN, INT64_MIN, NULL };
+	int64_t p = f.addr ? mev__act_person(a, f.addr) : -1;
+	if (p >= 0) {
+		uint32_t sec = mev__act_section_of(a, title);
+		f.name = a->names.v[p];
+		f.anywhere = a->anywhere.v[p];
+		f.last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(a, sec, (uint32_t)p);
+	}
+	f.state = state_of(f.last, f.anywhere, date, quiet_months(x), f.addr);
+	return f;
+}
+
 static void listed_row(mev_table *w, const mev__export_ctx *x, const mev__activity *a, size_t r,
 		       const mev_flow_roster_section *s, const char *status, const char *entry,
 		       const char *role)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
-	int64_t date = mev_release_date(rel), last = INT64_MIN, anywhere = INT64_MIN;
-	const char *addr = address_of(x, entry), *name = NULL;
-	int64_t p = addr ? mev__act_person(a, addr) : -1;
-	uint32_t sec = UINT32_MAX;
-	if (p >= 0) {
-		sec = mev__act_section_of(a, s->title);
-		name = a->names.v[p];
-		anywhere = a->anywhere.v[p];
-		last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(a, sec, (uint32_t)p);
-	}
+	int64_t date = mev_release_date(rel);
+	entry_facts f = facts_of(x, a, date, s->title, entry);
+	const char *addr = f.addr, *name = f.name;
+	int64_t last = f.last, anywhere = f.anywhere;
 	mev_table_str(w, rel->tag);
 	mev_table_date(w, date);
 	mev_table_str(w, s->title);
@@ -236,13 +260,14 @@ static void listed_row(mev_table *w, const mev__export_ctx *x, const mev__activi
 	else
 		mev_table_date(w, anywhere);
 	mev_table_int_or_null(w, last == INT64_MIN ? -1 : mev__act_months(last, date));
-	mev_table_str(w, state_of(last, anywhere, date, quiet_months(x), addr));
+	mev_table_str(w, f.state);
 	mev_table_end_row(w);
 }
 
 static int listed_release(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
-			  const mev_flow_roster *ro, const mev_filemap *secs)
+			  const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
 {
+	(void)g;
 	for (size_t i = 0; i < ro->n; i++) {
 		const mev_flow_roster_section *s = &ro->v[i];
 		const char *status = status_of(secs, s->title);
@@ -263,6 +288,97 @@ static int listed_release(mev_table *w, const mev__export_ctx *x, mev__activity 
 int mev__export_listed(mev_table *w, const mev__export_ctx *x)
 {
 	return each_release(w, x, listed_release, 1);
+}
+
+/* --- listed_sections ---------------------------------------------------------------- */
+
+/* The states of a section's entries of one role, counted. */
+typedef struct {
+	uint64_t n, active, quiet, gone, never_seen, unknown;
+} state_count;
+
+static void count_entries(state_count *c, const mev__export_ctx *x, const mev__activity *a,
+			  int64_t date, const char *title, const char *const *entries, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		const char *st = facts_of(x, a, date, title, entries[k]).state;
+		c->n++;
+		c->active += strcmp(st, "active") == 0;
+		c->quiet += strcmp(st, "quiet") == 0;
+		c->gone += strcmp(st, "gone") == 0;
+		c->never_seen += strcmp(st, "never_seen") == 0;
+		c->unknown += strcmp(st, "unknown") == 0;
+	}
+}
+
+/* 1 when the S: line promises someone looks after the section. */
+static int claims_care(const char *status)
+{
+	return status && (strcasecmp(status, "Maintained") == 0 || strcasecmp(status, "Supported") == 0);
+}
+
+/*
+ * Orphaned in fact, not on paper: the status claims care and none of the
+ * M: people is active.  A handle without an address (unknown) might be
+ * active, so a section with one is not flagged.
+ */
+static int orphaned_in_fact(const char *status, const state_count *m)
+{
+	return claims_care(status) && m->active == 0 && m->unknown == 0;
+}
+
+static void listed_section_row(mev_table *w, const mev_release *rel, const char *title,
+			       const char *status, uint64_t lines, const state_count *m,
+			       const state_count *rv)
+{
+	mev_table_str(w, rel->tag);
+	mev_table_date(w, mev_release_date(rel));
+	mev_table_str(w, title);
+	mev_table_str_or_null(w, status);
+	mev_table_uint(w, lines);
+	mev_table_uint(w, m->n);
+	mev_table_uint(w, m->active);
+	mev_table_uint(w, m->quiet);
+	mev_table_uint(w, m->gone);
+	mev_table_uint(w, m->never_seen);
+	mev_table_uint(w, m->unknown);
+	mev_table_uint(w, rv->n);
+	mev_table_uint(w, rv->active);
+	mev_table_uint(w, (uint64_t)orphaned_in_fact(status, m));
+	mev_table_end_row(w);
+}
+
+static int sections_release(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
+			    const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
+{
+	const mev_release *rel = mev_history_release(x->h, r);
+	int64_t date = mev_release_date(rel);
+	mev_edge *sz = NULL;
+	int rc = mev__export_self_sizes(&sz, g, mev_filemap_section_count(secs));
+	for (size_t i = 0; i < ro->n && !rc; i++) {
+		const mev_flow_roster_section *s = &ro->v[i];
+		int64_t at = section_index(secs, s->title);
+		state_count m = { 0 }, rv = { 0 };
+		if (s->is_rest)
+			continue;
+		count_entries(&m, x, a, date, s->title, (const char *const *)s->maintainers,
+			      s->n_maintainers);
+		count_entries(&m, x, a, date, s->title, (const char *const *)s->maintainer_handles,
+			      s->n_maintainer_handles);
+		count_entries(&rv, x, a, date, s->title, (const char *const *)s->reviewers,
+			      s->n_reviewers);
+		count_entries(&rv, x, a, date, s->title, (const char *const *)s->reviewer_handles,
+			      s->n_reviewer_handles);
+		listed_section_row(w, rel, s->title, at < 0 ? NULL : mev_filemap_sections(secs)[at].status,
+				   at < 0 ? 0 : sz[at].lines, &m, &rv);
+	}
+	free(sz);
+	return rc;
+}
+
+int mev__export_listed_sections(mev_table *w, const mev__export_ctx *x)
+{
+	return each_release(w, x, sections_release, 1);
 }
 
 /* --- candidates --------------------------------------------------------------------- */
@@ -381,13 +497,14 @@ static void section_span(size_t *lo, size_t *hi, const tally *t, size_t n, uint3
 }
 
 static int candidates_release(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
-			      const mev_flow_roster *ro, const mev_filemap *secs)
+			      const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
 	int top = x->opt->top > 0 ? x->opt->top : DEFAULT_TOP;
 	tally_vec t = { 0 };
 	int rc = window(&t, a, mev_release_date(rel), quiet_months(x));
 	(void)secs;
+	(void)g;
 	sort_a = a;
 	if (!rc)
 		mev__export_sort(t.v, t.n, sizeof *t.v, tally_cmp);

@@ -33,6 +33,7 @@ static const struct {
 	{ MEV_EXPORT_WORKLOAD, "release, lineage" },
 	{ MEV_EXPORT_LISTED, "release, section, role, entry" },
 	{ MEV_EXPORT_CANDIDATES, "release, section, rank" },
+	{ MEV_EXPORT_LISTED_SECTIONS, "release, section" },
 };
 
 /* Columns that get an index wherever a table has them (but as the first

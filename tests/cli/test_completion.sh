@@ -54,7 +54,7 @@ comp "html svg" chart --format ""
 comp "files lines sections" chart --measure ""
 comp "date index" chart --x ""
 comp "auto coreboot dpdk edk2 linux optee qemu uboot xen zephyr" walk --dialect ""
-comp "all candidates clusters commits edges events files flow flows graph health lineages listed people releases section_changes sections workload" export ""
+comp "all candidates clusters commits edges events files flow flows graph health lineages listed listed_sections people releases section_changes sections workload" export ""
 comp "" export sections ""
 comp "check info repair" store ""
 comp "v1.3 v1.3-rc1" graph --repo demo --rev v1.3

@@ -149,8 +149,32 @@ cut -d, -f3-5 "$OUT" >got.csv
 printf 'section,rank,name\nCORE,1,Carl Contrib\n' >want.csv
 diff want.csv got.csv || fail "--top 1 with Oct listed through --people"
 
+step "listed_sections: DRV claims support with nobody active (orphaned in fact); IDLE claims none, HND's handle may be active"
+expect_exit 0 "$MEV" export listed_sections --store s
+cut -d, -f1,3-4,6- "$OUT" >got.csv
+cat >want.csv <<'EOF2'
+release,section,status,maintainers,maintainers_active,maintainers_quiet,maintainers_gone,maintainers_never_seen,maintainers_unknown,reviewers,reviewers_active,orphaned_in_fact
+v1.0,CORE,Maintained,2,1,0,0,1,0,1,0,0
+v1.0,DRV,Supported,2,0,0,1,1,0,0,0,1
+v1.0,HND,Maintained,1,0,0,0,0,1,0,0,0
+v1.0,IDLE,Odd Fixes,1,0,1,0,0,0,0,0,0
+v2.0,CORE,Maintained,2,1,0,1,0,0,1,0,0
+v2.0,DRV,Supported,2,0,0,1,1,0,0,0,1
+v2.0,HND,Maintained,1,0,0,0,0,1,0,0,0
+v2.0,IDLE,Odd Fixes,1,0,1,0,0,0,0,0,0
+EOF2
+diff want.csv got.csv || fail "export listed_sections differs from the planted states"
+cut -d, -f1,3,5 "$OUT" | tr '\n' ' ' >got.txt
+[ "$(cat got.txt)" = "release,section,lines v1.0,CORE,4 v1.0,DRV,2 v1.0,HND,1 v1.0,IDLE,1 v2.0,CORE,7 v2.0,DRV,2 v2.0,HND,2 v2.0,IDLE,1 " ] ||
+	fail "the sections' own lines: $(cat got.txt)"
+step "listed_sections --quiet-months 24: Dan is still gone; --people: HND is looked after"
+expect_exit 0 "$MEV" export listed_sections --store s --release v2.0 --quiet-months 24 --people people.txt
+cut -d, -f3,7,14 "$OUT" >got.csv
+printf 'section,maintainers_active,orphaned_in_fact\nCORE,2,0\nDRV,0,1\nHND,1,0\nIDLE,0,0\n' >want.csv
+diff want.csv got.csv || fail "listed_sections with --quiet-months 24 and --people"
+
 step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines"
-for t in listed candidates; do
+for t in listed listed_sections candidates; do
 	for f in csv json jsonl; do
 		expect_exit 0 "$MEV" export "$t" --store s --format "$f" -o "$t.$f"
 	done
@@ -164,4 +188,6 @@ if command -v sqlite3 >/dev/null; then
 	[ "$(sqlite3 all.db "select count(*) from listed where state='never_seen'")" = 4 ] ||
 		fail "listed in SQLite"
 	[ "$(sqlite3 all.db "select count(*) from candidates")" = 5 ] || fail "candidates in SQLite"
+	[ "$(sqlite3 all.db "select group_concat(section) from listed_sections where orphaned_in_fact")" = DRV,DRV ] ||
+		fail "listed_sections in SQLite"
 fi

@@ -18,7 +18,7 @@ for r in $(tail -n +2 csv/releases.csv | cut -d, -f1); do
 	if [ -f csv/files.csv ]; then tail -n +2 "$OUT" >>csv/files.csv; else cp "$OUT" csv/files.csv; fi
 done
 expect_exit 0 "$MEV" export all --store S -o demo.db
-expect_stderr_contains "maintevo: 16 tables, "
+expect_stderr_contains "maintevo: 17 tables, "
 expect_stderr_contains "'demo.db'"
 [ -s demo.db ] || fail "no demo.db"
 ls -a | grep -q '^\.demo\.db\.' && fail "a temporary file was left behind"

@@ -228,11 +228,11 @@ usage_error releases "unexpected argument 'extra'" extra
 usage_error events "unknown option '-j'" -j 2
 usage_error section-changes "unknown option '--method'" --method louvain
 usage_error lineages "--seed is for temporal, louvain and leiden, not components" -m components --seed 3
-usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, flows, section_changes, files, health, commits, flow, people, workload, listed, candidates, graph or all)"
+usage_error export "say which table to export (releases, sections, edges, clusters, events, lineages, flows, section_changes, files, health, commits, flow, people, workload, listed, listed_sections, candidates, graph or all)"
 usage_error export "unexpected argument 'extra'" releases extra
 usage_error export "--quiet-months takes a whole number from 1 to 1200, not '0'" listed --quiet-months 0
 usage_error export "--quiet-months takes a whole number from 1 to 1200, not 'x'" listed --quiet-months x
-usage_error export "--quiet-months goes with the listed and candidates tables only" sections --quiet-months 3
+usage_error export "--quiet-months goes with the listed, listed_sections and candidates tables only" sections --quiet-months 3
 usage_error export "--top goes with the candidates table only" listed --top 3
 usage_error walk "option '--rc' takes no value" --rc=1
 usage_error walk "--repo is required" --store x

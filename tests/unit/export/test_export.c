@@ -305,7 +305,7 @@ static void test_sqlite(void)
 	CHECK_INT(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	CHECK_SQL(db, "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema "
 		  "WHERE type = 'table' ORDER BY name)",
-		  "candidates clusters commits edges events export_info files flow flows health lineages listed people releases section_changes sections workload");
+		  "candidates clusters commits edges events export_info files flow flows health lineages listed listed_sections people releases section_changes sections workload");
 	CHECK_SQL(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'view'", "5");
 	/* typed columns: the values keep the column's type, dates are ISO 8601 */
 	CHECK_SQL(db, "SELECT typeof(lines) || ' ' || typeof(date) || ' ' || date FROM releases "
