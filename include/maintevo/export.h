@@ -155,6 +155,38 @@ typedef struct {
 int mev_export_workload(mev_workload_list *out, mev_store *s, const mev_export_options *opt);
 void mev_workload_list_free(mev_workload_list *l);
 
+/* A section of one release as the listed_sections table gives it. */
+typedef struct {
+	const char *section, *status; /* status: NULL when none */
+	uint64_t lines, maintainers, maintainers_active, maintainers_quiet, maintainers_gone,
+		maintainers_never_seen;
+	int orphaned_in_fact;
+} mev_listed_section;
+
+/* A listed M:/R: entry of one release as the listed table gives it. */
+typedef struct {
+	const char *section, *entry, *name, *role, *state; /* name: NULL when none */
+	int64_t last_active;      /* INT64_MIN: none */
+} mev_listed_entry;
+
+typedef struct {
+	mev_listed_section *sections; /* by title, as the table */
+	size_t n_sections;
+	mev_listed_entry *entries;    /* as the listed table orders them */
+	size_t n_entries;
+	void *mem_;
+} mev_listed_list;
+
+/*
+ * The rows of the listed_sections and listed tables of release
+ * opt->release (required; quiet_months, people, repo, history as for
+ * mev_export_table()) into *out.  Unlike the tables, a store without any
+ * flow is not an error here: *out is empty.  Errors: those of
+ * mev_export_table() for these tables, but for the missing flow.
+ */
+int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_options *opt);
+void mev_listed_list_free(mev_listed_list *l);
+
 /* What mev_export_sqlite() wrote. */
 typedef struct {
 	uint64_t rows[MEV_EXPORT_TABLE_COUNT]; /* rows of each table */

@@ -246,7 +246,7 @@ done:
 }
 
 /* 1 when some release of h has a stored flow. */
-static int has_flow(mev_store *s, const mev_history *h)
+int mev__export_has_flow(mev_store *s, const mev_history *h)
 {
 	for (size_t i = 0; i < mev_history_release_count(h); i++) {
 		char *prev = NULL;
@@ -354,7 +354,7 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 	res->tracked = mev_history_tracked(h);
 	/* workload, listed and candidates read the repository and the flow
 	 * (workload the tracks too): without them they stay empty */
-	if (mev_flow_roster_reader_new(&x.roster, s, o.repo) == 0 && !has_flow(s, h)) {
+	if (mev_flow_roster_reader_new(&x.roster, s, o.repo) == 0 && !mev__export_has_flow(s, h)) {
 		mev_flow_roster_reader_free(x.roster);
 		x.roster = NULL;
 	}

@@ -367,7 +367,7 @@ int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *o
 	} else {
 		r->changes_known = 1;
 	}
-	if ((rc = follow_sections(r)))
+	if ((rc = follow_sections(r)) || (rc = mev__listed_gather(r)))
 		return rc;
 	return mev_history_tracked(r->h) ? collect_events(r) : 0;
 }
@@ -388,6 +388,8 @@ void mev__report_free(mev__report *r)
 	r->h = r->own = NULL;
 	mev_release_names_free(r->names);
 	r->names = NULL;
+	mev_listed_list_free(&r->listed_a);
+	mev_listed_list_free(&r->listed_b);
 }
 
 /* --- derived facts --------------------------------------------------------------------- */

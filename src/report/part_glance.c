@@ -10,6 +10,28 @@ typedef struct {
 	int missing;  /* no value (not clustered) */
 } headline;
 
+/* The listed people's headline, when the store has a flow ("Listed but quiet"). */
+static void listed_rows(mev__doc *d, const mev__report *r)
+{
+	mev__listed_counts a, b;
+	if (!r->listed_known)
+		return;
+	a = mev__listed_count(&r->listed_a);
+	b = mev__listed_count(&r->listed_b);
+	const headline rows[] = {
+		{ "Listed M:/R: addresses (per section)", a.entries, b.entries, 0, 0, 0 },
+		{ "Listed, never seen in the history", a.never_seen, b.never_seen, 0, 1, 0 },
+		{ "Listed, quiet or gone (12 months)", a.quiet, b.quiet, 0, 1, 0 },
+		{ "Sections orphaned in fact", a.orphaned, b.orphaned, 0, 1, 0 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		mev__doc_cell(d, rows[i].label);
+		mev__doc_cell_count(d, rows[i].a);
+		mev__doc_cell_count(d, rows[i].b);
+		mev__doc_cell_change(d, rows[i].a, rows[i].b, 0, rows[i].worse);
+	}
+}
+
 int mev__part_glance(mev__doc *d, const mev__report *r)
 {
 	const mev_release *a = r->a.rel, *b = r->b.rel;
@@ -76,6 +98,7 @@ int mev__part_glance(mev__doc *d, const mev__report *r)
 		mev__doc_cell_count(d, h->b);
 		mev__doc_cell_change(d, h->a, h->b, h->percent, h->worse);
 	}
+	listed_rows(d, r);
 	mev__doc_table_end(d);
 	return 0;
 }

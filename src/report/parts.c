@@ -28,6 +28,7 @@ static const part parts[] = {
 	{ "lineages", "Lineage chart", "Lineage chart", mev__part_lineages },
 	{ "flow", NULL, NULL, mev__part_flow },         /* its heading only when there is flow */
 	{ "people", NULL, NULL, mev__part_people },     /* its heading only when the store can say */
+	{ "listed", NULL, NULL, mev__part_listed },     /* its heading always; without flow a hint */
 };
 
 /* "<nav>" with a link to every part that has a nav label, "·" between them. */

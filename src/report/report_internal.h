@@ -56,6 +56,10 @@ typedef struct {
 	const char *project;
 	char project_buf[64];
 	mev_release_names *names;  /* display names of the titles the report shows */
+	/* the listed people and sections of both releases (mev__listed_gather());
+	 * listed_known 0: the store holds no flow (or its repository is gone) */
+	mev_listed_list listed_a, listed_b;
+	int listed_known;
 } mev__report;
 
 /*
@@ -68,6 +72,13 @@ typedef struct {
  * MEV_EINVAL (from is not older than to), the store's errors.
  */
 int mev__report_gather(mev__report *r, mev_store *s, const mev_report_options *opt);
+/* Fill r->listed_a, listed_b and listed_known (part_listed.c). */
+int mev__listed_gather(mev__report *r);
+/* The headline counts of a release's listed people (part_listed.c). */
+typedef struct {
+	int64_t entries, never_seen, quiet, orphaned; /* quiet: quiet or gone */
+} mev__listed_counts;
+mev__listed_counts mev__listed_count(const mev_listed_list *l);
 void mev__report_free(mev__report *r);
 
 /*
@@ -238,6 +249,7 @@ int mev__part_lineages(mev__doc *d, const mev__report *r);    /* part_lineages.c
 int mev__part_health(mev__doc *d, const mev__report *r);      /* part_health.c */
 /* "Patch flow": nothing when the store holds no flow. */
 int mev__part_people(mev__doc *d, const mev__report *r);
+int mev__part_listed(mev__doc *d, const mev__report *r);
 int mev__part_flow(mev__doc *d, const mev__report *r);        /* part_flow.c */
 
 /* The HTML navigation: a link to each part the table gives a nav label. */

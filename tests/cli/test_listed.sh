@@ -80,6 +80,12 @@ expect_stderr_contains "holds no patch flow"
 expect_stderr_contains "run 'maintevo flow"
 [ ! -s "$OUT" ] || fail "a table was written"
 
+step "the report before flow: its part 'Listed but quiet' says what to run, the glance has no listed rows"
+expect_exit 0 "$MEV" report --store s -o noflow.md
+grep -q "^## Listed but quiet" noflow.md || fail "no part 'Listed but quiet'"
+grep -q "needs the patch flow: run \`maintevo flow\`" noflow.md || fail "no hint to run flow"
+grep -q "Sections orphaned in fact" noflow.md && fail "listed counts without a flow"
+
 step "flow reads the history before the first release once"
 expect_exit 0 "$MEV" flow --store s
 expect_stderr_contains "5 commits before the first release"
@@ -172,6 +178,20 @@ expect_exit 0 "$MEV" export listed_sections --store s --release v2.0 --quiet-mon
 cut -d, -f3,7,14 "$OUT" >got.csv
 printf 'section,maintainers_active,orphaned_in_fact\nCORE,2,0\nDRV,0,1\nHND,1,0\nIDLE,0,0\n' >want.csv
 diff want.csv got.csv || fail "listed_sections with --quiet-months 24 and --people"
+
+step "the report v1.0 -> v2.0: counts, DRV the orphaned section, Pam the one who went quiet"
+expect_exit 0 "$MEV" report --store s --from v1.0 --to v2.0 -o report.md
+sed -n '/^## Listed but quiet/,/^---/p' report.md >part.md
+for row in '| Listed M:/R: addresses (per section) | 6 | 6 | 0 |' \
+	'| ... never seen in the history | 3 | 1 | -2 |' \
+	'| ... quiet or gone (nothing in the section for 12 months) | 2 | 4 | +2 |' \
+	'| Sections orphaned in fact (S: Maintained or Supported, no M: active) | 1 | 1 | 0 |' \
+	'| DRV | Supported | 2 | 2 | 1 | 1 |' \
+	'| Pam Pre | CORE | M | 2020-10-01 | gone |'; do
+	grep -qxF "$row" part.md || fail "the part has no row '$row'"
+done
+[ "$(grep -c '^| [A-Z][a-z]* [A-Z][a-z]* | ' part.md)" = 1 ] || fail "someone else went quiet"
+grep -qxF '| Sections orphaned in fact | 1 | 1 | 0 |' report.md || fail "the glance table lacks the count"
 
 step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines"
 for t in listed listed_sections candidates; do
