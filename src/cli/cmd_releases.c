@@ -39,12 +39,7 @@ const cli_command cmd_releases_spec = {
 		"clustering_step what was done (kept, moved, reoptimised, independent) and\n"
 		"moved_sections how many sections left the cluster they started in; rules says which MAINTAINERS files were\n"
 		"read and how (from the release's own get_maintainer.pl), rules_version which\n"
-		"version of maintevo's reading of them built it (0: imported).\n"
-		"After 'maintevo flow', the listed people's headline (the last columns):\n"
-		"listed_addresses (M:/R: entries per section), listed_never_seen,\n"
-		"listed_quiet (quiet or gone for 12 months) and sections_orphaned_in_fact\n"
-		"(S: Maintained or Supported, no M: active); 'export listed' and\n"
-		"'export listed_sections' have the rows.",
+		"version of maintevo's reading of them built it (0: imported).",
 	.options = options,
 	.operands = 0,
 };

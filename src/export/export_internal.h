@@ -199,15 +199,6 @@ void mev__export_handles_free(mev__export_handles *p);
 int mev__export_listed(mev_table *w, const mev__export_ctx *x);
 int mev__export_candidates(mev_table *w, const mev__export_ctx *x);
 int mev__export_listed_sections(mev_table *w, const mev__export_ctx *x);
-/* The listed people's headline of a release (the releases table's last columns). */
-typedef struct {
-	int known;                /* 0: no flow for it, or its repository cannot be read */
-	uint64_t addresses, never_seen, quiet, orphaned; /* quiet: quiet or gone */
-} mev__listed_headline;
-/* Per release of x->h (up to x->opt->release, default --quiet-months), in
- * *out (the caller's to free; NULL when the store has no flow or its
- * repository cannot be read).  Errors: MEV_ENOMEM, the store's. */
-int mev__export_listed_headline(mev__listed_headline **out, const mev__export_ctx *x);
 
 /* --- paths (paths.c) -------------------------------------------------------------- */
 

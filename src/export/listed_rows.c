@@ -7,7 +7,6 @@
 #include "export_internal.h"
 #include "maintevo/error.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,11 +58,12 @@ static int c_end(void *ctx)
 	return 0;
 }
 
-/* The rows of table t into sink. */
-static int rows_into(const mev_table_sink *sink, const mev__export_ctx *x, mev_export_table_id t)
+/* The rows of table t into c. */
+static int collect(collector *c, const mev__export_ctx *x, mev_export_table_id t)
 {
+	mev_table_sink sink = { c_null, c_text, c_int, c_num, c_int, c_end, c };
 	mev_table *w = NULL;
-	int rc = mev_table_new_sink(&w, sink, mev_export_columns(t));
+	int rc = mev_table_new_sink(&w, &sink, mev_export_columns(t));
 	if (!rc)
 		rc = mev__export_rows(w, x, t);
 	if (w) {
@@ -72,13 +72,6 @@ static int rows_into(const mev_table_sink *sink, const mev__export_ctx *x, mev_e
 		mev_table_free(w);
 	}
 	return rc;
-}
-
-/* The rows of table t into c. */
-static int collect(collector *c, const mev__export_ctx *x, mev_export_table_id t)
-{
-	mev_table_sink sink = { c_null, c_text, c_int, c_num, c_int, c_end, c };
-	return rows_into(&sink, x, t);
 }
 
 static const char *col_name(mev_export_table_id t, size_t col)
@@ -188,105 +181,5 @@ done:
 	mev__export_handles_free(x.people);
 	mev_flow_roster_reader_free(x.roster);
 	mev_history_free(own);
-	return rc;
-}
-
-/* --- the headline of every release, for the releases table ----------------------- */
-
-typedef struct {
-	const mev_history *h;
-	mev__listed_headline *v;
-	int64_t release;          /* the row's release index, -1 before its release column */
-	size_t release_col, count_col; /* the columns read: the tag, and the state or flag */
-	int sections;             /* counting listed_sections rows (else listed) */
-	uint64_t add[4];          /* the row's contribution */
-} counter;
-
-static void k_null(void *ctx, size_t col)
-{
-	(void)ctx;
-	(void)col;
-}
-
-static void k_text(void *ctx, size_t col, const char *s, size_t len)
-{
-	counter *k = ctx;
-	if (col == k->release_col) {
-		char tag[256];
-		snprintf(tag, sizeof tag, "%.*s", (int)len, s);
-		k->release = mev_history_find(k->h, tag);
-	} else if (col == k->count_col && !k->sections) {
-		int unknown = len == 7 && memcmp(s, "unknown", 7) == 0;
-		k->add[0] = !unknown;
-		k->add[1] = len == 10 && memcmp(s, "never_seen", 10) == 0;
-		k->add[2] = (len == 5 && memcmp(s, "quiet", 5) == 0) || (len == 4 && memcmp(s, "gone", 4) == 0);
-	}
-}
-
-static void k_int(void *ctx, size_t col, int64_t v)
-{
-	counter *k = ctx;
-	if (col == k->count_col && k->sections)
-		k->add[3] = v != 0;
-}
-
-static void k_num(void *ctx, size_t col, double v)
-{
-	(void)ctx;
-	(void)col;
-	(void)v;
-}
-
-static int k_end(void *ctx)
-{
-	counter *k = ctx;
-	if (k->release >= 0) {
-		mev__listed_headline *hl = &k->v[k->release];
-		hl->known = 1;
-		hl->addresses += k->add[0];
-		hl->never_seen += k->add[1];
-		hl->quiet += k->add[2];
-		hl->orphaned += k->add[3];
-	}
-	memset(k->add, 0, sizeof k->add);
-	k->release = -1;
-	return 0;
-}
-
-static int count_table(mev__listed_headline *v, const mev__export_ctx *x, mev_export_table_id t,
-		       const char *count_col)
-{
-	counter k = { x->h, v, -1, col_of(t, "release"), col_of(t, count_col),
-		      t == MEV_EXPORT_LISTED_SECTIONS, { 0 } };
-	mev_table_sink sink = { k_null, k_text, k_int, k_num, k_int, k_end, &k };
-	return rows_into(&sink, x, t);
-}
-
-int mev__export_listed_headline(mev__listed_headline **out, const mev__export_ctx *x)
-{
-	mev__export_ctx y = *x;
-	mev_export_options o = *x->opt;
-	int rc;
-	*out = NULL;
-	if (!mev__export_has_flow(x->s, x->h))
-		return 0;
-	if (mev_flow_roster_reader_new(&y.roster, x->s, o.repo)) {
-		/* the repository cannot be read: the headline stays unknown */
-		mev_error_clear();
-		return 0;
-	}
-	o.quiet_months = 0;
-	o.people = NULL;
-	y.opt = &o;
-	y.people = NULL;
-	if (!(*out = calloc(mev_history_release_count(x->h) + 1, sizeof **out)))
-		rc = mev_error_oom();
-	else if (!(rc = count_table(*out, &y, MEV_EXPORT_LISTED, "state")))
-		rc = count_table(*out, &y, MEV_EXPORT_LISTED_SECTIONS, "orphaned_in_fact");
-	if (rc) {
-		free(*out);
-		*out = NULL;
-	}
-	mev_flow_roster_reader_free(y.roster);
 	return rc;
 }

@@ -86,22 +86,11 @@ static const char *same_as(const mev_history *h, size_t i)
 	return mev_history_release(h, k)->tag;
 }
 
-/* The listed people's headline (listed_sections, listed): empty when not known. */
-static void listed_columns(mev_table *w, const mev__listed_headline *l)
-{
-	int known = l && l->known;
-	mev_table_int_or_null(w, known ? (int64_t)l->addresses : -1);
-	mev_table_int_or_null(w, known ? (int64_t)l->never_seen : -1);
-	mev_table_int_or_null(w, known ? (int64_t)l->quiet : -1);
-	mev_table_int_or_null(w, known ? (int64_t)l->orphaned : -1);
-}
-
 int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 {
 	const mev_history *h = x->h;
 	size_t first, end;
-	mev__listed_headline *listed = NULL;
-	int rc = mev__export_listed_headline(&listed, x);
+	int rc = 0;
 	mev__export_range(&first, &end, h, x->opt->release);
 	for (size_t i = first; !rc && i < end; i++) {
 		const mev_release *r = mev_history_release(h, i);
@@ -147,10 +136,8 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 		mev_table_str_or_null(w, i && mev_oid_equal(&mev_history_release(h, i - 1)->commit, &r->commit)
 						 ? same_as(h, i) : NULL);
 		mev_table_int_or_null(w, cs.unread_maintainers);
-		listed_columns(w, listed ? &listed[i] : NULL);
 		mev_table_end_row(w);
 	}
-	free(listed);
 	return rc;
 }
 

@@ -86,16 +86,6 @@ grep -q "^## Listed but quiet" noflow.md || fail "no part 'Listed but quiet'"
 grep -q "needs the patch flow: run \`maintevo flow\`" noflow.md || fail "no hint to run flow"
 grep -q "Sections orphaned in fact" noflow.md && fail "listed counts without a flow"
 
-step "releases before flow: the listed headline is empty"
-# headline CSV: release and the four columns of each row of a releases table
-headline() {
-	python3 -c 'import csv, sys
-for r in csv.DictReader(open(sys.argv[1])):
-    print(",".join(r[k] for k in ("release", "listed_addresses", "listed_never_seen", "listed_quiet", "sections_orphaned_in_fact")), end=" ")' "$1"
-}
-expect_exit 0 "$MEV" releases --store s
-[ "$(headline "$OUT")" = "v1.0,,,, v2.0,,,, " ] || fail "the listed headline without a flow: $(headline "$OUT")"
-
 step "flow reads the history before the first release once"
 expect_exit 0 "$MEV" flow --store s
 expect_stderr_contains "5 commits before the first release"
@@ -202,10 +192,6 @@ for row in '| Listed M:/R: addresses (per section) | 6 | 6 | 0 |' \
 done
 [ "$(grep -c '^| [A-Z][a-z]* [A-Z][a-z]* | ' part.md)" = 1 ] || fail "someone else went quiet"
 grep -qxF '| Sections orphaned in fact | 1 | 1 | 0 |' report.md || fail "the glance table lacks the count"
-
-step "releases names the headline: listed addresses, never seen, quiet, sections orphaned in fact"
-expect_exit 0 "$MEV" releases --store s
-[ "$(headline "$OUT")" = "v1.0,6,3,2,1 v2.0,6,1,4,1 " ] || fail "the listed headline: $(headline "$OUT")"
 
 step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines"
 for t in listed listed_sections candidates; do
