@@ -184,8 +184,8 @@ static int each_release(void *out, const mev__export_ctx *x, release_fn fn, int 
 
 static const char *status_of(const mev_filemap *secs, const char *title)
 {
-	const mev_section_info *si = mev_filemap_sections(secs);
-	for (size_t i = 0; i < mev_filemap_section_count(secs); i++)
+	const mev_section_info *si = secs ? mev_filemap_sections(secs) : NULL;
+	for (size_t i = 0; si && i < mev_filemap_section_count(secs); i++)
 		if (strcmp(si[i].title, title) == 0)
 			return si[i].status;
 	return NULL;
@@ -515,7 +515,7 @@ int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_
 	    (rc = mev__export_any_flow(s, h, NULL)) > 0 &&
 	    !(rc = mev_flow_roster_reader_new(&x.roster, s, x.opt->repo)) &&
 	    !(rc = x.opt->people ? mev__export_handles_read(&x.people, x.opt->people) : 0))
-		rc = each_release(&k, &x, listed_release, 1);
+		rc = each_release(&k, &x, listed_release, 0); /* the rows hold no status */
 	out->v = m->rows.v;
 	out->n = m->rows.n;
 	mev_flow_roster_reader_free(x.roster);
