@@ -154,6 +154,33 @@ typedef struct {
 int mev_export_workload(mev_workload_list *out, mev_store *s, const mev_export_options *opt);
 void mev_workload_list_free(mev_workload_list *l);
 
+/* One row of the listed table (docs/schemas.md, "listed"): the columns the
+ * chart's lineage panel shows. */
+typedef struct {
+	const char *release, *section, *entry;
+	const char *name, *email; /* NULL when not known */
+	const char *role;         /* "M" or "R" */
+	const char *state;        /* active, quiet, gone, never_seen, unknown */
+	int64_t last_active;      /* INT64_MIN: none */
+} mev_listed_row;
+
+typedef struct {
+	mev_listed_row *v;        /* in the table's order */
+	size_t n;
+	void *mem_;
+} mev_listed_list;
+
+/*
+ * The rows of the listed table of store s (release, history, repo,
+ * quiet_months and people as for mev_export_table()) into *out.  Unlike
+ * the table, a store without any flow is not an error here: the list is
+ * empty.  Free with mev_listed_list_free() (also after a failure).
+ * Errors: those of mev_export_table() for the listed table, but for the
+ * missing flow.
+ */
+int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_options *opt);
+void mev_listed_list_free(mev_listed_list *l);
+
 /* What mev_export_sqlite() wrote. */
 typedef struct {
 	uint64_t rows[MEV_EXPORT_TABLE_COUNT]; /* rows of each table */

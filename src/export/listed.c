@@ -142,7 +142,7 @@ static int add_release(mev__activity *a, const mev__export_ctx *x, size_t r)
 	return rc;
 }
 
-typedef int (*release_fn)(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
+typedef int (*release_fn)(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
 			  const mev_flow_roster *ro, const mev_filemap *secs);
 
 static int section_cmp(const void *pa, const void *pb)
@@ -154,7 +154,7 @@ static int section_cmp(const void *pa, const void *pb)
 /* Every release (up to --release, rows of that one only) through fn, with
  * its roster (sections sorted by title) and, with `statuses`, its sections
  * (NULL without). */
-static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, int statuses)
+static int each_release(void *out, const mev__export_ctx *x, release_fn fn, int statuses)
 {
 	mev__activity a;
 	size_t first, end;
@@ -170,7 +170,7 @@ static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, i
 		if (!(rc = mev_flow_roster_read(&ro, x->roster, &rel->commit)) &&
 		    !(statuses && (rc = mev_release_load_graph(&secs, &g, x->s, rel->tag, 0)))) {
 			mev__export_sort(ro.v, ro.n, sizeof *ro.v, section_cmp);
-			rc = fn(w, x, &a, r, &ro, secs);
+			rc = fn(out, x, &a, r, &ro, secs);
 		}
 		mev_graph_free(g);
 		mev_filemap_free(secs);
@@ -184,8 +184,8 @@ static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, i
 
 static const char *status_of(const mev_filemap *secs, const char *title)
 {
-	const mev_section_info *si = mev_filemap_sections(secs);
-	for (size_t i = 0; i < mev_filemap_section_count(secs); i++)
+	const mev_section_info *si = secs ? mev_filemap_sections(secs) : NULL;
+	for (size_t i = 0; si && i < mev_filemap_section_count(secs); i++)
 		if (strcmp(si[i].title, title) == 0)
 			return si[i].status;
 	return NULL;
@@ -204,65 +204,99 @@ static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n,
 	return "active";
 }
 
-static void listed_row(mev_table *w, const mev__export_ctx *x, const mev__activity *a, size_t r,
-		       const mev_flow_roster_section *s, const char *status, const char *entry,
-		       const char *role)
+/* One row of the listed table, before it is written or kept. */
+typedef struct {
+	const char *tag, *title, *entry, *name, *addr, *role, *status, *state;
+	int64_t date, last, anywhere; /* last, anywhere: INT64_MIN for none */
+} listed_values;
+
+static listed_values listed_of(const mev__export_ctx *x, const mev__activity *a, size_t r,
+			       const mev_flow_roster_section *s, const char *status, const char *entry,
+			       const char *role)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
-	int64_t date = mev_release_date(rel), last = INT64_MIN, anywhere = INT64_MIN;
-	const char *addr = address_of(x, entry), *name = NULL;
-	int64_t p = addr ? mev__act_person(a, addr) : -1;
-	uint32_t sec = UINT32_MAX;
+	listed_values v = { rel->tag, s->title, entry, NULL, address_of(x, entry), role, status,
+			    NULL, mev_release_date(rel), INT64_MIN, INT64_MIN };
+	int64_t p = v.addr ? mev__act_person(a, v.addr) : -1;
 	if (p >= 0) {
-		sec = mev__act_section_of(a, s->title);
-		name = a->names.v[p];
-		anywhere = a->anywhere.v[p];
-		last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(a, sec, (uint32_t)p);
+		uint32_t sec = mev__act_section_of(a, s->title);
+		v.name = a->names.v[p];
+		v.anywhere = a->anywhere.v[p];
+		v.last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(a, sec, (uint32_t)p);
 	}
-	mev_table_str(w, rel->tag);
-	mev_table_date(w, date);
-	mev_table_str(w, s->title);
-	mev_table_str(w, entry);
-	mev_table_str_or_null(w, name);
-	mev_table_str_or_null(w, addr);
-	mev_table_str(w, role);
-	mev_table_str_or_null(w, status);
-	if (last == INT64_MIN)
-		mev_table_null(w);
-	else
-		mev_table_date(w, last);
-	if (anywhere == INT64_MIN)
-		mev_table_null(w);
-	else
-		mev_table_date(w, anywhere);
-	mev_table_int_or_null(w, last == INT64_MIN ? -1 : mev__act_months(last, date));
-	mev_table_str(w, state_of(last, anywhere, date, quiet_months(x), addr));
-	mev_table_end_row(w);
+	v.state = state_of(v.last, v.anywhere, v.date, quiet_months(x), v.addr);
+	return v;
 }
 
-static int listed_release(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
+static void date_or_null(mev_table *w, int64_t t)
+{
+	if (t == INT64_MIN)
+		mev_table_null(w);
+	else
+		mev_table_date(w, t);
+}
+
+static int listed_write(void *out, const listed_values *v)
+{
+	mev_table *w = out;
+	mev_table_str(w, v->tag);
+	mev_table_date(w, v->date);
+	mev_table_str(w, v->title);
+	mev_table_str(w, v->entry);
+	mev_table_str_or_null(w, v->name);
+	mev_table_str_or_null(w, v->addr);
+	mev_table_str(w, v->role);
+	mev_table_str_or_null(w, v->status);
+	date_or_null(w, v->last);
+	date_or_null(w, v->anywhere);
+	mev_table_int_or_null(w, v->last == INT64_MIN ? -1 : mev__act_months(v->last, v->date));
+	mev_table_str(w, v->state);
+	mev_table_end_row(w);
+	return 0;
+}
+
+/* Where listed_release sends its rows: a table, or a list in memory. */
+typedef struct {
+	int (*emit)(void *out, const listed_values *v);
+	void *out;
+} listed_sink;
+
+static int listed_entries(const listed_sink *k, const mev__export_ctx *x, const mev__activity *a,
+			  size_t r, const mev_flow_roster_section *s, const char *status,
+			  const char *const *entries, size_t n, const char *role)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		listed_values v = listed_of(x, a, r, s, status, entries[i], role);
+		rc = k->emit(k->out, &v);
+	}
+	return rc;
+}
+
+static int listed_release(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
 			  const mev_flow_roster *ro, const mev_filemap *secs)
 {
-	for (size_t i = 0; i < ro->n; i++) {
+	const listed_sink *k = out;
+	int rc = 0;
+	for (size_t i = 0; i < ro->n && !rc; i++) {
 		const mev_flow_roster_section *s = &ro->v[i];
 		const char *status = status_of(secs, s->title);
 		if (s->is_rest)
 			continue;
-		for (size_t k = 0; k < s->n_maintainers; k++)
-			listed_row(w, x, a, r, s, status, s->maintainers[k], "M");
-		for (size_t k = 0; k < s->n_maintainer_handles; k++)
-			listed_row(w, x, a, r, s, status, s->maintainer_handles[k], "M");
-		for (size_t k = 0; k < s->n_reviewers; k++)
-			listed_row(w, x, a, r, s, status, s->reviewers[k], "R");
-		for (size_t k = 0; k < s->n_reviewer_handles; k++)
-			listed_row(w, x, a, r, s, status, s->reviewer_handles[k], "R");
+		if ((rc = listed_entries(k, x, a, r, s, status, s->maintainers, s->n_maintainers, "M")) ||
+		    (rc = listed_entries(k, x, a, r, s, status, s->maintainer_handles,
+					 s->n_maintainer_handles, "M")) ||
+		    (rc = listed_entries(k, x, a, r, s, status, s->reviewers, s->n_reviewers, "R")))
+			break;
+		rc = listed_entries(k, x, a, r, s, status, s->reviewer_handles, s->n_reviewer_handles, "R");
 	}
-	return 0;
+	return rc;
 }
 
 int mev__export_listed(mev_table *w, const mev__export_ctx *x)
 {
-	return each_release(w, x, listed_release, 1);
+	listed_sink k = { listed_write, w };
+	return each_release(&k, x, listed_release, 1);
 }
 
 /* --- candidates --------------------------------------------------------------------- */
@@ -380,9 +414,10 @@ static void section_span(size_t *lo, size_t *hi, const tally *t, size_t n, uint3
 	*hi = b;
 }
 
-static int candidates_release(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
+static int candidates_release(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
 			      const mev_flow_roster *ro, const mev_filemap *secs)
 {
+	mev_table *w = out;
 	const mev_release *rel = mev_history_release(x->h, r);
 	int top = x->opt->top > 0 ? x->opt->top : DEFAULT_TOP;
 	tally_vec t = { 0 };
@@ -410,4 +445,81 @@ static int candidates_release(mev_table *w, const mev__export_ctx *x, mev__activ
 int mev__export_candidates(mev_table *w, const mev__export_ctx *x)
 {
 	return each_release(w, x, candidates_release, 0);
+}
+
+/* --- the listed rows in memory (the chart's lineage panel) -------------------------- */
+
+typedef struct {
+	mev_listed_list *list;
+	MEV_VEC(mev_listed_row) rows;
+	MEV_VEC(char *) strs; /* every string the rows point to */
+} listed_mem;
+
+/* A copy of s kept in m (NULL for NULL; NULL with *rc set when out of memory). */
+static const char *keep(listed_mem *m, const char *s, int *rc)
+{
+	char *c;
+	if (!s)
+		return NULL;
+	if (!(c = strdup(s)) || MEV_VEC_PUSH(&m->strs, c)) {
+		free(c);
+		*rc = mev_error_oom();
+		return NULL;
+	}
+	return c;
+}
+
+static int listed_keep(void *out, const listed_values *v)
+{
+	listed_mem *m = out;
+	int rc = 0;
+	mev_listed_row row = { keep(m, v->tag, &rc), keep(m, v->title, &rc), keep(m, v->entry, &rc),
+			       keep(m, v->name, &rc), keep(m, v->addr, &rc), v->role, v->state,
+			       v->last };
+	if (!rc && MEV_VEC_PUSH(&m->rows, row))
+		rc = mev_error_oom();
+	return rc;
+}
+
+void mev_listed_list_free(mev_listed_list *l)
+{
+	listed_mem *m = l ? l->mem_ : NULL;
+	if (m) {
+		for (size_t i = 0; i < m->strs.n; i++)
+			free(m->strs.v[i]);
+		MEV_VEC_FREE(&m->strs);
+		MEV_VEC_FREE(&m->rows);
+		free(m);
+	}
+	if (l)
+		memset(l, 0, sizeof *l);
+}
+
+int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_options *opt)
+{
+	static const mev_export_options defaults = { 0 };
+	mev__export_ctx x = { s, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL };
+	mev_history *h = NULL, *own = NULL;
+	listed_mem *m = calloc(1, sizeof *m);
+	listed_sink k = { listed_keep, m };
+	int rc;
+	memset(out, 0, sizeof *out);
+	if (!m)
+		return mev_error_oom();
+	out->mem_ = m;
+	x.opt = opt ? opt : &defaults;
+	if ((rc = mev_history_use(&h, &own, s, x.opt->history, x.opt->release, 0)))
+		return rc;
+	x.h = h;
+	if (!(rc = mev__export_check_release(s, h, x.opt)) &&
+	    (rc = mev__export_any_flow(s, h, NULL)) > 0 &&
+	    !(rc = mev_flow_roster_reader_new(&x.roster, s, x.opt->repo)) &&
+	    !(rc = x.opt->people ? mev__export_handles_read(&x.people, x.opt->people) : 0))
+		rc = each_release(&k, &x, listed_release, 0); /* the rows hold no status */
+	out->v = m->rows.v;
+	out->n = m->rows.n;
+	mev_flow_roster_reader_free(x.roster);
+	mev__export_handles_free(x.people);
+	mev_history_free(own);
+	return rc;
 }
