@@ -3,7 +3,7 @@
 # (when the repository has a remote; with --branch B also B), walk them (and
 # with --branch B --every P the branch's dated snapshots) into the store, cluster,
 # track and judge the new commits (maintevo flow), then write into DIR/<newest release>/ every table of 'maintevo
-# export' (csv/), the graphs (GraphML) and the report of the newest release
+# export' (csv/), with listed and candidates (who is listed, who does the work), the graphs (GraphML) and the report of the newest release
 # against the previous one (report.md, report.html; named with --from and
 # --to: a nightly's news is the new release, events or not, where 'maintevo
 # report' alone picks the newest pair with events), the lineage chart of the
@@ -190,6 +190,11 @@ run "export files" "$mev" export files --store "$store" --release "$newest" "${m
 if [ "$previous" != "$newest" ]; then
 	# the patch flow: every release's aggregates, the newest release's commits and people
 	run "export flow" "$mev" export flow --store "$store" "${method_args[@]}" -o "$stage/csv/flow.csv"
+	# who is listed against who does the work, release by release (docs/people.md)
+	for t in listed candidates; do
+		run "export $t" "$mev" export "$t" --store "$store" --repo "$repo" "${method_args[@]}" \
+			-o "$stage/csv/$t.csv"
+	done
 	for t in commits people; do
 		run "export $t" "$mev" export "$t" --store "$store" --release "$newest" "${method_args[@]}" \
 			-o "$stage/csv/$t.csv"

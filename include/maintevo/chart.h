@@ -37,6 +37,17 @@ const char *mev_chart_measure_name(mev_chart_measure m);
 /* The default of mev_chart_options.top: the lineages drawn on their own. */
 #define MEV_CHART_TOP_DEFAULT 24
 
+/* A person MAINTAINERS lists (M: or R:) in a section at a release, with
+ * what they did there: one row of 'maintevo export listed'. */
+typedef struct {
+	const char *release, *section; /* the release's tag, the section's title */
+	const char *entry;        /* as listed: an address, or a handle */
+	const char *name;         /* NULL when not known */
+	const char *role;         /* "M" or "R" */
+	const char *state;        /* active, quiet, gone, never_seen, unknown */
+	int64_t last_active;      /* their last activity in the section; INT64_MIN: none */
+} mev_chart_person;
+
 typedef struct {
 	mev_chart_format format;
 	mev_chart_x x;
@@ -56,6 +67,10 @@ typedef struct {
 				* release not drawn: none) */
 	int embedded;         /* SVG: an element for an HTML page, without the XML
 			       * declaration (the report puts it inline) */
+	const mev_chart_person *people; /* HTML: the listed people the lineage panel
+				* shows, release by release (rows of releases or
+				* sections not drawn are left out; NULL: none) */
+	size_t n_people;
 } mev_chart_options;
 
 /*

@@ -155,34 +155,42 @@ typedef struct {
 int mev_export_workload(mev_workload_list *out, mev_store *s, const mev_export_options *opt);
 void mev_workload_list_free(mev_workload_list *l);
 
-/* A section of one release as the listed_sections table gives it. */
+/* One row of the listed table (docs/schemas.md, "listed"): the columns the
+ * chart's lineage panel and the report read. */
 typedef struct {
-	const char *section, *status; /* status: NULL when none */
+	const char *release, *section, *entry;
+	const char *name, *email; /* NULL when not known */
+	const char *role;         /* "M" or "R" */
+	const char *state;        /* active, quiet, gone, never_seen, unknown */
+	int64_t last_active;      /* INT64_MIN: none */
+} mev_listed_row;
+
+/* One row of the listed_sections table (docs/schemas.md, "listed_sections"). */
+typedef struct {
+	const char *release, *section, *status; /* status: NULL when none */
 	uint64_t lines, maintainers, maintainers_active, maintainers_quiet, maintainers_gone,
 		maintainers_never_seen;
 	int orphaned_in_fact;
 } mev_listed_section;
 
-/* A listed M:/R: entry of one release as the listed table gives it. */
 typedef struct {
-	const char *section, *entry, *name, *role, *state; /* name: NULL when none */
-	int64_t last_active;      /* INT64_MIN: none */
-} mev_listed_entry;
-
-typedef struct {
-	mev_listed_section *sections; /* by title, as the table */
+	mev_listed_row *v;        /* the listed rows, in the table's order */
+	size_t n;
+	mev_listed_section *sections; /* the listed_sections rows, by title (opt->release only) */
 	size_t n_sections;
-	mev_listed_entry *entries;    /* as the listed table orders them */
-	size_t n_entries;
 	void *mem_;
 } mev_listed_list;
 
 /*
- * The rows of the listed_sections and listed tables of release
- * opt->release (required; quiet_months, people, repo, history as for
- * mev_export_table()) into *out.  Unlike the tables, a store without any
- * flow is not an error here: *out is empty.  Errors: those of
- * mev_export_table() for these tables, but for the missing flow.
+ * The rows of the listed table of store s (release, history, repo,
+ * quiet_months and people as for mev_export_table()) into *out, and, when
+ * opt->release names one release, its rows of the listed_sections table
+ * too (without it, every release's listed rows and no sections: their
+ * sizes need each release's section graph).  Both are made by the tables'
+ * own code.  Unlike the tables, a store without any flow is not an error
+ * here: the list is empty.  Free with mev_listed_list_free() (also after
+ * a failure).  Errors: those of mev_export_table() for these tables, but
+ * for the missing flow.
  */
 int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_options *opt);
 void mev_listed_list_free(mev_listed_list *l);

@@ -235,6 +235,82 @@
     }
     return ul;
   }
+  /* --- listed people (src/chart/people.c; only when the store has a flow) --- */
+  var L = data.fields.listed ? fieldsOf(data.fields.listed) : null;
+  var PE = data.fields.people ? fieldsOf(data.fields.people) : null;
+  function inSpans(s, r) {
+    for (var k = S.start; k + 1 < s.length; k += 2) if (s[k] <= r && r <= s[k + 1]) return true;
+    return false;
+  }
+  /* the people listed in lineage id's sections at release r: {title, name, entry, role, state, last} */
+  function listedAt(id, r) {
+    var out = [];
+    data.listed.forEach(function (a) {
+      var s = data.sections[a[L.section]], cur = -1;
+      if (s[S.lineage] !== id || !inSpans(s, r)) return;
+      for (var k = L.release; k + 2 < a.length && a[k] <= r; k += 3) cur = k;
+      if (cur < 0 || a[cur + 1] === '') return;
+      var p = data.people[a[L.person]];
+      out.push({ title: s[S.title], name: p[PE.name], entry: p[PE.entry], role: a[L.role],
+                 state: a[cur + 1], last: a[cur + 2] });
+    });
+    out.sort(function (x, y) {
+      return x.title < y.title ? -1 : x.title > y.title ? 1 : x.role < y.role ? -1 : x.role > y.role ? 1
+        : (x.name || x.entry).localeCompare(y.name || y.entry);
+    });
+    return out;
+  }
+  function day(d) { return d === null ? '' : new Date(d * 86400000).toISOString().slice(0, 10); }
+  function peopleTable(box, id, r) {
+    while (box.firstChild) box.removeChild(box.firstChild);
+    var rows = listedAt(id, r), count = {}, sections = 0, table = el('table', null, 'mc-people'), head = el('tr'), title = null;
+    rows.forEach(function (p) { count[p.state] = (count[p.state] || 0) + 1; });
+    ['state', 'person', 'role', 'last active'].forEach(function (h) { head.appendChild(el('th', h)); });
+    table.appendChild(head);
+    rows.forEach(function (p) {
+      if (p.title !== title) {
+        var tr = el('tr', null, 'mc-sec'), td = el('td', p.title);
+        td.colSpan = 4;
+        tr.appendChild(td);
+        table.appendChild(tr);
+        title = p.title; sections++;
+      }
+      var row = el('tr');
+      row.setAttribute('data-state', p.state);
+      row.appendChild(el('td', p.state.replace('_', ' '), 'mc-state'));
+      var who = el('td', p.name || p.entry);
+      who.title = p.entry;
+      row.appendChild(who);
+      row.appendChild(el('td', p.role));
+      row.appendChild(el('td', day(p.last)));
+      table.appendChild(row);
+    });
+    var sum = rows.length + ' listed in ' + sections + ' sections';
+    ['active', 'quiet', 'gone', 'never_seen', 'unknown'].forEach(function (k) {
+      if (count[k]) sum += ', ' + count[k] + ' ' + k.replace('_', ' ');
+    });
+    box.appendChild(el('p', rows.length ? sum : 'No one is listed in its sections at ' + R[r] + '.'));
+    if (rows.length) box.appendChild(table);
+  }
+  /* the panel's part "Listed people": at the release chosen in it (first the last one in view) */
+  function peoplePart(id, l) {
+    if (!L || !data.listed) return;
+    panel.appendChild(el('h3', 'Listed people'));
+    var p = el('p', 'M: and R: of its sections at '), sel = el('select'), box = el('div');
+    sel.id = 'maintevo-chart-people-release';
+    for (var r = l.first; r <= l.last; r++) {
+      var o = el('option', R[r]);
+      o.value = String(r);
+      sel.appendChild(o);
+    }
+    sel.value = String(Math.max(l.first, Math.min(l.last, state.to)));
+    p.appendChild(sel);
+    panel.appendChild(p);
+    box.id = 'maintevo-chart-people';
+    panel.appendChild(box);
+    sel.addEventListener('change', function () { peopleTable(box, id, Number(sel.value)); });
+    peopleTable(box, id, Number(sel.value));
+  }
   /* the panel's heading: where the keyboard's focus goes when the panel opens, and its name */
   function heading(text) {
     var h = el('h2', text);
@@ -273,6 +349,7 @@
     }
     panel.appendChild(el('p', 'The whole account, with every MAINTAINERS and file change:'));
     panel.appendChild(el('code', explainCmd(id, Math.max(l.first - 1, 0), Math.min(l.last + 1, n - 1))));
+    peoplePart(id, l);
     panel.appendChild(el('h3', 'Events'));
     var table = el('table'), head = el('tr');
     ['event', 'releases', 'support'].forEach(function (h) { head.appendChild(el('th', h)); });

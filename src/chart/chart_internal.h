@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "maintevo/chart.h"
+#include "maintevo/json.h"
 #include "maintevo/track.h"
 #include "util/buf.h"
 #include "util/strmap.h"
@@ -208,7 +209,10 @@ double mev__chart_unread_legend(FILE *out, const mev__chart_layout *l, double x,
 void mev__chart_svg(FILE *out, const mev__chart_layout *l, const char *title, int standalone,
 		    int xml_decl);
 int mev__chart_html(FILE *out, const mev__chart_layout *l, const char *title,
-		    const char *store_path);
+		    const mev_chart_options *opt);
+/* The page data's "people" and "listed" (people.c): opt's listed people of
+ * the releases drawn, each person once.  -1 when out of memory. */
+int mev__chart_json_people(mev_json *j, const mev__chart_model *m, const mev_chart_options *opt);
 /* chart.js and chart.css, turned into C by the build (cmake/embed.cmake). */
 extern const char mev__chart_js[], mev__chart_css[];
 extern const size_t mev__chart_js_len, mev__chart_css_len;

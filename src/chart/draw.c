@@ -98,7 +98,7 @@ int mev_chart_write(FILE *out, mev_store *s, const mev_chart_options *opt)
 			default_title(title, sizeof title, s);
 		if (opt->format == MEV_CHART_SVG)
 			mev__chart_svg(out, &l, title, 1, !opt->embedded);
-		else if (mev__chart_html(out, &l, title, opt->store_path))
+		else if (mev__chart_html(out, &l, title, opt))
 			rc = mev_error_oom();
 		if (!rc && (fflush(out) || ferror(out)))
 			rc = mev_error_write("chart");

@@ -284,6 +284,15 @@ static void json_releases(mev_json *j, const mev__chart_layout *l)
 	mev_json_end(j);
 }
 
+/* people: name ("" when not known), entry (as listed); listed: per
+ * section record (its index in "sections"), person (index in "people") and
+ * role, from `release` on they are `state` with their last activity in the
+ * section on day `last_day` (days since 1970; null: none); state "": not
+ * listed from there on.  The last three repeat to the end of the record. */
+static const char *const people_fields[] = {"name", "entry", NULL};
+static const char *const listed_fields[] = {"section", "person", "role", "release", "state",
+					    "last_day", NULL};
+
 /* The plot area, in the drawing's coordinates. */
 static const char *const plot_fields[] = {"left", "top", "right", "bottom", NULL};
 
@@ -297,7 +306,7 @@ static void json_field_list(mev_json *j, const char *kind, const char *const *na
 }
 
 /* "fields": the names of the records' fields, by kind of record. */
-static void json_fields(mev_json *j)
+static void json_fields(mev_json *j, int people)
 {
 	mev_json_newline(j);
 	mev_json_key(j, "fields");
@@ -307,11 +316,16 @@ static void json_fields(mev_json *j)
 	json_field_list(j, "events", event_fields);
 	json_field_list(j, "sections", section_fields);
 	json_field_list(j, "paths", path_fields);
+	if (people) {
+		json_field_list(j, "people", people_fields);
+		json_field_list(j, "listed", listed_fields);
+	}
 	mev_json_end(j);
 }
 
 /* The page's data, read by chart.js: escaped for the <script> element it sits in. */
-static int json_data(FILE *out, const mev__chart_layout *l, const char *title, const char *store)
+static int json_data(FILE *out, const mev__chart_layout *l, const char *title,
+		     const mev_chart_options *opt)
 {
 	mev_json j;
 	mev_json_init(&j, out, 1);
@@ -321,7 +335,7 @@ static int json_data(FILE *out, const mev__chart_layout *l, const char *title, c
 	mev_json_key(&j, "title");
 	mev_json_str(&j, title);
 	mev_json_key(&j, "store");
-	mev_json_str(&j, store);
+	mev_json_str(&j, opt->store_path);
 	mev_json_key(&j, "measure");
 	mev_json_str(&j, mev_chart_measure_name(l->measure));
 	mev_json_key(&j, "has_files");
@@ -335,19 +349,20 @@ static int json_data(FILE *out, const mev__chart_layout *l, const char *title, c
 	mev_json_fixed(&j, l->right, 1);
 	mev_json_fixed(&j, l->bottom, 1);
 	mev_json_end(&j);
-	json_fields(&j);
+	json_fields(&j, opt->people != NULL);
 	json_releases(&j, l);
 	json_bands(&j, l);
 	json_lineages(&j, l);
 	json_events(&j, l);
 	json_sections(&j, l->m);
-	if (json_paths(&j, l->m))
+	if (json_paths(&j, l->m) || (opt->people && mev__chart_json_people(&j, l->m, opt)))
 		return -1;
 	mev_json_end(&j);
 	return 0;
 }
 
-int mev__chart_html(FILE *out, const mev__chart_layout *l, const char *title, const char *store_path)
+int mev__chart_html(FILE *out, const mev__chart_layout *l, const char *title,
+		    const mev_chart_options *opt)
 {
 	fputs("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -372,7 +387,7 @@ int mev__chart_html(FILE *out, const mev__chart_layout *l, const char *title, co
 	      "aria-labelledby=\"maintevo-chart-panel-heading\"></aside>\n"
 	      "</div>\n<div id=\"maintevo-chart-tooltip\" role=\"tooltip\" hidden></div>\n</div>\n"
 	      "<script type=\"application/json\" id=\"maintevo-chart-data\">", out);
-	if (json_data(out, l, title, store_path))
+	if (json_data(out, l, title, opt))
 		return -1;
 	fputs("</script>\n<script>\n", out);
 	fwrite(mev__chart_js, 1, mev__chart_js_len, out);

@@ -2,9 +2,12 @@
 #include "cli.h"
 #include "cluster_opts.h"
 #include "maintevo/chart.h"
+#include "maintevo/error.h"
+#include "maintevo/export.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -134,8 +137,36 @@ static int take_mark(chart_args *a, mev_store *s)
 	return 0;
 }
 
+/*
+ * The page's listed people (the lineage panel): the rows of 'export
+ * listed' for the same history, given to the chart as they are (the chart
+ * is below export and reads no activity itself).  A store without flow has
+ * none; one whose repository cannot be read is drawn without them, said.
+ */
+static void take_people(chart_args *a, mev_store *s, mev_listed_list *rows)
+{
+	mev_export_options eo = { 0 };
+	mev_chart_person *p;
+	eo.history = a->co.history;
+	if (mev_export_listed_rows(rows, s, &eo)) {
+		cli_note("chart: the panel lists no people: %s", mev_error_message());
+		mev_error_clear();
+		return;
+	}
+	if (!rows->n || !(p = calloc(rows->n, sizeof *p)))
+		return;
+	for (size_t i = 0; i < rows->n; i++) {
+		const mev_listed_row *r = &rows->v[i];
+		p[i] = (mev_chart_person){ r->release, r->section, r->entry, r->name,
+					   r->role, r->state, r->last_active };
+	}
+	a->co.people = p;
+	a->co.n_people = rows->n;
+}
+
 int cmd_chart(int argc, char **argv)
 {
+	mev_listed_list rows = { 0 };
 	chart_args a = { .store = "maintevo.store", .top = -1 };
 	mev_store *s = NULL;
 	mev_history *h = NULL;
@@ -156,13 +187,21 @@ int cmd_chart(int argc, char **argv)
 		goto done;
 	if ((rc = cli_out_open(&out, a.out)))
 		goto done;
-	if (mev_history_open(&h, s, &a.cluster.p, &a.tp, NULL, 0) ||
-	    (a.co.history = h, mev_chart_write(out.f, s, &a.co))) {
+	if (mev_history_open(&h, s, &a.cluster.p, &a.tp, NULL, 0)) {
+		rc = cli_out_fail(&out);
+		goto done;
+	}
+	a.co.history = h;
+	if (a.co.format == MEV_CHART_HTML)
+		take_people(&a, s, &rows);
+	if (mev_chart_write(out.f, s, &a.co)) {
 		rc = cli_out_fail(&out); /* no half-written chart: the file as it was */
 		goto done;
 	}
 	rc = cli_out_commit(&out);
 done:
+	free((void *)a.co.people);
+	mev_listed_list_free(&rows);
 	mev_history_free(h);
 	mev_store_free(s);
 	return rc;

@@ -414,19 +414,10 @@ static int check_needs(mev_store *s, mev_export_table_id t, const mev_history *h
 		return not_clustered(h, opt->release);
 	if (t == MEV_EXPORT_COMMITS || t == MEV_EXPORT_FLOW || t == MEV_EXPORT_PEOPLE ||
 	    mev__export_reads_roster(t)) {
-		size_t first, end;
 		/* workload, listed, candidates: releases without a flow have empty
 		 * commit columns (or no activity); a store with none at all is an error */
-		mev__export_range(&first, &end, h, mev__export_reads_roster(t) ? NULL : opt->release);
-		for (size_t i = first; i < end; i++) {
-			char *prev = NULL;
-			if ((rc = mev_flow_stored(&prev, s, mev_history_release(h, i)->tag)) < 0)
-				return rc;
-			free(prev);
-			if (rc)
-				return 0;
-		}
-		return mev__export_no_flow(s, h, opt->release);
+		rc = mev__export_any_flow(s, h, mev__export_reads_roster(t) ? NULL : opt->release);
+		return rc ? (rc < 0 ? rc : 0) : mev__export_no_flow(s, h, opt->release);
 	}
 	return 0;
 }
@@ -527,6 +518,20 @@ done:
 	mev_history_free(own);
 	mev_release_names_free(x.names);
 	return rc;
+}
+
+int mev__export_any_flow(mev_store *s, const mev_history *h, const char *tag)
+{
+	size_t first, end;
+	mev__export_range(&first, &end, h, tag);
+	for (size_t i = first; i < end; i++) {
+		char *prev = NULL;
+		int rc = mev_flow_stored(&prev, s, mev_history_release(h, i)->tag);
+		free(prev);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 /* --- for the SQLite export (sqlite.c) -------------------------------------------- */

@@ -138,8 +138,9 @@ void mev__export_range(size_t *first, size_t *end, const mev_history *h, const c
 /* The error for a store with no patch flow for h's releases (or `tag`):
  * none judged, or judged by rules of an older maintevo. */
 int mev__export_no_flow(mev_store *s, const mev_history *h, const char *tag);
-/* 1 when 'maintevo flow' stored anything for a release of h. */
-int mev__export_has_flow(mev_store *s, const mev_history *h);
+/* 1 when some release of h (or `tag` only) has a stored patch flow, 0 when
+ * none has, or the store's error. */
+int mev__export_any_flow(mev_store *s, const mev_history *h, const char *tag);
 /* Own sizes of the sections (their self edges), by section index. */
 int mev__export_self_sizes(mev_edge **out, const mev_graph *g, size_t nsec);
 /* Sort section indices of `fm` by title (bytewise). */

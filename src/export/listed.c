@@ -143,7 +143,7 @@ static int add_release(mev__activity *a, const mev__export_ctx *x, size_t r)
 	return rc;
 }
 
-typedef int (*release_fn)(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
+typedef int (*release_fn)(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
 			  const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g);
 
 static int section_cmp(const void *pa, const void *pb)
@@ -155,7 +155,7 @@ static int section_cmp(const void *pa, const void *pb)
 /* Every release (up to --release, rows of that one only) through fn, with
  * its roster (sections sorted by title) and, with `statuses`, its sections
  * and graph (NULL without). */
-static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, int statuses)
+static int each_release(void *out, const mev__export_ctx *x, release_fn fn, int statuses)
 {
 	mev__activity a;
 	size_t first, end;
@@ -171,7 +171,7 @@ static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, i
 		if (!(rc = mev_flow_roster_read(&ro, x->roster, &rel->commit)) &&
 		    !(statuses && (rc = mev_release_load_graph(&secs, &g, x->s, rel->tag, 0)))) {
 			mev__export_sort(ro.v, ro.n, sizeof *ro.v, section_cmp);
-			rc = fn(w, x, &a, r, &ro, secs, g);
+			rc = fn(out, x, &a, r, &ro, secs, g);
 		}
 		mev_graph_free(g);
 		mev_filemap_free(secs);
@@ -183,20 +183,14 @@ static int each_release(mev_table *w, const mev__export_ctx *x, release_fn fn, i
 
 /* --- listed ------------------------------------------------------------------------- */
 
-/* The index of the section `title` in secs, or -1. */
+/* The index of the section `title` in secs (NULL: none), or -1. */
 static int64_t section_index(const mev_filemap *secs, const char *title)
 {
-	const mev_section_info *si = mev_filemap_sections(secs);
-	for (size_t i = 0; i < mev_filemap_section_count(secs); i++)
+	const mev_section_info *si = secs ? mev_filemap_sections(secs) : NULL;
+	for (size_t i = 0; si && i < mev_filemap_section_count(secs); i++)
 		if (strcmp(si[i].title, title) == 0)
 			return (int64_t)i;
 	return -1;
-}
-
-static const char *status_of(const mev_filemap *secs, const char *title)
-{
-	int64_t i = section_index(secs, title);
-	return i < 0 ? NULL : mev_filemap_sections(secs)[i].status;
 }
 
 static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n, const char *addr)
@@ -212,82 +206,55 @@ static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n,
 	return "active";
 }
 
-/* What the index knows of one listed entry of a section at a release. */
+/* One row of the listed table, before it is written or kept. */
 typedef struct {
-	const char *addr, *name;  /* NULL: not an address (unknown), no name seen */
-	int64_t last, anywhere;   /* INT64_MIN: none */
-	const char *state;        /* active, quiet, gone, never_seen, unknown */
-} entry_facts;
+	const char *tag, *title, *entry, *name, *addr, *role, *status, *state;
+	int64_t date, last, anywhere; /* last, anywhere: INT64_MIN for none */
+} listed_values;
 
-static entry_facts facts_of(const mev__export_ctx *x, const mev__activity *a, int64_t date,
-			    const char *title, const char *entry)
-{
-	entry_facts f = { address_of(x, entry), NULL, INT64_MIN, INT64_MIN, NULL };
-	int64_t p = f.addr ? mev__act_person(a, f.addr) : -1;
-	if (p >= 0) {
-		uint32_t sec = mev__act_section_of(a, title);
-		f.name = a->names.v[p];
-		f.anywhere = a->anywhere.v[p];
-		f.last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(a, sec, (uint32_t)p);
-	}
-	f.state = state_of(f.last, f.anywhere, date, quiet_months(x), f.addr);
-	return f;
-}
-
-static void listed_row(mev_table *w, const mev__export_ctx *x, const mev__activity *a, size_t r,
-		       const mev_flow_roster_section *s, const char *status, const char *entry,
-		       const char *role)
+static listed_values listed_of(const mev__export_ctx *x, const mev__activity *a, size_t r,
+			       const mev_flow_roster_section *s, const char *status, const char *entry,
+			       const char *role)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
-	int64_t date = mev_release_date(rel);
-	entry_facts f = facts_of(x, a, date, s->title, entry);
-	const char *addr = f.addr, *name = f.name;
-	int64_t last = f.last, anywhere = f.anywhere;
-	mev_table_str(w, rel->tag);
-	mev_table_date(w, date);
-	mev_table_str(w, s->title);
-	mev_table_str(w, entry);
-	mev_table_str_or_null(w, name);
-	mev_table_str_or_null(w, addr);
-	mev_table_str(w, role);
-	mev_table_str_or_null(w, status);
-	if (last == INT64_MIN)
-		mev_table_null(w);
-	else
-		mev_table_date(w, last);
-	if (anywhere == INT64_MIN)
-		mev_table_null(w);
-	else
-		mev_table_date(w, anywhere);
-	mev_table_int_or_null(w, last == INT64_MIN ? -1 : mev__act_months(last, date));
-	mev_table_str(w, f.state);
-	mev_table_end_row(w);
-}
-
-static int listed_release(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
-			  const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
-{
-	(void)g;
-	for (size_t i = 0; i < ro->n; i++) {
-		const mev_flow_roster_section *s = &ro->v[i];
-		const char *status = status_of(secs, s->title);
-		if (s->is_rest)
-			continue;
-		for (size_t k = 0; k < s->n_maintainers; k++)
-			listed_row(w, x, a, r, s, status, s->maintainers[k], "M");
-		for (size_t k = 0; k < s->n_maintainer_handles; k++)
-			listed_row(w, x, a, r, s, status, s->maintainer_handles[k], "M");
-		for (size_t k = 0; k < s->n_reviewers; k++)
-			listed_row(w, x, a, r, s, status, s->reviewers[k], "R");
-		for (size_t k = 0; k < s->n_reviewer_handles; k++)
-			listed_row(w, x, a, r, s, status, s->reviewer_handles[k], "R");
+	listed_values v = { rel->tag, s->title, entry, NULL, address_of(x, entry), role, status,
+			    NULL, mev_release_date(rel), INT64_MIN, INT64_MIN };
+	int64_t p = v.addr ? mev__act_person(a, v.addr) : -1;
+	if (p >= 0) {
+		uint32_t sec = mev__act_section_of(a, s->title);
+		v.name = a->names.v[p];
+		v.anywhere = a->anywhere.v[p];
+		v.last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(a, sec, (uint32_t)p);
 	}
-	return 0;
+	v.state = state_of(v.last, v.anywhere, v.date, quiet_months(x), v.addr);
+	return v;
 }
 
-int mev__export_listed(mev_table *w, const mev__export_ctx *x)
+static void date_or_null(mev_table *w, int64_t t)
 {
-	return each_release(w, x, listed_release, 1);
+	if (t == INT64_MIN)
+		mev_table_null(w);
+	else
+		mev_table_date(w, t);
+}
+
+static int listed_write(void *out, const listed_values *v)
+{
+	mev_table *w = out;
+	mev_table_str(w, v->tag);
+	mev_table_date(w, v->date);
+	mev_table_str(w, v->title);
+	mev_table_str(w, v->entry);
+	mev_table_str_or_null(w, v->name);
+	mev_table_str_or_null(w, v->addr);
+	mev_table_str(w, v->role);
+	mev_table_str_or_null(w, v->status);
+	date_or_null(w, v->last);
+	date_or_null(w, v->anywhere);
+	mev_table_int_or_null(w, v->last == INT64_MIN ? -1 : mev__act_months(v->last, v->date));
+	mev_table_str(w, v->state);
+	mev_table_end_row(w);
+	return 0;
 }
 
 /* --- listed_sections ---------------------------------------------------------------- */
@@ -297,18 +264,14 @@ typedef struct {
 	uint64_t n, active, quiet, gone, never_seen, unknown;
 } state_count;
 
-static void count_entries(state_count *c, const mev__export_ctx *x, const mev__activity *a,
-			  int64_t date, const char *title, const char *const *entries, size_t n)
+static void count_state(state_count *c, const char *st)
 {
-	for (size_t k = 0; k < n; k++) {
-		const char *st = facts_of(x, a, date, title, entries[k]).state;
-		c->n++;
-		c->active += strcmp(st, "active") == 0;
-		c->quiet += strcmp(st, "quiet") == 0;
-		c->gone += strcmp(st, "gone") == 0;
-		c->never_seen += strcmp(st, "never_seen") == 0;
-		c->unknown += strcmp(st, "unknown") == 0;
-	}
+	c->n++;
+	c->active += strcmp(st, "active") == 0;
+	c->quiet += strcmp(st, "quiet") == 0;
+	c->gone += strcmp(st, "gone") == 0;
+	c->never_seen += strcmp(st, "never_seen") == 0;
+	c->unknown += strcmp(st, "unknown") == 0;
 }
 
 /* 1 when the S: line promises someone looks after the section. */
@@ -327,58 +290,104 @@ static int orphaned_in_fact(const char *status, const state_count *m)
 	return claims_care(status) && m->active == 0 && m->unknown == 0;
 }
 
-static void listed_section_row(mev_table *w, const mev_release *rel, const char *title,
-			       const char *status, uint64_t lines, const state_count *m,
-			       const state_count *rv)
+/* One row of the listed_sections table, before it is written or kept. */
+typedef struct {
+	const char *tag, *title, *status;
+	int64_t date;
+	uint64_t lines;
+	state_count m, rv;        /* the M: and the R: entries by state */
+} section_values;
+
+static int section_write(void *out, const section_values *v)
 {
-	mev_table_str(w, rel->tag);
-	mev_table_date(w, mev_release_date(rel));
-	mev_table_str(w, title);
-	mev_table_str_or_null(w, status);
-	mev_table_uint(w, lines);
-	mev_table_uint(w, m->n);
-	mev_table_uint(w, m->active);
-	mev_table_uint(w, m->quiet);
-	mev_table_uint(w, m->gone);
-	mev_table_uint(w, m->never_seen);
-	mev_table_uint(w, m->unknown);
-	mev_table_uint(w, rv->n);
-	mev_table_uint(w, rv->active);
-	mev_table_uint(w, (uint64_t)orphaned_in_fact(status, m));
+	mev_table *w = out;
+	mev_table_str(w, v->tag);
+	mev_table_date(w, v->date);
+	mev_table_str(w, v->title);
+	mev_table_str_or_null(w, v->status);
+	mev_table_uint(w, v->lines);
+	mev_table_uint(w, v->m.n);
+	mev_table_uint(w, v->m.active);
+	mev_table_uint(w, v->m.quiet);
+	mev_table_uint(w, v->m.gone);
+	mev_table_uint(w, v->m.never_seen);
+	mev_table_uint(w, v->m.unknown);
+	mev_table_uint(w, v->rv.n);
+	mev_table_uint(w, v->rv.active);
+	mev_table_uint(w, (uint64_t)orphaned_in_fact(v->status, &v->m));
 	mev_table_end_row(w);
+	return 0;
 }
 
-static int sections_release(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
-			    const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
+/* --- both, release by release ------------------------------------------------------- */
+
+/* Where listed_release sends its rows (a table, or a list in memory): the
+ * entries (listed) and the sections (listed_sections), each NULL when not
+ * wanted.  Both come from one listed_of() per entry. */
+typedef struct {
+	int (*entry)(void *out, const listed_values *v);
+	int (*section)(void *out, const section_values *v);
+	void *out;
+} listed_sink;
+
+static int listed_entries(state_count *c, const listed_sink *k, const mev__export_ctx *x,
+			  const mev__activity *a, size_t r, const mev_flow_roster_section *s,
+			  const char *status, const char *const *entries, size_t n, const char *role)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		listed_values v = listed_of(x, a, r, s, status, entries[i], role);
+		count_state(c, v.state);
+		rc = k->entry ? k->entry(k->out, &v) : 0;
+	}
+	return rc;
+}
+
+static int listed_section(const listed_sink *k, const mev__export_ctx *x, const mev__activity *a,
+			  size_t r, const mev_flow_roster_section *s, const char *status, uint64_t lines)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
-	int64_t date = mev_release_date(rel);
+	section_values v = { rel->tag, s->title, status, mev_release_date(rel), lines, { 0 }, { 0 } };
+	int rc;
+	if ((rc = listed_entries(&v.m, k, x, a, r, s, status, s->maintainers, s->n_maintainers, "M")) ||
+	    (rc = listed_entries(&v.m, k, x, a, r, s, status, s->maintainer_handles,
+				 s->n_maintainer_handles, "M")) ||
+	    (rc = listed_entries(&v.rv, k, x, a, r, s, status, s->reviewers, s->n_reviewers, "R")) ||
+	    (rc = listed_entries(&v.rv, k, x, a, r, s, status, s->reviewer_handles,
+				 s->n_reviewer_handles, "R")))
+		return rc;
+	return k->section ? k->section(k->out, &v) : 0;
+}
+
+/* The sections' own lines need the graph: with secs and g only (sections wanted). */
+static int listed_release(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
+			  const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
+{
+	const listed_sink *k = out;
 	mev_edge *sz = NULL;
-	int rc = mev__export_self_sizes(&sz, g, mev_filemap_section_count(secs));
+	int rc = k->section ? mev__export_self_sizes(&sz, g, mev_filemap_section_count(secs)) : 0;
 	for (size_t i = 0; i < ro->n && !rc; i++) {
 		const mev_flow_roster_section *s = &ro->v[i];
 		int64_t at = section_index(secs, s->title);
-		state_count m = { 0 }, rv = { 0 };
 		if (s->is_rest)
 			continue;
-		count_entries(&m, x, a, date, s->title, (const char *const *)s->maintainers,
-			      s->n_maintainers);
-		count_entries(&m, x, a, date, s->title, (const char *const *)s->maintainer_handles,
-			      s->n_maintainer_handles);
-		count_entries(&rv, x, a, date, s->title, (const char *const *)s->reviewers,
-			      s->n_reviewers);
-		count_entries(&rv, x, a, date, s->title, (const char *const *)s->reviewer_handles,
-			      s->n_reviewer_handles);
-		listed_section_row(w, rel, s->title, at < 0 ? NULL : mev_filemap_sections(secs)[at].status,
-				   at < 0 ? 0 : sz[at].lines, &m, &rv);
+		rc = listed_section(k, x, a, r, s, at < 0 ? NULL : mev_filemap_sections(secs)[at].status,
+				    at < 0 || !sz ? 0 : sz[at].lines);
 	}
 	free(sz);
 	return rc;
 }
 
+int mev__export_listed(mev_table *w, const mev__export_ctx *x)
+{
+	listed_sink k = { listed_write, NULL, w };
+	return each_release(&k, x, listed_release, 1);
+}
+
 int mev__export_listed_sections(mev_table *w, const mev__export_ctx *x)
 {
-	return each_release(w, x, sections_release, 1);
+	listed_sink k = { NULL, section_write, w };
+	return each_release(&k, x, listed_release, 1);
 }
 
 /* --- candidates --------------------------------------------------------------------- */
@@ -496,9 +505,10 @@ static void section_span(size_t *lo, size_t *hi, const tally *t, size_t n, uint3
 	*hi = b;
 }
 
-static int candidates_release(mev_table *w, const mev__export_ctx *x, mev__activity *a, size_t r,
+static int candidates_release(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
 			      const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
 {
+	mev_table *w = out;
 	const mev_release *rel = mev_history_release(x->h, r);
 	int top = x->opt->top > 0 ? x->opt->top : DEFAULT_TOP;
 	tally_vec t = { 0 };
@@ -527,4 +537,98 @@ static int candidates_release(mev_table *w, const mev__export_ctx *x, mev__activ
 int mev__export_candidates(mev_table *w, const mev__export_ctx *x)
 {
 	return each_release(w, x, candidates_release, 0);
+}
+
+/* --- the listed rows in memory (the chart's lineage panel, the report) ------------- */
+
+typedef struct {
+	MEV_VEC(mev_listed_row) rows;
+	MEV_VEC(mev_listed_section) sections;
+	MEV_VEC(char *) strs; /* every string the rows point to */
+} listed_mem;
+
+/* A copy of s kept in m (NULL for NULL; NULL with *rc set when out of memory). */
+static const char *keep(listed_mem *m, const char *s, int *rc)
+{
+	char *c;
+	if (!s)
+		return NULL;
+	if (!(c = strdup(s)) || MEV_VEC_PUSH(&m->strs, c)) {
+		free(c);
+		*rc = mev_error_oom();
+		return NULL;
+	}
+	return c;
+}
+
+static int listed_keep(void *out, const listed_values *v)
+{
+	listed_mem *m = out;
+	int rc = 0;
+	mev_listed_row row = { keep(m, v->tag, &rc), keep(m, v->title, &rc), keep(m, v->entry, &rc),
+			       keep(m, v->name, &rc), keep(m, v->addr, &rc), v->role, v->state,
+			       v->last };
+	if (!rc && MEV_VEC_PUSH(&m->rows, row))
+		rc = mev_error_oom();
+	return rc;
+}
+
+static int section_keep(void *out, const section_values *v)
+{
+	listed_mem *m = out;
+	int rc = 0;
+	mev_listed_section row = { keep(m, v->tag, &rc), keep(m, v->title, &rc), keep(m, v->status, &rc),
+				   v->lines, v->m.n, v->m.active, v->m.quiet, v->m.gone,
+				   v->m.never_seen, orphaned_in_fact(v->status, &v->m) };
+	if (!rc && MEV_VEC_PUSH(&m->sections, row))
+		rc = mev_error_oom();
+	return rc;
+}
+
+void mev_listed_list_free(mev_listed_list *l)
+{
+	listed_mem *m = l ? l->mem_ : NULL;
+	if (m) {
+		for (size_t i = 0; i < m->strs.n; i++)
+			free(m->strs.v[i]);
+		MEV_VEC_FREE(&m->strs);
+		MEV_VEC_FREE(&m->rows);
+		MEV_VEC_FREE(&m->sections);
+		free(m);
+	}
+	if (l)
+		memset(l, 0, sizeof *l);
+}
+
+int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_options *opt)
+{
+	static const mev_export_options defaults = { 0 };
+	mev__export_ctx x = { s, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL };
+	mev_history *h = NULL, *own = NULL;
+	listed_mem *m = calloc(1, sizeof *m);
+	listed_sink k = { listed_keep, section_keep, m };
+	int rc;
+	memset(out, 0, sizeof *out);
+	if (!m)
+		return mev_error_oom();
+	out->mem_ = m;
+	x.opt = opt ? opt : &defaults;
+	if (!x.opt->release)
+		k.section = NULL; /* every release: the entries only, no section graphs read */
+	if ((rc = mev_history_use(&h, &own, s, x.opt->history, x.opt->release, 0)))
+		return rc;
+	x.h = h;
+	if (!(rc = mev__export_check_release(s, h, x.opt)) &&
+	    (rc = mev__export_any_flow(s, h, NULL)) > 0 &&
+	    !(rc = mev_flow_roster_reader_new(&x.roster, s, x.opt->repo)) &&
+	    !(rc = x.opt->people ? mev__export_handles_read(&x.people, x.opt->people) : 0))
+		rc = each_release(&k, &x, listed_release, k.section != NULL);
+	out->v = m->rows.v;
+	out->n = m->rows.n;
+	out->sections = m->sections.v;
+	out->n_sections = m->sections.n;
+	mev_flow_roster_reader_free(x.roster);
+	mev__export_handles_free(x.people);
+	mev_history_free(own);
+	return rc;
 }

@@ -245,19 +245,6 @@ done:
 	return rc;
 }
 
-/* 1 when some release of h has a stored flow. */
-int mev__export_has_flow(mev_store *s, const mev_history *h)
-{
-	for (size_t i = 0; i < mev_history_release_count(h); i++) {
-		char *prev = NULL;
-		int rc = mev_flow_stored(&prev, s, mev_history_release(h, i)->tag);
-		free(prev);
-		if (rc > 0)
-			return 1;
-	}
-	return 0;
-}
-
 /* What the database was made from, as key-value rows. */
 static int write_info(sqlite3 *db, const char *path, const mev_history *h,
 		      const mev_export_options *opt)
@@ -354,7 +341,8 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 	res->tracked = mev_history_tracked(h);
 	/* workload, listed and candidates read the repository and the flow
 	 * (workload the tracks too): without them they stay empty */
-	if (mev_flow_roster_reader_new(&x.roster, s, o.repo) == 0 && !mev__export_has_flow(s, h)) {
+	if (mev_flow_roster_reader_new(&x.roster, s, o.repo) == 0 &&
+	    mev__export_any_flow(s, h, NULL) <= 0) {
 		mev_flow_roster_reader_free(x.roster);
 		x.roster = NULL;
 	}

@@ -197,9 +197,11 @@ int mev__flow_ahead_start(mev__flow_ahead *a, const mev_oid *hide, const size_t 
 	a->cur = malloc((n + 1) * sizeof *a->cur);
 	if (!a->hide || !a->hide_off || !a->cur)
 		return mev_error_oom();
-	memcpy(a->hide, hide, hide_off[n] * sizeof *hide);
+	if (hide_off[n]) /* the history before the first release hides nothing: hide may be NULL */
+		memcpy(a->hide, hide, hide_off[n] * sizeof *hide);
 	memcpy(a->hide_off, hide_off, (n + 1) * sizeof *hide_off);
-	memcpy(a->cur, cur, n * sizeof *cur);
+	if (n)
+		memcpy(a->cur, cur, n * sizeof *cur);
 	a->nranges = n;
 	atomic_store(&a->judged, 0);
 	atomic_store(&a->stop, 0);

@@ -46,8 +46,8 @@ static int is(const char *state, const char *what)
 mev__listed_counts mev__listed_count(const mev_listed_list *l)
 {
 	mev__listed_counts c = { 0, 0, 0, 0 };
-	for (size_t i = 0; i < l->n_entries; i++) {
-		const char *st = l->entries[i].state;
+	for (size_t i = 0; i < l->n; i++) {
+		const char *st = l->v[i].state;
 		c.entries += !is(st, "unknown");
 		c.never_seen += is(st, "never_seen");
 		c.quiet += is(st, "quiet") || is(st, "gone");
@@ -121,10 +121,10 @@ static int largest_orphaned(mev__doc *d, const mev__report *r)
 }
 
 /* The entry of a listed in section/role/entry, or NULL. */
-static const mev_listed_entry *find_entry(const mev_listed_list *l, const mev_listed_entry *e)
+static const mev_listed_row *find_entry(const mev_listed_list *l, const mev_listed_row *e)
 {
-	for (size_t i = 0; i < l->n_entries; i++) {
-		const mev_listed_entry *f = &l->entries[i];
+	for (size_t i = 0; i < l->n; i++) {
+		const mev_listed_row *f = &l->v[i];
 		if (strcmp(f->entry, e->entry) == 0 && strcmp(f->section, e->section) == 0 &&
 		    strcmp(f->role, e->role) == 0)
 			return f;
@@ -138,8 +138,8 @@ static void went_quiet(mev__doc *d, const mev__report *r)
 	static const char *const hdr[] = { "Person", "Section", "Role", "Last active there", "Now",
 					   NULL };
 	size_t n = 0;
-	for (size_t i = 0; i < r->listed_b.n_entries; i++) {
-		const mev_listed_entry *b = &r->listed_b.entries[i], *a;
+	for (size_t i = 0; i < r->listed_b.n; i++) {
+		const mev_listed_row *b = &r->listed_b.v[i], *a;
 		char date[16] = "";
 		if (!(is(b->state, "quiet") || is(b->state, "gone")) ||
 		    !(a = find_entry(&r->listed_a, b)) || !is(a->state, "active"))

@@ -11,7 +11,11 @@ the lineages 'maintevo history PATH' names, the URL fragment restores the
 view after a reload, nothing but the page is requested, no console error;
 titles and paths holding markup, quotes, newlines, right-to-left text and
 1000-byte names show as text and run nothing; a release whose script
-leaves MAINTAINERS files unread is marked, and the mark says why.
+leaves MAINTAINERS files unread is marked, and the mark says why; after
+'maintevo flow' each lineage's panel lists, at each of its releases, the
+people 'export listed' names in its sections there, with state and last
+date (a name holding quotes and an entity as text), and without flow nothing
+of people.
 Exit 0 pass, 1 fail, 77 skipped (no chromium, no git)."""
 import csv
 import io
@@ -193,12 +197,57 @@ def search(p, q):
         '#maintevo-chart-results li')).map(li => li.dataset.lineage)"""))
 
 
+def panel_people(p):
+    """The panel's listed people: [section, person, entry, role, state, last active] per row."""
+    return p.eval("""(() => {
+        const out = []; let sec = null;
+        for (const tr of document.querySelectorAll('#maintevo-chart-people tr')) {
+            const td = tr.querySelectorAll('td');
+            if (tr.classList.contains('mc-sec')) { sec = tr.textContent; continue; }
+            if (!td.length) continue;
+            out.push([sec, td[1].textContent, td[1].title, td[2].textContent, tr.dataset.state, td[3].textContent]);
+        }
+        return out;
+    })()""")
+
+
+def want_people(listed, data, lid, r):
+    """What 'export listed' says of the sections of lineage lid at release r (as the panel shows it)."""
+    S = {k: i for i, k in enumerate(data["fields"]["sections"])}
+    titles = {s[S["title"]] for s in data["sections"] if s[S["lineage"]] == lid and
+              any(s[k] <= r <= s[k + 1] for k in range(S["start"], len(s) - 1, 2))}
+    return sorted({(x["section"], x["name"] or x["entry"], x["entry"], x["role"], x["state"], x["last_active"][:10])
+                   for x in listed if x["release"] == data["releases"][r] and x["section"] in titles})
+
+
+def check_people(p, mev, store, page, lid, what):
+    """Lineage lid's panel lists, at each of its releases, the people 'export listed' names
+    in its sections there, with their state and last date; at first the last release in view."""
+    data = page_data(page)
+    listed = rows(run(mev, "export", "listed", "--store", store))
+    L = {k: i for i, k in enumerate(data["fields"]["lineages"])}
+    rec = next(x for x in data["lineages"] if x[L["id"]] == lid)
+    p.eval("document.querySelector('path.band[data-lineage=\"%d\"]').dispatchEvent(new MouseEvent('click'))" % lid)
+    sel = "document.getElementById('maintevo-chart-people-release')"
+    check(p.eval(sel + ".value") == str(rec[L["last"]]), f"{what}: the people at the lineage's last release first")
+    seen = 0
+    for r in range(rec[L["first"]], rec[L["last"]] + 1):
+        p.eval(sel + ".value = '%d'; %s.dispatchEvent(new Event('change'))" % (r, sel))
+        got, want = sorted({tuple(x) for x in panel_people(p)}), want_people(listed, data, lid, r)
+        check(got == want, f"{what}: lineage {lid} at {data['releases'][r]}: the panel's people\n{got}\n"
+                           f"'export listed' says\n{want}")
+        seen += len(got)
+    check(seen > 0, f"{what}: lineage {lid} lists someone")
+    p.key("Escape")
+
+
 def test_demo(mev, src, tmp, b):
     env = git_env(tmp)
     run("bash", os.path.join(src, "scripts/make-demo-repo.sh"), os.path.join(tmp, "demo"), env=env)
     store = os.path.join(tmp, "demo.store")
     run(mev, "walk", "--repo", os.path.join(tmp, "demo"), "--store", store, "-q")
     run(mev, "track", "--store", store, "-q")
+    run(mev, "flow", "--repo", os.path.join(tmp, "demo"), "--store", store, "-q")  # the panel's people
     lineages = rows(run(mev, "lineages", "--store", store))
     events = rows(run(mev, "events", "--store", store))
     top = 6
@@ -285,6 +334,8 @@ def test_demo(mev, src, tmp, b):
           p.eval("document.activeElement.dataset.lineage") == second, "Close gives the focus back to the band")
     check_search_keyboard(p, lineages)
     check_names(p, mev, store, page, lineages, events, keys)
+    for key in shown:
+        check_people(p, mev, store, page, key, "demo")
 
     # a path lights the lineages that covered it, as 'history PATH' says
     path = "drivers/tty/serial/8250/8250_core.c"
@@ -460,6 +511,10 @@ HOSTILE = [
 ]
 
 
+# git drops '<' and '>' from a name: an entity, quotes and right-to-left text instead
+HOSTILE_NAME = "Eve &amp; \"q\" 'q' \u202etxt"
+
+
 def maintainers(titles):
     out = []
     for i, t in enumerate(titles):
@@ -494,6 +549,8 @@ def test_hostile(mev, src, tmp, b):
             f.write(maintainers(titles))
         d = dict(env, GIT_AUTHOR_DATE=f"{1577880000 + k * 86400} +0000",
                  GIT_COMMITTER_DATE=f"{1577880000 + k * 86400} +0000")
+        if k:  # the listed people of h1, under a name holding markup, do the work there
+            d.update(GIT_AUTHOR_NAME=HOSTILE_NAME, GIT_AUTHOR_EMAIL="s1@example.org")
         run("git", "-C", repo, "add", "-A", env=d)
         run("git", "-C", repo, "commit", "-q", "-m", tag, env=d)
         run("git", "-C", repo, "tag", tag, env=d)
@@ -541,6 +598,26 @@ def test_hostile(mev, src, tmp, b):
     check(p.eval("document.querySelectorAll('img, b').length") == 0, "hostile: still no element made of text")
     check(p.eval("document.documentElement.getAttribute('data-alerted')") is None, "hostile: still nothing ran")
     check(p.console_errors == [], f"hostile: no console errors at the end: {p.console_errors}")
+    check(p.eval("document.querySelector('#maintevo-chart-panel') && "
+                 "document.querySelectorAll('#maintevo-chart-people').length") == 0,
+          "hostile, no flow: the panel says nothing of people")
+    p.close()
+
+    # after flow: the panel's people, the name that holds markup as text
+    run(mev, "flow", "--repo", repo, "--store", store, "-q")
+    run(mev, "chart", "--store", store, "--top", "0", "-o", page)
+    p = b.open(page, width=1400, height=900)
+    for r in lineages:
+        if p.eval("!!document.querySelector('path.band[data-lineage=\"%s\"]')" % r["lineage"]):
+            check_people(p, mev, store, page, int(r["lineage"]), "hostile")
+    names = set()
+    for r in lineages:
+        p.eval("document.querySelector('path.band[data-lineage=\"%s\"]').dispatchEvent(new MouseEvent('click'))"
+               % r["lineage"])
+        names |= {(x[1], x[4]) for x in panel_people(p)}
+    check((HOSTILE_NAME, "active") in names, f"hostile: {HOSTILE_NAME!r} listed, active, as text: {names}")
+    check(p.eval("document.querySelectorAll('img, b').length") == 0, "hostile: no element made of a name")
+    check(p.console_errors == [], f"hostile, with people: no console errors: {p.console_errors}")
     p.close()
 
 

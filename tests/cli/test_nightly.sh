@@ -18,12 +18,12 @@ expect_stdout_contains "report: out/latest/report.html"
 expect_stdout_contains "tables: out/latest/csv/"
 # every file counted once, the link apart
 expect_stdout_contains "chart:  out/latest/chart.html"
-expect_stderr_contains "nightly.sh: v1.6: 17 files written, 0 unchanged; latest -> v1.6, in "
-[ "$(find out/v1.6 -type f | wc -l)" -eq 17 ] || fail "out/v1.6 holds $(find out/v1.6 -type f | wc -l) files"
+expect_stderr_contains "nightly.sh: v1.6: 19 files written, 0 unchanged; latest -> v1.6, in "
+[ "$(find out/v1.6 -type f | wc -l)" -eq 19 ] || fail "out/v1.6 holds $(find out/v1.6 -type f | wc -l) files"
 [ "$(readlink out/latest)" = v1.6 ] || fail "latest -> $(readlink out/latest), expected v1.6"
 for f in report.md report.html chart.html csv/flows.csv graph.graphml clusters.graphml csv/releases.csv csv/sections.csv \
 	csv/edges.csv csv/clusters.csv csv/events.csv csv/lineages.csv csv/section_changes.csv \
-	csv/files.csv; do
+	csv/files.csv csv/listed.csv csv/candidates.csv; do
 	[ -s "out/latest/$f" ] || fail "out/latest/$f is missing or empty"
 done
 grep -q '^# Linux: v1.5 → v1.6$' out/latest/report.md || fail "report.md: $(head -n 1 out/latest/report.md)"
@@ -57,7 +57,7 @@ expect_stderr_contains "maintevo: 0 releases walked"
 # without the stamps of the last run it writes everything again, unchanged
 rm out/.nightly/stamp out/.nightly/inputs
 expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV"
-expect_stderr_contains "v1.7: 0 files written, 17 unchanged, in "
+expect_stderr_contains "v1.7: 0 files written, 19 unchanged, in "
 changed=$(find out -newer marker -not -path 'out/.nightly*' || true)
 [ -z "$changed" ] || fail "a run without its stamp changed: $changed"
 [ -s out/.nightly/stamp ] || fail "no stamp after a whole run"
@@ -72,7 +72,7 @@ if [ "$(date -u +%F)" != "$today" ]; then
 	expect_exit 0 "$NIGHTLY" --repo repo --store B --out outb --maintevo "$MEV" --branch master --every day --since "$since"
 	expect_stderr_contains "nightly.sh: master@$today: "
 else
-	expect_stderr_contains "nightly.sh: master@$today: 17 files written, 0 unchanged; latest -> master@$today"
+	expect_stderr_contains "nightly.sh: master@$today: 19 files written, 0 unchanged; latest -> master@$today"
 fi
 [ "$(readlink outb/latest)" = "master@$today" ] || fail "latest -> $(readlink outb/latest)"
 grep -q "^master@$today,.*,snapshot," outb/latest/csv/releases.csv || fail "no snapshot of today in releases.csv"
