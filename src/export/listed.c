@@ -238,12 +238,18 @@ static void date_or_null(mev_table *w, int64_t t)
 		mev_table_date(w, t);
 }
 
+/* The columns listed and listed_sections begin with: release, date, section. */
+static void release_section(mev_table *w, const char *tag, int64_t date, const char *title)
+{
+	mev_table_str(w, tag);
+	mev_table_date(w, date);
+	mev_table_str(w, title);
+}
+
 static int listed_write(void *out, const listed_values *v)
 {
 	mev_table *w = out;
-	mev_table_str(w, v->tag);
-	mev_table_date(w, v->date);
-	mev_table_str(w, v->title);
+	release_section(w, v->tag, v->date, v->title);
 	mev_table_str(w, v->entry);
 	mev_table_str_or_null(w, v->name);
 	mev_table_str_or_null(w, v->addr);
@@ -301,9 +307,7 @@ typedef struct {
 static int section_write(void *out, const section_values *v)
 {
 	mev_table *w = out;
-	mev_table_str(w, v->tag);
-	mev_table_date(w, v->date);
-	mev_table_str(w, v->title);
+	release_section(w, v->tag, v->date, v->title);
 	mev_table_str_or_null(w, v->status);
 	mev_table_uint(w, v->lines);
 	mev_table_uint(w, v->m.n);
