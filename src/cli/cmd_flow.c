@@ -53,6 +53,8 @@ const cli_command cmd_flow_spec = {
 		"judged by older rules of maintevo, or whose earlier releases changed what\n"
 		"they hide, are processed (a nightly run after 'maintevo walk' does the new\n"
 		"one).\n"
+		"Then the listed people's headline of each release whose flow is new or\n"
+		"changed is counted and stored ('maintevo releases', its listed_* columns).\n"
 		"Read the results with 'maintevo export commits', 'export flow' and\n"
 		"'export people', and in the report's \"Patch flow\" part.",
 	.options = options,

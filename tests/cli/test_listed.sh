@@ -252,8 +252,8 @@ for label, cols in (("Listed M:/R: addresses (per section)", ["listed_addresses"
         sys.exit("no row '%s' with %d and %d" % (label, a, b))
 PY
 
-step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines"
-for t in listed listed_sections candidates; do
+step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines (releases with its headline)"
+for t in listed listed_sections candidates releases; do
 	for f in csv json jsonl; do
 		expect_exit 0 "$MEV" export "$t" --store s --format "$f" -o "$t.$f"
 	done
