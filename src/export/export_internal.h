@@ -209,6 +209,14 @@ typedef struct {
 } mev__export_headline;
 /* Every release of h's headline, by index (*out the caller's to free). */
 int mev__export_headlines(mev__export_headline **out, mev_store *s, const mev_history *h);
+/*
+ * The rules the listed states follow, for the headline flow stores
+ * (headline.c): bump it whenever activity.c or listed.c change what state
+ * a listed entry gets (how people fold, what counts as activity), so that
+ * the next flow counts every stored headline again instead of keeping
+ * numbers the listed table no longer gives.
+ */
+#define MEV__LISTED_RULES 1
 /* The states of one release's listed entries, counted (the headline, headline.c). */
 typedef struct {
 	uint64_t addresses;       /* entries not unknown: one per section and address */

@@ -27,13 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * What the headline is counted by: bump it when the counting changes (the
- * states of listed.c, how activity.c folds people), so that every stored
- * headline is counted again by the next flow.
- */
-#define HEADLINE_RULES 1
-
 /* The months of the two counts: the default --quiet-months, and two years. */
 static const int headline_months[2] = { 12, 24 };
 
@@ -74,7 +67,7 @@ static int flow_print(uint64_t *out, mev_store *s, size_t r, const char *tag)
 /* The stamps of every release of h, in one read snapshot. */
 static int chain_read(stamp_chain *c, mev_store *s, const mev_history *h)
 {
-	uint64_t prev = HEADLINE_RULES;
+	uint64_t prev = MEV__LISTED_RULES;
 	mev_buf b = MEV_BUF_INIT;
 	int rc;
 	c->n = mev_history_release_count(h);

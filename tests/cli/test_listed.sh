@@ -295,6 +295,26 @@ PY
 	expect_stderr_contains "headline of 2 releases counted (0 kept)"
 	expect_exit 0 "$MEV" releases --store old
 	[ "$(headline "$OUT")" = "$(headline releases.csv)" ] || fail "the headline counted after an old flow"
+
+	step "a damaged headline record: store check names it, repair drops it, the next flow counts it"
+	mdb_dump -s headline old >h.txt
+	python3 - h.txt <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+i = lines.index("HEADER=END") + 2  # the value of the first key, v1.0
+v = bytearray.fromhex(lines[i].strip())
+v[len(v) // 2] ^= 0x10
+lines[i] = " " + v.hex()
+open(sys.argv[1], "w").write("\n".join(lines))
+PY
+	mdb_load -s headline old <h.txt 2>/dev/null || fail "mdb_load"
+	expect_exit 1 "$MEV" store check --store old
+	expect_stdout_contains "damaged: headline v1.0"
+	expect_exit 0 "$MEV" store repair --store old
+	expect_exit 0 "$MEV" releases --store old
+	[ "$(headline "$OUT")" = "v1.0,,,,,, v2.0,6,1,1,3,1,1 " ] || fail "after the repair: $(headline "$OUT")"
+	expect_exit 0 "$MEV" flow --store old --repo repo
+	expect_stderr_contains "headline of 1 release counted (1 kept)"
 fi
 
 step "a new release: flow counts its headline only, the others' kept"
