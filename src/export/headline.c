@@ -30,38 +30,77 @@
 /* The months of the two counts: the default --quiet-months, and two years. */
 static const int headline_months[2] = { 12, 24 };
 
-/* One release's stamp: 0 when the flow up to it is not all stored. */
+/* The stamp of every release, by index: 0 when the flow up to it is not all stored. */
 typedef struct {
 	uint64_t *stamp;
 	size_t n;
 } stamp_chain;
 
-/* The fingerprint of a stored value (raw: as stored, not unpacked); 0 when absent. */
-static int value_print(uint64_t *out, mev_store *s, const char *table, int raw, const char *tag)
+/* The value of `tag` in `table` in *data: 1, or 0 when absent; negative on errors. */
+static int get_value(void **data, size_t *len, mev_store *s, const char *table, const char *tag)
+{
+	int rc = mev_store_get(data, len, s, table, tag, strlen(tag));
+	if (rc == MEV_ENOTFOUND)
+		mev_error_clear();
+	return rc == MEV_ENOTFOUND ? 0 : rc ? rc : 1;
+}
+
+/* Never 0: 0 is "absent". */
+static uint64_t print_of(const void *data, size_t len)
+{
+	return mev__hash_bytes(data, len) | 1;
+}
+
+/* The fingerprint of the value of `tag` in `table`; 0 when absent. */
+static int value_print(uint64_t *out, mev_store *s, const char *table, const char *tag)
 {
 	void *data = NULL;
 	size_t len = 0;
-	int rc = raw ? mev_store_get_record(&data, &len, s, table, MEV_STORE_RAW, tag, strlen(tag))
-		     : mev_store_get(&data, &len, s, table, tag, strlen(tag));
-	*out = 0;
-	if (rc == MEV_ENOTFOUND) {
-		mev_error_clear();
-		return 0;
-	}
-	if (!rc)
-		*out = mev__hash_bytes(data, len) | 1; /* never 0: 0 is "absent" */
+	int rc = get_value(&data, &len, s, table, tag);
+	*out = rc > 0 ? print_of(data, len) : 0;
 	free(data);
-	return rc;
+	return rc < 0 ? rc : 0;
+}
+
+typedef struct {
+	const char *tag;
+	uint64_t print;
+} packed_print;
+
+/*
+ * The fingerprint of a packed value as stored, read in place: its size,
+ * its head (magic, kind, the zstd frame's header with the content size)
+ * and its last bytes (the frame's checksum of the content), so that a
+ * history before the first release of many megabytes costs no copy and no
+ * unpacking on every 'releases' (docs/store-format.md, "Packing").
+ */
+static int packed_cb(void *ctx, const void *key, size_t klen, const void *data, size_t len)
+{
+	packed_print *p = ctx;
+	uint8_t b[8 + 64 + 16];
+	size_t head = len < 64 ? len : 64, tail = len - head < 16 ? len - head : 16;
+	if (klen != strlen(p->tag) || memcmp(key, p->tag, klen) != 0)
+		return 0; /* a longer tag of the same start */
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)((uint64_t)len >> (8 * i));
+	memcpy(b + 8, data, head);
+	memcpy(b + 8 + head, (const uint8_t *)data + len - tail, tail);
+	p->print = print_of(b, 8 + head + tail);
+	return 1;
 }
 
 /* The fingerprint of release r's stored flow: for the first release the
- * history before it (its record as stored, it has no index), for the others
- * their index. */
+ * history before it (its record; it has no index), for the others their
+ * index. */
 static int flow_print(uint64_t *out, mev_store *s, size_t r, const char *tag)
 {
-	if (r == 0)
-		return value_print(out, s, MEV_FLOW_BEFORE_TABLE, 1, tag);
-	return value_print(out, s, MEV_FLOW_INDEX_TABLE, 0, tag);
+	packed_print p = { tag, 0 };
+	int rc;
+	if (r > 0)
+		return value_print(out, s, MEV_FLOW_INDEX_TABLE, tag);
+	rc = mev_store_scan_raw(s, MEV_FLOW_BEFORE_TABLE, tag, strlen(tag), packed_cb, &p);
+	*out = p.print;
+	return rc == 1 ? 0 : rc;
 }
 
 /* The stamps of every release of h, in one read snapshot. */
@@ -115,12 +154,8 @@ static int record_read(headline *v, mev_store *s, const char *tag, uint64_t stam
 	void *data = NULL;
 	size_t len = 0;
 	mev__record_reader rd;
-	int rc = mev_store_get(&data, &len, s, MEV_EXPORT_HEADLINE_TABLE, tag, strlen(tag));
-	if (rc == MEV_ENOTFOUND) {
-		mev_error_clear();
-		return 0;
-	}
-	if (rc)
+	int rc = get_value(&data, &len, s, MEV_EXPORT_HEADLINE_TABLE, tag);
+	if (rc <= 0)
 		return rc;
 	mev__record_reader_init(&rd, data, len);
 	rc = mev__get_uv(&rd) == stamp;
