@@ -210,6 +210,33 @@ typedef struct {
 int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_options *opt);
 void mev_listed_list_free(mev_listed_list *l);
 
+/*
+ * The listed people's headline of every release (the releases table's
+ * columns listed_*: docs/schemas.md), computed from the stored flow and
+ * stored in table MEV_EXPORT_HEADLINE_TABLE, for 'maintevo flow' to call
+ * after mev_flow_run(), holding the store's writer's lock.  Counting it
+ * needs the activity of every commit up to the release (seconds), too slow
+ * for 'maintevo releases', which reads it from there.  Each record keeps a
+ * stamp of what it was computed from (the releases up to it and their
+ * stored flow); one whose stamp is not the store's now reads as unknown
+ * and is computed again here, so only the releases whose headline is
+ * missing or outdated are counted (all of them read the activity of the
+ * releases before them).  A release without a stored flow up to it gets
+ * none.  repo: the repository (NULL: the one the store records), for each
+ * release's MAINTAINERS.  All records are written in one transaction.
+ * Errors: the store's, the repository's, MEV_ENOMEM.
+ */
+#define MEV_EXPORT_HEADLINE_TABLE "headline"
+
+typedef struct {
+	size_t computed;   /* releases whose headline was counted and stored */
+	size_t kept;       /* releases whose stored headline holds */
+	size_t without;    /* releases without a stored flow up to them: none */
+	double seconds;
+} mev_export_headline_result;
+
+int mev_export_headline_update(mev_export_headline_result *res, mev_store *s, const char *repo);
+
 /* What mev_export_sqlite() wrote. */
 typedef struct {
 	uint64_t rows[MEV_EXPORT_TABLE_COUNT]; /* rows of each table */

@@ -1,7 +1,11 @@
 /* maintevo flow: does each commit reach the tree through the people MAINTAINERS names? */
 #include "cli.h"
 #include "maintevo/error.h"
+#include "maintevo/export.h"
 #include "maintevo/flow.h"
+#include "maintevo/store.h"
+
+#include <unistd.h>
 
 #include <stdio.h>
 
@@ -49,16 +53,39 @@ const cli_command cmd_flow_spec = {
 		"judged by older rules of maintevo, or whose earlier releases changed what\n"
 		"they hide, are processed (a nightly run after 'maintevo walk' does the new\n"
 		"one).\n"
+		"Then the listed people's headline of each release whose flow is new or\n"
+		"changed is counted and stored ('maintevo releases', its listed_* columns).\n"
 		"Read the results with 'maintevo export commits', 'export flow' and\n"
 		"'export people', and in the report's \"Patch flow\" part.",
 	.options = options,
 	.operands = 0,
 };
 
+/*
+ * The listed people's headline of the releases whose flow is new or
+ * changed, stored for 'maintevo releases' (mev_export_headline_update()).
+ * Here rather than in mev_flow_run(): it is counted with export's listed
+ * table, above flow.  A run killed before it ends leaves the headline of
+ * those releases unknown, never stale: the next flow counts it.
+ */
+static int store_headline(mev_export_headline_result *res, const flow_args *a)
+{
+	mev_store *s = NULL;
+	int lockfd = -1;
+	int rc = mev_store_open(&s, a->o.store, MEV_STORE_WRITE);
+	if (!rc && !(rc = mev_store_lock_wait(&lockfd, a->o.store, a->o.wait, &cli_stop_now))) {
+		rc = mev_export_headline_update(res, s, a->o.repo);
+		close(lockfd);
+	}
+	mev_store_free(s);
+	return rc;
+}
+
 int cmd_flow(int argc, char **argv)
 {
 	flow_args a = { .o.store = "maintevo.store" };
 	mev_flow_result res;
+	mev_export_headline_result hl;
 	int argi, rc;
 
 	if ((rc = cli_parse(&argi, &cmd_flow_spec, &a, argc, argv)) != CLI_RUN)
@@ -74,7 +101,7 @@ int cmd_flow(int argc, char **argv)
 			"run the same command again to go on\n", res.computed, res.computed == 1 ? "" : "s");
 		return EXIT_FAIL;
 	}
-	if (rc)
+	if (rc || (rc = store_headline(&hl, &a)))
 		return cli_fail();
 	if (!cli_quiet) {
 		cli_say(stderr, "maintevo: %zu release%s judged, %zu already stored; %llu commits, "
@@ -90,6 +117,10 @@ int cmd_flow(int argc, char **argv)
 		if (res.before_commits)
 			cli_say(stderr, "maintevo: %llu commits before the first release read for the "
 				"activity of the listed people\n", (unsigned long long)res.before_commits);
+		if (hl.computed)
+			cli_say(stderr, "maintevo: the listed people's headline of %zu release%s "
+				"counted (%zu kept); %.1f s\n", hl.computed, hl.computed == 1 ? "" : "s",
+				hl.kept, hl.seconds);
 		if (res.stopped)
 			cli_say(stderr, "maintevo: stopped early; run the same command again to go on\n");
 	}

@@ -39,7 +39,11 @@ const cli_command cmd_releases_spec = {
 		"clustering_step what was done (kept, moved, reoptimised, independent) and\n"
 		"moved_sections how many sections left the cluster they started in; rules says which MAINTAINERS files were\n"
 		"read and how (from the release's own get_maintainer.pl), rules_version which\n"
-		"version of maintevo's reading of them built it (0: imported).",
+		"version of maintevo's reading of them built it (0: imported).\n"
+		"After 'maintevo flow', the listed people's headline (the last columns, empty\n"
+		"before): listed_addresses (M:/R: entries that are addresses, per section),\n"
+		"listed_never_seen, listed_quiet and listed_gone (the states of 'export\n"
+		"listed' at 12 months), listed_quiet_24 and listed_gone_24 (at 24 months).",
 	.options = options,
 	.operands = 0,
 };

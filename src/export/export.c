@@ -28,7 +28,9 @@ static const mev_column releases_cols[] = {
 	{ "sections_covering_nothing", I }, { "sections_obsolete", I }, { "comment_titles", I },
 	{ "duplicate_titles", I }, { "patterns_matching_nothing", I }, { "orphan_lines", I },
 	{ "obsolete_lines", I }, { "kind", S }, { "commit_date", D }, { "same_as", S },
-	{ "maintainers_files_not_read", I }, { NULL, S }
+	{ "maintainers_files_not_read", I }, { "listed_addresses", I }, { "listed_never_seen", I },
+	{ "listed_quiet", I }, { "listed_gone", I }, { "listed_quiet_24", I }, { "listed_gone_24", I },
+	{ NULL, S }
 };
 static const mev_column sections_cols[] = {
 	{ "release", S }, { "section", S }, { "status", S }, { "maintainers", I },

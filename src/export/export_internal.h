@@ -241,6 +241,36 @@ void mev__export_handles_free(mev__export_handles *p);
 int mev__export_listed(mev_table *w, const mev__export_ctx *x);
 int mev__export_candidates(mev_table *w, const mev__export_ctx *x);
 int mev__export_listed_sections(mev_table *w, const mev__export_ctx *x);
+/* A release's stored headline (headline.c): the listed entries, never
+ * seen, and quiet and gone at 12 [0] and 24 [1] months; known 0 when none
+ * is stored for the store as it is now. */
+typedef struct {
+	int known;
+	uint64_t addresses, never_seen, quiet[2], gone[2];
+} mev__export_headline;
+/* Every release of h's headline, by index (*out the caller's to free). */
+int mev__export_headlines(mev__export_headline **out, mev_store *s, const mev_history *h);
+/*
+ * The rules the listed states follow, for the headline flow stores
+ * (headline.c): bump it whenever activity.c or listed.c change what state
+ * a listed entry gets (how people fold, what counts as activity), so that
+ * the next flow counts every stored headline again instead of keeping
+ * numbers the listed table no longer gives.
+ */
+#define MEV__LISTED_RULES 1
+/* The states of one release's listed entries, counted (the headline, headline.c). */
+typedef struct {
+	uint64_t addresses;       /* entries not unknown: one per section and address */
+	uint64_t never_seen, quiet, gone;
+} mev__listed_tally;
+/* Add release r's stored flow to the activity index a (release 0: the
+ * history before it), as the listed table does; nothing when not stored. */
+int mev__listed_add(mev__activity *a, const mev__export_ctx *x, size_t r);
+/* The listed entries of release r (its roster ro; a holding releases 0..r)
+ * counted by their state at x->opt->quiet_months, as the listed table
+ * states them. */
+int mev__listed_headline_of(mev__listed_tally *out, const mev__export_ctx *x,
+			    mev__activity *a, size_t r, const mev_flow_roster *ro);
 
 /* --- paths (paths.c) -------------------------------------------------------------- */
 

@@ -701,3 +701,29 @@ int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_
 	mev_history_free(own);
 	return rc;
 }
+
+/* --- the headline of one release (headline.c) --------------------------------------- */
+
+int mev__listed_add(mev__activity *a, const mev__export_ctx *x, size_t r)
+{
+	return add_release(a, x, r);
+}
+
+static int count_entry(void *out, const listed_values *v)
+{
+	count_state(out, v->state);
+	return 0;
+}
+
+int mev__listed_headline_of(mev__listed_tally *out, const mev__export_ctx *x,
+			    mev__activity *a, size_t r, const mev_flow_roster *ro)
+{
+	state_count c = { 0, 0, 0, 0, 0, 0 };
+	listed_sink k = { count_entry, NULL, &c };
+	int rc = listed_release(&k, x, a, r, ro, NULL, NULL);
+	out->addresses = c.n - c.unknown;
+	out->never_seen = c.never_seen;
+	out->quiet = c.quiet;
+	out->gone = c.gone;
+	return rc;
+}

@@ -86,11 +86,28 @@ static const char *same_as(const mev_history *h, size_t i)
 	return mev_history_release(h, k)->tag;
 }
 
+/* The listed people's headline, stored by flow (headline.c): empty when not known. */
+static void headline_columns(mev_table *w, const mev__export_headline *l)
+{
+	int64_t v[6] = { -1, -1, -1, -1, -1, -1 };
+	if (l->known) {
+		v[0] = (int64_t)l->addresses;
+		v[1] = (int64_t)l->never_seen;
+		v[2] = (int64_t)l->quiet[0];
+		v[3] = (int64_t)l->gone[0];
+		v[4] = (int64_t)l->quiet[1];
+		v[5] = (int64_t)l->gone[1];
+	}
+	for (int k = 0; k < 6; k++)
+		mev_table_int_or_null(w, v[k]);
+}
+
 int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 {
 	const mev_history *h = x->h;
 	size_t first, end;
-	int rc = 0;
+	mev__export_headline *listed = NULL;
+	int rc = mev__export_headlines(&listed, x->s, h);
 	mev__export_range(&first, &end, h, x->opt->release);
 	for (size_t i = first; !rc && i < end; i++) {
 		const mev_release *r = mev_history_release(h, i);
@@ -136,8 +153,10 @@ int mev__export_releases(mev_table *w, const mev__export_ctx *x)
 		mev_table_str_or_null(w, i && mev_oid_equal(&mev_history_release(h, i - 1)->commit, &r->commit)
 						 ? same_as(h, i) : NULL);
 		mev_table_int_or_null(w, cs.unread_maintainers);
+		headline_columns(w, &listed[i]);
 		mev_table_end_row(w);
 	}
+	free(listed);
 	return rc;
 }
 

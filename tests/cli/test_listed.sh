@@ -105,11 +105,58 @@ grep -q "^## Listed but quiet" noflow.md || fail "no part 'Listed but quiet'"
 grep -q "needs the patch flow: run \`maintevo flow\`" noflow.md || fail "no hint to run flow"
 grep -q "Sections orphaned in fact" noflow.md && fail "listed counts without a flow"
 
-step "flow reads the history before the first release once"
+# headline FILE: release and the listed_* columns of each row of a releases table
+headline() {
+	python3 -c 'import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(",".join(r[k] for k in ("release", "listed_addresses", "listed_never_seen", "listed_quiet",
+                                  "listed_gone", "listed_quiet_24", "listed_gone_24")), end=" ")' "$1"
+}
+
+# same_as_listed STORE RELEASES_CSV: each release's headline is the count of
+# the states export listed gives at 12 and 24 months
+same_as_listed() {
+	expect_exit 0 "$MEV" export listed --store "$1" -o listed12.csv
+	expect_exit 0 "$MEV" export listed --store "$1" --quiet-months 24 -o listed24.csv
+	python3 - "$2" listed12.csv listed24.csv <<'PY' || fail "releases' headline is not export listed's"
+import collections, csv, sys
+rel, l12, l24 = sys.argv[1:]
+def states(path):
+    c = collections.defaultdict(collections.Counter)
+    for r in csv.DictReader(open(path)):
+        c[r["release"]][r["state"]] += 1
+    return c
+a, b = states(l12), states(l24)
+for r in csv.DictReader(open(rel)):
+    x, y = a[r["release"]], b[r["release"]]
+    want = [sum(x.values()) - x["unknown"], x["never_seen"], x["quiet"], x["gone"], y["quiet"], y["gone"]]
+    got = [int(r[k]) for k in ("listed_addresses", "listed_never_seen", "listed_quiet", "listed_gone",
+                               "listed_quiet_24", "listed_gone_24")]
+    if want != got:
+        sys.exit("%s: export listed gives %s, releases %s" % (r["release"], want, got))
+PY
+}
+
+step "releases before flow: the listed headline is empty, not 0"
+expect_exit 0 "$MEV" releases --store s
+[ "$(headline "$OUT")" = "v1.0,,,,,, v2.0,,,,,, " ] || fail "the listed headline without a flow: $(headline "$OUT")"
+
+step "flow reads the history before the first release once, and counts the listed headline once"
 expect_exit 0 "$MEV" flow --store s
 expect_stderr_contains "5 commits before the first release"
+expect_stderr_contains "the listed people's headline of 2 releases counted (0 kept)"
 expect_exit 0 "$MEV" flow --store s
 grep -q "before the first release" "$ERR" && fail "the history before the first release read again"
+grep -q "headline" "$ERR" && fail "the headline counted again: $(cat "$ERR")"
+
+step "releases names the headline flow stored: the states of export listed at 12 and 24 months"
+expect_exit 0 "$MEV" releases --store s
+cp "$OUT" releases.csv
+# v1.0: Ann, Rae, Nev never seen, Ida quiet, Dan gone (Dan active at 24 months);
+# v2.0: Nev never seen, Ida quiet, Pam, Rae, Dan gone (Pam and Rae active at 24)
+[ "$(headline releases.csv)" = "v1.0,6,3,1,1,1,0 v2.0,6,1,1,3,1,1 " ] ||
+	fail "the listed headline: $(headline releases.csv)"
+same_as_listed s releases.csv
 
 # release,section,entry,email,role,status,last_active,last_active_anywhere,months_quiet,state
 cols='{print $1","$3","$4","$6","$7","$8","$9","$10","$11","$12}'
@@ -211,9 +258,21 @@ for row in '| Listed M:/R: addresses (per section) | 6 | 6 | 0 |' \
 done
 [ "$(grep -c '^| [A-Z][a-z]* [A-Z][a-z]* | ' part.md)" = 1 ] || fail "someone else went quiet"
 grep -qxF '| Sections orphaned in fact | 1 | 1 | 0 |' report.md || fail "the glance table lacks the count"
+# the report's counts are releases' headline: addresses, never seen, quiet or gone
+python3 - releases.csv part.md <<'PY' || fail "the report's headline is not releases'"
+import csv, sys
+r = {x["release"]: x for x in csv.DictReader(open(sys.argv[1]))}
+part = open(sys.argv[2]).read()
+for label, cols in (("Listed M:/R: addresses (per section)", ["listed_addresses"]),
+                    ("... never seen in the history", ["listed_never_seen"]),
+                    ("... quiet or gone (nothing in the section for 12 months)", ["listed_quiet", "listed_gone"])):
+    a, b = (sum(int(r[t][c]) for c in cols) for t in ("v1.0", "v2.0"))
+    if "| %s | %d | %d |" % (label, a, b) not in part:
+        sys.exit("no row '%s' with %d and %d" % (label, a, b))
+PY
 
-step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines"
-schema_check s listed listed_sections candidates
+step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines (releases with its headline)"
+schema_check s listed listed_sections candidates releases
 
 step "export all: both tables in SQLite"
 expect_exit 0 "$MEV" export all --store s -o all.db
@@ -224,6 +283,84 @@ if command -v sqlite3 >/dev/null; then
 	[ "$(sqlite3 all.db "select group_concat(section) from listed_sections where orphaned_in_fact")" = DRV,DRV ] ||
 		fail "listed_sections in SQLite"
 fi
+
+step "the headline in SQLite's releases table"
+if command -v sqlite3 >/dev/null; then
+	[ "$(sqlite3 all.db "select group_concat(listed_gone) from releases")" = 1,3 ] ||
+		fail "the headline in SQLite"
+fi
+
+step "a store whose flow predates the headline: unknown (empty), not 0; the next flow counts it"
+if command -v mdb_dump >/dev/null && command -v mdb_load >/dev/null; then
+	# the store as a flow before the headline left it: every table but "headline"
+	mdb_dump -a s >all.txt
+	python3 - all.txt old.txt <<'PY'
+import sys
+blocks = open(sys.argv[1]).read().split("VERSION=3\n")[1:]
+keep = [b for b in blocks if "database=headline\n" not in b.split("HEADER=END")[0]]
+assert len(keep) == len(blocks) - 1
+open(sys.argv[2], "w").write("".join("VERSION=3\n" + b for b in keep))
+PY
+	mkdir old && mdb_load -f old.txt old 2>/dev/null || fail "mdb_load"
+	expect_exit 0 "$MEV" releases --store old
+	[ "$(headline "$OUT")" = "v1.0,,,,,, v2.0,,,,,, " ] || fail "an old flow's headline: $(headline "$OUT")"
+	expect_exit 0 "$MEV" flow --store old --repo repo
+	expect_stderr_contains "headline of 2 releases counted (0 kept)"
+	expect_exit 0 "$MEV" releases --store old
+	[ "$(headline "$OUT")" = "$(headline releases.csv)" ] || fail "the headline counted after an old flow"
+
+	step "a damaged headline record: store check names it, repair drops it, the next flow counts it"
+	mdb_dump -s headline old >h.txt
+	python3 - h.txt <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+i = lines.index("HEADER=END") + 2  # the value of the first key, v1.0
+v = bytearray.fromhex(lines[i].strip())
+v[len(v) // 2] ^= 0x10
+lines[i] = " " + v.hex()
+open(sys.argv[1], "w").write("\n".join(lines))
+PY
+	mdb_load -s headline old <h.txt 2>/dev/null || fail "mdb_load"
+	expect_exit 1 "$MEV" store check --store old
+	expect_stdout_contains "damaged: headline v1.0"
+	expect_exit 0 "$MEV" store repair --store old
+	expect_exit 0 "$MEV" releases --store old
+	[ "$(headline "$OUT")" = "v1.0,,,,,, v2.0,6,1,1,3,1,1 " ] || fail "after the repair: $(headline "$OUT")"
+	expect_exit 0 "$MEV" flow --store old --repo repo
+	expect_stderr_contains "headline of 1 release counted (1 kept)"
+fi
+
+step "a new release: flow counts its headline only, the others' kept"
+pc 2022-08-01T00:00:00 "$ANN" "$ANN" core/a.c
+tag_at 2022-09-01T00:00:00 v3.0
+expect_exit 0 "$MEV" walk --repo repo --store s -q
+expect_exit 0 "$MEV" releases --store s
+[ "$(headline "$OUT")" = "$(headline releases.csv)v3.0,,,,,, " ] || fail "the new release before flow: $(headline "$OUT")"
+expect_exit 0 "$MEV" flow --store s
+expect_stderr_contains "headline of 1 release counted (2 kept)"
+expect_exit 0 "$MEV" releases --store s
+# v3.0: Ann active; Ida quiet; Pam, Rae, Dan gone at 12 months (Pam, Rae active at 24)
+[ "$(headline "$OUT")" = "$(headline releases.csv)v3.0,6,1,1,3,1,1 " ] || fail "the new release's headline: $(headline "$OUT")"
+
+step "a release walked between two others: the later headlines unknown until flow counts them again"
+GIT_COMMITTER_DATE="2021-03-02T00:00:00 +0000" git -C repo tag -a v1.5 -m "release v1.5" \
+	"$(git -C repo log --format=%H -1 --before=2021-03-02T00:00:00 --after=2021-02-28T00:00:00)"
+expect_exit 0 "$MEV" walk --repo repo --store s -q
+expect_exit 0 "$MEV" releases --store s
+before=$(headline "$OUT")
+case $before in
+"v1.0,6,3,1,1,1,0 v1.5,,,,,, v2.0,,,,,, v3.0,,,,,, ") ;;
+*) fail "the headlines after v1.5 walked: $before" ;;
+esac
+expect_exit 0 "$MEV" flow --store s
+expect_stderr_contains "headline of 3 releases counted (1 kept)"
+expect_exit 0 "$MEV" releases --store s
+case $(headline "$OUT") in
+"v1.0,6,3,1,1,1,0 v1.5,6,1,1,1,1,0 v2.0,6,1,1,3,1,1 v3.0,6,1,1,3,1,1 ") ;;
+*) fail "the headlines counted again: $(headline "$OUT")" ;;
+esac
+cp "$OUT" releases4.csv
+same_as_listed s releases4.csv
 
 # --- one person, many addresses (--fold) ---------------------------------------
 # Mark is listed for USB as mark@denx.org and SOC as mark+soc@mail.org (never
