@@ -38,6 +38,10 @@ same local part of the address). A removal whose entry is listed in
 another section at i+1 where it was not at i is counted as removed and
 also reported as moved.
 
+A section whose files are none at i (lines 0 in listed_sections: edk2's
+Maintainers.txt had no F: lines before edk2-stable201908) can have no
+activity, so its entries are left out of both back-tests (counted apart).
+
 Back-test of candidates: every entry added to a section whose title was
 there at i (address changes left out, as above): was it, by address, the
 rank 1 or one of the ranks up to 3 of that section's candidates at i?
@@ -121,10 +125,12 @@ class Listed:
 
 
 def section_titles(rows):
-    """release -> set of written titles (every section, with or without M:)."""
-    out = defaultdict(set)
+    """release -> {written title: the lines its sections cover} (every
+    section, with or without M:)."""
+    out = defaultdict(dict)
     for r in rows:
-        out[r["release"]].add(written(r["section"]))
+        t = written(r["section"])
+        out[r["release"]][t] = out[r["release"]].get(t, 0) + int(r["lines"])
     return out
 
 
@@ -156,22 +162,28 @@ def quartiles(xs):
 
 
 def pct(a, b):
-    return "%d/%d (%.0f%%)" % (a, b, 100.0 * a / b) if b else "0/0"
+    if not b:
+        return "0/0"
+    p = 100.0 * a / b
+    return ("%d/%d (%.1f%%)" if 0 < p < 10 else "%d/%d (%.0f%%)") % (a, b, p)
 
 
-def run_start(lst, key, i):
-    """The first release of the unbroken run of flagged releases ending at i."""
+def run_start(lst, key, i, titles):
+    """The first release of the unbroken run of flagged releases ending at
+    i (releases where the section covered no file break the run)."""
     j = i
-    while j > 0 and lst.state(lst.order[j - 1], key) in FLAGGED:
+    while (j > 0 and lst.state(lst.order[j - 1], key) in FLAGGED and
+           titles[lst.order[j - 1]].get(key[0])):
         j -= 1
     return lst.order[j]
 
 
 def backtest_quiet(l12, l24, titles, details):
     """Removals while the section stayed, and their states before."""
-    out = {"removals": 0, "section_gone": 0, "address_changed": 0, "moved": 0,
+    out = {"removals": 0, "section_gone": 0, "address_changed": 0, "moved": 0, "no_files": 0,
            "by": {12: defaultdict(int), 24: defaultdict(int)},
            "ahead": {12: [], 24: []}, "active_last": [],
+           "gone_by": {12: defaultdict(int), 24: defaultdict(int)},
            "base": {12: defaultdict(int), 24: defaultdict(int)},
            "base_removed": {12: defaultdict(int), 24: defaultdict(int)}}
     order = l12.order
@@ -184,6 +196,10 @@ def backtest_quiet(l12, l24, titles, details):
         for key, info in before.items():
             sec, entry = key
             stayed = sec in titles[nxt]
+            if stayed and not titles[rel].get(sec):
+                if key not in after:
+                    out["no_files"] += 1
+                continue
             if stayed:
                 for n, lst in ((12, l12), (24, l24)):
                     out["base"][n][lst.state(rel, key)] += 1
@@ -191,6 +207,8 @@ def backtest_quiet(l12, l24, titles, details):
                 continue
             if not stayed:
                 out["section_gone"] += 1
+                for n, lst in ((12, l12), (24, l24)):
+                    out["gone_by"][n][lst.state(rel, key)] += 1
                 continue
             repl = replacement(key, info, after, before)
             if repl:
@@ -207,7 +225,7 @@ def backtest_quiet(l12, l24, titles, details):
                 out["by"][n][st] += 1
                 out["base_removed"][n][st] += 1
                 if st in FLAGGED:
-                    out["ahead"][n].append(months(lst.date[run_start(lst, key, i)], lst.date[nxt]))
+                    out["ahead"][n].append(months(lst.date[run_start(lst, key, i, titles)], lst.date[nxt]))
                 elif st == "active" and n == 12:
                     out["active_last"].append(months(info["last"], lst.date[nxt]))
                 row.append(st)
@@ -217,7 +235,7 @@ def backtest_quiet(l12, l24, titles, details):
 
 def backtest_candidates(l12, titles, cands, details):
     out = {"additions": 0, "hit1": 0, "hit3": 0, "no_candidates": 0, "address_changed": 0,
-           "new_never_seen": 0, "name_only": 0, "hit_any": 0}
+           "new_never_seen": 0, "name_only": 0, "hit_any": 0, "no_files": 0}
     order = l12.order
     for i in range(len(order) - 1):
         rel, nxt = order[i], order[i + 1]
@@ -225,6 +243,9 @@ def backtest_candidates(l12, titles, cands, details):
         for key, info in after.items():
             sec, entry = key
             if key in before or sec not in titles[rel]:
+                continue
+            if not titles[rel][sec]:
+                out["no_files"] += 1
                 continue
             if any(s == sec and (s, e) not in after and same_person(inf, info)
                    for (s, e), inf in before.items()):
@@ -372,8 +393,9 @@ def main():
     print(headline(l12, l24, s12, s24))
     print("\n### Back-test of quiet\n")
     print("Entries removed while their section stayed: %d (moved to another section too: %d);"
-          " not counted: %d whose section went, %d address changes.\n"
-          % (q["removals"], q["moved"], q["section_gone"], q["address_changed"]))
+          " not counted: %d whose section went, %d address changes, %d from a section"
+          " that covered no file at the release before.\n"
+          % (q["removals"], q["moved"], q["section_gone"], q["address_changed"], q["no_files"]))
     print("| state at the release before | 12 months | 24 months |")
     print("|---|---:|---:|")
     n = q["removals"]
@@ -385,16 +407,21 @@ def main():
     print("| **flagged (quiet or gone)** | **%s** | **%s** |" % (pct(f12, n), pct(f24, n)))
     print("| months ahead (flagged) | %s | %s |" % (quartiles(q["ahead"][12]),
                                                     quartiles(q["ahead"][24])))
-    print("| months from the last activity in the section to the removal (active at 12) | %s | |"
-          % quartiles(q["active_last"]))
+    print("| months from the last activity in the section to the removal, removed while active"
+          " | %s | |" % quartiles(q["active_last"]))
+    rate = {}
     for nm in (12, 24):
-        base = q["base"][nm]
-        tot = sum(base.values())
+        base, rem = q["base"][nm], q["base_removed"][nm]
         fl = sum(base[s] for s in FLAGGED)
-        rf = sum(q["base_removed"][nm][s] for s in FLAGGED)
-        ra = q["base_removed"][nm]["active"]
-        print("| base rate %d: entries flagged among all (section stayed) | %s | removed at the next release: flagged %s, active %s |"
-              % (nm, pct(fl, tot), pct(rf, fl), pct(ra, base["active"])))
+        rate[nm] = (pct(fl, sum(base.values())),
+                    pct(sum(rem[s] for s in FLAGGED), fl), pct(rem["active"], base["active"]))
+    print("| all entries (section stayed), flagged | %s | %s |" % (rate[12][0], rate[24][0]))
+    print("| of the flagged, removed at the next release | %s | %s |" % (rate[12][1], rate[24][1]))
+    print("| of the active, removed at the next release | %s | %s |" % (rate[12][2], rate[24][2]))
+    g = q["section_gone"]
+    print("| entries whose section went (not counted above), flagged | %s | %s |"
+          % (pct(sum(q["gone_by"][12][s] for s in FLAGGED), g),
+             pct(sum(q["gone_by"][24][s] for s in FLAGGED), g)))
     print("\n### Back-test of candidates\n")
     a = c["additions"]
     print("| additions to an existing section | %d |" % a)
@@ -407,7 +434,8 @@ def main():
           % (pct(c["hit1"], wc), pct(c["hit3"], wc)))
     print("| added person never seen at the release after | %s |" % pct(c["new_never_seen"], a))
     print("| a miss whose name (not address) is among ranks 1-3 | %s |" % pct(c["name_only"], a))
-    print("| address changes (not counted) | %d |" % c["address_changed"])
+    print("| not counted: address changes; additions to a section that covered no file | %d; %d |"
+          % (c["address_changed"], c["no_files"]))
     if o.candidates_all:
         print()
         print(rerank_table(l12, titles, read_csv(o.candidates_all)))
