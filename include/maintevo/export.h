@@ -62,6 +62,19 @@ int mev_workload_by_parse(const char *name);
 /* The columns of the workload table grouped `by` (static data). */
 const mev_column *mev_export_workload_columns(mev_workload_by by);
 
+/* Which addresses are one person in listed, listed_sections and candidates
+ * (--fold; docs/people.md, "Identities"). */
+typedef enum {
+	MEV_EXPORT_FOLD_NAMES = 0,   /* the default: as addresses, and addresses seen under one
+				      * full name (two words or more, any case) */
+	MEV_EXPORT_FOLD_ADDRESSES,   /* one address but for case and a "+tag" of its local part */
+	MEV_EXPORT_FOLD_NONE         /* flow's keys (the address after .mailmap) as they are */
+} mev_export_fold;
+
+/* "names", "addresses", "none"; parse: -1 for an unknown name. */
+const char *mev_export_fold_name(mev_export_fold f);
+int mev_export_fold_parse(const char *name);
+
 /*
  * Organisations read from an --orgs file, in gitdm's email-map (and
  * domain-map) format: each line `KEY ORGANISATION` or `KEY ORGANISATION <
@@ -103,6 +116,8 @@ typedef struct {
 	int top;              /* candidates: people per release and section (0: 3) */
 	const char *people;   /* listed, candidates: a file mapping handles to addresses, lines
 			       * "HANDLE ADDRESS" ('#' comments; NULL: none) */
+	mev_export_fold fold; /* listed, listed_sections, candidates: which addresses are one
+			       * person (0: MEV_EXPORT_FOLD_NAMES) */
 } mev_export_options;
 
 /*

@@ -8,7 +8,7 @@
 #include <string.h>
 
 typedef struct {
-	const char *store, *format, *out, *by, *orgs;
+	const char *store, *format, *out, *by, *orgs, *fold;
 	mev_export_options eo;
 	int meta;
 	cli_cluster_opts cluster;
@@ -56,6 +56,13 @@ static const cli_option options[] = {
 		       "listed entries that are not addresses (Zephyr's\n"
 		       "GitHub handles): lines\n"
 		       "'HANDLE ADDRESS', '#' starts a comment"),
+	CLI_OPT_STRING(export_args, fold, 0, "fold", "HOW",
+		       "listed, listed_sections, candidates: which addresses\n"
+		       "are one person: names (default: as addresses, and\n"
+		       "those seen under one full name of two words or more),\n"
+		       "addresses (one but for case and a '+tag':\n"
+		       "a+usb@x.org is a@x.org) or none (flow's, after\n"
+		       ".mailmap)"),
 	CLI_OPT_EXCEL_SAFE(export_args, eo.excel_safe),
 	CLI_OPT_OUT(export_args, out),
 	CLI_OPT_HELP,
@@ -75,7 +82,8 @@ const cli_command cmd_export_spec = {
 			   "[--release TAG] [--from TAG] [--to TAG] [--repo PATH]\n"
 			   "[--orgs FILE] [-f F] [-o FILE]",
 			   "listed|listed_sections|candidates --store DIR [--quiet-months N] [--top K]\n"
-			   "[--people FILE] [--release TAG] [--repo PATH] [-f F] [-o FILE]",
+			   "[--people FILE] [--fold names|addresses|none] [--release TAG]\n"
+			   "[--repo PATH] [-f F] [-o FILE]",
 			   "graph --store DIR --release TAG [--format graphml|json|dot|csv]\n"
 			   "[--meta] [--method M ...] [-o FILE]",
 			   "all --store DIR [--format sqlite] -o FILE.db\n"
@@ -135,7 +143,9 @@ const cli_command cmd_export_spec = {
 		"             Acked-by, Tested-by) and anywhere, over the whole history\n"
 		"             (before the first release too), and a state: active, quiet\n"
 		"             (nothing in the section for --quiet-months), gone (nothing\n"
-		"             anywhere), never_seen, unknown (not an address: --people)\n"
+		"             anywhere), never_seen, unknown (not an address: --people);\n"
+		"             a person is all the addresses --fold joins (matched_by,\n"
+		"             other_addresses say how)\n"
 		"  listed_sections one row per release and section: its M: people by\n"
 		"             state (as listed gives them) and R: people, lines, and\n"
 		"             orphaned_in_fact: the S: says Maintained or Supported and\n"
@@ -357,6 +367,23 @@ static int export_table(const char *dir, const char *what, mev_export_options *e
 			       out_path);
 }
 
+/* --fold HOW into eo, for the tables it goes with (and all). */
+static int parse_fold(mev_export_options *eo, const char *fold, const char *what)
+{
+	int f;
+	if (!fold)
+		return 0;
+	if (strcmp(what, "listed") && strcmp(what, "listed_sections") && strcmp(what, "candidates") &&
+	    strcmp(what, "all"))
+		return cli_usage_error("export", "--fold goes with the listed, listed_sections and "
+				       "candidates tables only");
+	if ((f = mev_export_fold_parse(fold)) < 0)
+		return cli_usage_error("export", "unknown --fold '%s' (use names, addresses or none)",
+				       fold);
+	eo->fold = (mev_export_fold)f;
+	return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	export_args a = { .store = "maintevo.store" };
@@ -377,6 +404,8 @@ int cmd_export(int argc, char **argv)
 		return rc;
 	hp.cp = &a.cluster.p;
 	hp.tp = &a.tp;
+	if ((rc = parse_fold(&a.eo, a.fold, what)))
+		return rc;
 	if ((a.eo.quiet_months || a.eo.top || a.eo.people) && strcmp(what, "graph") == 0)
 		return cli_usage_error("export", "%s goes with the listed and candidates tables only",
 				       a.eo.people ? "--people" : a.eo.top ? "--top" : "--quiet-months");

@@ -7,8 +7,10 @@
  * the first release's MAINTAINERS).  Releases are added in version order;
  * each adds its commits as events (time, person, section, kinds), and the
  * last date of every (section, person) pair and of every person anywhere is
- * kept up to the release added last.  A person is the key flow gives
- * (mev__export_flow_person()); a section is its title.
+ * kept up to the release added last.  An id is the key flow gives
+ * (mev__export_flow_person()), an address; the fold (identity.c) says
+ * which ids are one person, and the queries below answer for the person.
+ * A section is its title.
  */
 #include "export_internal.h"
 #include "maintevo/error.h"
@@ -17,14 +19,18 @@
 #include <string.h>
 #include <time.h>
 
-int mev__act_init(mev__activity *a)
+int mev__act_init(mev__activity *a, mev_export_fold fold)
 {
 	memset(a, 0, sizeof *a);
+	a->fold.mode = fold;
 	return 0;
 }
 
 void mev__act_free(mev__activity *a)
 {
+	mev__fold_free(&a->fold);
+	mev__buf_free(&a->others);
+	MEV_VEC_FREE(&a->sorted);
 	mev__strmap_free(&a->people);
 	mev__strmap_free(&a->sections);
 	mev__strmap_free(&a->pairs);
@@ -37,12 +43,12 @@ void mev__act_free(mev__activity *a)
 	memset(a, 0, sizeof *a);
 }
 
-/* The id of the person of flow record fr (added when new; the name kept
- * is the one seen last). */
+/* The id of the address of flow record p (added and folded when new; the
+ * name kept is the one seen last, each name seen folded). */
 static int person_id(uint32_t *id, mev__activity *a, const mev_flow_person *p)
 {
 	const char *key = mev__export_flow_person(p);
-	int added;
+	int added, rc;
 	if (mev__strmap_intern(&a->people, key, strlen(key), (uint32_t)a->keys.n, id, &added))
 		return mev_error_oom();
 	if (added) {
@@ -50,11 +56,14 @@ static int person_id(uint32_t *id, mev__activity *a, const mev_flow_person *p)
 		if (!k || MEV_VEC_PUSH(&a->keys, k) || MEV_VEC_PUSH(&a->names, NULL) ||
 		    MEV_VEC_PUSH(&a->anywhere, INT64_MIN))
 			return mev_error_oom();
+		if ((rc = mev__fold_add(&a->fold, *id, k)))
+			return rc;
 	}
-	if (*p->name && (!a->names.v[*id] || strcmp(a->names.v[*id], p->name) != 0) &&
-	    !(a->names.v[*id] = mev__arena_strndup(&a->arena, p->name, strlen(p->name))))
+	if (!*p->name || (a->names.v[*id] && strcmp(a->names.v[*id], p->name) == 0))
+		return 0;
+	if (!(a->names.v[*id] = mev__arena_strndup(&a->arena, p->name, strlen(p->name))))
 		return mev_error_oom();
-	return 0;
+	return mev__fold_name(&a->fold, *id, p->name);
 }
 
 /*
@@ -90,9 +99,9 @@ static int section_id(uint32_t *id, mev__activity *a, const char *title)
 	return 0;
 }
 
-int64_t mev__act_person(const mev__activity *a, const char *key)
+int64_t mev__act_find(mev__activity *a, const char *addr)
 {
-	return mev__strmap_get(&a->people, key, strlen(key));
+	return mev__fold_find(&a->fold, &a->people, addr);
 }
 
 /* The people of commit c with what each did, at most cap (merged by person). */
@@ -196,11 +205,40 @@ int mev__act_add(mev__activity *a, const mev_flow_release *fr)
 	return rc ? rc : absorb(a);
 }
 
-int64_t mev__act_last(const mev__activity *a, uint32_t section, uint32_t person)
+/* The last date of id (an address) in section, INT64_MIN when none. */
+static int64_t id_last(const mev__activity *a, uint32_t section, uint32_t id)
 {
-	uint32_t key[2] = { section, person };
+	uint32_t key[2] = { section, id };
 	int64_t pos = mev__strmap_get(&a->pairs, (const char *)key, sizeof key);
 	return pos < 0 ? INT64_MIN : a->pair_last.v[pos];
+}
+
+/* The latest date of the addresses of id's person, in section or (anywhere) in any. */
+static int64_t latest(uint32_t *by, const mev__activity *a, uint32_t section, uint32_t id,
+		      int anywhere)
+{
+	int64_t last = INT64_MIN;
+	uint32_t m = id;
+	*by = id;
+	do {
+		int64_t t = anywhere ? a->anywhere.v[m] : id_last(a, section, m);
+		if (t > last) { /* a tie keeps the earlier: id itself first */
+			last = t;
+			*by = m;
+		}
+		m = mev__fold_next(&a->fold, m);
+	} while (m != id);
+	return last;
+}
+
+int64_t mev__act_last(uint32_t *by, const mev__activity *a, uint32_t section, uint32_t id)
+{
+	return latest(by, a, section, id, 0);
+}
+
+int64_t mev__act_anywhere(uint32_t *by, const mev__activity *a, uint32_t id)
+{
+	return latest(by, a, 0, id, 1);
 }
 
 int64_t mev__act_months(int64_t from, int64_t to)
@@ -217,4 +255,30 @@ int64_t mev__act_months(int64_t from, int64_t to)
 	     b.tm_hour * 3600 + b.tm_min * 60 + b.tm_sec < a.tm_hour * 3600 + a.tm_min * 60 + a.tm_sec))
 		m--;
 	return m;
+}
+
+static int key_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+int mev__act_others(const char **out, mev__activity *a, uint32_t id, const char *except)
+{
+	uint32_t m = id;
+	*out = NULL;
+	a->sorted.n = 0;
+	do {
+		if (strcmp(a->keys.v[m], except) != 0 && MEV_VEC_PUSH(&a->sorted, a->keys.v[m]))
+			return mev_error_oom();
+		m = mev__fold_next(&a->fold, m);
+	} while (m != id);
+	if (!a->sorted.n)
+		return 0;
+	mev__export_sort(a->sorted.v, a->sorted.n, sizeof *a->sorted.v, key_cmp);
+	mev__buf_clear(&a->others);
+	for (size_t i = 0; i < a->sorted.n; i++)
+		if ((i && mev__buf_puts(&a->others, " | ")) || mev__buf_puts(&a->others, a->sorted.v[i]))
+			return mev_error_oom();
+	*out = a->others.ptr;
+	return 0;
 }

@@ -122,7 +122,8 @@ static const mev_column workload_cluster_cols[] = { { "release", S }, { "date", 
 static const mev_column listed_cols[] = {
 	{ "release", S }, { "date", D }, { "section", S }, { "entry", S }, { "name", S },
 	{ "email", S }, { "role", S }, { "status", S }, { "last_active", D },
-	{ "last_active_anywhere", D }, { "months_quiet", I }, { "state", S }, { NULL, S }
+	{ "last_active_anywhere", D }, { "months_quiet", I }, { "state", S },
+	{ "matched_by", S }, { "other_addresses", S }, { NULL, S }
 };
 static const mev_column candidates_cols[] = {
 	{ "release", S }, { "date", D }, { "section", S }, { "rank", I }, { "name", S },
@@ -378,11 +379,11 @@ static int check_options(mev_export_table_id t, const mev_export_options *opt)
 				     "and candidates tables only");
 	if (opt->orgs && t != MEV_EXPORT_WORKLOAD)
 		return mev_error_set(MEV_EINVAL, "--orgs goes with the workload table only");
-	if ((opt->quiet_months || opt->people) && t != MEV_EXPORT_LISTED && t != MEV_EXPORT_CANDIDATES &&
-	    t != MEV_EXPORT_LISTED_SECTIONS)
+	if ((opt->quiet_months || opt->people || opt->fold) && t != MEV_EXPORT_LISTED &&
+	    t != MEV_EXPORT_CANDIDATES && t != MEV_EXPORT_LISTED_SECTIONS)
 		return mev_error_set(MEV_EINVAL, "%s goes with the listed, listed_sections and "
 				     "candidates tables only",
-				     opt->people ? "--people" : "--quiet-months");
+				     opt->people ? "--people" : opt->fold ? "--fold" : "--quiet-months");
 	if (opt->top && t != MEV_EXPORT_CANDIDATES)
 		return mev_error_set(MEV_EINVAL, "--top goes with the candidates table only");
 	if (t == MEV_EXPORT_FILES && !opt->release && !opt->path) {

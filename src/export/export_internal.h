@@ -163,9 +163,39 @@ typedef struct {
 	uint8_t kinds;
 } mev__act_event;
 
-/* The activity index: every event of the releases added so far, and the
- * last date of every (section, person) pair and of every person anywhere. */
+/* The identity fold (identity.c): which ids of the activity index (one per
+ * address flow keys) are one person, by --fold. */
 typedef struct {
+	mev_export_fold mode;
+	MEV_VEC(uint32_t) parent, size, next; /* per id: union-find parent, its person's
+					       * size (roots), next member (a ring) */
+	mev_strmap by_address, by_name;       /* folded address / normalised name -> first id */
+	mev_buf buf;
+} mev__fold;
+
+void mev__fold_free(mev__fold *f);
+/* A new id (ids come 0, 1, ...) of person key `key`: joined to the ids of
+ * the same address (--fold addresses and names).  Errors: MEV_ENOMEM. */
+int mev__fold_add(mev__fold *f, uint32_t id, const char *key);
+/* id was seen under `name`: joined to the ids seen under the same full
+ * name (--fold names).  Errors: MEV_ENOMEM. */
+int mev__fold_name(mev__fold *f, uint32_t id, const char *name);
+/* The person (root id) of id; the next id of its ring of members. */
+uint32_t mev__fold_root(const mev__fold *f, uint32_t id);
+uint32_t mev__fold_next(const mev__fold *f, uint32_t id);
+/* The id of address addr in people (the index's key -> id), or else of an
+ * id of the same address as the fold folds addresses; -1 when none. */
+int64_t mev__fold_find(mev__fold *f, const mev_strmap *people, const char *addr);
+/* An id seen under the full name `name` (--fold names), or -1. */
+int64_t mev__fold_find_name(mev__fold *f, const char *name);
+/* *same: x and y are one address but for case and a "+tag".  Errors: MEV_ENOMEM. */
+int mev__fold_same_address(mev__fold *f, const char *x, const char *y, int *same);
+
+/* The activity index: every event of the releases added so far, and the
+ * last date of every (section, person) pair and of every person anywhere.
+ * Ids are addresses (flow's keys); fold says which are one person. */
+typedef struct {
+	mev__fold fold;
 	mev_strmap people;        /* person key -> id */
 	MEV_VEC(const char *) keys, names; /* per id: key; name seen last (NULL: none) */
 	MEV_VEC(int64_t) anywhere; /* per id: last date in any commit (INT64_MIN: none) */
@@ -176,19 +206,30 @@ typedef struct {
 	MEV_VEC(mev__act_event) ev;
 	size_t absorbed;          /* events folded into pair_last */
 	mev_arena arena;
+	mev_buf others;           /* mev__act_others()'s answer */
+	MEV_VEC(const char *) sorted;
 } mev__activity;
 
-int mev__act_init(mev__activity *a);
+int mev__act_init(mev__activity *a, mev_export_fold fold);
 void mev__act_free(mev__activity *a);
 /* Add the commits of a stored flow record (a release's, or the history
  * before the first release). */
 int mev__act_add(mev__activity *a, const mev_flow_release *fr);
 /* The id of a section title (a repeated title's " #k" left out), UINT32_MAX when none. */
 uint32_t mev__act_section_of(const mev__activity *a, const char *title);
-/* The id of a person key, or -1. */
-int64_t mev__act_person(const mev__activity *a, const char *key);
-/* The last date of person in section, INT64_MIN when none. */
-int64_t mev__act_last(const mev__activity *a, uint32_t section, uint32_t person);
+/* The id of address addr, or of another address the fold makes one with
+ * it (a "+tag" left out); -1 when none. */
+int64_t mev__act_find(mev__activity *a, const char *addr);
+/* The last date of the person of id in section, INT64_MIN when none; *by
+ * gets the id (an address of the person) whose activity that is (id when
+ * none; of two at one date, id itself or the one met first). */
+int64_t mev__act_last(uint32_t *by, const mev__activity *a, uint32_t section, uint32_t id);
+/* The same for the person's last date in any commit. */
+int64_t mev__act_anywhere(uint32_t *by, const mev__activity *a, uint32_t id);
+/* *out: the addresses of id's person but `except`, sorted, joined with
+ * " | " (NULL when there is none); valid until the next call.  Errors:
+ * MEV_ENOMEM. */
+int mev__act_others(const char **out, mev__activity *a, uint32_t id, const char *except);
 /* Whole calendar months from `from` to `to` (UTC). */
 int64_t mev__act_months(int64_t from, int64_t to);
 

@@ -159,7 +159,7 @@ static int each_release(void *out, const mev__export_ctx *x, release_fn fn, int 
 {
 	mev__activity a;
 	size_t first, end;
-	int rc = mev__act_init(&a);
+	int rc = mev__act_init(&a, x->opt->fold);
 	mev__export_range(&first, &end, x->h, x->opt->release);
 	for (size_t r = 0; r < end && !rc; r++) {
 		const mev_release *rel = mev_history_release(x->h, r);
@@ -210,21 +210,40 @@ static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n,
 typedef struct {
 	const char *tag, *title, *entry, *name, *addr, *role, *status, *state;
 	int64_t date, last, anywhere; /* last, anywhere: INT64_MIN for none */
+	const char *matched_by;   /* how the address of last (else anywhere) is addr's: NULL: none */
+	const char *others;       /* the person's other addresses (NULL: none); valid until
+				   * the next listed_of() */
 } listed_values;
 
-static listed_values listed_of(const mev__export_ctx *x, const mev__activity *a, size_t r,
+/* How address `by` (the one whose activity counted) stands for listed address addr. */
+static const char *matched_by(mev__activity *a, const char *addr, const char *by, int *rc)
+{
+	int same = 0;
+	if (strcmp(addr, by) == 0)
+		return "address";
+	if ((*rc = mev__fold_same_address(&a->fold, addr, by, &same)))
+		return NULL;
+	return same ? "plus" : "name";
+}
+
+static listed_values listed_of(const mev__export_ctx *x, mev__activity *a, size_t r,
 			       const mev_flow_roster_section *s, const char *status, const char *entry,
-			       const char *role)
+			       const char *role, int *rc)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
 	listed_values v = { rel->tag, s->title, entry, NULL, address_of(x, entry), role, status,
-			    NULL, mev_release_date(rel), INT64_MIN, INT64_MIN };
-	int64_t p = v.addr ? mev__act_person(a, v.addr) : -1;
+			    NULL, mev_release_date(rel), INT64_MIN, INT64_MIN, NULL, NULL };
+	int64_t p = v.addr ? mev__act_find(a, v.addr) : -1;
 	if (p >= 0) {
-		uint32_t sec = mev__act_section_of(a, s->title);
-		v.name = a->names.v[p];
-		v.anywhere = a->anywhere.v[p];
-		v.last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(a, sec, (uint32_t)p);
+		uint32_t sec = mev__act_section_of(a, s->title), by_any, by_sec;
+		v.anywhere = mev__act_anywhere(&by_any, a, (uint32_t)p);
+		v.last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(&by_sec, a, sec, (uint32_t)p);
+		if (v.last == INT64_MIN)
+			by_sec = by_any;
+		v.name = a->names.v[p] ? a->names.v[p] : a->names.v[by_sec];
+		v.matched_by = matched_by(a, v.addr, a->keys.v[by_sec], rc);
+		if (!*rc)
+			*rc = mev__act_others(&v.others, a, (uint32_t)p, v.addr);
 	}
 	v.state = state_of(v.last, v.anywhere, v.date, quiet_months(x), v.addr);
 	return v;
@@ -259,6 +278,8 @@ static int listed_write(void *out, const listed_values *v)
 	date_or_null(w, v->anywhere);
 	mev_table_int_or_null(w, v->last == INT64_MIN ? -1 : mev__act_months(v->last, v->date));
 	mev_table_str(w, v->state);
+	mev_table_str_or_null(w, v->matched_by);
+	mev_table_str_or_null(w, v->others);
 	mev_table_end_row(w);
 	return 0;
 }
@@ -335,19 +356,20 @@ typedef struct {
 } listed_sink;
 
 static int listed_entries(state_count *c, const listed_sink *k, const mev__export_ctx *x,
-			  const mev__activity *a, size_t r, const mev_flow_roster_section *s,
+			  mev__activity *a, size_t r, const mev_flow_roster_section *s,
 			  const char *status, const char *const *entries, size_t n, const char *role)
 {
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
-		listed_values v = listed_of(x, a, r, s, status, entries[i], role);
+		listed_values v = listed_of(x, a, r, s, status, entries[i], role, &rc);
 		count_state(c, v.state);
-		rc = k->entry ? k->entry(k->out, &v) : 0;
+		if (!rc && k->entry)
+			rc = k->entry(k->out, &v);
 	}
 	return rc;
 }
 
-static int listed_section(const listed_sink *k, const mev__export_ctx *x, const mev__activity *a,
+static int listed_section(const listed_sink *k, const mev__export_ctx *x, mev__activity *a,
 			  size_t r, const mev_flow_roster_section *s, const char *status, uint64_t lines)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
@@ -396,8 +418,10 @@ int mev__export_listed_sections(mev_table *w, const mev__export_ctx *x)
 
 /* --- candidates --------------------------------------------------------------------- */
 
+/* A person's activity in a section (person: the fold's root id; by: the
+ * address of the latest event, the one the row shows). */
 typedef struct {
-	uint32_t section, person;
+	uint32_t section, person, by;
 	uint64_t authored, committed, reviewed, acked;
 	int64_t last;
 } tally;
@@ -422,24 +446,26 @@ static int tally_cmp(const void *pa, const void *pb)
 		return tp > tq ? -1 : 1;
 	if (p->last != q->last)
 		return p->last > q->last ? -1 : 1;
-	return strcmp(sort_a->keys.v[p->person], sort_a->keys.v[q->person]);
+	return strcmp(sort_a->keys.v[p->by], sort_a->keys.v[q->by]);
 }
 
-/* The (section, person) tallies of the events in the N months up to date. */
+/* The (section, person) tallies of the events in the N months up to date,
+ * a person's addresses as one. */
 static int window(tally_vec *out, const mev__activity *a, int64_t date, int n)
 {
 	mev_strmap at = { 0 };
 	int rc = 0;
 	for (size_t i = 0; i < a->ev.n && !rc; i++) {
 		const mev__act_event *e = &a->ev.v[i];
-		uint32_t key[2] = { e->section, e->person }, pos;
+		uint32_t key[2] = { e->section, mev__fold_root(&a->fold, e->person) }, pos;
 		int added;
 		tally *t;
 		if (e->time > date || mev__act_months(e->time, date) >= n ||
 		    !(e->kinds & (MEV_ACT_AUTHORED | MEV_ACT_COMMITTED | MEV_ACT_REVIEWED | MEV_ACT_ACKED)))
 			continue;
 		if (mev__strmap_intern(&at, (const char *)key, sizeof key, (uint32_t)out->n, &pos, &added) ||
-		    (added && MEV_VEC_PUSH(out, ((tally){ e->section, e->person, 0, 0, 0, 0, INT64_MIN })))) {
+		    (added && MEV_VEC_PUSH(out, ((tally){ key[0], key[1], e->person, 0, 0, 0, 0,
+							 INT64_MIN })))) {
 			rc = mev_error_oom();
 			break;
 		}
@@ -448,30 +474,35 @@ static int window(tally_vec *out, const mev__activity *a, int64_t date, int n)
 		t->committed += !!(e->kinds & MEV_ACT_COMMITTED);
 		t->reviewed += !!(e->kinds & MEV_ACT_REVIEWED);
 		t->acked += !!(e->kinds & MEV_ACT_ACKED);
-		if (e->time > t->last)
+		if (e->time > t->last) {
 			t->last = e->time;
+			t->by = e->person;
+		}
 	}
 	mev__strmap_free(&at);
 	return rc;
 }
 
-/* 1 when one of entries[0..n) stands for the person of `key`. */
-static int among(const mev__export_ctx *x, const char *const *entries, size_t n, const char *key)
+/* 1 when one of entries[0..n) stands for person (a root id) under any of its addresses. */
+static int among(const mev__export_ctx *x, mev__activity *a, const char *const *entries, size_t n,
+		 uint32_t person)
 {
 	for (size_t k = 0; k < n; k++) {
 		const char *addr = address_of(x, entries[k]);
-		if (addr && strcmp(addr, key) == 0)
+		int64_t id = addr ? mev__act_find(a, addr) : -1;
+		if (id >= 0 && mev__fold_root(&a->fold, (uint32_t)id) == person)
 			return 1;
 	}
 	return 0;
 }
 
-static int listed_in(const mev__export_ctx *x, const mev_flow_roster_section *s, const char *key)
+static int listed_in(const mev__export_ctx *x, mev__activity *a, const mev_flow_roster_section *s,
+		     uint32_t person)
 {
-	return among(x, s->maintainers, s->n_maintainers, key) ||
-	       among(x, s->maintainer_handles, s->n_maintainer_handles, key) ||
-	       among(x, s->reviewers, s->n_reviewers, key) ||
-	       among(x, s->reviewer_handles, s->n_reviewer_handles, key);
+	return among(x, a, s->maintainers, s->n_maintainers, person) ||
+	       among(x, a, s->maintainer_handles, s->n_maintainer_handles, person) ||
+	       among(x, a, s->reviewers, s->n_reviewers, person) ||
+	       among(x, a, s->reviewer_handles, s->n_reviewer_handles, person);
 }
 
 static void candidate_row(mev_table *w, const mev_release *rel, const char *title, int rank,
@@ -481,8 +512,8 @@ static void candidate_row(mev_table *w, const mev_release *rel, const char *titl
 	mev_table_date(w, mev_release_date(rel));
 	mev_table_str(w, title);
 	mev_table_uint(w, (uint64_t)rank);
-	mev_table_str_or_null(w, a->names.v[t->person]);
-	mev_table_str(w, a->keys.v[t->person]);
+	mev_table_str_or_null(w, a->names.v[t->by]);
+	mev_table_str(w, a->keys.v[t->by]);
 	mev_table_uint(w, t->authored);
 	mev_table_uint(w, t->committed);
 	mev_table_uint(w, t->reviewed);
@@ -531,7 +562,7 @@ static int candidates_release(void *out, const mev__export_ctx *x, mev__activity
 			continue;
 		section_span(&lo, &hi, t.v, t.n, sec);
 		for (size_t k = lo; k < hi && rank < top; k++)
-			if (!listed_in(x, s, a->keys.v[t.v[k].person]))
+			if (!listed_in(x, a, s, t.v[k].person))
 				candidate_row(w, rel, s->title, ++rank, a, &t.v[k]);
 	}
 	MEV_VEC_FREE(&t);

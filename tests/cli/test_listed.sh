@@ -23,6 +23,28 @@ tag_at() { # tag_at DATE TAG: an empty commit at DATE, tagged
 	GIT_COMMITTER_DATE="$1 +0000" git -C repo tag -a "$2" -m "release $2"
 }
 
+# init_commit: the files of repo committed on 2019-01-01 by Init.
+init_commit() {
+	git -C repo add -A
+	GIT_AUTHOR_NAME=Init GIT_AUTHOR_EMAIL=init@x.org GIT_COMMITTER_NAME=Init GIT_COMMITTER_EMAIL=init@x.org \
+	GIT_AUTHOR_DATE="2019-01-01T00:00:00 +0000" GIT_COMMITTER_DATE="2019-01-01T00:00:00 +0000" \
+		git -C repo commit -q -m "initial"
+}
+# schema_check STORE TABLE...: each table of STORE in CSV, JSON and JSON
+# Lines has the columns and types docs/schemas.md gives.
+schema_check() {
+	local store=$1 t f
+	shift
+	for t in "$@"; do
+		for f in csv json jsonl; do
+			expect_exit 0 "$MEV" export "$t" --store "$store" --format "$f" -o "$store.$t.$f"
+		done
+		python3 "$HERE/helpers/check_export.py" table "$SRC/docs/schemas.md" "$t" \
+			"$store.$t.csv" "$store.$t.json" "$store.$t.jsonl" ||
+			fail "$t of store $store does not match docs/schemas.md"
+	done
+}
+
 step "a planted history: pre-history from 2019, v1.0 (2020-12-15), v2.0 (2022-05-15)"
 INIT='Init Bot <init@x.org>' ANN='Ann Core <ann@core.org>' PAM='Pam Pre <pam@pre.org>'
 DAN='Dan Drv <dan@drv.org>' IDA='Ida Idle <ida@idle.org>' CARL='Carl Contrib <carl@ex.org>'
@@ -59,10 +81,7 @@ F: *
 F: */
 EOF
 for f in core/a.c core/b.c drv/x.c idle/i.c hnd/h.c; do echo start >"repo/$f"; done
-git -C repo add -A
-GIT_AUTHOR_NAME=Init GIT_AUTHOR_EMAIL=init@x.org GIT_COMMITTER_NAME=Init GIT_COMMITTER_EMAIL=init@x.org \
-GIT_AUTHOR_DATE="2019-01-01T00:00:00 +0000" GIT_COMMITTER_DATE="2019-01-01T00:00:00 +0000" \
-	git -C repo commit -q -m "initial"
+init_commit
 pc 2019-05-01T00:00:00 "$DAN" "$DAN" drv/x.c
 pc 2020-10-01T00:00:00 "$PAM" "$PAM" core/a.c
 pc 2020-12-01T00:00:00 "$IDA" "$IDA" core/b.c
@@ -194,13 +213,7 @@ done
 grep -qxF '| Sections orphaned in fact | 1 | 1 | 0 |' report.md || fail "the glance table lacks the count"
 
 step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines"
-for t in listed listed_sections candidates; do
-	for f in csv json jsonl; do
-		expect_exit 0 "$MEV" export "$t" --store s --format "$f" -o "$t.$f"
-	done
-	python3 "$HERE/helpers/check_export.py" table "$SRC/docs/schemas.md" "$t" "$t.csv" "$t.json" "$t.jsonl" ||
-		fail "$t does not match docs/schemas.md"
-done
+schema_check s listed listed_sections candidates
 
 step "export all: both tables in SQLite"
 expect_exit 0 "$MEV" export all --store s -o all.db
@@ -211,3 +224,108 @@ if command -v sqlite3 >/dev/null; then
 	[ "$(sqlite3 all.db "select group_concat(section) from listed_sections where orphaned_in_fact")" = DRV,DRV ] ||
 		fail "listed_sections in SQLite"
 fi
+
+# --- one person, many addresses (--fold) ---------------------------------------
+# Mark is listed for USB as mark@denx.org and SOC as mark+soc@mail.org (never
+# used), and commits since v1.0 as mark@mail.org and mark+usb@mail.org; Fay is
+# listed as fay@gmail.org and commits as fay@nabla.org; Zed, listed nowhere,
+# has two addresses; "tom" (one word) is two people who must stay two.
+step "one person, many addresses: a second planted history"
+mv repo repo1
+mkrepo repo
+mkdir -p repo/usb repo/imx repo/net repo/soc
+sed 's/^\([A-Z]\): /\1:\t/' >repo/MAINTAINERS <<'EOF2'
+IMX
+M: Fay Est <fay@gmail.org>
+S: Maintained
+F: imx/
+
+NET
+M: tom <tom@one.org>
+S: Maintained
+F: net/
+
+SOC
+M: Mark Vas <mark+soc@mail.org>
+S: Maintained
+F: soc/
+
+USB
+M: Mark Vas <mark@denx.org>
+S: Maintained
+F: usb/
+EOF2
+for f in usb/u.c imx/i.c net/n.c soc/s.c; do echo start >"repo/$f"; done
+init_commit
+TOM1='tom <tom@one.org>' TOM2='tom <tom@two.org>' MARKD='Mark Vas <mark@denx.org>'
+FAYG='Fay Est <fay@gmail.org>' ZEDA='Zed Helper <zed@a.org>'
+pc 2020-05-01T00:00:00 "$TOM1" "$TOM1" net/n.c
+pc 2020-06-01T00:00:00 "$MARKD" "$MARKD" usb/u.c
+pc 2020-07-01T00:00:00 "$FAYG" "$FAYG" imx/i.c
+tag_at 2020-12-15T00:00:00 v1.0
+pc 2021-08-01T00:00:00 "$ZEDA" "$ZEDA" imx/i.c
+pc 2022-01-01T00:00:00 'Mark Vas <mark@mail.org>' 'Mark Vas <mark@mail.org>' soc/s.c
+pc 2022-01-15T00:00:00 'Fay Est <fay@nabla.org>' 'Fay Est <fay@nabla.org>' imx/i.c \
+	'Reviewed-by: Zed  helper <zed@b.org>'
+pc 2022-03-01T00:00:00 "$TOM2" "$TOM2" net/n.c
+pc 2022-04-15T00:00:00 "$CARL" 'Mark Vas <mark+usb@mail.org>' usb/u.c
+tag_at 2022-05-15T00:00:00 v2.0
+expect_exit 0 "$MEV" walk --repo repo --store f -q
+expect_exit 0 "$MEV" flow --store f
+
+# section,entry,email,last_active,last_active_anywhere,months_quiet,state,matched_by,other_addresses
+fcols='{print $3","$4","$6","$9","$10","$11","$12","$13","$14}'
+step "listed (--fold names, the default): Mark and Fay active under their other addresses, the two toms apart"
+expect_exit 0 "$MEV" export listed --store f
+awk -F, "$fcols" "$OUT" >got.csv
+cat >want.csv <<'EOF2'
+section,entry,email,last_active,last_active_anywhere,months_quiet,state,matched_by,other_addresses
+IMX,fay@gmail.org,fay@gmail.org,2020-07-01T00:00:00Z,2020-07-01T00:00:00Z,5,active,address,
+NET,tom@one.org,tom@one.org,2020-05-01T00:00:00Z,2020-05-01T00:00:00Z,7,active,address,
+SOC,mark+soc@mail.org,mark+soc@mail.org,,,,never_seen,,
+USB,mark@denx.org,mark@denx.org,2020-06-01T00:00:00Z,2020-06-01T00:00:00Z,6,active,address,
+IMX,fay@gmail.org,fay@gmail.org,2022-01-15T00:00:00Z,2022-01-15T00:00:00Z,4,active,name,fay@nabla.org
+NET,tom@one.org,tom@one.org,2020-05-01T00:00:00Z,2020-05-01T00:00:00Z,24,gone,address,
+SOC,mark+soc@mail.org,mark+soc@mail.org,2022-01-01T00:00:00Z,2022-04-15T00:00:00Z,4,active,plus,mark+usb@mail.org | mark@denx.org | mark@mail.org
+USB,mark@denx.org,mark@denx.org,2022-04-15T00:00:00Z,2022-04-15T00:00:00Z,1,active,name,mark+usb@mail.org | mark@mail.org
+EOF2
+diff want.csv got.csv || fail "export listed with the identity fold differs from the planted states"
+
+step "candidates: Mark is never his own candidate, Zed is one person, the second tom is not the first"
+expect_exit 0 "$MEV" export candidates --store f
+cut -d, -f1,3-12 "$OUT" >got.csv
+cat >want.csv <<'EOF2'
+release,section,rank,name,email,authored,committed,reviewed,acked,activity,last_active
+v2.0,IMX,1,Zed  helper,zed@b.org,1,1,1,0,3,2022-01-15T00:00:00Z
+v2.0,NET,1,tom,tom@two.org,1,1,0,0,2,2022-03-01T00:00:00Z
+v2.0,USB,1,Carl Contrib,carl@ex.org,1,0,0,0,1,2022-04-15T00:00:00Z
+EOF2
+diff want.csv got.csv || fail "export candidates with the identity fold"
+
+step "--fold addresses: only the +tag folds; Mark (denx) and Fay (gmail) are gone, Mark a USB candidate"
+expect_exit 0 "$MEV" export listed --store f --release v2.0 --fold addresses
+awk -F, "$fcols" "$OUT" | cut -d, -f1,7,8 >got.csv
+printf 'section,state,matched_by\nIMX,gone,address\nNET,gone,address\nSOC,active,plus\nUSB,gone,address\n' >want.csv
+diff want.csv got.csv || fail "listed --fold addresses"
+expect_exit 0 "$MEV" export candidates --store f --release v2.0 --fold addresses
+cut -d, -f3-5 "$OUT" >got.csv
+printf 'section,rank,name\nIMX,1,Fay Est\nIMX,2,Zed Helper\nIMX,3,Zed  helper\nNET,1,tom\nUSB,1,Carl Contrib\nUSB,2,Mark Vas\n' >want.csv
+diff want.csv got.csv || fail "candidates --fold addresses"
+
+step "--fold none: flow's keys; the +soc address was never seen"
+expect_exit 0 "$MEV" export listed_sections --store f --release v2.0 --fold none
+cut -d, -f3,7,10,14 "$OUT" >got.csv
+printf 'section,maintainers_active,maintainers_never_seen,orphaned_in_fact\nIMX,0,0,1\nNET,0,0,1\nSOC,0,1,1\nUSB,0,0,1\n' >want.csv
+diff want.csv got.csv || fail "listed_sections --fold none"
+expect_exit 0 "$MEV" export listed_sections --store f --release v2.0
+cut -d, -f3,7,10,14 "$OUT" >got.csv
+printf 'section,maintainers_active,maintainers_never_seen,orphaned_in_fact\nIMX,1,0,0\nNET,0,0,1\nSOC,1,0,0\nUSB,1,0,0\n' >want.csv
+diff want.csv got.csv || fail "listed_sections with the default fold"
+
+step "--fold: a bad value and a table it does not go with are usage errors"
+expect_exit 2 "$MEV" export listed --store f --fold people
+expect_stderr_contains "unknown --fold 'people' (use names, addresses or none)"
+expect_exit 2 "$MEV" export sections --store f --fold none
+expect_stderr_contains "--fold goes with the listed, listed_sections and candidates tables only"
+step "the folded tables as docs/schemas.md says"
+schema_check f listed candidates

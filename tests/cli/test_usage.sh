@@ -55,7 +55,7 @@ options_of() {
 	history) echo "store section release top all keep-rest format excel-safe out help $cluster_opts $track_opts" ;;
 	report) echo "store from to format title min-support out help $cluster_opts $track_opts" ;;
 	chart) echo "store format x measure top from to mark title out help $cluster_opts $track_opts" ;;
-	export) echo "store format release from to path meta keep-rest by repo orgs quiet-months top people excel-safe out help $cluster_opts $track_opts" ;;
+	export) echo "store format release from to path meta keep-rest by repo orgs quiet-months top people fold excel-safe out help $cluster_opts $track_opts" ;;
 	dialects) echo "names format excel-safe out help" ;;
 	*) fail "no option list for '$1' in test_usage.sh: add one" ;;
 	esac

@@ -49,17 +49,78 @@ static void test_titles(void)
 	fr.set_off = set_off;
 	fr.set_ids = set_ids;
 	fr.n_sets = 2;
-	CHECK_INT(mev__act_init(&a), 0);
+	uint32_t by;
+	CHECK_INT(mev__act_init(&a, MEV_EXPORT_FOLD_NAMES), 0);
 	CHECK_INT(mev__act_add(&a, &fr), 0);
 	CHECK(mev__act_section_of(&a, "BOARD") != UINT32_MAX);
 	CHECK(mev__act_section_of(&a, "BOARD #2") == mev__act_section_of(&a, "BOARD"));
 	CHECK(mev__act_section_of(&a, "ISSUE") == UINT32_MAX);
 	CHECK(mev__act_section_of(&a, "ISSUE #12 FIX#2") != UINT32_MAX);
 	CHECK(mev__act_section_of(&a, "BOARD #") == UINT32_MAX);
-	CHECK_INT(mev__act_person(&a, "ann@x.org"), 0);
-	CHECK_INT(mev__act_last(&a, mev__act_section_of(&a, "BOARD"), 0), 1000);
+	CHECK_INT(mev__act_find(&a, "ann@x.org"), 0);
+	CHECK_INT(mev__act_last(&by, &a, mev__act_section_of(&a, "BOARD"), 0), 1000);
 	CHECK_INT(a.anywhere.v[0], 1000);
 	mev__act_free(&a);
+}
+
+/* The fold's rules: a +tag and case; a full name of two words or more. */
+static void test_fold(void)
+{
+	mev__fold f = { 0 };
+	mev_strmap people = { 0 };
+	const char *keys[] = { "mark@denx.org", "Mark+USB@Mail.org", "mark@mail.org", "+x@y.org",
+			       "x@y.org", "tom@one.org", "tom@two.org", "kim@a.org", "kim@b.org" };
+	int same = 0;
+	f.mode = MEV_EXPORT_FOLD_NAMES;
+	for (uint32_t i = 0; i < 9; i++) {
+		CHECK_INT(mev__fold_add(&f, i, keys[i]), 0);
+		CHECK_INT(mev__strmap_put(&people, keys[i], strlen(keys[i]), i), 0);
+	}
+	CHECK(mev__fold_root(&f, 1) == mev__fold_root(&f, 2));  /* +tag, case */
+	CHECK(mev__fold_root(&f, 0) != mev__fold_root(&f, 2));  /* not yet: no name */
+	CHECK(mev__fold_root(&f, 3) != mev__fold_root(&f, 4));  /* "+x" is no tag */
+	CHECK_INT(mev__fold_name(&f, 0, "Mark  Vas"), 0);
+	CHECK_INT(mev__fold_name(&f, 2, "mark vas"), 0);
+	CHECK(mev__fold_root(&f, 0) == mev__fold_root(&f, 1));  /* one full name */
+	CHECK_INT(mev__fold_name(&f, 5, "tom"), 0);
+	CHECK_INT(mev__fold_name(&f, 6, " tom "), 0);
+	CHECK(mev__fold_root(&f, 5) != mev__fold_root(&f, 6));  /* one word never folds */
+	CHECK_INT(mev__fold_find(&f, &people, "mark+soc@mail.org"), 1); /* the first of that address */
+	CHECK_INT(mev__fold_find(&f, &people, "nobody@mail.org"), -1);
+	CHECK_INT(mev__fold_find_name(&f, "MARK VAS"), 0);
+	CHECK_INT(mev__fold_find_name(&f, "tom"), -1);
+	CHECK_INT(mev__fold_same_address(&f, "a+b@c.org", "A@C.org", &same), 0);
+	CHECK_INT(same, 1);
+	CHECK_INT(mev__fold_same_address(&f, "a@c.org", "a@d.org", &same), 0);
+	CHECK_INT(same, 0);
+	/* the ring of a person lists each of its ids once */
+	{
+		uint32_t m = 0, n = 0;
+		do {
+			n++;
+			m = mev__fold_next(&f, m);
+		} while (m != 0 && n < 20);
+		CHECK_INT(n, 3);
+	}
+	mev__fold_free(&f);
+	f = (mev__fold){ 0 };
+	f.mode = MEV_EXPORT_FOLD_ADDRESSES;
+	CHECK_INT(mev__fold_add(&f, 0, "kim@a.org"), 0);
+	CHECK_INT(mev__fold_add(&f, 1, "kim@b.org"), 0);
+	CHECK_INT(mev__fold_name(&f, 0, "Kim Lee"), 0);
+	CHECK_INT(mev__fold_name(&f, 1, "Kim Lee"), 0);
+	CHECK(mev__fold_root(&f, 0) != mev__fold_root(&f, 1));  /* names off */
+	mev__fold_free(&f);
+	f = (mev__fold){ 0 };
+	f.mode = MEV_EXPORT_FOLD_NONE;
+	CHECK_INT(mev__fold_add(&f, 0, "a+b@c.org"), 0);
+	CHECK_INT(mev__fold_add(&f, 1, "a@c.org"), 0);
+	CHECK(mev__fold_root(&f, 0) != mev__fold_root(&f, 1));  /* nothing folds */
+	mev__fold_free(&f);
+	mev__strmap_free(&people);
+	CHECK_INT(mev_export_fold_parse("addresses"), MEV_EXPORT_FOLD_ADDRESSES);
+	CHECK_INT(mev_export_fold_parse("people"), -1);
+	CHECK(strcmp(mev_export_fold_name(MEV_EXPORT_FOLD_NAMES), "names") == 0);
 }
 
 static const char *write_file(const char *name, const char *text)
@@ -96,6 +157,7 @@ int main(void)
 	dir = test_tmpdir("export_listed");
 	RUN(test_months);
 	RUN(test_titles);
+	RUN(test_fold);
 	RUN(test_people_file);
 	test_tmpdir_remove(dir);
 	return test_summary();
