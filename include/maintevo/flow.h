@@ -202,6 +202,9 @@ typedef struct {
 	const char *title;           /* the key, as the store's section titles */
 	const char **maintainers, **reviewers, **lists;
 	size_t n_maintainers, n_reviewers, n_lists;
+	/* per entry of maintainers and reviewers: the name its first line
+	 * gives ("Name <address>"), NULL when that line has none */
+	const char **maintainer_names, **reviewer_names;
 	/* the M: and R: entries that are no address (Zephyr's GitHub handles),
 	 * trimmed and lowercased, distinct, sorted bytewise; flow judges by
 	 * addresses only, so they are not people above */

@@ -215,6 +215,40 @@ typedef struct {
 				   * the next listed_of() */
 } listed_values;
 
+static int str_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+/* The name the line of entry (role "M" or "R") of s gives, or NULL (a handle, no name). */
+static const char *entry_name(const mev_flow_roster_section *s, const char *entry, const char *role)
+{
+	int m = role[0] == 'M';
+	const char *const *v = m ? s->maintainers : s->reviewers;
+	const char *const *names = m ? s->maintainer_names : s->reviewer_names;
+	size_t n = m ? s->n_maintainers : s->n_reviewers;
+	const char *const *at = n && names ? bsearch(entry, v, n, sizeof *v, str_cmp) : NULL;
+	return at ? names[at - v] : NULL;
+}
+
+/*
+ * The id of the person a listed entry of s stands for: its address (or
+ * the same address but for a "+tag"), else, for an address the index
+ * never saw, a person seen under the full name the entry's line gives
+ * (--fold names); -1 when none.  *addr: the entry's address (NULL: none).
+ */
+static int64_t person_of(const char **addr, const mev__export_ctx *x, mev__activity *a,
+			 const mev_flow_roster_section *s, const char *entry, const char *role)
+{
+	const char *name;
+	int64_t id;
+	if (!(*addr = address_of(x, entry)))
+		return -1;
+	if ((id = mev__act_find(a, *addr)) >= 0 || !(name = entry_name(s, entry, role)))
+		return id;
+	return mev__fold_find_name(&a->fold, name);
+}
+
 /* How address `by` (the one whose activity counted) stands for listed address addr. */
 static const char *matched_by(mev__activity *a, const char *addr, const char *by, int *rc)
 {
@@ -231,9 +265,9 @@ static listed_values listed_of(const mev__export_ctx *x, mev__activity *a, size_
 			       const char *role, int *rc)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
-	listed_values v = { rel->tag, s->title, entry, NULL, address_of(x, entry), role, status,
+	listed_values v = { rel->tag, s->title, entry, NULL, NULL, role, status,
 			    NULL, mev_release_date(rel), INT64_MIN, INT64_MIN, NULL, NULL };
-	int64_t p = v.addr ? mev__act_find(a, v.addr) : -1;
+	int64_t p = person_of(&v.addr, x, a, s, entry, role);
 	if (p >= 0) {
 		uint32_t sec = mev__act_section_of(a, s->title), by_any, by_sec;
 		v.anywhere = mev__act_anywhere(&by_any, a, (uint32_t)p);
@@ -483,13 +517,13 @@ static int window(tally_vec *out, const mev__activity *a, int64_t date, int n)
 	return rc;
 }
 
-/* 1 when one of entries[0..n) stands for person (a root id) under any of its addresses. */
-static int among(const mev__export_ctx *x, mev__activity *a, const char *const *entries, size_t n,
-		 uint32_t person)
+/* 1 when one of the entries[0..n) (role M or R) of s stands for person (a root id). */
+static int among(const mev__export_ctx *x, mev__activity *a, const mev_flow_roster_section *s,
+		 const char *const *entries, size_t n, const char *role, uint32_t person)
 {
 	for (size_t k = 0; k < n; k++) {
-		const char *addr = address_of(x, entries[k]);
-		int64_t id = addr ? mev__act_find(a, addr) : -1;
+		const char *addr;
+		int64_t id = person_of(&addr, x, a, s, entries[k], role);
 		if (id >= 0 && mev__fold_root(&a->fold, (uint32_t)id) == person)
 			return 1;
 	}
@@ -499,10 +533,10 @@ static int among(const mev__export_ctx *x, mev__activity *a, const char *const *
 static int listed_in(const mev__export_ctx *x, mev__activity *a, const mev_flow_roster_section *s,
 		     uint32_t person)
 {
-	return among(x, a, s->maintainers, s->n_maintainers, person) ||
-	       among(x, a, s->maintainer_handles, s->n_maintainer_handles, person) ||
-	       among(x, a, s->reviewers, s->n_reviewers, person) ||
-	       among(x, a, s->reviewer_handles, s->n_reviewer_handles, person);
+	return among(x, a, s, s->maintainers, s->n_maintainers, "M", person) ||
+	       among(x, a, s, s->maintainer_handles, s->n_maintainer_handles, "M", person) ||
+	       among(x, a, s, s->reviewers, s->n_reviewers, "R", person) ||
+	       among(x, a, s, s->reviewer_handles, s->n_reviewer_handles, "R", person);
 }
 
 static void candidate_row(mev_table *w, const mev_release *rel, const char *title, int rank,

@@ -109,6 +109,61 @@ static int distinct(const char ***out, size_t *nout, mev_arena *a, mev_flow_rost
 	return 0;
 }
 
+/* The position of s in the sorted v[0..n), or -1. */
+static int64_t find_sorted(const char *const *v, size_t n, const char *s)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(v[mid], s);
+		if (c == 0)
+			return (int64_t)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* Per address of addrs[0..n) (section i's `type` entries, as distinct()
+ * made them), the name of the first such line that gives one, into the
+ * arena: each line's address lowercased and folded as distinct() folds it. */
+static int names_of(const char ***out, mev_arena *a, mev_flow_roster_reader *rr, const mev_maint *m,
+		    size_t i, char type, const char *const *addrs, size_t n, const mev_mailmap *mm)
+{
+	const mev_section *sec = &mev_maint_sections(m)[i];
+	const mev_field *f = mev_maint_fields(m);
+	const char **v = mev__arena_alloc(a, (n + 1) * sizeof *v, sizeof(void *));
+	if (!v)
+		return mev_error_oom();
+	memset(v, 0, (n + 1) * sizeof *v);
+	for (uint32_t j = 0; j < sec->field_count; j++) {
+		const mev_field *fl = &f[sec->field_begin + j];
+		mev__flow_span name, email;
+		uint32_t id;
+		int64_t at;
+		int rc;
+		if (fl->type != type)
+			continue;
+		mev__flow_ident(&name, &email, fl->value, strlen(fl->value));
+		if (!email.len || !name.len)
+			continue;
+		mev__buf_clear(&rr->buf);
+		for (size_t k = 0; k < email.len; k++)
+			if (mev__buf_putc(&rr->buf, (char)tolower((unsigned char)email.p[k])))
+				return mev_error_oom();
+		if ((rc = mev__flow_intern(&id, &rr->strings, rr->buf.ptr, rr->buf.len)) ||
+		    (rc = mev__flow_fold(&id, &rr->strings, &rr->buf, mm, rr->strings.v.v[id])))
+			return rc;
+		at = find_sorted(addrs, n, rr->strings.v.v[id]);
+		if (at >= 0 && !v[at] && !(v[at] = mev__arena_strndup(a, name.p, name.len)))
+			return mev_error_oom();
+	}
+	*out = v;
+	return 0;
+}
+
 /* The distinct `type` (M or R) values of section i of m that hold no
  * address, trimmed and lowercased, sorted, into the arena. */
 static int handles(const char ***out, size_t *nout, mev_arena *a, const mev_maint *m, size_t i,
@@ -182,6 +237,10 @@ int mev_flow_roster_read(mev_flow_roster *out, mev_flow_roster_reader *rr, const
 		if (!rc && !(rc = handles(&sec->maintainer_handles, &sec->n_maintainer_handles, a,
 					  x->maint, i, 'M')))
 			rc = handles(&sec->reviewer_handles, &sec->n_reviewer_handles, a, x->maint, i, 'R');
+		if (!rc && !(rc = names_of(&sec->maintainer_names, a, rr, x->maint, i, 'M',
+					   sec->maintainers, sec->n_maintainers, mm)))
+			rc = names_of(&sec->reviewer_names, a, rr, x->maint, i, 'R', sec->reviewers,
+				      sec->n_reviewers, mm);
 	}
 	/* the titles point into the parsed set, which a later read may evict: copy them */
 	for (size_t i = 0; i < out->n && !rc; i++)

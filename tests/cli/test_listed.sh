@@ -228,8 +228,9 @@ fi
 # --- one person, many addresses (--fold) ---------------------------------------
 # Mark is listed for USB as mark@denx.org and SOC as mark+soc@mail.org (never
 # used), and commits since v1.0 as mark@mail.org and mark+usb@mail.org; Fay is
-# listed as fay@gmail.org and commits as fay@nabla.org; Zed, listed nowhere,
-# has two addresses; "tom" (one word) is two people who must stay two.
+# listed as fay@gmail.org (and for PHY as fay@old.org, never used) and commits
+# as fay@nabla.org; Zed, listed nowhere, has two addresses; "tom" (one word)
+# is two people who must stay two, and a third listed for WIFI, never seen.
 step "one person, many addresses: a second planted history"
 mv repo repo1
 mkrepo repo
@@ -250,10 +251,20 @@ M: Mark Vas <mark+soc@mail.org>
 S: Maintained
 F: soc/
 
+PHY
+M: Fay Est <fay@old.org>
+S: Maintained
+F: imx/
+
 USB
 M: Mark Vas <mark@denx.org>
 S: Maintained
 F: usb/
+
+WIFI
+M: tom <tom@three.org>
+S: Maintained
+F: net/
 EOF2
 for f in usb/u.c imx/i.c net/n.c soc/s.c; do echo start >"repo/$f"; done
 init_commit
@@ -282,12 +293,16 @@ cat >want.csv <<'EOF2'
 section,entry,email,last_active,last_active_anywhere,months_quiet,state,matched_by,other_addresses
 IMX,fay@gmail.org,fay@gmail.org,2020-07-01T00:00:00Z,2020-07-01T00:00:00Z,5,active,address,
 NET,tom@one.org,tom@one.org,2020-05-01T00:00:00Z,2020-05-01T00:00:00Z,7,active,address,
-SOC,mark+soc@mail.org,mark+soc@mail.org,,,,never_seen,,
+PHY,fay@old.org,fay@old.org,2020-07-01T00:00:00Z,2020-07-01T00:00:00Z,5,active,name,fay@gmail.org
+SOC,mark+soc@mail.org,mark+soc@mail.org,,2020-06-01T00:00:00Z,,quiet,name,mark@denx.org
 USB,mark@denx.org,mark@denx.org,2020-06-01T00:00:00Z,2020-06-01T00:00:00Z,6,active,address,
+WIFI,tom@three.org,tom@three.org,,,,never_seen,,
 IMX,fay@gmail.org,fay@gmail.org,2022-01-15T00:00:00Z,2022-01-15T00:00:00Z,4,active,name,fay@nabla.org
 NET,tom@one.org,tom@one.org,2020-05-01T00:00:00Z,2020-05-01T00:00:00Z,24,gone,address,
+PHY,fay@old.org,fay@old.org,2022-01-15T00:00:00Z,2022-01-15T00:00:00Z,4,active,name,fay@gmail.org | fay@nabla.org
 SOC,mark+soc@mail.org,mark+soc@mail.org,2022-01-01T00:00:00Z,2022-04-15T00:00:00Z,4,active,plus,mark+usb@mail.org | mark@denx.org | mark@mail.org
 USB,mark@denx.org,mark@denx.org,2022-04-15T00:00:00Z,2022-04-15T00:00:00Z,1,active,name,mark+usb@mail.org | mark@mail.org
+WIFI,tom@three.org,tom@three.org,,,,never_seen,,
 EOF2
 diff want.csv got.csv || fail "export listed with the identity fold differs from the planted states"
 
@@ -296,30 +311,34 @@ expect_exit 0 "$MEV" export candidates --store f
 cut -d, -f1,3-12 "$OUT" >got.csv
 cat >want.csv <<'EOF2'
 release,section,rank,name,email,authored,committed,reviewed,acked,activity,last_active
+v1.0,WIFI,1,tom,tom@one.org,1,1,0,0,2,2020-05-01T00:00:00Z
 v2.0,IMX,1,Zed  helper,zed@b.org,1,1,1,0,3,2022-01-15T00:00:00Z
 v2.0,NET,1,tom,tom@two.org,1,1,0,0,2,2022-03-01T00:00:00Z
+v2.0,PHY,1,Zed  helper,zed@b.org,1,1,1,0,3,2022-01-15T00:00:00Z
 v2.0,USB,1,Carl Contrib,carl@ex.org,1,0,0,0,1,2022-04-15T00:00:00Z
+v2.0,WIFI,1,tom,tom@two.org,1,1,0,0,2,2022-03-01T00:00:00Z
 EOF2
 diff want.csv got.csv || fail "export candidates with the identity fold"
 
 step "--fold addresses: only the +tag folds; Mark (denx) and Fay (gmail) are gone, Mark a USB candidate"
 expect_exit 0 "$MEV" export listed --store f --release v2.0 --fold addresses
 awk -F, "$fcols" "$OUT" | cut -d, -f1,7,8 >got.csv
-printf 'section,state,matched_by\nIMX,gone,address\nNET,gone,address\nSOC,active,plus\nUSB,gone,address\n' >want.csv
+printf 'section,state,matched_by\nIMX,gone,address\nNET,gone,address\nPHY,never_seen,\nSOC,active,plus\nUSB,gone,address\nWIFI,never_seen,\n' >want.csv
 diff want.csv got.csv || fail "listed --fold addresses"
 expect_exit 0 "$MEV" export candidates --store f --release v2.0 --fold addresses
 cut -d, -f3-5 "$OUT" >got.csv
-printf 'section,rank,name\nIMX,1,Fay Est\nIMX,2,Zed Helper\nIMX,3,Zed  helper\nNET,1,tom\nUSB,1,Carl Contrib\nUSB,2,Mark Vas\n' >want.csv
+printf 'section,rank,name\nIMX,1,Fay Est\nIMX,2,Zed Helper\nIMX,3,Zed  helper\nNET,1,tom\n' >want.csv
+printf 'PHY,1,Fay Est\nPHY,2,Zed Helper\nPHY,3,Zed  helper\nUSB,1,Carl Contrib\nUSB,2,Mark Vas\nWIFI,1,tom\n' >>want.csv
 diff want.csv got.csv || fail "candidates --fold addresses"
 
-step "--fold none: flow's keys; the +soc address was never seen"
+step "--fold none: flow's keys; the +soc and Fay's old address were never seen"
 expect_exit 0 "$MEV" export listed_sections --store f --release v2.0 --fold none
 cut -d, -f3,7,10,14 "$OUT" >got.csv
-printf 'section,maintainers_active,maintainers_never_seen,orphaned_in_fact\nIMX,0,0,1\nNET,0,0,1\nSOC,0,1,1\nUSB,0,0,1\n' >want.csv
+printf 'section,maintainers_active,maintainers_never_seen,orphaned_in_fact\nIMX,0,0,1\nNET,0,0,1\nPHY,0,1,1\nSOC,0,1,1\nUSB,0,0,1\nWIFI,0,1,1\n' >want.csv
 diff want.csv got.csv || fail "listed_sections --fold none"
 expect_exit 0 "$MEV" export listed_sections --store f --release v2.0
 cut -d, -f3,7,10,14 "$OUT" >got.csv
-printf 'section,maintainers_active,maintainers_never_seen,orphaned_in_fact\nIMX,1,0,0\nNET,0,0,1\nSOC,1,0,0\nUSB,1,0,0\n' >want.csv
+printf 'section,maintainers_active,maintainers_never_seen,orphaned_in_fact\nIMX,1,0,0\nNET,0,0,1\nPHY,1,0,0\nSOC,1,0,0\nUSB,1,0,0\nWIFI,0,1,1\n' >want.csv
 diff want.csv got.csv || fail "listed_sections with the default fold"
 
 step "--fold: a bad value and a table it does not go with are usage errors"
