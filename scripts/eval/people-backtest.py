@@ -5,7 +5,7 @@
 Usage:
     people-backtest.py --listed12 L12.csv --listed24 L24.csv \\
         --sections12 S12.csv --sections24 S24.csv --candidates C.csv \\
-        [--name PROJECT] [--details OUT.csv] [--candidates-all CALL.csv]
+        [--name PROJECT] [--details OUT.csv] [--candidates-all CALL.csv] [--skip TAG ...]
 
 The inputs are maintevo's own CSV exports of one store, all releases:
 
@@ -38,6 +38,11 @@ same local part of the address). A removal whose entry is listed in
 another section at i+1 where it was not at i is counted as removed and
 also reported as moved.
 
+--skip TAG leaves a release out, so that its neighbours are compared with
+each other: U-Boot's v2021.10, whose board MAINTAINERS files the reader
+does not see (111 sections against 820 and 802 around it), would count
+every board entry as gone with its section and back as new.
+
 A section whose files are none at i (lines 0 in listed_sections: edk2's
 Maintainers.txt had no F: lines before edk2-stable201908) can have no
 activity, so its entries are left out of both back-tests (counted apart).
@@ -45,6 +50,8 @@ activity, so its entries are left out of both back-tests (counted apart).
 Back-test of candidates: every entry added to a section whose title was
 there at i (address changes left out, as above): was it, by address, the
 rank 1 or one of the ranks up to 3 of that section's candidates at i?
+(By address: the entry, or one of the other addresses `listed` at i+1
+joins to it, its other_addresses column, when the export has one.)
 Additions to a section with no candidates at i (no activity by anyone
 unlisted in the window) are counted apart and within the rates.
 
@@ -117,6 +124,8 @@ class Listed:
                 self.entries[rel][key] = {"state": r["state"], "name": r["name"],
                                           "email": r["email"], "role": r["role"],
                                           "last": r["last_active"],
+                                          "others": [a for a in (r.get("other_addresses") or "")
+                                                     .split(" | ") if a],
                                           "anywhere": r["last_active_anywhere"]}
 
     def state(self, rel, key):
@@ -253,7 +262,8 @@ def backtest_candidates(l12, titles, cands, details):
                 continue
             out["additions"] += 1
             ranks = cands.get((rel, sec), {})
-            r = ranks.get(entry) or ranks.get(info["email"])
+            found = [ranks[a] for a in [entry, info["email"]] + info["others"] if a in ranks]
+            r = min(found) if found else None
             by_name = ranks.get(("name", norm_name(info["name"]))) if info["name"] else None
             if r is None and by_name is not None:
                 out["name_only"] += 1
@@ -372,6 +382,8 @@ def main():
         ap.add_argument("--" + a, required=True, metavar="CSV")
     ap.add_argument("--name", default="project")
     ap.add_argument("--details", metavar="CSV", help="write every classified removal and addition")
+    ap.add_argument("--skip", metavar="TAG", action="append", default=[],
+                    help="leave this release out of the comparisons (repeatable)")
     ap.add_argument("--candidates-all", metavar="CSV",
                     help="export candidates --top 1000: the hits with the ranks counted again")
     o = ap.parse_args()
@@ -379,6 +391,8 @@ def main():
     raw12, raw24 = read_csv(o.listed12), read_csv(o.listed24)
     l12, l24 = Listed(raw12), Listed(raw24)
     l12.raw, l24.raw = raw12, raw24
+    for lst in (l12, l24):
+        lst.order = [r for r in lst.order if r not in o.skip]
     if not l12.order:
         sys.exit("%s: no listed rows (a store without MAINTAINERS, or without flow?)" % o.listed12)
     s12, s24 = read_csv(o.sections12), read_csv(o.sections24)
