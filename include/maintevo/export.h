@@ -198,8 +198,8 @@ typedef struct {
 
 /*
  * The rows of the listed table of store s (release, history, repo,
- * quiet_months and people as for mev_export_table()) into *out, and, when
- * opt->release names one release, its rows of the listed_sections table
+ * quiet_months, people and fold as for mev_export_table()) into *out, and,
+ * when opt->release names one release, its rows of the listed_sections table
  * too (without it, every release's listed rows and no sections: their
  * sizes need each release's section graph).  Both are made by the tables'
  * own code.  Unlike the tables, a store without any flow is not an error
