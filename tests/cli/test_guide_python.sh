@@ -16,7 +16,7 @@ done
 grep -qE '^[0-9]+ sections, [0-9]+ edges$' py.out || fail "no graph read by networkx"
 grep -qE '^[1-9][0-9]* flows between [1-9][0-9]* lineages$' py.out || fail "no flows drawn by plotly"
 grep -q 'Sankey' flows.html || fail "flows.html holds no Sankey diagram"
-for f in sections.png lineage.png bus_factor.png; do
+for f in sections.png lineage.png bus_factor.png quiet.png; do
 	[ -s "$f" ] || fail "the pandas snippets did not save $f"
 	[ "$(head -c 4 "$f" | tail -c 3)" = PNG ] || fail "$f is not a PNG"
 done
