@@ -49,6 +49,8 @@ typedef struct {
 	uint8_t has_files;
 	uint32_t rules_version;
 	uint32_t rank;       /* its place in the order of the store and the walk */
+	uint8_t gone;        /* a snapshot whose commit is no longer on its branch
+			      * (rewritten), set by mev__walk_snapshots */
 } mev__stored_rel;
 
 /*
@@ -95,12 +97,15 @@ typedef struct {
  * before its end, oldest first (when the branch did not move since the
  * newest of them in `stored`, those stored and the new periods, without
  * reading the history), as tags named "<branch>@YYYY-MM-DD" (free
- * with mev_tag_list_free()).  Errors: MEV_ENOTFOUND for an unknown branch
+ * with mev_tag_list_free()).  The stored snapshots of the branch whose
+ * commit is no longer on its first-parent history (a rewritten branch) are
+ * marked `gone` in `stored`.  Errors: MEV_ENOTFOUND for an unknown branch
  * or a shallow clone's history that stops after the first period, both
  * with a hint; MEV_EGIT, MEV_ENOMEM.
  */
 int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo,
-			const mev__stored_list *stored);
+			mev__stored_list *stored);
+
 
 /*
  * fn(ctx) run on a thread of its own, so that the caller can go on with
@@ -429,6 +434,27 @@ int mev__walk_check_identity(mev__walker *w);
 /* The dialect of the walk: as asked, as stored, or detected from the
  * repository's HEAD (or newest of tags[0..n)). */
 int mev__walk_dialect(mev_dialect *out, const mev__walker *w, const mev_tag *tags, size_t n);
+/*
+ * The stored release `tag` re-encoded, in the writer's transaction: its
+ * file table becomes a delta against `base` (tag `base_tag`; NULL: whole).
+ * Its graph is rebuilt on its file table, the stored one being over the
+ * stored sections (src/walk/write.c).
+ */
+int mev__walk_reencode(mev__walker *w, const char *tag, const mev_filemap *base, const char *base_tag);
+
+/*
+ * What changed in the repository under the stored releases, before the
+ * releases to walk are chosen (src/walk/rewrite.c, docs/walking.md "A
+ * branch rewritten, a tag moved or deleted"): a stored release tag the
+ * repository no longer has refuses the walk, with a hint (MEV_ESTORE); the
+ * snapshots of a rewritten branch (marked `gone`) are walked again, said
+ * in one note, and those whose period this walk no longer makes are
+ * dropped, in one transaction, with the tables that were deltas against
+ * them re-encoded.  `snaps` are the walk's snapshots.
+ */
+int mev__walk_rewritten(mev__walker *w, const mev_tag *tags, size_t ntags, const mev_tag *snaps,
+			size_t nsnaps);
+
 /* The tags[0..ntags) and snapshots[0..nsnaps) to walk, in the store's
  * order, into *work (calloc'ed); the dialect is settled on the way. */
 int mev__walk_choose(mev__walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags,
