@@ -1,10 +1,10 @@
 /*
- * The releases whose file table is a delta against another's: a release
- * whose table is replaced (stored again with another commit, or made a
- * repeat of the release before) takes them with it, re-encoded, in the
- * same transaction (docs/walking.md, "A branch rewritten, a tag moved or
- * deleted"), so that no table is ever decoded against a base it was not
- * made from.
+ * Which release's table each delta table is made against: a release whose
+ * table is replaced (stored again with another commit, or made a repeat
+ * of the release before) takes the tables made against it with it,
+ * re-encoded, in the same transaction (docs/walking.md, "A branch
+ * rewritten, a tag moved or deleted"), so that no table is ever decoded
+ * against a base it was not made from.
  */
 #include "release_internal.h"
 #include "maintevo/error.h"
@@ -15,16 +15,16 @@
 
 typedef struct {
 	mev_store *s;
-	const char *base;
-	MEV_VEC(char *) v;
-} dep_ctx;
+	MEV_VEC(mev_release_base) v;
+} base_ctx;
 
-static int dep_cb(void *c, const void *key, size_t klen, const void *data, size_t len)
+static int base_cb(void *c, const void *key, size_t klen, const void *data, size_t len)
 {
-	dep_ctx *x = c;
-	char tag[MEV_RELEASE_TAG_MAX + 1], *t;
+	base_ctx *x = c;
+	char tag[MEV_RELEASE_TAG_MAX + 1];
 	mev_release m;
-	int rc, hit;
+	mev_release_base b = { NULL, NULL };
+	int rc;
 	(void)data;
 	(void)len;
 	if (klen >= sizeof tag)
@@ -33,34 +33,38 @@ static int dep_cb(void *c, const void *key, size_t klen, const void *data, size_
 	tag[klen] = '\0';
 	if ((rc = mev__release_get(&m, x->s, tag)))
 		return rc;
-	hit = m.has_files && !m.snapshot && strcmp(m.base, x->base) == 0;
-	mev__release_clear(&m);
-	if (!hit)
-		return 0;
-	if (!(t = strdup(tag)))
-		return mev_error_oom();
-	if (MEV_VEC_PUSH(&x->v, t)) {
-		free(t);
-		return mev_error_oom();
+	if (m.has_files && !m.snapshot && (!(b.tag = strdup(tag)) || !(b.base = strdup(m.base)) ||
+					   MEV_VEC_PUSH(&x->v, b))) {
+		free(b.tag);
+		free(b.base);
+		rc = mev_error_oom();
 	}
-	return 0;
+	mev__release_clear(&m);
+	return rc;
 }
 
-int mev_release_dependents(char ***out, size_t *n, mev_store *s, const char *tag)
+int mev_release_bases(mev_release_base **out, size_t *n, mev_store *s)
 {
-	dep_ctx x = { s, tag, { 0 } };
-	int rc = mev_store_scan_raw(s, "releases", NULL, 0, dep_cb, &x);
+	base_ctx x = { s, { 0 } };
+	int rc = mev_store_scan_raw(s, "releases", NULL, 0, base_cb, &x);
 	*out = NULL;
 	*n = 0;
 	if (rc) {
-		for (size_t i = 0; i < x.v.n; i++)
-			free(x.v.v[i]);
-		MEV_VEC_FREE(&x.v);
+		mev_release_bases_free(x.v.v, x.v.n);
 		return rc;
 	}
 	*out = x.v.v;
 	*n = x.v.n;
 	return 0;
+}
+
+void mev_release_bases_free(mev_release_base *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].tag);
+		free(v[i].base);
+	}
+	free(v);
 }
 
 int mev_release_drop(mev_store *s, const char *tag)

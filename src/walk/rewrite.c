@@ -91,18 +91,19 @@ static int drop_all(mev_store *s, void *ctx)
 	drop_ctx *x = ctx;
 	int rc = 0;
 	(void)s;
+	mev__walk_bases_begin(&x->w->cache.bases);
 	for (size_t i = x->n; i-- > 0 && !rc;) {
 		char **dep = NULL;
 		size_t nd = 0;
-		rc = mev_release_dependents(&dep, &nd, x->w->run.store, x->drop[i]);
+		rc = mev__walk_bases_of(&dep, &nd, x->w, x->drop[i]);
 		for (size_t k = 0; k < nd; k++) {
 			if (!rc && !listed(x->drop, i, dep[k]))
 				rc = mev__walk_reencode(x->w, dep[k], NULL, NULL);
 			free(dep[k]);
 		}
 		free(dep);
-		if (!rc)
-			rc = mev_release_drop(x->w->run.store, x->drop[i]);
+		if (!rc && !(rc = mev_release_drop(x->w->run.store, x->drop[i])))
+			rc = mev__walk_bases_gone(x->w, x->drop[i]);
 	}
 	return rc;
 }
@@ -144,6 +145,7 @@ static int rewritten_branch(walker *w, const mev_tag *snaps, size_t nsnaps)
 	if (!rc && ndrop) {
 		drop_ctx x = { w, drop, ndrop };
 		if (!(rc = mev_store_write(w->run.store, drop_all, &x))) {
+			mev__walk_bases_commit(&w->cache.bases);
 			/* the list again, without them */
 			mev__stored_list fresh = { 0 };
 			fresh.ranks = (mev_strmap)MEV_STRMAP_INIT;

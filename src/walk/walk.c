@@ -630,6 +630,7 @@ done:
 	mev__walk_deltas_clear(&w.cache.deltas);
 	mev__walk_sizes_clear(&w.cache.sizes);
 	mev_store_view_free(w.cache.view);
+	mev__walk_bases_free(&w.cache.bases);
 	res->seconds = mev__now() - t0;
 	mev__walk_state_clear(&prev);
 	free(work);

@@ -405,6 +405,16 @@ typedef struct {
  * from one release to the next; pool, the main thread, or the thread
  * ahead while it runs.
  */
+/* Which stored table is a delta against which, the writer's (src/walk/bases.c). */
+typedef struct {
+	mev_release_base *v;     /* as committed, when loaded */
+	size_t n, cap;
+	int loaded;
+	int loaded_now;          /* read inside the transaction that is open */
+	int open;                /* a transaction began and was not committed */
+	MEV_VEC(mev_release_base) pending; /* the open transaction's changes (base NULL: none) */
+} mev__walk_bases;
+
 typedef struct {
 	mev_store_view *view;    /* blob sizes while the writer works (the store is its) */
 	mev__walk_deltas deltas; /* the diffs of the reading before the walk */
@@ -412,6 +422,7 @@ typedef struct {
 	mev__blob_vec measured;  /* sizes measured here, not ahead: for ahead */
 	mev_release_memo *memo;  /* the writer's, from one release to the next */
 	mev_pattern_pool *pool;  /* the patterns of the releases' matchers */
+	mev__walk_bases bases;   /* the writer's: which table is a delta against which */
 } mev__walk_caches;
 
 struct mev__walker {
@@ -434,6 +445,21 @@ int mev__walk_check_identity(mev__walker *w);
 /* The dialect of the walk: as asked, as stored, or detected from the
  * repository's HEAD (or newest of tags[0..n)). */
 int mev__walk_dialect(mev_dialect *out, const mev__walker *w, const mev_tag *tags, size_t n);
+/*
+ * Which stored table is a delta against which (src/walk/bases.c), in the
+ * writer's transactions: begin at the start of each (a transaction done
+ * again starts from what was committed), commit once it is.  *out (n
+ * names, free each and the array) are the releases whose tables are made
+ * against `base` now; _written reads back the release just written,
+ * _gone records one dropped or made a repeat.
+ */
+void mev__walk_bases_begin(mev__walk_bases *b);
+void mev__walk_bases_commit(mev__walk_bases *b);
+void mev__walk_bases_free(mev__walk_bases *b);
+int mev__walk_bases_of(char ***out, size_t *n, mev__walker *w, const char *base);
+int mev__walk_bases_written(mev__walker *w, const char *tag);
+int mev__walk_bases_gone(mev__walker *w, const char *tag);
+
 /*
  * The stored release `tag` re-encoded, in the writer's transaction: its
  * file table becomes a delta against `base` (tag `base_tag`; NULL: whole).

@@ -109,7 +109,8 @@ int mev__walk_reencode(walker *w, const char *tag, const mev_filemap *base, cons
 	in.ndiags = nd;
 	in.rules_version = rel->rules_version;
 	in.rules = rel->rules;
-	rc = mev_release_put(w->run.store, &in, fm, g, base, base_tag);
+	if (!(rc = mev_release_put(w->run.store, &in, fm, g, base, base_tag)))
+		rc = mev__walk_bases_written(w, tag);
 done:
 	mev_graph_free(g);
 	mev_filemap_free(fm);
@@ -138,7 +139,7 @@ static int reencode_dependents(walker *w, const char *tag, const mev_filemap *ba
 		return 0;
 	}
 	if (!rc && rel->has_files)
-		rc = mev_release_dependents(&dep, &n, w->run.store, tag);
+		rc = mev__walk_bases_of(&dep, &n, w, tag);
 	mev_release_free(rel);
 	for (size_t i = 0; i < n; i++) {
 		if (!rc)
@@ -215,6 +216,7 @@ static int store_release(mev_store *s, void *ctx)
 	char rules[1024];
 	int rc, redone;
 
+	mev__walk_bases_begin(&w->cache.bases);
 	if ((rc = mev_graph_build(&g, cur->fm, &go)))
 		mev_error_prefix("release %s", rw->tag->name);
 	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
@@ -241,8 +243,9 @@ static int store_release(mev_store *s, void *ctx)
 		/* a period with no new commit: a repeat of the release before,
 		 * which stays the base of its successor's table (and becomes
 		 * that of the tables that were deltas against this one) */
-		if (!(rc = reencode_dependents(w, in.tag, prev->fm, prev->tag, NULL, &redone)))
-			rc = mev_release_put_alias(s, in.tag, prev->tag, &in.commit, in.time);
+		if (!(rc = reencode_dependents(w, in.tag, prev->fm, prev->tag, NULL, &redone)) &&
+		    !(rc = mev_release_put_alias(s, in.tag, prev->tag, &in.commit, in.time)))
+			rc = mev__walk_bases_gone(w, in.tag);
 		goto done;
 	}
 	if ((rc = reencode_dependents(w, in.tag, cur->fm, in.tag, rw->succ, &redone)))
@@ -252,7 +255,8 @@ static int store_release(mev_store *s, void *ctx)
 	if (rw->succ && !redone && !mev_release_is_alias(s, rw->succ) && mev_release_has(NULL, s, rw->succ) &&
 	    (rc = mev__walk_reencode(w, rw->succ, cur->fm, in.tag)))
 		goto done;
-	rc = mev_release_put(s, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL);
+	if (!(rc = mev_release_put(s, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL)))
+		rc = mev__walk_bases_written(w, in.tag);
 done:
 	mev_graph_free(g);
 	mev_release_diags_free(diags, nd);
@@ -277,6 +281,8 @@ static int write_release(void *ctx)
 	if (rw->health_on)
 		mev__walk_async_start(&rw->health, health_encode, rw);
 	rc = mev_store_write(rw->w->run.store, store_release, rw);
+	if (!rc)
+		mev__walk_bases_commit(&rw->w->cache.bases);
 	if (rw->health_on && !rw->health_waited)
 		mev__walk_async_join(&rw->health);
 	free(rw->health_data);
