@@ -59,9 +59,9 @@ static int deleted_tags(walker *w, const mev_tag *tags, size_t ntags)
 	mev__strmap_free(&have);
 	if (!rc && n) {
 		some_names(names, sizeof names, (const char *const *)gone, n);
-		rc = mev_error_set(MEV_ESTORE, "store '%s' holds %zu release%s whose tag '%s' has no more "
+		rc = mev_error_set(MEV_ESTORE, "store '%s' holds %zu release%s whose tag%s gone from '%s' "
 				   "(%s): deleted there, or this clone lacks %s", o->store, n, n == 1 ? "" : "s",
-				   o->repo, names, n == 1 ? "it" : "them");
+				   n == 1 ? " is" : "s are", o->repo, names, n == 1 ? "it" : "them");
 		mev_error_hint("if the clone lacks tags, 'git -C %s fetch --tags' and walk again; if they were "
 			       "deleted on purpose, 'maintevo walk --rebuild' walks the store again without "
 			       "them (or walk into a new store)", o->repo);

@@ -132,12 +132,13 @@ static int reencode_dependents(walker *w, const char *tag, const mev_filemap *ba
 	mev_release *rel = NULL;
 	char **dep = NULL;
 	size_t n = 0;
-	int rc = mev_release_find(&rel, w->run.store, tag);
+	int rc;
 	*done = 0;
-	if (rc == MEV_ENOTFOUND) {
-		mev_error_clear();
+	/* cheap tests first: most releases a walk stores are new ones (and a
+	 * missing release's message would look for names like it) */
+	if (mev_release_is_alias(w->run.store, tag) || !mev_release_has(NULL, w->run.store, tag))
 		return 0;
-	}
+	rc = mev_release_find(&rel, w->run.store, tag);
 	if (!rc && rel->has_files)
 		rc = mev__walk_bases_of(&dep, &n, w, tag);
 	mev_release_free(rel);

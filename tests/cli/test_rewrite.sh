@@ -122,14 +122,20 @@ expect_exit 0 "$MEV" walk --repo repo --store DREF --branch master --every day -
 "$MEV" releases --store DREF | cut -d, -f1,3 >ref.txt
 RANDOM=38
 cp -r D0 K
+killed=0
 for i in 1 2 3 4 5 6; do
 	"$MEV" walk --repo repo --store K --until 2024-08-31 -q >/dev/null 2>&1 &
 	pid=$!
 	sleep "0.$((RANDOM % 3))$((RANDOM % 10))"
 	kill -9 $pid 2>/dev/null || true
-	wait $pid 2>/dev/null || true
+	status=0
+	wait $pid 2>/dev/null || status=$?
+	[ $status -ne 137 ] || killed=$((killed + 1))
 	expect_exit 0 "$MEV" store check --store K
 done
+echo "# $killed of 6 runs killed before their end"
+[ $killed -gt 0 ] || fail "no run was killed: the kills came too late"
+
 expect_exit 0 "$MEV" walk --repo repo --store K --until 2024-08-31 -q
 "$MEV" releases --store K | cut -d, -f1,3 >k.txt
 same_files ref.txt k.txt
@@ -159,7 +165,7 @@ same_files FT.txt T.txt
 step "a tag deleted: refused with a hint, the store as it was"
 git -C repo tag -d v3.0 >/dev/null
 expect_exit 1 "$MEV" walk --repo repo --store T
-expect_error "store 'T' holds 1 release whose tag 'repo' has no more (v3.0): deleted there, or this clone lacks it"
+expect_error "store 'T' holds 1 release whose tag is gone from 'repo' (v3.0): deleted there, or this clone lacks it"
 expect_stderr_contains "fetch --tags"
 expect_stderr_contains "walk --rebuild"
 expect_exit 0 "$MEV" store check --store T
