@@ -164,6 +164,26 @@ int mev_release_put_alias(mev_store *s, const char *tag, const char *target, con
 /* 1 when `tag` is stored as a repeat of another release (mev_release_put_alias). */
 int mev_release_is_alias(mev_store *s, const char *tag);
 
+/* A stored release whose file table is a delta against another's. */
+typedef struct {
+	char *tag;
+	char *base;          /* the release its table is made against */
+} mev_release_base;
+/*
+ * Every stored release whose file table is a delta, with its base (*out,
+ * *n, in no order; free with mev_release_bases_free): a release whose
+ * table is replaced, or that becomes a repeat, re-encodes those made
+ * against it in the same transaction first, else they would be decoded
+ * against another base.  Reads every release record: load it once.
+ */
+int mev_release_bases(mev_release_base **out, size_t *n, mev_store *s);
+void mev_release_bases_free(mev_release_base *v, size_t n);
+
+/* Delete a release as mev_release_delete(), and the releases that repeat
+ * it (mev_release_put_alias): a snapshot of a rewritten branch whose
+ * period is no longer walked.  The tables that are deltas against it
+ * (mev_release_bases) are the caller's to re-encode first. */
+int mev_release_drop(mev_store *s, const char *tag);
 /* Delete a release's record, file table, notes and patterns (absent is no error). */
 int mev_release_delete(mev_store *s, const char *tag);
 

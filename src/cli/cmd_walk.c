@@ -93,7 +93,13 @@ const cli_command cmd_walk_spec = {
 		"(what 'git rev-list -1 --first-parent --before=END B' names), as release\n"
 		"B@YYYY-MM-DD, the period's last day.  The store remembers the branch: a later\n"
 		"'walk' adds the new periods and walks again the current one when B moved.\n"
-		"Snapshots and tags (--tags-too) share one store, ordered by date.",
+		"Snapshots and tags (--tags-too) share one store, ordered by date.\n"
+		"\n"
+		"When B was rewritten (reset, force-pushed), the stored snapshots whose commit\n"
+		"is no longer on it are walked again, from the first period that changed, with\n"
+		"a note (those of periods no longer walked are dropped).  A tag moved is walked\n"
+		"again; a stored release whose tag was deleted refuses the walk (the clone may\n"
+		"lack it: 'git fetch --tags'; else --rebuild).",
 	.options = options,
 	.operands = 0,
 };

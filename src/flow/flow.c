@@ -137,7 +137,7 @@ static int put_release(mev_store *s, void *vctx)
 	mev_buf idx = MEV_BUF_INIT;
 	int rc;
 	if ((rc = mev__flow_index_encode(&idx, p->rel->prev, p->earlier, p->rel->hidden,
-					 p->rel->n_hidden))) {
+					 p->rel->n_hidden, &p->rel->commit))) {
 		mev__buf_free(&idx);
 		return rc;
 	}
@@ -146,6 +146,10 @@ static int put_release(mev_store *s, void *vctx)
 	if (!rc && !p->before)
 		rc = mev_store_put(s, MEV_FLOW_INDEX_TABLE, p->rel->tag, strlen(p->rel->tag), idx.ptr,
 				   idx.len);
+	/* a release first now (those before it dropped: a rewritten branch)
+	 * has no range of its own any more */
+	if (!rc && p->before && !(rc = mev_store_delete(s, MEV_FLOW_TABLE, p->rel->tag, strlen(p->rel->tag))))
+		rc = mev_store_delete(s, MEV_FLOW_INDEX_TABLE, p->rel->tag, strlen(p->rel->tag));
 	mev__buf_free(&idx);
 	return rc;
 }
@@ -302,6 +306,27 @@ static int same_oids(const mev_oid *a, size_t na, const mev_oid *b, size_t nb)
 	return na == nb && (!na || memcmp(a, b, na * sizeof *a) == 0);
 }
 
+/*
+ * Release i was judged at another commit: a tag moved, a branch rewritten.
+ * An index stored before issue 38 does not keep the commit; the index of
+ * the release after it does, in its fingerprint of the earlier releases:
+ * when that changed while release i's own did not, release i's commit is
+ * what changed.  The last release has no such witness and is judged again
+ * (once: its index then keeps the commit).
+ */
+static int moved(const plan *p, const mev_release *list, size_t n, size_t i)
+{
+	const mev__flow_index *x = &p->idx[i], *next = &p->idx[i + 1];
+	if (x->has_commit)
+		return !mev_oid_equal(&x->commit, &list[i].commit);
+	if (!x->prev)
+		return 0; /* not stored: judged anyway */
+	if (i + 1 >= n)
+		return 1;
+	return next->prev && strcmp(next->prev, list[i].tag) == 0 && x->earlier == p->earlier[i] &&
+	       next->earlier != p->earlier[i + 1];
+}
+
 /* From the stored index alone: which releases are kept as they are
  * (need 0) and which must be looked at (need 1); *first is the first of
  * those (n when none). */
@@ -323,6 +348,10 @@ static int plan_read(plan *p, size_t *first, run *u, const mev_release *list, si
 		p->earlier[i] = h = mev__flow_earlier(h, &list[i - 1].commit);
 		p->need[i] = u->opt->rebuild || !has || !x->rules_ok ||
 			     strcmp(x->prev, list[i - 1].tag) != 0 || x->earlier != h;
+	}
+	/* the fingerprints of all are known: a release at another commit */
+	for (size_t i = 1; i < n; i++) {
+		p->need[i] = p->need[i] || moved(p, list, n, i);
 		if (p->need[i] && *first == n)
 			*first = i;
 	}
@@ -354,7 +383,7 @@ static int plan_hidden(plan *p, run *u, const mev_release *list, size_t n, size_
 			if (MEV_VEC_PUSH(&p->hide, set[k]))
 				rc = mev_error_oom();
 		p->off[i + 1] = p->hide.n;
-		if (p->need[i] && !u->opt->rebuild && x->prev && x->rules_ok &&
+		if (p->need[i] && !u->opt->rebuild && x->prev && x->rules_ok && !moved(p, list, n, i) &&
 		    strcmp(x->prev, list[i - 1].tag) == 0 && same_oids(x->hidden, x->n_hidden, set, nset))
 			p->need[i] = 2;
 	}
@@ -379,7 +408,8 @@ static int put_reindex(mev_store *s, void *vctx)
 		if (c->p->need[i] != 2)
 			continue;
 		b.len = 0;
-		if (!(rc = mev__flow_index_encode(&b, x->prev, c->p->earlier[i], x->hidden, x->n_hidden)))
+		if (!(rc = mev__flow_index_encode(&b, x->prev, c->p->earlier[i], x->hidden, x->n_hidden,
+						  &c->list[i].commit)))
 			rc = mev_store_put(s, MEV_FLOW_INDEX_TABLE, c->list[i].tag,
 					   strlen(c->list[i].tag), b.ptr, b.len);
 	}

@@ -235,12 +235,15 @@ typedef struct {
 	uint64_t earlier;    /* mev__flow_earlier() of the releases before it */
 	mev_oid *hidden;     /* the commits its range hid, sorted */
 	size_t n_hidden;
+	mev_oid commit;      /* the release's own commit, when has_commit (since
+			      * issue 38: a moved tag, a rewritten branch) */
+	int has_commit;
 } mev__flow_index;
 /* 1 and *x when stored, 0 when not; MEV_ECORRUPT when it does not decode. */
 int mev__flow_index_read(mev__flow_index *x, mev_store *s, const char *tag);
 void mev__flow_index_clear(mev__flow_index *x);
 int mev__flow_index_encode(mev_buf *b, const char *prev, uint64_t earlier, const mev_oid *hidden,
-			   size_t n_hidden);
+			   size_t n_hidden, const mev_oid *commit);
 
 /* --- the commits no earlier release holds (hidden.c) ------------------------------ */
 

@@ -372,15 +372,18 @@ int mev_flow_load_before(mev_flow_release **out, mev_store *s, const char *tag)
 /*
  * The index value: the previous release (string), the rules (varint; none:
  * 1), then since rules 3 the fingerprint of the earlier releases' commits
- * (varint) and the hidden commits (a count, 20 bytes each).
+ * (varint) and the hidden commits (a count, 20 bytes each), then since
+ * issue 38 the release's own commit (20 bytes; absent in older records:
+ * not compared).
  */
 int mev__flow_index_encode(mev_buf *b, const char *prev, uint64_t earlier, const mev_oid *hidden,
-			   size_t n_hidden)
+			   size_t n_hidden, const mev_oid *commit)
 {
 	int e = mev__put_cstr(b, prev) | mev__put_uv(b, MEV_FLOW_RULES) | mev__put_uv(b, earlier) |
 		mev__put_uv(b, n_hidden);
 	for (size_t i = 0; i < n_hidden; i++)
 		e |= mev__buf_put(b, hidden[i].id, 20);
+	e |= mev__buf_put(b, commit->id, 20);
 	return e ? mev_error_oom() : 0;
 }
 
@@ -424,6 +427,10 @@ int mev__flow_index_read(mev__flow_index *x, mev_store *s, const char *tag)
 			rc = mev_error_oom();
 		for (size_t i = 0; !rc && i < x->n_hidden; i++)
 			mev__get_bytes(x->hidden[i].id, &rd, 20);
+		if (!rc && !rd.bad && rd.p < rd.end) {
+			mev__get_bytes(x->commit.id, &rd, 20);
+			x->has_commit = 1;
+		}
 	}
 	free(data);
 	if (!rc && rd.bad)

@@ -62,19 +62,11 @@ const char *mev__release_resolve(char *buf, size_t size, mev_store *s, const cha
 	return buf;
 }
 
-int mev_release_put_alias(mev_store *s, const char *tag, const char *target, const mev_oid *commit,
-			  int64_t time)
+static int put_record(mev_store *s, const char *tag, const char *target, const mev_oid *commit,
+		      int64_t time)
 {
-	char real[MEV_RELEASE_TAG_MAX + 1];
 	mev_buf b = MEV_BUF_INIT;
-	int rc;
-	/* the release it repeats, never another alias */
-	target = mev__release_resolve(real, sizeof real, s, target);
-	if (strcmp(target, tag) == 0)
-		return mev_error_set(MEV_EINVAL, "release '%s' cannot repeat itself", tag);
-	if ((rc = mev_release_delete(s, tag)))
-		return rc;
-	rc = mev__put_cstr(&b, target) | mev__buf_put(&b, commit->id, 20) | mev__put_sv(&b, time);
+	int rc = mev__put_cstr(&b, target) | mev__buf_put(&b, commit->id, 20) | mev__put_sv(&b, time);
 	if (rc)
 		rc = mev_error_oom();
 	else
@@ -82,6 +74,58 @@ int mev_release_put_alias(mev_store *s, const char *tag, const char *target, con
 					  strlen(tag), b.ptr, b.len);
 	mev__buf_free(&b);
 	return rc;
+}
+
+/* The repeats of `tag`, which becomes a repeat of `target` itself: those
+ * of its new commit repeat target now, the others (of the tree it had)
+ * go with it, as when a release is stored again (mev__alias_drop_stale). */
+typedef struct {
+	const char *tag;
+	MEV_VEC(mev__alias) v;
+	MEV_VEC(char *) names;
+} repeats_ctx;
+
+static int repeats_cb(void *c, const char *tag, const mev__alias *a)
+{
+	repeats_ctx *x = c;
+	char *t;
+	if (a->damaged || strcmp(a->target, x->tag))
+		return 0;
+	if (!(t = strdup(tag)) || MEV_VEC_PUSH(&x->names, t)) {
+		free(t);
+		return mev_error_oom();
+	}
+	return MEV_VEC_PUSH(&x->v, *a) ? mev_error_oom() : 0;
+}
+
+static int move_repeats(mev_store *s, const char *tag, const char *target, const mev_oid *commit)
+{
+	repeats_ctx x = { tag, { 0 }, { 0 } };
+	int rc = mev__alias_scan(s, repeats_cb, &x);
+	for (size_t i = 0; i < x.names.n; i++) {
+		if (!rc && i < x.v.n && mev_oid_equal(&x.v.v[i].commit, commit))
+			rc = put_record(s, x.names.v[i], target, commit, x.v.v[i].time);
+		else if (!rc)
+			rc = mev_store_delete(s, MEV__ALIAS_TABLE, x.names.v[i], strlen(x.names.v[i]));
+		free(x.names.v[i]);
+	}
+	MEV_VEC_FREE(&x.names);
+	MEV_VEC_FREE(&x.v);
+	return rc;
+}
+
+int mev_release_put_alias(mev_store *s, const char *tag, const char *target, const mev_oid *commit,
+			  int64_t time)
+{
+	char real[MEV_RELEASE_TAG_MAX + 1];
+	int rc;
+	/* the release it repeats, never another alias */
+	target = mev__release_resolve(real, sizeof real, s, target);
+	if (strcmp(target, tag) == 0)
+		return mev_error_set(MEV_EINVAL, "release '%s' cannot repeat itself", tag);
+	if ((rc = move_repeats(s, tag, target, commit)) || (rc = mev_release_delete(s, tag)))
+		return rc;
+	return put_record(s, tag, target, commit, time);
 }
 
 int mev_release_is_alias(mev_store *s, const char *tag)

@@ -289,12 +289,14 @@ static int wanted(walker *w, const mev_tag *t, int snapshot, stale_count *st)
 	if (!rel)
 		return 1;
 	if (!mev_oid_equal(&rel->commit, &t->commit)) {
-		if (snapshot)
-			mev__walk_note(&w->opts, "snapshot %s: the branch has commits in its period since "
-				       "it was stored; walking it again", t->name);
-		else
+		if (snapshot) {
+			if (!rel->gone) /* a rewritten branch's are said at once (rewrite.c) */
+				mev__walk_note(&w->opts, "snapshot %s: the branch has commits in its period "
+					       "since it was stored; walking it again", t->name);
+		} else {
 			mev__walk_note(&w->opts, "tag %s moved since it was stored; walking it again",
 				       t->name);
+		}
 		return 1;
 	}
 	if (rel->rules_version != MEV_RULES_VERSION) {

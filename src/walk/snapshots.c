@@ -119,8 +119,31 @@ oom:
 	return mev_error_oom();
 }
 
+static int oid_cmp(const void *a, const void *b)
+{
+	return memcmp(((const mev_oid *)a)->id, ((const mev_oid *)b)->id, 20);
+}
+
+/* Mark the stored snapshots of the branch whose commit is not on its
+ * first-parent history now (chain[0..m)): the branch was rewritten under
+ * them (docs/walking.md, "A branch rewritten, a tag moved or deleted"). */
+static int mark_gone(const mev__snap_plan *p, mev__stored_list *st, const mev_commit_time *chain, size_t m)
+{
+	mev_oid *ids = malloc((m + 1) * sizeof *ids);
+	if (!ids)
+		return mev_error_oom();
+	for (size_t i = 0; i < m; i++)
+		ids[i] = chain[i].id;
+	qsort(ids, m, sizeof *ids, oid_cmp);
+	for (size_t i = 0; i < st->n; i++)
+		st->v[i].gone = is_ours(p, st->v[i].tag) &&
+				!bsearch(&st->v[i].commit, ids, m, sizeof *ids, oid_cmp);
+	free(ids);
+	return 0;
+}
+
 int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo,
-			const mev__stored_list *stored)
+			mev__stored_list *stored)
 {
 	mev_commit_time *chain = NULL;
 	dated *by = NULL;
@@ -137,9 +160,9 @@ int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_r
 		return rc < 0 ? rc : 0;
 	if ((rc = mev_repo_first_parents(&chain, &m, &cut, repo, &tip)))
 		return rc;
-	if (!(by = malloc(m * sizeof *by))) {
+	if ((rc = mark_gone(p, stored, chain, m)) || !(by = malloc(m * sizeof *by))) {
 		free(chain);
-		return mev_error_oom();
+		return rc ? rc : mev_error_oom();
 	}
 	/* the chain oldest first, and by date */
 	for (size_t i = 0; i < m / 2; i++) {

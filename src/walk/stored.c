@@ -16,7 +16,7 @@ int mev__stored_load(mev__stored_list *l, mev_store *s)
 		rc = mev__vec_grow((void **)&l->v, &l->cap, l->n + n + 1, sizeof *l->v);
 	for (size_t i = 0; i < n && !rc; i++) {
 		mev__stored_rel e = { r[i].tag, r[i].commit, r[i].time, r[i].has_files,
-				      r[i].rules_version, (uint32_t)i };
+				      r[i].rules_version, (uint32_t)i, 0 };
 		r[i].tag = NULL;
 		l->v[l->n++] = e;
 		rc = mev__strmap_put(&l->ranks, e.tag, strlen(e.tag), e.rank);
@@ -103,7 +103,7 @@ int mev__stored_put(mev__stored_list *l, const char *tag, const mev_oid *commit,
 		    uint32_t rules_version)
 {
 	size_t i = mev__stored_pos(l, tag);
-	mev__stored_rel e = { NULL, *commit, 0, 1, rules_version, rank_of(l, tag) };
+	mev__stored_rel e = { NULL, *commit, 0, 1, rules_version, rank_of(l, tag), 0 };
 	if (i < l->n && strcmp(l->v[i].tag, tag) == 0) {
 		e.tag = l->v[i].tag;
 		e.time = l->v[i].time;

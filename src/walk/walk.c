@@ -588,8 +588,9 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	}
 	if ((rc = mev__stored_load(&w.run.stored, w.run.store)))
 		goto done;
-	if (w.opts.snap.branch &&
-	    (rc = mev__walk_snapshots(&snaps, &nsnaps, &w.opts.snap, w.run.repo, &w.run.stored)))
+	if ((w.opts.snap.branch &&
+	     (rc = mev__walk_snapshots(&snaps, &nsnaps, &w.opts.snap, w.run.repo, &w.run.stored))) ||
+	    (rc = mev__walk_rewritten(&w, tags, ntags, snaps, nsnaps)))
 		goto done;
 	res->stored_before = w.run.stored.n;
 	/* the views of the blob table begin after the reading before the walk
@@ -629,6 +630,7 @@ done:
 	mev__walk_deltas_clear(&w.cache.deltas);
 	mev__walk_sizes_clear(&w.cache.sizes);
 	mev_store_view_free(w.cache.view);
+	mev__walk_bases_free(&w.cache.bases);
 	res->seconds = mev__now() - t0;
 	mev__walk_state_clear(&prev);
 	free(work);

@@ -49,6 +49,8 @@ typedef struct {
 	uint8_t has_files;
 	uint32_t rules_version;
 	uint32_t rank;       /* its place in the order of the store and the walk */
+	uint8_t gone;        /* a snapshot whose commit is no longer on its branch
+			      * (rewritten), set by mev__walk_snapshots */
 } mev__stored_rel;
 
 /*
@@ -95,12 +97,15 @@ typedef struct {
  * before its end, oldest first (when the branch did not move since the
  * newest of them in `stored`, those stored and the new periods, without
  * reading the history), as tags named "<branch>@YYYY-MM-DD" (free
- * with mev_tag_list_free()).  Errors: MEV_ENOTFOUND for an unknown branch
+ * with mev_tag_list_free()).  The stored snapshots of the branch whose
+ * commit is no longer on its first-parent history (a rewritten branch) are
+ * marked `gone` in `stored`.  Errors: MEV_ENOTFOUND for an unknown branch
  * or a shallow clone's history that stops after the first period, both
  * with a hint; MEV_EGIT, MEV_ENOMEM.
  */
 int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo,
-			const mev__stored_list *stored);
+			mev__stored_list *stored);
+
 
 /*
  * fn(ctx) run on a thread of its own, so that the caller can go on with
@@ -400,6 +405,16 @@ typedef struct {
  * from one release to the next; pool, the main thread, or the thread
  * ahead while it runs.
  */
+/* Which stored table is a delta against which, the writer's (src/walk/bases.c). */
+typedef struct {
+	mev_release_base *v;     /* as committed, when loaded */
+	size_t n, cap;
+	int loaded;
+	int loaded_now;          /* read inside the transaction that is open */
+	int open;                /* a transaction began and was not committed */
+	MEV_VEC(mev_release_base) pending; /* the open transaction's changes (base NULL: none) */
+} mev__walk_bases;
+
 typedef struct {
 	mev_store_view *view;    /* blob sizes while the writer works (the store is its) */
 	mev__walk_deltas deltas; /* the diffs of the reading before the walk */
@@ -407,6 +422,7 @@ typedef struct {
 	mev__blob_vec measured;  /* sizes measured here, not ahead: for ahead */
 	mev_release_memo *memo;  /* the writer's, from one release to the next */
 	mev_pattern_pool *pool;  /* the patterns of the releases' matchers */
+	mev__walk_bases bases;   /* the writer's: which table is a delta against which */
 } mev__walk_caches;
 
 struct mev__walker {
@@ -429,6 +445,42 @@ int mev__walk_check_identity(mev__walker *w);
 /* The dialect of the walk: as asked, as stored, or detected from the
  * repository's HEAD (or newest of tags[0..n)). */
 int mev__walk_dialect(mev_dialect *out, const mev__walker *w, const mev_tag *tags, size_t n);
+/*
+ * Which stored table is a delta against which (src/walk/bases.c), in the
+ * writer's transactions: begin at the start of each (a transaction done
+ * again starts from what was committed), commit once it is.  *out (n
+ * names, free each and the array) are the releases whose tables are made
+ * against `base` now; _written reads back the release just written,
+ * _gone records one dropped or made a repeat.
+ */
+void mev__walk_bases_begin(mev__walk_bases *b);
+void mev__walk_bases_commit(mev__walk_bases *b);
+void mev__walk_bases_free(mev__walk_bases *b);
+int mev__walk_bases_of(char ***out, size_t *n, mev__walker *w, const char *base);
+int mev__walk_bases_written(mev__walker *w, const char *tag);
+int mev__walk_bases_gone(mev__walker *w, const char *tag);
+
+/*
+ * The stored release `tag` re-encoded, in the writer's transaction: its
+ * file table becomes a delta against `base` (tag `base_tag`; NULL: whole).
+ * Its graph is rebuilt on its file table, the stored one being over the
+ * stored sections (src/walk/write.c).
+ */
+int mev__walk_reencode(mev__walker *w, const char *tag, const mev_filemap *base, const char *base_tag);
+
+/*
+ * What changed in the repository under the stored releases, before the
+ * releases to walk are chosen (src/walk/rewrite.c, docs/walking.md "A
+ * branch rewritten, a tag moved or deleted"): a stored release tag the
+ * repository no longer has refuses the walk, with a hint (MEV_ESTORE); the
+ * snapshots of a rewritten branch (marked `gone`) are walked again, said
+ * in one note, and those whose period this walk no longer makes are
+ * dropped, in one transaction, with the tables that were deltas against
+ * them re-encoded.  `snaps` are the walk's snapshots.
+ */
+int mev__walk_rewritten(mev__walker *w, const mev_tag *tags, size_t ntags, const mev_tag *snaps,
+			size_t nsnaps);
+
 /* The tags[0..ntags) and snapshots[0..nsnaps) to walk, in the store's
  * order, into *work (calloc'ed); the dialect is settled on the way. */
 int mev__walk_choose(mev__walker *w, const mev_tag ***work, size_t *nwork, mev_tag *tags,

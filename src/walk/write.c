@@ -85,12 +85,7 @@ static int diag_texts(const mev_maint *m, const char *extra, char ***out, size_t
 	return 0;
 }
 
-/*
- * The stored release after the one being inserted, re-encoded: its file
- * table becomes a delta against `cur` (tag `tag`).  Its graph is rebuilt
- * on its file table, the stored one being over the stored sections.
- */
-static int reencode_successor(walker *w, const char *succ, const state *cur, const char *tag)
+int mev__walk_reencode(walker *w, const char *tag, const mev_filemap *base, const char *base_tag)
 {
 	mev_graph *g = NULL;
 	mev_graph_options go = { 1 };
@@ -101,12 +96,12 @@ static int reencode_successor(walker *w, const char *succ, const state *cur, con
 	mev_release_input in = { 0 };
 	int rc;
 
-	if ((rc = mev_release_find(&rel, w->run.store, succ)) ||
-	    (rc = mev_release_load_filemap(&fm, w->run.store, succ)) ||
-	    (rc = mev_release_load_diags(&diags, &nd, w->run.store, succ)) ||
+	if ((rc = mev_release_find(&rel, w->run.store, tag)) ||
+	    (rc = mev_release_load_filemap(&fm, w->run.store, tag)) ||
+	    (rc = mev_release_load_diags(&diags, &nd, w->run.store, tag)) ||
 	    (rc = mev_graph_build(&g, fm, &go)))
 		goto done;
-	in.tag = succ;
+	in.tag = tag;
 	in.commit = rel->commit;
 	in.time = rel->time;
 	in.maintainer_files = rel->maintainer_files;
@@ -114,12 +109,46 @@ static int reencode_successor(walker *w, const char *succ, const state *cur, con
 	in.ndiags = nd;
 	in.rules_version = rel->rules_version;
 	in.rules = rel->rules;
-	rc = mev_release_put(w->run.store, &in, fm, g, cur->fm, tag);
+	if (!(rc = mev_release_put(w->run.store, &in, fm, g, base, base_tag)))
+		rc = mev__walk_bases_written(w, tag);
 done:
 	mev_graph_free(g);
 	mev_filemap_free(fm);
 	mev_release_diags_free(diags, nd);
 	mev_release_free(rel);
+	return rc;
+}
+
+/*
+ * `tag` is stored again (a tag moved, a branch rewritten): the releases
+ * whose tables are deltas against its stored table are re-encoded against
+ * its new one, `base` (tag `base_tag`: itself, or the release it now
+ * repeats), before it is replaced; *done says whether `succ` was one.
+ * Nothing to do for a release not stored yet, or stored as a repeat.
+ */
+static int reencode_dependents(walker *w, const char *tag, const mev_filemap *base, const char *base_tag,
+			       const char *succ, int *done)
+{
+	mev_release *rel = NULL;
+	char **dep = NULL;
+	size_t n = 0;
+	int rc;
+	*done = 0;
+	/* cheap tests first: most releases a walk stores are new ones (and a
+	 * missing release's message would look for names like it) */
+	if (mev_release_is_alias(w->run.store, tag) || !mev_release_has(NULL, w->run.store, tag))
+		return 0;
+	rc = mev_release_find(&rel, w->run.store, tag);
+	if (!rc && rel->has_files)
+		rc = mev__walk_bases_of(&dep, &n, w, tag);
+	mev_release_free(rel);
+	for (size_t i = 0; i < n; i++) {
+		if (!rc)
+			rc = mev__walk_reencode(w, dep[i], base, base_tag);
+		*done |= succ && strcmp(dep[i], succ) == 0;
+		free(dep[i]);
+	}
+	free(dep);
 	return rc;
 }
 
@@ -186,8 +215,9 @@ static int store_release(mev_store *s, void *ctx)
 	size_t nd = 0;
 	mev_release_input in = { 0 };
 	char rules[1024];
-	int rc;
+	int rc, redone;
 
+	mev__walk_bases_begin(&w->cache.bases);
 	if ((rc = mev_graph_build(&g, cur->fm, &go)))
 		mev_error_prefix("release %s", rw->tag->name);
 	if (rc || (rc = diag_texts(cur->maint, cur->missing, &diags, &nd)))
@@ -212,14 +242,22 @@ static int store_release(mev_store *s, void *ctx)
 		goto done;
 	if (rw->same) {
 		/* a period with no new commit: a repeat of the release before,
-		 * which stays the base of its successor's table */
-		rc = mev_release_put_alias(s, in.tag, prev->tag, &in.commit, in.time);
+		 * which stays the base of its successor's table (and becomes
+		 * that of the tables that were deltas against this one) */
+		if (!(rc = reencode_dependents(w, in.tag, prev->fm, prev->tag, NULL, &redone)) &&
+		    !(rc = mev_release_put_alias(s, in.tag, prev->tag, &in.commit, in.time)))
+			rc = mev__walk_bases_gone(w, in.tag);
 		goto done;
 	}
-	if (rw->succ && !mev_release_is_alias(s, rw->succ) &&
-	    (rc = reencode_successor(w, rw->succ, cur, in.tag)))
+	if ((rc = reencode_dependents(w, in.tag, cur->fm, in.tag, rw->succ, &redone)))
 		goto done;
-	rc = mev_release_put(s, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL);
+	/* the successor may be gone meanwhile: a repeat of a release stored
+	 * again with another commit (a rewritten branch) goes with its tree */
+	if (rw->succ && !redone && !mev_release_is_alias(s, rw->succ) && mev_release_has(NULL, s, rw->succ) &&
+	    (rc = mev__walk_reencode(w, rw->succ, cur->fm, in.tag)))
+		goto done;
+	if (!(rc = mev_release_put(s, &in, cur->fm, g, prev->fm, prev->fm ? prev->tag : NULL)))
+		rc = mev__walk_bases_written(w, in.tag);
 done:
 	mev_graph_free(g);
 	mev_release_diags_free(diags, nd);
@@ -244,6 +282,8 @@ static int write_release(void *ctx)
 	if (rw->health_on)
 		mev__walk_async_start(&rw->health, health_encode, rw);
 	rc = mev_store_write(rw->w->run.store, store_release, rw);
+	if (!rc)
+		mev__walk_bases_commit(&rw->w->cache.bases);
 	if (rw->health_on && !rw->health_waited)
 		mev__walk_async_join(&rw->health);
 	free(rw->health_data);
