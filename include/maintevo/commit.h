@@ -120,8 +120,9 @@ int mev_repo_trim_cache(mev_repo *repo, size_t bytes);
 /* A .mailmap: who is who. */
 typedef struct mev_mailmap mev_mailmap;
 
-/* Parse .mailmap content (git's format; NULL/0: an empty map).  Errors:
- * MEV_EGIT, MEV_ENOMEM. */
+/* Parse .mailmap content (git's format; NULL/0: an empty map).  As git,
+ * a line it cannot parse is ignored, and a NUL byte ends its line.
+ * Errors: MEV_EGIT, MEV_ENOMEM. */
 int mev_mailmap_new(mev_mailmap **out, const char *data, size_t len);
 void mev_mailmap_free(mev_mailmap *mm);
 /*
