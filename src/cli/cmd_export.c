@@ -161,8 +161,10 @@ const cli_command cmd_export_spec = {
 		"its organisations over time; '#' starts a comment.  An author's or reviewer's\n"
 		"address is looked up at the commit's author date, then its domain and\n"
 		"the domain's parents (the most specific first); else the organisation is\n"
-		"the domain.  A file that cannot be read or has a bad line is a usage error\n"
-		"(exit 2, 'FILE:LINE: ...'), and nothing is written.",
+		"the domain; a KEY given twice for the same time is a bad line.\n"
+		"An --orgs or --people file that cannot be read or has a bad line is a usage\n"
+		"error (exit 2, 'FILE:LINE: ...'), and nothing is written; an empty one maps\n"
+		"nothing.",
 	.options = options,
 	.operands = 1,
 };
@@ -224,12 +226,16 @@ static void all_summary(const mev_export_sqlite_result *r, const char *path)
 			 "section_changes tables are empty (run 'maintevo track')");
 }
 
-/* --orgs FILE read into eo->orgs (freed by the caller); a file that cannot
- * be read or has a bad line is the user's input wrong: a usage error,
- * found before any output is opened. */
+/* --orgs FILE read into eo->orgs (freed by the caller), --people FILE
+ * checked; a file that cannot be read or has a bad line is the user's
+ * input wrong: a usage error, found before any output is opened. */
 static int read_orgs(mev_export_options *eo, const char *path)
 {
 	mev_export_orgs *o;
+	if (eo->people && mev_export_people_check(eo->people)) {
+		cli_fail();
+		return EXIT_USAGE;
+	}
 	if (!path)
 		return 0;
 	if (mev_export_orgs_read(&o, path)) {

@@ -99,12 +99,24 @@ int mev__export_handles_read(mev__export_handles **out, const char *path)
 	}
 	while (!rc && getline(&line, &cap, f) >= 0)
 		rc = people_line(p, line, path, ++no);
+	if (!rc && ferror(f)) { /* a directory opens, then reads nothing but EISDIR */
+		rc = mev_error_set(MEV_EIO, "cannot read '%s': %s", path, strerror(errno));
+		mev_error_hint("--people FILE: a file of lines 'HANDLE ADDRESS'");
+	}
 	free(line);
 	fclose(f);
 	if (rc)
 		mev__export_handles_free(p);
 	else
 		*out = p;
+	return rc;
+}
+
+int mev_export_people_check(const char *path)
+{
+	mev__export_handles *p;
+	int rc = mev__export_handles_read(&p, path);
+	mev__export_handles_free(p);
 	return rc;
 }
 

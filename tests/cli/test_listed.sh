@@ -131,11 +131,11 @@ awk -F, '{print $3","$4","$5","$6","$12}' "$OUT" | grep -qx 'HND,octocat,Oct Cat
 
 step "--people with a bad row: file:line, nothing written"
 printf 'octocat oct@ex.org\nbroken\n' >bad.txt
-expect_exit 1 "$MEV" export listed --store s --people bad.txt -o out.csv
+expect_exit 2 "$MEV" export listed --store s --people bad.txt -o out.csv
 expect_stderr_contains "bad.txt:2: expected 'HANDLE ADDRESS'"
 [ ! -e out.csv ] || fail "a table was written"
 printf 'octocat oct@ex.org\nOctocat other@ex.org\n' >twice.txt
-expect_exit 1 "$MEV" export listed --store s --people twice.txt
+expect_exit 2 "$MEV" export listed --store s --people twice.txt
 expect_stderr_contains "twice.txt:2: 'octocat' is mapped twice"
 
 step "candidates: the people not listed, by activity in the last 12 months"
