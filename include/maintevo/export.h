@@ -211,6 +211,9 @@ typedef struct {
 	int workload;             /* the workload table was written: the store is tracked,
 				   * has a flow and its repository could be read (else
 				   * it is there but empty) */
+	int listed;               /* the listed, listed_sections and candidates tables
+				   * were written: the store has a flow and its
+				   * repository could be read (else they are empty) */
 	int clustered, tracked;   /* as mev_export_table() would find them: when 0,
 				   * clusters (events, lineages, section_changes)
 				   * are there but empty */

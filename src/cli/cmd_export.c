@@ -218,6 +218,10 @@ static void all_summary(const mev_export_sqlite_result *r, const char *path)
 		rows += r->rows[t];
 	cli_note("%zu tables, %s rows in %.1f s: '%s'", r->tables, mev_table_count(n, (int64_t)rows),
 		 r->seconds, path);
+	if (!r->listed)
+		cli_note("the workload, listed, listed_sections and candidates tables are empty: they "
+			 "need the patch flow (run 'maintevo flow') and the repository the store was "
+			 "walked from (--repo)");
 	if (!r->clustered)
 		cli_note("the store is not clustered with these options: the clusters, events and "
 			 "lineages tables are empty (run 'maintevo cluster' and 'maintevo track')");
