@@ -122,7 +122,8 @@ static const mev_column workload_cluster_cols[] = { { "release", S }, { "date", 
 static const mev_column listed_cols[] = {
 	{ "release", S }, { "date", D }, { "section", S }, { "entry", S }, { "name", S },
 	{ "email", S }, { "role", S }, { "status", S }, { "last_active", D },
-	{ "last_active_anywhere", D }, { "months_quiet", I }, { "state", S }, { NULL, S }
+	{ "last_active_anywhere", D }, { "months_quiet", I }, { "state", S }, { "history_from", D },
+	{ NULL, S }
 };
 static const mev_column candidates_cols[] = {
 	{ "release", S }, { "date", D }, { "section", S }, { "rank", I }, { "name", S },

@@ -139,12 +139,20 @@ static int quiet_months(const mev__export_ctx *x)
 	return x->opt->quiet_months > 0 ? x->opt->quiet_months : DEFAULT_QUIET_MONTHS;
 }
 
-/* Add what flow stored for release r: for the first release, the history before it. */
-static int add_release(mev__activity *a, const mev__export_ctx *x, size_t r)
+/* Add what flow stored for release r: for the first release, the history
+ * before it.  *from: the time before which the history read is not whole
+ * (a shallow clone's cut, MEV_FLOW_CUT_TABLE), the latest so far. */
+static int add_release(mev__activity *a, int64_t *from, const mev__export_ctx *x, size_t r)
 {
 	mev_flow_release *fr = NULL;
+	mev_range_cut cut;
 	const char *tag = mev_history_release(x->h, r)->tag;
-	int rc = r == 0 ? mev_flow_load_before(&fr, x->s, tag) : mev_flow_load(&fr, x->s, tag);
+	int rc = mev_flow_load_cut(&cut, x->s, tag, r == 0);
+	if (rc)
+		return rc;
+	if (cut.commits && cut.time > *from)
+		*from = cut.time;
+	rc = r == 0 ? mev_flow_load_before(&fr, x->s, tag) : mev_flow_load(&fr, x->s, tag);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		return 0;
@@ -155,8 +163,11 @@ static int add_release(mev__activity *a, const mev__export_ctx *x, size_t r)
 	return rc;
 }
 
+/* from: the time before which the history read up to release r is not
+ * whole (INT64_MIN: it is whole) */
 typedef int (*release_fn)(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
-			  const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g);
+			  int64_t from, const mev_flow_roster *ro, const mev_filemap *secs,
+			  const mev_graph *g);
 
 static int section_cmp(const void *pa, const void *pb)
 {
@@ -171,6 +182,7 @@ static int each_release(void *out, const mev__export_ctx *x, release_fn fn, int 
 {
 	mev__activity a;
 	size_t first, end;
+	int64_t from = INT64_MIN;
 	int rc = mev__act_init(&a);
 	mev__export_range(&first, &end, x->h, x->opt->release);
 	for (size_t r = 0; r < end && !rc; r++) {
@@ -178,12 +190,12 @@ static int each_release(void *out, const mev__export_ctx *x, release_fn fn, int 
 		mev_flow_roster ro = { 0 };
 		mev_filemap *secs = NULL;
 		mev_graph *g = NULL;
-		if ((rc = add_release(&a, x, r)) || r < first || !rel->has_files)
+		if ((rc = add_release(&a, &from, x, r)) || r < first || !rel->has_files)
 			continue;
 		if (!(rc = mev_flow_roster_read(&ro, x->roster, &rel->commit)) &&
 		    !(statuses && (rc = mev_release_load_graph(&secs, &g, x->s, rel->tag, 0)))) {
 			mev__export_sort(ro.v, ro.n, sizeof *ro.v, section_cmp);
-			rc = fn(out, x, &a, r, &ro, secs, g);
+			rc = fn(out, x, &a, r, from, &ro, secs, g);
 		}
 		mev_graph_free(g);
 		mev_filemap_free(secs);
@@ -205,7 +217,7 @@ static int64_t section_index(const mev_filemap *secs, const char *title)
 	return -1;
 }
 
-static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n, const char *addr)
+static const char *state_seen(int64_t last, int64_t anywhere, int64_t date, int n, const char *addr)
 {
 	if (!addr)
 		return "unknown";
@@ -218,19 +230,37 @@ static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n,
 	return "active";
 }
 
+/*
+ * The state, unknown when it rests on months the history read lacks
+ * (before `from`, a shallow clone's cut): never seen since the cut, or
+ * nothing in the last n months when those reach back before it.  Active
+ * needs only what was seen.
+ */
+static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n, const char *addr,
+			    int64_t from)
+{
+	const char *st = state_seen(last, anywhere, date, n, addr);
+	if (from == INT64_MIN || strcmp(st, "active") == 0)
+		return st;
+	if (strcmp(st, "never_seen") == 0 || mev__act_months(from, date) < n)
+		return "unknown";
+	return st;
+}
+
 /* One row of the listed table, before it is written or kept. */
 typedef struct {
 	const char *tag, *title, *entry, *name, *addr, *role, *status, *state;
 	int64_t date, last, anywhere; /* last, anywhere: INT64_MIN for none */
+	int64_t from;                 /* the history read is whole after it (INT64_MIN: all) */
 } listed_values;
 
 static listed_values listed_of(const mev__export_ctx *x, const mev__activity *a, size_t r,
-			       const mev_flow_roster_section *s, const char *status, const char *entry,
-			       const char *role)
+			       int64_t from, const mev_flow_roster_section *s, const char *status,
+			       const char *entry, const char *role)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
 	listed_values v = { rel->tag, s->title, entry, NULL, address_of(x, entry), role, status,
-			    NULL, mev_release_date(rel), INT64_MIN, INT64_MIN };
+			    NULL, mev_release_date(rel), INT64_MIN, INT64_MIN, from };
 	int64_t p = v.addr ? mev__act_person(a, v.addr) : -1;
 	if (p >= 0) {
 		uint32_t sec = mev__act_section_of(a, s->title);
@@ -238,7 +268,7 @@ static listed_values listed_of(const mev__export_ctx *x, const mev__activity *a,
 		v.anywhere = a->anywhere.v[p];
 		v.last = sec == UINT32_MAX ? INT64_MIN : mev__act_last(a, sec, (uint32_t)p);
 	}
-	v.state = state_of(v.last, v.anywhere, v.date, quiet_months(x), v.addr);
+	v.state = state_of(v.last, v.anywhere, v.date, quiet_months(x), v.addr, from);
 	return v;
 }
 
@@ -271,6 +301,7 @@ static int listed_write(void *out, const listed_values *v)
 	date_or_null(w, v->anywhere);
 	mev_table_int_or_null(w, v->last == INT64_MIN ? -1 : mev__act_months(v->last, v->date));
 	mev_table_str(w, v->state);
+	date_or_null(w, v->from);
 	mev_table_end_row(w);
 	return 0;
 }
@@ -344,6 +375,7 @@ typedef struct {
 	int (*entry)(void *out, const listed_values *v);
 	int (*section)(void *out, const section_values *v);
 	void *out;
+	int64_t from;             /* the release's: listed_values.from */
 } listed_sink;
 
 static int listed_entries(state_count *c, const listed_sink *k, const mev__export_ctx *x,
@@ -352,7 +384,7 @@ static int listed_entries(state_count *c, const listed_sink *k, const mev__expor
 {
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
-		listed_values v = listed_of(x, a, r, s, status, entries[i], role);
+		listed_values v = listed_of(x, a, r, k->from, s, status, entries[i], role);
 		count_state(c, v.state);
 		rc = k->entry ? k->entry(k->out, &v) : 0;
 	}
@@ -377,11 +409,13 @@ static int listed_section(const listed_sink *k, const mev__export_ctx *x, const 
 
 /* The sections' own lines need the graph: with secs and g only (sections wanted). */
 static int listed_release(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
-			  const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
+			  int64_t from, const mev_flow_roster *ro, const mev_filemap *secs,
+			  const mev_graph *g)
 {
-	const listed_sink *k = out;
+	listed_sink *k = out;
 	mev_edge *sz = NULL;
 	int rc = k->section ? mev__export_self_sizes(&sz, g, mev_filemap_section_count(secs)) : 0;
+	k->from = from;
 	for (size_t i = 0; i < ro->n && !rc; i++) {
 		const mev_flow_roster_section *s = &ro->v[i];
 		int64_t at = section_index(secs, s->title);
@@ -396,13 +430,13 @@ static int listed_release(void *out, const mev__export_ctx *x, mev__activity *a,
 
 int mev__export_listed(mev_table *w, const mev__export_ctx *x)
 {
-	listed_sink k = { listed_write, NULL, w };
+	listed_sink k = { listed_write, NULL, w, INT64_MIN };
 	return each_release(&k, x, listed_release, 1);
 }
 
 int mev__export_listed_sections(mev_table *w, const mev__export_ctx *x)
 {
-	listed_sink k = { NULL, section_write, w };
+	listed_sink k = { NULL, section_write, w, INT64_MIN };
 	return each_release(&k, x, listed_release, 1);
 }
 
@@ -522,13 +556,15 @@ static void section_span(size_t *lo, size_t *hi, const tally *t, size_t n, uint3
 }
 
 static int candidates_release(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
-			      const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
+			      int64_t from, const mev_flow_roster *ro, const mev_filemap *secs,
+			      const mev_graph *g)
 {
 	mev_table *w = out;
 	const mev_release *rel = mev_history_release(x->h, r);
 	int top = x->opt->top > 0 ? x->opt->top : DEFAULT_TOP;
 	tally_vec t = { 0 };
 	int rc = window(&t, a, mev_release_date(rel), quiet_months(x));
+	(void)from; /* the candidates rank what was seen */
 	(void)secs;
 	(void)g;
 	sort_a = a;
@@ -622,7 +658,7 @@ int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_
 	mev__export_ctx x = { s, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL };
 	mev_history *h = NULL, *own = NULL;
 	listed_mem *m = calloc(1, sizeof *m);
-	listed_sink k = { listed_keep, section_keep, m };
+	listed_sink k = { listed_keep, section_keep, m, INT64_MIN };
 	int rc;
 	memset(out, 0, sizeof *out);
 	if (!m)

@@ -56,6 +56,16 @@ done:
 	return 0;
 }
 
+int mev_repo_range_cut(mev_oid **out, size_t *n, mev_range_cut *cut, mev_repo *repo,
+		       const mev_oid *hide, size_t n_hide, const mev_oid *tip)
+{
+	cut->commits = 0;
+	cut->time = INT64_MIN;
+	if (repo->shallow)
+		return mev__repo_shallow_range(out, n, cut, repo, hide, n_hide, tip);
+	return mev_repo_range(out, n, repo, hide, n_hide, tip);
+}
+
 int mev_repo_descends(mev_repo *repo, const mev_oid *commit, const mev_oid *ancestor)
 {
 	git_oid c, a;
