@@ -123,8 +123,10 @@ static int read_lines(mev_export_orgs *o, FILE *f, const char *path)
 		if (!(rc = parse_line(&e, &o->mem, s, path, line)) && MEV_VEC_PUSH(&v, e))
 			rc = mev_error_oom();
 	}
-	if (!rc && ferror(f))
-		rc = mev_error_set(MEV_EIO, "cannot read '%s': %s", path, strerror(errno));
+	if (!rc && ferror(f)) { /* a directory opens, then reads nothing but EISDIR */
+		rc = mev_error_set(MEV_EIO, "cannot read the --orgs file '%s': %s", path, strerror(errno));
+		mev_error_hint(ORGS_HINT);
+	}
 	free(buf);
 	mev__sort(v.v, v.n, sizeof *v.v, entry_cmp);
 	o->v = v.v;

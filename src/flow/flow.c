@@ -471,7 +471,7 @@ static int start_ahead(run *u, const mev_release *list, size_t n, const plan *p,
  */
 static int need_release_commits(run *u, const mev_release *list, size_t n, const plan *p, int before)
 {
-	char day[11], hex[41];
+	char day[11], fetch_day[11], hex[41];
 	for (size_t i = 0; i < n; i++) {
 		if (!(i == 0 ? before : p->need[i] == 1) ||
 		    mev_repo_has_commit(u->r.repo, &list[i].commit))
@@ -480,11 +480,12 @@ static int need_release_commits(run *u, const mev_release *list, size_t n, const
 		if (!mev_repo_is_shallow(u->r.repo))
 			return mev_error_set(MEV_ENOTFOUND, "the repository lacks commit %.12s of release "
 					     "'%s'", hex, list[i].tag);
-		mev_day_format(day, list[i].time - 86400); /* the day before: --shallow-since keeps what is after */
+		mev_day_format(day, list[i].time);
+		mev_day_format(fetch_day, list[i].time - 86400); /* --shallow-since keeps what is after */
 		mev_error_set(MEV_ENOTFOUND, "the shallow clone lacks commit %.12s of release '%s' "
 			      "(%s): its MAINTAINERS and commits cannot be read", hex, list[i].tag, day);
 		mev_error_hint("fetch the history from before it: 'git fetch --shallow-since=%s' in "
-			       "the clone (or --unshallow)", day);
+			       "the clone (or --unshallow)", fetch_day);
 		return MEV_ENOTFOUND;
 	}
 	return 0;
