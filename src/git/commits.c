@@ -70,6 +70,8 @@ int mev_repo_descends(mev_repo *repo, const mev_oid *commit, const mev_oid *ance
 {
 	git_oid c, a;
 	int rc;
+	if (repo->shallow) /* libgit2 1.5 would ask for the parents of the cut */
+		return mev__repo_shallow_descends(repo, commit, ancestor);
 	oid_in(&c, commit);
 	oid_in(&a, ancestor);
 	rc = git_graph_descendant_of(repo->git, &c, &a);

@@ -476,3 +476,30 @@ int mev__repo_shallow_range(mev_oid **out, size_t *n, mev_range_cut *cut, mev_re
 	*n = v.n;
 	return 0;
 }
+
+int mev__repo_shallow_descends(mev_repo *repo, const mev_oid *commit, const mev_oid *ancestor)
+{
+	mev_strmap seen = MEV_STRMAP_INIT;
+	oid_stack st = { 0 };
+	git_oid *cuts = NULL;
+	size_t ncuts = 0;
+	int rc, found = 0;
+	if (memcmp(commit->id, ancestor->id, 20) == 0)
+		return 0; /* as git_graph_descendant_of(): not its own descendant */
+	if (!(rc = shallow_cuts(&cuts, &ncuts, repo)))
+		rc = MEV_VEC_PUSH(&st, *(const git_oid *)commit->id) ? mev_error_oom() : 0;
+	while (st.n && !rc && !found) {
+		git_oid id = st.v[--st.n];
+		int is_cut;
+		int64_t t;
+		if (mev__strmap_get(&seen, (const char *)id.id, 20) >= 0)
+			continue;
+		found = memcmp(id.id, ancestor->id, 20) == 0;
+		if (!found && !(rc = mev__strmap_put(&seen, (const char *)id.id, 20, 0)))
+			rc = follow(&st, &is_cut, &t, repo, cuts, ncuts, &id);
+	}
+	MEV_VEC_FREE(&st);
+	mev__strmap_free(&seen);
+	free(cuts);
+	return rc ? rc : found;
+}

@@ -231,4 +231,30 @@ for t in listed_sections candidates workload; do
 	expect_exit 0 "$MEV" export "$t" --store tags --repo tags.git
 done
 expect_exit 0 "$MEV" report --store tags -o tags.md
+
+step "flow --repo of a shallow clone whose releases are on three branches: which holds which is found above the cut"
+# v1.0 and v1.5 on side branches, v2.0 on master, each from a root of 2019
+# that the clone lacks: libgit2 asked for the root to see that v2.0 holds
+# neither ("cannot compare two commits' histories: object not found")
+mkrepo two
+printf 'CORE\nM:\tAnn Core <ann@core.org>\nF:\tcore/\n' >two/MAINTAINERS
+mkdir two/core && echo start >two/core/a.c
+git -C two add -A
+GIT_AUTHOR_DATE="2019-01-01T00:00:00 +0000" GIT_COMMITTER_DATE="2019-01-01T00:00:00 +0000" git -C two commit -q -m root
+git -C two checkout -q -b side
+echo side >>two/core/a.c
+GIT_AUTHOR_DATE="2020-06-01T00:00:00 +0000" GIT_COMMITTER_DATE="2020-06-01T00:00:00 +0000" git -C two commit -qam side
+GIT_COMMITTER_DATE="2020-06-01T00:00:00 +0000" git -C two tag -a v1.0 -m v1.0
+git -C two checkout -q -b side2 master
+echo side2 >>two/core/a.c
+GIT_AUTHOR_DATE="2020-09-01T00:00:00 +0000" GIT_COMMITTER_DATE="2020-09-01T00:00:00 +0000" git -C two commit -qam side2
+GIT_COMMITTER_DATE="2020-09-01T00:00:00 +0000" git -C two tag -a v1.5 -m v1.5
+git -C two checkout -q master
+echo main >>two/core/a.c
+GIT_AUTHOR_DATE="2021-01-01T00:00:00 +0000" GIT_COMMITTER_DATE="2021-01-01T00:00:00 +0000" git -C two commit -qam main
+GIT_COMMITTER_DATE="2021-01-01T00:00:00 +0000" git -C two tag -a v2.0 -m v2.0
+git clone -q --bare --no-single-branch --shallow-since=2020-01-01 "file://$TMP/two" two.git
+expect_exit 0 "$MEV" walk --repo two --store two.store -q
+expect_exit 0 "$MEV" flow --store two.store --repo two.git -q
+expect_stderr_contains "3 commits at its cut not judged, the history before 2021-01-01 unknown"
 echo "PASS"
