@@ -369,6 +369,18 @@ int mev_flow_load_before(mev_flow_release **out, mev_store *s, const char *tag)
 	return load_from(out, s, MEV_FLOW_BEFORE_TABLE, tag);
 }
 
+/* The value of key in table into *data: 1, or 0 when there is none
+ * (without a message); negative on errors. */
+static int get_value(void **data, size_t *len, mev_store *s, const char *table, const char *key)
+{
+	int rc = mev_store_get(data, len, s, table, key, strlen(key));
+	if (rc == MEV_ENOTFOUND) {
+		mev_error_clear();
+		return 0;
+	}
+	return rc ? rc : 1;
+}
+
 /*
  * The index value: the previous release (string), the rules (varint; none:
  * 1), then since rules 3 the fingerprint of the earlier releases' commits
@@ -398,14 +410,11 @@ int mev__flow_index_read(mev__flow_index *x, mev_store *s, const char *tag)
 	mev__record_reader rd;
 	const char *p;
 	uint64_t rules;
-	int rc = mev_store_get(&data, &len, s, MEV_FLOW_INDEX_TABLE, tag, strlen(tag));
+	int rc = get_value(&data, &len, s, MEV_FLOW_INDEX_TABLE, tag);
 	memset(x, 0, sizeof *x);
-	if (rc == MEV_ENOTFOUND) {
-		mev_error_clear();
-		return 0;
-	}
-	if (rc)
+	if (rc <= 0)
 		return rc;
+	rc = 0;
 	mev__record_reader_init(&rd, data, len);
 	p = mev__get_str(&rd, &pl);
 	if (!rd.bad && !(x->prev = strndup(p, pl))) {
@@ -498,12 +507,7 @@ int mev_flow_load_cut(mev_range_cut *out, mev_store *s, const char *tag, int bef
 	out->time = INT64_MIN;
 	if ((rc = cut_key(key, sizeof key, tag, before)))
 		return rc;
-	rc = mev_store_get(&data, &len, s, MEV_FLOW_CUT_TABLE, key, strlen(key));
-	if (rc == MEV_ENOTFOUND) {
-		mev_error_clear();
-		return 0;
-	}
-	if (rc)
+	if ((rc = get_value(&data, &len, s, MEV_FLOW_CUT_TABLE, key)) <= 0)
 		return rc;
 	mev__record_reader_init(&rd, data, len);
 	out->commits = mev__get_uv(&rd);
