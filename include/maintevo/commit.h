@@ -16,6 +16,25 @@
 int mev_repo_range(mev_oid **out, size_t *n, mev_repo *repo, const mev_oid *hide, size_t n_hide,
 		   const mev_oid *tip);
 
+/* What a range of a shallow clone left out at the cut. */
+typedef struct {
+	uint64_t commits;    /* commits of the range whose parents the clone lacks (listed in
+			      * .git/shallow): what they changed cannot be known */
+	int64_t time;        /* the latest author or committer time of those: the history
+			      * is whole after it (INT64_MIN: none) */
+} mev_range_cut;
+
+/*
+ * mev_repo_range(), in a shallow clone too: there the walk stops at the
+ * cut, the commits at the cut are left out of *out and counted in *cut,
+ * and hidden commits the clone lacks hide nothing (the commits before
+ * them are not in the clone either); *out lists every commit after its
+ * parents, though not in git's order of equal commits.  In a whole clone
+ * it is mev_repo_range() and *cut says nothing was left out.
+ */
+int mev_repo_range_cut(mev_oid **out, size_t *n, mev_range_cut *cut, mev_repo *repo,
+		       const mev_oid *hide, size_t n_hide, const mev_oid *tip);
+
 /* 1 when `commit` descends from `ancestor` (is not it, and has it in its
  * history: 'git merge-base --is-ancestor ANCESTOR COMMIT' with the two
  * different), 0 when not; MEV_EGIT when a commit cannot be read. */
@@ -120,8 +139,9 @@ int mev_repo_trim_cache(mev_repo *repo, size_t bytes);
 /* A .mailmap: who is who. */
 typedef struct mev_mailmap mev_mailmap;
 
-/* Parse .mailmap content (git's format; NULL/0: an empty map).  Errors:
- * MEV_EGIT, MEV_ENOMEM. */
+/* Parse .mailmap content (git's format; NULL/0: an empty map).  As git,
+ * a line it cannot parse is ignored, and a NUL byte ends its line.
+ * Errors: MEV_EGIT, MEV_ENOMEM. */
 int mev_mailmap_new(mev_mailmap **out, const char *data, size_t len);
 void mev_mailmap_free(mev_mailmap *mm);
 /*

@@ -91,6 +91,15 @@ typedef struct mev_export_orgs mev_export_orgs;
 int mev_export_orgs_read(mev_export_orgs **out, const char *path);
 void mev_export_orgs_free(mev_export_orgs *o);
 
+/*
+ * Read the --people file at path (mev_export_options.people) as the listed
+ * tables will, so that a caller can refuse a bad one before it opens
+ * anything.  Errors: MEV_EIO when it cannot be read, MEV_EINVAL "PATH:LINE:
+ * what is wrong" for the first bad line (a handle mapped twice too), both
+ * with a hint.  An empty file maps nothing.
+ */
+int mev_export_people_check(const char *path);
+
 typedef struct {
 	mev_table_format format;
 	const char *release;  /* only this release (NULL: all); events and section
@@ -244,6 +253,9 @@ typedef struct {
 	int workload;             /* the workload table was written: the store is tracked,
 				   * has a flow and its repository could be read (else
 				   * it is there but empty) */
+	int listed;               /* the listed, listed_sections and candidates tables
+				   * were written: the store has a flow and its
+				   * repository could be read (else they are empty) */
 	int clustered, tracked;   /* as mev_export_table() would find them: when 0,
 				   * clusters (events, lineages, section_changes)
 				   * are there but empty */

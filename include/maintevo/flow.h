@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "maintevo/commit.h"
 #include "maintevo/maintainers.h"
 #include "maintevo/progress.h"
 #include "maintevo/repo.h"
@@ -129,6 +130,19 @@ int mev_flow_load(mev_flow_release **out, mev_store *s, const char *tag);
  * (no message) when not stored; MEV_ECORRUPT when damaged. */
 int mev_flow_load_before(mev_flow_release **out, mev_store *s, const char *tag);
 
+/* What a shallow clone's cut left out of a range ('maintevo flow --repo'
+ * of a shallow clone, docs/people.md): the commits whose parents the clone
+ * lacks, not judged, and the latest of their times, before which the
+ * history read is not whole.  Under the release's tag, or '^' and the
+ * first release's tag for the history before it; absent when nothing was
+ * left out. */
+#define MEV_FLOW_CUT_TABLE "flowcut"
+
+/* Read what the cut left out of the range of `tag` (before: of the history
+ * before it, `tag` the first release) into *out: commits 0 and time
+ * INT64_MIN when nothing.  Errors: MEV_ECORRUPT, the store's. */
+int mev_flow_load_cut(mev_range_cut *out, mev_store *s, const char *tag, int before);
+
 /* Beside each record, under the same key: the previous release it was
  * computed against and the rules it was judged by (a small value read by
  * every run). */
@@ -177,6 +191,9 @@ typedef struct {
 				    edited files parsed) */
 	uint64_t full_states;    /* parents whose tree was read whole */
 	uint64_t notes;
+	uint64_t cut_commits;    /* commits a shallow clone's cut left out, not judged */
+	int64_t history_from;    /* with cut_commits: the latest of their times, before which
+				    the history read is not whole */
 	int stopped;
 	double seconds;
 } mev_flow_result;

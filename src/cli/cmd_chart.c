@@ -4,6 +4,7 @@
 #include "maintevo/chart.h"
 #include "maintevo/error.h"
 #include "maintevo/export.h"
+#include "maintevo/flow.h"
 #include "maintevo/release.h"
 #include "maintevo/store.h"
 
@@ -141,8 +142,22 @@ static int take_mark(chart_args *a, mev_store *s)
  * The page's listed people (the lineage panel): the rows of 'export
  * listed' for the same history, given to the chart as they are (the chart
  * is below export and reads no activity itself).  A store without flow has
- * none; one whose repository cannot be read is drawn without them, said.
+ * none, said with the hint to run flow; one whose repository cannot be
+ * read is drawn without them, said.
  */
+static int any_flow(mev_store *s, const mev_history *h)
+{
+	for (size_t r = 1; r < mev_history_release_count(h); r++) { /* the first has none */
+		char *prev = NULL;
+		int stored = mev_flow_stored(&prev, s, mev_history_release(h, r)->tag);
+		free(prev);
+		if (stored > 0)
+			return 1;
+	}
+	mev_error_clear();
+	return 0;
+}
+
 static void take_people(chart_args *a, mev_store *s, mev_listed_list *rows)
 {
 	mev_export_options eo = { 0 };
@@ -153,6 +168,9 @@ static void take_people(chart_args *a, mev_store *s, mev_listed_list *rows)
 		mev_error_clear();
 		return;
 	}
+	if (!rows->n && mev_history_release_count(a->co.history) > 1 && !any_flow(s, a->co.history))
+		cli_note("chart: the panel lists no people: the store holds no patch flow (run "
+			 "'maintevo flow --store %s' first)", a->store);
 	if (!rows->n || !(p = calloc(rows->n, sizeof *p)))
 		return;
 	for (size_t i = 0; i < rows->n; i++) {

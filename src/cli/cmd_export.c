@@ -143,9 +143,10 @@ const cli_command cmd_export_spec = {
 		"             Acked-by, Tested-by) and anywhere, over the whole history\n"
 		"             (before the first release too), and a state: active, quiet\n"
 		"             (nothing in the section for --quiet-months), gone (nothing\n"
-		"             anywhere), never_seen, unknown (not an address: --people);\n"
-		"             a person is all the addresses --fold joins (matched_by,\n"
-		"             other_addresses say how)\n"
+		"             anywhere), never_seen, unknown (not an address: --people;\n"
+		"             or resting on months before history_from, where the\n"
+		"             history of a shallow clone stops); a person is all the\n"
+		"             addresses --fold joins (matched_by, other_addresses say how)\n"
 		"  listed_sections one row per release and section: its M: people by\n"
 		"             state (as listed gives them) and R: people, lines, and\n"
 		"             orphaned_in_fact: the S: says Maintained or Supported and\n"
@@ -171,8 +172,10 @@ const cli_command cmd_export_spec = {
 		"its organisations over time; '#' starts a comment.  An author's or reviewer's\n"
 		"address is looked up at the commit's author date, then its domain and\n"
 		"the domain's parents (the most specific first); else the organisation is\n"
-		"the domain.  A file that cannot be read or has a bad line is a usage error\n"
-		"(exit 2, 'FILE:LINE: ...'), and nothing is written.",
+		"the domain; a KEY given twice for the same time is a bad line.\n"
+		"An --orgs or --people file that cannot be read or has a bad line is a usage\n"
+		"error (exit 2, 'FILE:LINE: ...'), and nothing is written; an empty one maps\n"
+		"nothing.",
 	.options = options,
 	.operands = 1,
 };
@@ -226,6 +229,10 @@ static void all_summary(const mev_export_sqlite_result *r, const char *path)
 		rows += r->rows[t];
 	cli_note("%zu tables, %s rows in %.1f s: '%s'", r->tables, mev_table_count(n, (int64_t)rows),
 		 r->seconds, path);
+	if (!r->listed)
+		cli_note("the workload, listed, listed_sections and candidates tables are empty: they "
+			 "need the patch flow (run 'maintevo flow') and the repository the store was "
+			 "walked from (--repo)");
 	if (!r->clustered)
 		cli_note("the store is not clustered with these options: the clusters, events and "
 			 "lineages tables are empty (run 'maintevo cluster' and 'maintevo track')");
@@ -234,12 +241,16 @@ static void all_summary(const mev_export_sqlite_result *r, const char *path)
 			 "section_changes tables are empty (run 'maintevo track')");
 }
 
-/* --orgs FILE read into eo->orgs (freed by the caller); a file that cannot
- * be read or has a bad line is the user's input wrong: a usage error,
- * found before any output is opened. */
+/* --orgs FILE read into eo->orgs (freed by the caller), --people FILE
+ * checked; a file that cannot be read or has a bad line is the user's
+ * input wrong: a usage error, found before any output is opened. */
 static int read_orgs(mev_export_options *eo, const char *path)
 {
 	mev_export_orgs *o;
+	if (eo->people && mev_export_people_check(eo->people)) {
+		cli_fail();
+		return EXIT_USAGE;
+	}
 	if (!path)
 		return 0;
 	if (mev_export_orgs_read(&o, path)) {

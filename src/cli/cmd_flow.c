@@ -1,5 +1,6 @@
 /* maintevo flow: does each commit reach the tree through the people MAINTAINERS names? */
 #include "cli.h"
+#include "maintevo/calendar.h"
 #include "maintevo/error.h"
 #include "maintevo/export.h"
 #include "maintevo/flow.h"
@@ -81,6 +82,19 @@ static int store_headline(mev_export_headline_result *res, const flow_args *a)
 	return rc;
 }
 
+/* A shallow clone's history stops: which months are unknown, even with -q
+ * (the listed states that need them say 'unknown'; docs/people.md). */
+static void flow_cut_warning(const mev_flow_result *res)
+{
+	char day[11];
+	mev_day_format(day, res->history_from);
+	cli_say(stderr, "maintevo: warning: the repository is a shallow clone: %llu commit%s at its cut "
+		"not judged, the history before %s unknown; 'export listed' says 'unknown' for the "
+		"states that need it\nhint: 'git fetch --unshallow' in the clone, then 'maintevo flow "
+		"--rebuild'\n", (unsigned long long)res->cut_commits, res->cut_commits == 1 ? "" : "s",
+		day);
+}
+
 int cmd_flow(int argc, char **argv)
 {
 	flow_args a = { .o.store = "maintevo.store" };
@@ -103,6 +117,8 @@ int cmd_flow(int argc, char **argv)
 	}
 	if (rc || (rc = store_headline(&hl, &a)))
 		return cli_fail();
+	if (res.cut_commits)
+		flow_cut_warning(&res);
 	if (!cli_quiet) {
 		cli_say(stderr, "maintevo: %zu release%s judged, %zu already stored; %llu commits, "
 			"%llu merges; %llu MAINTAINERS sets parsed (%llu from a parent's set, %llu of "

@@ -125,7 +125,7 @@ static const mev_column listed_cols[] = {
 	{ "release", S }, { "date", D }, { "section", S }, { "entry", S }, { "name", S },
 	{ "email", S }, { "role", S }, { "status", S }, { "last_active", D },
 	{ "last_active_anywhere", D }, { "months_quiet", I }, { "state", S },
-	{ "matched_by", S }, { "other_addresses", S }, { NULL, S }
+	{ "matched_by", S }, { "other_addresses", S }, { "history_from", D }, { NULL, S }
 };
 static const mev_column candidates_cols[] = {
 	{ "release", S }, { "date", D }, { "section", S }, { "rank", I }, { "name", S },

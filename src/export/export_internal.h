@@ -264,13 +264,15 @@ typedef struct {
 	uint64_t never_seen, quiet, gone;
 } mev__listed_tally;
 /* Add release r's stored flow to the activity index a (release 0: the
- * history before it), as the listed table does; nothing when not stored. */
-int mev__listed_add(mev__activity *a, const mev__export_ctx *x, size_t r);
-/* The listed entries of release r (its roster ro; a holding releases 0..r)
- * counted by their state at x->opt->quiet_months, as the listed table
- * states them. */
+ * history before it), as the listed table does; nothing when not stored.
+ * *from: the latest time before which the history read is not whole (a
+ * shallow clone's cut), raised by r's. */
+int mev__listed_add(mev__activity *a, int64_t *from, const mev__export_ctx *x, size_t r);
+/* The listed entries of release r (its roster ro; a holding releases 0..r;
+ * from as mev__listed_add() left it) counted by their state at
+ * x->opt->quiet_months, as the listed table states them. */
 int mev__listed_headline_of(mev__listed_tally *out, const mev__export_ctx *x,
-			    mev__activity *a, size_t r, const mev_flow_roster *ro);
+			    mev__activity *a, size_t r, int64_t from, const mev_flow_roster *ro);
 
 /* --- paths (paths.c) -------------------------------------------------------------- */
 

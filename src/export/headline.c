@@ -219,7 +219,8 @@ static int batch_put(mev_store *s, void *ctx)
 }
 
 /* Release r's headline, counted with the listed table's code at both months. */
-static int count_release(headline *v, mev__export_ctx *x, mev__activity *a, size_t r)
+static int count_release(headline *v, mev__export_ctx *x, mev__activity *a, size_t r,
+			 int64_t from)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
 	mev_flow_roster ro = { 0 };
@@ -230,7 +231,7 @@ static int count_release(headline *v, mev__export_ctx *x, mev__activity *a, size
 		mev__listed_tally t;
 		o.quiet_months = headline_months[k];
 		x->opt = &o;
-		rc = mev__listed_headline_of(&t, x, a, r, &ro);
+		rc = mev__listed_headline_of(&t, x, a, r, from, &ro);
 		x->opt = keep;
 		v->addresses = t.addresses;
 		v->never_seen = t.never_seen;
@@ -269,13 +270,14 @@ static int count_all(batch *b, mev__export_ctx *x, const uint8_t *need, size_t l
 		     const stamp_chain *c)
 {
 	mev__activity a;
+	int64_t from = INT64_MIN;
 	int rc = mev__act_init(&a, MEV_EXPORT_FOLD_NAMES);
 	for (size_t r = 0; r < last && !rc; r++) {
 		headline v;
 		char *tag = NULL;
-		if ((rc = mev__listed_add(&a, x, r)) || !need[r])
+		if ((rc = mev__listed_add(&a, &from, x, r)) || !need[r])
 			continue;
-		if ((rc = count_release(&v, x, &a, r)) || (rc = record_encode(&b->buf, c->stamp[r], &v)))
+		if ((rc = count_release(&v, x, &a, r, from)) || (rc = record_encode(&b->buf, c->stamp[r], &v)))
 			continue;
 		if (!(tag = strdup(mev_history_release(x->h, r)->tag)) || MEV_VEC_PUSH(&b->tags, tag) ||
 		    MEV_VEC_PUSH(&b->at, b->buf.len)) {

@@ -99,12 +99,24 @@ int mev__export_handles_read(mev__export_handles **out, const char *path)
 	}
 	while (!rc && getline(&line, &cap, f) >= 0)
 		rc = people_line(p, line, path, ++no);
+	if (!rc && ferror(f)) { /* a directory opens, then reads nothing but EISDIR */
+		rc = mev_error_set(MEV_EIO, "cannot read '%s': %s", path, strerror(errno));
+		mev_error_hint("--people FILE: a file of lines 'HANDLE ADDRESS'");
+	}
 	free(line);
 	fclose(f);
 	if (rc)
 		mev__export_handles_free(p);
 	else
 		*out = p;
+	return rc;
+}
+
+int mev_export_people_check(const char *path)
+{
+	mev__export_handles *p;
+	int rc = mev__export_handles_read(&p, path);
+	mev__export_handles_free(p);
 	return rc;
 }
 
@@ -127,12 +139,20 @@ static int quiet_months(const mev__export_ctx *x)
 	return x->opt->quiet_months > 0 ? x->opt->quiet_months : DEFAULT_QUIET_MONTHS;
 }
 
-/* Add what flow stored for release r: for the first release, the history before it. */
-static int add_release(mev__activity *a, const mev__export_ctx *x, size_t r)
+/* Add what flow stored for release r: for the first release, the history
+ * before it.  *from: the time before which the history read is not whole
+ * (a shallow clone's cut, MEV_FLOW_CUT_TABLE), the latest so far. */
+static int add_release(mev__activity *a, int64_t *from, const mev__export_ctx *x, size_t r)
 {
 	mev_flow_release *fr = NULL;
+	mev_range_cut cut;
 	const char *tag = mev_history_release(x->h, r)->tag;
-	int rc = r == 0 ? mev_flow_load_before(&fr, x->s, tag) : mev_flow_load(&fr, x->s, tag);
+	int rc = mev_flow_load_cut(&cut, x->s, tag, r == 0);
+	if (rc)
+		return rc;
+	if (cut.commits && cut.time > *from)
+		*from = cut.time;
+	rc = r == 0 ? mev_flow_load_before(&fr, x->s, tag) : mev_flow_load(&fr, x->s, tag);
 	if (rc == MEV_ENOTFOUND) {
 		mev_error_clear();
 		return 0;
@@ -143,8 +163,11 @@ static int add_release(mev__activity *a, const mev__export_ctx *x, size_t r)
 	return rc;
 }
 
+/* from: the time before which the history read up to release r is not
+ * whole (INT64_MIN: it is whole) */
 typedef int (*release_fn)(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
-			  const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g);
+			  int64_t from, const mev_flow_roster *ro, const mev_filemap *secs,
+			  const mev_graph *g);
 
 static int section_cmp(const void *pa, const void *pb)
 {
@@ -159,6 +182,7 @@ static int each_release(void *out, const mev__export_ctx *x, release_fn fn, int 
 {
 	mev__activity a;
 	size_t first, end;
+	int64_t from = INT64_MIN;
 	int rc = mev__act_init(&a, x->opt->fold);
 	mev__export_range(&first, &end, x->h, x->opt->release);
 	for (size_t r = 0; r < end && !rc; r++) {
@@ -166,12 +190,12 @@ static int each_release(void *out, const mev__export_ctx *x, release_fn fn, int 
 		mev_flow_roster ro = { 0 };
 		mev_filemap *secs = NULL;
 		mev_graph *g = NULL;
-		if ((rc = add_release(&a, x, r)) || r < first || !rel->has_files)
+		if ((rc = add_release(&a, &from, x, r)) || r < first || !rel->has_files)
 			continue;
 		if (!(rc = mev_flow_roster_read(&ro, x->roster, &rel->commit)) &&
 		    !(statuses && (rc = mev_release_load_graph(&secs, &g, x->s, rel->tag, 0)))) {
 			mev__export_sort(ro.v, ro.n, sizeof *ro.v, section_cmp);
-			rc = fn(out, x, &a, r, &ro, secs, g);
+			rc = fn(out, x, &a, r, from, &ro, secs, g);
 		}
 		mev_graph_free(g);
 		mev_filemap_free(secs);
@@ -193,7 +217,7 @@ static int64_t section_index(const mev_filemap *secs, const char *title)
 	return -1;
 }
 
-static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n, const char *addr)
+static const char *state_seen(int64_t last, int64_t anywhere, int64_t date, int n, const char *addr)
 {
 	if (!addr)
 		return "unknown";
@@ -206,6 +230,23 @@ static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n,
 	return "active";
 }
 
+/*
+ * The state, unknown when it rests on months the history read lacks
+ * (before `from`, a shallow clone's cut): never seen since the cut, or
+ * nothing in the last n months when those reach back before it.  Active
+ * needs only what was seen.
+ */
+static const char *state_of(int64_t last, int64_t anywhere, int64_t date, int n, const char *addr,
+			    int64_t from)
+{
+	const char *st = state_seen(last, anywhere, date, n, addr);
+	if (from == INT64_MIN || strcmp(st, "active") == 0)
+		return st;
+	if (strcmp(st, "never_seen") == 0 || mev__act_months(from, date) < n)
+		return "unknown";
+	return st;
+}
+
 /* One row of the listed table, before it is written or kept. */
 typedef struct {
 	const char *tag, *title, *entry, *name, *addr, *role, *status, *state;
@@ -213,6 +254,7 @@ typedef struct {
 	const char *matched_by;   /* how the address of last (else anywhere) is addr's: NULL: none */
 	const char *others;       /* the person's other addresses (NULL: none); valid until
 				   * the next listed_of() */
+	int64_t from;             /* the history read is whole after it (INT64_MIN: all) */
 } listed_values;
 
 static int str_cmp(const void *key, const void *elem)
@@ -261,12 +303,12 @@ static const char *matched_by(mev__activity *a, const char *addr, const char *by
 }
 
 static listed_values listed_of(const mev__export_ctx *x, mev__activity *a, size_t r,
-			       const mev_flow_roster_section *s, const char *status, const char *entry,
-			       const char *role, int *rc)
+			       int64_t from, const mev_flow_roster_section *s, const char *status,
+			       const char *entry, const char *role, int *rc)
 {
 	const mev_release *rel = mev_history_release(x->h, r);
 	listed_values v = { rel->tag, s->title, entry, NULL, NULL, role, status,
-			    NULL, mev_release_date(rel), INT64_MIN, INT64_MIN, NULL, NULL };
+			    NULL, mev_release_date(rel), INT64_MIN, INT64_MIN, NULL, NULL, from };
 	int64_t p = person_of(&v.addr, x, a, s, entry, role);
 	if (p >= 0) {
 		uint32_t sec = mev__act_section_of(a, s->title), by_any, by_sec;
@@ -279,7 +321,7 @@ static listed_values listed_of(const mev__export_ctx *x, mev__activity *a, size_
 		if (!*rc)
 			*rc = mev__act_others(&v.others, a, (uint32_t)p, v.addr);
 	}
-	v.state = state_of(v.last, v.anywhere, v.date, quiet_months(x), v.addr);
+	v.state = state_of(v.last, v.anywhere, v.date, quiet_months(x), v.addr, from);
 	return v;
 }
 
@@ -314,6 +356,7 @@ static int listed_write(void *out, const listed_values *v)
 	mev_table_str(w, v->state);
 	mev_table_str_or_null(w, v->matched_by);
 	mev_table_str_or_null(w, v->others);
+	date_or_null(w, v->from);
 	mev_table_end_row(w);
 	return 0;
 }
@@ -387,6 +430,7 @@ typedef struct {
 	int (*entry)(void *out, const listed_values *v);
 	int (*section)(void *out, const section_values *v);
 	void *out;
+	int64_t from;             /* the release's: listed_values.from */
 } listed_sink;
 
 static int listed_entries(state_count *c, const listed_sink *k, const mev__export_ctx *x,
@@ -395,7 +439,7 @@ static int listed_entries(state_count *c, const listed_sink *k, const mev__expor
 {
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
-		listed_values v = listed_of(x, a, r, s, status, entries[i], role, &rc);
+		listed_values v = listed_of(x, a, r, k->from, s, status, entries[i], role, &rc);
 		count_state(c, v.state);
 		if (!rc && k->entry)
 			rc = k->entry(k->out, &v);
@@ -421,11 +465,13 @@ static int listed_section(const listed_sink *k, const mev__export_ctx *x, mev__a
 
 /* The sections' own lines need the graph: with secs and g only (sections wanted). */
 static int listed_release(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
-			  const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
+			  int64_t from, const mev_flow_roster *ro, const mev_filemap *secs,
+			  const mev_graph *g)
 {
-	const listed_sink *k = out;
+	listed_sink *k = out;
 	mev_edge *sz = NULL;
 	int rc = k->section ? mev__export_self_sizes(&sz, g, mev_filemap_section_count(secs)) : 0;
+	k->from = from;
 	for (size_t i = 0; i < ro->n && !rc; i++) {
 		const mev_flow_roster_section *s = &ro->v[i];
 		int64_t at = section_index(secs, s->title);
@@ -440,13 +486,13 @@ static int listed_release(void *out, const mev__export_ctx *x, mev__activity *a,
 
 int mev__export_listed(mev_table *w, const mev__export_ctx *x)
 {
-	listed_sink k = { listed_write, NULL, w };
+	listed_sink k = { listed_write, NULL, w, INT64_MIN };
 	return each_release(&k, x, listed_release, 1);
 }
 
 int mev__export_listed_sections(mev_table *w, const mev__export_ctx *x)
 {
-	listed_sink k = { NULL, section_write, w };
+	listed_sink k = { NULL, section_write, w, INT64_MIN };
 	return each_release(&k, x, listed_release, 1);
 }
 
@@ -575,13 +621,15 @@ static void section_span(size_t *lo, size_t *hi, const tally *t, size_t n, uint3
 }
 
 static int candidates_release(void *out, const mev__export_ctx *x, mev__activity *a, size_t r,
-			      const mev_flow_roster *ro, const mev_filemap *secs, const mev_graph *g)
+			      int64_t from, const mev_flow_roster *ro, const mev_filemap *secs,
+			      const mev_graph *g)
 {
 	mev_table *w = out;
 	const mev_release *rel = mev_history_release(x->h, r);
 	int top = x->opt->top > 0 ? x->opt->top : DEFAULT_TOP;
 	tally_vec t = { 0 };
 	int rc = window(&t, a, mev_release_date(rel), quiet_months(x));
+	(void)from; /* the candidates rank what was seen */
 	(void)secs;
 	(void)g;
 	sort_a = a;
@@ -675,7 +723,7 @@ int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_
 	mev__export_ctx x = { s, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL };
 	mev_history *h = NULL, *own = NULL;
 	listed_mem *m = calloc(1, sizeof *m);
-	listed_sink k = { listed_keep, section_keep, m };
+	listed_sink k = { listed_keep, section_keep, m, INT64_MIN };
 	int rc;
 	memset(out, 0, sizeof *out);
 	if (!m)
@@ -704,9 +752,9 @@ int mev_export_listed_rows(mev_listed_list *out, mev_store *s, const mev_export_
 
 /* --- the headline of one release (headline.c) --------------------------------------- */
 
-int mev__listed_add(mev__activity *a, const mev__export_ctx *x, size_t r)
+int mev__listed_add(mev__activity *a, int64_t *from, const mev__export_ctx *x, size_t r)
 {
-	return add_release(a, x, r);
+	return add_release(a, from, x, r);
 }
 
 static int count_entry(void *out, const listed_values *v)
@@ -716,11 +764,11 @@ static int count_entry(void *out, const listed_values *v)
 }
 
 int mev__listed_headline_of(mev__listed_tally *out, const mev__export_ctx *x,
-			    mev__activity *a, size_t r, const mev_flow_roster *ro)
+			    mev__activity *a, size_t r, int64_t from, const mev_flow_roster *ro)
 {
 	state_count c = { 0, 0, 0, 0, 0, 0 };
-	listed_sink k = { count_entry, NULL, &c };
-	int rc = listed_release(&k, x, a, r, ro, NULL, NULL);
+	listed_sink k = { count_entry, NULL, &c, INT64_MIN };
+	int rc = listed_release(&k, x, a, r, from, ro, NULL, NULL);
 	out->addresses = c.n - c.unknown;
 	out->never_seen = c.never_seen;
 	out->quiet = c.quiet;

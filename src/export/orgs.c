@@ -90,6 +90,23 @@ static int entry_cmp(const void *pa, const void *pb)
 	return (a->line > b->line) - (a->line < b->line);
 }
 
+/* Two lines that give one key for the same time (both without an end, or
+ * with the same one) leave its organisation to the order of the lines:
+ * a slip in the file, refused at the later line (v sorted by entry_cmp). */
+static int no_twice(const mev_export_orgs *o, const char *path)
+{
+	for (size_t i = 1; i < o->n; i++) {
+		const org_entry *a = &o->v[i - 1], *b = &o->v[i];
+		if (a->end == b->end && strcmp(a->key, b->key) == 0) {
+			char what[160];
+			snprintf(what, sizeof what, "'%.100s' is mapped twice for the same time (line %zu "
+				 "maps it first)", b->key, a->line);
+			return bad_line(path, b->line, what);
+		}
+	}
+	return 0;
+}
+
 static int read_lines(mev_export_orgs *o, FILE *f, const char *path)
 {
 	MEV_VEC(org_entry) v = { 0 };
@@ -106,13 +123,15 @@ static int read_lines(mev_export_orgs *o, FILE *f, const char *path)
 		if (!(rc = parse_line(&e, &o->mem, s, path, line)) && MEV_VEC_PUSH(&v, e))
 			rc = mev_error_oom();
 	}
-	if (!rc && ferror(f))
-		rc = mev_error_set(MEV_EIO, "cannot read '%s': %s", path, strerror(errno));
+	if (!rc && ferror(f)) { /* a directory opens, then reads nothing but EISDIR */
+		rc = mev_error_set(MEV_EIO, "cannot read the --orgs file '%s': %s", path, strerror(errno));
+		mev_error_hint(ORGS_HINT);
+	}
 	free(buf);
 	mev__sort(v.v, v.n, sizeof *v.v, entry_cmp);
 	o->v = v.v;
 	o->n = v.n;
-	return rc;
+	return rc ? rc : no_twice(o, path);
 }
 
 int mev_export_orgs_read(mev_export_orgs **out, const char *path)

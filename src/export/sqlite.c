@@ -347,7 +347,8 @@ int mev_export_sqlite(mev_export_sqlite_result *res, const char *path, mev_store
 		x.roster = NULL;
 	}
 	mev_error_clear();
-	res->workload = x.roster != NULL && mev_history_tracked(h);
+	res->listed = x.roster != NULL;
+	res->workload = res->listed && mev_history_tracked(h);
 	if (o.people && (rc = mev__export_handles_read(&x.people, o.people)))
 		goto done;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {

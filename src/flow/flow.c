@@ -1,5 +1,6 @@
 /* maintevo flow: judge the commits of every stored release not judged yet, one transaction each. */
 #include "flow_internal.h"
+#include "maintevo/calendar.h"
 #include "maintevo/error.h"
 #include "maintevo/release.h"
 #include "util/clock.h"
@@ -22,6 +23,7 @@ typedef struct {
 	size_t n_hidden;
 	uint64_t earlier;            /* mev__flow_earlier() of the releases before it */
 	size_t range;                /* the release's range in u->ahead */
+	mev_range_cut cut;           /* what a shallow clone's cut left out of the range */
 	int before;                  /* judging the history before the first release */
 } run;
 
@@ -129,6 +131,7 @@ typedef struct {
 	mev_buf *rec;
 	uint64_t earlier;
 	int before;               /* the history before the first release: no index */
+	const mev_range_cut *cut;
 } put_ctx;
 
 static int put_release(mev_store *s, void *vctx)
@@ -150,6 +153,8 @@ static int put_release(mev_store *s, void *vctx)
 	 * has no range of its own any more */
 	if (!rc && p->before && !(rc = mev_store_delete(s, MEV_FLOW_TABLE, p->rel->tag, strlen(p->rel->tag))))
 		rc = mev_store_delete(s, MEV_FLOW_INDEX_TABLE, p->rel->tag, strlen(p->rel->tag));
+	if (!rc)
+		rc = mev__flow_cut_put(s, p->rel->tag, p->before, p->cut);
 	mev__buf_free(&idx);
 	return rc;
 }
@@ -158,7 +163,7 @@ static int store_release(run *u)
 {
 	mev_flow_release rel;
 	mev_buf rec = MEV_BUF_INIT;
-	put_ctx p = { &rel, &rec, u->earlier, u->before };
+	put_ctx p = { &rel, &rec, u->earlier, u->before, &u->cut };
 	int rc;
 	if (u->r.b.notes_dropped &&
 	    (rc = mev__flow_note(&u->r, "%zu more notes left out", u->r.b.notes_dropped)))
@@ -191,6 +196,26 @@ static int store_release(run *u)
 #define CACHE_MAX ((size_t)512 << 20)
 #define CACHE_TRIM ((size_t)64 << 20)
 
+/* What the shallow clone's cut left out of the range: a note in the
+ * release's record, and the run's count (mev_flow_result.cut_commits). */
+static int note_cut(run *u)
+{
+	char day[11];
+	mev__flow_ahead_cut(&u->cut, u->ahead, u->range);
+	if (!u->cut.commits)
+		return 0;
+	u->res->cut_commits += u->cut.commits;
+	if (u->cut.time > u->res->history_from)
+		u->res->history_from = u->cut.time;
+	if (u->cut.time == INT64_MIN)
+		return mev__flow_note(&u->r, "%llu commits the shallow clone lacks: not judged",
+				      (unsigned long long)u->cut.commits);
+	mev_day_format(day, u->cut.time);
+	return mev__flow_note(&u->r, "%llu commit%s at the shallow clone's cut not judged (the clone "
+			      "lacks their parents): the history before %s is not whole",
+			      (unsigned long long)u->cut.commits, u->cut.commits == 1 ? "" : "s", day);
+}
+
 static int one_release(run *u)
 {
 	const mev_commit *commits = NULL;
@@ -204,7 +229,8 @@ static int one_release(run *u)
 	if ((rc = mev__flow_builder_init(&u->r.b)))
 		return rc;
 	u->r.stamp++;
-	if ((rc = load_mailmap(u)) || (rc = mev__flow_ahead_commits(&commits, &n, a, u->range)))
+	if ((rc = load_mailmap(u)) || (rc = mev__flow_ahead_commits(&commits, &n, a, u->range)) ||
+	    (rc = note_cut(u)))
 		goto done;
 	route_of = calloc(n + 1, sizeof *route_of);
 	if (!route_of) {
@@ -467,6 +493,34 @@ static int start_ahead(run *u, const mev_release *list, size_t n, const plan *p,
 	return rc;
 }
 
+/*
+ * Every release to judge must be in the clone: a shallow clone cut after a
+ * release cannot give its MAINTAINERS or its commits.  Refused before
+ * anything is judged, naming the oldest such release and the day to fetch
+ * from, rather than libgit2's "object not found" half way.
+ */
+static int need_release_commits(run *u, const mev_release *list, size_t n, const plan *p, int before)
+{
+	char day[11], fetch_day[11], hex[41];
+	for (size_t i = 0; i < n; i++) {
+		if (!(i == 0 ? before : p->need[i] == 1) ||
+		    mev_repo_has_commit(u->r.repo, &list[i].commit))
+			continue;
+		mev_oid_fmt(hex, &list[i].commit);
+		if (!mev_repo_is_shallow(u->r.repo))
+			return mev_error_set(MEV_ENOTFOUND, "the repository lacks commit %.12s of release "
+					     "'%s'", hex, list[i].tag);
+		mev_day_format(day, list[i].time);
+		mev_day_format(fetch_day, list[i].time - 86400); /* --shallow-since keeps what is after */
+		mev_error_set(MEV_ENOTFOUND, "the shallow clone lacks commit %.12s of release '%s' "
+			      "(%s): its MAINTAINERS and commits cannot be read", hex, list[i].tag, day);
+		mev_error_hint("fetch the history from before it: 'git fetch --shallow-since=%s' in "
+			       "the clone (or --unshallow)", fetch_day);
+		return MEV_ENOTFOUND;
+	}
+	return 0;
+}
+
 /* Judge the history before the first release (range 0 of u->ahead). */
 static int judge_before(run *u, const mev_release *list)
 {
@@ -518,7 +572,8 @@ static int flow_locked(run *u)
 		if ((rc = mev_store_write(u->s, put_reindex, &c)))
 			goto done;
 	}
-	if ((!todo && !before) || (rc = start_ahead(u, list, n, &p, before)))
+	if ((!todo && !before) || (rc = need_release_commits(u, list, n, &p, before)) ||
+	    (rc = start_ahead(u, list, n, &p, before)))
 		goto done;
 	if (before && (rc = judge_before(u, list)))
 		goto done;

@@ -217,6 +217,11 @@ int mev__flow_ahead_start(mev__flow_ahead *a, const mev_oid *hide, const size_t 
 /* The commits of range r (waiting for them; r = 0, 1, ... in turn): valid
  * until the next call.  The range before is freed. */
 int mev__flow_ahead_commits(const mev_commit **commits, size_t *n, mev__flow_ahead *a, size_t r);
+/* Store (or, when it left nothing out, delete) what the cut left out of a
+ * range: the value mev_flow_load_cut() reads. */
+int mev__flow_cut_put(mev_store *s, const char *tag, int before, const mev_range_cut *cut);
+/* What a shallow clone's cut left out of range r (after its commits). */
+void mev__flow_ahead_cut(mev_range_cut *cut, const mev__flow_ahead *a, size_t r);
 /* The changes of commit i of the range asked for last (waiting for them)
  * into *ch, owned by the caller; *no_churn 1 when a missing blob made them
  * lose their churn.  Returns what computing them returned, with its

@@ -369,6 +369,18 @@ int mev_flow_load_before(mev_flow_release **out, mev_store *s, const char *tag)
 	return load_from(out, s, MEV_FLOW_BEFORE_TABLE, tag);
 }
 
+/* The value of key in table into *data: 1, or 0 when there is none
+ * (without a message); negative on errors. */
+static int get_value(void **data, size_t *len, mev_store *s, const char *table, const char *key)
+{
+	int rc = mev_store_get(data, len, s, table, key, strlen(key));
+	if (rc == MEV_ENOTFOUND) {
+		mev_error_clear();
+		return 0;
+	}
+	return rc ? rc : 1;
+}
+
 /*
  * The index value: the previous release (string), the rules (varint; none:
  * 1), then since rules 3 the fingerprint of the earlier releases' commits
@@ -401,14 +413,11 @@ int mev__flow_index_read(mev__flow_index *x, mev_store *s, const char *tag)
 	mev__record_reader rd;
 	const char *p;
 	uint64_t rules;
-	int rc = mev_store_get(&data, &len, s, MEV_FLOW_INDEX_TABLE, tag, strlen(tag));
+	int rc = get_value(&data, &len, s, MEV_FLOW_INDEX_TABLE, tag);
 	memset(x, 0, sizeof *x);
-	if (rc == MEV_ENOTFOUND) {
-		mev_error_clear();
-		return 0;
-	}
-	if (rc)
+	if (rc <= 0)
 		return rc;
+	rc = 0;
 	mev__record_reader_init(&rd, data, len);
 	p = mev__get_str(&rd, &pl);
 	if (!rd.bad && !(x->prev = strndup(p, pl))) {
@@ -465,4 +474,56 @@ int mev_flow_outdated(mev_store *s, const char *tag)
 	rc = !x.rules_ok;
 	mev__flow_index_clear(&x);
 	return rc;
+}
+
+/* --- what a shallow clone's cut left out (MEV_FLOW_CUT_TABLE) --------------------- */
+
+/* The key of a range: its tag, or '^' and the first release's tag for the
+ * history before it ('^' starts no tag: git refuses it in ref names). */
+static int cut_key(char *key, size_t size, const char *tag, int before)
+{
+	int n = snprintf(key, size, "%s%s", before ? "^" : "", tag);
+	return n < 0 || (size_t)n >= size ? mev_error_set(MEV_EINVAL, "tag too long: '%s'", tag) : 0;
+}
+
+int mev__flow_cut_put(mev_store *s, const char *tag, int before, const mev_range_cut *cut)
+{
+	char key[MEV_RELEASE_TAG_MAX + 2];
+	mev_buf b = MEV_BUF_INIT;
+	int rc;
+	if ((rc = cut_key(key, sizeof key, tag, before)))
+		return rc;
+	if (!cut->commits) /* a whole history: nothing to say (and a stale value goes) */
+		return mev_store_delete(s, MEV_FLOW_CUT_TABLE, key, strlen(key));
+	if (mev__put_uv(&b, cut->commits) || mev__put_sv(&b, cut->time))
+		rc = mev_error_oom();
+	else
+		rc = mev_store_put(s, MEV_FLOW_CUT_TABLE, key, strlen(key), b.ptr, b.len);
+	mev__buf_free(&b);
+	return rc;
+}
+
+int mev_flow_load_cut(mev_range_cut *out, mev_store *s, const char *tag, int before)
+{
+	char key[MEV_RELEASE_TAG_MAX + 2];
+	void *data = NULL;
+	size_t len = 0;
+	mev__record_reader rd;
+	int rc;
+	out->commits = 0;
+	out->time = INT64_MIN;
+	if ((rc = cut_key(key, sizeof key, tag, before)))
+		return rc;
+	if ((rc = get_value(&data, &len, s, MEV_FLOW_CUT_TABLE, key)) <= 0)
+		return rc;
+	mev__record_reader_init(&rd, data, len);
+	out->commits = mev__get_uv(&rd);
+	out->time = mev__get_sv(&rd);
+	free(data);
+	if (rd.bad) {
+		out->commits = 0;
+		out->time = INT64_MIN;
+		return mev_error_set(MEV_ECORRUPT, "the shallow cut of '%s' does not decode", key);
+	}
+	return 0;
 }

@@ -28,6 +28,7 @@ typedef struct {
 	size_t n;
 	slot *slots;
 	int rc;               /* of reading the commits */
+	mev_range_cut cut;    /* what a shallow clone's cut left out of it */
 	char *msg, *hint;
 	atomic_int listed;    /* commits (or rc) ready */
 	atomic_size_t done;   /* slots[0..done) are ready */
@@ -83,8 +84,8 @@ static int read_range(mev__flow_ahead *a, range *g, size_t r)
 {
 	mev_oid *ids = NULL;
 	size_t n = 0;
-	int rc = mev_repo_range(&ids, &n, a->repo, a->hide + a->hide_off[r],
-				a->hide_off[r + 1] - a->hide_off[r], &a->cur[r]);
+	int rc = mev_repo_range_cut(&ids, &n, &g->cut, a->repo, a->hide + a->hide_off[r],
+				    a->hide_off[r + 1] - a->hide_off[r], &a->cur[r]);
 	if (rc)
 		return rc;
 	g->commits = calloc(n + 1, sizeof *g->commits);
@@ -249,6 +250,11 @@ int mev__flow_ahead_commits(const mev_commit **commits, size_t *n, mev__flow_ahe
 	*commits = g->commits;
 	*n = g->n;
 	return 0;
+}
+
+void mev__flow_ahead_cut(mev_range_cut *cut, const mev__flow_ahead *a, size_t r)
+{
+	*cut = a->buf[r & 1].cut;
 }
 
 static int is_done(mev__flow_ahead *a, size_t i)

@@ -56,10 +56,22 @@ done:
 	return 0;
 }
 
+int mev_repo_range_cut(mev_oid **out, size_t *n, mev_range_cut *cut, mev_repo *repo,
+		       const mev_oid *hide, size_t n_hide, const mev_oid *tip)
+{
+	cut->commits = 0;
+	cut->time = INT64_MIN;
+	if (repo->shallow)
+		return mev__repo_shallow_range(out, n, cut, repo, hide, n_hide, tip);
+	return mev_repo_range(out, n, repo, hide, n_hide, tip);
+}
+
 int mev_repo_descends(mev_repo *repo, const mev_oid *commit, const mev_oid *ancestor)
 {
 	git_oid c, a;
 	int rc;
+	if (repo->shallow) /* libgit2 1.5 would ask for the parents of the cut */
+		return mev__repo_shallow_descends(repo, commit, ancestor);
 	oid_in(&c, commit);
 	oid_in(&a, ancestor);
 	rc = git_graph_descendant_of(repo->git, &c, &a);
@@ -412,16 +424,56 @@ struct mev_mailmap {
 	git_mailmap *mm;
 };
 
+/*
+ * .mailmap content without what follows a NUL byte on its line: git reads
+ * a work tree's .mailmap line by line as C strings, so a NUL ends the line
+ * for it (the lines after it still count), while libgit2
+ * refuses the whole buffer ("cannot read .mailmap" for every release from
+ * then on).  Following git keeps flow's folding the same as 'git log
+ * --use-mailmap' (git ignores a line it cannot parse too, as libgit2 does).
+ * A copy in *copy (NULL: data had no NUL and is used as it is).
+ */
+static int mailmap_without_nul(char **copy, size_t *copy_len, const char *data, size_t len)
+{
+	char *c;
+	size_t n = 0;
+	*copy = NULL;
+	*copy_len = len;
+	if (!memchr(data, '\0', len))
+		return 0;
+	if (!(c = malloc(len)))
+		return mev_error_oom();
+	for (size_t i = 0; i < len; i++) {
+		if (data[i] == '\0')
+			while (i + 1 < len && data[i + 1] != '\n')
+				i++;
+		else
+			c[n++] = data[i];
+	}
+	*copy = c;
+	*copy_len = n;
+	return 0;
+}
+
 int mev_mailmap_new(mev_mailmap **out, const char *data, size_t len)
 {
 	mev_mailmap *m = calloc(1, sizeof *m);
+	char *copy = NULL;
+	int rc;
 	*out = NULL;
 	if (!m)
 		return mev_error_oom();
-	if ((data ? git_mailmap_from_buffer(&m->mm, data, len) : git_mailmap_new(&m->mm)) < 0) {
+	if (data && (rc = mailmap_without_nul(&copy, &len, data, len))) {
+		free(m);
+		return rc;
+	}
+	if ((data ? git_mailmap_from_buffer(&m->mm, copy ? copy : data, len) : git_mailmap_new(&m->mm)) <
+	    0) {
+		free(copy);
 		free(m);
 		return mev__repo_git_fail(MEV_EGIT, "cannot read .mailmap");
 	}
+	free(copy);
 	*out = m;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <git2.h>
 #include <pthread.h>
 #include <zlib.h>
+#include "maintevo/commit.h"
 #include "maintevo/repo.h"
 #include "util/strmap.h"
 
@@ -167,5 +168,13 @@ int mev__pack_read_blob_at(mev__pack_reader *r, uint64_t place, const unsigned c
 /* The same for a tree (the raw object: its entries as git writes them). */
 int mev__pack_read_tree(mev__pack_reader *r, const mev_oid *oid, const unsigned char **data,
 			size_t *len);
+
+/* mev_repo_range_cut() in a shallow clone (repo->shallow), which libgit2's
+ * revision walk cannot do: each cut commit read as one without parents. */
+/* mev_repo_descends() in a shallow clone: found by walking back from
+ * commit, each cut commit read as one without parents. */
+int mev__repo_shallow_descends(mev_repo *repo, const mev_oid *commit, const mev_oid *ancestor);
+int mev__repo_shallow_range(mev_oid **out, size_t *n, mev_range_cut *cut, mev_repo *repo,
+			    const mev_oid *hide, size_t n_hide, const mev_oid *tip);
 
 #endif

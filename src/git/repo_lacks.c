@@ -357,3 +357,149 @@ int mev_repo_first_parents(mev_commit_time **out, size_t *n, int *cut, mev_repo 
 	*out = v;
 	return 0;
 }
+
+/* --- a range in a shallow clone ------------------------------------------------ */
+
+/*
+ * libgit2 1.5 does not read .git/shallow: its revision walk asks for the
+ * parents of a cut commit and fails with "object not found".  So a range
+ * of a shallow clone is walked here, each cut commit taken as one without
+ * parents.  A cut commit itself is left out and counted: what it changed
+ * is a diff against a parent the clone lacks.
+ */
+
+typedef MEV_VEC(git_oid) oid_stack;
+
+/* The parents to follow from commit `id` (none at a cut or when the
+ * commit is missing) pushed on *st; 1 when id is a cut, with *time the
+ * later of its author and committer times. */
+static int follow(oid_stack *st, int *is_cut, int64_t *time, mev_repo *repo, const git_oid *cuts,
+		  size_t ncuts, const git_oid *id)
+{
+	git_commit *c = NULL;
+	int rc = 0;
+	*is_cut = 0;
+	if (git_commit_lookup(&c, repo->git, id) < 0) {
+		git_error_clear(); /* beyond the cut */
+		*is_cut = 1;
+		*time = INT64_MIN;
+		return 0;
+	}
+	if (cut_here(cuts, ncuts, c)) {
+		int64_t a = (int64_t)git_commit_author(c)->when.time;
+		int64_t m = (int64_t)git_commit_time(c);
+		*is_cut = 1;
+		*time = a > m ? a : m;
+	} else {
+		for (unsigned i = git_commit_parentcount(c); i-- > 0 && !rc;)
+			rc = MEV_VEC_PUSH(st, *git_commit_parent_id(c, i)) ? mev_error_oom() : 0;
+	}
+	git_commit_free(c);
+	return rc;
+}
+
+/* Every commit reachable from the hidden ones (stopping at cuts) into *seen. */
+static int mark_hidden(mev_strmap *seen, mev_repo *repo, const git_oid *cuts, size_t ncuts,
+		       const mev_oid *hide, size_t n_hide)
+{
+	oid_stack st = { 0 };
+	int rc = 0;
+	for (size_t i = 0; i < n_hide && !rc; i++)
+		rc = MEV_VEC_PUSH(&st, *(const git_oid *)hide[i].id) ? mev_error_oom() : 0;
+	while (st.n && !rc) {
+		git_oid id = st.v[--st.n];
+		int is_cut;
+		int64_t t;
+		if (mev__strmap_get(seen, (const char *)id.id, 20) >= 0)
+			continue;
+		if (!(rc = mev__strmap_put(seen, (const char *)id.id, 20, 0)))
+			rc = follow(&st, &is_cut, &t, repo, cuts, ncuts, &id);
+	}
+	MEV_VEC_FREE(&st);
+	return rc;
+}
+
+/* A zero id marks "emit the commit below on the stack": parents first. */
+static int is_emit_mark(const git_oid *id)
+{
+	static const git_oid zero;
+	return git_oid_equal(id, &zero);
+}
+
+int mev__repo_shallow_range(mev_oid **out, size_t *n, mev_range_cut *cut, mev_repo *repo,
+			    const mev_oid *hide, size_t n_hide, const mev_oid *tip)
+{
+	mev_strmap seen = MEV_STRMAP_INIT;
+	oid_stack st = { 0 };
+	MEV_VEC(mev_oid) v = { 0 };
+	git_oid *cuts = NULL, zero = { { 0 } };
+	size_t ncuts = 0;
+	int rc;
+	if (!(rc = shallow_cuts(&cuts, &ncuts, repo)) &&
+	    !(rc = mark_hidden(&seen, repo, cuts, ncuts, hide, n_hide)))
+		rc = MEV_VEC_PUSH(&st, *(const git_oid *)tip->id) ? mev_error_oom() : 0;
+	while (st.n && !rc) {
+		git_oid id = st.v[--st.n];
+		size_t mark;
+		int is_cut;
+		int64_t t;
+		if (is_emit_mark(&id)) {
+			mev_oid m;
+			memcpy(m.id, st.v[--st.n].id, 20);
+			rc = MEV_VEC_PUSH(&v, m) ? mev_error_oom() : 0;
+			continue;
+		}
+		if (mev__strmap_get(&seen, (const char *)id.id, 20) >= 0)
+			continue;
+		if ((rc = mev__strmap_put(&seen, (const char *)id.id, 20, 0)))
+			break;
+		mark = st.n;
+		if (MEV_VEC_PUSH(&st, id) || MEV_VEC_PUSH(&st, zero)) {
+			rc = mev_error_oom();
+			break;
+		}
+		if ((rc = follow(&st, &is_cut, &t, repo, cuts, ncuts, &id)) || !is_cut)
+			continue;
+		st.n = mark; /* a cut (or a commit the clone lacks): left out, counted */
+		cut->commits++;
+		if (t > cut->time)
+			cut->time = t;
+	}
+	MEV_VEC_FREE(&st);
+	mev__strmap_free(&seen);
+	free(cuts);
+	if (rc) {
+		MEV_VEC_FREE(&v);
+		return rc;
+	}
+	*out = v.v;
+	*n = v.n;
+	return 0;
+}
+
+int mev__repo_shallow_descends(mev_repo *repo, const mev_oid *commit, const mev_oid *ancestor)
+{
+	mev_strmap seen = MEV_STRMAP_INIT;
+	oid_stack st = { 0 };
+	git_oid *cuts = NULL;
+	size_t ncuts = 0;
+	int rc, found = 0;
+	if (memcmp(commit->id, ancestor->id, 20) == 0)
+		return 0; /* as git_graph_descendant_of(): not its own descendant */
+	if (!(rc = shallow_cuts(&cuts, &ncuts, repo)))
+		rc = MEV_VEC_PUSH(&st, *(const git_oid *)commit->id) ? mev_error_oom() : 0;
+	while (st.n && !rc && !found) {
+		git_oid id = st.v[--st.n];
+		int is_cut;
+		int64_t t;
+		if (mev__strmap_get(&seen, (const char *)id.id, 20) >= 0)
+			continue;
+		found = memcmp(id.id, ancestor->id, 20) == 0;
+		if (!found && !(rc = mev__strmap_put(&seen, (const char *)id.id, 20, 0)))
+			rc = follow(&st, &is_cut, &t, repo, cuts, ncuts, &id);
+	}
+	MEV_VEC_FREE(&st);
+	mev__strmap_free(&seen);
+	free(cuts);
+	return rc ? rc : found;
+}

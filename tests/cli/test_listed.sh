@@ -1,27 +1,12 @@
-# export listed and candidates: a planted history with dated commits where
-# every state and every candidate is known in advance, including a
-# maintainer active only before the first walked release (docs/people.md).
+# export listed, listed_sections, candidates, workload and commits: a planted
+# history with dated commits (tests/fixtures/people-repo.sh) where every
+# state, every candidate, both CHAOSS factors and the integration distance
+# are known in advance, including a maintainer active only before the first
+# walked release (docs/people.md).
 . "$(dirname "$0")/lib.sh" "$@"
 command -v python3 >/dev/null || skip "python3 is not installed"
 
-# pc DATE "AUTHOR <a>" "COMMITTER <c>" FILE [TRAILER...]: add a line to FILE
-# and commit it at DATE (UTC, author and commit date alike).
-pc() {
-	local date=$1 author=$2 committer=$3 file=$4 msg
-	shift 4
-	msg="change $file"
-	[ $# -eq 0 ] || msg="$msg$(printf '\n\n'; printf '%s\n' "$@")"
-	echo "line at $date" >>"repo/$file"
-	git -C repo add -A
-	GIT_AUTHOR_NAME=${author% <*} GIT_AUTHOR_EMAIL=$(echo "$author" | sed 's/.*<\(.*\)>/\1/') \
-	GIT_COMMITTER_NAME=${committer% <*} GIT_COMMITTER_EMAIL=$(echo "$committer" | sed 's/.*<\(.*\)>/\1/') \
-	GIT_AUTHOR_DATE="$date +0000" GIT_COMMITTER_DATE="$date +0000" \
-		git -C repo commit -q -m "$msg"
-}
-tag_at() { # tag_at DATE TAG: an empty commit at DATE, tagged
-	GIT_AUTHOR_DATE="$1 +0000" GIT_COMMITTER_DATE="$1 +0000" git -C repo commit -q --allow-empty -m "release $2"
-	GIT_COMMITTER_DATE="$1 +0000" git -C repo tag -a "$2" -m "release $2"
-}
+. "$SRC/tests/fixtures/people-repo.sh"
 
 # init_commit: the files of repo committed on 2019-01-01 by Init.
 init_commit() {
@@ -46,51 +31,7 @@ schema_check() {
 }
 
 step "a planted history: pre-history from 2019, v1.0 (2020-12-15), v2.0 (2022-05-15)"
-INIT='Init Bot <init@x.org>' ANN='Ann Core <ann@core.org>' PAM='Pam Pre <pam@pre.org>'
-DAN='Dan Drv <dan@drv.org>' IDA='Ida Idle <ida@idle.org>' CARL='Carl Contrib <carl@ex.org>'
-OCT='Oct Cat <oct@ex.org>'
-mkrepo repo
-mkdir -p repo/core repo/drv repo/idle repo/hnd
-sed 's/^\([A-Z]\): /\1:\t/' >repo/MAINTAINERS <<'EOF'
-CORE
-M: Ann Core <ann@core.org>
-M: Pam Pre <pam@pre.org>
-R: Rae Rev <rae@rev.org>
-S: Maintained
-F: core/
-
-DRV
-M: Dan Drv <dan@drv.org>
-M: Nev Never <nev@never.org>
-S: Supported
-F: drv/
-
-HND
-M: octocat
-S: Maintained
-F: hnd/
-
-IDLE
-M: Ida Idle <ida@idle.org>
-S: Odd Fixes
-F: idle/
-
-THE REST
-M: Top Dog <top@top.org>
-F: *
-F: */
-EOF
-for f in core/a.c core/b.c drv/x.c idle/i.c hnd/h.c; do echo start >"repo/$f"; done
-init_commit
-pc 2019-05-01T00:00:00 "$DAN" "$DAN" drv/x.c
-pc 2020-10-01T00:00:00 "$PAM" "$PAM" core/a.c
-pc 2020-12-01T00:00:00 "$IDA" "$IDA" core/b.c
-tag_at 2020-12-15T00:00:00 v1.0
-pc 2021-03-01T00:00:00 "$CARL" "$ANN" core/a.c "Reviewed-by: Rae Rev <rae@rev.org>"
-pc 2022-02-01T00:00:00 "$IDA" "$ANN" core/b.c "Acked-by: Eve Extra <eve@ex.org>"
-pc 2022-03-01T00:00:00 "$OCT" "$OCT" hnd/h.c
-pc 2022-05-01T00:00:00 "$CARL" "$CARL" core/a.c
-tag_at 2022-05-15T00:00:00 v2.0
+make_people_repo
 expect_exit 0 "$MEV" walk --repo repo --store s -q
 
 step "before flow: said, with a hint, nothing written"
@@ -189,6 +130,11 @@ grep -qx 'CORE,rae@rev.org,active' got.csv || fail "Rae is not active at 24 mont
 grep -qx 'CORE,pam@pre.org,active' got.csv || fail "Pam is not active at 24 months"
 grep -qx 'DRV,dan@drv.org,gone' got.csv || fail "Dan is not gone at 24 months"
 
+step "--quiet-months 24 at v1.0: Dan, active only before the first release, is active there"
+expect_exit 0 "$MEV" export listed --store s --release v1.0 --quiet-months 24
+awk -F, '{print $3","$4","$9","$12}' "$OUT" | grep -qx 'DRV,dan@drv.org,2019-05-01T00:00:00Z,active' ||
+	fail "the activity before the first release is not counted"
+
 step "--people maps the handle: octocat is Oct, active"
 printf '# handles\noctocat  Oct@Ex.org\n' >people.txt
 expect_exit 0 "$MEV" export listed --store s --release v2.0 --people people.txt
@@ -197,11 +143,11 @@ awk -F, '{print $3","$4","$5","$6","$12}' "$OUT" | grep -qx 'HND,octocat,Oct Cat
 
 step "--people with a bad row: file:line, nothing written"
 printf 'octocat oct@ex.org\nbroken\n' >bad.txt
-expect_exit 1 "$MEV" export listed --store s --people bad.txt -o out.csv
+expect_exit 2 "$MEV" export listed --store s --people bad.txt -o out.csv
 expect_stderr_contains "bad.txt:2: expected 'HANDLE ADDRESS'"
 [ ! -e out.csv ] || fail "a table was written"
 printf 'octocat oct@ex.org\nOctocat other@ex.org\n' >twice.txt
-expect_exit 1 "$MEV" export listed --store s --people twice.txt
+expect_exit 2 "$MEV" export listed --store s --people twice.txt
 expect_stderr_contains "twice.txt:2: 'octocat' is mapped twice"
 
 step "candidates: the people not listed, by activity in the last 12 months"
@@ -269,6 +215,44 @@ for label, cols in (("Listed M:/R: addresses (per section)", ["listed_addresses"
     a, b = (sum(int(r[t][c]) for c in cols) for t in ("v1.0", "v2.0"))
     if "| %s | %d | %d |" % (label, a, b) not in part:
         sys.exit("no row '%s' with %d and %d" % (label, a, b))
+PY
+
+step "workload v2.0 by section: review coverage, cross-organisation review, both CHAOSS factors as planted"
+# CORE: Carl (ex.org) 2 commits, Ida (idle.org) 1; Carl's first reviewed by
+# Rae (rev.org), Ida's acked by Eve (ex.org), Carl's second neither.
+expect_exit 0 "$MEV" cluster --store s -q
+expect_exit 0 "$MEV" track --store s -q
+wcols='section,commits,authors,review_coverage,cross_org_review,absence_factor,elephant_factor'
+workload_cols() {
+	python3 -c 'import csv,sys
+cols = sys.argv[1].split(",")
+print(",".join(cols))
+for r in csv.DictReader(open(sys.argv[2])): print(",".join(r[c] for c in cols))' "$wcols" "$OUT"
+}
+expect_exit 0 "$MEV" export workload --store s --by section --release v2.0
+workload_cols >got.csv
+cat >want.csv <<'EOF'
+section,commits,authors,review_coverage,cross_org_review,absence_factor,elephant_factor
+CORE,3,2,0.666667,1,1,1
+DRV,0,0,,,,
+HND,1,1,0,,1,1
+IDLE,0,0,,,,
+EOF
+diff want.csv got.csv || fail "the workload's review and factors differ from the planted numbers"
+step "--orgs puts idle.org in ex.org: Ida and Eve are one organisation, half the reviews cross"
+printf 'idle.org ex.org\n' >orgs.txt
+expect_exit 0 "$MEV" export workload --store s --by section --release v2.0 --orgs orgs.txt
+workload_cols >got.csv
+grep -qx 'CORE,3,2,0.666667,0.5,1,1' got.csv || fail "--orgs: $(grep CORE got.csv)"
+
+step "integration distance as planted: 0 where Ann (CORE's M:) commits to CORE, empty for committers who maintain nothing"
+expect_exit 0 "$MEV" export commits --store s --release v2.0
+python3 - "$OUT" <<'PY' || fail "the integration distances differ from the planted ones"
+import csv, sys
+got = sorted((r["committer"], r["integration_distance"]) for r in csv.DictReader(open(sys.argv[1])))
+want = sorted([("ann@core.org", "0"), ("ann@core.org", "0"), ("oct@ex.org", ""), ("carl@ex.org", ""),
+               ("committer@example.org", "")])
+assert got == want, got
 PY
 
 step "the columns and types docs/schemas.md gives, in CSV, JSON and JSON Lines (releases with its headline)"
