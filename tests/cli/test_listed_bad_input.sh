@@ -174,7 +174,7 @@ expect_exit 0 "$MEV" export commits --store cut
 [ "$(($(wc -l <"$OUT") - 1))" = 5 ] || fail "the release range after the cut is not judged whole"
 step "... listed: history_from, and 'unknown' where a state rests on months before it"
 expect_exit 0 "$MEV" export listed --store cut --repo cut.git
-awk -F, '{print $1","$3","$4","$12","$13}' "$OUT" >got.csv
+awk -F, '{print $1","$3","$4","$12","$15}' "$OUT" >got.csv
 cat >want.csv <<'EOF'
 release,section,entry,state,history_from
 v1.0,CORE,ann@core.org,unknown,2020-12-01T00:00:00Z
@@ -201,7 +201,7 @@ diff want.csv got.csv || fail "listed_sections of a shallow clone's flow"
 step "... flow --rebuild from the whole clone: history_from empty again, the states as planted"
 expect_exit 0 "$MEV" flow --store cut --rebuild -q
 expect_exit 0 "$MEV" export listed --store cut
-awk -F, 'NR > 1 && $13 != "" {print}' "$OUT" | grep -q . && fail "history_from left after a whole flow"
+awk -F, 'NR > 1 && $15 != "" {print}' "$OUT" | grep -q . && fail "history_from left after a whole flow"
 expect_exit 0 "$MEV" export listed --store s
 cp "$OUT" whole.csv
 expect_exit 0 "$MEV" export listed --store cut
@@ -224,7 +224,7 @@ cp -r walked tags
 expect_exit 0 "$MEV" flow --store tags --repo tags.git -q
 expect_stderr_contains "2 commits at its cut not judged, the history before 2022-05-15 unknown"
 expect_exit 0 "$MEV" export listed --store tags --repo tags.git
-awk -F, 'NR > 1 {print $12","$13}' "$OUT" | sort -u >got.txt
+awk -F, 'NR > 1 {print $12","$15}' "$OUT" | sort -u >got.txt
 printf 'unknown,2020-12-15T00:00:00Z\nunknown,2022-05-15T00:00:00Z\n' >want.txt
 diff want.txt got.txt || fail "the states of a flow that judged nothing"
 for t in listed_sections candidates workload; do
