@@ -585,6 +585,18 @@ static int listed_in(const mev__export_ctx *x, mev__activity *a, const mev_flow_
 	       among(x, a, s, s->reviewer_handles, s->n_reviewer_handles, "R", person);
 }
 
+/*
+ * 1 for a bot, never a candidate: a name or address with "[bot]" (GitHub's
+ * apps, edk2's mergify[bot] committing nearly every commit) or GitHub's own
+ * noreply@github.com (its web merges).  No successor a maintainer would write.
+ */
+static int is_bot(const mev__activity *a, const tally *t)
+{
+	const char *name = a->names.v[t->by], *key = a->keys.v[t->by];
+	return strstr(key, "[bot]") || strcmp(key, "noreply@github.com") == 0 ||
+	       (name && strstr(name, "[bot]"));
+}
+
 static void candidate_row(mev_table *w, const mev_release *rel, const char *title, int rank,
 			  const mev__activity *a, const tally *t)
 {
@@ -644,7 +656,7 @@ static int candidates_release(void *out, const mev__export_ctx *x, mev__activity
 			continue;
 		section_span(&lo, &hi, t.v, t.n, sec);
 		for (size_t k = lo; k < hi && rank < top; k++)
-			if (!listed_in(x, a, s, t.v[k].person))
+			if (!is_bot(a, &t.v[k]) && !listed_in(x, a, s, t.v[k].person))
 				candidate_row(w, rel, s->title, ++rank, a, &t.v[k]);
 	}
 	MEV_VEC_FREE(&t);

@@ -469,3 +469,29 @@ expect_exit 2 "$MEV" export sections --store f --fold none
 expect_stderr_contains "--fold goes with the listed, listed_sections and candidates tables only"
 step "the folded tables as docs/schemas.md says"
 schema_check f listed candidates
+
+# --- bots are not candidates ------------------------------------------------------
+step "candidates leave out bots: mergify[bot] commits everything, GitHub merges, Carl authors"
+mv repo repo2
+mkrepo repo
+mkdir -p repo/core
+sed 's/^\([A-Z]\): /\1:\t/' >repo/MAINTAINERS <<'EOF2'
+CORE
+M: Ann Core <ann@core.org>
+S: Maintained
+F: core/
+EOF2
+echo start >repo/core/a.c
+init_commit
+BOT='mergify[bot] <37929162+mergify[bot]@users.noreply.github.com>'
+tag_at 2020-02-01T00:00:00 v1.0
+pc 2020-03-01T00:00:00 "$CARL" "$BOT" core/a.c
+pc 2020-04-01T00:00:00 "$CARL" "$BOT" core/a.c
+pc 2020-05-01T00:00:00 "$ANN" 'GitHub <noreply@github.com>' core/a.c
+tag_at 2020-06-01T00:00:00 v2.0
+expect_exit 0 "$MEV" walk --repo repo --store b -q
+expect_exit 0 "$MEV" flow --store b
+expect_exit 0 "$MEV" export candidates --store b --release v2.0
+cut -d, -f3-6 "$OUT" >got.csv
+printf 'section,rank,name,email\nCORE,1,Carl Contrib,carl@ex.org\n' >want.csv
+diff want.csv got.csv || fail "a bot or GitHub's merges ranked as candidates"
