@@ -84,6 +84,17 @@ static int is_ours(const mev__snap_plan *p, const char *name)
 	       strncmp(name, p->branch, blen) == 0;
 }
 
+/* The first second whose commits this walk has not seen yet: after the
+ * newest stored snapshot's period, else from --since or the root. */
+static int64_t news_from(const mev__snap_plan *p, const mev__stored_list *st, int64_t root)
+{
+	int64_t end;
+	for (size_t i = st->n; i-- > 0;)
+		if (is_ours(p, st->v[i].tag) && mev_snapshot_parse(st->v[i].tag, &end, NULL))
+			return end + 1;
+	return p->since > root ? p->since : root;
+}
+
 /*
  * The branch has not moved since the newest stored snapshot, which is at
  * its tip: every snapshot stored stays as it is (no commit was added), and
@@ -132,15 +143,18 @@ oom:
  * they follow, or after now: a clock set wrong.  The snapshots still take
  * what 'git rev-list --before' takes (docs/walking.md), so a period may
  * hold a commit from after it or a tree repeated for years; the user is
- * told how many such commits there are, and the first few.
+ * told how many such commits there are, and the first few.  Only those
+ * that follow a commit dated from `from` on: older ones were said by the
+ * walk that stored their periods (a nightly run would say U-Boot's eight
+ * of 2012 every night), or lie before the periods asked for.
  */
-static void note_dates(const mev__walk_opts *o, const mev_commit_time *chain, size_t m)
+static void note_dates(const mev__walk_opts *o, const mev_commit_time *chain, size_t m, int64_t from)
 {
 	char list[400] = "", hex[41], day[11], before[11];
 	size_t count = 0, ahead = 0, len = 0;
 	int64_t latest = INT64_MIN;
 	for (size_t i = 0; i < m; i++) {
-		int back = chain[i].time < latest;
+		int back = chain[i].time < latest && latest >= from;
 		ahead += chain[i].time > o->snap.now;
 		if (back && count++ < 4 && len < sizeof list) {
 			mev_oid_fmt(hex, &chain[i].id);
@@ -193,7 +207,7 @@ int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__walk_opts *o, mev_r
 		chain[i] = chain[m - 1 - i];
 		chain[m - 1 - i] = t;
 	}
-	note_dates(o, chain, m);
+	note_dates(o, chain, m, news_from(p, stored, chain[0].time));
 	for (size_t i = 0; i < m; i++)
 		by[i] = (dated){ chain[i].time, i };
 	qsort(by, m, sizeof *by, dated_cmp);
