@@ -599,6 +599,7 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	/* the views of the blob table begin after the reading before the walk
 	 * (a table they do not find when they begin, they never see) */
 	if ((rc = mev__walk_choose(&w, &work, &nwork, tags, ntags, snaps, nsnaps)) ||
+	    (rc = mev__walk_check_dialects(&w, work, nwork)) ||
 	    (rc = mev__walk_preread(&w, work, nwork)) || (rc = start_ahead(&w)))
 		goto done;
 	tw = mev__now();

@@ -327,6 +327,15 @@ int mev__walk_opts_files_as(mev__walk_opts *o, mev_repo *repo, const char *rev);
  */
 int mev__walk_check_dates(const mev__walk_opts *w, int every, int say);
 
+/*
+ * With --dialect auto and no dialect in the store: the oldest and the
+ * newest of work[0..n) look like the dialect HEAD does (w->opts.dialect,
+ * settled): 0; else MEV_EINVAL naming what each looks like, with a hint
+ * (src/walk/dialects.c).  A tree that cannot be read is not judged.
+ */
+struct mev__walker;
+int mev__walk_check_dialects(const struct mev__walker *w, const mev_tag *const *work, size_t n);
+
 /* A notice through the caller's progress.note (the user's callback): any
  * file of the walk may give one (src/walk/opts.c). */
 void mev__walk_note(const mev__walk_opts *o, const char *fmt, ...)
