@@ -14,7 +14,8 @@
 # are as the last complete run left them, no maintevo command runs at all;
 # else, when after walk, cluster, track and flow the store's releases table
 # is byte for byte the last complete run's, nothing is exported.  One run at a time per DIR (flock on
-# DIR/.nightly/lock; the scratch space is in DIR/.nightly/ too).  Exit status 0 on success, 1 with a one-line reason on
+# DIR/.nightly/lock; the scratch space is in DIR/.nightly/ too, and what a
+# killed run left there the next run removes).  Exit status 0 on success, 1 with a one-line reason on
 # standard error on failure, 2 for usage errors.
 set -euo pipefail
 
@@ -80,10 +81,45 @@ mkdir -p "$out/.nightly" || die "cannot create '$out/.nightly'"
 exec 9>"$out/.nightly/lock" || die "cannot write the lock '$out/.nightly/lock'"
 flock -n 9 || die "another nightly run holds '$out/.nightly/lock'"
 
+# The scratch folders of runs killed before their end (kill -9, a reboot:
+# no EXIT trap ran) are removed: only folders named as this script names
+# them, run.PID.XXXXXX, whose process PID is gone (and, under the lock
+# just taken, no run of this DIR is alive).  Folders of the older name
+# run.XXXXXX, which tell no process, are a dead run's too under the lock.
+for old in "$out/.nightly"/run.*; do
+	[ -d "$old" ] || continue
+	pid=${old##*/run.}
+	case $pid in
+	[0-9]*.??????) pid=${pid%%.*} ;;
+	??????) pid= ;;
+	*) continue ;;
+	esac
+	case $pid in *[!0-9]*) continue ;; esac
+	if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+		rm -rf "$old" && say "removed '$old', left by a run that did not end"
+	fi
+done
+
 start=$(date +%s.%N)
-work=$(mktemp -d "$out/.nightly/run.XXXXXX") || die "cannot create a scratch folder in '$out/.nightly'"
+work=$(mktemp -d "$out/.nightly/run.$$.XXXXXX") || die "cannot create a scratch folder in '$out/.nightly'"
 trap 'rm -rf "$work"' EXIT
-errlog=$work/stderr
+# What the commands say on standard error is kept in memory ($err), not in
+# a file: the scratch folder is under --out, and on a full disk a file
+# there held nothing ("export files failed: ", with no reason).  Their
+# standard output goes where the script's does (descriptor 3).
+exec 3>&1
+err=
+
+# reason: the first error line of $err without its "maintevo: error: ",
+# else its last line, else the exit status $1
+reason() {
+	local why
+	why=$(grep -m1 -E '^(maintevo: )?error: |^fatal: ' <<<"$err" || true)
+	[ -n "$why" ] || why=$(grep -v '^$' <<<"$err" | tail -n 1 || true)
+	why=${why#maintevo: }
+	why=${why#error: }
+	printf '%s' "${why:-exit status $1, and nothing on standard error}"
+}
 
 # run STEP CMD...: run a step; on failure die with its first error line.
 # What it says on standard error goes on, indented; with --quiet only walk's
@@ -91,34 +127,30 @@ errlog=$work/stderr
 # without sections: what a cron job must not hide), as warnings, without
 # its summary line.
 run() {
-	local step=$1
+	local step=$1 status=0
 	shift
-	if ! "$@" 2>"$errlog"; then
-		local why
-		why=$(grep -m1 -E '^(maintevo: )?error: |^fatal: ' "$errlog" || tail -n 1 "$errlog" || true)
-		why=${why#maintevo: }
-		die "$step failed: ${why#error: }"
-	fi
+	err=$("$@" 2>&1 >&3 3>&-) || status=$?
+	[ "$status" -eq 0 ] || die "$step failed: $(reason "$status")"
 	if [ -z "$quiet" ]; then
-		grep -v '^$' "$errlog" | sed "s/^/  /" >&2 || true
+		grep -v '^$' <<<"$err" | sed "s/^/  /" >&2 || true
 	elif [ "$step" = walk ]; then
 		grep -v -e '^$' -e '^maintevo: [0-9]* releases\{0,1\} walked, ' \
-			-e '^maintevo: [0-9]* releases\{0,1\} verified ' "$errlog" |
+			-e '^maintevo: [0-9]* releases\{0,1\} verified ' <<<"$err" |
 			sed "s/^maintevo: /$me: warning: walk: /" >&2 || true
 	fi
 }
 
 # 1. new tags
 if [ -n "$fetch" ] && [ -n "$(git -C "$repo" remote)" ]; then
-	if GIT_TERMINAL_PROMPT=0 timeout 600 git -C "$repo" fetch --quiet --tags 2>"$errlog"; then
+	if err=$(GIT_TERMINAL_PROMPT=0 timeout 600 git -C "$repo" fetch --quiet --tags 2>&1 >&3 3>&-); then
 		say "fetched tags"
 		# the branch too, when it follows a remote's (origin/master, or a mirror's master)
 		if [ -n "$branch" ]; then
-			GIT_TERMINAL_PROMPT=0 timeout 600 git -C "$repo" fetch --quiet 2>"$errlog" ||
-				echo "$me: warning: 'git fetch' failed ($(head -n 1 "$errlog")); going on with '$branch' as it is" >&2
+			err=$(GIT_TERMINAL_PROMPT=0 timeout 600 git -C "$repo" fetch --quiet 2>&1 >&3 3>&-) ||
+				echo "$me: warning: 'git fetch' failed (${err%%$'\n'*}); going on with '$branch' as it is" >&2
 		fi
 	else
-		echo "$me: warning: 'git fetch --tags' failed ($(head -n 1 "$errlog")); going on with the tags at hand" >&2
+		echo "$me: warning: 'git fetch --tags' failed (${err%%$'\n'*}); going on with the tags at hand" >&2
 	fi
 fi
 
@@ -156,8 +188,9 @@ run track "$mev" track --store "$store" "${method_args[@]}" -q
 run flow "$mev" flow --repo "$repo" --store "$store" -q
 
 # 4. the two newest releases
-"$mev" releases --store "$store" >"$work/releases.csv" 2>"$errlog" ||
-	die "cannot list the releases: $(head -n 1 "$errlog")"
+status=0
+err=$("$mev" releases --store "$store" 2>&1 >"$work/releases.csv") || status=$?
+[ "$status" -eq 0 ] || die "cannot list the releases: $(reason "$status")"
 newest=$(tail -n +2 "$work/releases.csv" | tail -n 1 | cut -d, -f1)
 previous=$(tail -n +2 "$work/releases.csv" | tail -n 2 | head -n 1 | cut -d, -f1)
 [ -n "$newest" ] || die "the store holds no release: does '$repo' have release tags?"

@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -52,10 +53,42 @@ int64_t mev__store_free_space(const char *dir)
 	return statvfs(dir, &vfs) == 0 ? (int64_t)vfs.f_bavail * (int64_t)vfs.f_frsize : -1;
 }
 
+/*
+ * A write stopped by the file size limit (ulimit -f, RLIMIT_FSIZE): EFBIG,
+ * or LMDB's EIO for a short write that ended at the limit (the data file
+ * is as long as the limit lets it be).  1 and the limit in *limit then.
+ * (SIGXFSZ, which would kill the process instead, is ignored by the
+ * command line: src/cli/main.c.)
+ */
+static int past_size_limit(const char *dir, int rc, uint64_t *limit)
+{
+	struct rlimit rl;
+	struct stat st;
+	char path[4096];
+	if ((rc != EFBIG && rc != EIO) || getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	*limit = (uint64_t)rl.rlim_cur;
+	if (rc == EFBIG)
+		return 1;
+	snprintf(path, sizeof path, "%s/data.mdb", dir);
+	return stat(path, &st) == 0 && (uint64_t)st.st_size + 65536 >= *limit;
+}
+
 int mev__store_write_fail(const char *dir, int rc, const char *what, int64_t before, uint64_t need)
 {
 	int64_t now = mev__store_free_space(dir);
 	char avail[32], needed[32];
+	uint64_t limit;
+	if (past_size_limit(dir, rc, &limit)) {
+		size_text(avail, sizeof avail, limit);
+		mev_error_set(MEV_EIO, "%s: the data file of store '%s' reached the file size limit of this "
+			      "process (%s: 'ulimit -f' is %llu)", what, dir, avail,
+			      (unsigned long long)(limit / 1024));
+		mev_error_hint("raise the limit ('ulimit -f unlimited' in the shell or the job's settings) "
+			       "and run the command again: the store holds everything committed before, "
+			       "and a walk goes on from there");
+		return MEV_EIO;
+	}
 	/* LMDB reports a short write as EIO: a full disk when little is left */
 	if (rc != ENOSPC && rc != EDQUOT && !(rc == EIO && now >= 0 && now < (1 << 20)))
 		return mev__store_fail(rc, what);

@@ -33,4 +33,13 @@ const char *mev_every_name(mev_every e);
  */
 int64_t mev_period_end(int64_t t, mev_every e);
 
+/* The last second a day can be written for: 9999-12-31 23:59:59 UTC. */
+#define MEV_CALENDAR_LAST INT64_C(253402300799)
+/*
+ * 1 when the period of kind e that holds time t lies within the days the
+ * calendar writes, 1970-01-01 to 9999-12-31 (the week of 9999-12-31 ends
+ * in 10000, which a snapshot's name cannot hold); else 0.
+ */
+int mev_period_in_calendar(int64_t t, mev_every e);
+
 #endif

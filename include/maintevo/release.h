@@ -382,6 +382,16 @@ int mev_release_identity_get(mev_identity *out, mev_store *s);
 int mev_release_reads_top_level_only(mev_store *s);
 /* Inside a write transaction; `created` 0 is now, `version` "" this build's. */
 int mev_release_identity_set(mev_store *s, const mev_identity *id);
+/*
+ * The repository `repo`, opened from `path` (a command's --repo), holds the
+ * commits of every release of store s: 0.  Else MEV_ESTORE with a message
+ * naming the repository, how many commits it lacks and the first release
+ * whose commit it lacks (with the commit), and a hint naming the
+ * repository the store was walked from: a command reading the releases'
+ * trees said "object not found" before.  Errors: those of
+ * mev_release_list().
+ */
+int mev_release_repo_holds(mev_repo *repo, const char *path, mev_store *s);
 
 /* --- checking and repairing what the release module stores ---------------- */
 

@@ -118,6 +118,27 @@ const cli_command cmd_chart_spec = {
 	.operands = 0,
 };
 
+/* --mark A..B reversed is refused as every reversed range is (it drew no
+ * shading at all, and exited 0). */
+static int mark_in_order(const chart_args *a, mev_store *s)
+{
+	mev_release *list = NULL;
+	size_t n = 0, lo, hi;
+	int rc;
+	if (mev_release_list(&list, &n, s))
+		return cli_fail();
+	rc = mev_release_range(&lo, &hi, s, list, n, a->co.mark_from, a->co.mark_to, 0);
+	mev_release_list_free(list, n);
+	if (rc == MEV_EINVAL) {
+		mev_error_set(MEV_EINVAL, "--mark '%s': '%s' comes after '%s': the range is reversed",
+			      a->mark, a->co.mark_from, a->co.mark_to);
+		mev_error_hint("releases are in version order, oldest first: --mark %s..%s (see "
+			       "'maintevo releases --store %s')", a->co.mark_to, a->co.mark_from,
+			       mev_store_dir(s));
+	}
+	return rc ? cli_fail() : 0;
+}
+
 /* --mark A..B into the options' mark_from and mark_to; both must be stored. */
 static int take_mark(chart_args *a, mev_store *s)
 {
@@ -135,7 +156,7 @@ static int take_mark(chart_args *a, mev_store *s)
 		return mev_release_not_stored(s, a->co.mark_from), cli_fail();
 	if (!mev_release_has(NULL, s, a->co.mark_to))
 		return mev_release_not_stored(s, a->co.mark_to), cli_fail();
-	return 0;
+	return mark_in_order(a, s);
 }
 
 /*

@@ -33,7 +33,7 @@ static const cli_option options[] = {
 	CLI_OPT_STRING(walk_args, o.since, 0, "since", "YYYY-MM-DD",
 		       "with --branch: from this day (UTC; default: the\nbranch's first commit)"),
 	CLI_OPT_STRING(walk_args, o.until, 0, "until", "YYYY-MM-DD",
-		       "with --branch: up to this day (default: today)"),
+		       "with --branch: up to this day (default, and at\nthe latest: today)"),
 	CLI_OPT_FLAG(walk_args, o.tags_too, 0, "tags-too",
 		     "with --branch: walk the release tags as well"),
 	CLI_OPT_CALL(walk_args, o.rules.dialect, 0, "dialect", "D", cli_parse_dialect,

@@ -206,6 +206,9 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	sigbus_install();
+	/* past the file size limit (ulimit -f) a write fails with EFBIG and is
+	 * said in words, where SIGXFSZ killed the command with none */
+	signal(SIGXFSZ, SIG_IGN);
 	if (!name) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -289,7 +289,7 @@ static int setup(run *u, mev_identity *id)
 	}
 	if (!repo || !*repo)
 		repo = id->repo;
-	if ((rc = mev_repo_open(&u->r.repo, repo)))
+	if ((rc = mev_repo_open(&u->r.repo, repo)) || (rc = mev_release_repo_holds(u->r.repo, repo, u->s)))
 		return rc;
 	mev_commit_cache_limit(CACHE_MAX);
 	if ((rc = mev__flow_env_rules(&u->r.env, u->r.repo, id)))
@@ -315,6 +315,19 @@ typedef struct {
 	MEV_VEC(mev_oid) hide;
 	size_t *off;
 } plan;
+
+/* The --repo given (none: 0) holds the store's releases (a flow with
+ * nothing new reads no repository, and would take any). */
+static int repo_given_holds(run *u)
+{
+	const char *repo = u->opt->repo;
+	int rc;
+	if (!repo || !*repo)
+		return 0;
+	if ((rc = mev_repo_open(&u->r.repo, repo)))
+		return rc;
+	return mev_release_repo_holds(u->r.repo, repo, u->s);
+}
 
 static void plan_free(plan *p, size_t n)
 {
@@ -558,7 +571,10 @@ static int flow_locked(run *u)
 	}
 	if (first == n && !before) {
 		u->res->done_before = n ? n - 1 : 0;
-		goto done; /* nothing new: no repository opened */
+		/* nothing new: no repository read, but a --repo given is checked
+		 * as every command taking one checks it */
+		rc = repo_given_holds(u);
+		goto done;
 	}
 	if ((rc = setup(u, &id)) || (rc = plan_hidden(&p, u, list, n, first)))
 		goto done;

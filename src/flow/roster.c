@@ -45,6 +45,8 @@ int mev_flow_roster_reader_new(mev_flow_roster_reader **out, mev_store *s, const
 	}
 	if (!rc && (rc = mev_repo_open(&rr->repo, repo && *repo ? repo : id.repo)) != 0)
 		mev_error_hint("give the repository with --repo PATH");
+	if (!rc)
+		rc = mev_release_repo_holds(rr->repo, repo && *repo ? repo : id.repo, s);
 	if (rc)
 		goto fail;
 	if ((rc = mev__flow_env_rules(&rr->env, rr->repo, &id)))

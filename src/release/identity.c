@@ -71,6 +71,52 @@ int mev_release_reads_top_level_only(mev_store *s)
 	return id.top_level_only != 0;
 }
 
+/* The message of mev_release_repo_holds(): `lacks` of the n releases in
+ * list have no commit in the repository, list[first] the oldest of them. */
+static int lacks_commits(mev_store *s, const char *path, const mev_release *list, size_t n,
+			 size_t lacks, size_t first)
+{
+	mev_identity id;
+	char hex[41], stored[1024] = "";
+	/* the store's own repository, read before the message is set */
+	if (mev_release_identity_get(&id, s) == 0 && strcmp(id.repo, path))
+		snprintf(stored, sizeof stored, "%s", id.repo);
+	mev_oid_fmt(hex, &list[first].commit);
+	if (lacks == n)
+		mev_error_set(MEV_ESTORE, "repository '%s' does not hold the releases of store '%s': it "
+			      "has none of their commits (release %s is commit %.12s)", path, mev_store_dir(s),
+			      list[first].tag, hex);
+	else
+		mev_error_set(MEV_ESTORE, "repository '%s' lacks the commits of %zu of the %zu releases of "
+			      "store '%s' (release %s is commit %.12s)", path, lacks, n, mev_store_dir(s),
+			      list[first].tag, hex);
+	if (stored[0])
+		mev_error_hint("pass the repository the store was walked from (--repo %s, as the store "
+			       "records it), or a clone of it that has these commits", stored);
+	else
+		mev_error_hint("pass the repository the store was walked from, or a clone of it that has "
+			       "these commits (git fetch them)");
+	return MEV_ESTORE;
+}
+
+int mev_release_repo_holds(mev_repo *repo, const char *path, mev_store *s)
+{
+	mev_release *list = NULL;
+	size_t n = 0, lacks = 0, first = 0;
+	int rc = mev_release_list(&list, &n, s);
+	if (rc)
+		return rc;
+	for (size_t i = n; i-- > 0;)
+		if (!mev_repo_has_commit(repo, &list[i].commit)) {
+			lacks++;
+			first = i;
+		}
+	if (lacks)
+		rc = lacks_commits(s, path, list, n, lacks, first);
+	mev_release_list_free(list, n);
+	return rc;
+}
+
 int mev_release_identity_set(mev_store *s, const mev_identity *id)
 {
 	mev_buf b = MEV_BUF_INIT;

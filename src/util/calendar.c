@@ -71,18 +71,28 @@ int mev_day_parse(int64_t *start, const char *text)
 	return MEV_EINVAL;
 }
 
-void mev_day_format(char buf[11], int64_t t)
+/* The year, month and day of day `z` since 1970-01-01 (any year: the
+ * periods count on past 9999, so that a walk's loop over them always goes
+ * forward). */
+static void civil_from_days(int64_t *y, unsigned *m, unsigned *d, int64_t z)
 {
-	int64_t z = (t >= 0 ? t : t - 86399) / 86400 + 719468;
+	z += 719468;
 	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
 	unsigned doe = (unsigned)(z - era * 146097);
 	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
 	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
 	unsigned mp = (5 * doy + 2) / 153;
-	unsigned d = doy - (153 * mp + 2) / 5 + 1;
-	unsigned m = mp < 10 ? mp + 3 : mp - 9;
-	int64_t y = (int64_t)yoe + era * 400 + (m <= 2);
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+void mev_day_format(char buf[11], int64_t t)
+{
+	int64_t y;
+	unsigned m, d;
 	char tmp[32];
+	civil_from_days(&y, &m, &d, (t >= 0 ? t : t - 86399) / 86400);
 	snprintf(tmp, sizeof tmp, "%04d-%02u-%02u", (int)(y % 10000), m % 100, d % 100);
 	memcpy(buf, tmp, 10);
 	buf[10] = '\0';
@@ -105,9 +115,8 @@ const char *mev_every_name(mev_every e)
 
 int64_t mev_period_end(int64_t t, mev_every e)
 {
-	int64_t day = (t >= 0 ? t : t - 86399) / 86400;
-	char ymd[11];
-	unsigned y, m;
+	int64_t day = (t >= 0 ? t : t - 86399) / 86400, y;
+	unsigned m, d;
 	switch (e) {
 	case MEV_EVERY_WEEK:
 		/* 1970-01-01 was a Thursday: Monday is 0 at (day + 3) mod 7 */
@@ -115,9 +124,10 @@ int64_t mev_period_end(int64_t t, mev_every e)
 		break;
 	case MEV_EVERY_MONTH:
 	case MEV_EVERY_QUARTER:
-		mev_day_format(ymd, t);
-		y = (unsigned)atoi(ymd);
-		m = (unsigned)atoi(ymd + 5);
+		/* the year as a number, not as the four digits a day is written
+		 * with: 10000 must not read as 0 (a loop over the periods of
+		 * 9999 went back to year 0 and on for ever) */
+		civil_from_days(&y, &m, &d, day);
 		if (e == MEV_EVERY_QUARTER)
 			m = (m + 2) / 3 * 3;
 		day = (m == 12 ? days_from_civil(y + 1, 1, 1) : days_from_civil(y, m + 1, 1)) - 1;
@@ -126,4 +136,9 @@ int64_t mev_period_end(int64_t t, mev_every e)
 		break;
 	}
 	return day * 86400 + 86399;
+}
+
+int mev_period_in_calendar(int64_t t, mev_every e)
+{
+	return t >= 0 && mev_period_end(t, e) <= MEV_CALENDAR_LAST;
 }

@@ -118,6 +118,40 @@ int mev__walk_dialect(mev_dialect *out, const walker *w, const mev_tag *tags, si
 
 /* --- identity ------------------------------------------------------------ */
 
+int mev__walk_check_dates(const mev__walk_opts *w, int every, int say)
+{
+	const mev_walk_options *o = w->user;
+	const char *name[2] = { "--since", "--until" }, *text[2] = { o->since, o->until };
+	int64_t t[2] = { 0, 0 }, now = o->now ? o->now : (int64_t)time(NULL);
+	char today[11];
+	mev_day_format(today, now);
+	for (int i = 0; i < 2; i++) {
+		if (!text[i])
+			continue;
+		if (mev_day_parse(&t[i], text[i]))
+			return MEV_EINVAL;
+		if (every >= 0 && !mev_period_in_calendar(t[i], (mev_every)every)) {
+			mev_error_set(MEV_EINVAL, "%s %s: its %s ends after 9999-12-31, the last day a "
+				      "snapshot's name can hold", name[i], text[i], mev_every_name((mev_every)every));
+			mev_error_hint("snapshots are taken up to today (%s): leave %s out, or give a day "
+				       "before it", today, name[i]);
+			return MEV_EINVAL;
+		}
+	}
+	if (o->since && t[0] > now) {
+		mev_error_set(MEV_EINVAL, "--since %s is after today (%s): no period to snapshot has begun",
+			      o->since, today);
+		mev_error_hint("give a day up to today, or leave --since out to start from the branch's "
+			       "first commit");
+		return MEV_EINVAL;
+	}
+	if (say && o->until && t[1] > now)
+		mev__walk_note(w, "--until %s is after today (%s): the snapshots stop at the %s of today "
+			       "(periods to come are not stored)", o->until, today,
+			       mev_every_name((mev_every)every));
+	return 0;
+}
+
 /*
  * The branch a walk follows and how (options over the store's identity):
  * w->opts.snap, and w->run.id's branch fields as the store will keep
@@ -189,7 +223,7 @@ static int snap_identity(walker *w)
 	p->since = id->since;
 	p->until = until;
 	p->now = o->now ? o->now : (int64_t)time(NULL);
-	return 0;
+	return mev__walk_check_dates(&w->opts, p->every, 1);
 }
 
 /* --line names a line ("20.11") and goes without --tags, which choose

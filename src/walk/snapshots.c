@@ -68,12 +68,31 @@ static int grow(mev_tag **v, size_t n, size_t *cap)
 	return 0;
 }
 
+/* The end of the last period snapshot: the period of --until, or of now
+ * when --until is later or not given.  A period that has not begun holds
+ * nothing a later walk would not take again (no future periods stored). */
+static int64_t last_end(const mev__snap_plan *p)
+{
+	return mev_period_end(p->until && p->until < p->now ? p->until : p->now, p->every);
+}
+
 /* One of the branch's stored snapshots, as it is stored. */
 static int is_ours(const mev__snap_plan *p, const char *name)
 {
 	size_t blen;
 	return mev_snapshot_parse(name, NULL, &blen) && blen == strlen(p->branch) &&
 	       strncmp(name, p->branch, blen) == 0;
+}
+
+/* The first second whose commits this walk has not seen yet: after the
+ * newest stored snapshot's period, else from --since or the root. */
+static int64_t news_from(const mev__snap_plan *p, const mev__stored_list *st, int64_t root)
+{
+	int64_t end;
+	for (size_t i = st->n; i-- > 0;)
+		if (is_ours(p, st->v[i].tag) && mev_snapshot_parse(st->v[i].tag, &end, NULL))
+			return end + 1;
+	return p->since > root ? p->since : root;
 }
 
 /*
@@ -90,7 +109,7 @@ static int unmoved(mev_tag **out, size_t *n, const mev__snap_plan *p, const mev_
 	const mev__stored_rel *last = NULL;
 	mev_tag *v = NULL;
 	size_t cap = 0;
-	int64_t end = 0, stop = mev_period_end(p->until ? p->until : p->now, p->every);
+	int64_t end = 0, stop = last_end(p);
 	for (size_t i = st->n; i-- > 0 && !last;)
 		if (is_ours(p, st->v[i].tag))
 			last = &st->v[i];
@@ -142,9 +161,50 @@ static int mark_gone(const mev__snap_plan *p, mev__stored_list *st, const mev_co
 	return 0;
 }
 
-int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo,
+/*
+ * Say which commits of the chain (oldest first) are dated before a commit
+ * they follow, or after now: a clock set wrong.  The snapshots still take
+ * what 'git rev-list --before' takes (docs/walking.md), so a period may
+ * hold a commit from after it or a tree repeated for years; the user is
+ * told how many such commits there are, and the first few.  Only those
+ * that follow a commit dated from `from` on: older ones were said by the
+ * walk that stored their periods (a nightly run would say U-Boot's eight
+ * of 2012 every night), or lie before the periods asked for.
+ */
+static void note_dates(const mev__walk_opts *o, const mev_commit_time *chain, size_t m, int64_t from)
+{
+	char list[400] = "", hex[41], day[11], before[11];
+	size_t count = 0, ahead = 0, len = 0;
+	int64_t latest = INT64_MIN;
+	for (size_t i = 0; i < m; i++) {
+		int back = chain[i].time < latest && latest >= from;
+		ahead += chain[i].time > o->snap.now;
+		if (back && count++ < 4 && len < sizeof list) {
+			mev_oid_fmt(hex, &chain[i].id);
+			mev_day_format(day, chain[i].time);
+			mev_day_format(before, latest);
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%.12s of %s after %s",
+						count > 1 ? ", " : "", hex, day, before);
+		}
+		if (chain[i].time > latest)
+			latest = chain[i].time;
+	}
+	if (count)
+		mev__walk_note(o, "%zu commit%s of '%s' dated before the commit%s %s follow%s (%s%s): "
+			       "a period's snapshot is the newest commit dated by the period's end, as "
+			       "'git rev-list --before' names it, so such a commit stands in for the "
+			       "periods from its date on and snapshots may repeat one tree for long", count, count == 1 ? "" : "s",
+			       o->snap.branch, count == 1 ? "" : "s", count == 1 ? "it" : "they",
+			       count == 1 ? "s" : "", list, count > 4 ? ", ..." : "");
+	if (ahead)
+		mev__walk_note(o, "%zu commit%s of '%s' dated after now: no snapshot holds %s yet", ahead,
+			       ahead == 1 ? "" : "s", o->snap.branch, ahead == 1 ? "it" : "them");
+}
+
+int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__walk_opts *o, mev_repo *repo,
 			mev__stored_list *stored)
 {
+	const mev__snap_plan *p = &o->snap;
 	mev_commit_time *chain = NULL;
 	dated *by = NULL;
 	mev_tag *v = NULL;
@@ -170,12 +230,19 @@ int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_r
 		chain[i] = chain[m - 1 - i];
 		chain[m - 1 - i] = t;
 	}
+	note_dates(o, chain, m, news_from(p, stored, chain[0].time));
 	for (size_t i = 0; i < m; i++)
 		by[i] = (dated){ chain[i].time, i };
 	qsort(by, m, sizeof *by, dated_cmp);
 	{
-		int64_t first = p->since ? p->since : by[0].time;
-		int64_t stop = mev_period_end(p->until ? p->until : p->now, p->every);
+		/* from the period of the branch's first commit (its root, not
+		 * its oldest date: a commit dated before the root, a clock set
+		 * wrong, would make snapshots of a time the branch had no
+		 * commit), and never before 1970, which a name cannot hold */
+		int64_t first = p->since > chain[0].time ? p->since : chain[0].time;
+		int64_t stop = last_end(p);
+		if (first < 0)
+			first = 0;
 		size_t k = 0, best = SIZE_MAX;
 		if (cut && first < chain[0].time + 86400) {
 			rc = cut_fail(mev_repo_path(repo), p->branch, &chain[0]);

@@ -11,6 +11,7 @@
  * next release's tree is diffed on another while its blobs are read.
  */
 #include "maintevo/walk.h"
+#include "maintevo/calendar.h"
 #include "maintevo/error.h"
 #include "maintevo/filemap.h"
 #include "maintevo/match.h"
@@ -362,6 +363,9 @@ static int open_walk(walker *w, mev_tag **tags, size_t *ntags, mev_tags_skipped 
 		mev_error_prefix("--files-as '%s'", o->files_as);
 		return rc;
 	}
+	/* and dates no period can hold, or not begun */
+	if ((rc = mev__walk_check_dates(&w->opts, o->every ? mev_every_parse(o->every) : -1, 0)))
+		return rc;
 	mev_repo_bound_memory();
 	if ((rc = mev_repo_tags(tags, ntags, skipped, w->run.repo)) ||
 	    (rc = mev__walk_check_globs(o, *tags, *ntags)) ||
@@ -589,13 +593,14 @@ int mev_walk(mev_walk_result *res, const mev_walk_options *o)
 	if ((rc = mev__stored_load(&w.run.stored, w.run.store)))
 		goto done;
 	if ((w.opts.snap.branch &&
-	     (rc = mev__walk_snapshots(&snaps, &nsnaps, &w.opts.snap, w.run.repo, &w.run.stored))) ||
+	     (rc = mev__walk_snapshots(&snaps, &nsnaps, &w.opts, w.run.repo, &w.run.stored))) ||
 	    (rc = mev__walk_rewritten(&w, tags, ntags, snaps, nsnaps)))
 		goto done;
 	res->stored_before = w.run.stored.n;
 	/* the views of the blob table begin after the reading before the walk
 	 * (a table they do not find when they begin, they never see) */
 	if ((rc = mev__walk_choose(&w, &work, &nwork, tags, ntags, snaps, nsnaps)) ||
+	    (rc = mev__walk_check_dialects(&w, work, nwork)) ||
 	    (rc = mev__walk_preread(&w, work, nwork)) || (rc = start_ahead(&w)))
 		goto done;
 	tw = mev__now();

@@ -93,19 +93,21 @@ typedef struct {
 } mev__snap_plan;
 
 /*
- * The snapshots of p->branch, one per period that has a commit on or
- * before its end, oldest first (when the branch did not move since the
- * newest of them in `stored`, those stored and the new periods, without
- * reading the history), as tags named "<branch>@YYYY-MM-DD" (free
- * with mev_tag_list_free()).  The stored snapshots of the branch whose
- * commit is no longer on its first-parent history (a rewritten branch) are
- * marked `gone` in `stored`.  Errors: MEV_ENOTFOUND for an unknown branch
- * or a shallow clone's history that stops after the first period, both
- * with a hint; MEV_EGIT, MEV_ENOMEM.
+ * The snapshots of o->snap.branch, one per period that has a commit on or
+ * before its end, from the period of the branch's first commit (its root)
+ * to the period of --until or of now, whichever is earlier, oldest first
+ * (when the branch did not move since the newest of them in `stored`, those
+ * stored and the new periods, without reading the history), as tags named
+ * "<branch>@YYYY-MM-DD" (free with mev_tag_list_free()).  Commits dated
+ * before one they follow are noted (how many, which).  Errors:
+ * MEV_ENOTFOUND for an unknown branch or a shallow clone's history that
+ * stops after the first period, both with a hint; MEV_EGIT, MEV_ENOMEM.
+ * The stored snapshots of the branch whose commit is no longer on its
+ * first-parent history (a rewritten branch) are marked `gone` in `stored`.
  */
-int mev__walk_snapshots(mev_tag **out, size_t *n, const mev__snap_plan *p, mev_repo *repo,
+struct mev__walk_opts;
+int mev__walk_snapshots(mev_tag **out, size_t *n, const struct mev__walk_opts *o, mev_repo *repo,
 			mev__stored_list *stored);
-
 
 /*
  * fn(ctx) run on a thread of its own, so that the caller can go on with
@@ -299,7 +301,7 @@ void mev__walk_ahead_free(mev__walk_ahead *a);
  * mev__walk_choose).  Read-only from then on: what walks releases takes
  * it const.
  */
-typedef struct {
+typedef struct mev__walk_opts {
 	const mev_walk_options *user; /* as passed to mev_walk(), never written */
 	mev__snap_plan snap;          /* the branch's snapshots, when snap.branch */
 	mev_dialect dialect;          /* as asked, as stored, or detected */
@@ -317,6 +319,26 @@ void mev__walk_opts_settle(mev__walk_opts *o, mev_dialect d, int top_level_only)
  * MAINTAINERS files are found by (after mev__walk_opts_settle).  Errors: as
  * mev_rules_files_as(). */
 int mev__walk_opts_files_as(mev__walk_opts *o, mev_repo *repo, const char *rev);
+
+/*
+ * --since and --until (of w->user) against the calendar and the clock
+ * (src/walk/choose.c): the period of kind `every` (-1: not known yet) that
+ * holds each must end by 9999-12-31, the last day a snapshot's name can
+ * hold; --since must not be after now.  When `say`, a note that an --until
+ * after now stops at now's period (no period to come is stored).  Checked
+ * before a store is made, and again with the store's period.  Errors:
+ * MEV_EINVAL with a hint.
+ */
+int mev__walk_check_dates(const mev__walk_opts *w, int every, int say);
+
+/*
+ * With --dialect auto and no dialect in the store: the oldest and the
+ * newest of work[0..n) look like the dialect HEAD does (w->opts.dialect,
+ * settled): 0; else MEV_EINVAL naming what each looks like, with a hint
+ * (src/walk/dialects.c).  A tree that cannot be read is not judged.
+ */
+struct mev__walker;
+int mev__walk_check_dialects(const struct mev__walker *w, const mev_tag *const *work, size_t n);
 
 /* A notice through the caller's progress.note (the user's callback): any
  * file of the walk may give one (src/walk/opts.c). */

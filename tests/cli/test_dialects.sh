@@ -140,4 +140,28 @@ got=$(bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mainte
 	printf "%s\n" "${COMPREPLY[@]}"' comp "$COMPLETION" "$TMP/old-maintevo" walk --dialect "" 2>&1) ||
 	fail "completing --dialect with an older binary failed"
 [ -z "$got" ] || fail "completing --dialect with an older binary: got '$got', expected nothing"
+
+step "a dialect that changes within the history: the walk refuses, saying what it found (issue 38, point 5)"
+# v2020.01 looks like Linux (a MAINTAINERS file alone), v2021.01 and HEAD
+# like U-Boot (board/ and include/configs/): --dialect auto took U-Boot for
+# both, and 'filemap --store' could differ from 'filemap --repo' for v2020.01
+mkrepo turn
+printf 'NET\nM:\tA <a@b.c>\nS:\tMaintained\nF:\tnet/\n' >turn/MAINTAINERS
+mkdir turn/net && echo a >turn/net/a.c
+commit_all turn v2020.01
+mkdir -p turn/board/acme turn/include/configs
+printf 'ACME\nM:\tB <b@b.c>\nS:\tMaintained\nF:\tboard/acme/\n' >turn/board/acme/MAINTAINERS
+echo b >turn/board/acme/b.c && echo c >turn/include/configs/acme.h
+commit_all turn v2021.01
+expect_exit 1 "$MEV" walk --repo turn --store TS
+expect_error "the releases of 'turn' look like more than one dialect: uboot (HEAD), linux (v2020.01, the oldest to walk); with --dialect auto the walk would read them all as uboot"
+expect_stderr_contains "hint: name the dialect: --dialect uboot reads every release as HEAD's"
+# named, every release is read as that dialect, from the store as from the repository
+expect_exit 0 "$MEV" walk --repo turn --store TS --dialect uboot -q
+expect_exit 0 "$MEV" filemap --store TS --release v2020.01
+cp "$OUT" store.csv
+expect_exit 0 "$MEV" filemap --repo turn --rev v2020.01 --dialect uboot
+same_files store.csv "$OUT"
+# the newer releases alone are one dialect: walked as before
+expect_exit 0 "$MEV" walk --repo turn --store TN --tags v2021.01 -q
 echo "PASS"

@@ -95,6 +95,13 @@ export flows
 report
 chart
 EOF
+# a range written A..B (chart --mark): the same refusal, in its own words
+# (issue 38, point 6: it exited 0 and shaded nothing)
+expect_exit 1 "$MEV" chart --store S --mark v1.5..v1.2 -o mark.html
+expect_error "maintevo: error: --mark 'v1.5..v1.2': 'v1.5' comes after 'v1.2': the range is reversed"
+expect_stderr_contains "hint: releases are in version order, oldest first: --mark v1.2..v1.5"
+[ ! -e mark.html ] || fail "chart wrote a page for a reversed --mark"
+expect_exit 0 "$MEV" chart --store S --mark v1.2..v1.5 -o mark.html
 expect_exit 1 "$MEV" explain --store S --lineage 1 --from v1.5 --to v1.2
 expect_error "--from 'v1.5' comes after --to 'v1.2': the range is reversed"
 expect_exit 1 "$MEV" export all --store S --from v1.5 --to v1.2 -o all.db
@@ -117,6 +124,69 @@ for c in $(sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p' "$OUT"); do
 	*) fail "'$c' takes --from: add it to the reversed-range cases of test_messages.sh" ;;
 	esac
 done
+# and every option written A..B is in the cases above
+for c in $(sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p' "$OUT"); do
+	help=$("$MEV" help "$c") || fail "'maintevo help $c' failed"
+	grep -qE -- '--[a-z-]+ [A-Z]+\.\.[A-Z]+' <<<"$help" || continue
+	[ "$c" = chart ] || fail "'$c' takes a range A..B: add its reversed case to test_messages.sh"
+done
+
+step "--repo that does not hold the store's releases: every command taking --repo with --store says so"
+# (issue 38, point 6: export workload said "object not found", flow and
+# export listed the same, naming no repository)
+mkrepo other
+echo x >other/x
+git -C other add x
+git -C other commit -q -m x
+v10=$(git -C demo rev-parse --short=12 'v1.0^{commit}')
+cp -r S S.repo
+while read -r cmd; do
+	# shellcheck disable=SC2086 # the words of the command
+	expect_exit 1 "$MEV" $cmd --store S.repo --repo other
+	expect_error "maintevo: error: repository 'other' does not hold the releases of store 'S.repo': it has none of their commits (release v1.0 is commit $v10)"
+	expect_stderr_contains "hint: pass the repository the store was walked from (--repo demo, as the store records it)"
+done <<'EOF'
+flow
+export workload
+export listed
+export listed_sections
+export candidates
+EOF
+expect_exit 1 "$MEV" walk --store S.repo --repo other
+expect_error "store 'S.repo' holds the history of another repository ('demo'): 'other' has no commit $v10"
+# a clone that lacks some of them (v1.7 and v1.8 deleted and collected): named, counted
+git clone -q --no-local demo part
+git -C part tag -d v1.7 v1.8 >/dev/null
+git -C part reset -q --hard v1.6
+git -C part remote remove origin
+git -C part reflog expire --expire=now --all
+git -C part gc -q --prune=now
+v17=$(git -C demo rev-parse --short=12 'v1.7^{commit}')
+git -C part cat-file -e "$v17" 2>/dev/null && fail "the clone still has v1.7's commit"
+expect_exit 1 "$MEV" export workload --store S.repo --repo part
+expect_error "repository 'part' lacks the commits of 2 of the 9 releases of store 'S.repo' (release v1.7 is commit $v17)"
+expect_exit 0 "$MEV" export workload --store S.repo --repo demo
+# every command whose help offers --repo is in one of the two lists
+expect_exit 0 "$MEV" --help
+for c in $(sed -n '/^commands:$/,/^$/s/^  \([a-z-]*\) .*/\1/p' "$OUT"); do
+	help=$("$MEV" help "$c") || fail "'maintevo help $c' failed"
+	grep -q -- '--repo' <<<"$help" || continue
+	case " walk flow export " in *" $c "*) continue ;; esac
+	# these read a release from git (--repo --rev) or from a store, never both
+	case " filemap graph sections explain " in *" $c "*) continue ;; esac
+	fail "'$c' takes --repo: add it to the cases of test_messages.sh"
+done
+
+step "a walk past the file size limit (ulimit -f): the limit named, with a hint"
+# (issue 38, point 6: "cannot commit to the store: Input/output error";
+# SIGXFSZ is ignored by maintevo itself, so the write fails with words)
+status=0
+msg=$( (ulimit -f 100; exec "$MEV" walk --repo demo --store big) 2>&1) || status=$?
+[ "$status" -eq 1 ] || fail "walk past the size limit: exit $status, expected 1: $msg"
+case $msg in *"cannot commit to the store: the data file of store 'big' reached the file size limit of this process (102 kB: 'ulimit -f' is 100)"*) ;;
+*) fail "not the size limit's message: $msg" ;; esac
+case $msg in *"hint: raise the limit ('ulimit -f unlimited'"*) ;; *) fail "no hint: $msg" ;; esac
+expect_exit 0 "$MEV" walk --repo demo --store big -q
 
 step "--tags that does not parse or matches nothing: an error, no store made"
 expect_exit 1 "$MEV" walk --repo demo --store new --tags '['

@@ -120,6 +120,51 @@ expect_exit 2 "$NIGHTLY" --repo repo --store S
 expect_stderr_contains "--out is required"
 expect_exit 0 "$NIGHTLY" --help
 expect_stdout_contains "usage: scripts/nightly.sh"
+step "a run killed by kill -9 leaves its scratch folder; the next run removes it, and only it"
+# (issue 38, point 6: 109 MB left for ever).  A real one, killed while its
+# commands run (the lock is free once the command it was running has ended)
+rm out/.nightly/stamp out/.nightly/inputs
+"$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV" --no-fetch -q 2>/dev/null &
+run_pid=$!
+until [ -n "$(find out/.nightly -maxdepth 1 -name "run.$run_pid.*" 2>/dev/null)" ]; do
+	kill -0 $run_pid 2>/dev/null || fail "the run ended before its scratch folder was seen"
+	sleep 0.01
+done
+kill -9 $run_pid
+wait $run_pid 2>/dev/null || true
+flock out/.nightly/lock true
+dead=$(find out/.nightly -maxdepth 1 -name "run.$run_pid.*")
+[ -n "$dead" ] || fail "the killed run left no scratch folder (nothing to test)"
+# planted beside it: an older script's folder (run.XXXXXX, under the lock
+# a dead run's), one of a live process, and folders of other names
+mkdir out/.nightly/run.AbC123 "out/.nightly/run.$$.Live12" out/.nightly/run.keep out/.nightly/mine
+expect_exit 0 "$NIGHTLY" --repo repo --store S --out out --maintevo "$MEV" --no-fetch
+expect_stderr_contains "nightly.sh: removed '$dead', left by a run that did not end"
+expect_stderr_contains "nightly.sh: removed 'out/.nightly/run.AbC123', left by a run that did not end"
+[ ! -e "$dead" ] && [ ! -e out/.nightly/run.AbC123 ] || fail "a dead run's scratch folder stayed"
+[ -d "out/.nightly/run.$$.Live12" ] && [ -d out/.nightly/run.keep ] && [ -d out/.nightly/mine ] ||
+	fail "a folder that is not a dead run's went"
+[ -z "$(find out/.nightly -maxdepth 1 -name "run.*" ! -name "run.$$.Live12" ! -name run.keep)" ] ||
+	fail "scratch folders left: $(ls out/.nightly)"
+
+# (issue 38, point 6: "export files failed: ", the error log on the full
+# disk).  A small tmpfs, which needs root ('ulimit -f' cannot stand in:
+# it stops the store's writes as well as the exports')
+mkdir -p small
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=1m tmpfs small 2>/dev/null; then
+	step "--out on a full disk: the reason of the failure, not an empty one"
+	trap 'umount "$TMP/small" 2>/dev/null || true; rm -rf "$TMP"' EXIT
+	head -c $(($(df -B1 --output=avail small | tail -n 1) - 40000)) /dev/zero >small/fill || true
+	expect_exit 1 "$NIGHTLY" --repo repo --store S --out small/out --maintevo "$MEV" --no-fetch -q
+	expect_stderr_contains "nightly.sh: error: export "
+	expect_stderr_contains " failed: cannot write 'small/out/.nightly/run."
+	expect_stderr_contains "No space left on device"
+	[ "$(wc -l <"$ERR")" -eq 1 ] || fail "more than one line on stderr"
+	umount small
+else
+	step "skipped: --out on a full disk (needs root and a tmpfs mount)"
+fi
+
 step "a blob missing from the clone: a warning even with --quiet"
 mkrepo dmg
 printf 'NET\nM:\tA <a@example.org>\nS:\tMaintained\nF:\tnet/\n' >dmg/MAINTAINERS

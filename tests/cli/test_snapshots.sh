@@ -197,6 +197,37 @@ expect_error "follows branch 'master'"
 expect_exit 1 "$MEV" walk --repo repo --store S --every week
 expect_error "holds snapshots every month"
 
+step "the calendar's edges (issue 38, point 2): a commit dated 1970, --until a century ahead, year 9999"
+mkrepo skew
+printf 'CORE\nM:\tA <a@b.c>\nS:\tMaintained\nF:\tcore/\n' >skew/MAINTAINERS
+mkdir skew/core
+for d in 2015-02-10 2015-09-10 2016-04-10 1970-01-02 2017-03-10 2018-06-10; do
+	echo "$d" >>skew/core/a.c
+	at "$d"; git -C skew add -A; git -C skew commit -q -m "c $d"
+done
+bogus=$(git -C skew rev-parse --short=12 master~2)
+expect_exit 0 "$MEV" walk --repo skew --store SK --branch master --every month --since 2014-01-01 --until 2126-01-01
+# the commit dated back is named, and how many
+expect_stderr_contains "1 commit of 'master' dated before the commit it follows ($bogus of 1970-01-02 after 2016-04-10)"
+expect_stderr_contains "--until 2126-01-01 is after today ($(date -u +%Y-%m-%d)): the snapshots stop at the month of today"
+expect_exit 0 "$MEV" releases --store SK
+first=$(sed -n 2p "$OUT" | cut -d, -f1) last=$(tail -n 1 "$OUT" | cut -d, -f1)
+# no snapshot before the branch's first commit (February 2015), none after this month
+[ "$first" = master@2015-02-28 ] || fail "first snapshot $first, not the month of the first commit"
+[ "$last" = "master@$(date -u -d "$(date -u +%Y-%m-01) +1 month -1 day" +%Y-%m-%d)" ] || fail "last snapshot $last is not this month's"
+# the end of the calendar: refused, or stopped at now, quickly and in
+# bounded memory (before, the months of 9999 took 24 GB); a sanitizer's
+# shadow memory needs more address space than the bound
+bounded() { case "$(ldd "$MEV" 2>/dev/null)" in *libasan*) ;; *) ulimit -v 4000000 ;; esac; }
+(bounded; expect_exit 1 timeout 60 "$MEV" walk --repo skew --store S9 --branch master --every month --since 9999-11-01 --until 9999-12-31) || exit 1
+expect_error "--since 9999-11-01 is after today"
+(bounded; expect_exit 1 timeout 60 "$MEV" walk --repo skew --store S9 --branch master --every week --until 9999-12-31) || exit 1
+expect_error "--until 9999-12-31: its week ends after 9999-12-31, the last day a snapshot's name can hold"
+[ ! -e S9 ] || fail "a refused walk left a store behind"
+(bounded; expect_exit 0 timeout 60 "$MEV" walk --repo skew --store SQ --branch master --every quarter --until 9999-12-31 -q) || exit 1
+expect_exit 0 "$MEV" releases --store SQ
+[ "$(tail -n 1 "$OUT" | cut -d, -f1)" \< "master@$(date -u +%Y)-99" ] || fail "quarters stored past this year"
+
 step "a shallow clone: refused, naming where its history stops and what is missing"
 git clone -q --depth 2 "file://$TMP/repo" shallow
 expect_exit 1 "$MEV" walk --repo shallow --store SH --branch master --every month --until 2024-06-30

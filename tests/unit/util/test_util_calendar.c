@@ -58,8 +58,34 @@ static void test_days_and_periods(void)
 	CHECK(strcmp(mev_every_name(MEV_EVERY_QUARTER), "quarter") == 0);
 }
 
+/* The calendar's end (issue 38, point 2): the periods after 9999 go on
+ * forward (a month of year 10000 read as year 0 sent a walk's loop back in
+ * time, for ever), and a period is in the calendar only when its last day
+ * can be written. */
+static void test_calendar_end(void)
+{
+	int64_t t, end;
+	CHECK(mev_day_parse(&t, "9999-12-31") == 0 && t + 86399 == MEV_CALENDAR_LAST);
+	for (mev_every e = MEV_EVERY_DAY; e <= MEV_EVERY_QUARTER; e++) {
+		end = mev_period_end(t, e);
+		CHECK(end >= MEV_CALENDAR_LAST);
+		CHECK(mev_period_end(end + 1, e) > end);
+	}
+	mev_day_parse(&t, "9999-11-15");
+	end = mev_period_end(t, MEV_EVERY_MONTH);
+	CHECK(strcmp(day(end), "9999-11-30") == 0);
+	CHECK(mev_period_end(end + 1, MEV_EVERY_MONTH) == MEV_CALENDAR_LAST);
+	CHECK(mev_period_end(MEV_CALENDAR_LAST + 1, MEV_EVERY_QUARTER) == MEV_CALENDAR_LAST + 91 * 86400);
+	CHECK(mev_period_in_calendar(t, MEV_EVERY_MONTH) && mev_period_in_calendar(t, MEV_EVERY_QUARTER));
+	mev_day_parse(&t, "9999-12-31"); /* a Friday: its week ends in 10000 */
+	CHECK(mev_period_in_calendar(t, MEV_EVERY_MONTH) && !mev_period_in_calendar(t, MEV_EVERY_WEEK));
+	CHECK(!mev_period_in_calendar(MEV_CALENDAR_LAST + 1, MEV_EVERY_DAY));
+	CHECK(!mev_period_in_calendar(-1, MEV_EVERY_DAY) && mev_period_in_calendar(0, MEV_EVERY_WEEK));
+}
+
 int main(void)
 {
 	RUN(test_days_and_periods);
+	RUN(test_calendar_end);
 	return test_summary();
 }
