@@ -269,6 +269,14 @@ done:
 	return rc;
 }
 
+/* The repository holds the store's releases (mev_release_repo_holds()); a
+ * shallow clone is left to need_release_commits(), which names the release
+ * its cut leaves out and the day to fetch from. */
+static int repo_holds(run *u, const char *repo)
+{
+	return mev_repo_is_shallow(u->r.repo) ? 0 : mev_release_repo_holds(u->r.repo, repo, u->s);
+}
+
 /* The store's identity: the repository and the rules it was walked with. */
 static int setup(run *u, mev_identity *id)
 {
@@ -289,7 +297,7 @@ static int setup(run *u, mev_identity *id)
 	}
 	if (!repo || !*repo)
 		repo = id->repo;
-	if ((rc = mev_repo_open(&u->r.repo, repo)) || (rc = mev_release_repo_holds(u->r.repo, repo, u->s)))
+	if ((rc = mev_repo_open(&u->r.repo, repo)) || (rc = repo_holds(u, repo)))
 		return rc;
 	mev_commit_cache_limit(CACHE_MAX);
 	if ((rc = mev__flow_env_rules(&u->r.env, u->r.repo, id)))
@@ -326,7 +334,7 @@ static int repo_given_holds(run *u)
 		return 0;
 	if ((rc = mev_repo_open(&u->r.repo, repo)))
 		return rc;
-	return mev_release_repo_holds(u->r.repo, repo, u->s);
+	return repo_holds(u, repo);
 }
 
 static void plan_free(plan *p, size_t n)
