@@ -1,12 +1,16 @@
 /*
- * Zephyr's globs as programs (src/maintainers/pattern_segglob.c): the same
- * answers as PCRE2 on every path, and a glob of thousands of '*' costs no
- * more than its length (issue 38, 3b: it ran out of its matching budget
- * after seconds a path, and matched nothing more).
+ * Hostile patterns (issue 38, 3b and 3c).  Zephyr's globs as programs
+ * (src/maintainers/pattern_segglob.c): the same answers as PCRE2 on every
+ * path, and a glob of thousands of '*' costs no more than its length (it
+ * ran out of its matching budget after seconds a path, and matched
+ * nothing more).  A long pattern in a warning is shortened in the middle:
+ * the warning, shown cut at 1 KB, keeps its reason.
  */
 #include "test.h"
 #include "rng.h"
 #include "maintevo/dialect.h"
+#include "maintevo/maintainers.h"
+#include "maintevo/match.h"
 #include "dialect/dialect_shared.h"
 #include "maintainers/maintainers_shared.h"
 #include "util/buf.h"
@@ -132,9 +136,50 @@ static void test_many_stars(void)
 	mev__pattern_scratch_free(sc);
 }
 
+/* The warnings of an invalid and of a runaway pattern of 3,000 bytes, as
+ * the command line shows them (1 KB): the reason is there. */
+static void test_long_pattern_warning(void)
+{
+	char text[8192], buf[1024];
+	size_t n = 0;
+	mev_rules r;
+	mev_maint *m = NULL;
+	mev_matcher *mt = NULL;
+	mev_maint_input in = { "MAINTAINERS", text, 0 };
+	const uint32_t *ids;
+	size_t k;
+	const char *path = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!";
+	int invalid = 0, budget = 0;
+	n += (size_t)snprintf(text + n, sizeof text - n, "LONG\nM:\tA <a@b.c>\nN:\t(");
+	for (int i = 0; i < 3000; i++)
+		text[n++] = 'x';
+	n += (size_t)snprintf(text + n, sizeof text - n, "\nN:\t(a|aa)+(a|aa)+(a|aa)+(a|aa)+$|");
+	for (int i = 0; i < 3000; i++)
+		text[n++] = 'z';
+	text[n++] = '\n';
+	text[n] = '\0';
+	in.len = n;
+	mev_rules_default(&r, MEV_DIALECT_LINUX);
+	CHECK_INT(mev_maint_parse(&m, &r, &in, 1, NULL), 0);
+	CHECK_INT(mev_matcher_new(&mt, m, 0), 0);
+	CHECK_INT(mev_matcher_match(&ids, &k, mt, path, strlen(path), 0), 0);
+	for (size_t i = 0; i < mev_maint_diag_count(m); i++) {
+		mev_maint_diag_format(buf, sizeof buf, m, &mev_maint_diags(m)[i]);
+		invalid += strstr(buf, "it matches nothing here, get_maintainer.pl would stop") != NULL &&
+			   strstr(buf, "[...3001 bytes...]") != NULL;
+		budget += strstr(buf, "disabled for the rest of this release") != NULL &&
+			  strstr(buf, "[...3030 bytes...]") != NULL;
+	}
+	CHECK_INT(invalid, 1);
+	CHECK_INT(budget, 1);
+	mev_matcher_free(mt);
+	mev_maint_free(m);
+}
+
 int main(void)
 {
 	RUN(test_segglob_vs_pcre);
 	RUN(test_many_stars);
+	RUN(test_long_pattern_warning);
 	return test_summary();
 }
