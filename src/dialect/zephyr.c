@@ -125,6 +125,7 @@ typedef struct {
 	mev__dialect_sink *sk;
 	area_vec areas;
 	int whole;    /* the document's mapping was read to its end */
+	int merging;  /* merges '<<' read inside one another */
 } reader;
 
 static void scalars_free(scalar_vec *v)
@@ -220,6 +221,14 @@ static int not_a_string(const reader *r)
 	return v[i] == '\0' || (v[i] == '.' && strspn(v + i + 1, "0123456789") == strlen(v + i + 1));
 }
 
+/* The key "<<" as PyYAML's resolver takes it: plain, or tagged !!merge. */
+static int is_merge_key(const reader *r)
+{
+	const yaml_event_t *ev = &r->y.ev;
+	return strcmp((const char *)ev->data.scalar.value, "<<") == 0 &&
+	       (r->y.merge || (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !r->y.string));
+}
+
 /* The value of key k of area a, r->ev its first event. */
 static int read_value(reader *r, area *a, int k, const char *aname)
 {
@@ -263,10 +272,63 @@ static int read_value(reader *r, area *a, int k, const char *aname)
 	return r->y.failed;
 }
 
+static int read_area(reader *r, area *a);
+
+/* The keys of `from`, a mapping merged into a, that a has not taken yet
+ * (its own keys, wherever they stand, and those of an earlier merge win:
+ * PyYAML's flatten_mapping()). */
+static void merge_keys(area *a, area *from, uint16_t *taken)
+{
+	for (int k = 0; k < NKEYS; k++) {
+		uint16_t bit = (uint16_t)(1u << k);
+		scalar_vec none = { 0 };
+		if (!(from->set & bit) || (*taken & bit))
+			continue;
+		scalars_free(&a->v[k]);
+		MEV_VEC_FREE(&a->v[k]);
+		a->v[k] = from->v[k];
+		from->v[k] = none;
+		a->line[k] = from->line[k];
+		a->set |= bit;
+		*taken |= bit;
+	}
+}
+
+/* The value of a merge key "<<" of area a, r->y.ev its first event: a
+ * mapping (an alias of one, usually) or a list of them. */
+static int read_merge(reader *r, area *a, uint16_t *taken)
+{
+	int seq = r->y.ev.type == YAML_SEQUENCE_START_EVENT, rc = 0;
+	if (seq && (next(r) || deref(r)))
+		return 1;
+	while (r->y.ev.type == YAML_MAPPING_START_EVENT && r->merging < 8) {
+		area from = { .name = a->name };
+		r->merging++;
+		rc = read_area(r, &from);
+		r->merging--;
+		if (!rc)
+			merge_keys(a, &from, taken);
+		from.name.s = NULL;
+		area_free(&from);
+		if (rc || !seq || next(r) || deref(r))
+			return rc ? rc : r->y.failed;
+	}
+	if (seq && r->y.ev.type == YAML_SEQUENCE_END_EVENT)
+		return 0;
+	/* the loader fails on it (expected a mapping for merging); maintevo
+	 * also stops at merges nested more than 8 deep */
+	diagf(r, (uint32_t)r->y.ev.start_mark.line + 1, "a merge '<<' in area '%s' not of "
+	      "mappings (or over 8 merges deep): get_maintainer.py's YAML loader fails on it; no "
+	      "area of this file is read%s", a->name.s, NULL);
+	r->y.failed = 1;
+	return 1;
+}
+
 /* The mapping of one area, r->ev its MAPPING-START. */
 static int read_area(reader *r, area *a)
 {
 	int rc;
+	uint16_t taken = 0;
 	while (!next(r) && r->y.ev.type != YAML_MAPPING_END_EVENT) {
 		int k;
 		if (deref(r))
@@ -276,6 +338,13 @@ static int read_area(reader *r, area *a)
 			      a->name.s, NULL);
 			if (skip_node(r) || next(r) || skip_node(r))
 				return 1;
+			continue;
+		}
+		if (is_merge_key(r)) {
+			if (next(r) || deref(r))
+				return 1;
+			if ((rc = read_merge(r, a, &taken)))
+				return rc;
 			continue;
 		}
 		for (k = 0; k < NKEYS; k++)
@@ -293,6 +362,7 @@ static int read_area(reader *r, area *a)
 		}
 		if ((rc = read_value(r, a, k, a->name.s)))
 			return rc;
+		taken |= (uint16_t)(1u << k);
 	}
 	return r->y.failed;
 }

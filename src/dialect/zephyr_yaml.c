@@ -22,6 +22,7 @@
 typedef struct {
 	yaml_event_type_t type;
 	int8_t string;
+	uint8_t merge;
 	uint8_t style;
 	uint32_t line, col;    /* 0-based, as libyaml's marks */
 	char *value;           /* a scalar's text */
@@ -142,7 +143,7 @@ static int check_tag(mev__yaml_src *y)
 {
 	const yaml_event_t *ev = &y->ev;
 	const char *tag = NULL, *want = NULL, *want2 = NULL;
-	y->string = 0;
+	y->string = y->merge = 0;
 	if (ev->type == YAML_SCALAR_EVENT)
 		tag = (const char *)ev->data.scalar.tag;
 	else if (ev->type == YAML_SEQUENCE_START_EVENT) {
@@ -156,6 +157,8 @@ static int check_tag(mev__yaml_src *y)
 		return 0;
 	if (ev->type == YAML_SCALAR_EVENT && (y->string = scalar_tag(tag)) != 0)
 		return 0;
+	if (ev->type == YAML_SCALAR_EVENT && strcmp(tag, "tag:yaml.org,2002:merge") == 0)
+		return !(y->merge = 1);
 	if (want && (strcmp(tag, want) == 0 || strcmp(tag, want2) == 0))
 		return 0;
 	return fail(y, ev->start_mark.line, "tag '%s': get_maintainer.py's YAML loader fails on it or "
@@ -168,7 +171,7 @@ static int log_event(mev__yaml_src *y)
 {
 	mev__yaml_state *st = y->st;
 	const yaml_event_t *ev = &y->ev;
-	logged e = { ev->type, (int8_t)y->string, 0, (uint32_t)ev->start_mark.line,
+	logged e = { ev->type, (int8_t)y->string, (uint8_t)y->merge, 0, (uint32_t)ev->start_mark.line,
 		     (uint32_t)ev->start_mark.column, NULL, 0, 0, 0 };
 	if (ev->type == YAML_SCALAR_EVENT) {
 		e.style = (uint8_t)ev->data.scalar.style;
@@ -282,6 +285,7 @@ static int replayed(mev__yaml_src *y)
 		y->ev.data.scalar.length = e->len;
 		y->ev.data.scalar.style = (yaml_scalar_style_t)e->style;
 		y->string = e->string;
+		y->merge = e->merge;
 		st->alias.start = e->start;
 		st->alias.end = e->end;
 	}

@@ -25,6 +25,7 @@ typedef struct {
 	yaml_event_t ev;      /* the current event */
 	int string;           /* a scalar's tag: 1 a string (!!str), -1 not one (!!int, ...),
 				 0 none: as its plain text says */
+	int merge;            /* a scalar tagged !!merge */
 	int failed;           /* the script cannot load the file: reported, nothing more read */
 	int oom;              /* out of memory: failed too */
 	mev__dialect_sink *sk;

@@ -55,6 +55,26 @@ A: !!map
 add_case 'A:
   files: [a/, [[[[[[[[[[[[deep]]]]]]]]]]]]]
 '
+add_case 'Base: &base
+  files: [a/]
+  files-exclude: [a/x/]
+  maintainers: [m]
+A:
+  files: [b/]
+  <<: *base
+B:
+  <<: [*base, {files-regex: ["^z"], files: [z/]}]
+  files-regex: ["^b"]
+C:
+  !!merge <<: {files: [a/, b/]}
+"<<":
+  files: [b/]
+'
+add_case 'Base: &base
+  files: [a/]
+A:
+  <<: [*base, 3]
+'
 
 for k in $(seq 1 $i); do
 	step "case $k: $(head -c 60 "case$k.yml" | tr '\n' ' ')"

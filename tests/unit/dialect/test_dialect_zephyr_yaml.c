@@ -1,7 +1,7 @@
 /*
  * MAINTAINERS.yml read as get_maintainer.py's yaml.load() reads it (issue
  * 38, 3a and 4; src/dialect/zephyr_yaml.c): aliases are the nodes they
- * name, within a budget; a second document, a tag the loader has no
+ * name, within a budget, and merge keys merge; a second document, a tag the loader has no
  * constructor for, an undefined alias make the file unreadable, as they
  * stop the script; nesting deeper than an area stops the reading at once
  * (libyaml took minutes on 200,000 levels).  Long values in messages are
@@ -63,6 +63,22 @@ static void test_aliases(void)
 			     "Area=F:^s,N:^s;Again=F:^s,N:^s");
 	CHECK(strstr(diag_text(m), "malformed") == NULL);
 	CHECK_INT(mev_maint_unreadable(m), 0);
+	mev_maint_free(m);
+}
+
+/* Merge keys as PyYAML's flatten_mapping(): an area's own keys win
+ * wherever they stand, then the earlier merged mapping. */
+static void test_merge(void)
+{
+	mev_maint *m = zephyr("Base: &base\n  files: [a/]\n  files-exclude: [a/x/]\n"
+			      "A:\n  files: [b/]\n  <<: *base\n"
+			      "B:\n  <<: [*base, {files: [z/], files-regex: ['^z']}]\n");
+	CHECK_STR(patterns(m), "Base=F:a/,X:a/x/;A=F:b/,X:a/x/;B=F:a/,X:a/x/,N:^z");
+	CHECK(strstr(diag_text(m), "unknown key") == NULL);
+	mev_maint_free(m);
+	m = zephyr("Base: &base\n  files: [a/]\nA:\n  <<: [*base, 3]\n");
+	CHECK_INT(mev_maint_unreadable(m), 1);
+	CHECK(strstr(diag_text(m), "4: a merge '<<' in area 'A' not of mappings") != NULL);
 	mev_maint_free(m);
 }
 
@@ -165,6 +181,7 @@ static void test_long_value(void)
 int main(void)
 {
 	RUN(test_aliases);
+	RUN(test_merge);
 	RUN(test_refused);
 	RUN(test_tags);
 	RUN(test_alias_bomb);
