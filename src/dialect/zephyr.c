@@ -1,16 +1,19 @@
 /*
  * Zephyr: vX.Y.Z releases, MAINTAINERS.yml read with a YAML parser (libyaml,
  * as the script's PyYAML CLoader) and matched as scripts/get_maintainer.py
- * does (docs/matching.md).  The only home of libyaml.
+ * does (docs/matching.md).  libyaml's events come through zephyr_yaml.c,
+ * which adds what PyYAML's loader does over them (aliases, tags, one
+ * document); zephyr.c and zephyr_yaml.c are the only homes of libyaml.
  */
 #include "dialect_internal.h"
+#include "zephyr_yaml.h"
 #include "util/buf.h"
 #include "util/strmap.h"
+#include "util/text.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
-#include <yaml.h>
 
 /* west.yml or zephyr-env.sh; or boards/ with subsys/ (U-Boot has board/) */
 static int guess(const mev_tree *t)
@@ -118,11 +121,11 @@ typedef struct {
 typedef MEV_VEC(area) area_vec;
 
 typedef struct {
-	yaml_parser_t p;
-	yaml_event_t ev;
+	mev__yaml_src y;
 	mev__dialect_sink *sk;
 	area_vec areas;
-	int failed;   /* a YAML error: reported, nothing more read */
+	int whole;    /* the document's mapping was read to its end */
+	int merging;  /* merges '<<' read inside one another */
 } reader;
 
 static void scalars_free(scalar_vec *v)
@@ -141,33 +144,27 @@ static void area_free(area *a)
 	}
 }
 
+/* A message quoting a and b (values of the file), each shortened in the
+ * middle when long: what the message says of them is never cut. */
 static int diagf(reader *r, uint32_t line, const char *fmt, const char *a, const char *b)
 {
-	char msg[512];
-	snprintf(msg, sizeof msg, fmt, a, b ? b : "");
+	char msg[512], qa[160], qb[160];
+	snprintf(msg, sizeof msg, fmt, mev__text_middle(qa, sizeof qa, a, strlen(a)),
+		 b ? mev__text_middle(qb, sizeof qb, b, strlen(b)) : "");
 	return r->sk->diag(r->sk, line, msg);
 }
 
-/* The next event into r->ev (the previous one deleted); 0, or 1 on a YAML
- * error (reported with its line and column). */
+/* The next event into r->y.ev: 0, or 1 when the file cannot be read
+ * further (reported with its line; zephyr_yaml.h). */
 static int next(reader *r)
 {
-	yaml_event_delete(&r->ev);
-	if (yaml_parser_parse(&r->p, &r->ev))
-		return 0;
-	if (!r->failed) {
-		char msg[512];
-		const yaml_mark_t *mk = r->p.problem ? &r->p.problem_mark : &r->p.context_mark;
-		snprintf(msg, sizeof msg, "YAML error at line %lu, column %lu: %s%s%s: get_maintainer.py "
-			 "stops here; no area of this file is read",
-			 (unsigned long)mk->line + 1, (unsigned long)mk->column + 1,
-			 r->p.problem ? r->p.problem : "error", r->p.context ? " " : "",
-			 r->p.context ? r->p.context : "");
-		r->failed = 1;
-		r->sk->diag(r->sk, (uint32_t)mk->line + 1, msg);
-	}
-	memset(&r->ev, 0, sizeof r->ev);
-	return 1;
+	return mev__yaml_next(&r->y);
+}
+
+/* r->y.ev, when an alias, replaced by the first event of its node. */
+static int deref(reader *r)
+{
+	return mev__yaml_deref(&r->y);
 }
 
 /* Skip the node whose first event is r->ev (a scalar, an alias or a whole
@@ -176,9 +173,9 @@ static int skip_node(reader *r)
 {
 	int depth = 0;
 	do {
-		if (r->ev.type == YAML_SEQUENCE_START_EVENT || r->ev.type == YAML_MAPPING_START_EVENT)
+		if (r->y.ev.type == YAML_SEQUENCE_START_EVENT || r->y.ev.type == YAML_MAPPING_START_EVENT)
 			depth++;
-		else if (r->ev.type == YAML_SEQUENCE_END_EVENT || r->ev.type == YAML_MAPPING_END_EVENT)
+		else if (r->y.ev.type == YAML_SEQUENCE_END_EVENT || r->y.ev.type == YAML_MAPPING_END_EVENT)
 			depth--;
 		if (depth == 0)
 			return 0;
@@ -198,14 +195,18 @@ static int take_scalar(scalar *s, const yaml_event_t *ev)
 	return 0;
 }
 
-/* A plain scalar PyYAML would not give as a string: null, a bool, a number. */
-static int not_a_string(const yaml_event_t *ev)
+/* A scalar PyYAML would not give as a string: null, a bool, a number
+ * (plain, or so tagged). */
+static int not_a_string(const reader *r)
 {
+	const yaml_event_t *ev = &r->y.ev;
 	static const char *const words[] = { "", "~", "null", "Null", "NULL", "true", "True", "TRUE",
 					     "false", "False", "FALSE", "yes", "Yes", "YES", "no", "No",
 					     "NO", "on", "On", "ON", "off", "Off", "OFF" };
 	const char *v = (const char *)ev->data.scalar.value;
 	size_t i = 0;
+	if (r->y.string)
+		return r->y.string < 0;
 	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
 		return 0;
 	for (size_t k = 0; k < sizeof words / sizeof *words; k++)
@@ -220,6 +221,14 @@ static int not_a_string(const yaml_event_t *ev)
 	return v[i] == '\0' || (v[i] == '.' && strspn(v + i + 1, "0123456789") == strlen(v + i + 1));
 }
 
+/* The key "<<" as PyYAML's resolver takes it: plain, or tagged !!merge. */
+static int is_merge_key(const reader *r)
+{
+	const yaml_event_t *ev = &r->y.ev;
+	return strcmp((const char *)ev->data.scalar.value, "<<") == 0 &&
+	       (r->y.merge || (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !r->y.string));
+}
+
 /* The value of key k of area a, r->ev its first event. */
 static int read_value(reader *r, area *a, int k, const char *aname)
 {
@@ -227,60 +236,124 @@ static int read_value(reader *r, area *a, int k, const char *aname)
 	int rc;
 	scalars_free(&a->v[k]);
 	a->set |= (uint16_t)(1u << k);
-	a->line[k] = (uint32_t)r->ev.start_mark.line + 1;
-	if (r->ev.type == YAML_SCALAR_EVENT && !keys[k].list) {
-		if ((rc = take_scalar(&s, &r->ev)) || (rc = MEV_VEC_PUSH(&a->v[k], s) ? MEV_ENOMEM : 0))
+	a->line[k] = (uint32_t)r->y.ev.start_mark.line + 1;
+	if (r->y.ev.type == YAML_SCALAR_EVENT && !keys[k].list) {
+		if ((rc = take_scalar(&s, &r->y.ev)) || (rc = MEV_VEC_PUSH(&a->v[k], s) ? MEV_ENOMEM : 0))
 			return rc;
 		return 0;
 	}
-	if (r->ev.type == YAML_SCALAR_EVENT && not_a_string(&r->ev) && !r->ev.data.scalar.length) {
+	if (r->y.ev.type == YAML_SCALAR_EVENT && not_a_string(r) && !r->y.ev.data.scalar.length) {
 		a->set &= (uint16_t)~(1u << k); /* "files:" alone: None, no list */
 		return 0;
 	}
-	if (r->ev.type != YAML_SEQUENCE_START_EVENT) {
+	if (r->y.ev.type != YAML_SEQUENCE_START_EVENT) {
 		diagf(r, a->line[k], "malformed '%s' value for area '%s' -- should be a list of strings",
 		      keys[k].key, aname);
 		return skip_node(r) ? 1 : 0;
 	}
-	while (!next(r) && r->ev.type != YAML_SEQUENCE_END_EVENT) {
-		if (r->ev.type != YAML_SCALAR_EVENT) {
-			diagf(r, (uint32_t)r->ev.start_mark.line + 1,
+	while (!next(r) && r->y.ev.type != YAML_SEQUENCE_END_EVENT) {
+		if (deref(r))
+			return 1;
+		if (r->y.ev.type != YAML_SCALAR_EVENT) {
+			diagf(r, (uint32_t)r->y.ev.start_mark.line + 1,
 			      "malformed '%s' value for area '%s' -- should be a list of strings", keys[k].key,
 			      aname);
 			if (skip_node(r))
 				return 1;
 			continue;
 		}
-		if (not_a_string(&r->ev))
-			diagf(r, (uint32_t)r->ev.start_mark.line + 1,
+		if (not_a_string(r))
+			diagf(r, (uint32_t)r->y.ev.start_mark.line + 1,
 			      "'%s' in area '%s' is not a string for PyYAML: get_maintainer.py fails on it",
-			      (const char *)r->ev.data.scalar.value, aname);
-		if ((rc = take_scalar(&s, &r->ev)) || (rc = MEV_VEC_PUSH(&a->v[k], s) ? MEV_ENOMEM : 0))
+			      (const char *)r->y.ev.data.scalar.value, aname);
+		if ((rc = take_scalar(&s, &r->y.ev)) || (rc = MEV_VEC_PUSH(&a->v[k], s) ? MEV_ENOMEM : 0))
 			return rc;
 	}
-	return r->failed;
+	return r->y.failed;
+}
+
+static int read_area(reader *r, area *a);
+
+/* The keys of `from`, a mapping merged into a, that a has not taken yet
+ * (its own keys, wherever they stand, and those of an earlier merge win:
+ * PyYAML's flatten_mapping()). */
+static void merge_keys(area *a, area *from, uint16_t *taken)
+{
+	for (int k = 0; k < NKEYS; k++) {
+		uint16_t bit = (uint16_t)(1u << k);
+		scalar_vec none = { 0 };
+		if (!(from->set & bit) || (*taken & bit))
+			continue;
+		scalars_free(&a->v[k]);
+		MEV_VEC_FREE(&a->v[k]);
+		a->v[k] = from->v[k];
+		from->v[k] = none;
+		a->line[k] = from->line[k];
+		a->set |= bit;
+		*taken |= bit;
+	}
+}
+
+/* The value of a merge key "<<" of area a, r->y.ev its first event: a
+ * mapping (an alias of one, usually) or a list of them. */
+static int read_merge(reader *r, area *a, uint16_t *taken)
+{
+	int seq = r->y.ev.type == YAML_SEQUENCE_START_EVENT, rc = 0;
+	if (seq && (next(r) || deref(r)))
+		return 1;
+	while (r->y.ev.type == YAML_MAPPING_START_EVENT && r->merging < 8) {
+		area from = { .name = a->name };
+		r->merging++;
+		rc = read_area(r, &from);
+		r->merging--;
+		if (!rc)
+			merge_keys(a, &from, taken);
+		from.name.s = NULL;
+		area_free(&from);
+		if (rc || !seq || next(r) || deref(r))
+			return rc ? rc : r->y.failed;
+	}
+	if (seq && r->y.ev.type == YAML_SEQUENCE_END_EVENT)
+		return 0;
+	/* the loader fails on it (expected a mapping for merging); maintevo
+	 * also stops at merges nested more than 8 deep */
+	diagf(r, (uint32_t)r->y.ev.start_mark.line + 1, "a merge '<<' in area '%s' not of "
+	      "mappings (or over 8 merges deep): get_maintainer.py's YAML loader fails on it; no "
+	      "area of this file is read%s", a->name.s, NULL);
+	r->y.failed = 1;
+	return 1;
 }
 
 /* The mapping of one area, r->ev its MAPPING-START. */
 static int read_area(reader *r, area *a)
 {
 	int rc;
-	while (!next(r) && r->ev.type != YAML_MAPPING_END_EVENT) {
+	uint16_t taken = 0;
+	while (!next(r) && r->y.ev.type != YAML_MAPPING_END_EVENT) {
 		int k;
-		if (r->ev.type != YAML_SCALAR_EVENT) {
-			diagf(r, (uint32_t)r->ev.start_mark.line + 1, "a key of area '%s' is not a string%s",
+		if (deref(r))
+			return 1;
+		if (r->y.ev.type != YAML_SCALAR_EVENT) {
+			diagf(r, (uint32_t)r->y.ev.start_mark.line + 1, "a key of area '%s' is not a string%s",
 			      a->name.s, NULL);
 			if (skip_node(r) || next(r) || skip_node(r))
 				return 1;
 			continue;
 		}
+		if (is_merge_key(r)) {
+			if (next(r) || deref(r))
+				return 1;
+			if ((rc = read_merge(r, a, &taken)))
+				return rc;
+			continue;
+		}
 		for (k = 0; k < NKEYS; k++)
-			if (strcmp((const char *)r->ev.data.scalar.value, keys[k].key) == 0)
+			if (strcmp((const char *)r->y.ev.data.scalar.value, keys[k].key) == 0)
 				break;
 		if (k == NKEYS)
-			diagf(r, (uint32_t)r->ev.start_mark.line + 1, "unknown key '%s' in area '%s'",
-			      (const char *)r->ev.data.scalar.value, a->name.s);
-		if (next(r))
+			diagf(r, (uint32_t)r->y.ev.start_mark.line + 1, "unknown key '%s' in area '%s'",
+			      (const char *)r->y.ev.data.scalar.value, a->name.s);
+		if (next(r) || deref(r))
 			return 1;
 		if (k == NKEYS) {
 			if (skip_node(r))
@@ -289,36 +362,39 @@ static int read_area(reader *r, area *a)
 		}
 		if ((rc = read_value(r, a, k, a->name.s)))
 			return rc;
+		taken |= (uint16_t)(1u << k);
 	}
-	return r->failed;
+	return r->y.failed;
 }
 
 /* The document: a mapping of area names to areas. */
 static int read_doc(reader *r)
 {
 	int rc;
-	while (!next(r) && r->ev.type != YAML_MAPPING_START_EVENT) {
-		if (r->ev.type == YAML_STREAM_END_EVENT || r->ev.type == YAML_SCALAR_EVENT ||
-		    r->ev.type == YAML_SEQUENCE_START_EVENT) {
+	while (!next(r) && r->y.ev.type != YAML_MAPPING_START_EVENT) {
+		if (r->y.ev.type == YAML_STREAM_END_EVENT || r->y.ev.type == YAML_SCALAR_EVENT ||
+		    r->y.ev.type == YAML_SEQUENCE_START_EVENT) {
 			r->sk->diag(r->sk, 0, "empty or malformed YAML (not a dict): no area");
 			return 0;
 		}
 	}
-	while (!r->failed && !next(r) && r->ev.type != YAML_MAPPING_END_EVENT) {
+	while (!r->y.failed && !next(r) && r->y.ev.type != YAML_MAPPING_END_EVENT) {
 		area a = { 0 };
-		if (r->ev.type != YAML_SCALAR_EVENT) {
-			diagf(r, (uint32_t)r->ev.start_mark.line + 1, "an area name is not a string%s", "", NULL);
+		if (deref(r))
+			return 0;
+		if (r->y.ev.type != YAML_SCALAR_EVENT) {
+			diagf(r, (uint32_t)r->y.ev.start_mark.line + 1, "an area name is not a string%s", "", NULL);
 			if (skip_node(r) || next(r) || skip_node(r))
 				return 0;
 			continue;
 		}
-		if ((rc = take_scalar(&a.name, &r->ev)))
+		if ((rc = take_scalar(&a.name, &r->y.ev)))
 			return rc;
-		if (next(r)) {
+		if (next(r) || deref(r)) {
 			area_free(&a);
 			return 0;
 		}
-		if (r->ev.type != YAML_MAPPING_START_EVENT) {
+		if (r->y.ev.type != YAML_MAPPING_START_EVENT) {
 			diagf(r, a.name.line, "malformed entry for area '%s' (not a dict)", a.name.s, NULL);
 			rc = skip_node(r);
 			area_free(&a);
@@ -331,6 +407,7 @@ static int read_doc(reader *r)
 			return rc < 0 ? rc : MEV_ENOMEM;
 		}
 	}
+	r->whole = !r->y.failed;
 	return 0;
 }
 
@@ -384,13 +461,14 @@ static int self_check(reader *r, const area *a, int k, const scalar *s, const me
 	if (!any)
 		return diagf(r, s->line, "glob pattern '%s' in '%s' does not match any files",
 			     s->s, keys[k].key);
-	if (dir && s->s[s->len - 1] != '/') {
-		char msg[600];
-		snprintf(msg, sizeof msg, "glob pattern '%s' in '%s' in area '%s' matches a directory, "
-			 "but has no trailing '/' (get_maintainer.py's check stops here; the line is "
-			 "matched as written)", s->s, keys[k].key, a->name.s);
-		return r->sk->diag(r->sk, s->line, msg);
-	}
+	if (dir && s->s[s->len - 1] != '/')
+		return diagf(r, s->line, keys[k].type == 'F'
+			     ? "glob pattern '%s' in 'files' in area '%s' matches a directory, but has "
+			       "no trailing '/' (get_maintainer.py's check stops here; the line is "
+			       "matched as written)"
+			     : "glob pattern '%s' in 'files-exclude' in area '%s' matches a directory, "
+			       "but has no trailing '/' (get_maintainer.py's check stops here; the line "
+			       "is matched as written)", s->s, a->name.s);
 	return 0;
 }
 
@@ -435,16 +513,19 @@ static int read(mev__dialect_sink *sk, const char *data, size_t len)
 {
 	reader r = { .sk = sk };
 	int rc;
-	if (!yaml_parser_initialize(&r.p))
-		return MEV_ENOMEM;
-	yaml_parser_set_input_string(&r.p, (const unsigned char *)data, len);
+	if ((rc = mev__yaml_open(&r.y, sk, data, len)))
+		return rc;
 	rc = read_doc(&r);
-	yaml_event_delete(&r.ev);
-	yaml_parser_delete(&r.p);
-	/* a YAML error: the script reads nothing of the file, nor does maintevo */
-	if (!rc && !r.failed)
+	/* yaml.load() takes one document: a second one fails the script */
+	if (!rc && r.whole)
+		mev__yaml_single(&r.y);
+	if (r.y.oom)
+		rc = MEV_ENOMEM;
+	mev__yaml_close(&r.y);
+	/* the script cannot load the file: it reads nothing of it, nor does maintevo */
+	if (!rc && !r.y.failed)
 		rc = emit(&r);
-	sk->unreadable |= r.failed;
+	sk->unreadable |= r.y.failed;
 	for (size_t i = 0; i < r.areas.n; i++)
 		area_free(&r.areas.v[i]);
 	MEV_VEC_FREE(&r.areas);

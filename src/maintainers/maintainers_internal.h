@@ -22,6 +22,16 @@ struct mev_maint {
 	int unreadable;   /* a file the script cannot read at all (a YAML error) */
 };
 
+/*
+ * pattern_segglob.c: a whole regex that is a Zephyr glob's conversion
+ * ("^", literals, "\\.", "[^/]*", "[^/]", then "$" or a final '/') as a
+ * program that PCRE2's backtracking cannot make slow.  compile: 0 and the
+ * program in *ops (free()), 1 when the regex is not of that form, or
+ * MEV_ENOMEM.  match: exactly PCRE2's answer for a path without '\n'.
+ */
+int mev__segglob_compile(uint16_t **ops, size_t *n, const char *re, size_t len, int utf8);
+int mev__segglob_match(const uint16_t *ops, size_t n, const unsigned char *s, size_t len);
+
 /* One entry of the script's @typevalue: a field line or a non-field line. */
 typedef struct {
 	uint8_t is_field;

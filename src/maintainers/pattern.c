@@ -5,7 +5,7 @@
  * PCRE2, which follows Perl closely enough for these patterns.  Literal
  * prefixes (F/X) and required substrings (N) feed the matcher's index.
  */
-#include "maintainers_shared.h"
+#include "maintainers_internal.h"
 #include "maintevo/error.h"
 #include "util/text.h"
 
@@ -448,6 +448,11 @@ int mev__pattern_compile(mev__pattern *p, char type, const char *regex, unsigned
 		if ((rc = to_glob(p, regex, len, utf8)) < 0)
 			return rc;
 	}
+	/* a Zephyr glob: PCRE2 still compiled (the reference matcher's), the
+	 * program used for the paths it is exact for */
+	if ((type == 'F' || type == 'X') && raw &&
+	    (rc = mev__segglob_compile(&p->ops, &p->nops, regex, len, utf8)) < 0)
+		return rc;
 	if (!(p->re = re_new(type, regex, len, utf8, raw)))
 		return mev_error_oom();
 	/* A glob is a valid regex by construction: its PCRE2 form (used by the
@@ -661,6 +666,8 @@ int mev__pattern_match(mev__pattern *p, mev__pattern_scratch *sc, const char *pa
 	}
 	if (p->kind == MEV__PAT_NEVER)
 		return 0;
+	if (p->raw && p->ops && !has_nl)
+		return mev__segglob_match(p->ops, p->nops, (const unsigned char *)path, len);
 	if ((p->type == 'F' || p->type == 'X') && !p->trailing && !p->raw && slashes != p->slashes)
 		return 0;
 	return mev__pattern_match_pcre(p, sc, path, len, slashes, ascii, upath, ulen);

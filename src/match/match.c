@@ -14,10 +14,19 @@
 #include "maintainers/maintainers_shared.h"
 #include "util/buf.h"
 #include "util/strmap.h"
+#include "util/text.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A pattern or a path in a message: a long one shortened in the middle, so
+ * that the message (cut at 1 KB where it is shown) keeps its reason. */
+enum { MEV_QUOTED = 256 };
+static const char *quoted(char *out, const char *s, size_t len)
+{
+	return mev__text_middle(out, MEV_QUOTED, s, len);
+}
 
 struct mev_matcher {
 	mev_maint *maint;
@@ -243,7 +252,7 @@ int mev_matcher_new_pooled(mev_matcher **out, mev_maint *maint, unsigned flags,
 	const mev_rules *rules = mev_maint_rules(maint);
 	unsigned utf8 = rules->utf8 | (rules->regex_patterns ? MEV__PAT_RAW : 0);
 	size_t nsec = mev_maint_section_count(maint), np = 0;
-	char errbuf[256];
+	char errbuf[256], value[MEV_QUOTED];
 	int rc = 0;
 
 	*out = NULL;
@@ -290,7 +299,7 @@ int mev_matcher_new_pooled(mev_matcher **out, mev_maint *maint, unsigned flags,
 			if (err)
 				mev__maint_diag_add(maint, f->file, f->line,
 					"invalid %c: pattern '%s' (%s at offset %zu); it matches nothing here, get_maintainer.pl would stop",
-					f->type, f->value, err, off);
+					f->type, quoted(value, f->value, strlen(f->value)), err, off);
 		}
 	}
 	if (!(flags & MEV_MATCH_BRUTE) && (rc = build_index(m)))
@@ -356,11 +365,12 @@ static int run(mev_matcher *m, mev__pattern *p, const subject *sj)
 	if (r < 0) {
 		/* once per pattern: exhausted, it is not run again */
 		const mev_field *f = &mev_maint_fields(m->maint)[p->field];
+		char value[MEV_QUOTED], path[MEV_QUOTED];
 		m->limit_hits++;
 		mev__maint_diag_add(m->maint, f->file, f->line,
-			"%c: pattern '%s' exceeded its matching budget (on '%.*s'); disabled for the "
-			"rest of this release (it matches nothing more)", f->type, f->value,
-			(int)sj->len, sj->s);
+			"%c: pattern '%s' exceeded its matching budget (on '%s'); disabled for the "
+			"rest of this release (it matches nothing more)", f->type,
+			quoted(value, f->value, strlen(f->value)), quoted(path, sj->s, sj->len));
 		return 0;
 	}
 	return r;

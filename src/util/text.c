@@ -2,6 +2,7 @@
 #include "util/text.h"
 #include "maintevo/error.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int mev__utf8_valid(const char *str, size_t len)
@@ -139,3 +140,30 @@ uint64_t mev__count_newlines(const void *data, size_t len)
 	return n;
 }
 #endif
+
+/* Back from p to the start of its UTF-8 character (at most 3 bytes back). */
+static size_t char_start(const char *s, size_t p)
+{
+	for (int k = 0; k < 3 && p > 0 && ((unsigned char)s[p] & 0xC0) == 0x80; k++)
+		p--;
+	return p;
+}
+
+const char *mev__text_middle(char *out, size_t size, const char *s, size_t len)
+{
+	char mid[48];
+	size_t keep, head, tail;
+	if (len < size) {
+		memcpy(out, s, len);
+		out[len] = '\0';
+		return out;
+	}
+	snprintf(mid, sizeof mid, "[...%zu bytes...]", len);
+	keep = size > strlen(mid) + 1 ? size - strlen(mid) - 1 : 0;
+	head = char_start(s, keep / 2);
+	tail = len - (keep - keep / 2);
+	while (tail < len && ((unsigned char)s[tail] & 0xC0) == 0x80)
+		tail++;
+	snprintf(out, size, "%.*s%s%.*s", (int)head, s, mid, (int)(len - tail), s + tail);
+	return out;
+}

@@ -15,4 +15,12 @@ int mev__to_utf8(mev_buf *out, const char *s, size_t len);
 /* Number of '\n' bytes. */
 uint64_t mev__count_newlines(const void *data, size_t len);
 
+/*
+ * s[0..len) for a message, into out (size bytes): as it is when it fits,
+ * else its start and its end around "[...N bytes...]" (N its length), cut
+ * between UTF-8 characters, so that a huge pattern quoted in a warning
+ * leaves room for what the warning says about it.  Returns out.
+ */
+const char *mev__text_middle(char *out, size_t size, const char *s, size_t len);
+
 #endif
