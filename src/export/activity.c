@@ -17,7 +17,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 int mev__act_init(mev__activity *a, mev_export_fold fold)
 {
@@ -241,18 +240,41 @@ int64_t mev__act_anywhere(uint32_t *by, const mev__activity *a, uint32_t id)
 	return latest(by, a, 0, id, 1);
 }
 
+/* A time's UTC calendar fields, by arithmetic (Hinnant's civil_from_days):
+ * gmtime_r() takes the time zone lock on every call, and the listed and
+ * candidates tables ask for months millions of times. */
+typedef struct {
+	int64_t year;
+	int month, day, second; /* month 1..12, day 1..31, second of the day */
+} utc_date;
+
+static utc_date utc_of(int64_t t)
+{
+	int64_t days = t / 86400, sec = t % 86400, era, doe, yoe, doy, mp;
+	utc_date d;
+	if (sec < 0) {
+		sec += 86400;
+		days--;
+	}
+	days += 719468;
+	era = (days >= 0 ? days : days - 146096) / 146097;
+	doe = days - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d.day = (int)(doy - (153 * mp + 2) / 5 + 1);
+	d.month = (int)(mp < 10 ? mp + 3 : mp - 9);
+	d.year = yoe + era * 400 + (d.month <= 2);
+	d.second = (int)sec;
+	return d;
+}
+
 int64_t mev__act_months(int64_t from, int64_t to)
 {
-	time_t f = (time_t)from, t = (time_t)to;
-	struct tm a, b;
-	int64_t m;
-	gmtime_r(&f, &a);
-	gmtime_r(&t, &b);
-	m = (int64_t)(b.tm_year - a.tm_year) * 12 + (b.tm_mon - a.tm_mon);
+	utc_date a = utc_of(from), b = utc_of(to);
+	int64_t m = (b.year - a.year) * 12 + (b.month - a.month);
 	/* a month is whole when the day and time of day are reached again */
-	if (b.tm_mday < a.tm_mday ||
-	    (b.tm_mday == a.tm_mday &&
-	     b.tm_hour * 3600 + b.tm_min * 60 + b.tm_sec < a.tm_hour * 3600 + a.tm_min * 60 + a.tm_sec))
+	if (b.day < a.day || (b.day == a.day && b.second < a.second))
 		m--;
 	return m;
 }

@@ -11,6 +11,7 @@
 #include "util/buf.h"
 #include "util/strmap.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -107,6 +108,27 @@ const char *mev__export_flow_person(const mev_flow_person *p);
  * opt->release, from or to is not a release of h. */
 int mev__export_rows(mev_table *w, const mev__export_ctx *x, mev_export_table_id t);
 int mev__export_ready(const mev_history *h, mev_export_table_id t);
+/* The rosters of the releases a table reads in order, the next one read on
+ * a second thread while the caller works on the one it took (rosters.c). */
+typedef struct {
+	mev_flow_roster_reader *rr;
+	const mev_history *h;
+	pthread_t th;
+	int running, pending; /* pending: release r's roster is read or being read */
+	size_t r;
+	mev_flow_roster ro;
+	int rc;
+	char msg[1024], hint[1024];
+} mev__rosters;
+void mev__rosters_init(mev__rosters *q, mev_flow_roster_reader *rr, const mev_history *h);
+/* Start reading the roster of the first release from r on (before end)
+ * that has files (a read under way is waited for and dropped). */
+void mev__rosters_ahead(mev__rosters *q, size_t r, size_t end);
+/* Release r's roster into *out (the caller frees it): the one read ahead,
+ * or read now when another (or none) was; errors as mev_flow_roster_read(). */
+int mev__rosters_take(mev_flow_roster *out, mev__rosters *q, size_t r);
+/* Wait for a read under way and free what it read. */
+void mev__rosters_drop(mev__rosters *q);
 /* The tables that read each release's M:/R: people through flow's roster (--repo). */
 int mev__export_reads_roster(mev_export_table_id t);
 int mev__export_check_release(mev_store *s, const mev_history *h, const mev_export_options *opt);

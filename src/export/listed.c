@@ -181,18 +181,24 @@ static int section_cmp(const void *pa, const void *pb)
 static int each_release(void *out, const mev__export_ctx *x, release_fn fn, int statuses)
 {
 	mev__activity a;
+	mev__rosters q;
 	size_t first, end;
 	int64_t from = INT64_MIN;
 	int rc = mev__act_init(&a, x->opt->fold);
 	mev__export_range(&first, &end, x->h, x->opt->release);
+	mev__rosters_init(&q, x->roster, x->h);
 	for (size_t r = 0; r < end && !rc; r++) {
 		const mev_release *rel = mev_history_release(x->h, r);
 		mev_flow_roster ro = { 0 };
 		mev_filemap *secs = NULL;
 		mev_graph *g = NULL;
+		if (r == 0)
+			mev__rosters_ahead(&q, first, end); /* while the history is added */
 		if ((rc = add_release(&a, &from, x, r)) || r < first || !rel->has_files)
 			continue;
-		if (!(rc = mev_flow_roster_read(&ro, x->roster, &rel->commit)) &&
+		rc = mev__rosters_take(&ro, &q, r);
+		mev__rosters_ahead(&q, r + 1, end);
+		if (!rc &&
 		    !(statuses && (rc = mev_release_load_graph(&secs, &g, x->s, rel->tag, 0)))) {
 			mev__export_sort(ro.v, ro.n, sizeof *ro.v, section_cmp);
 			rc = fn(out, x, &a, r, from, &ro, secs, g);
@@ -201,6 +207,7 @@ static int each_release(void *out, const mev__export_ctx *x, release_fn fn, int 
 		mev_filemap_free(secs);
 		mev_flow_roster_free(&ro);
 	}
+	mev__rosters_drop(&q);
 	mev__act_free(&a);
 	return rc;
 }

@@ -457,7 +457,7 @@ static int rows(row_vec *out, mev_arena *a, const rel_groups *rg, const mev_flow
 }
 
 static int one_release(row_vec *out, mev_arena *a, const mev__export_ctx *x, size_t r,
-		       mev_flow_roster_reader *rr)
+		       mev__rosters *q, size_t end)
 {
 	rel_groups rg = { 0 };
 	mev_filemap *fm = NULL;
@@ -469,9 +469,10 @@ static int one_release(row_vec *out, mev_arena *a, const mev__export_ctx *x, siz
 	if ((rc = mev_release_load_filemap(&fm, x->s, mev_history_release(x->h, r)->tag)))
 		return rc;
 	rg.fm = fm;
-	if ((rc = make_groups(&rg)) || (rc = sizes(&rg)) ||
-	    (rc = mev_flow_roster_read(&ro, rr, &mev_history_release(x->h, r)->commit)) ||
-	    (rc = people(&rg, &ro)) || (rc = mev__export_flow_load(&f, x, r)) ||
+	rc = mev__rosters_take(&ro, q, r);
+	mev__rosters_ahead(q, r + 1, end);
+	if (rc || (rc = make_groups(&rg)) || (rc = sizes(&rg)) || (rc = people(&rg, &ro)) ||
+	    (rc = mev__export_flow_load(&f, x, r)) ||
 	    (f.fr && (rc = commits(&rg, f.fr))))
 		goto done;
 	mev__export_sort(rg.g.v, rg.g.n, sizeof *rg.g.v, group_cmp);
@@ -499,6 +500,7 @@ static int build(mev_workload_list *out, const mev__export_ctx *x)
 	int64_t to = opt->to ? mev_history_find(h, opt->to) : (int64_t)mev_history_release_count(h) - 1;
 	mev_arena *a = calloc(1, sizeof *a);
 	row_vec v = { 0 };
+	mev__rosters q;
 	size_t first, end;
 	int rc = 0;
 	memset(out, 0, sizeof *out);
@@ -506,9 +508,16 @@ static int build(mev_workload_list *out, const mev__export_ctx *x)
 		return mev_error_oom();
 	out->mem_ = a;
 	mev__export_range(&first, &end, h, opt->release);
+	if ((int64_t)first < from)
+		first = (size_t)from;
+	if (to + 1 < (int64_t)end)
+		end = to < 0 ? 0 : (size_t)(to + 1);
+	mev__rosters_init(&q, x->roster, h);
+	mev__rosters_ahead(&q, first, end);
 	for (size_t r = first; !rc && r < end; r++)
-		if ((int64_t)r >= from && (int64_t)r <= to && mev_history_release(h, r)->has_files)
-			rc = one_release(&v, a, x, r, x->roster);
+		if (mev_history_release(h, r)->has_files)
+			rc = one_release(&v, a, x, r, &q, end);
+	mev__rosters_drop(&q);
 	out->v = v.v;
 	out->n = v.n;
 	if (rc)

@@ -386,23 +386,17 @@ done:
 	return 0;
 }
 
-/* A row of the base carried into the delta's release: copied, its section
- * ids renumbered and sorted. */
-static int carry_row(row_tmp *t, const row_tmp *b, const uint32_t *remap, uint64_t nb)
+/* A row of the base carried into the delta's release: moved out of the
+ * base (which is freed next: no copy of every path of every table of a
+ * chain), its section ids renumbered and sorted. */
+static int carry_row(row_tmp *t, row_tmp *b, const uint32_t *remap, uint64_t nb)
 {
 	int rc = 0;
 	*t = *b;
-	t->path = strndup(b->path, b->len);
-	t->ids = malloc((b->nids + 1) * sizeof *t->ids);
-	if (!t->path || !t->ids) {
-		free(t->path);
-		free(t->ids);
-		t->path = NULL;
-		t->ids = NULL;
-		return mev_error_oom();
-	}
+	b->path = NULL;
+	b->ids = NULL;
 	for (uint32_t k = 0; k < t->nids; k++) {
-		uint32_t id = b->ids[k];
+		uint32_t id = t->ids[k];
 		t->ids[k] = id < nb ? remap[id] : UINT32_MAX;
 		if (t->ids[k] == UINT32_MAX)
 			rc = mev_error_set(MEV_ECORRUPT, "file table delta does not fit its base");
@@ -412,8 +406,8 @@ static int carry_row(row_tmp *t, const row_tmp *b, const uint32_t *remap, uint64
 }
 
 /* Apply a delta: the base's rows but the removed ones, renumbered, merged
- * with the delta's rows (moved out of up[]), which win. */
-static int merge_rows(row_tmp **out, size_t *nout, const row_tmp *base, size_t nbase, row_tmp *up,
+ * with the delta's rows (both moved out of base[] and up[]), which win. */
+static int merge_rows(row_tmp **out, size_t *nout, row_tmp *base, size_t nbase, row_tmp *up,
 		      size_t nup, const mev_strmap *removed, const uint32_t *remap, uint64_t nb)
 {
 	row_tmp *o = calloc(nbase + nup + 1, sizeof *o);
@@ -447,9 +441,10 @@ static int merge_rows(row_tmp **out, size_t *nout, const row_tmp *base, size_t n
 }
 
 /* Read a table into a row list with ids of its own release; a delta applies
- * to base, or, with parse_only, is read but not applied (no rows). */
+ * to base (its rows moved out: only freeing is left), or, with parse_only,
+ * is read but not applied (no rows). */
 static int decode_table(row_tmp **rows, size_t *nrows, uint32_t *nsec_out, mev__record_reader *r,
-			const row_tmp *base, size_t nbase, int parse_only)
+			row_tmp *base, size_t nbase, int parse_only)
 {
 	mev_strmap removed = MEV_STRMAP_INIT;
 	uint32_t *remap = NULL;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *dir;
 
@@ -27,6 +28,23 @@ static void test_months(void)
 	CHECK_INT(mev__act_months(at(2021, 5, 15, 12, 0, 0), at(2022, 5, 15, 11, 59, 59)), 11);
 	CHECK_INT(mev__act_months(at(2021, 5, 15, 12, 0, 0), at(2022, 5, 15, 12, 0, 0)), 12);
 	CHECK_INT(mev__act_months(at(2019, 5, 1, 0, 0, 0), at(2022, 5, 15, 0, 0, 0)), 36);
+	/* months are counted by arithmetic, not gmtime_r(): both agree, before
+	 * 1970 too, over leap days and the ends of days */
+	for (int64_t from = -2208988800; from < 4102444800; from += 7776001 + 3600 * 7) {
+		for (int64_t d = 0; d < 3 * 365 * 86400; d += 86400 * 29 + 7201) {
+			time_t f = (time_t)from, t = (time_t)(from + d);
+			struct tm x, y;
+			gmtime_r(&f, &x);
+			gmtime_r(&t, &y);
+			int64_t m = (int64_t)(y.tm_year - x.tm_year) * 12 + (y.tm_mon - x.tm_mon);
+			if (y.tm_mday < x.tm_mday ||
+			    (y.tm_mday == x.tm_mday && y.tm_hour * 3600 + y.tm_min * 60 + y.tm_sec <
+							   x.tm_hour * 3600 + x.tm_min * 60 + x.tm_sec))
+				m--;
+			if (mev__act_months(from, from + d) != m)
+				CHECK_INT(mev__act_months(from, from + d), m);
+		}
+	}
 }
 
 /* A repeated title's " #k" is the same section; other titles are not. */
