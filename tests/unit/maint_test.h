@@ -47,6 +47,18 @@ static inline void cat(char *b, const char *s)
 	snprintf(b + n, 4096 - n, "%s", s);
 }
 
+/* Every diagnostic, "line: message" joined by '\n'. */
+static inline const char *diag_text(const mev_maint *m)
+{
+	static char b[8192];
+	size_t l = 0;
+	b[0] = '\0';
+	for (size_t i = 0; i < mev_maint_diag_count(m) && l < sizeof b; i++)
+		l += (size_t)snprintf(b + l, sizeof b - l, "%u: %s\n", mev_maint_diags(m)[i].line,
+				      mev_maint_diags(m)[i].message);
+	return b;
+}
+
 /* The display titles of all sections: "A|B|C". */
 static inline const char *titles(const mev_maint *m)
 {

@@ -46,18 +46,6 @@ static mev_rules rules_of(mev_dialect d)
 	return r;
 }
 
-/* Every diagnostic, "line: message" joined by '\n'. */
-static const char *diag_text(const mev_maint *m)
-{
-	static char b[8192];
-	size_t l = 0;
-	b[0] = '\0';
-	for (size_t i = 0; i < mev_maint_diag_count(m) && l < sizeof b; i++)
-		l += (size_t)snprintf(b + l, sizeof b - l, "%u: %s\n", mev_maint_diags(m)[i].line,
-				      mev_maint_diags(m)[i].message);
-	return b;
-}
-
 static int has_rest(const mev_maint *m, const char *title)
 {
 	for (size_t i = 0; i < mev_maint_section_count(m); i++)

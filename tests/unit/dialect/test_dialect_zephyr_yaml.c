@@ -22,18 +22,6 @@ static mev_maint *zephyr(const char *text)
 	return parse_text(&r, text);
 }
 
-/* Every diagnostic, "line: message" joined by '\n'. */
-static const char *diag_text(const mev_maint *m)
-{
-	static char b[8192];
-	size_t l = 0;
-	b[0] = '\0';
-	for (size_t i = 0; i < mev_maint_diag_count(m) && l < sizeof b; i++)
-		l += (size_t)snprintf(b + l, sizeof b - l, "%u: %s\n", mev_maint_diags(m)[i].line,
-				      mev_maint_diags(m)[i].message);
-	return b;
-}
-
 /* "title=pattern,pattern;..." of the F/X/N fields, in order. */
 static const char *patterns(const mev_maint *m)
 {
