@@ -121,13 +121,21 @@ git -C repo reset -q --hard master~3
 for d in 2024-06-02 2024-06-20 2024-07-15 2024-08-25; do commit_on $d drv/k$d.c; done
 expect_exit 0 "$MEV" walk --repo repo --store DREF --branch master --every day --since 2024-03-01 --until 2024-08-31 -q
 "$MEV" releases --store DREF | cut -d, -f1,3 >ref.txt
-RANDOM=38
+# the kills fall within the time the whole re-walk takes on this machine
+# (measured on a copy), spread from a seventh of it to six sevenths, so
+# that a fast machine does not finish every run before its kill
+cp -r D0 TIMED
+t0=$(date +%s%N)
+expect_exit 0 "$MEV" walk --repo repo --store TIMED --until 2024-08-31 -q
+took=$((($(date +%s%N) - t0) / 1000))
+echo "# the re-walk takes $((took / 1000)) ms"
 cp -r D0 K
 killed=0
 for i in 1 2 3 4 5 6; do
 	"$MEV" walk --repo repo --store K --until 2024-08-31 -q >/dev/null 2>&1 &
 	pid=$!
-	sleep "0.$((RANDOM % 3))$((RANDOM % 10))"
+	us=$((took * i / 7))
+	sleep "$((us / 1000000)).$(printf %06d $((us % 1000000)))"
 	kill -9 $pid 2>/dev/null || true
 	status=0
 	wait $pid 2>/dev/null || status=$?
